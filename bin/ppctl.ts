@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+// ppctl: the one command-line entry point. It parses arguments and calls into server/ and installer/.
+
+import { Command, Option } from 'commander';
+import { ConfigError, loadConfig, settingsHelp, type Config } from '../server/config.js';
+import { packageVersion } from '../server/packageRoot.js';
+import { startServer } from '../server/start.js';
+import { runAdminCommand } from '../server/admin/adminClient.js';
+import { AdminCommandError } from '../server/admin/adminCommands.js';
+import { ensureDemoAccount } from '../server/accounts/demoAccount.js';
+
+interface InstallationOptions {
+  dataDir?: string;
+  config?: string;
+}
+
+/** Adds the options every command that works on an installation takes. */
+function installationOptions(cmd: Command): Command {
+  return cmd
+    .option('--data-dir <dir>', 'data directory (PP_DATA_DIR)')
+    .option('--config <file>', 'JSON config file (PP_CONFIG)');
+}
+
+function resolveConfig(opts: InstallationOptions, flags: Record<string, unknown> = {}): Config {
+  return loadConfig({ configFile: opts.config, flags: { data_dir: opts.dataDir, ...flags } });
+}
+
+function fail(message: string): never {
+  process.stderr.write(`ppctl: ${message}\n`);
+  process.exit(1);
+}
+
+async function admin(opts: InstallationOptions, name: string, args: Record<string, unknown> = {}): Promise<unknown> {
+  return (await runAdminCommand(resolveConfig(opts), name, args)).result;
+}
+
+const program = new Command('ppctl')
+  .description('pp: self-hosted product analytics')
+  .version(packageVersion())
+  .showHelpAfterError();
+
+installationOptions(
+  program
+    .command('serve')
+    .description('run the server in the foreground')
+    .option('--port <n>', 'port (PP_PORT)')
+    .option('--host <addr>', 'listen address (PP_HOST)')
+    .option('--base-url <url>', 'public base URL (PP_BASE_URL)')
+    .addOption(new Option('--embedded', 'on a fresh data directory, create an owner, an organization and a demo project and print their credentials')),
+)
+  .addHelpText('after', '\n' + settingsHelp())
+  .action(async (opts: InstallationOptions & { port?: string; host?: string; baseUrl?: string; embedded?: boolean }) => {
+    const config = resolveConfig(opts, { port: opts.port, host: opts.host, base_url: opts.baseUrl });
+    const running = await startServer(config);
+    if (opts.embedded) {
+      const demo = await ensureDemoAccount(running.services.meta, running.services.clock.now());
+      const lines = [``, `pp is running at ${config.base_url}`, `  owner email: ${demo.email}`];
+      lines.push(demo.password ? `  one-time password: ${demo.password}  (shown only now)` : `  (existing owner; password not shown again)`);
+      lines.push(`  demo project id: ${demo.project.id}`, ``);
+      process.stdout.write(lines.join('\n') + '\n');
+    }
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) process.exit(1);
+      stopping = true;
+      running.services.log.info({ signal }, 'stopping');
+      running.close().then(
+        () => process.exit(0),
+        (err: unknown) => {
+          running.services.log.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    };
+    process.on('SIGTERM', () => stop('SIGTERM'));
+    process.on('SIGINT', () => stop('SIGINT'));
+  });
+
+installationOptions(program.command('migrations').description('list applied database migrations'))
+  .option('--json', 'print JSON')
+  .action(async (opts: InstallationOptions & { json?: boolean }) => {
+    const result = (await admin(opts, 'migrations')) as Record<string, Array<{ version: number; name: string; applied_at: string }>>;
+    if (opts.json) return void process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    for (const [engine, list] of Object.entries(result)) {
+      process.stdout.write(`${engine}:\n`);
+      for (const m of list) process.stdout.write(`  ${String(m.version).padStart(4, '0')}_${m.name}  applied ${m.applied_at}\n`);
+    }
+  });
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  if (err instanceof ConfigError || err instanceof AdminCommandError) fail(err.message);
+  fail(err instanceof Error ? err.message : String(err));
+});

@@ -1,0 +1,43 @@
+// The embedded default (`npm start`): on a fresh data directory, an owner, an organization and a
+// demo project, with a generated password returned once so the caller can print it.
+
+import { randomBytes } from 'node:crypto';
+import type { MetaDb } from '../store/sqlite.js';
+import { countUsers, createUser } from './users.js';
+import { addMembership, createOrganization } from './organizations.js';
+import { createProject, type Project } from './projects.js';
+
+export const DEMO_EMAIL = 'owner@pp.local';
+
+export interface DemoAccount {
+  email: string;
+  /** Present only when the account was created by this call. */
+  password?: string;
+  project: Project;
+}
+
+/** A password that always satisfies the complexity rule. */
+export function generatePassword(): string {
+  return `Pp-${randomBytes(12).toString('base64url')}-7`;
+}
+
+export async function ensureDemoAccount(db: MetaDb, now: Date): Promise<DemoAccount> {
+  if (countUsers(db) > 0) {
+    const row = db
+      .prepare(
+        `SELECT u.email, p.id FROM users u JOIN memberships m ON m.user_id = u.id AND m.role = 'owner'
+         JOIN projects p ON p.org_id = m.org_id ORDER BY u.id, p.id LIMIT 1`,
+      )
+      .get() as { email: string; id: number } | undefined;
+    const project = row ? (db.prepare('SELECT id, org_id, name, timezone, created_at FROM projects WHERE id = ?').get(row.id) as Project) : undefined;
+    if (row && project) return { email: row.email, project };
+  }
+  const password = generatePassword();
+  const user = await createUser(db, { email: DEMO_EMAIL, password, name: 'Owner' }, now);
+  const create = db.transaction(() => {
+    const org = createOrganization(db, 'Demo organization', now);
+    addMembership(db, org.id, user.id, 'owner', now);
+    return createProject(db, { orgId: org.id, name: 'Demo project', timezone: 'UTC' }, now);
+  });
+  return { email: user.email, password, project: create() };
+}

@@ -1,0 +1,33 @@
+// Operations a local administrator runs through ppctl. The same function serves both paths: over
+// the admin socket while a server holds the data files, or directly when none is running.
+
+import type { Services } from '../services.js';
+import { appliedEvents, appliedMeta } from '../store/migrate.js';
+
+export type AdminCommand = (services: Services, args: Record<string, unknown>) => Promise<unknown>;
+
+/** A refusal meant for the operator: printed as is, exit code 1. */
+export class AdminCommandError extends Error {}
+
+const registry = new Map<string, AdminCommand>();
+
+export function registerAdminCommand(name: string, command: AdminCommand): void {
+  if (registry.has(name)) throw new Error(`admin command ${name} registered twice`);
+  registry.set(name, command);
+}
+
+export function adminCommand(name: string): AdminCommand | undefined {
+  return registry.get(name);
+}
+
+registerAdminCommand('migrations', async (services) => ({
+  sqlite: appliedMeta(services.meta),
+  duckdb: await appliedEvents(services.events),
+}));
+
+registerAdminCommand('status', async (services) => ({
+  version: services.version,
+  data_dir: services.config.data_dir,
+  pid: process.pid,
+  uptime_s: Math.round(process.uptime()),
+}));

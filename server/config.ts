@@ -1,0 +1,185 @@
+// Settings: one table of definitions, resolved from defaults < JSON config file < PP_* environment < flags.
+// Every later ppctl command resolves its installation through the same function.
+
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+type Kind = 'string' | 'int' | 'list' | 'enum' | 'bool';
+
+interface SettingDef {
+  /** Dotted key in the JSON config file; also the property path in Config. */
+  key: string;
+  env: string;
+  kind: Kind;
+  values?: readonly string[];
+  description: string;
+}
+
+export const SETTINGS: readonly SettingDef[] = [
+  { key: 'port', env: 'PP_PORT', kind: 'int', description: 'TCP port of both API surfaces (default 8080)' },
+  { key: 'host', env: 'PP_HOST', kind: 'string', description: 'address to listen on (default 127.0.0.1)' },
+  { key: 'data_dir', env: 'PP_DATA_DIR', kind: 'string', description: 'directory holding meta.sqlite, events.duckdb and the admin socket (default ./.pp-data)' },
+  { key: 'base_url', env: 'PP_BASE_URL', kind: 'string', description: 'public URL of this server, used in links and the Origin allowlist (default http://HOST:PORT)' },
+  { key: 'cors_origins', env: 'PP_CORS_ORIGINS', kind: 'list', description: 'comma-separated origins allowed to call the main API with credentials' },
+  { key: 'log_level', env: 'PP_LOG_LEVEL', kind: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], description: 'log level (default info)' },
+  { key: 'secret', env: 'PP_SECRET', kind: 'string', description: 'server secret for signing tokens and encrypting secrets at rest (default: generated once into DATA_DIR/secret.key)' },
+  { key: 'signup_mode', env: 'PP_SIGNUP_MODE', kind: 'enum', values: ['legacy', 'closed'], description: 'who may register: legacy (anyone) or closed (invitations only); default legacy' },
+  { key: 'smtp_url', env: 'PP_SMTP_URL', kind: 'string', description: 'SMTP URL for outgoing mail, e.g. smtp://user:pass@host:587 (unset: mail stays in the outbox)' },
+  { key: 'mail_from', env: 'PP_MAIL_FROM', kind: 'string', description: 'sender address of outgoing mail (default pp@localhost)' },
+  { key: 'rate_limit.ip_per_minute', env: 'PP_RATE_LIMIT_IP_PER_MINUTE', kind: 'int', description: 'main API requests per minute per client address (default 1200)' },
+  { key: 'rate_limit.user_per_minute', env: 'PP_RATE_LIMIT_USER_PER_MINUTE', kind: 'int', description: 'main API requests per minute per signed-in user (default 600)' },
+  { key: 'query_timeout_ms', env: 'PP_QUERY_TIMEOUT_MS', kind: 'int', description: 'time limit of one analytical query or event read, in ms (default 30000)' },
+  { key: 'license.trusted_keys_dir', env: 'PP_LICENSE_TRUSTED_KEYS', kind: 'string', description: 'directory of extra trusted license public keys (<kid>.pem)' },
+  { key: 'trust_proxy', env: 'PP_TRUST_PROXY', kind: 'bool', description: 'take the client address from X-Forwarded-For (only behind a reverse proxy); default false' },
+];
+
+export interface Config {
+  port: number;
+  host: string;
+  data_dir: string;
+  base_url: string;
+  cors_origins: string[];
+  log_level: string;
+  secret?: string;
+  signup_mode: 'legacy' | 'closed';
+  smtp_url?: string;
+  mail_from: string;
+  rate_limit: { ip_per_minute: number; user_per_minute: number };
+  query_timeout_ms: number;
+  license: { trusted_keys_dir?: string };
+  trust_proxy: boolean;
+  /** The config file the settings were read from, if any. */
+  config_file?: string;
+}
+
+export class ConfigError extends Error {}
+
+export interface ConfigSources {
+  /** Values from command-line flags, by setting key. */
+  flags?: Record<string, unknown>;
+  env?: NodeJS.ProcessEnv;
+  configFile?: string;
+}
+
+const DEFAULTS = {
+  port: 8080,
+  host: '127.0.0.1',
+  data_dir: './.pp-data',
+  cors_origins: [] as string[],
+  log_level: 'info',
+  signup_mode: 'legacy',
+  mail_from: 'pp@localhost',
+  'rate_limit.ip_per_minute': 1200,
+  'rate_limit.user_per_minute': 600,
+  query_timeout_ms: 30_000,
+  trust_proxy: false,
+} as Record<string, unknown>;
+
+export function loadConfig(sources: ConfigSources = {}): Config {
+  const env = sources.env ?? process.env;
+  const configFile = sources.configFile ?? env.PP_CONFIG;
+  const fileValues = configFile ? readConfigFile(configFile) : {};
+  const flat: Record<string, unknown> = {};
+  for (const def of SETTINGS) {
+    const fromFlag = sources.flags?.[def.key];
+    const fromEnv = env[def.env];
+    const fromFile = getPath(fileValues, def.key);
+    let value: unknown = DEFAULTS[def.key];
+    if (fromFile !== undefined) value = coerce(def, fromFile, `${configFile}: ${def.key}`);
+    if (fromEnv !== undefined && fromEnv !== '') value = coerce(def, fromEnv, def.env);
+    if (fromFlag !== undefined) value = coerce(def, fromFlag, `--${def.key.replaceAll('_', '-')}`);
+    if (value !== undefined) flat[def.key] = value;
+  }
+  const config = unflatten(flat) as unknown as Config;
+  config.data_dir = path.resolve(config.data_dir);
+  if (config.license.trusted_keys_dir) config.license.trusted_keys_dir = path.resolve(config.license.trusted_keys_dir);
+  config.base_url = (config.base_url ?? `http://${displayHost(config.host)}:${config.port}`).replace(/\/+$/, '');
+  if (configFile) config.config_file = path.resolve(configFile);
+  return config;
+}
+
+/** The Origin allowlist for cookie-authenticated operations: configured CORS origins plus the base URL. */
+export function allowedOrigins(config: Config): Set<string> {
+  const origins = new Set(config.cors_origins.map((o) => o.replace(/\/+$/, '')));
+  origins.add(new URL(config.base_url).origin);
+  return origins;
+}
+
+function displayHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function readConfigFile(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`cannot read config file ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not a JSON object');
+    return parsed as Record<string, unknown>;
+  } catch (err) {
+    throw new ConfigError(`config file ${file} is not a JSON object: ${(err as Error).message}`);
+  }
+}
+
+function coerce(def: SettingDef, raw: unknown, source: string): unknown {
+  switch (def.kind) {
+    case 'int': {
+      const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
+      if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${source} must be a non-negative integer, got ${JSON.stringify(raw)}`);
+      if (def.key === 'port' && n > 65535) throw new ConfigError(`${source} must be a port number (0-65535), got ${n}`);
+      return n;
+    }
+    case 'bool': {
+      if (typeof raw === 'boolean') return raw;
+      const s = String(raw).trim().toLowerCase();
+      if (['1', 'true', 'yes', 'on'].includes(s)) return true;
+      if (['0', 'false', 'no', 'off'].includes(s)) return false;
+      throw new ConfigError(`${source} must be true or false, got ${JSON.stringify(raw)}`);
+    }
+    case 'list':
+      if (Array.isArray(raw)) return raw.map(String);
+      return String(raw).split(',').map((s) => s.trim()).filter(Boolean);
+    case 'enum': {
+      const s = String(raw);
+      if (!def.values!.includes(s)) throw new ConfigError(`${source} must be one of ${def.values!.join(', ')}, got ${JSON.stringify(raw)}`);
+      return s;
+    }
+    case 'string':
+      if (typeof raw !== 'string' || raw === '') throw new ConfigError(`${source} must be a non-empty string`);
+      return raw;
+  }
+}
+
+function getPath(obj: Record<string, unknown>, dotted: string): unknown {
+  let cur: unknown = obj;
+  for (const part of dotted.split('.')) {
+    if (typeof cur !== 'object' || cur === null) return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+function unflatten(flat: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { rate_limit: {}, license: {} };
+  for (const [key, value] of Object.entries(flat)) {
+    const parts = key.split('.');
+    let cur = out;
+    for (const part of parts.slice(0, -1)) cur = (cur[part] ??= {}) as Record<string, unknown>;
+    cur[parts.at(-1)!] = value;
+  }
+  return out;
+}
+
+/** Help text listing every setting with its flag, variable and config key. */
+export function settingsHelp(): string {
+  const lines = ['Settings (flag / environment variable / config file key):'];
+  for (const def of SETTINGS) {
+    lines.push(`  ${def.env.padEnd(30)} ${def.key.padEnd(26)} ${def.description}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,52 @@
+// Assembles the express app: request ids and logging, body parsing with the size limit, CORS,
+// the per-address budget, every domain's routes (validated against the OpenAPI document), 404 and
+// the one error middleware.
+
+import express, { type Express } from 'express';
+import type { Services } from '../services.js';
+import { allowedOrigins } from '../config.js';
+import type { Domain } from './domain.js';
+import { assembleDocument, type OpenApiDocument } from './openapi.js';
+import { Validation } from './validation.js';
+import { RouteTable } from './routeTable.js';
+import { requestContext } from './requestContext.js';
+import { errorHandler, notFoundHandler, BODY_LIMIT_BYTES } from './errorHandler.js';
+import { mainApiCors } from './cors.js';
+import { rateLimit } from './rateLimit.js';
+import { healthDomain } from './health.js';
+import { openapiDomain } from './openapiRoute.js';
+
+export interface BuiltApp {
+  app: Express;
+  document: OpenApiDocument;
+  routes: RouteTable;
+}
+
+export const DOMAINS: Domain[] = [healthDomain, openapiDomain];
+
+export function buildApp(services: Services, domains: Domain[] = DOMAINS): BuiltApp {
+  const document = assembleDocument(services.version, domains.map((d) => d.openapi));
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', services.config.trust_proxy);
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.use(requestContext(services.log));
+  const origins = allowedOrigins(services.config);
+  app.use('/api/v1', mainApiCors(() => origins));
+  app.use(
+    '/api/v1',
+    rateLimit(services.limiter, 'api-ip', () => ({ perMinute: services.config.rate_limit.ip_per_minute }), (req) => req.ip ?? 'unknown'),
+  );
+  app.use('/api/v1', express.json({ limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] }));
+  // Beacons cannot set a JSON content type without a preflight, so ingestion reads text/plain as JSON.
+  app.use('/v1', express.json({ limit: BODY_LIMIT_BYTES, type: ['application/json', 'text/plain', 'application/*+json'] }));
+
+  const routes = new RouteTable(app, new Validation(document), document);
+  for (const d of domains) d.mount(routes, services);
+
+  app.use(notFoundHandler());
+  app.use(errorHandler(services.log));
+  return { app, document, routes };
+}

@@ -1,0 +1,50 @@
+// The one place that writes error responses: every failure becomes {"error": {code, message, details}}.
+// Unknown errors are logged with the request id and answered 500 `internal` without their message.
+
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { AppError, BadRequestError, NotFoundError, PayloadTooLargeError } from './errors.js';
+import type { Logger } from './logger.js';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Maps body-parser failures (which carry `type`) onto our errors. */
+function fromBodyParser(err: unknown): AppError | undefined {
+  if (typeof err !== 'object' || err === null || !('type' in err)) return undefined;
+  switch ((err as { type: string }).type) {
+    case 'entity.parse.failed':
+      return new BadRequestError('request body is not valid JSON');
+    case 'entity.too.large':
+      return new PayloadTooLargeError(BODY_LIMIT_BYTES);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new BadRequestError('unsupported request body encoding');
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return new BadRequestError('request body could not be read');
+    default:
+      return undefined;
+  }
+}
+
+export function notFoundHandler(): RequestHandler {
+  return (_req, _res, next) => next(new NotFoundError('no such route'));
+}
+
+export function errorHandler(log: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const known = err instanceof AppError ? err : fromBodyParser(err);
+    if (res.headersSent) {
+      log.warn({ req_id: req.id, err: known ? known.code : String(err) }, 'error after response started');
+      res.destroy();
+      return;
+    }
+    if (!known) {
+      log.error({ req_id: req.id, err }, 'unhandled error');
+      res.status(500).json({ error: { code: 'internal', message: 'internal error', details: { request_id: req.id } } });
+      return;
+    }
+    for (const [name, value] of Object.entries(known.headers)) res.setHeader(name, value);
+    res.status(known.status).json({ error: { code: known.code, message: known.message, details: known.details } });
+  };
+}

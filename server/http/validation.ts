@@ -1,0 +1,141 @@
+// Compiles the request schemas of the OpenAPI document with ajv at start-up and gives each route
+// a middleware that checks its path parameters, query and JSON body against them.
+
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { RequestHandler } from 'express';
+import { BadRequestError, ValidationError, type FieldProblem } from './errors.js';
+import type { Method, OpenApiDocument, Operation, Parameter, JsonSchema } from './openapi.js';
+
+// ajv-formats ships CommonJS; its default export arrives wrapped under NodeNext.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** Request id, echoed in X-Request-Id and in 500 answers. */
+      id: string;
+      /** Path and query parameters after schema validation and coercion. */
+      valid: { params: Record<string, unknown>; query: Record<string, unknown> };
+    }
+  }
+}
+
+const DOC_ID = 'openapi.json';
+
+export class Validation {
+  private readonly bodyAjv: Ajv2020;
+  private readonly paramAjv: Ajv2020;
+
+  constructor(private readonly doc: OpenApiDocument) {
+    this.bodyAjv = makeAjv(false);
+    this.paramAjv = makeAjv(true);
+    this.bodyAjv.addSchema(doc as unknown as JsonSchema, DOC_ID);
+    this.paramAjv.addSchema(doc as unknown as JsonSchema, DOC_ID);
+  }
+
+  operation(method: Method, path: string): Operation | undefined {
+    return this.doc.paths[path]?.[method];
+  }
+
+  /** The middleware validating one documented operation; throws at start-up for an undocumented one. */
+  middleware(method: Method, path: string): RequestHandler {
+    const op = this.operation(method, path);
+    if (!op) throw new Error(`route ${method.toUpperCase()} ${path} is mounted but not in the OpenAPI document`);
+    const params = op.parameters ?? [];
+    const pathCheck = this.compileParams(params.filter((p) => p.in === 'path'));
+    const queryCheck = this.compileParams(params.filter((p) => p.in === 'query'));
+    const body = op.requestBody?.content['application/json'];
+    const bodyCheck = body
+      ? this.bodyAjv.compile({ $ref: `${DOC_ID}#/paths/${pointer(path)}/${method}/requestBody/content/application~1json/schema` })
+      : undefined;
+    const bodyRequired = op.requestBody?.required ?? false;
+
+    return (req, _res, next) => {
+      const pathParams = { ...req.params } as Record<string, unknown>;
+      if (pathCheck && !pathCheck(pathParams)) {
+        throw new BadRequestError(`invalid path parameter: ${describe(pathCheck.errors)}`, { errors: problems(pathCheck.errors) });
+      }
+      const query = structuredClone({ ...(req.query as Record<string, unknown>) });
+      if (queryCheck && !queryCheck(query)) {
+        const list = problems(queryCheck.errors);
+        throw new ValidationError(`invalid query parameter ${list[0]!.field}: ${list[0]!.message}`, list);
+      }
+      req.valid = { params: pathParams, query };
+      if (bodyCheck) {
+        if (req.body === undefined || req.body === null) {
+          if (bodyRequired) throw new ValidationError('a JSON request body is required', [{ field: 'body', message: 'is required' }]);
+          req.body = {};
+        }
+        if (!bodyCheck(req.body)) {
+          const list = problems(bodyCheck.errors);
+          throw new ValidationError(`invalid request body: ${list[0]!.field} ${list[0]!.message}`, list);
+        }
+      }
+      next();
+    };
+  }
+
+  private compileParams(params: Parameter[]): ValidateFunction | undefined {
+    if (params.length === 0) return undefined;
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: Object.fromEntries(params.map((p) => [p.name, p.schema])),
+      required: params.filter((p) => p.required).map((p) => p.name),
+    };
+    return this.paramAjv.compile(schema);
+  }
+}
+
+function makeAjv(coerce: boolean): Ajv2020 {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: false,
+    useDefaults: true,
+    coerceTypes: coerce ? 'array' : false,
+    validateSchema: false,
+  });
+  addFormats(ajv);
+  return ajv;
+}
+
+function pointer(path: string): string {
+  return path.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+/** Turns ajv errors into `{field, message}` with dotted field names (`steps[1].event`). */
+export function problems(errors: ErrorObject[] | null | undefined): FieldProblem[] {
+  const out: FieldProblem[] = [];
+  const seen = new Set<string>();
+  for (const e of errors ?? []) {
+    let field = e.instancePath
+      .split('/')
+      .slice(1)
+      .map((seg) => seg.replaceAll('~1', '/').replaceAll('~0', '~'))
+      .reduce((acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), '');
+    let message = e.message ?? 'is invalid';
+    if (e.keyword === 'required') {
+      const missing = String((e.params as { missingProperty: string }).missingProperty);
+      field = field ? `${field}.${missing}` : missing;
+      message = 'is required';
+    } else if (e.keyword === 'additionalProperties') {
+      const extra = String((e.params as { additionalProperty: string }).additionalProperty);
+      field = field ? `${field}.${extra}` : extra;
+      message = 'is not a known field';
+    } else if (e.keyword === 'enum') {
+      message = `must be one of ${((e.params as { allowedValues: unknown[] }).allowedValues).map((v) => JSON.stringify(v)).join(', ')}`;
+    }
+    if (!field) field = 'body';
+    const id = `${field}\u0000${message}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    out.push({ field, message });
+  }
+  return out.length > 0 ? out : [{ field: 'body', message: 'is invalid' }];
+}
+
+function describe(errors: ErrorObject[] | null | undefined): string {
+  const [first] = problems(errors);
+  return `${first!.field} ${first!.message}`;
+}

@@ -1,0 +1,76 @@
+// Opens an installation's data directory: both stores migrated, the secret loaded. Used by the
+// server at start and by CLI commands that run while no server holds the files.
+
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Config } from './config.js';
+import { systemClock, type Clock } from './clock.js';
+import { createLogger, type Logger } from './http/logger.js';
+import { RateLimiter } from './http/rateLimit.js';
+import { packageVersion } from './packageRoot.js';
+import type { Services } from './services.js';
+import { EventStore } from './store/eventStore.js';
+import { migrateEvents, migrateMeta, type Migration } from './store/migrate.js';
+import { loadSecret } from './store/secret.js';
+import { openMetaDb } from './store/sqlite.js';
+
+export interface OpenOptions {
+  clock?: Clock;
+  log?: Logger;
+}
+
+export interface OpenedServices {
+  services: Services;
+  applied: { sqlite: Migration[]; duckdb: Migration[] };
+  /** Runs shutdown hooks, then closes both stores. */
+  close(): Promise<void>;
+}
+
+export async function openServices(config: Config, options: OpenOptions = {}): Promise<OpenedServices> {
+  mkdirSync(config.data_dir, { recursive: true, mode: 0o700 });
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? createLogger(config.log_level);
+  const meta = openMetaDb(path.join(config.data_dir, 'meta.sqlite'));
+  let events: EventStore | undefined;
+  try {
+    const sqlite = migrateMeta(meta, undefined, clock.now());
+    events = await EventStore.open(path.join(config.data_dir, 'events.duckdb'));
+    const duckdb = await migrateEvents(events, undefined, clock.now());
+    const hooks: Array<() => Promise<void> | void> = [];
+    const services: Services = {
+      config,
+      clock,
+      log,
+      version: packageVersion(),
+      meta,
+      events,
+      limiter: new RateLimiter(clock),
+      secret: loadSecret(config.data_dir, config.secret),
+      onShutdown: (hook) => hooks.push(hook),
+    };
+    let closed = false;
+    const store = events;
+    return {
+      services,
+      applied: { sqlite, duckdb },
+      async close() {
+        if (closed) return;
+        closed = true;
+        for (const hook of hooks.reverse()) {
+          try {
+            await hook();
+          } catch (err) {
+            log.error({ err }, 'shutdown hook failed');
+          }
+        }
+        await store.checkpoint().catch((err: unknown) => log.warn({ err }, 'checkpoint at shutdown failed'));
+        store.close();
+        meta.close();
+      },
+    };
+  } catch (err) {
+    events?.close();
+    meta.close();
+    throw err;
+  }
+}

@@ -1,0 +1,23 @@
+// What every domain receives: settings, clock, logger, both stores, the rate limiter and the
+// server secret. Built once by start.ts (or by a CLI command working without a server).
+
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Logger } from './http/logger.js';
+import type { RateLimiter } from './http/rateLimit.js';
+import type { EventStore } from './store/eventStore.js';
+import type { MetaDb } from './store/sqlite.js';
+
+export interface Services {
+  config: Config;
+  clock: Clock;
+  log: Logger;
+  version: string;
+  meta: MetaDb;
+  events: EventStore;
+  limiter: RateLimiter;
+  /** 32 bytes from which signing and encryption keys are derived (see server/auth/keys). */
+  secret: Buffer;
+  /** Work to finish before the stores close (pending ingest flushes, background jobs). */
+  onShutdown(hook: () => Promise<void> | void): void;
+}

@@ -1,0 +1,101 @@
+// The events database (DuckDB): one instance per file per process, a writer connection for
+// appends and a small pool of reader connections so queries run concurrently on the libuv pool.
+// Reads take a time limit and are interrupted when it passes.
+
+import { DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import { QueryTimeoutError } from '../http/errors.js';
+
+export type SqlParams = DuckDBValue[] | Record<string, DuckDBValue>;
+export type Row = Record<string, DuckDBValue>;
+
+export interface ReadOptions {
+  /** Interrupt the query after this many milliseconds and answer 408 `query_timeout`. */
+  timeoutMs?: number;
+}
+
+const READERS = 3;
+
+export class EventStore {
+  private readonly idle: DuckDBConnection[] = [];
+  private readonly waiting: Array<(c: DuckDBConnection) => void> = [];
+  private readonly all: DuckDBConnection[] = [];
+  private closed = false;
+
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    readonly writer: DuckDBConnection,
+  ) {}
+
+  static async open(file: string): Promise<EventStore> {
+    const instance = await DuckDBInstance.create(file, {
+      autoinstall_known_extensions: 'false',
+      autoload_known_extensions: 'true',
+      threads: '2',
+    });
+    const writer = await instance.connect();
+    await writer.run("SET GLOBAL TimeZone = 'UTC'");
+    const store = new EventStore(instance, writer);
+    for (let i = 0; i < READERS; i++) {
+      const c = await instance.connect();
+      store.all.push(c);
+      store.idle.push(c);
+    }
+    return store;
+  }
+
+  /** Runs a read on a pooled connection, interrupting it after `timeoutMs`. */
+  async read(sql: string, params: SqlParams = [], options: ReadOptions = {}): Promise<Row[]> {
+    const conn = await this.acquire();
+    let timedOut = false;
+    const timer = options.timeoutMs !== undefined
+      ? setTimeout(() => {
+          timedOut = true;
+          conn.interrupt();
+        }, options.timeoutMs)
+      : undefined;
+    try {
+      const reader = await conn.runAndReadAll(sql, params);
+      return reader.getRowObjects();
+    } catch (err) {
+      if (timedOut) throw new QueryTimeoutError(options.timeoutMs!);
+      throw err;
+    } finally {
+      if (timer) clearTimeout(timer);
+      this.release(conn);
+    }
+  }
+
+  /** Runs a statement on the writer connection (DDL, deletes, transactions). */
+  async write(sql: string, params: SqlParams = []): Promise<void> {
+    await this.writer.run(sql, params);
+  }
+
+  async ping(): Promise<void> {
+    await this.read('SELECT 1');
+  }
+
+  async checkpoint(): Promise<void> {
+    await this.writer.run('CHECKPOINT');
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const c of this.all) c.closeSync();
+    this.writer.closeSync();
+    this.instance.closeSync();
+  }
+
+  private acquire(): Promise<DuckDBConnection> {
+    if (this.closed) return Promise.reject(new Error('event store is closed'));
+    const c = this.idle.pop();
+    if (c) return Promise.resolve(c);
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(conn: DuckDBConnection): void {
+    const next = this.waiting.shift();
+    if (next) next(conn);
+    else this.idle.push(conn);
+  }
+}

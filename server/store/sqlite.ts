@@ -1,0 +1,15 @@
+// Opens the metadata database (SQLite): WAL, synchronous=FULL so a commit survives power loss,
+// foreign keys enforced. Domains write their own tables through the handle they are given.
+
+import Database from 'better-sqlite3';
+
+export type MetaDb = Database.Database;
+
+export function openMetaDb(file: string): MetaDb {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  return db;
+}

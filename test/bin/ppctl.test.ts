@@ -1,0 +1,84 @@
+// ppctl as an operator runs it: help, serve in the foreground with a graceful stop, the embedded
+// first start, and an admin command with and without a running server.
+
+import t from 'tap';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runPpctl, spawnServe } from '../support/ppctl.js';
+import { request } from '../support/testServer.js';
+
+async function tempDir(t: { teardown(fn: () => unknown): void }): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'pp-cli-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+t.test('help lists commands and every setting', async (t) => {
+  const help = await runPpctl(['--help']);
+  t.equal(help.code, 0);
+  t.match(help.stdout, /serve/);
+  t.match(help.stdout, /migrations/);
+  const serveHelp = await runPpctl(['serve', '--help']);
+  t.equal(serveHelp.code, 0);
+  for (const name of ['--port', '--host', '--data-dir', '--config', 'PP_PORT', 'PP_HOST', 'PP_DATA_DIR', 'PP_BASE_URL', 'PP_CORS_ORIGINS']) {
+    t.match(serveHelp.stdout, name);
+  }
+});
+
+t.test('a bad setting is refused with its name and a non-zero exit', async (t) => {
+  const res = await runPpctl(['serve', '--port', 'abc', '--data-dir', await tempDir(t)]);
+  t.equal(res.code, 1);
+  t.match(res.stderr, /--port must be a non-negative integer/);
+});
+
+t.test('serve: JSON first line, graceful SIGTERM, clean second start; embedded credentials once', async (t) => {
+  const dataDir = await tempDir(t);
+  const first = await spawnServe(['--data-dir', dataDir, '--embedded']);
+  t.equal(first.firstLine.msg, 'listening');
+  t.match(first.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+  const health = await request(first.url, 'GET', '/api/v1/health');
+  t.equal(health.status, 200);
+  // The banner follows the log lines; wait for it.
+  for (let i = 0; i < 50 && !first.stdout.some((l) => l.includes('demo project id')); i++) await new Promise((r) => setTimeout(r, 100));
+  const banner = first.stdout.join('\n');
+  t.match(banner, /owner email: owner@pp\.local/);
+  const password = /one-time password: (\S+)/.exec(banner)?.[1];
+  t.ok(password, 'a generated password is printed on the first start');
+  t.match(password, /[A-Z]/);
+
+  // The admin socket answers while the server holds the files.
+  const viaSocket = await runPpctl(['migrations', '--json', '--data-dir', dataDir]);
+  t.equal(viaSocket.code, 0, viaSocket.stderr);
+  t.ok(JSON.parse(viaSocket.stdout).duckdb.length > 0);
+
+  first.child.kill('SIGTERM');
+  t.equal(await first.exited, 0, 'SIGTERM ends the process cleanly');
+  t.notOk(existsSync(path.join(dataDir, 'admin.sock')), 'the admin socket is removed');
+  t.notOk(existsSync(path.join(dataDir, 'events.duckdb.wal')), 'the event store was checkpointed and closed');
+
+  const direct = await runPpctl(['migrations', '--data-dir', dataDir]);
+  t.equal(direct.code, 0, direct.stderr);
+  t.match(direct.stdout, /0001_accounts/);
+
+  const second = await spawnServe(['--data-dir', dataDir, '--embedded']);
+  for (let i = 0; i < 50 && !second.stdout.some((l) => l.includes('demo project id')); i++) await new Promise((r) => setTimeout(r, 100));
+  const again = second.stdout.join('\n');
+  t.match(again, /owner email: owner@pp\.local/);
+  t.notMatch(again, /one-time password/, 'no password on the second start');
+  t.notMatch(again, /migration applied/, 'nothing left to migrate');
+  second.child.kill('SIGINT');
+  t.equal(await second.exited, 0, 'SIGINT ends the process cleanly');
+});
+
+t.test('settings come from a config file and the environment', async (t) => {
+  const dataDir = await tempDir(t);
+  const file = path.join(dataDir, 'pp.json');
+  await writeFile(file, JSON.stringify({ base_url: 'https://analytics.example.com' }));
+  const served = await spawnServe(['--config', file], { PP_DATA_DIR: dataDir });
+  t.equal(served.firstLine.base_url, 'https://analytics.example.com');
+  t.equal(served.firstLine.data_dir, dataDir);
+  served.child.kill('SIGTERM');
+  t.equal(await served.exited, 0);
+});

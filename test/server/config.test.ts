@@ -1,0 +1,59 @@
+// Settings resolve from defaults < config file < environment < flags, and bad values are named.
+
+import t from 'tap';
+import { mkdtemp, writeFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { allowedOrigins, loadConfig, settingsHelp, SETTINGS } from '../../server/config.js';
+
+t.test('precedence and coercion', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'pp-config-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'pp.json');
+  await writeFile(file, JSON.stringify({ port: 9000, host: '0.0.0.0', rate_limit: { ip_per_minute: 7 }, license: { trusted_keys_dir: 'keys' }, cors_origins: ['https://a.example'] }));
+
+  const defaults = loadConfig({ env: {} });
+  t.equal(defaults.port, 8080);
+  t.equal(defaults.host, '127.0.0.1');
+  t.equal(defaults.data_dir, path.resolve('.pp-data'));
+  t.equal(defaults.base_url, 'http://127.0.0.1:8080');
+  t.equal(defaults.signup_mode, 'legacy');
+
+  const fromFile = loadConfig({ env: {}, configFile: file });
+  t.equal(fromFile.port, 9000);
+  t.equal(fromFile.rate_limit.ip_per_minute, 7);
+  t.equal(fromFile.rate_limit.user_per_minute, 600, 'unset nested keys keep their default');
+  t.equal(fromFile.base_url, 'http://localhost:9000');
+  t.equal(fromFile.license.trusted_keys_dir, path.resolve('keys'));
+
+  const fromEnv = loadConfig({ env: { PP_PORT: '9100', PP_CORS_ORIGINS: 'https://b.example, https://c.example', PP_RATE_LIMIT_IP_PER_MINUTE: '9' }, configFile: file });
+  t.equal(fromEnv.port, 9100);
+  t.same(fromEnv.cors_origins, ['https://b.example', 'https://c.example']);
+  t.equal(fromEnv.rate_limit.ip_per_minute, 9);
+
+  const fromFlags = loadConfig({ env: { PP_PORT: '9100', PP_CONFIG: file }, flags: { port: '9200', base_url: 'https://pp.example.com/' } });
+  t.equal(fromFlags.port, 9200);
+  t.equal(fromFlags.base_url, 'https://pp.example.com');
+  t.equal(fromFlags.host, '0.0.0.0', 'PP_CONFIG names the config file');
+  t.same([...allowedOrigins(fromFlags)].sort(), ['https://a.example', 'https://pp.example.com']);
+});
+
+t.test('bad values are refused with the source named', async (t) => {
+  t.throws(() => loadConfig({ env: { PP_PORT: 'eighty' } }), { message: /PP_PORT must be a non-negative integer/ });
+  t.throws(() => loadConfig({ env: { PP_PORT: '70000' } }), { message: /PP_PORT must be a port number/ });
+  t.throws(() => loadConfig({ env: { PP_SIGNUP_MODE: 'open' } }), { message: /PP_SIGNUP_MODE must be one of legacy, closed/ });
+  t.throws(() => loadConfig({ env: {}, flags: { port: '-1' } }), { message: /--port/ });
+  t.throws(() => loadConfig({ env: {}, configFile: '/nonexistent/pp.json' }), { message: /cannot read config file \/nonexistent\/pp.json: ENOENT/ });
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'pp-config-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  await writeFile(path.join(dir, 'bad.json'), '[1,2]');
+  t.throws(() => loadConfig({ env: {}, configFile: path.join(dir, 'bad.json') }), { message: /not a JSON object/ });
+});
+
+t.test('the help lists every setting', async (t) => {
+  const help = settingsHelp();
+  for (const s of SETTINGS) {
+    t.match(help, s.env);
+    t.match(help, s.key);
+  }
+});

@@ -1,0 +1,88 @@
+// The migration runner: order, one transaction each, checksums, and refusal of edited files.
+
+import t from 'tap';
+import { mkdtemp, writeFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { openMetaDb } from '../../server/store/sqlite.js';
+import { EventStore } from '../../server/store/eventStore.js';
+import { migrateEvents, migrateMeta, MigrationError, readMigrations } from '../../server/store/migrate.js';
+
+async function tempDir(t: { teardown(fn: () => unknown): void }): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'pp-migrate-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+t.test('sqlite: applies in order, once, and refuses an edited file', async (t) => {
+  const dir = await tempDir(t);
+  const migrations = path.join(dir, 'm');
+  await import('node:fs/promises').then((fs) => fs.mkdir(migrations));
+  await writeFile(path.join(migrations, '0002_second.sql'), 'ALTER TABLE a ADD COLUMN b TEXT;');
+  await writeFile(path.join(migrations, '0001_first.sql'), 'CREATE TABLE a (id INTEGER PRIMARY KEY);');
+  const db = openMetaDb(path.join(dir, 'meta.sqlite'));
+  t.teardown(() => db.close());
+  t.same(migrateMeta(db, migrations).map((m) => m.file), ['0001_first.sql', '0002_second.sql']);
+  t.same(migrateMeta(db, migrations), [], 're-running is a no-op');
+  t.same((db.pragma('table_info(a)') as Array<{ name: string }>).map((c) => c.name), ['id', 'b']);
+
+  await writeFile(path.join(migrations, '0001_first.sql'), 'CREATE TABLE a (id INTEGER PRIMARY KEY, x TEXT);');
+  t.throws(() => migrateMeta(db, migrations), { message: /0001_first\.sql was changed after it was applied/ });
+});
+
+t.test('sqlite: a failing migration leaves nothing behind', async (t) => {
+  const dir = await tempDir(t);
+  const migrations = path.join(dir, 'm');
+  await import('node:fs/promises').then((fs) => fs.mkdir(migrations));
+  await writeFile(path.join(migrations, '0001_ok.sql'), 'CREATE TABLE a (id INTEGER);');
+  await writeFile(path.join(migrations, '0002_bad.sql'), 'CREATE TABLE b (id INTEGER); INSERT INTO nowhere VALUES (1);');
+  const db = openMetaDb(path.join(dir, 'meta.sqlite'));
+  t.teardown(() => db.close());
+  t.throws(() => migrateMeta(db, migrations), { name: 'Error', message: /failed/ });
+  t.ok((() => { try { migrateMeta(db, migrations); } catch (e) { return e instanceof MigrationError; } return false; })(), 'a MigrationError');
+  t.throws(() => migrateMeta(db, migrations), { message: /0002_bad\.sql failed/ });
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((r: any) => r.name);
+  t.same(tables, ['a', 'schema_migrations'], 'table b was rolled back with its migration');
+  t.same(db.prepare('SELECT version FROM schema_migrations').all(), [{ version: 1 }]);
+});
+
+t.test('duckdb: applies in a transaction and refuses an edited file', async (t) => {
+  const dir = await tempDir(t);
+  const migrations = path.join(dir, 'm');
+  await import('node:fs/promises').then((fs) => fs.mkdir(migrations));
+  await writeFile(path.join(migrations, '0001_t.sql'), 'CREATE TABLE t (a INTEGER);');
+  await writeFile(path.join(migrations, '0002_bad.sql'), 'CREATE TABLE u (a INTEGER); SELECT * FROM missing_table;');
+  const store = await EventStore.open(path.join(dir, 'e.duckdb'));
+  t.teardown(() => store.close());
+  await t.rejects(migrateEvents(store, migrations), { message: /0002_bad\.sql failed/ });
+  const tables = (await store.read("SELECT table_name FROM information_schema.tables WHERE table_name IN ('t', 'u')")).map((r) => r.table_name);
+  t.same(tables, ['t'], 'the failed migration left no table');
+  await writeFile(path.join(migrations, '0002_bad.sql'), 'CREATE TABLE u (a INTEGER);');
+  t.same((await migrateEvents(store, migrations)).map((m) => m.version), [2]);
+  t.same(await migrateEvents(store, migrations), []);
+  await writeFile(path.join(migrations, '0001_t.sql'), 'CREATE TABLE t (a BIGINT);');
+  await t.rejects(migrateEvents(store, migrations), { message: /0001_t\.sql was changed/ });
+});
+
+t.test('file names must be NNNN_name.sql and numbers unique', async (t) => {
+  const dir = await tempDir(t);
+  await writeFile(path.join(dir, '1_bad.sql'), '');
+  t.throws(() => readMigrations(dir), { message: /not named NNNN_name\.sql/ });
+  await rm(path.join(dir, '1_bad.sql'));
+  await writeFile(path.join(dir, '0001_a.sql'), '');
+  await writeFile(path.join(dir, '0001_b.sql'), '');
+  t.throws(() => readMigrations(dir), { message: /share number 0001/ });
+});
+
+t.test('the shipped migrations apply to a fresh installation', async (t) => {
+  const dir = await tempDir(t);
+  const db = openMetaDb(path.join(dir, 'meta.sqlite'));
+  t.teardown(() => db.close());
+  t.ok(migrateMeta(db).length > 0);
+  t.equal(db.pragma('journal_mode', { simple: true }), 'wal');
+  t.equal(db.pragma('synchronous', { simple: true }), 2, 'synchronous=FULL');
+  t.equal(db.pragma('foreign_keys', { simple: true }), 1);
+  const store = await EventStore.open(path.join(dir, 'events.duckdb'));
+  t.teardown(() => store.close());
+  t.ok((await migrateEvents(store)).length > 0);
+});

@@ -1,0 +1,43 @@
+// Factories that create accounts through the same domain functions the routes call.
+
+import type { TestServer } from './testServer.js';
+import { createUser, type User } from '../../server/accounts/users.js';
+import { addMembership, createOrganization, type Organization } from '../../server/accounts/organizations.js';
+import { createProject, type Project } from '../../server/accounts/projects.js';
+import type { Role } from '../../server/accounts/roles.js';
+
+let sequence = 0;
+
+export const TEST_PASSWORD = 'Correct-Horse-9';
+
+export function uniqueEmail(label = 'user'): string {
+  sequence += 1;
+  return `${label}-${process.pid}-${sequence}@example.test`;
+}
+
+export interface Tenant {
+  owner: User;
+  org: Organization;
+  project: Project;
+}
+
+export async function createTestUser(server: TestServer, options: { email?: string; password?: string } = {}): Promise<User> {
+  const { meta, clock } = server.running.services;
+  return createUser(meta, { email: options.email ?? uniqueEmail(), password: options.password ?? TEST_PASSWORD }, clock.now());
+}
+
+export async function createTenant(server: TestServer, options: { timezone?: string } = {}): Promise<Tenant> {
+  const { meta, clock } = server.running.services;
+  const owner = await createTestUser(server, { email: uniqueEmail('owner') });
+  const org = createOrganization(meta, 'Test org', clock.now());
+  addMembership(meta, org.id, owner.id, 'owner', clock.now());
+  const project = createProject(meta, { orgId: org.id, name: 'Test project', timezone: options.timezone }, clock.now());
+  return { owner, org, project };
+}
+
+export async function addMember(server: TestServer, org: Organization, role: Role): Promise<User> {
+  const { meta, clock } = server.running.services;
+  const user = await createTestUser(server, { email: uniqueEmail(role) });
+  addMembership(meta, org.id, user.id, role, clock.now());
+  return user;
+}

@@ -1,0 +1,38 @@
+// `npm test`: runs tap over the compiled tests and ends with the line `N passed, N failed`.
+// Extra arguments select test files (paths under dist/test or globs).
+
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { packageRoot } from '../../server/packageRoot.js';
+
+function testFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...testFiles(full));
+    else if (name.endsWith('.test.js')) out.push(full);
+  }
+  return out;
+}
+
+const root = packageRoot();
+const selected = process.argv.slice(2);
+const files = selected.length > 0 ? selected : testFiles(path.join(root, 'dist', 'test')).map((f) => path.relative(root, f));
+const tap = path.join(root, 'node_modules', '.bin', 'tap');
+const child = spawn(tap, ['--reporter=tap', ...files], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+
+let tail = '';
+child.stdout.on('data', (chunk: Buffer) => {
+  process.stdout.write(chunk);
+  tail = (tail + chunk.toString('utf8')).slice(-4096);
+});
+child.on('close', (code) => {
+  const summary = /# \{ total: (\d+)(?:, pass: (\d+))?(?:, fail: (\d+))?(?:, skip: (\d+))?(?:, todo: (\d+))?/.exec(tail);
+  const passed = summary ? Number(summary[2] ?? 0) : 0;
+  let failed = summary ? Number(summary[3] ?? 0) : 0;
+  if (code !== 0 && failed === 0) failed = 1; // a crash or a missing summary must not read as success
+  const skipped = summary ? Number(summary[4] ?? 0) : 0;
+  process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+  process.exit(code ?? 1);
+});

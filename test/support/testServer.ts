@@ -1,0 +1,95 @@
+// Starts the real server for a test: real app on port 0, a temporary data directory, real SQLite and
+// DuckDB, a clock the test moves, and the log lines kept for inspection. Closed in teardown.
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { Test } from 'tap';
+import { loadConfig } from '../../server/config.js';
+import { createLogger } from '../../server/http/logger.js';
+import { startServer, type RunningServer } from '../../server/start.js';
+import { ManualClock } from './manualClock.js';
+
+export interface HttpResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Sent as-is instead of JSON-encoding `body`. */
+  raw?: string | Buffer;
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestServer {
+  url: string;
+  dataDir: string;
+  clock: ManualClock;
+  running: RunningServer;
+  logs: Array<Record<string, unknown>>;
+  request<T = any>(method: string, urlPath: string, options?: RequestOptions): Promise<HttpResult<T>>;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Settings by config key, as a config file would give them. */
+  settings?: Record<string, unknown>;
+  env?: Record<string, string>;
+  now?: Date;
+  dataDir?: string;
+}
+
+export async function startTestServer(t: Test, options: StartOptions = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'pp-test-')));
+  const config = loadConfig({ env: { ...options.env }, flags: { port: 0, host: '127.0.0.1', data_dir: dataDir, log_level: 'info', ...options.settings } });
+  const clock = new ManualClock(options.now ?? new Date('2026-11-02T12:00:00Z'));
+  const logs: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line) logs.push(JSON.parse(line) as Record<string, unknown>);
+      if (process.env.PP_TEST_LOG) process.stderr.write(chunk);
+      done();
+    },
+  });
+  const log = createLogger(config.log_level, sink);
+  const running = await startServer(config, { clock, log });
+  let closed = false;
+  const server: TestServer = {
+    url: running.url,
+    dataDir,
+    clock,
+    running,
+    logs,
+    request: (method, urlPath, opts = {}) => request(running.url, method, urlPath, opts),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await running.close();
+    },
+  };
+  t.teardown(async () => {
+    await server.close();
+    if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+  return server;
+}
+
+export async function request<T = any>(base: string, method: string, urlPath: string, options: RequestOptions = {}): Promise<HttpResult<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | Buffer | undefined = options.raw;
+  if (body === undefined && options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(base + urlPath, { method, headers, body, redirect: 'manual' });
+  const text = await res.text();
+  let parsed: unknown = text;
+  if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
