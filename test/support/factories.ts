@@ -5,6 +5,8 @@ import { createUser, type User } from '../../server/accounts/users.js';
 import { addMembership, createOrganization, type Organization } from '../../server/accounts/organizations.js';
 import { createProject, type Project } from '../../server/accounts/projects.js';
 import type { Role } from '../../server/accounts/roles.js';
+import { createSession } from '../../server/auth/sessions.js';
+import { issueAccessToken } from '../../server/auth/accessTokens.js';
 
 let sequence = 0;
 
@@ -40,4 +42,11 @@ export async function addMember(server: TestServer, org: Organization, role: Rol
   const user = await createTestUser(server, { email: uniqueEmail(role) });
   addMembership(meta, org.id, user.id, role, clock.now());
   return user;
+}
+
+/** An access token for a member, minted the way sign-in mints it (a new session). */
+export async function accessTokenFor(server: TestServer, user: User, org: Organization): Promise<string> {
+  const services = server.running.services;
+  const sessionId = createSession(services, { userId: user.id, orgId: org.id });
+  return issueAccessToken(services, { userId: user.id, orgId: org.id, sessionId });
 }
