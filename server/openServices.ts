@@ -14,6 +14,8 @@ import { migrateEvents, migrateMeta, type Migration } from './store/migrate.js';
 import { loadSecret } from './store/secret.js';
 import { openMetaDb } from './store/sqlite.js';
 
+const NO_ENTITLEMENTS: ReadonlySet<never> = new Set();
+
 export interface OpenOptions {
   clock?: Clock;
   log?: Logger;
@@ -46,6 +48,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
       events,
       limiter: new RateLimiter(clock),
       secret: loadSecret(config.data_dir, config.secret),
+      entitlements: () => NO_ENTITLEMENTS,
       onShutdown: (hook) => hooks.push(hook),
     };
     let closed = false;

@@ -7,6 +7,7 @@ import type { Logger } from './http/logger.js';
 import type { RateLimiter } from './http/rateLimit.js';
 import type { EventStore } from './store/eventStore.js';
 import type { MetaDb } from './store/sqlite.js';
+import type { Entitlement } from './license/requireEntitlement.js';
 
 export interface Services {
   config: Config;
@@ -18,6 +19,8 @@ export interface Services {
   limiter: RateLimiter;
   /** 32 bytes from which signing and encryption keys are derived (see server/auth/keys). */
   secret: Buffer;
+  /** Entitlements granted by the verified license right now (empty without one). */
+  entitlements(): ReadonlySet<Entitlement>;
   /** Work to finish before the stores close (pending ingest flushes, background jobs). */
   onShutdown(hook: () => Promise<void> | void): void;
 }
