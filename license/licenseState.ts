@@ -33,9 +33,9 @@ const plural = (n: number): string => `${n} day${n === 1 ? '' : 's'}`;
 
 function expiringWarning(license: VerifiedLicense, daysLeft: number): string {
   const after = license.grace_days > 0
-    ? `a ${plural(license.grace_days)} grace period follows, then actor drill-down and saved segments turn off`
-    : 'actor drill-down and saved segments then turn off';
-  return `License for ${license.licensee} expires in ${plural(daysLeft)} on ${day(license.expires_at)}; ${after}. Ingestion, reports and export are not affected.`;
+    ? `A ${license.grace_days}-day grace period follows, then actor drill-down and saved segments turn off`
+    : 'Actor drill-down and saved segments then turn off';
+  return `License for ${license.licensee} expires in ${plural(daysLeft)}, on ${day(license.expires_at)}. ${after}. Ingestion, reports and export are not affected.`;
 }
 
 export function licenseState(license: VerifiedLicense | null, now: Date): LicenseState {
