@@ -1,9 +1,10 @@
 // verifyLicense against real Ed25519 signatures: one honest license, then every way a
 // token can be wrong, each refused with the check that caught it.
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { compactVerify, SignJWT } from 'jose';
 import fc from 'fast-check';
 import t from 'tap';
+import { builtinKeysDir, loadTrustedKeys } from '../../license/trustedKeys.js';
 import { verifyLicense } from '../../license/verifyLicense.js';
 import {
   DAY_MS,
@@ -18,7 +19,6 @@ import {
   trustDir,
   vendor,
 } from './licenseFixtures.js';
-import { loadTrustedKeys, builtinKeysDir } from '../../license/trustedKeys.js';
 
 const b64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -217,7 +217,6 @@ t.test('a crit header jose does not understand is refused', async (t) => {
 });
 
 t.test('a correctly signed payload that is not JSON: claims', async (t) => {
-  const { sign } = await import('node:crypto');
   const input = `${b64(goodHeader())}.${Buffer.from('{"iss":').toString('base64url')}`;
   const token = `${input}.${sign(null, Buffer.from(input), vendor.privateKey).toString('base64url')}`;
   t.equal((await refusal(token))?.check, 'claims');
