@@ -8,6 +8,9 @@ import { startServer } from '../server/start.js';
 import { runAdminCommand } from '../server/admin/adminClient.js';
 import { AdminCommandError } from '../server/admin/adminCommands.js';
 import { ensureDemoAccount } from '../server/accounts/demoAccount.js';
+import { formatLicense } from '../server/license/formatLicense.js';
+import type { LicenseReport } from '../server/license/licenseManager.js';
+import { readFile } from 'node:fs/promises';
 
 interface InstallationOptions {
   dataDir?: string;
@@ -86,6 +89,28 @@ installationOptions(program.command('migrations').description('list applied data
       for (const m of list) process.stdout.write(`  ${String(m.version).padStart(4, '0')}_${m.name}  applied ${m.applied_at}\n`);
     }
   });
+
+const license = program.command('license').description('apply, show or remove the signed license');
+
+installationOptions(license.command('apply <file>').description('verify a license file and make it current (a running server uses it at once)')).action(
+  async (file: string, opts: InstallationOptions) => {
+    const token = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => fail(`cannot read ${file}: ${err.code ?? err.message}`));
+    const report = (await admin(opts, 'license.apply', { token })) as LicenseReport;
+    process.stdout.write(`License applied.\n${formatLicense(report)}`);
+  },
+);
+
+installationOptions(license.command('show').description('show the current license and what it unlocks'))
+  .option('--json', 'print JSON')
+  .action(async (opts: InstallationOptions & { json?: boolean }) => {
+    const report = (await admin(opts, 'license.show')) as LicenseReport;
+    process.stdout.write(opts.json ? JSON.stringify(report, null, 2) + '\n' : formatLicense(report));
+  });
+
+installationOptions(license.command('remove').description('remove the current license (gated features turn off)')).action(async (opts: InstallationOptions) => {
+  await admin(opts, 'license.remove');
+  process.stdout.write('License removed; actor drill-down and saved segments are off.\n');
+});
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   if (err instanceof ConfigError || err instanceof AdminCommandError) fail(err.message);

@@ -13,8 +13,7 @@ import { EventStore } from './store/eventStore.js';
 import { migrateEvents, migrateMeta, type Migration } from './store/migrate.js';
 import { loadSecret } from './store/secret.js';
 import { openMetaDb } from './store/sqlite.js';
-
-const NO_ENTITLEMENTS: ReadonlySet<never> = new Set();
+import { LicenseManager } from './license/licenseManager.js';
 
 export interface OpenOptions {
   clock?: Clock;
@@ -39,6 +38,8 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     events = await EventStore.open(path.join(config.data_dir, 'events.duckdb'));
     const duckdb = await migrateEvents(events, undefined, clock.now());
     const hooks: Array<() => Promise<void> | void> = [];
+    const license = new LicenseManager(meta, clock, log, config);
+    await license.load(await newestReceipt(events));
     const services: Services = {
       config,
       clock,
@@ -48,7 +49,8 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
       events,
       limiter: new RateLimiter(clock),
       secret: loadSecret(config.data_dir, config.secret),
-      entitlements: () => NO_ENTITLEMENTS,
+      entitlements: () => license.entitlements(),
+      license,
       onShutdown: (hook) => hooks.push(hook),
     };
     let closed = false;
@@ -76,4 +78,11 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     meta.close();
     throw err;
   }
+}
+
+/** The latest receipt time in the event store, a floor for trusted time. */
+async function newestReceipt(store: EventStore): Promise<Date | null> {
+  const [row] = await store.read('SELECT epoch_ms(max(received_at)) AS t FROM events');
+  const t = row?.t;
+  return t === null || t === undefined ? null : new Date(Number(t));
 }

@@ -7,7 +7,8 @@ import type { Logger } from './http/logger.js';
 import type { RateLimiter } from './http/rateLimit.js';
 import type { EventStore } from './store/eventStore.js';
 import type { MetaDb } from './store/sqlite.js';
-import type { Entitlement } from './license/requireEntitlement.js';
+import type { Entitlement } from '../license/entitlements.js';
+import type { LicenseManager } from './license/licenseManager.js';
 
 export interface Services {
   config: Config;
@@ -21,6 +22,7 @@ export interface Services {
   secret: Buffer;
   /** Entitlements granted by the verified license right now (empty without one). */
   entitlements(): ReadonlySet<Entitlement>;
+  license: LicenseManager;
   /** Work to finish before the stores close (pending ingest flushes, background jobs). */
   onShutdown(hook: () => Promise<void> | void): void;
 }

@@ -3,6 +3,7 @@
 
 import type { Services } from '../services.js';
 import { appliedEvents, appliedMeta } from '../store/migrate.js';
+import { LicenseRefusedError } from '../license/licenseManager.js';
 
 export type AdminCommand = (services: Services, args: Record<string, unknown>) => Promise<unknown>;
 
@@ -31,3 +32,17 @@ registerAdminCommand('status', async (services) => ({
   pid: process.pid,
   uptime_s: Math.round(process.uptime()),
 }));
+
+registerAdminCommand('license.apply', async (services, args) => {
+  if (typeof args.token !== 'string' || args.token.trim() === '') throw new AdminCommandError('the license file is empty');
+  try {
+    return await services.license.apply(args.token);
+  } catch (err) {
+    if (err instanceof LicenseRefusedError) throw new AdminCommandError(`license refused (${err.check}): ${err.message}`);
+    throw err;
+  }
+});
+
+registerAdminCommand('license.show', async (services) => services.license.report());
+
+registerAdminCommand('license.remove', async (services) => services.license.remove());

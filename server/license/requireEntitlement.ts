@@ -4,7 +4,9 @@
 import type { Services } from '../services.js';
 import { ForbiddenError } from '../http/errors.js';
 
-export type Entitlement = 'actor_drilldown' | 'saved_segments';
+import type { Entitlement } from '../../license/entitlements.js';
+
+export type { Entitlement };
 
 export function hasEntitlement(services: Services, entitlement: Entitlement): boolean {
   return services.entitlements().has(entitlement);

@@ -10,6 +10,7 @@ import { loadConfig } from '../../server/config.js';
 import { createLogger } from '../../server/http/logger.js';
 import { startServer, type RunningServer } from '../../server/start.js';
 import { ManualClock } from './manualClock.js';
+import { testKeysDir } from './license.js';
 
 export interface HttpResult<T = any> {
   status: number;
@@ -46,7 +47,7 @@ export interface StartOptions {
 
 export async function startTestServer(t: Test, options: StartOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'pp-test-')));
-  const config = loadConfig({ env: { ...options.env }, flags: { port: 0, host: '127.0.0.1', data_dir: dataDir, log_level: 'info', ...options.settings } });
+  const config = loadConfig({ env: { ...options.env }, flags: { port: 0, host: '127.0.0.1', data_dir: dataDir, log_level: 'info', 'license.trusted_keys_dir': testKeysDir(), ...options.settings } });
   const clock = new ManualClock(options.now ?? new Date('2026-11-02T12:00:00Z'));
   const logs: Array<Record<string, unknown>> = [];
   const sink = new Writable({
