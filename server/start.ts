@@ -23,21 +23,25 @@ export async function startServer(config: Config, options: OpenOptions = {}): Pr
   const opened = await openServices(config, options);
   const { services } = opened;
   let built: BuiltApp;
-  let server: http.Server;
+  const server = http.createServer({ keepAliveTimeout: 5_000 });
+  let url: string;
+  let port: number;
   try {
-    built = buildApp(services);
-    server = http.createServer({ keepAliveTimeout: 5_000 }, built.app);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => resolve());
     });
+    port = (server.address() as AddressInfo).port;
+    url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    // With a system-chosen port, links and the Origin allowlist must name the real one.
+    if (config.port === 0 && config.base_url.endsWith(':0')) config.base_url = config.base_url.slice(0, -2) + `:${port}`;
+    built = buildApp(services);
+    server.on('request', built.app);
   } catch (err) {
+    server.close();
     await opened.close();
     throw err;
   }
-  const port = (server.address() as AddressInfo).port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `http://${host}:${port}`;
   services.log.info({ url, base_url: config.base_url, version: services.version, data_dir: config.data_dir }, 'listening');
   for (const m of [...opened.applied.sqlite, ...opened.applied.duckdb]) services.log.info({ migration: m.file }, 'migration applied');
 
