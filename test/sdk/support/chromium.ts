@@ -1,0 +1,36 @@
+// Launches Debian's chromium through playwright-core for the tracker's browser tests, with
+// flags that keep it headless, quiet and off the network.
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env.PP_CHROMIUM_PATH || '/usr/bin/chromium';
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+// Lets a test skip with a clear reason instead of failing where chromium is not installed.
+export function chromiumMissing(): string | false {
+  return existsSync(CHROMIUM_PATH) ? false : `chromium not found at ${CHROMIUM_PATH} (apt-get install chromium)`;
+}
+
+export interface LaunchOptions {
+  // playwright turns the back/forward cache off by default; tests of bfcache restores
+  // need it back.
+  bfcache?: boolean;
+}
+
+export async function launchChromium(opts: LaunchOptions = {}): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    headless: true,
+    ignoreDefaultArgs: opts.bfcache ? ['--disable-back-forward-cache'] : undefined,
+  });
+}
