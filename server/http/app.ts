@@ -15,6 +15,7 @@ import { mainApiCors } from './cors.js';
 import { rateLimit } from './rateLimit.js';
 import { healthDomain } from './health.js';
 import { openapiDomain } from './openapiRoute.js';
+import { trackerDomain } from '../tracker/routes.js';
 
 export interface BuiltApp {
   app: Express;
@@ -22,7 +23,7 @@ export interface BuiltApp {
   routes: RouteTable;
 }
 
-export const DOMAINS: Domain[] = [healthDomain, openapiDomain];
+export const DOMAINS: Domain[] = [healthDomain, openapiDomain, trackerDomain];
 
 export function buildApp(services: Services, domains: Domain[] = DOMAINS): BuiltApp {
   const document = assembleDocument(services.version, domains.map((d) => d.openapi));
