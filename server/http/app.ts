@@ -15,6 +15,9 @@ import { mainApiCors } from './cors.js';
 import { rateLimit } from './rateLimit.js';
 import { healthDomain } from './health.js';
 import { openapiDomain } from './openapiRoute.js';
+import { authDomain } from '../auth/routes.js';
+import { accountsDomain } from '../accounts/routes.js';
+import { mailDomain } from '../mail/mailDomain.js';
 
 export interface BuiltApp {
   app: Express;
@@ -22,7 +25,7 @@ export interface BuiltApp {
   routes: RouteTable;
 }
 
-export const DOMAINS: Domain[] = [healthDomain, openapiDomain];
+export const DOMAINS: Domain[] = [healthDomain, openapiDomain, authDomain, accountsDomain, mailDomain];
 
 export function buildApp(services: Services, domains: Domain[] = DOMAINS): BuiltApp {
   const document = assembleDocument(services.version, domains.map((d) => d.openapi));

@@ -50,3 +50,27 @@ export async function accessTokenFor(server: TestServer, user: User, org: Organi
   const sessionId = createSession(services, { userId: user.id, orgId: org.id });
   return issueAccessToken(services, { userId: user.id, orgId: org.id, sessionId });
 }
+
+export interface HttpLogin {
+  status: number;
+  body: any;
+  /** The access token of a successful sign-in. */
+  token?: string;
+  /** `pp_rt=<value>`, ready for a Cookie header, when a refresh cookie was set. */
+  cookie?: string;
+}
+
+/** `pp_rt=<value>` from a response's Set-Cookie header, if it sets one. */
+export function refreshCookieFrom(headers: Headers): string | undefined {
+  const set = headers.getSetCookie().find((c) => c.startsWith('pp_rt='));
+  return set?.split(';')[0];
+}
+
+/**
+ * Signs in through POST /api/v1/auth/login, as a browser would. The sign-in group allows 10 attempts a
+ * minute per address by default; tests that sign in more often raise `rate_limit.auth_ip_per_minute`.
+ */
+export async function login(server: TestServer, email: string, password: string, extra: { org_id?: number; mfa_code?: string } = {}): Promise<HttpLogin> {
+  const res = await server.request('POST', '/api/v1/auth/login', { body: { email, password, ...extra } });
+  return { status: res.status, body: res.body, token: res.body?.access_token, cookie: refreshCookieFrom(res.headers) };
+}
