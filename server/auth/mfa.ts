@@ -65,11 +65,7 @@ export function disableMfa(services: Services, userId: number, code: string): vo
   if (!verifySecondFactor(services, userId, code)) {
     throw new ValidationError('code is not a current authenticator code or an unused recovery code', 'code');
   }
-  const disable = services.meta.transaction(() => {
-    services.meta.prepare('DELETE FROM mfa_recovery_codes WHERE user_id = ?').run(userId);
-    services.meta.prepare('DELETE FROM mfa WHERE user_id = ?').run(userId);
-  });
-  disable();
+  removeMfa(services, userId);
 }
 
 /**
@@ -108,4 +104,13 @@ function newRecoveryCode(): string {
 /** Case, spaces and dashes do not matter when a code is typed back. */
 function recoveryHash(services: Services, userId: number, code: string): string {
   return hashToken(services, 'recovery', `${userId}:${code.toLowerCase().replace(/[\s-]/g, '')}`);
+}
+
+/** `ppctl admin reset-password --disable-mfa`: for an owner who lost both the authenticator and the recovery codes. */
+export function removeMfa(services: Services, userId: number): boolean {
+  const remove = services.meta.transaction(() => {
+    services.meta.prepare('DELETE FROM mfa_recovery_codes WHERE user_id = ?').run(userId);
+    return services.meta.prepare('DELETE FROM mfa WHERE user_id = ?').run(userId).changes === 1;
+  });
+  return remove();
 }

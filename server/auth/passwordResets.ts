@@ -82,3 +82,18 @@ export async function resetPassword(services: Services, token: string, password:
   });
   if (!apply()) throw new ValidationError(INVALID, 'token');
 }
+
+/** `ppctl admin reset-password`: sets a password (already checked against the rule) and ends every session; false for an unknown email. */
+export async function setPasswordByOperator(services: Services, email: string, password: string): Promise<boolean> {
+  const user = findUserByEmail(services.meta, email);
+  if (!user) return false;
+  const passwordHash = await hashPassword(password);
+  const apply = services.meta.transaction(() => {
+    const now = services.clock.now().toISOString();
+    services.meta.prepare('UPDATE password_resets SET retired_at = ? WHERE user_id = ? AND used_at IS NULL AND retired_at IS NULL').run(now, user.id);
+    setPasswordHash(services.meta, user.id, passwordHash);
+    revokeAllSessions(services, user.id);
+  });
+  apply();
+  return true;
+}

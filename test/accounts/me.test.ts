@@ -5,10 +5,13 @@ import { startTestServer } from '../support/testServer.js';
 import { accessTokenFor, addMember, createTenant } from '../support/factories.js';
 import { addMembership, createOrganization, setMembershipRole } from '../../server/accounts/organizations.js';
 
+// These members act through minted access tokens and need no password (nor its argon2 cost).
+const NO_PASSWORD = { password: null };
+
 t.test('GET /me', async (t) => {
   const server = await startTestServer(t);
   const { org } = await createTenant(server);
-  const member = await addMember(server, org, 'analyst');
+  const member = await addMember(server, org, 'analyst', NO_PASSWORD);
   const { meta, clock } = server.running.services;
   const other = createOrganization(meta, 'Elsewhere', clock.now());
   addMembership(meta, other.id, member.id, 'admin', clock.now());

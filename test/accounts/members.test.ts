@@ -7,13 +7,16 @@ import { startTestServer } from '../support/testServer.js';
 import { accessTokenFor, addMember, createTenant } from '../support/factories.js';
 import { addMembership } from '../../server/accounts/organizations.js';
 
+// Members here act through minted access tokens, so they need no password (and no argon2 cost).
+const NO_PASSWORD = { password: null };
+
 t.test('members', async (t) => {
   const server = await startTestServer(t);
   const { owner, org } = await createTenant(server);
   const ownerToken = await accessTokenFor(server, owner, org);
-  const admin = await addMember(server, org, 'admin');
+  const admin = await addMember(server, org, 'admin', NO_PASSWORD);
   const adminToken = await accessTokenFor(server, admin, org);
-  const analyst = await addMember(server, org, 'analyst');
+  const analyst = await addMember(server, org, 'analyst', NO_PASSWORD);
   const analystToken = await accessTokenFor(server, analyst, org);
   const base = `/api/v1/orgs/${org.id}/members`;
   const patch = (token: string | undefined, userId: number, body: unknown) => server.request('PATCH', `${base}/${userId}`, { token, body });
@@ -48,7 +51,7 @@ t.test('members', async (t) => {
   });
 
   t.test('a demoted member is refused at once with the token they already hold', async (t) => {
-    const target = await addMember(server, org, 'admin');
+    const target = await addMember(server, org, 'admin', NO_PASSWORD);
     const token = await accessTokenFor(server, target, org);
     t.equal((await server.request('GET', base, { token })).status, 200);
     await patch(ownerToken, target.id, { role: 'viewer' });
@@ -69,7 +72,7 @@ t.test('members', async (t) => {
     t.same(last.body.error, { code: 'last_owner', message: 'an organization needs at least one owner; make someone else owner first', details: {} });
     t.equal((await remove(ownerToken, owner.id)).status, 409, 'the last owner cannot be removed');
 
-    const second = await addMember(server, org, 'admin');
+    const second = await addMember(server, org, 'admin', NO_PASSWORD);
     t.equal((await patch(ownerToken, second.id, { role: 'owner' })).status, 200, 'an owner makes another owner');
     const secondToken = await accessTokenFor(server, second, org);
     t.equal((await patch(secondToken, owner.id, { role: 'admin' })).status, 200, 'with two owners, one may demote the other');
@@ -78,7 +81,7 @@ t.test('members', async (t) => {
   });
 
   t.test('remove: 404 for a non-member, 204, and the removed member gets 401 on the next request', async (t) => {
-    const target = await addMember(server, org, 'analyst');
+    const target = await addMember(server, org, 'analyst', NO_PASSWORD);
     const token = await accessTokenFor(server, target, org);
     t.equal((await server.request('GET', '/api/v1/projects', { token })).status, 200);
     t.equal((await remove(analystToken, target.id)).status, 403);
@@ -93,7 +96,7 @@ t.test('members', async (t) => {
 
   t.test('removal from one organization leaves the member in others', async (t) => {
     const other = await createTenant(server);
-    const both = await addMember(server, org, 'viewer');
+    const both = await addMember(server, org, 'viewer', NO_PASSWORD);
     addMembership(server.running.services.meta, other.org.id, both.id, 'viewer', server.clock.now());
     const otherToken = await accessTokenFor(server, both, other.org);
     t.equal((await remove(adminToken, both.id)).status, 204);
@@ -108,7 +111,7 @@ t.test('rename the organization (admin+)', async (t) => {
   t.equal((await server.request('PATCH', path, { body: { name: 'X' } })).status, 401);
   const ownerToken = await accessTokenFor(server, owner, org);
   t.equal((await server.request('PATCH', path, { token: ownerToken, body: { name: '   ' } })).status, 422);
-  const analyst = await accessTokenFor(server, await addMember(server, org, 'analyst'), org);
+  const analyst = await accessTokenFor(server, await addMember(server, org, 'analyst', NO_PASSWORD), org);
   t.equal((await server.request('PATCH', path, { token: analyst, body: { name: 'X' } })).status, 403);
   const res = await server.request('PATCH', path, { token: ownerToken, body: { name: ' Renamed ' } });
   t.equal(res.status, 200);

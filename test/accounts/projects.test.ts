@@ -5,12 +5,15 @@ import t from 'tap';
 import { startTestServer } from '../support/testServer.js';
 import { accessTokenFor, addMember, createTenant } from '../support/factories.js';
 
+// These members act through minted access tokens and need no password (nor its argon2 cost).
+const NO_PASSWORD = { password: null };
+
 t.test('projects', async (t) => {
   const server = await startTestServer(t);
   const { owner, org, project } = await createTenant(server, { timezone: 'America/New_York' });
   const ownerToken = await accessTokenFor(server, owner, org);
-  const adminToken = await accessTokenFor(server, await addMember(server, org, 'admin'), org);
-  const viewerToken = await accessTokenFor(server, await addMember(server, org, 'viewer'), org);
+  const adminToken = await accessTokenFor(server, await addMember(server, org, 'admin', NO_PASSWORD), org);
+  const viewerToken = await accessTokenFor(server, await addMember(server, org, 'viewer', NO_PASSWORD), org);
   const foreign = await createTenant(server);
   const foreignToken = await accessTokenFor(server, foreign.owner, foreign.org);
 

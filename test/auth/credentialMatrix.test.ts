@@ -14,6 +14,9 @@ import { removeMembership } from '../../server/accounts/organizations.js';
 const UNAUTHORIZED = { error: { code: 'unauthorized', message: 'authentication required', details: {} } };
 const alnum = (n: number) => randomBytes(n).toString('hex').slice(0, n);
 
+// These members act through minted access tokens and need no password (nor its argon2 cost).
+const NO_PASSWORD = { password: null };
+
 t.test('wrong credentials on the main API', async (t) => {
   const server = await startTestServer(t);
   const services = server.running.services;
@@ -37,7 +40,7 @@ t.test('wrong credentials on the main API', async (t) => {
   const revokedSession = createSession(services, { userId: owner.id, orgId: org.id });
   const revoked = await issueAccessToken(services, { userId: owner.id, orgId: org.id, sessionId: revokedSession });
   revokeSession(services, revokedSession);
-  const removed = await addMember(server, org, 'admin');
+  const removed = await addMember(server, org, 'admin', NO_PASSWORD);
   const removedToken = await accessTokenFor(server, removed, org);
   removeMembership(services.meta, org.id, removed.id);
   const now = Math.floor(server.clock.now().getTime() / 1000);
@@ -83,7 +86,7 @@ t.test('wrong credentials on the main API', async (t) => {
   });
 
   t.test('a role too low is 403 forbidden', async (t) => {
-    const viewer = await accessTokenFor(server, await addMember(server, org, 'viewer'), org);
+    const viewer = await accessTokenFor(server, await addMember(server, org, 'viewer', NO_PASSWORD), org);
     const adminRoutes = routes.filter(([method, path]) => path.startsWith('/api/v1/orgs/') || (path.startsWith('/api/v1/projects/') && method !== 'GET'));
     t.equal(adminRoutes.length, 4);
     for (const [method, path, body] of adminRoutes) {

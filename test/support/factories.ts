@@ -23,9 +23,11 @@ export interface Tenant {
   project: Project;
 }
 
-export async function createTestUser(server: TestServer, options: { email?: string; password?: string } = {}): Promise<User> {
+/** `password: null` creates an account without a password (as external sign-in does), skipping the argon2 cost. */
+export async function createTestUser(server: TestServer, options: { email?: string; password?: string | null } = {}): Promise<User> {
   const { meta, clock } = server.running.services;
-  return createUser(meta, { email: options.email ?? uniqueEmail(), password: options.password ?? TEST_PASSWORD }, clock.now());
+  const password = options.password === null ? undefined : (options.password ?? TEST_PASSWORD);
+  return createUser(meta, { email: options.email ?? uniqueEmail(), password }, clock.now());
 }
 
 export async function createTenant(server: TestServer, options: { timezone?: string } = {}): Promise<Tenant> {
@@ -37,9 +39,9 @@ export async function createTenant(server: TestServer, options: { timezone?: str
   return { owner, org, project };
 }
 
-export async function addMember(server: TestServer, org: Organization, role: Role): Promise<User> {
+export async function addMember(server: TestServer, org: Organization, role: Role, options: { password?: string | null } = {}): Promise<User> {
   const { meta, clock } = server.running.services;
-  const user = await createTestUser(server, { email: uniqueEmail(role) });
+  const user = await createTestUser(server, { email: uniqueEmail(role), password: options.password });
   addMembership(meta, org.id, user.id, role, clock.now());
   return user;
 }
