@@ -25,6 +25,8 @@ export type RefreshCheck =
 export function issueRefreshToken(services: Services, session: { id: string; userId: number }, rotatedFrom?: number): string {
   const value = randomToken();
   const now = services.clock.now();
+  // Expired tokens can only ever answer 401, used or not, so they need not be kept.
+  services.meta.prepare('DELETE FROM refresh_tokens WHERE user_id = ? AND expires_at <= ?').run(session.userId, now.toISOString());
   services.meta
     .prepare('INSERT INTO refresh_tokens (token_hash, session_id, user_id, rotated_from, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
     .run(hashToken(services, KIND, value), session.id, session.userId, rotatedFrom ?? null, now.toISOString(), new Date(now.getTime() + REFRESH_TOKEN_TTL_MS).toISOString());

@@ -127,6 +127,19 @@ t.test('refresh', async (t) => {
   });
 });
 
+t.test('no token, cookie or password reaches the logs', async (t) => {
+  const server = await startTestServer(t, { settings: ROOMY_LIMITS });
+  const s = await signedIn(server);
+  const refreshed = await withCookie(server, '/api/v1/auth/refresh', s.cookie);
+  await withCookie(server, '/api/v1/auth/refresh', s.cookie);
+  await server.request('GET', '/api/v1/me', { token: refreshed.body.access_token });
+  const logs = JSON.stringify(server.logs);
+  t.match(logs, /"url":"\/api\/v1\/auth\/refresh"/, 'the requests were logged');
+  for (const secret of [s.cookie.slice(6), refreshCookieFrom(refreshed.headers)!.slice(6), s.token, refreshed.body.access_token, TEST_PASSWORD]) {
+    t.notOk(logs.includes(secret), `${secret.slice(0, 8)}… is not in the logs`);
+  }
+});
+
 t.test('bootstrap', async (t) => {
   const server = await startTestServer(t, { settings: ROOMY_LIMITS });
 
