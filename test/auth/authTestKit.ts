@@ -35,10 +35,6 @@ export function withCookie(server: TestServer, path: string, cookie: string | un
   return server.request('POST', path, { body: options.body, headers });
 }
 
-export function setCookieHeaders(headers: Headers): string[] {
-  return headers.getSetCookie();
-}
-
 /** The TOTP code an authenticator app shows at `offsetSteps` steps from the server's current time. */
 export function totpAt(server: TestServer, secret: string, offsetSteps = 0): string {
   return authenticator.clone({ epoch: server.clock.now().getTime() + offsetSteps * 30_000 }).generate(secret);
