@@ -74,7 +74,20 @@ export const authOpenApi: OpenApiFragment = {
         {
           type: 'object',
           properties: {
-            license: { type: 'object', description: 'on-prem license summary, present once a license subsystem provides it' },
+            license: {
+              type: 'object',
+              description: 'on-prem license summary (docs/license.md)',
+              properties: {
+                status: { enum: ['none', 'valid', 'expiring', 'grace', 'expired'] },
+                licensee: { type: ['string', 'null'] },
+                edition: { type: ['string', 'null'] },
+                expires_at: { type: ['string', 'null'], format: 'date-time' },
+                grace_ends_at: { type: ['string', 'null'], format: 'date-time' },
+                days_left: { type: ['integer', 'null'] },
+                features: { type: 'array', items: { type: 'string' }, description: 'entitlements in force now' },
+                warnings: { type: 'array', items: { type: 'string' } },
+              },
+            },
             billing: { type: 'object', description: 'cloud only' },
             usage: { type: 'object', description: 'cloud only' },
           },
