@@ -3,6 +3,9 @@
 
 import type { Services } from '../services.js';
 import { appliedEvents, appliedMeta } from '../store/migrate.js';
+import { getProject } from '../accounts/projects.js';
+import { importLegacyKeys } from '../keys/ingestKeys.js';
+import { AppError } from '../http/errors.js';
 
 export type AdminCommand = (services: Services, args: Record<string, unknown>) => Promise<unknown>;
 
@@ -31,3 +34,17 @@ registerAdminCommand('status', async (services) => ({
   pid: process.pid,
   uptime_s: Math.round(process.uptime()),
 }));
+
+registerAdminCommand('keys.import-legacy', async (services, args) => {
+  const projectId = Number(args.project_id);
+  if (!Number.isSafeInteger(projectId) || !getProject(services.meta, projectId)) throw new AdminCommandError(`project ${String(args.project_id)} does not exist`);
+  const values = Array.isArray(args.values) ? args.values.map(String) : [];
+  if (values.length === 0) throw new AdminCommandError('no key values given (one pp_wk_ value per line)');
+  const domains = Array.isArray(args.domains) ? args.domains.map(String) : [];
+  try {
+    return importLegacyKeys(services, projectId, values, { name: typeof args.name === 'string' ? args.name : undefined, domains });
+  } catch (err) {
+    if (err instanceof AppError) throw new AdminCommandError(err.message);
+    throw err;
+  }
+});

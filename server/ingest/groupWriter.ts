@@ -1,0 +1,230 @@
+// The one writer of ingest data into DuckDB. Request batches that arrive while a group commits
+// form the next group (at most MAX_GROUP_ROWS rows); a group is deduplicated by (project, uuid)
+// within itself and against recently stored events, appended, and flushed by one Appender flush,
+// which is one transaction. Only then are its requests answered and its events published.
+// Other ingest writes (identity links, recordings, captures) run as exclusive jobs between
+// groups, so none of them ever interleaves with another on the writer connection.
+
+import { LIST, TIMESTAMPTZ, VARCHAR, listValue, timestampTZValue, type DuckDBConnection } from '@duckdb/node-api';
+import type { Services } from '../services.js';
+import { ServiceUnavailableError } from '../http/errors.js';
+import { eventBus, type EventBus } from './eventBus.js';
+import { committedEvent, type EventRow } from './normalizeEvent.js';
+import type { RejectionRow } from './rejections.js';
+import { TableAppender } from './tableAppender.js';
+
+export const MAX_GROUP_ROWS = 5000;
+
+export interface WriteBatch {
+  events: EventRow[];
+  rejections: RejectionRow[];
+}
+
+export interface BatchResult {
+  /** Events stored by this batch. */
+  stored: number;
+  /** Events already stored earlier (or earlier in the same group) under the same uuid. */
+  duplicates: number;
+}
+
+type Settle<T> = { resolve: (v: T) => void; reject: (e: unknown) => void };
+type BatchItem = { kind: 'batch'; batch: WriteBatch } & Settle<BatchResult>;
+type JobItem = { kind: 'job'; run: (conn: DuckDBConnection) => Promise<unknown> } & Settle<unknown>;
+
+export interface WriterOptions {
+  maxGroupRows: number;
+  /** How far back (by received_at) a uuid is looked for; retries come within minutes. */
+  dedupWindowMs: number;
+}
+
+export class GroupWriter {
+  private readonly queue: Array<BatchItem | JobItem> = [];
+  private draining: Promise<void> | undefined;
+  private closing = false;
+  private readonly appenders = new Map<string, TableAppender>();
+  readonly stats = { groups: 0, stored: 0, duplicates: 0 };
+
+  constructor(
+    private readonly services: Services,
+    private readonly bus: EventBus,
+    private readonly options: WriterOptions,
+  ) {}
+
+  /** Resolves once the batch is committed (or found to be stored already). */
+  submit(batch: WriteBatch): Promise<BatchResult> {
+    return this.enqueue<BatchResult>((settle) => ({ kind: 'batch', batch, ...settle }));
+  }
+
+  /** Runs `run` on the writer connection when no group or other job is in progress. */
+  exclusive<T>(run: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    return this.enqueue<T>((settle) => ({ kind: 'job', run, ...(settle as Settle<unknown>) }) as JobItem);
+  }
+
+  /** Refuses new work, finishes what is queued and closes the appenders. */
+  async close(): Promise<void> {
+    this.closing = true;
+    while (this.draining) await this.draining;
+    for (const a of this.appenders.values()) a.close();
+    this.appenders.clear();
+  }
+
+  private enqueue<T>(make: (settle: Settle<T>) => BatchItem | JobItem): Promise<T> {
+    if (this.closing) return Promise.reject(new ServiceUnavailableError('the server is shutting down; retry the request'));
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push(make({ resolve, reject }));
+      this.kick();
+    });
+  }
+
+  private kick(): void {
+    if (this.draining) return;
+    // One turn of the event loop first, so requests parsed together commit together.
+    this.draining = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.drain())
+      .finally(() => {
+        this.draining = undefined;
+        if (this.queue.length > 0) this.kick();
+      });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const head = this.queue[0]!;
+      if (head.kind === 'job') {
+        this.queue.shift();
+        await head.run(this.services.events.writer).then(head.resolve, head.reject);
+        continue;
+      }
+      await this.commit(this.takeGroup());
+    }
+  }
+
+  private takeGroup(): BatchItem[] {
+    const group: BatchItem[] = [];
+    let rows = 0;
+    while (this.queue[0]?.kind === 'batch') {
+      const item = this.queue[0];
+      const n = item.batch.events.length;
+      if (group.length > 0 && rows + n > this.options.maxGroupRows) break;
+      group.push(item);
+      this.queue.shift();
+      rows += n;
+    }
+    return group;
+  }
+
+  private async commit(group: BatchItem[]): Promise<void> {
+    let stored: EventRow[];
+    let results: BatchResult[];
+    try {
+      ({ stored, results } = await this.deduplicate(group));
+      if (stored.length > 0) {
+        const events = await this.appender('events');
+        for (const row of stored) events.append(row);
+        events.flush();
+      }
+    } catch (err) {
+      this.services.log.error({ err }, 'ingest group commit failed');
+      this.discardAppenders();
+      const failure = new ServiceUnavailableError('the events could not be stored; retry the request');
+      for (const item of group) item.reject(failure);
+      return;
+    }
+    this.stats.groups += 1;
+    this.stats.stored += stored.length;
+    this.stats.duplicates += results.reduce((n, r) => n + r.duplicates, 0);
+    await this.writeRejections(group);
+    group.forEach((item, i) => item.resolve(results[i]!));
+    this.bus.publish(stored.map(committedEvent));
+  }
+
+  /** Keeps the first occurrence of each (project, uuid) that is not stored yet. */
+  private async deduplicate(group: BatchItem[]): Promise<{ stored: EventRow[]; results: BatchResult[] }> {
+    const existing = await this.storedKeys(group.flatMap((item) => item.batch.events));
+    const seen = new Set<string>(existing);
+    const stored: EventRow[] = [];
+    const results = group.map((item) => {
+      const result = { stored: 0, duplicates: 0 };
+      for (const row of item.batch.events) {
+        const key = `${row.project_id}/${row.uuid}`;
+        if (seen.has(key)) {
+          result.duplicates += 1;
+          continue;
+        }
+        seen.add(key);
+        stored.push(row);
+        result.stored += 1;
+      }
+      return result;
+    });
+    return { stored, results };
+  }
+
+  /**
+   * Which of these (project, uuid) pairs are stored already. Groups commit one after another, so
+   * everything an earlier group stored is visible here. The received_at bound lets DuckDB skip
+   * old row groups by their min/max instead of scanning every uuid ever stored.
+   */
+  private async storedKeys(rows: EventRow[]): Promise<string[]> {
+    if (rows.length === 0) return [];
+    const since = this.services.clock.now().getTime() - this.options.dedupWindowMs;
+    const reader = await this.services.events.writer.runAndReadAll(
+      `SELECT project_id, uuid::VARCHAR AS uuid FROM events
+        WHERE received_at >= $1 AND uuid IN (SELECT unnest($2::VARCHAR[])::UUID)`,
+      [timestampTZValue(BigInt(since) * 1000n), listValue([...new Set(rows.map((r) => r.uuid))])],
+      [TIMESTAMPTZ, LIST(VARCHAR)],
+    );
+    return reader.getRowObjects().map((r) => `${Number(r.project_id)}/${String(r.uuid)}`);
+  }
+
+  /** Doctor records are best effort: a failure here must not fail events that are already stored. */
+  private async writeRejections(group: BatchItem[]): Promise<void> {
+    const rows = group.flatMap((item) => item.batch.rejections);
+    if (rows.length === 0) return;
+    try {
+      const appender = await this.appender('ingest_rejections');
+      for (const row of rows) appender.append(row);
+      appender.flush();
+    } catch (err) {
+      this.services.log.warn({ err }, 'could not record refused ingestion attempts');
+      this.discardAppenders();
+    }
+  }
+
+  private async appender(table: string): Promise<TableAppender> {
+    let a = this.appenders.get(table);
+    if (!a) {
+      a = await TableAppender.open(this.services.events.writer, table);
+      this.appenders.set(table, a);
+    }
+    return a;
+  }
+
+  private discardAppenders(): void {
+    for (const a of this.appenders.values()) {
+      try {
+        a.discard();
+      } catch (err) {
+        this.services.log.warn({ err }, 'closing a failed appender');
+      }
+    }
+    this.appenders.clear();
+  }
+}
+
+const writers = new WeakMap<Services, GroupWriter>();
+
+/** The writer of one running server; created on first use, flushed and closed at shutdown. */
+export function ingestWriter(services: Services): GroupWriter {
+  let writer = writers.get(services);
+  if (!writer) {
+    const w = new GroupWriter(services, eventBus(services), {
+      maxGroupRows: MAX_GROUP_ROWS,
+      dedupWindowMs: Math.max(1, services.config.ingest.dedup_window_hours) * 3_600_000,
+    });
+    writers.set(services, w);
+    services.onShutdown(() => w.close());
+    writer = w;
+  }
+  return writer;
+}
