@@ -55,7 +55,7 @@ export function mergeTraits(services: Services, projectId: number, userId: strin
   return ingestWriter(services).exclusive(async (conn) => {
     await conn.run(
       `INSERT INTO actor_traits (project_id, user_id, traits, updated_at) VALUES ($1, $2, json_merge_patch('{}', $3::JSON), $4)
-       ON CONFLICT (project_id, user_id) DO UPDATE SET traits = json_merge_patch(actor_traits.traits, excluded.traits), updated_at = excluded.updated_at`,
+       ON CONFLICT (project_id, user_id) DO UPDATE SET traits = json_merge_patch(actor_traits.traits, $3::JSON), updated_at = excluded.updated_at`,
       [projectId, userId, JSON.stringify(traits), timestampTZValue(BigInt(now.getTime()) * 1000n)],
       [INTEGER, VARCHAR, VARCHAR, TIMESTAMPTZ],
     );
