@@ -17,6 +17,7 @@ import { healthDomain } from './health.js';
 import { openapiDomain } from './openapiRoute.js';
 import { ingestDomain } from '../ingest/routes.js';
 import { ingestCors } from '../ingest/ingestCors.js';
+import { unreadableBody } from '../ingest/unreadableBody.js';
 import { keysDomain } from '../keys/routes.js';
 import { behaviorDomain } from '../behavior/routes.js';
 
@@ -46,7 +47,7 @@ export function buildApp(services: Services, domains: Domain[] = DOMAINS): Built
   app.use('/api/v1', express.json({ limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] }));
   app.use('/v1', ingestCors());
   // Beacons cannot set a JSON content type without a preflight, so ingestion reads text/plain as JSON.
-  app.use('/v1', express.json({ limit: BODY_LIMIT_BYTES, type: ['application/json', 'text/plain', 'application/*+json'] }));
+  app.use('/v1', express.json({ limit: BODY_LIMIT_BYTES, type: ['application/json', 'text/plain', 'application/*+json'] }), unreadableBody());
 
   const routes = new RouteTable(app, new Validation(document), document);
   for (const d of domains) d.mount(routes, services);
