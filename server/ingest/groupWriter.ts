@@ -50,6 +50,11 @@ export class GroupWriter {
     private readonly options: WriterOptions,
   ) {}
 
+  /** Batches and jobs waiting for their turn (not counting the group being committed). */
+  get queued(): number {
+    return this.queue.length;
+  }
+
   /** Resolves once the batch is committed (or found to be stored already). */
   submit(batch: WriteBatch): Promise<BatchResult> {
     return this.enqueue<BatchResult>((settle) => ({ kind: 'batch', batch, ...settle }));
