@@ -15,6 +15,7 @@ export const PROPS_MAX_BYTES = 64 * 1024;
 export const ELEMENTS_MAX_BYTES = 64 * 1024;
 export const JSON_MAX_DEPTH = 16;
 
+const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 const id = { type: ['string', 'null'], minLength: 1, maxLength: ID_MAX };
 const text = (max: number) => ({ type: ['string', 'null'], maxLength: max });
 
@@ -25,7 +26,8 @@ export const TRACK_EVENT_SCHEMA: JsonSchema = {
   description: 'One event. `anonymous_id` or `user_id` is required; a missing `ts` is the time of receipt; `uuid` makes re-sends idempotent.',
   properties: {
     event: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S', description: 'event name, e.g. pp.page_view or signup' },
-    uuid: { type: 'string', format: 'uuid', description: 'client-chosen id; an event whose uuid is already stored for the project is not stored again' },
+    // A plain pattern, not format "uuid": that also admits a urn:uuid: prefix, which DuckDB's UUID type does not read.
+    uuid: { type: 'string', pattern: UUID_PATTERN, description: 'client-chosen id (8-4-4-4-12 hex digits); an event whose uuid is already stored for the project is not stored again' },
     ts: { type: 'string', format: 'date-time', maxLength: 64, description: 'client time (RFC 3339); more than an hour ahead of the server it is stored but marked invalid' },
     anonymous_id: id,
     user_id: id,
@@ -88,6 +90,7 @@ export function checkEvent(item: unknown): { event: TrackEvent } | { defect: Eve
     const err = validate.errors![0]!;
     const missing = err.keyword === 'required' || (err.instancePath === '/event' && (err.keyword === 'minLength' || err.keyword === 'pattern'));
     if (missing) return { defect: { code: 'event_required', message: 'event name is required' } };
+    if (err.instancePath === '/uuid') return { defect: { code: 'invalid_field', message: 'uuid must be a UUID (8-4-4-4-12 hex digits)' } };
     const [first] = problems(validate.errors);
     return { defect: { code: 'invalid_field', message: `${first!.field} ${first!.message}` } };
   }

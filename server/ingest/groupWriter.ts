@@ -129,10 +129,14 @@ export class GroupWriter {
         events.flush();
       }
     } catch (err) {
-      this.services.log.error({ err }, 'ingest group commit failed');
       this.discardAppenders();
-      const failure = new ServiceUnavailableError('the events could not be stored; retry the request');
-      for (const item of group) item.reject(failure);
+      // One bad batch must not fail the requests it happened to be grouped with: retry them one by one.
+      if (group.length > 1) {
+        for (const item of group) await this.commit([item]);
+        return;
+      }
+      this.services.log.error({ err }, 'ingest commit failed');
+      group[0]!.reject(new ServiceUnavailableError('the events could not be stored; retry the request'));
       return;
     }
     this.stats.groups += 1;

@@ -34,6 +34,15 @@ t.test('group commit', async (t) => {
     t.equal(await countRows(server, 'events', project.id), 7500);
   });
 
+  t.test('a batch the database refuses fails alone, not the batches grouped with it', async (t) => {
+    const [poison] = rows(1);
+    poison!.uuid = 'urn:uuid:0b6c2f9e-3d0b-4a59-9f53-2f4f8a2b1c11';
+    const [good, bad] = await Promise.allSettled([writer.submit({ events: rows(2), rejections: [] }), writer.submit({ events: [poison!], rejections: [] })]);
+    t.match(good, { status: 'fulfilled', value: { stored: 2, duplicates: 0 } });
+    t.match(bad, { status: 'rejected', reason: { status: 503, code: 'unavailable' } });
+    t.ok(server.logs.some((l) => l.msg === 'ingest commit failed'));
+  });
+
   t.test('a throwing subscriber and a slow one do not hold up ingest', async (t) => {
     const bus = eventBus(services);
     const stopThrowing = bus.subscribe(() => {
