@@ -10,6 +10,7 @@ import { deriveKey } from '../auth/secretKeys.js';
 import type { IngestCredential } from './credentials.js';
 import { ingestWriter } from './groupWriter.js';
 import type { IngestResult } from './track.js';
+import { jsonText } from './jsonText.js';
 
 export const CAPTURE_MAX_BYTES = 64 * 1024;
 
@@ -47,8 +48,8 @@ export function pickerTokenHash(services: Services, pickerToken: string): string
 
 export async function storeCapture(services: Services, body: CaptureBody, ctx: { credential: IngestCredential }): Promise<IngestResult> {
   const { credential } = ctx;
-  const element = JSON.stringify(body.element);
-  const chain = JSON.stringify(body.chain);
+  const element = jsonText(body.element);
+  const chain = jsonText(body.chain);
   if (Buffer.byteLength(element) + Buffer.byteLength(chain) + body.selector.length + body.url.length > CAPTURE_MAX_BYTES) {
     throw new AppError(413, 'payload_too_large', `a capture holds at most ${CAPTURE_MAX_BYTES} bytes`, { limit_bytes: CAPTURE_MAX_BYTES });
   }

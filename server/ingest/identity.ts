@@ -12,6 +12,7 @@ import { rejectionRows } from './rejections.js';
 import type { SdkInfo } from './sdkInfo.js';
 import type { IngestResult } from './track.js';
 import { sizeDefect } from './eventSchema.js';
+import { jsonText } from './jsonText.js';
 import { ValidationError } from '../http/errors.js';
 
 export const TRAITS_MAX_BYTES = 16 * 1024;
@@ -56,7 +57,7 @@ export function mergeTraits(services: Services, projectId: number, userId: strin
     await conn.run(
       `INSERT INTO actor_traits (project_id, user_id, traits, updated_at) VALUES ($1, $2, json_merge_patch('{}', $3::JSON), $4)
        ON CONFLICT (project_id, user_id) DO UPDATE SET traits = json_merge_patch(actor_traits.traits, $3::JSON), updated_at = excluded.updated_at`,
-      [projectId, userId, JSON.stringify(traits), timestampTZValue(BigInt(now.getTime()) * 1000n)],
+      [projectId, userId, jsonText(traits), timestampTZValue(BigInt(now.getTime()) * 1000n)],
       [INTEGER, VARCHAR, VARCHAR, TIMESTAMPTZ],
     );
   });

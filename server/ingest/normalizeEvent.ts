@@ -7,6 +7,7 @@ import type { CommittedEvent } from './eventBus.js';
 import type { EventSource } from './credentials.js';
 import type { SdkInfo } from './sdkInfo.js';
 import type { TrackEvent } from './eventSchema.js';
+import { jsonText } from './jsonText.js';
 
 /** How far ahead of the server a client clock may be before its events are marked invalid. */
 export const FUTURE_TOLERANCE_MS = 60 * 60 * 1000;
@@ -101,9 +102,9 @@ export function normalizeEvent(ev: TrackEvent, ctx: NormalizeContext): EventRow 
     url,
     path: pathOf(url),
     referrer: ev.referrer ?? null,
-    props: props ? JSON.stringify(props) : null,
+    props: props ? jsonText(props) : null,
     revenue: revenue.revenue,
-    elements: ev.elements ? JSON.stringify(ev.elements) : null,
+    elements: ev.elements ? jsonText(ev.elements) : null,
     invalid: reasons.length > 0,
     invalid_reasons: reasons,
     props_value: props,

@@ -118,6 +118,21 @@ t.test('track', async (t) => {
     t.notMatch(all, new RegExp(key.value), 'no credential is recorded');
   });
 
+  t.test('lone UTF-16 surrogates are stored as U+FFFD, so JSON queries keep working', async (t) => {
+    const uuid = randomUUID();
+    const raw = `{"events":[{"event":"odd\\ud800name","uuid":"${uuid}","anonymous_id":"a\\udc00","props":{"k\\ud800":"v\\udfff","nested":{"x":["\\ud83d"]}}}]}`;
+    const res = await server.request('POST', '/v1/track', { token: key.value, raw, headers: { 'content-type': 'application/json' } });
+    t.equal(res.status, 202);
+    const [row] = await readTable(
+      server,
+      `SELECT event, anonymous_id, props->>'k\ufffd' AS k, props->'nested'->'x'->>0 AS x, json_keys(props) AS keys FROM events WHERE uuid = $1::UUID`,
+      [uuid],
+    );
+    t.match(row, { event: 'odd\ufffdname', anonymous_id: 'a\ufffd', k: 'v\ufffd', x: '\ufffd' });
+    const all = await readTable(server, `SELECT count(*) AS n FROM events WHERE project_id = $1 AND (props->>'plan') IS NOT NULL`, [project.id]);
+    t.equal(all[0]!.n, 1, 'a query over every event of the project still runs');
+  });
+
   t.test('a re-sent batch is stored once; duplicates inside a batch too', async (t) => {
     const events = Array.from({ length: 5 }, (_, i) => ({ event: 'retry', uuid: randomUUID(), anonymous_id: `r${i}` }));
     const first = await ingestEvents(server, key, events);
