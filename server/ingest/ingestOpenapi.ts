@@ -52,7 +52,7 @@ const element: JsonSchema = {
   additionalProperties: false,
   required: ['tag'],
   properties: {
-    tag: { type: 'string', minLength: 1, maxLength: 64 },
+    tag: { type: 'string', minLength: 1, maxLength: 128 },
     id: { type: 'string', maxLength: 256 },
     classes: { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 256 } },
     nth_child: { type: 'integer', minimum: 0, maximum: 1000000 },
@@ -125,7 +125,7 @@ export const ingestOpenapi: OpenApiFragment = {
         picker_token: { type: 'string', minLength: 1, maxLength: 2048 },
         nonce: { type: 'string', minLength: 1, maxLength: 200 },
         url: { type: 'string', minLength: 1, maxLength: URL_MAX },
-        selector: { type: 'string', minLength: 1, maxLength: 2000 },
+        selector: { type: 'string', minLength: 1, maxLength: 8192 },
         element: ref('ElementInfo'),
         chain: { type: 'array', minItems: 1, maxItems: 50, items: ref('ElementInfo') },
       },
