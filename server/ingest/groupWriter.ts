@@ -1,7 +1,7 @@
 // The one writer of ingest data into DuckDB. Request batches that arrive while a group commits
 // form the next group (at most MAX_GROUP_ROWS rows); a group is deduplicated by (project, uuid)
-// within itself and against recently stored events, appended, and flushed by one Appender flush,
-// which is one transaction. Only then are its requests answered and its events published.
+// within itself and against recently stored events, and appended (one Appender flush per table)
+// in one transaction. Only then are its requests answered and its events published.
 // Other ingest writes (identity links, recordings, captures) run as exclusive jobs between
 // groups, so none of them ever interleaves with another on the writer connection.
 
@@ -123,13 +123,8 @@ export class GroupWriter {
     let results: BatchResult[];
     try {
       ({ stored, results } = await this.deduplicate(group));
-      if (stored.length > 0) {
-        const events = await this.appender('events');
-        for (const row of stored) events.append(row);
-        events.flush();
-      }
+      await this.write(stored, group.flatMap((item) => item.batch.rejections));
     } catch (err) {
-      this.discardAppenders();
       // One bad batch must not fail the requests it happened to be grouped with: retry them one by one.
       if (group.length > 1) {
         for (const item of group) await this.commit([item]);
@@ -142,9 +137,32 @@ export class GroupWriter {
     this.stats.groups += 1;
     this.stats.stored += stored.length;
     this.stats.duplicates += results.reduce((n, r) => n + r.duplicates, 0);
-    await this.writeRejections(group);
     group.forEach((item, i) => item.resolve(results[i]!));
     this.bus.publish(stored.map(committedEvent));
+  }
+
+  /**
+   * Appends the group inside one explicit transaction. The flushes then only move rows into the
+   * transaction; the COMMIT (write-ahead log and fsync) runs off the JavaScript thread, so
+   * requests keep being read while the previous group is made durable.
+   */
+  private async write(events: EventRow[], rejections: RejectionRow[]): Promise<void> {
+    if (events.length === 0 && rejections.length === 0) return;
+    const conn = this.services.events.writer;
+    await conn.run('BEGIN TRANSACTION');
+    try {
+      for (const [table, rows] of [['events', events], ['ingest_rejections', rejections]] as const) {
+        if (rows.length === 0) continue;
+        const appender = await this.appender(table);
+        for (const row of rows) appender.append(row);
+        appender.flush();
+      }
+      await conn.run('COMMIT');
+    } catch (err) {
+      this.discardAppenders();
+      await conn.run('ROLLBACK').catch(() => undefined);
+      throw err;
+    }
   }
 
   /** Keeps the first occurrence of each (project, uuid) that is not stored yet. */
@@ -184,20 +202,6 @@ export class GroupWriter {
       [TIMESTAMPTZ, LIST(VARCHAR)],
     );
     return reader.getRowObjects().map((r) => `${Number(r.project_id)}/${String(r.uuid)}`);
-  }
-
-  /** Doctor records are best effort: a failure here must not fail events that are already stored. */
-  private async writeRejections(group: BatchItem[]): Promise<void> {
-    const rows = group.flatMap((item) => item.batch.rejections);
-    if (rows.length === 0) return;
-    try {
-      const appender = await this.appender('ingest_rejections');
-      for (const row of rows) appender.append(row);
-      appender.flush();
-    } catch (err) {
-      this.services.log.warn({ err }, 'could not record refused ingestion attempts');
-      this.discardAppenders();
-    }
   }
 
   private async appender(table: string): Promise<TableAppender> {

@@ -35,7 +35,8 @@ export interface EventRow {
   revenue: number | null;
   elements: string | null;
   invalid: boolean;
-  invalid_reasons: string[];
+  /** NULL when there is no soft defect: appending an empty list costs more than the rest of the row. */
+  invalid_reasons: string[] | null;
   /** The parsed properties, handed to event bus subscribers (not a column). */
   props_value: Record<string, unknown> | null;
 }
@@ -106,7 +107,7 @@ export function normalizeEvent(ev: TrackEvent, ctx: NormalizeContext): EventRow 
     revenue: revenue.revenue,
     elements: ev.elements ? jsonText(ev.elements) : null,
     invalid: reasons.length > 0,
-    invalid_reasons: reasons,
+    invalid_reasons: reasons.length > 0 ? reasons : null,
     props_value: props,
   };
 }
@@ -133,6 +134,6 @@ export function committedEvent(row: EventRow): CommittedEvent {
     props: row.props_value,
     revenue: row.revenue,
     invalid: row.invalid,
-    invalid_reasons: row.invalid_reasons,
+    invalid_reasons: row.invalid_reasons ?? [],
   };
 }

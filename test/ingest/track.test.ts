@@ -65,7 +65,7 @@ t.test('track', async (t) => {
     t.match(byEvent.purchase, {
       uuid: ids[0], ts: '2026-11-02T08:59:00.000Z', received_at: NOW, distinct_id: 'u1', anonymous_id: 'a1', user_id: 'u1', session_id: 's1',
       source: 'server', sdk_name: 'pp-node', sdk_version: '1.0.0', key_id: key.prefix, release: 'v1.2.3',
-      url: 'https://shop.example/cart?x=1#top', path: '/cart', referrer: 'https://google.example/', revenue: 1250.5, invalid: false, invalid_reasons: '[]',
+      url: 'https://shop.example/cart?x=1#top', path: '/cart', referrer: 'https://google.example/', revenue: 1250.5, invalid: false, invalid_reasons: null,
     });
     t.same(JSON.parse(byEvent.purchase.props), { revenue: 1250.5, plan: 'pro' });
     t.match(byEvent.refund, { uuid: ids[1], distinct_id: 'a1', user_id: null, revenue: -300, path: '/account/refunds', ts: NOW, invalid: false });
