@@ -1,0 +1,164 @@
+// The ClickHouse side of each benchmark case: the schema the data set is loaded into and the
+// equivalent SQL for every query, written for the ClickHouse 18.16 that Debian ships (windowFunnel
+// over DateTime seconds, uniqExact, visitParamExtractString for JSON properties, ANY LEFT JOIN for
+// identity resolution). Each builder states the semantics it reproduces (docs/queries.md), so
+// that both engines can be checked to return the same numbers.
+
+import { dateOf, dayNumber } from './generate.js';
+
+export interface PeerScope {
+  projectId: number;
+  timezone: string;
+}
+
+/** A ClickHouse string literal. */
+export function lit(s: string): string {
+  return `'${s.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+}
+
+export const addDays = (date: string, days: number): string => dateOf(dayNumber(date) + days);
+const date = (d: string) => `toDate(${lit(d)})`;
+const utc = (d: string) => `toDateTime(${lit(`${d} 00:00:00`)})`;
+
+/** Columns shared by the event table and the ingest table. */
+export const EVENT_TABLE_COLUMNS = `project_id UInt32, uuid UUID, ts DateTime, received_at DateTime, event String, distinct_id String, anonymous_id String,
+  user_id String, session_id String, source String, sdk_name String, sdk_version String, key_id String, release String, url String, path String,
+  referrer String, props String, revenue Nullable(Float64), elements String, invalid UInt8`;
+
+/** PostHog's layout for its events table: by team, day, event and actor, partitioned by month (18.16 cannot hash a UUID, so the uuid is left out of the key). */
+export const EVENT_TABLE_ENGINE = 'ENGINE = MergeTree PARTITION BY toYYYYMM(ts) ORDER BY (project_id, toDate(ts), event, cityHash64(distinct_id))';
+
+export interface ScanOptions {
+  /** First local date (inclusive); omitted reads all history. */
+  from?: string;
+  /** Last local date (inclusive) — or, with `extraAfterSeconds`, only a UTC bound this long after it. */
+  to: string;
+  extraAfterSeconds?: number;
+  where?: string[];
+  /** Resolve each event's actor through identity_links (exposed as `actor`). */
+  actors?: boolean;
+  columns: string;
+}
+
+/**
+ * The project's events in a local date range, with `day` (local date) and optionally `actor`:
+ * the same bounds as pp's scan (a UTC pre-filter one day wider, then local dates).
+ */
+export function scan(s: PeerScope, o: ScanOptions): string {
+  const tz = lit(s.timezone);
+  const where = [`project_id = ${s.projectId}`];
+  if (o.from !== undefined) where.push(`ts >= ${utc(addDays(o.from, -1))}`, `day >= ${date(o.from)}`);
+  where.push(`ts < ${utc(addDays(o.to, 2))} + ${o.extraAfterSeconds ?? 0}`);
+  if (o.extraAfterSeconds === undefined) where.push(`day <= ${date(o.to)}`);
+  where.push(...(o.where ?? []));
+  const inner = `SELECT ts, event, distinct_id, props, revenue, toDate(ts, ${tz}) AS day FROM events WHERE ${where.join(' AND ')}`;
+  if (!o.actors) return `SELECT ${o.columns} FROM (${inner})`;
+  return `SELECT ${o.columns} FROM (SELECT *, if(actor_id = '', distinct_id, actor_id) AS actor FROM (${inner})
+    ANY LEFT JOIN (SELECT distinct_id, actor_id FROM identity_links WHERE project_id = ${s.projectId}) USING distinct_id)`;
+}
+
+const eventIs = (event: string) => (event === 'any' ? '1' : `event = ${lit(event)}`);
+
+/** Actors by the furthest step reached by any attempt whose first step falls in the range. */
+export function funnelSql(s: PeerScope, p: { from: string; to: string; steps: string[]; windowHours: number }): string {
+  const window = p.windowHours * 3600;
+  const conds = p.steps.map((e, i) => (i === 0 ? `event = ${lit(e)} AND day <= ${date(p.to)}` : `event = ${lit(e)}`));
+  const rows = scan(s, { from: p.from, to: p.to, extraAfterSeconds: window, actors: true, columns: 'actor, ts, event, day', where: [`event IN (${p.steps.map(lit).join(', ')})`] });
+  return `SELECT level, count() FROM (SELECT actor, windowFunnel(${window})(ts, ${conds.join(', ')}) AS level FROM (${rows}) GROUP BY actor)
+    WHERE level > 0 GROUP BY level ORDER BY level`;
+}
+
+export interface CohortSpec {
+  from: string;
+  to: string;
+  startEvent: string;
+  returnEvent: string;
+  /** Week cohorts (Monday buckets) only: the bench's case. */
+  periods: number;
+}
+
+/** Cohorts (first start week in range) joined with the weeks each actor came back in. */
+function cohortJoin(s: PeerScope, c: CohortSpec, kind: 'LEFT' | 'INNER'): string {
+  const tz = lit(s.timezone);
+  const firstReturn = addDays(mondayOf(c.from), 7);
+  const horizon = addDays(mondayOf(c.to), 7 * (c.periods + 1) - 1);
+  const starts = scan(s, { from: c.from, to: c.to, actors: true, columns: `actor, toMonday(ts, ${tz}) AS bucket`, where: [eventIs(c.startEvent)] });
+  const rets = scan(s, { from: firstReturn, to: horizon, actors: true, columns: `DISTINCT actor, toMonday(ts, ${tz}) AS bucket`, where: [eventIs(c.returnEvent)] });
+  return `SELECT actor, cohort, bucket, intDiv(toRelativeDayNum(bucket) - toRelativeDayNum(cohort), 7) AS period
+    FROM (SELECT actor, min(bucket) AS cohort FROM (${starts}) GROUP BY actor) ALL ${kind} JOIN (${rets}) USING actor`;
+}
+
+export function mondayOf(d: string): string {
+  const n = dayNumber(d);
+  // 1970-01-01 was a Thursday: day 0 → weekday index 3 (Monday = 0).
+  return dateOf(n - ((n + 3) % 7));
+}
+
+/** Cohort sizes (period 0) and returning actors per later period, counted with uniqExact. */
+export function retentionSql(s: PeerScope, c: CohortSpec): string {
+  return `SELECT toString(cohort), p, uniqExact(actor) FROM (${cohortJoin(s, c, 'LEFT')})
+    ARRAY JOIN [0, period] AS p WHERE p BETWEEN 0 AND ${c.periods} AND (p = 0 OR bucket > cohort) GROUP BY cohort, p ORDER BY cohort, p`;
+}
+
+export function retentionActorsSql(s: PeerScope, c: CohortSpec, cohort: string, period: number, limit: number): string {
+  return `SELECT actor FROM (${cohortJoin(s, c, 'INNER')}) WHERE cohort = ${date(cohort)} AND period = ${period} ORDER BY actor LIMIT ${limit}`;
+}
+
+/** Distinct actors per local day. */
+export function dailyUniquesSql(s: PeerScope, p: { from: string; to: string; event: string }): string {
+  return `SELECT toString(day) AS b, uniqExact(actor) FROM (${scan(s, { ...p, actors: true, columns: 'actor, day', where: [eventIs(p.event)] })}) GROUP BY b ORDER BY b`;
+}
+
+/** Events per local day and value of a top-level JSON property ('' where absent). */
+export function eventsByPropertySql(s: PeerScope, p: { from: string; to: string; event: string; property: string }): string {
+  const g = `visitParamExtractString(props, ${lit(p.property)})`;
+  return `SELECT g, toString(day) AS b, count() FROM (${scan(s, { ...p, columns: `${g} AS g, day`, where: [eventIs(p.event)] })}) GROUP BY g, b ORDER BY g, b`;
+}
+
+/**
+ * New, returning, resurrecting and dormant actors per local day ("new" looks at all history). Each
+ * active day of an actor yields a row for that day (kind 0) and a candidate dormant row for the
+ * next day (kind 1). 18.16's lambdas cannot see other columns, hence ARRAY JOIN rather than arrayMap.
+ */
+export function lifecycleSql(s: PeerScope, p: { from: string; to: string }): string {
+  const rows = scan(s, { to: p.to, actors: true, columns: 'actor, day' });
+  const from = date(p.from);
+  const to = date(p.to);
+  return `SELECT toString(b) AS bucket, sum(n), sum(r), sum(rs), sum(dm) FROM (
+      SELECT if(kind = 0, d, d + 1) AS b, toUInt8(kind = 0 AND d = first) AS n, toUInt8(kind = 0 AND has(days, d - 1)) AS r,
+        toUInt8(kind = 0 AND NOT has(days, d - 1) AND first < d) AS rs, toUInt8(kind = 1) AS dm,
+        (kind = 0 AND d >= ${from}) OR (kind = 1 AND d + 1 <= ${to} AND NOT has(days, d + 1)) AS keep
+      FROM (
+        SELECT first, days, d FROM (
+          SELECT min(day) AS first, groupUniqArrayIf(day, day >= ${from} - 1) AS days FROM (${rows}) GROUP BY actor
+        ) ARRAY JOIN days AS d
+      ) ARRAY JOIN [0, 1] AS kind
+    ) WHERE keep GROUP BY bucket ORDER BY bucket`;
+}
+
+/** Actors by the number of distinct local days they were active. */
+export function stickinessSql(s: PeerScope, p: { from: string; to: string; event: string }): string {
+  return `SELECT days, count() FROM (SELECT actor, uniqExact(day) AS days FROM (${scan(s, { ...p, actors: true, columns: 'actor, day', where: [eventIs(p.event)] })}) GROUP BY actor)
+    GROUP BY days ORDER BY days`;
+}
+
+/** DAU, WAU, MAU (exact unions), active days and repeaters over the trailing 30 local days. */
+export function activitySummarySql(s: PeerScope, p: { to: string; event: string }): string {
+  const rows = scan(s, { from: addDays(p.to, -29), to: p.to, actors: true, columns: 'actor, day', where: [eventIs(p.event)] });
+  return `SELECT countIf(on_last), countIf(in_week), count(), sum(days), countIf(days >= 2) FROM (
+    SELECT actor, uniqExact(day) AS days, max(day = ${date(p.to)}) AS on_last, max(day >= ${date(addDays(p.to, -6))}) AS in_week FROM (${rows}) GROUP BY actor)`;
+}
+
+/** Signed revenue, active and paying actors, paying revenue, refunds over a range. */
+export function revenueSummarySql(s: PeerScope, p: { from: string; to: string }): string {
+  const rows = scan(s, { ...p, actors: true, columns: 'actor, ifNull(revenue, 0) AS r' });
+  return `SELECT sum(total), count(), countIf(total > 0), sumIf(total, total > 0), sum(refunds), sum(refund_count) FROM (
+    SELECT actor, sum(r) AS total, sumIf(r, r < 0) AS refunds, countIf(r < 0) AS refund_count FROM (${rows}) GROUP BY actor)`;
+}
+
+/** Newest-first timestamps of the project's events: page `page` (0-based) before `before`. */
+export function eventsPageSql(s: PeerScope, p: { before?: string; page: number; limit: number }): string {
+  const where = [`project_id = ${s.projectId}`];
+  if (p.before) where.push(`ts < toDateTime(${lit(p.before)})`);
+  return `SELECT toUnixTimestamp(ts) FROM events WHERE ${where.join(' AND ')} ORDER BY ts DESC LIMIT ${p.page * p.limit}, ${p.limit}`;
+}

@@ -1,0 +1,187 @@
+// The figures of one bench run: the console summary, docs/benchmarks.json, and the generated table
+// block of docs/BENCHMARKS.md. The new block replaces the "latest run" section; the block it
+// replaces moves to the top of "Previous runs", so progress stays visible. Text outside the
+// markers (the analysis) is left as it is.
+
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { PhaseResult } from './ingestBench.js';
+
+export interface CaseReport {
+  kind: string;
+  title: string;
+  targetMs: number;
+  peerTarget: boolean;
+  /** pp's median, or why there is none. */
+  pp: { p50Ms: number; runsMs: number[] } | { reason: string };
+  peer?: { p50Ms: number; runsMs: number[] } | { reason: string };
+  /** 'match', 'mismatch: …', or why nothing was compared. */
+  check: string;
+}
+
+export interface SizeReport {
+  events: number;
+  generateMs: number;
+  pp: { loadMs: number; fileBytes: number; rssPeakMb: number; rssAfterStartMb: number };
+  peer?: { loadMs: number; bytes: number; rssPeakMb: number };
+  cases: CaseReport[];
+}
+
+export interface EngineIngest {
+  saturated: PhaseResult;
+  halfRate?: PhaseResult;
+  rssPeakMb: number;
+  stored: number;
+  distinct: number;
+  expected: number;
+}
+
+export interface RunReport {
+  startedAt: string;
+  finishedAt: string;
+  command: string;
+  machine: Record<string, string | number>;
+  options: { seed: number; runs: number; warmups: number; clients: number; ingestEvents: number };
+  ingest?: { pp: EngineIngest; peer?: EngineIngest };
+  sizes: SizeReport[];
+}
+
+const MB = 1024 * 1024;
+const has = <T extends object>(x: T | { reason: string } | undefined): x is T => x !== undefined && !('reason' in x);
+export const label = (n: number) => (n >= 1e6 && n % 1e6 === 0 ? `${n / 1e6}M` : n >= 1e3 && n % 1e3 === 0 ? `${n / 1e3}k` : String(n));
+const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
+
+export function ratioOf(c: CaseReport): number | undefined {
+  return has(c.pp) && has(c.peer) && c.check === 'match' ? c.pp.p50Ms / c.peer.p50Ms : undefined;
+}
+
+/** docs/benchmarks.json: the figures the issue names, per size where they depend on it. */
+export function benchmarksJson(r: RunReport): unknown {
+  const perSize = <T>(f: (s: SizeReport) => T | undefined) => Object.fromEntries(r.sizes.map((s) => [String(s.events), f(s)]).filter(([, v]) => v !== undefined));
+  const kinds = [...new Set(r.sizes.flatMap((s) => s.cases.map((c) => c.kind)))];
+  const caseOf = (s: SizeReport, kind: string) => s.cases.find((c) => c.kind === kind);
+  const ingest = (e: EngineIngest) => ({
+    events_per_s: Math.round(e.saturated.eventsPerS),
+    p50_ms: round(e.halfRate?.p50Ms ?? e.saturated.p50Ms),
+    p99_ms: round(e.halfRate?.p99Ms ?? e.saturated.p99Ms),
+    half_rate_events_per_s: e.halfRate ? Math.round(e.halfRate.eventsPerS) : null,
+    saturated_p50_ms: round(e.saturated.p50Ms),
+    saturated_p99_ms: round(e.saturated.p99Ms),
+    rss_peak_mb: Math.round(e.rssPeakMb),
+    sent: e.expected,
+    stored: e.stored,
+    lost: e.expected - e.distinct,
+    duplicated: e.stored - e.distinct,
+    failed_requests: e.saturated.failures + (e.halfRate?.failures ?? 0),
+  });
+  const p50 = (x: CaseReport['pp'] | undefined) => (has(x) ? round(x.p50Ms) : undefined);
+  return {
+    generated_at: r.finishedAt,
+    command: r.command,
+    machine: r.machine,
+    options: r.options,
+    ingest: r.ingest ? { ...ingest(r.ingest.pp), peer: r.ingest.peer ? ingest(r.ingest.peer) : undefined } : undefined,
+    queries: Object.fromEntries(
+      kinds.map((k) => [k, { p50_ms: perSize((s) => p50(caseOf(s, k)?.pp)), check: perSize((s) => caseOf(s, k)?.check), target_ms: r.sizes[0]!.cases.find((c) => c.kind === k)?.targetMs }]),
+    ),
+    peer: {
+      ...Object.fromEntries(kinds.map((k) => [k, { p50_ms: perSize((s) => p50(caseOf(s, k)?.peer)) }])),
+      rss_peak_mb: perSize((s) => (s.peer ? Math.round(s.peer.rssPeakMb) : undefined)),
+      mb_per_million_events: perSize((s) => (s.peer ? round(s.peer.bytes / MB / (s.events / 1e6)) : undefined)),
+    },
+    ratio: Object.fromEntries(kinds.map((k) => [k, perSize((s) => mapUndef(ratioOf(caseOf(s, k)!), (x) => round(x, 2)))])),
+    rss_peak_mb: perSize((s) => Math.round(s.pp.rssPeakMb)),
+    mb_per_million_events: perSize((s) => round(s.pp.fileBytes / MB / (s.events / 1e6))),
+  };
+}
+
+function mapUndef<T, U>(x: T | undefined, f: (v: T) => U): U | undefined {
+  return x === undefined ? undefined : f(x);
+}
+
+function cell(x: CaseReport['pp'] | undefined): string {
+  if (x === undefined) return '—';
+  return has(x) ? ms(x.p50Ms) : x.reason.startsWith('not available') ? 'n/a' : 'failed';
+}
+
+/** The generated Markdown block of one run. */
+export function markdownBlock(r: RunReport): string {
+  const lines: string[] = [];
+  lines.push(`### Run of ${r.finishedAt.slice(0, 16).replace('T', ' ')} UTC`, '');
+  lines.push(`Command: \`${r.command}\``, '');
+  lines.push(`Machine: ${Object.entries(r.machine).map(([k, v]) => `${k} ${v}`).join('; ')}.`, '');
+  if (r.ingest) {
+    lines.push('**Ingest** (HTTP, batches of 100, durable acknowledgement on pp):', '');
+    lines.push('| engine | events/s (saturated) | p50 / p99 ack at saturation, ms | half rate, events/s | p50 / p99 ack at half rate, ms | peak RSS, MB | sent / stored / lost / duplicated |');
+    lines.push('| --- | --- | --- | --- | --- | --- | --- |');
+    for (const [name, e] of [['pp', r.ingest.pp], ['ClickHouse', r.ingest.peer]] as const) {
+      if (!e) continue;
+      const h = e.halfRate;
+      lines.push(
+        `| ${name} | ${Math.round(e.saturated.eventsPerS).toLocaleString('en-US')} | ${ms(e.saturated.p50Ms)} / ${ms(e.saturated.p99Ms)} | ${h ? Math.round(h.eventsPerS).toLocaleString('en-US') : '—'} | ${h ? `${ms(h.p50Ms)} / ${ms(h.p99Ms)}` : '—'} | ${Math.round(e.rssPeakMb)} | ${e.expected} / ${e.stored} / ${e.expected - e.distinct} / ${e.stored - e.distinct} |`,
+      );
+    }
+    lines.push('');
+  }
+  const sizes = r.sizes;
+  lines.push('**Queries** (median of the timed runs after a warm-up, ms, measured over HTTP; ratio = pp / ClickHouse, printed only when both return the same numbers):', '');
+  const head = ['case', ...sizes.flatMap((s) => [`pp ${label(s.events)}`, `CH ${label(s.events)}`, `ratio ${label(s.events)}`])];
+  if (sizes.length > 1) head.push(`pp ×, ${label(sizes[0]!.events)}→${label(sizes.at(-1)!.events)}`, `CH ×, ${label(sizes[0]!.events)}→${label(sizes.at(-1)!.events)}`);
+  head.push('target', 'same numbers');
+  lines.push(`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`);
+  for (const c0 of sizes[0]!.cases) {
+    const row = [c0.title];
+    const all = sizes.map((s) => s.cases.find((c) => c.kind === c0.kind)!);
+    for (const c of all) {
+      const ratio = ratioOf(c);
+      row.push(cell(c.pp), cell(c.peer), ratio === undefined ? '—' : ratio.toFixed(2));
+    }
+    if (sizes.length > 1) {
+      const [a, b] = [all[0]!, all.at(-1)!];
+      row.push(has(a.pp) && has(b.pp) ? `${(b.pp.p50Ms / a.pp.p50Ms).toFixed(1)}×` : '—', has(a.peer) && has(b.peer) ? `${(b.peer.p50Ms / a.peer.p50Ms).toFixed(1)}×` : '—');
+    }
+    row.push(`≤ ${c0.targetMs} ms${c0.peerTarget ? ', ratio ≤ 1' : ''}`);
+    row.push(all.map((c) => (c.check === 'match' ? 'yes' : c.check.startsWith('mismatch') ? '**no**' : c.check)).join(' / '));
+    lines.push(`| ${row.join(' | ')} |`);
+  }
+  lines.push('');
+  lines.push('**Memory and storage**:', '');
+  lines.push('| events | pp peak RSS during queries, MB | ClickHouse peak RSS during queries, MB | pp MB per million events | ClickHouse MB per million events | load pp / ClickHouse, s |');
+  lines.push('| --- | --- | --- | --- | --- | --- |');
+  for (const s of sizes) {
+    const per = (bytes: number) => (bytes / MB / (s.events / 1e6)).toFixed(1);
+    lines.push(
+      `| ${label(s.events)} | ${Math.round(s.pp.rssPeakMb)} | ${s.peer ? Math.round(s.peer.rssPeakMb) : '—'} | ${per(s.pp.fileBytes)} | ${s.peer ? per(s.peer.bytes) : '—'} | ${(s.pp.loadMs / 1000).toFixed(0)} / ${s.peer ? (s.peer.loadMs / 1000).toFixed(0) : '—'} |`,
+    );
+  }
+  const problems = sizes.flatMap((s) => s.cases.filter((c) => c.check.startsWith('mismatch') || c.check.startsWith('failed')).map((c) => `- ${label(s.events)} ${c.kind}: ${c.check}`));
+  if (problems.length > 0) lines.push('', 'Disagreements and failures:', '', ...problems);
+  return lines.join('\n');
+}
+
+const LATEST_START = '<!-- bench:latest:start -->';
+const LATEST_END = '<!-- bench:latest:end -->';
+const PREVIOUS = '<!-- bench:previous -->';
+
+/** Puts the new block in place of the latest one and keeps the old one beneath, under "Previous runs". */
+export function updateBenchmarksMd(file: string, block: string, skeleton: string): void {
+  let text = existsSync(file) ? readFileSync(file, 'utf8') : skeleton;
+  if (!text.includes(LATEST_START) || !text.includes(PREVIOUS)) text = `${text.trimEnd()}\n\n${skeleton}`;
+  const start = text.indexOf(LATEST_START) + LATEST_START.length;
+  const end = text.indexOf(LATEST_END);
+  const old = text.slice(start, end).trim();
+  text = `${text.slice(0, start)}\n${block}\n${text.slice(end)}`;
+  if (old) text = text.replace(PREVIOUS, `${PREVIOUS}\n\n${old.replace(/^### /m, '#### ')}\n`);
+  writeFileSync(file, text);
+}
+
+/** What BENCHMARKS.md starts from when it has no markers yet. */
+export const BENCHMARKS_SKELETON = `## Latest run
+
+${LATEST_START}
+${LATEST_END}
+
+## Previous runs
+
+${PREVIOUS}
+`;

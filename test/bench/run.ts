@@ -1,0 +1,255 @@
+// `npm run bench [-- --events 1000000,10000000 --only funnel,retention,… --runs 5]`: one run that
+// measures pp and ClickHouse on the same generated data: HTTP ingest, every query case at each size,
+// memory and storage; checks that both engines return the same numbers; prints the figures and
+// writes docs/benchmarks.json and docs/BENCHMARKS.md. Never part of `npm test`.
+
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { packageRoot } from '../../server/packageRoot.js';
+import { CASES, MAIN_PROJECT, figuresDiffer, type BenchCase, type CaseScope } from './cases.js';
+import { ClickHouse, ensureClickHouseInstalled } from './clickhouse.js';
+import { existingDataSet, writeDataSet } from './dataSet.js';
+import { PROJECTS } from './generate.js';
+import { ingestBatches, paced, peerBody, saturate, trackBody, type Target } from './ingestBench.js';
+import { createInstallation, existingInstallation, type Installation } from './installation.js';
+import { PpServer } from './ppServer.js';
+import { processMemory, resetPeak } from './processes.js';
+import { loadPeer, peerTableBytes, createPeerSchema } from './peerStore.js';
+import { EVENT_TABLE_COLUMNS, EVENT_TABLE_ENGINE } from './peerSql.js';
+import { timePeer, timePp, type Outcome } from './queryBench.js';
+import { BENCHMARKS_SKELETON, benchmarksJson, label, markdownBlock, updateBenchmarksMd, type CaseReport, type EngineIngest, type RunReport, type SizeReport } from './report.js';
+
+const { values: args } = parseArgs({
+  options: {
+    events: { type: 'string', default: '1000000,10000000' },
+    only: { type: 'string' },
+    runs: { type: 'string', default: '5' },
+    warmups: { type: 'string', default: '1' },
+    seed: { type: 'string', default: '42' },
+    'ingest-events': { type: 'string', default: '300000' },
+    clients: { type: 'string', default: '8' },
+    'work-dir': { type: 'string', default: path.join(os.tmpdir(), 'pp-bench') },
+    'keep-data': { type: 'boolean', default: false },
+    'no-peer': { type: 'boolean', default: false },
+    'no-docs': { type: 'boolean', default: false },
+  },
+});
+
+const sizes = args.events.split(',').map((s) => Number(s.trim()));
+if (sizes.some((n) => !Number.isInteger(n) || n < 1000)) throw new Error(`--events takes event counts of at least 1000, got ${args.events}`);
+const only = args.only ? new Set(args.only.split(',').map((s) => s.trim())) : undefined;
+const known = new Set(['ingest', ...CASES.map((c) => c.kind)]);
+for (const k of only ?? []) if (!known.has(k)) throw new Error(`--only: unknown case ${k}; known: ${[...known].join(', ')}`);
+const cases = CASES.filter((c) => !only || only.has(c.kind));
+const runs = Number(args.runs);
+const warmups = Number(args.warmups);
+const seed = Number(args.seed);
+const clients = Number(args.clients);
+const ingestEvents = Number(args['ingest-events']);
+const workDir = args['work-dir'];
+const withPeer = !args['no-peer'];
+const started = Date.now();
+
+function log(line: string): void {
+  process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(0).padStart(5)} s] ${line}\n`);
+}
+
+function machine(): Record<string, string | number> {
+  const cpus = os.cpus();
+  return {
+    cpu: `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown'}`,
+    memory: `${Math.round(os.totalmem() / 1024 ** 3)} GB`,
+    os: `${os.type()} ${os.release()}`,
+    node: process.version,
+    'load average at start': os.loadavg().map((x) => x.toFixed(1)).join(' '),
+  };
+}
+
+function localToday(timezone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+}
+
+function fileBytes(file: string): number {
+  return [file, `${file}.wal`].filter(existsSync).reduce((n, f) => n + statSync(f).size, 0);
+}
+
+/** Stored rows and distinct uuids in an event store no server holds. */
+async function countStored(dataDir: string): Promise<{ stored: number; distinct: number }> {
+  const instance = await DuckDBInstance.create(path.join(dataDir, 'events.duckdb'), { access_mode: 'READ_ONLY' });
+  const conn = await instance.connect();
+  const [row] = (await conn.runAndReadAll('SELECT count(*) AS n, count(DISTINCT (project_id, uuid)) AS d FROM events')).getRowObjects();
+  conn.closeSync();
+  instance.closeSync();
+  return { stored: Number(row!.n), distinct: Number(row!.d) };
+}
+
+// --- ingest --------------------------------------------------------------------------------------
+
+async function ingestPhase(ch: ClickHouse | undefined): Promise<RunReport['ingest']> {
+  log(`ingest: generating ${ingestEvents.toLocaleString('en-US')} events as batches of 100`);
+  const batches = ingestBatches(seed + 1, ingestEvents);
+  const sizesOf = batches.map((b) => b.events.length);
+  const indexes = batches.map((_, i) => i);
+  // First 2/3 of the batches saturate, the rest go at half the saturated rate.
+  const split = Math.floor((batches.length * 2) / 3);
+  const inst = await createInstallation(path.join(workDir, 'ingest-pp'), null);
+  const bodies = batches.map(trackBody);
+  const server = await PpServer.start(inst, path.join(workDir, 'ingest-pp.log'));
+  let pp: EngineIngest;
+  try {
+    const keys = inst.projects.map((p) => p.serverKey.value);
+    const target: Target = {
+      port: server.port,
+      request: (i) => ({ path: '/v1/track', headers: { authorization: `Bearer ${keys[batches[i]!.project]!}`, 'content-type': 'application/json', 'x-pp-tracker': 'pp-node/0.3.1' }, body: bodies[i]! }),
+      accepted: (status, body) => (status === 202 ? (JSON.parse(body) as { accepted: number }).accepted : 0),
+    };
+    resetPeak(server.pid);
+    log(`ingest pp: ${clients} clients, ${split} batches as fast as acknowledged`);
+    const saturated = await saturate(target, indexes.slice(0, split), sizesOf, clients);
+    log(`ingest pp: ${Math.round(saturated.eventsPerS)} events/s, p50 ${saturated.p50Ms.toFixed(1)} ms, p99 ${saturated.p99Ms.toFixed(1)} ms, ${saturated.failures} failures`);
+    const halfRate = await paced(target, indexes.slice(split), sizesOf, saturated.eventsPerS / 2, 64);
+    log(`ingest pp at half rate: ${Math.round(halfRate.eventsPerS)} events/s, p50 ${halfRate.p50Ms.toFixed(1)} ms, p99 ${halfRate.p99Ms.toFixed(1)} ms`);
+    const rssPeakMb = server.memory().peakMb;
+    await server.stop();
+    const counted = await countStored(inst.dataDir);
+    pp = { saturated, halfRate, rssPeakMb, ...counted, expected: saturated.accepted + halfRate.accepted };
+    log(`ingest pp: sent ${pp.expected}, stored ${counted.stored}, distinct ${counted.distinct}; peak RSS ${Math.round(rssPeakMb)} MB`);
+  } finally {
+    await server.stop();
+  }
+  if (!ch) return { pp };
+  await ch.query('DROP TABLE IF EXISTS ingest_events');
+  await ch.query(`CREATE TABLE ingest_events (${EVENT_TABLE_COLUMNS}) ${EVENT_TABLE_ENGINE}`);
+  const peerBodies = batches.map((b) => peerBody(b, inst.projects[b.project]!.id));
+  const path_ = `/?query=${encodeURIComponent('INSERT INTO ingest_events FORMAT JSONEachRow')}`;
+  const target: Target = {
+    port: ch.port,
+    request: (i) => ({ path: path_, headers: { 'content-type': 'application/x-ndjson' }, body: peerBodies[i]! }),
+    accepted: (status, _body, i) => (status === 200 ? sizesOf[i]! : 0),
+  };
+  resetPeak(ch.pid);
+  log(`ingest ClickHouse: ${clients} clients, ${split} batches as fast as acknowledged`);
+  const saturated = await saturate(target, indexes.slice(0, split), sizesOf, clients);
+  log(`ingest ClickHouse: ${Math.round(saturated.eventsPerS)} events/s, p50 ${saturated.p50Ms.toFixed(1)} ms, p99 ${saturated.p99Ms.toFixed(1)} ms, ${saturated.failures} failures`);
+  const halfRate = await paced(target, indexes.slice(split), sizesOf, saturated.eventsPerS / 2, 64);
+  log(`ingest ClickHouse at half rate: ${Math.round(halfRate.eventsPerS)} events/s, p99 ${halfRate.p99Ms.toFixed(1)} ms`);
+  const rssPeakMb = ch.memory().peakMb;
+  const [[stored, distinct]] = (await ch.query('SELECT count(), uniqExact(project_id, uuid) FROM ingest_events')).rows as [[string, string]];
+  await ch.query('DROP TABLE ingest_events');
+  return { pp, peer: { saturated, halfRate, rssPeakMb, stored: Number(stored), distinct: Number(distinct), expected: saturated.accepted + halfRate.accepted } };
+}
+
+// --- queries ---------------------------------------------------------------------------------
+
+function caseReport(c: BenchCase, pp: Outcome | undefined, peer: Outcome | undefined): CaseReport {
+  const side = (o: Outcome | undefined) => (o === undefined ? undefined : o.ok ? { p50Ms: o.timing.p50Ms, runsMs: o.timing.runsMs } : { reason: o.reason });
+  let check: string;
+  if (!pp?.ok) check = pp?.reason.startsWith('not available') ? 'not available' : 'failed';
+  else if (!peer) check = 'no peer';
+  else if (!peer.ok) check = 'failed (ClickHouse)';
+  else check = figuresDiffer(pp.timing.figures, peer.timing.figures) ? `mismatch: ${figuresDiffer(pp.timing.figures, peer.timing.figures)}` : 'match';
+  return { kind: c.kind, title: c.title, targetMs: c.targetMs, peerTarget: c.peerTarget, pp: side(pp) ?? { reason: 'not run' }, peer: side(peer), check };
+}
+
+async function sizePhase(events: number, ch: ClickHouse | undefined): Promise<SizeReport> {
+  const options = { seed, events };
+  const dsDir = path.join(workDir, `data-${label(events)}`);
+  let ds = args['keep-data'] ? existingDataSet(dsDir, options) : undefined;
+  if (ds) log(`${label(events)}: reusing the data set in ${dsDir}`);
+  else {
+    log(`${label(events)}: generating the data set`);
+    ds = writeDataSet(dsDir, options);
+    log(`${label(events)}: generated ${ds.events} events, ${ds.links} identity links in ${(ds.generateMs / 1000).toFixed(0)} s`);
+  }
+  const dataDir = path.join(workDir, `pp-${label(events)}`);
+  const generated = { seed, events, version: ds.version };
+  let inst: Installation | undefined = args['keep-data'] ? existingInstallation(dataDir, generated) : undefined;
+  let loadMs = 0;
+  if (!inst) {
+    log(`${label(events)}: loading the pp event store`);
+    inst = await createInstallation(dataDir, ds);
+    loadMs = inst.load!.ms;
+    log(`${label(events)}: pp store holds ${inst.load!.events} events (${(loadMs / 1000).toFixed(0)} s)`);
+  }
+  const main = inst.projects.find((p) => p.key === MAIN_PROJECT.key)!;
+  const scope: CaseScope = { projectId: main.id, timezone: main.timezone, today: localToday(main.timezone) };
+  const fileSize = fileBytes(path.join(dataDir, 'events.duckdb'));
+  const server = await PpServer.start(inst, path.join(workDir, `pp-${label(events)}.log`));
+  let ppOutcomes: Map<string, Outcome>;
+  let rssPeakMb: number;
+  let rssAfterStartMb: number;
+  try {
+    await server.accessToken();
+    rssAfterStartMb = server.memory().rssMb;
+    resetPeak(server.pid);
+    log(`${label(events)}: pp queries (${warmups} warm-up, ${runs} runs each), server RSS ${Math.round(rssAfterStartMb)} MB`);
+    ppOutcomes = await timePp(server, cases, scope, { warmups, runs, log });
+    rssPeakMb = server.memory().peakMb;
+    log(`${label(events)}: pp peak RSS during queries ${Math.round(rssPeakMb)} MB`);
+  } finally {
+    await server.stop();
+  }
+  const report: SizeReport = { events, generateMs: ds.generateMs, pp: { loadMs, fileBytes: fileSize, rssPeakMb, rssAfterStartMb }, cases: [] };
+  let peerOutcomes = new Map<string, Outcome>();
+  if (ch) {
+    log(`${label(events)}: loading ClickHouse`);
+    const projects = inst.projects.map((p) => ({ id: p.id, browserKey: p.browserKey.publicId, serverKey: p.serverKey.publicId }));
+    const load = await loadPeer(ch, ds, projects);
+    if (load.events !== events) throw new Error(`ClickHouse holds ${load.events} events, expected ${events}`);
+    const bytes = (await peerTableBytes(ch, 'events')) + (await peerTableBytes(ch, 'identity_links'));
+    resetPeak(ch.pid);
+    log(`${label(events)}: ClickHouse queries`);
+    peerOutcomes = await timePeer(ch, cases, scope, { warmups, runs, log });
+    report.peer = { loadMs: load.ms, bytes, rssPeakMb: processMemory(ch.pid).peakMb };
+    await createPeerSchema(ch, projects);
+  }
+  report.cases = cases.map((c) => caseReport(c, ppOutcomes.get(c.kind), ch ? peerOutcomes.get(c.kind) : undefined));
+  for (const c of report.cases) if (c.check.startsWith('mismatch')) log(`${label(events)} ${c.kind}: ${c.check}`);
+  return report;
+}
+
+// --- main ------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  mkdirSync(workDir, { recursive: true });
+  const startedAt = new Date().toISOString();
+  const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim().replace(/ --$/, '');
+  log(`work directory ${workDir}; sizes ${sizes.map(label).join(', ')}; projects ${PROJECTS.length}; cases ${cases.map((c) => c.kind).join(', ')}`);
+  let ch: ClickHouse | undefined;
+  if (withPeer) {
+    ensureClickHouseInstalled(log);
+    const dir = path.join(workDir, 'clickhouse');
+    rmSync(dir, { recursive: true, force: true });
+    ch = await ClickHouse.start(dir);
+    log(`ClickHouse ${ch.version} on 127.0.0.1:${ch.port} (pid ${ch.pid})`);
+  }
+  const report: RunReport = {
+    startedAt, finishedAt: '', command, machine: machine(), options: { seed, runs, warmups, clients, ingestEvents }, sizes: [],
+  };
+  try {
+    if (!only || only.has('ingest')) report.ingest = await ingestPhase(ch);
+    for (const n of sizes) report.sizes.push(await sizePhase(n, ch));
+  } finally {
+    await ch?.stop();
+    if (!args['keep-data']) rmSync(workDir, { recursive: true, force: true });
+  }
+  report.machine['load average at end'] = os.loadavg().map((x) => x.toFixed(1)).join(' ');
+  if (ch) report.machine.clickhouse = ch.version;
+  report.finishedAt = new Date().toISOString();
+  const block = markdownBlock(report);
+  process.stdout.write(`\n${block}\n`);
+  if (!args['no-docs']) {
+    const docs = path.join(packageRoot(), 'docs');
+    writeFileSync(path.join(docs, 'benchmarks.json'), JSON.stringify(benchmarksJson(report), null, 2) + '\n');
+    updateBenchmarksMd(path.join(docs, 'BENCHMARKS.md'), block, BENCHMARKS_SKELETON);
+    log('wrote docs/benchmarks.json and docs/BENCHMARKS.md');
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});
