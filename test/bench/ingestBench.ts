@@ -52,7 +52,7 @@ const chTime = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('
 
 /** The JSONEachRow body of a batch for ClickHouse, normalized client-side as ClickHouse needs it. */
 export function peerBody(b: Batch, projectId: number): string {
-  const now = chTime(Date.now());
+  const now = Date.now();
   return b.events
     .map((e) =>
       JSON.stringify({

@@ -20,8 +20,11 @@ export const addDays = (date: string, days: number): string => dateOf(dayNumber(
 const date = (d: string) => `toDate(${lit(d)})`;
 const utc = (d: string) => `toDateTime(${lit(`${d} 00:00:00`)})`;
 
-/** Columns shared by the event table and the ingest table. */
-export const EVENT_TABLE_COLUMNS = `project_id UInt32, uuid UUID, ts DateTime, received_at DateTime, event String, distinct_id String, anonymous_id String,
+/**
+ * Columns shared by the event table and the ingest table. 18.16 has no sub-second DateTime, so the
+ * receipt time (the events list's order) is kept as epoch milliseconds.
+ */
+export const EVENT_TABLE_COLUMNS = `project_id UInt32, uuid UUID, ts DateTime, received_at UInt64, event String, distinct_id String, anonymous_id String,
   user_id String, session_id String, source String, sdk_name String, sdk_version String, key_id String, release String, url String, path String,
   referrer String, props String, revenue Nullable(Float64), elements String, invalid UInt8`;
 
@@ -156,9 +159,9 @@ export function revenueSummarySql(s: PeerScope, p: { from: string; to: string })
     SELECT actor, sum(r) AS total, sumIf(r, r < 0) AS refunds, countIf(r < 0) AS refund_count FROM (${rows}) GROUP BY actor)`;
 }
 
-/** Newest-first timestamps of the project's events: page `page` (0-based) before `before`. */
-export function eventsPageSql(s: PeerScope, p: { before?: string; page: number; limit: number }): string {
+/** Receipt times (epoch ms) of the project's events, newest first: page `page` (0-based) before `beforeMs`. */
+export function eventsPageSql(s: PeerScope, p: { beforeMs?: number; page: number; limit: number }): string {
   const where = [`project_id = ${s.projectId}`];
-  if (p.before) where.push(`ts < toDateTime(${lit(p.before)})`);
-  return `SELECT toUnixTimestamp(ts) FROM events WHERE ${where.join(' AND ')} ORDER BY ts DESC LIMIT ${p.page * p.limit}, ${p.limit}`;
+  if (p.beforeMs !== undefined) where.push(`received_at < ${p.beforeMs}`);
+  return `SELECT received_at FROM events WHERE ${where.join(' AND ')} ORDER BY received_at DESC LIMIT ${p.page * p.limit}, ${p.limit}`;
 }

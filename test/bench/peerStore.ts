@@ -1,6 +1,6 @@
 // Loads a generated data set into ClickHouse: the same CSV files as the pp event store, through a
 // Null-engine table whose materialized view maps them onto the events table (project ids, second-
-// resolution DateTime, empty strings for missing text, the sdk and key of the source), and the
+// resolution DateTime (receipt time in epoch ms), empty strings for missing text, the sdk and key of the source), and the
 // identity links the same way. Also reports the table's size on disk.
 
 import type { ClickHouse } from './clickhouse.js';
@@ -20,7 +20,7 @@ export async function createPeerSchema(ch: ClickHouse, projects: readonly StoreP
     props Nullable(String), revenue Nullable(Float64), elements Nullable(String)) ENGINE = Null`);
   const browser = (v: { browser: string; server: string }) => `if(source = 'browser', ${v.browser}, ${v.server})`;
   await ch.query(`CREATE MATERIALIZED VIEW events_csv_mv TO events AS SELECT
-      toUInt32(${transform('p', projects.map((p) => p.id), '0')}) AS project_id, uuid, toDateTime(intDiv(ts_ms, 1000)) AS ts, toDateTime(intDiv(received_ms, 1000)) AS received_at,
+      toUInt32(${transform('p', projects.map((p) => p.id), '0')}) AS project_id, uuid, toDateTime(intDiv(ts_ms, 1000)) AS ts, received_ms AS received_at,
       event, distinct_id, ifNull(anonymous_id, '') AS anonymous_id, ifNull(user_id, '') AS user_id, ifNull(session_id, '') AS session_id, source,
       ${browser({ browser: lit(SDKS.browser.name), server: lit(SDKS.server.name) })} AS sdk_name,
       ${browser({ browser: lit(SDKS.browser.version), server: lit(SDKS.server.version) })} AS sdk_version,

@@ -53,7 +53,7 @@ const operation = (r: PpRequest) => `${r.method} /api/v1/projects/{id}/${r.path}
 
 function urlOf(projectId: number, r: PpRequest): string {
   const q = r.query ? `?${new URLSearchParams(r.query).toString()}` : '';
-  return `/api/v1/projects/${projectId}/${r.path}${q}`;
+  return `/api/v1/projects/${projectId}${r.path ? `/${r.path}` : ''}${q}`;
 }
 
 async function ppOnce(server: PpServer, scope: CaseScope, r: PpRequest): Promise<{ ms: number; value: unknown }> {
@@ -87,6 +87,12 @@ export async function timePp(server: PpServer, cases: BenchCase[], scope: CaseSc
     }
   }
   return out;
+}
+
+/** The round trip of an authenticated request that runs no query: the floor under every case. */
+export async function timeBaseline(server: PpServer, scope: CaseScope, o: TimingOptions): Promise<number> {
+  const { runsMs } = await timed(o.warmups, o.runs, () => ppOnce(server, scope, { method: 'GET', path: '' }));
+  return median(runsMs);
 }
 
 export async function timePeer(ch: ClickHouse, cases: BenchCase[], scope: CaseScope, o: TimingOptions): Promise<Map<string, Outcome>> {

@@ -21,7 +21,7 @@ export interface CaseReport {
 export interface SizeReport {
   events: number;
   generateMs: number;
-  pp: { loadMs: number; fileBytes: number; rssPeakMb: number; rssAfterStartMb: number };
+  pp: { loadMs: number; fileBytes: number; rssPeakMb: number; rssAfterStartMb: number; baselineMs: number };
   peer?: { loadMs: number; bytes: number; rssPeakMb: number };
   cases: CaseReport[];
 }
@@ -91,6 +91,7 @@ export function benchmarksJson(r: RunReport): unknown {
     },
     ratio: Object.fromEntries(kinds.map((k) => [k, perSize((s) => mapUndef(ratioOf(caseOf(s, k)!), (x) => round(x, 2)))])),
     rss_peak_mb: perSize((s) => Math.round(s.pp.rssPeakMb)),
+    http_baseline_ms: perSize((s) => round(s.pp.baselineMs)),
     mb_per_million_events: perSize((s) => round(s.pp.fileBytes / MB / (s.events / 1e6))),
   };
 }
@@ -146,12 +147,12 @@ export function markdownBlock(r: RunReport): string {
   }
   lines.push('');
   lines.push('**Memory and storage**:', '');
-  lines.push('| events | pp peak RSS during queries, MB | ClickHouse peak RSS during queries, MB | pp MB per million events | ClickHouse MB per million events | load pp / ClickHouse, s |');
-  lines.push('| --- | --- | --- | --- | --- | --- |');
+  lines.push('| events | pp peak RSS during queries, MB | ClickHouse peak RSS during queries, MB | pp MB per million events | ClickHouse MB per million events | load pp / ClickHouse, s | pp request without a query, ms |');
+  lines.push('| --- | --- | --- | --- | --- | --- | --- |');
   for (const s of sizes) {
     const per = (bytes: number) => (bytes / MB / (s.events / 1e6)).toFixed(1);
     lines.push(
-      `| ${label(s.events)} | ${Math.round(s.pp.rssPeakMb)} | ${s.peer ? Math.round(s.peer.rssPeakMb) : '—'} | ${per(s.pp.fileBytes)} | ${s.peer ? per(s.peer.bytes) : '—'} | ${(s.pp.loadMs / 1000).toFixed(0)} / ${s.peer ? (s.peer.loadMs / 1000).toFixed(0) : '—'} |`,
+      `| ${label(s.events)} | ${Math.round(s.pp.rssPeakMb)} | ${s.peer ? Math.round(s.peer.rssPeakMb) : '—'} | ${per(s.pp.fileBytes)} | ${s.peer ? per(s.peer.bytes) : '—'} | ${(s.pp.loadMs / 1000).toFixed(0)} / ${s.peer ? (s.peer.loadMs / 1000).toFixed(0) : '—'} | ${ms(s.pp.baselineMs)} |`,
     );
   }
   const problems = sizes.flatMap((s) => s.cases.filter((c) => c.check.startsWith('mismatch') || c.check.startsWith('failed')).map((c) => `- ${label(s.events)} ${c.kind}: ${c.check}`));

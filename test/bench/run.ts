@@ -19,7 +19,7 @@ import { PpServer } from './ppServer.js';
 import { processMemory, resetPeak } from './processes.js';
 import { loadPeer, peerTableBytes, createPeerSchema } from './peerStore.js';
 import { EVENT_TABLE_COLUMNS, EVENT_TABLE_ENGINE } from './peerSql.js';
-import { timePeer, timePp, type Outcome } from './queryBench.js';
+import { timeBaseline, timePeer, timePp, type Outcome } from './queryBench.js';
 import { BENCHMARKS_SKELETON, benchmarksJson, label, markdownBlock, updateBenchmarksMd, type CaseReport, type EngineIngest, type RunReport, type SizeReport } from './report.js';
 
 const { values: args } = parseArgs({
@@ -181,18 +181,21 @@ async function sizePhase(events: number, ch: ClickHouse | undefined): Promise<Si
   let ppOutcomes: Map<string, Outcome>;
   let rssPeakMb: number;
   let rssAfterStartMb: number;
+  let baselineMs: number;
   try {
     await server.accessToken();
     rssAfterStartMb = server.memory().rssMb;
     resetPeak(server.pid);
     log(`${label(events)}: pp queries (${warmups} warm-up, ${runs} runs each), server RSS ${Math.round(rssAfterStartMb)} MB`);
+    baselineMs = await timeBaseline(server, scope, { warmups, runs, log });
+    log(`${label(events)}: baseline (GET the project, no query) ${baselineMs.toFixed(1)} ms`);
     ppOutcomes = await timePp(server, cases, scope, { warmups, runs, log });
     rssPeakMb = server.memory().peakMb;
     log(`${label(events)}: pp peak RSS during queries ${Math.round(rssPeakMb)} MB`);
   } finally {
     await server.stop();
   }
-  const report: SizeReport = { events, generateMs: ds.generateMs, pp: { loadMs, fileBytes: fileSize, rssPeakMb, rssAfterStartMb }, cases: [] };
+  const report: SizeReport = { events, generateMs: ds.generateMs, pp: { loadMs, fileBytes: fileSize, rssPeakMb, rssAfterStartMb, baselineMs }, cases: [] };
   let peerOutcomes = new Map<string, Outcome>();
   if (ch) {
     log(`${label(events)}: loading ClickHouse`);
