@@ -13,7 +13,7 @@ import { CASES, MAIN_PROJECT, figuresDiffer, type BenchCase, type CaseScope } fr
 import { ClickHouse, ensureClickHouseInstalled } from './clickhouse.js';
 import { existingDataSet, writeDataSet } from './dataSet.js';
 import { PROJECTS } from './generate.js';
-import { ingestBatches, paced, peerBody, saturate, trackBody, type Target } from './ingestBench.js';
+import { ingestBatches, paced, peerBody, saturate, trackBody, type Batch, type Target } from './ingestBench.js';
 import { createInstallation, existingInstallation, type Installation } from './installation.js';
 import { PpServer } from './ppServer.js';
 import { processMemory, resetPeak } from './processes.js';
@@ -53,6 +53,28 @@ const workDir = args['work-dir'];
 const withPeer = !args['no-peer'];
 const started = Date.now();
 
+/** Child servers to stop if the run is interrupted. */
+const children = new (class {
+  private readonly all = new Set<{ stop(): Promise<void> }>();
+  add<T extends { stop(): Promise<void> }>(c: T): T {
+    this.all.add(c);
+    return c;
+  }
+  delete(c: { stop(): Promise<void> }): void {
+    this.all.delete(c);
+  }
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.all].map((c) => c.stop().catch(() => undefined)));
+  }
+})();
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log(`${signal}: stopping the servers`);
+    void children.stopAll().finally(() => process.exit(1));
+  });
+}
+
 function log(line: string): void {
   process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(0).padStart(5)} s] ${line}\n`);
 }
@@ -88,7 +110,7 @@ async function countStored(dataDir: string): Promise<{ stored: number; distinct:
 
 // --- ingest --------------------------------------------------------------------------------------
 
-async function ingestPhase(ch: ClickHouse | undefined): Promise<RunReport['ingest']> {
+async function ingestPhase(): Promise<RunReport['ingest']> {
   log(`ingest: generating ${ingestEvents.toLocaleString('en-US')} events as batches of 100`);
   const batches = ingestBatches(seed + 1, ingestEvents);
   const sizesOf = batches.map((b) => b.events.length);
@@ -97,7 +119,7 @@ async function ingestPhase(ch: ClickHouse | undefined): Promise<RunReport['inges
   const split = Math.floor((batches.length * 2) / 3);
   const inst = await createInstallation(path.join(workDir, 'ingest-pp'), null);
   const bodies = batches.map(trackBody);
-  const server = await PpServer.start(inst, path.join(workDir, 'ingest-pp.log'));
+  const server = children.add(await PpServer.start(inst, path.join(workDir, 'ingest-pp.log')));
   let pp: EngineIngest;
   try {
     const keys = inst.projects.map((p) => p.serverKey.value);
@@ -116,12 +138,27 @@ async function ingestPhase(ch: ClickHouse | undefined): Promise<RunReport['inges
     await server.stop();
     const counted = await countStored(inst.dataDir);
     pp = { saturated, halfRate, rssPeakMb, ...counted, expected: saturated.accepted + halfRate.accepted };
+    children.delete(server);
     log(`ingest pp: sent ${pp.expected}, stored ${counted.stored}, distinct ${counted.distinct}; peak RSS ${Math.round(rssPeakMb)} MB`);
   } finally {
     await server.stop();
   }
-  if (!ch) return { pp };
-  await ch.query('DROP TABLE IF EXISTS ingest_events');
+  if (!withPeer) return { pp };
+  // A ClickHouse of its own: thousands of 100-row parts keep it merging (and a DROP waiting) for
+  // minutes, which must not overlap the query runs.
+  const dir = path.join(workDir, 'clickhouse-ingest');
+  rmSync(dir, { recursive: true, force: true });
+  const ch = children.add(await ClickHouse.start(dir));
+  try {
+    return { pp, peer: await peerIngest(ch, batches, sizesOf, indexes, split, inst) };
+  } finally {
+    await ch.stop();
+    children.delete(ch);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function peerIngest(ch: ClickHouse, batches: Batch[], sizesOf: number[], indexes: number[], split: number, inst: Installation): Promise<EngineIngest> {
   await ch.query(`CREATE TABLE ingest_events (${EVENT_TABLE_COLUMNS}) ${EVENT_TABLE_ENGINE}`);
   const peerBodies = batches.map((b) => peerBody(b, inst.projects[b.project]!.id));
   const path_ = `/?query=${encodeURIComponent('INSERT INTO ingest_events FORMAT JSONEachRow')}`;
@@ -138,8 +175,7 @@ async function ingestPhase(ch: ClickHouse | undefined): Promise<RunReport['inges
   log(`ingest ClickHouse at half rate: ${Math.round(halfRate.eventsPerS)} events/s, p99 ${halfRate.p99Ms.toFixed(1)} ms`);
   const rssPeakMb = ch.memory().peakMb;
   const [[stored, distinct]] = (await ch.query('SELECT count(), uniqExact(project_id, uuid) FROM ingest_events')).rows as [[string, string]];
-  await ch.query('DROP TABLE ingest_events');
-  return { pp, peer: { saturated, halfRate, rssPeakMb, stored: Number(stored), distinct: Number(distinct), expected: saturated.accepted + halfRate.accepted } };
+  return { saturated, halfRate, rssPeakMb, stored: Number(stored), distinct: Number(distinct), expected: saturated.accepted + halfRate.accepted };
 }
 
 // --- queries ---------------------------------------------------------------------------------
@@ -177,7 +213,7 @@ async function sizePhase(events: number, ch: ClickHouse | undefined): Promise<Si
   const main = inst.projects.find((p) => p.key === MAIN_PROJECT.key)!;
   const scope: CaseScope = { projectId: main.id, timezone: main.timezone, today: localToday(main.timezone) };
   const fileSize = fileBytes(path.join(dataDir, 'events.duckdb'));
-  const server = await PpServer.start(inst, path.join(workDir, `pp-${label(events)}.log`));
+  const server = children.add(await PpServer.start(inst, path.join(workDir, `pp-${label(events)}.log`)));
   let ppOutcomes: Map<string, Outcome>;
   let rssPeakMb: number;
   let rssAfterStartMb: number;
@@ -194,6 +230,7 @@ async function sizePhase(events: number, ch: ClickHouse | undefined): Promise<Si
     log(`${label(events)}: pp peak RSS during queries ${Math.round(rssPeakMb)} MB`);
   } finally {
     await server.stop();
+    children.delete(server);
   }
   const report: SizeReport = { events, generateMs: ds.generateMs, pp: { loadMs, fileBytes: fileSize, rssPeakMb, rssAfterStartMb, baselineMs }, cases: [] };
   let peerOutcomes = new Map<string, Outcome>();
@@ -221,22 +258,22 @@ async function main(): Promise<void> {
   const startedAt = new Date().toISOString();
   const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim().replace(/ --$/, '');
   log(`work directory ${workDir}; sizes ${sizes.map(label).join(', ')}; projects ${PROJECTS.length}; cases ${cases.map((c) => c.kind).join(', ')}`);
-  let ch: ClickHouse | undefined;
-  if (withPeer) {
-    ensureClickHouseInstalled(log);
-    const dir = path.join(workDir, 'clickhouse');
-    rmSync(dir, { recursive: true, force: true });
-    ch = await ClickHouse.start(dir);
-    log(`ClickHouse ${ch.version} on 127.0.0.1:${ch.port} (pid ${ch.pid})`);
-  }
+  if (withPeer) ensureClickHouseInstalled(log);
   const report: RunReport = {
     startedAt, finishedAt: '', command, machine: machine(), options: { seed, runs, warmups, clients, ingestEvents }, sizes: [],
   };
+  let ch: ClickHouse | undefined;
   try {
-    if (!only || only.has('ingest')) report.ingest = await ingestPhase(ch);
+    if (!only || only.has('ingest')) report.ingest = await ingestPhase();
+    if (withPeer) {
+      const dir = path.join(workDir, 'clickhouse');
+      rmSync(dir, { recursive: true, force: true });
+      ch = children.add(await ClickHouse.start(dir));
+      log(`ClickHouse ${ch.version} on 127.0.0.1:${ch.port} (pid ${ch.pid})`);
+    }
     for (const n of sizes) report.sizes.push(await sizePhase(n, ch));
   } finally {
-    await ch?.stop();
+    await children.stopAll();
     if (!args['keep-data']) rmSync(workDir, { recursive: true, force: true });
   }
   report.machine['load average at end'] = os.loadavg().map((x) => x.toFixed(1)).join(' ');
