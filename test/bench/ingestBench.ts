@@ -38,11 +38,20 @@ export function ingestBatches(seed: number, count: number): Batch[] {
   return out;
 }
 
+/**
+ * Live traffic carries times of a moment ago, not the generated history: every event of the run is
+ * stamped `now` less its generated delay. (With historical times, each 100-event batch would split
+ * into one ClickHouse part per month it spans.)
+ */
+function liveTs(e: GeneratedEvent, now: number): number {
+  return now - (e.receivedAt - e.ts);
+}
+
 /** The /v1/track body of a batch, as the node client sends it. */
-export function trackBody(b: Batch): string {
+export function trackBody(b: Batch, now: number): string {
   return JSON.stringify({
     events: b.events.map((e) => ({
-      event: e.event, uuid: e.uuid, ts: new Date(e.ts).toISOString(), anonymous_id: e.anonymousId, user_id: e.userId, session_id: e.sessionId,
+      event: e.event, uuid: e.uuid, ts: new Date(liveTs(e, now)).toISOString(), anonymous_id: e.anonymousId, user_id: e.userId, session_id: e.sessionId,
       url: e.url, referrer: e.referrer, release: e.release, props: e.props, elements: e.elements,
     })),
   });
@@ -51,12 +60,11 @@ export function trackBody(b: Batch): string {
 const chTime = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 
 /** The JSONEachRow body of a batch for ClickHouse, normalized client-side as ClickHouse needs it. */
-export function peerBody(b: Batch, projectId: number): string {
-  const now = Date.now();
+export function peerBody(b: Batch, projectId: number, now: number): string {
   return b.events
     .map((e) =>
       JSON.stringify({
-        project_id: projectId, uuid: e.uuid, ts: chTime(e.ts), received_at: now, event: e.event, distinct_id: e.userId ?? e.anonymousId,
+        project_id: projectId, uuid: e.uuid, ts: chTime(liveTs(e, now)), received_at: now, event: e.event, distinct_id: e.userId ?? e.anonymousId,
         anonymous_id: e.anonymousId ?? '', user_id: e.userId ?? '', session_id: e.sessionId ?? '', source: 'server', sdk_name: SDKS.server.name,
         sdk_version: SDKS.server.version, key_id: '', release: e.release, url: e.url ?? '', path: '', referrer: e.referrer ?? '',
         props: e.props ? JSON.stringify(e.props) : '', revenue: typeof e.props?.revenue === 'number' ? e.props.revenue : null,

@@ -155,9 +155,39 @@ export function markdownBlock(r: RunReport): string {
       `| ${label(s.events)} | ${Math.round(s.pp.rssPeakMb)} | ${s.peer ? Math.round(s.peer.rssPeakMb) : '—'} | ${per(s.pp.fileBytes)} | ${s.peer ? per(s.peer.bytes) : '—'} | ${(s.pp.loadMs / 1000).toFixed(0)} / ${s.peer ? (s.peer.loadMs / 1000).toFixed(0) : '—'} | ${ms(s.pp.baselineMs)} |`,
     );
   }
+  lines.push('', ...targetLines(r));
   const problems = sizes.flatMap((s) => s.cases.filter((c) => c.check.startsWith('mismatch') || c.check.startsWith('failed')).map((c) => `- ${label(s.events)} ${c.kind}: ${c.check}`));
   if (problems.length > 0) lines.push('', 'Disagreements and failures:', '', ...problems);
   return lines.join('\n');
+}
+
+/** The issue's targets, measured at the largest size of the run (10M in a full run). */
+export const TARGETS = { ingestEventsPerS: 100_000, ingestP99Ms: 50, rssMb: 512, mbPerMillion: 25 };
+
+function targetLines(r: RunReport): string[] {
+  const out: string[] = [];
+  const verdict = (ok: boolean, text: string) => out.push(`- ${ok ? 'met' : '**missed**'}: ${text}`);
+  if (r.ingest) {
+    const e = r.ingest.pp;
+    const rate = e.saturated.eventsPerS;
+    verdict(rate >= TARGETS.ingestEventsPerS, `ingest ${Math.round(rate).toLocaleString('en-US')} events/s (target ≥ ${TARGETS.ingestEventsPerS.toLocaleString('en-US')}${rate < TARGETS.ingestEventsPerS ? `, ${(TARGETS.ingestEventsPerS / rate).toFixed(1)}× short` : ''})`);
+    if (e.halfRate) verdict(e.halfRate.p99Ms <= TARGETS.ingestP99Ms, `p99 acknowledgement at half rate ${ms(e.halfRate.p99Ms)} ms (target ≤ ${TARGETS.ingestP99Ms} ms)`);
+    verdict(e.expected === e.distinct && e.stored === e.distinct, `${e.expected - e.distinct} events lost, ${e.stored - e.distinct} stored twice`);
+  }
+  const s = r.sizes.at(-1);
+  if (!s) return out;
+  const size = label(s.events);
+  for (const c of s.cases) {
+    if (!has(c.pp)) continue;
+    const p50 = c.pp.p50Ms;
+    verdict(p50 <= c.targetMs, `${c.kind} at ${size}: ${ms(p50)} ms (target ≤ ${c.targetMs} ms${p50 > c.targetMs ? `, ${ms(p50 - c.targetMs)} ms over, ${(p50 / c.targetMs).toFixed(1)}×` : ''})`);
+    const ratio = ratioOf(c);
+    if (c.peerTarget && ratio !== undefined) verdict(ratio <= 1, `${c.kind} at ${size} against ClickHouse: ratio ${ratio.toFixed(2)} (target ≤ 1.0)`);
+  }
+  verdict(s.pp.rssPeakMb <= TARGETS.rssMb, `server peak RSS during the ${size} queries ${Math.round(s.pp.rssPeakMb)} MB (target ≤ ${TARGETS.rssMb} MB)`);
+  const per = s.pp.fileBytes / MB / (s.events / 1e6);
+  verdict(per <= TARGETS.mbPerMillion, `storage ${per.toFixed(1)} MB per million events (target ≤ ${TARGETS.mbPerMillion})`);
+  return ['Targets (issue 11), at the largest size:', '', ...out];
 }
 
 const LATEST_START = '<!-- bench:latest:start -->';

@@ -53,6 +53,9 @@ const workDir = args['work-dir'];
 const withPeer = !args['no-peer'];
 const started = Date.now();
 
+/** Scratch directories to delete once nothing is being measured any more. */
+const leftovers: string[] = [];
+
 /** Child servers to stop if the run is interrupted. */
 const children = new (class {
   private readonly all = new Set<{ stop(): Promise<void> }>();
@@ -118,7 +121,7 @@ async function ingestPhase(): Promise<RunReport['ingest']> {
   // First 2/3 of the batches saturate, the rest go at half the saturated rate.
   const split = Math.floor((batches.length * 2) / 3);
   const inst = await createInstallation(path.join(workDir, 'ingest-pp'), null);
-  const bodies = batches.map(trackBody);
+  const bodies = batches.map((b) => trackBody(b, Date.now()));
   const server = children.add(await PpServer.start(inst, path.join(workDir, 'ingest-pp.log')));
   let pp: EngineIngest;
   try {
@@ -154,13 +157,14 @@ async function ingestPhase(): Promise<RunReport['ingest']> {
   } finally {
     await ch.stop();
     children.delete(ch);
-    rmSync(dir, { recursive: true, force: true });
+    // Its tens of thousands of part files take minutes to delete: that waits for the end of the run.
+    leftovers.push(dir);
   }
 }
 
 async function peerIngest(ch: ClickHouse, batches: Batch[], sizesOf: number[], indexes: number[], split: number, inst: Installation): Promise<EngineIngest> {
   await ch.query(`CREATE TABLE ingest_events (${EVENT_TABLE_COLUMNS}) ${EVENT_TABLE_ENGINE}`);
-  const peerBodies = batches.map((b) => peerBody(b, inst.projects[b.project]!.id));
+  const peerBodies = batches.map((b) => peerBody(b, inst.projects[b.project]!.id, Date.now()));
   const path_ = `/?query=${encodeURIComponent('INSERT INTO ingest_events FORMAT JSONEachRow')}`;
   const target: Target = {
     port: ch.port,
@@ -274,6 +278,7 @@ async function main(): Promise<void> {
     for (const n of sizes) report.sizes.push(await sizePhase(n, ch));
   } finally {
     await children.stopAll();
+    for (const dir of leftovers) rmSync(dir, { recursive: true, force: true });
     if (!args['keep-data']) rmSync(workDir, { recursive: true, force: true });
   }
   report.machine['load average at end'] = os.loadavg().map((x) => x.toFixed(1)).join(' ');
