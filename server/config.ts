@@ -29,6 +29,14 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'rate_limit.ip_per_minute', env: 'PP_RATE_LIMIT_IP_PER_MINUTE', kind: 'int', description: 'main API requests per minute per client address (default 1200)' },
   { key: 'rate_limit.user_per_minute', env: 'PP_RATE_LIMIT_USER_PER_MINUTE', kind: 'int', description: 'main API requests per minute per signed-in user (default 600)' },
   { key: 'query_timeout_ms', env: 'PP_QUERY_TIMEOUT_MS', kind: 'int', description: 'time limit of one analytical query or event read, in ms (default 30000)' },
+  { key: 'query_timeouts.funnel', env: 'PP_QUERY_TIMEOUT_FUNNEL_MS', kind: 'int', description: 'time limit of the funnel query, in ms (default: query_timeout_ms)' },
+  { key: 'query_timeouts.retention', env: 'PP_QUERY_TIMEOUT_RETENTION_MS', kind: 'int', description: 'time limit of the retention query, in ms (default: query_timeout_ms)' },
+  { key: 'query_timeouts.retention_actors', env: 'PP_QUERY_TIMEOUT_RETENTION_ACTORS_MS', kind: 'int', description: 'time limit of the retention actors query, in ms (default: query_timeout_ms)' },
+  { key: 'query_timeouts.segmentation', env: 'PP_QUERY_TIMEOUT_SEGMENTATION_MS', kind: 'int', description: 'time limit of the segmentation query, in ms (default: query_timeout_ms)' },
+  { key: 'query_timeouts.lifecycle', env: 'PP_QUERY_TIMEOUT_LIFECYCLE_MS', kind: 'int', description: 'time limit of the lifecycle query, in ms (default: query_timeout_ms)' },
+  { key: 'query_timeouts.stickiness', env: 'PP_QUERY_TIMEOUT_STICKINESS_MS', kind: 'int', description: 'time limit of the stickiness query, in ms (default: query_timeout_ms)' },
+  { key: 'query_timeouts.activity_summary', env: 'PP_QUERY_TIMEOUT_ACTIVITY_SUMMARY_MS', kind: 'int', description: 'time limit of the activity summary query, in ms (default: query_timeout_ms)' },
+  { key: 'query_timeouts.revenue_summary', env: 'PP_QUERY_TIMEOUT_REVENUE_SUMMARY_MS', kind: 'int', description: 'time limit of the revenue summary query, in ms (default: query_timeout_ms)' },
   { key: 'license.trusted_keys_dir', env: 'PP_LICENSE_TRUSTED_KEYS', kind: 'string', description: 'directory of extra trusted license public keys (<kid>.pem)' },
   { key: 'trust_proxy', env: 'PP_TRUST_PROXY', kind: 'bool', description: 'take the client address from X-Forwarded-For (only behind a reverse proxy); default false' },
 ];
@@ -46,6 +54,8 @@ export interface Config {
   mail_from: string;
   rate_limit: { ip_per_minute: number; user_per_minute: number };
   query_timeout_ms: number;
+  /** Per-query limits overriding query_timeout_ms, by query name. */
+  query_timeouts: Partial<Record<'funnel' | 'retention' | 'retention_actors' | 'segmentation' | 'lifecycle' | 'stickiness' | 'activity_summary' | 'revenue_summary', number>>;
   license: { trusted_keys_dir?: string };
   trust_proxy: boolean;
   /** The config file the settings were read from, if any. */
@@ -165,7 +175,7 @@ function getPath(obj: Record<string, unknown>, dotted: string): unknown {
 }
 
 function unflatten(flat: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { rate_limit: {}, license: {} };
+  const out: Record<string, unknown> = { rate_limit: {}, license: {}, query_timeouts: {} };
   for (const [key, value] of Object.entries(flat)) {
     const parts = key.split('.');
     let cur = out;

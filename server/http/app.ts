@@ -15,6 +15,8 @@ import { mainApiCors } from './cors.js';
 import { rateLimit } from './rateLimit.js';
 import { healthDomain } from './health.js';
 import { openapiDomain } from './openapiRoute.js';
+import { queriesDomain } from '../queries/routes.js';
+import { segmentsDomain } from '../accounts/segmentsDomain.js';
 
 export interface BuiltApp {
   app: Express;
@@ -22,7 +24,7 @@ export interface BuiltApp {
   routes: RouteTable;
 }
 
-export const DOMAINS: Domain[] = [healthDomain, openapiDomain];
+export const DOMAINS: Domain[] = [healthDomain, openapiDomain, queriesDomain, segmentsDomain];
 
 export function buildApp(services: Services, domains: Domain[] = DOMAINS): BuiltApp {
   const document = assembleDocument(services.version, domains.map((d) => d.openapi));
