@@ -23,17 +23,14 @@ export interface Wall {
   second: number;
 }
 
+const formats = new Map<string, Intl.DateTimeFormat>();
+
 export function wallClock(ms: number, tz: string): Wall {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone: tz,
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-    hourCycle: 'h23',
-  }).formatToParts(new Date(ms));
+  if (!formats.has(tz)) {
+    const options = { timeZone: tz, year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', hourCycle: 'h23' } as const;
+    formats.set(tz, new Intl.DateTimeFormat('en-GB', options));
+  }
+  const parts = formats.get(tz)!.formatToParts(new Date(ms));
   const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
   return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') };
 }

@@ -4,7 +4,7 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { difference, queryHarness } from './harness.js';
-import { EVENT_NAMES, filtersArb, RUNS, scenarioArb, seedScenario } from './scenarios.js';
+import { EVENT_NAMES, filtersArb, RUNS, scenarioArb, seedScenario, several } from './scenarios.js';
 import { seedEvents, seedIdentity } from '../support/seedEvents.js';
 import { grantEntitlements } from '../support/license.js';
 import { funnelDroppedOracle, funnelOracle, type FunnelInput } from '../oracles/funnel.js';
@@ -159,34 +159,36 @@ t.test('funnel matches the reference implementation on random data', async (t) =
     dropStep: fc.integer({ min: 1, max: 3 }),
   });
   await fc.assert(
-    fc.asyncProperty(scenarioArb({ maxDays: 10 }), queryArb, async (s, q) => {
+    fc.asyncProperty(scenarioArb({ maxDays: 10 }), several(queryArb), async (s, qs) => {
       const { projectId, events } = await seedScenario(h, s);
-      const input: FunnelInput = {
-        date_from: s.date_from,
-        date_to: s.date_to,
-        window_hours: q.window_hours,
-        steps: q.steps,
-        count_by: q.count_by,
-        breakdown: q.breakdown,
-        value: q.revenue && q.count_by === 'actors' ? 'revenue' : 'actors',
-      };
-      const res = await h.query(projectId, 'funnel', input);
-      if (res.status !== 200) throw new Error(`status ${res.status}: ${res.text}`);
-      const diff = difference(res.body, funnelOracle(events, s.links, input, s.tz));
-      if (diff) throw new Error(diff);
-      if (q.count_by !== 'actors') return;
-      // Page through the dropped actors two at a time.
-      const k = Math.min(q.dropStep, q.steps.length - 1);
-      const seen: string[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await h.query(projectId, 'funnel', { ...input, dropped_at_step: k, dropped_limit: 2, dropped_cursor: cursor });
-        if (page.status !== 200) throw new Error(`status ${page.status}: ${page.text}`);
-        seen.push(...page.body.dropped.actors.map((a: { actor_id: string }) => a.actor_id));
-        cursor = page.body.dropped.next_cursor ?? undefined;
-      } while (cursor);
-      const expected = funnelDroppedOracle(events, s.links, input, s.tz, k);
-      if (JSON.stringify(seen) !== JSON.stringify(expected)) throw new Error(`dropped at ${k}: got ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`);
+      for (const q of qs) {
+        const input: FunnelInput = {
+          date_from: s.date_from,
+          date_to: s.date_to,
+          window_hours: q.window_hours,
+          steps: q.steps,
+          count_by: q.count_by,
+          breakdown: q.breakdown,
+          value: q.revenue && q.count_by === 'actors' ? 'revenue' : 'actors',
+        };
+        const res = await h.query(projectId, 'funnel', input);
+        if (res.status !== 200) throw new Error(`status ${res.status}: ${res.text}`);
+        const diff = difference(res.body, funnelOracle(events, s.links, input, s.tz));
+        if (diff) throw new Error(`${JSON.stringify(input)}: ${diff}`);
+        if (q.count_by !== 'actors') continue;
+        // Page through the dropped actors two at a time.
+        const k = Math.min(q.dropStep, q.steps.length - 1);
+        const seen: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await h.query(projectId, 'funnel', { ...input, dropped_at_step: k, dropped_limit: 2, dropped_cursor: cursor });
+          if (page.status !== 200) throw new Error(`status ${page.status}: ${page.text}`);
+          seen.push(...page.body.dropped.actors.map((a: { actor_id: string }) => a.actor_id));
+          cursor = page.body.dropped.next_cursor ?? undefined;
+        } while (cursor);
+        const expected = funnelDroppedOracle(events, s.links, input, s.tz, k);
+        if (JSON.stringify(seen) !== JSON.stringify(expected)) throw new Error(`dropped at ${k}: got ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`);
+      }
     }),
     { numRuns: RUNS },
   );
