@@ -46,17 +46,11 @@ export function localDate(instant: Date | number, tz: string): string {
   return `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}`;
 }
 
-/** Minutes the zone is ahead of UTC at an instant. */
-function offsetMinutes(ms: number, tz: string): number {
-  const p = localParts(ms, tz);
-  const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-  return Math.round((wall - Math.floor(ms / 1000) * 1000) / 60_000);
-}
-
 /** `2026-11-01T01:00:00-04:00`: the local wall time of an hour start with its offset. */
 export function hourLabel(startMs: number, tz: string): string {
   const p = localParts(startMs, tz);
-  const off = offsetMinutes(startMs, tz);
+  const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  const off = Math.round((wall - Math.floor(startMs / 1000) * 1000) / 60_000);
   const sign = off < 0 ? '-' : '+';
   const abs = Math.abs(off);
   return `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}T${pad(p.hour)}:${pad(p.minute)}:00${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
@@ -75,9 +69,9 @@ export function hourBuckets(from: string, to: string, tz: string): number[] {
   const last = dayNumber(addDays(to, 1)) * 86_400_000 + 86_400_000;
   const starts = new Set<number>();
   for (let ms = first; ms < last; ms += QUARTER_HOUR_MS) {
-    const day = localDate(ms, tz);
-    if (day < from || day > to) continue;
     const p = localParts(ms, tz);
+    const day = `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}`;
+    if (day < from || day > to) continue;
     starts.add(ms - (p.minute * 60 + p.second) * 1000);
   }
   return [...starts].sort((a, b) => a - b);
