@@ -4,6 +4,7 @@
 import type { EventStore, Row } from '../store/eventStore.js';
 import type { QueryContext } from './context.js';
 import { addDays } from './dates.js';
+import { checkDate } from './ranges.js';
 import { ACTOR, Binder, dateValue, eventCondition, localDay, num, scanEvents, type BuiltSql } from './sql.js';
 
 export interface ActivitySummaryParams {
@@ -27,6 +28,12 @@ export interface ActivitySummaryResponse {
 
 const WEEK_DAYS = 7;
 const MONTH_DAYS = 30;
+
+// --- validation ------------------------------------------------------------------------------
+
+export function validateActivitySummary(p: ActivitySummaryParams): void {
+  checkDate(p.date_to, 'date_to');
+}
 
 // --- SQL -------------------------------------------------------------------------------------
 

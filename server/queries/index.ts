@@ -13,7 +13,7 @@ import { runRetentionActors, shapeRetentionActors, validateRetentionActors, type
 import { runSegmentation, shapeSegmentation, validateSegmentation, type SegmentationParams } from './segmentation.js';
 import { runLifecycle, shapeLifecycle, validateLifecycle, type LifecycleParams } from './lifecycle.js';
 import { runStickiness, shapeStickiness, validateStickiness, type StickinessParams } from './stickiness.js';
-import { runActivitySummary, shapeActivitySummary, type ActivitySummaryParams } from './activitySummary.js';
+import { runActivitySummary, shapeActivitySummary, validateActivitySummary, type ActivitySummaryParams } from './activitySummary.js';
 import { runRevenueSummary, shapeRevenueSummary, validateRevenueSummary, type RevenueSummaryParams } from './revenueSummary.js';
 
 export interface QueryRoute<P = any> {
@@ -138,6 +138,7 @@ const activitySummary: QueryRoute<ActivitySummaryParams> = {
     response: 'ActivitySummaryResponse',
     gated: false,
   },
+  validate: validateActivitySummary,
   entitlements: none,
   execute: async (store, p, ctx) => shapeActivitySummary(await runActivitySummary(store, p, ctx), p),
 };

@@ -7,6 +7,8 @@ import { today, type QueryContext } from './context.js';
 
 export const MAX_RANGE_DAYS = 400;
 export const DEFAULT_RANGE_DAYS = 30;
+export const FIRST_DATE = '1970-01-01';
+export const LAST_DATE = '2999-12-31';
 
 export interface DateRange {
   date_from: string;
@@ -15,6 +17,11 @@ export interface DateRange {
 
 export type CompareRequest = { period: 'previous' } | DateRange;
 
+/** Dates far outside any recorded data are refused rather than carried into timestamp arithmetic. */
+export function checkDate(date: string, field: string): void {
+  if (date < FIRST_DATE || date > LAST_DATE) throw new ValidationError(`${field} ${date} is outside ${FIRST_DATE}..${LAST_DATE}`, field);
+}
+
 /** Both or neither date, in order, at most 400 days; `prefix` names a nested range (`compare.`). */
 export function checkRange(from: string | undefined, to: string | undefined, prefix = ''): void {
   if ((from === undefined) !== (to === undefined)) {
@@ -22,6 +29,8 @@ export function checkRange(from: string | undefined, to: string | undefined, pre
     throw new ValidationError(`${prefix}date_from and ${prefix}date_to go together; ${prefix}${missing} is missing`, `${prefix}${missing}`);
   }
   if (from === undefined || to === undefined) return;
+  checkDate(from, `${prefix}date_from`);
+  checkDate(to, `${prefix}date_to`);
   if (from > to) throw new ValidationError(`${prefix}date_from ${from} is after ${prefix}date_to ${to}`, `${prefix}date_from`);
   const days = rangeLength(from, to);
   if (days > MAX_RANGE_DAYS) {

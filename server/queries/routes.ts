@@ -36,7 +36,7 @@ export const queriesDomain: Domain = {
     const cursors = cursorCodec(services);
     for (const q of QUERIES) {
       routes.post(pathOf(q), { auth: [authenticate(services)] }, validate(q), projectAccess(services, 'viewer'), async (req, res) => {
-        const params = req.body as Record<string, never>;
+        const params = req.body as Parameters<typeof filterListsOf>[0];
         const referenced = filterListsOf(params).flatMap(segmentIds);
         for (const e of q.entitlements(params)) requireEntitlement(services, e);
         if (referenced.length > 0) requireEntitlement(services, 'saved_segments');

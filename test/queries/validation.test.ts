@@ -73,6 +73,9 @@ const CASES: Array<[string, string, object, string]> = [
   ['stickiness without date_to', 'stickiness', { date_from: '2026-03-01' }, 'invalid request body: date_to is required'],
   ['stickiness over 400 days', 'stickiness', { date_from: '2025-01-01', date_to: '2026-06-01' }, 'the range 2025-01-01..2026-06-01 spans 517 days; at most 400 are allowed'],
   ['activity summary without date', 'activity-summary', {}, 'invalid request body: date_to is required'],
+  ['activity summary in year 9999', 'activity-summary', { date_to: '9999-12-31' }, 'date_to 9999-12-31 is outside 1970-01-01..2999-12-31'],
+  ['range in year 1900', 'lifecycle', { date_from: '1900-01-01', date_to: '1900-01-02' }, 'date_from 1900-01-01 is outside 1970-01-01..2999-12-31'],
+  ['compare in year 9999', 'segmentation', { metric: 'events', event: 'any', compare: { date_from: '9999-01-01', date_to: '9999-01-02' } }, 'compare.date_from 9999-01-01 is outside 1970-01-01..2999-12-31'],
   ['revenue summary reversed', 'revenue-summary', { date_from: '2026-03-02', date_to: '2026-03-01' }, 'date_from 2026-03-02 is after date_to 2026-03-01'],
 ];
 
