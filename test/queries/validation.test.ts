@@ -2,6 +2,7 @@
 // checks, before any entitlement), 403 entitlement, 404, then success for every role.
 
 import t from 'tap';
+import fc from 'fast-check';
 import { queryHarness } from './harness.js';
 import { accessTokenFor, addMember, createTenant } from '../support/factories.js';
 import { grantEntitlements } from '../support/license.js';
@@ -144,4 +145,35 @@ t.test('every member role may query', async (t) => {
     const res = await h.query(project, path, body, token);
     t.equal(res.status, 200, path);
   }
+});
+
+t.test('arbitrary bodies never give a 500', async (t) => {
+  const date = fc.oneof(
+    fc.integer({ min: 0, max: 40_000 }).map((d) => new Date(Date.UTC(1900, 0, 1) + d * 86_400_000).toISOString().slice(0, 10)),
+    fc.constantFrom('2026-02-29', '2026-13-01', '', 'yesterday'),
+  );
+  const text = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('any', 'props.plan', 'props.*', 'segment:1', 'url'));
+  const scalar = fc.oneof(text, fc.double({ noNaN: true }), fc.integer(), fc.boolean(), fc.constant(null));
+  const filter = fc.record({ field: text, op: fc.constantFrom('eq', 'neq', 'in', 'gt', 'exists', 'contains', 'nope'), value: fc.oneof(scalar, fc.array(scalar, { maxLength: 3 })) }, { requiredKeys: ['field', 'op'] });
+  const body = fc.record(
+    {
+      date_from: date, date_to: date, event: text, start_event: text, return_event: text, metric: fc.constantFrom('events', 'uniques', 'revenue', 'revenue_avg', 'x'),
+      interval: fc.constantFrom('hour', 'day', 'week', 'month', 'year'), granularity: fc.constantFrom('day', 'week', 'x'), periods: fc.integer({ min: -2, max: 500 }),
+      period: fc.integer({ min: -1, max: 10 }), cohort: date, window_hours: fc.integer({ min: -1, max: 10_000 }), count_by: fc.constantFrom('actors', 'totals'),
+      value: fc.constantFrom('actors', 'revenue', 'paid_conversion'), dropped_at_step: fc.integer({ min: -1, max: 4 }), limit: fc.integer({ min: -1, max: 2000 }),
+      steps: fc.array(fc.record({ event: text, filters: fc.array(fc.oneof(filter, text), { maxLength: 2 }) }, { requiredKeys: ['event'] }), { maxLength: 4 }),
+      filters: fc.array(fc.oneof(filter, text), { maxLength: 3 }), group_by: fc.record({ property: text, limit: fc.integer({ min: 0, max: 60 }) }),
+      breakdown: fc.record({ property: text }), compare: fc.oneof(fc.record({ period: fc.constant('previous') }), fc.record({ date_from: date, date_to: date })),
+      cursor: text, dropped_cursor: text,
+    },
+    { requiredKeys: [] },
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom(...VALID.map(([path]) => path)), body, async (path, b) => {
+      const res = await h.query(project, path, b);
+      if (![200, 403, 422].includes(res.status)) throw new Error(`${path} ${JSON.stringify(b)}: ${res.status} ${res.text}`);
+    }),
+    { numRuns: 150 },
+  );
+  t.pass('only 200, 403 and 422');
 });
