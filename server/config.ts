@@ -32,6 +32,14 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'rate_limit.auth_email_per_minute', env: 'PP_RATE_LIMIT_AUTH_EMAIL_PER_MINUTE', kind: 'int', description: 'sign-in, registration and password reset attempts per minute per email address (default 5)' },
   { key: 'rate_limit.refresh_ip_per_minute', env: 'PP_RATE_LIMIT_REFRESH_IP_PER_MINUTE', kind: 'int', description: 'refresh, bootstrap and logout requests per minute per client address (default 120)' },
   { key: 'query_timeout_ms', env: 'PP_QUERY_TIMEOUT_MS', kind: 'int', description: 'time limit of one analytical query or event read, in ms (default 30000)' },
+  { key: 'query_timeouts.funnel', env: 'PP_QUERY_TIMEOUT_FUNNEL_MS', kind: 'int', description: 'time limit of the funnel query, in ms (default: query_timeout_ms)' },
+  { key: 'query_timeouts.retention', env: 'PP_QUERY_TIMEOUT_RETENTION_MS', kind: 'int', description: 'time limit of the retention query, in ms (default: query_timeout_ms)' },
+  { key: 'query_timeouts.retention_actors', env: 'PP_QUERY_TIMEOUT_RETENTION_ACTORS_MS', kind: 'int', description: 'time limit of the retention actors query, in ms (default: query_timeout_ms)' },
+  { key: 'query_timeouts.segmentation', env: 'PP_QUERY_TIMEOUT_SEGMENTATION_MS', kind: 'int', description: 'time limit of the segmentation query, in ms (default: query_timeout_ms)' },
+  { key: 'query_timeouts.lifecycle', env: 'PP_QUERY_TIMEOUT_LIFECYCLE_MS', kind: 'int', description: 'time limit of the lifecycle query, in ms (default: query_timeout_ms)' },
+  { key: 'query_timeouts.stickiness', env: 'PP_QUERY_TIMEOUT_STICKINESS_MS', kind: 'int', description: 'time limit of the stickiness query, in ms (default: query_timeout_ms)' },
+  { key: 'query_timeouts.activity_summary', env: 'PP_QUERY_TIMEOUT_ACTIVITY_SUMMARY_MS', kind: 'int', description: 'time limit of the activity summary query, in ms (default: query_timeout_ms)' },
+  { key: 'query_timeouts.revenue_summary', env: 'PP_QUERY_TIMEOUT_REVENUE_SUMMARY_MS', kind: 'int', description: 'time limit of the revenue summary query, in ms (default: query_timeout_ms)' },
   { key: 'license.trusted_keys_dir', env: 'PP_LICENSE_TRUSTED_KEYS', kind: 'string', description: 'directory of extra trusted license public keys (<kid>.pem)' },
   { key: 'trust_proxy', env: 'PP_TRUST_PROXY', kind: 'bool', description: 'take the client address from X-Forwarded-For (only behind a reverse proxy); default false' },
   { key: 'ingest.dedup_window_hours', env: 'PP_INGEST_DEDUP_WINDOW_HOURS', kind: 'int', description: 'how far back a re-sent event uuid is recognized as already stored, in hours (default 24)' },
@@ -56,6 +64,8 @@ export interface Config {
     refresh_ip_per_minute: number;
   };
   query_timeout_ms: number;
+  /** Per-query limits overriding query_timeout_ms, by query name. */
+  query_timeouts: Partial<Record<'funnel' | 'retention' | 'retention_actors' | 'segmentation' | 'lifecycle' | 'stickiness' | 'activity_summary' | 'revenue_summary', number>>;
   license: { trusted_keys_dir?: string };
   trust_proxy: boolean;
   ingest: { dedup_window_hours: number };
@@ -180,7 +190,7 @@ function getPath(obj: Record<string, unknown>, dotted: string): unknown {
 }
 
 function unflatten(flat: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { rate_limit: {}, license: {}, ingest: {} };
+  const out: Record<string, unknown> = { rate_limit: {}, license: {}, ingest: {}, query_timeouts: {} };
   for (const [key, value] of Object.entries(flat)) {
     const parts = key.split('.');
     let cur = out;

@@ -24,6 +24,8 @@ import { ingestDomain } from '../ingest/routes.js';
 import { ingestCors } from '../ingest/ingestCors.js';
 import { keysDomain } from '../keys/routes.js';
 import { behaviorDomain } from '../behavior/routes.js';
+import { queriesDomain } from '../queries/routes.js';
+import { segmentsDomain } from '../accounts/segmentsDomain.js';
 
 export interface BuiltApp {
   app: Express;
@@ -42,6 +44,8 @@ export const DOMAINS: Domain[] = [
   ingestDomain,
   keysDomain,
   behaviorDomain,
+  queriesDomain,
+  segmentsDomain,
 ];
 
 export function buildApp(services: Services, domains: Domain[] = DOMAINS): BuiltApp {
