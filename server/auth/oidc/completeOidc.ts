@@ -21,6 +21,8 @@ export interface CallbackQuery {
   state?: string;
   code?: string;
   error?: string;
+  /** RFC 9207: the issuer that sent the browser back, when the provider says. */
+  iss?: string;
 }
 
 /** What is known about the attempt so far, for the log and the audit entry. */
@@ -64,6 +66,9 @@ async function verifiedIdentity(services: Services, query: CallbackQuery, attemp
   if (!query.code) throw new OidcRefusal('code_missing', 'the callback carries no authorization code');
   const provider = getOidcProvider(services, consumed.orgId);
   if (!provider?.enabled) throw new OidcRefusal('provider_disabled', 'single sign-on was disabled or removed for the organization after the sign-in started');
+  if (query.iss !== undefined && query.iss !== provider.issuer) {
+    throw new OidcRefusal('issuer_mismatch', `the browser came back from ${JSON.stringify(query.iss.slice(0, 200))}, not from the configured issuer`);
+  }
 
   const tokens = await exchangeCode(services, provider, query.code, consumed.verifier, oidcRedirectUri(services));
   const claims = await verifyIdToken(services, provider, tokens.idToken, consumed.nonceHash);

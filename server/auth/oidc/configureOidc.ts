@@ -10,7 +10,7 @@ import {
   deleteOidcProvider,
   domainsTakenElsewhere,
   getOidcProvider,
-  hasClientSecret,
+  hasOidcProvider,
   writeOidcProvider,
   type JitRole,
   type OidcProvider,
@@ -33,7 +33,7 @@ export async function configureOidcProvider(services: Services, orgId: number, a
   checkIssuer(input.issuer);
   const domains = normalizeDomains(input.domains);
   const enabled = input.enabled ?? true;
-  const existed = hasClientSecret(services, orgId);
+  const existed = hasOidcProvider(services, orgId);
   if (input.client_secret === undefined && !existed) {
     throw new ValidationError('client_secret is required when the organization has no provider yet', 'client_secret');
   }

@@ -49,8 +49,8 @@ export async function discoverProvider(services: Services, issuer: string): Prom
     token_endpoint: endpoint('token_endpoint', true)!,
     jwks_uri: endpoint('jwks_uri', true)!,
     userinfo_endpoint: endpoint('userinfo_endpoint', false),
-    token_endpoint_auth_method: clientAuthMethod(doc, url),
-    id_token_signing_algs: signingAlgs(doc, url),
+    token_endpoint_auth_method: clientAuthMethod(doc, issuer),
+    id_token_signing_algs: signingAlgs(doc, issuer),
   };
   if (Array.isArray(doc.response_types_supported) && !doc.response_types_supported.includes('code')) {
     throw new DiscoveryError(`the provider at ${issuer} does not offer the authorization code flow (response_types_supported lacks "code")`);
@@ -85,21 +85,21 @@ async function fetchDocument(services: Services, url: string, what: string): Pro
   return res.body as Record<string, unknown>;
 }
 
-function clientAuthMethod(doc: Record<string, unknown>, url: string): ClientAuthMethod {
+function clientAuthMethod(doc: Record<string, unknown>, issuer: string): ClientAuthMethod {
   // Absent, the default of OpenID Connect Discovery applies: client_secret_basic.
   const offered = Array.isArray(doc.token_endpoint_auth_methods_supported) ? doc.token_endpoint_auth_methods_supported : ['client_secret_basic'];
   if (offered.includes('client_secret_basic')) return 'client_secret_basic';
   if (offered.includes('client_secret_post')) return 'client_secret_post';
-  throw new DiscoveryError(`the provider at ${url} accepts neither client_secret_basic nor client_secret_post at its token endpoint`);
+  throw new DiscoveryError(`the provider at ${issuer} accepts neither client_secret_basic nor client_secret_post at its token endpoint`);
 }
 
-function signingAlgs(doc: Record<string, unknown>, url: string): string[] {
+function signingAlgs(doc: Record<string, unknown>, issuer: string): string[] {
   const offered = doc.id_token_signing_alg_values_supported;
   if (!Array.isArray(offered)) return [...ID_TOKEN_ALGORITHMS];
   const usable = offered.filter(isAcceptedAlgorithm) as string[];
   if (usable.length === 0) {
     throw new DiscoveryError(
-      `the provider at ${url} signs ID tokens only with ${offered.map(String).join(', ')}; pp accepts ${ID_TOKEN_ALGORITHMS.join(', ')}`,
+      `the provider at ${issuer} signs ID tokens only with ${offered.map(String).join(', ')}; pp accepts ${ID_TOKEN_ALGORITHMS.join(', ')}`,
     );
   }
   return usable;

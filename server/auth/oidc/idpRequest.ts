@@ -11,7 +11,7 @@ export class IdpRequestError extends Error {}
 
 export interface IdpResponse {
   status: number;
-  /** The parsed JSON body. */
+  /** The parsed JSON body; undefined for an error answer that is not JSON. */
   body: unknown;
 }
 
@@ -23,7 +23,7 @@ export interface IdpRequestInit {
 }
 
 export async function idpRequest(services: Services, url: string, init: IdpRequestInit = {}): Promise<IdpResponse> {
-  const timeoutMs = services.config.oidc.http_timeout_ms;
+  const timeoutMs = Math.max(1, services.config.oidc.http_timeout_ms);
   const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
   if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded';
   let res: Response;
@@ -47,6 +47,7 @@ export async function idpRequest(services: Services, url: string, init: IdpReque
   try {
     return { status: res.status, body: JSON.parse(text) as unknown };
   } catch {
+    if (res.status >= 400) return { status: res.status, body: undefined };
     throw new IdpRequestError(`${url} answered ${res.status} without a JSON body`);
   }
 }

@@ -74,7 +74,7 @@ export function getOidcProvider(services: Services, orgId: number): OidcProvider
   };
 }
 
-export function hasClientSecret(services: Services, orgId: number): boolean {
+export function hasOidcProvider(services: Services, orgId: number): boolean {
   return services.meta.prepare('SELECT 1 FROM oidc_providers WHERE org_id = ?').get(orgId) !== undefined;
 }
 
@@ -105,31 +105,34 @@ export function domainsTakenElsewhere(services: Services, orgId: number, domains
 
 /** Inserts or replaces the organization's provider and its domains (call inside a transaction). */
 export function writeOidcProvider(services: Services, record: ProviderRecord): void {
-  const now = services.clock.now().toISOString();
   const db = services.meta;
-  const sealed = record.clientSecret === undefined ? null : seal(oidcKey(services), record.clientSecret);
-  db.prepare(
-    `INSERT INTO oidc_providers (org_id, issuer, client_id, client_secret_sealed, enabled, jit_enabled, jit_default_role,
-                                 discovery_json, jwks_json, jwks_fetched_at, created_at, updated_at)
-     VALUES (@org_id, @issuer, @client_id, @sealed, @enabled, @jit_enabled, @jit_default_role, @discovery, @jwks, @now, @now, @now)
-     ON CONFLICT (org_id) DO UPDATE SET
-       issuer = excluded.issuer, client_id = excluded.client_id,
-       client_secret_sealed = coalesce(@sealed, oidc_providers.client_secret_sealed),
-       enabled = excluded.enabled, jit_enabled = excluded.jit_enabled, jit_default_role = excluded.jit_default_role,
-       discovery_json = excluded.discovery_json, jwks_json = excluded.jwks_json, jwks_fetched_at = excluded.jwks_fetched_at,
-       updated_at = excluded.updated_at`,
-  ).run({
+  const values = {
     org_id: record.orgId,
     issuer: record.issuer,
     client_id: record.clientId,
-    sealed,
+    sealed: record.clientSecret === undefined ? null : seal(oidcKey(services), record.clientSecret),
     enabled: record.enabled ? 1 : 0,
     jit_enabled: record.jit.enabled ? 1 : 0,
     jit_default_role: record.jit.default_role,
     discovery: JSON.stringify(record.metadata),
     jwks: JSON.stringify(record.jwks),
-    now,
-  });
+    now: services.clock.now().toISOString(),
+  };
+  const updated = db
+    .prepare(
+      `UPDATE oidc_providers SET issuer = @issuer, client_id = @client_id, client_secret_sealed = coalesce(@sealed, client_secret_sealed),
+              enabled = @enabled, jit_enabled = @jit_enabled, jit_default_role = @jit_default_role,
+              discovery_json = @discovery, jwks_json = @jwks, jwks_fetched_at = @now, updated_at = @now
+        WHERE org_id = @org_id`,
+    )
+    .run(values);
+  if (updated.changes === 0) {
+    db.prepare(
+      `INSERT INTO oidc_providers (org_id, issuer, client_id, client_secret_sealed, enabled, jit_enabled, jit_default_role,
+                                   discovery_json, jwks_json, jwks_fetched_at, created_at, updated_at)
+       VALUES (@org_id, @issuer, @client_id, @sealed, @enabled, @jit_enabled, @jit_default_role, @discovery, @jwks, @now, @now, @now)`,
+    ).run(values);
+  }
   db.prepare('DELETE FROM oidc_domains WHERE org_id = ?').run(record.orgId);
   const insert = db.prepare('INSERT INTO oidc_domains (org_id, domain) VALUES (?, ?)');
   for (const domain of record.domains) insert.run(record.orgId, domain);

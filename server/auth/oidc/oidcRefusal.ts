@@ -7,6 +7,7 @@ export type RefusalReason =
   | 'provider_error'
   | 'code_missing'
   | 'provider_disabled'
+  | 'issuer_mismatch'
   | 'provider_unreachable'
   | 'token_exchange_failed'
   | 'id_token_invalid'

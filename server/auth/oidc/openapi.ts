@@ -94,6 +94,7 @@ export const oidcOpenApi: OpenApiFragment = {
           { name: 'state', in: 'query', required: false, description: 'required; without it the answer is 401 like any failed callback', schema: { type: 'string' } },
           { name: 'code', in: 'query', required: false, description: 'required unless the provider sent `error`', schema: { type: 'string' } },
           { name: 'error', in: 'query', required: false, description: 'an error code from the provider (the sign-in fails)', schema: { type: 'string' } },
+          { name: 'iss', in: 'query', required: false, description: 'RFC 9207 issuer identification; when present it must be the configured issuer', schema: { type: 'string' } },
         ],
         responses: {
           '303': {
