@@ -35,6 +35,8 @@ export interface ScriptedIdp {
   jwksOverride?: unknown;
   /** Answers the discovery document this late. */
   discoveryDelayMs: number;
+  /** The provider's clock for iat and exp (default: the real time). */
+  now: () => Date;
   /** Follows the authorization URL to the provider and returns where it sends the browser (pp's callback). */
   signIn(authorizationUrl: string): Promise<URL>;
 }
@@ -65,6 +67,7 @@ export async function startScriptedIdp(t: Test, options: { redirectUri: string }
     fault: 'none',
     discoveryOverrides: {},
     discoveryDelayMs: 0,
+    now: () => new Date(),
     async signIn(authorizationUrl) {
       const res = await fetch(authorizationUrl, { redirect: 'manual' });
       const location = res.headers.get('location');
@@ -89,7 +92,7 @@ export async function startScriptedIdp(t: Test, options: { redirectUri: string }
   };
 
   async function idToken(pending: PendingCode): Promise<string> {
-    const now = Math.floor(Date.now() / 1000);
+    const now = Math.floor(idp.now().getTime() / 1000);
     const claims: JWTPayload = {
       iss: idp.fault === 'wrong_issuer' ? `${issuer}/other` : issuer,
       sub: idp.identity.sub,

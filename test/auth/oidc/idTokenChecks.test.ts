@@ -72,3 +72,32 @@ t.test('a token endpoint that refuses the exchange: 401', async (t) => {
   t.same(refusals(server, from), ['token_exchange_failed'], 'the PKCE verifier of another sign-in does not fit the code');
   t.match(server.logs.slice(from).find((l) => l.reason)?.detail, /answered 400 \(invalid_grant: PKCE verification failed\)/);
 });
+
+t.test('a day-old key set is fetched again before use; a provider that cannot serve it then leaves the cached one in use', async (t) => {
+  idp.fault = 'none';
+  idp.now = () => server.clock.now();
+  t.teardown(() => {
+    idp.now = () => new Date();
+    idp.jwksOverride = undefined;
+    server.clock.set(new Date());
+  });
+  const fetchedAt = () => services.meta.prepare('SELECT jwks_fetched_at FROM oidc_providers WHERE org_id = ?').pluck().get(tenant.org.id) as string;
+  const keysFetched = (from: number) => server.logs.slice(from).filter((l) => l.msg === 'identity provider keys fetched again').length;
+
+  server.clock.advance(23 * 60 * 60 * 1000);
+  let from = server.logs.length;
+  t.equal((await signInWith('none')).res.status, 303);
+  t.equal(keysFetched(from), 0, 'under a day old: the cached keys are used');
+
+  server.clock.advance(2 * 60 * 60 * 1000);
+  from = server.logs.length;
+  t.equal((await signInWith('none')).res.status, 303);
+  t.equal(keysFetched(from), 1);
+  t.equal(fetchedAt(), server.clock.now().toISOString());
+
+  server.clock.advance(25 * 60 * 60 * 1000);
+  idp.jwksOverride = [];
+  from = server.logs.length;
+  t.equal((await signInWith('none')).res.status, 303);
+  t.match(server.logs.slice(from).find((l) => l.level === 40), { msg: 'identity provider keys could not be refreshed; using the cached ones', err: /not a JSON object/ });
+});

@@ -3,6 +3,7 @@
 // callback URL.
 
 import t from 'tap';
+import { loadConfig, oidcCallbackUrl } from '../../../server/config.js';
 import { callback, configureProvider, memberWithEmail, refusals, ssoSetup, throughProvider } from './oidcKit.js';
 
 t.test('client_secret_post and claims from userinfo', async (t) => {
@@ -30,4 +31,12 @@ t.test('oidc.callback_url is where a successful sign-in lands', async (t) => {
   const res = await callback(setup.server, await throughProvider(setup, 'walt'));
   t.equal(res.status, 303);
   t.equal(res.headers.get('location'), 'https://analytics.acme.test/app/sso-done');
+});
+
+t.test('oidc.callback_url: a path or an http(s) URL, by default BASE_URL/auth/callback', async (t) => {
+  t.equal(oidcCallbackUrl(loadConfig({ env: { PP_BASE_URL: 'https://pp.acme.test/' } })), 'https://pp.acme.test/auth/callback');
+  t.equal(oidcCallbackUrl(loadConfig({ env: { PP_OIDC_CALLBACK_URL: '/welcome' } })), '/welcome');
+  for (const bad of ['javascript:alert(1)', '//evil.test/x', 'welcome']) {
+    t.throws(() => loadConfig({ env: { PP_OIDC_CALLBACK_URL: bad } }), { message: `oidc.callback_url must be an http(s) URL or a path starting with /, got ${JSON.stringify(bad)}` });
+  }
 });
