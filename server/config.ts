@@ -43,6 +43,8 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'license.trusted_keys_dir', env: 'PP_LICENSE_TRUSTED_KEYS', kind: 'string', description: 'directory of extra trusted license public keys (<kid>.pem)' },
   { key: 'trust_proxy', env: 'PP_TRUST_PROXY', kind: 'bool', description: 'take the client address from X-Forwarded-For (only behind a reverse proxy); default false' },
   { key: 'ingest.dedup_window_hours', env: 'PP_INGEST_DEDUP_WINDOW_HOURS', kind: 'int', description: 'how far back a re-sent event uuid is recognized as already stored, in hours (default 24)' },
+  { key: 'oidc.callback_url', env: 'PP_OIDC_CALLBACK_URL', kind: 'string', description: 'page of the web app a successful single sign-on redirects to (default BASE_URL/auth/callback)' },
+  { key: 'oidc.http_timeout_ms', env: 'PP_OIDC_HTTP_TIMEOUT_MS', kind: 'int', description: 'time limit of one request to an identity provider, in ms (default 5000)' },
 ];
 
 export interface Config {
@@ -69,6 +71,8 @@ export interface Config {
   license: { trusted_keys_dir?: string };
   trust_proxy: boolean;
   ingest: { dedup_window_hours: number };
+  /** Single sign-on; `callback_url` unset means BASE_URL/auth/callback (see oidcCallbackUrl). */
+  oidc: { callback_url?: string; http_timeout_ms: number };
   /** The config file the settings were read from, if any. */
   config_file?: string;
 }
@@ -98,6 +102,7 @@ const DEFAULTS = {
   query_timeout_ms: 30_000,
   trust_proxy: false,
   'ingest.dedup_window_hours': 24,
+  'oidc.http_timeout_ms': 5000,
 } as Record<string, unknown>;
 
 export function loadConfig(sources: ConfigSources = {}): Config {
@@ -119,6 +124,9 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   config.data_dir = path.resolve(config.data_dir);
   if (config.license.trusted_keys_dir) config.license.trusted_keys_dir = path.resolve(config.license.trusted_keys_dir);
   config.base_url = (config.base_url ?? `http://${displayHost(config.host)}:${config.port}`).replace(/\/+$/, '');
+  if (config.oidc.callback_url !== undefined && !isRedirectTarget(config.oidc.callback_url)) {
+    throw new ConfigError(`oidc.callback_url must be an http(s) URL or a path starting with /, got ${JSON.stringify(config.oidc.callback_url)}`);
+  }
   if (configFile) config.config_file = path.resolve(configFile);
   return config;
 }
@@ -128,6 +136,20 @@ export function allowedOrigins(config: Config): Set<string> {
   const origins = new Set(config.cors_origins.map((o) => o.replace(/\/+$/, '')));
   origins.add(new URL(config.base_url).origin);
   return origins;
+}
+
+/** Where a successful single sign-on sends the browser. */
+export function oidcCallbackUrl(config: Config): string {
+  return config.oidc.callback_url ?? `${config.base_url}/auth/callback`;
+}
+
+function isRedirectTarget(value: string): boolean {
+  if (value.startsWith('/') && !value.startsWith('//')) return true;
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
 }
 
 function displayHost(host: string): string {
@@ -190,7 +212,7 @@ function getPath(obj: Record<string, unknown>, dotted: string): unknown {
 }
 
 function unflatten(flat: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { rate_limit: {}, license: {}, ingest: {}, query_timeouts: {} };
+  const out: Record<string, unknown> = { rate_limit: {}, license: {}, ingest: {}, query_timeouts: {}, oidc: {} };
   for (const [key, value] of Object.entries(flat)) {
     const parts = key.split('.');
     let cur = out;

@@ -18,6 +18,7 @@ import { openapiDomain } from './openapiRoute.js';
 import { trackerDomain } from '../tracker/routes.js';
 import { licenseDomain } from '../license/licenseDomain.js';
 import { authDomain } from '../auth/routes.js';
+import { oidcDomain } from '../auth/oidc/routes.js';
 import { accountsDomain } from '../accounts/routes.js';
 import { mailDomain } from '../mail/mailDomain.js';
 import { ingestDomain } from '../ingest/routes.js';
@@ -38,6 +39,7 @@ export const DOMAINS: Domain[] = [
   openapiDomain,
   trackerDomain,
   authDomain,
+  oidcDomain,
   accountsDomain,
   mailDomain,
   licenseDomain,
