@@ -35,6 +35,7 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'license.trusted_keys_dir', env: 'PP_LICENSE_TRUSTED_KEYS', kind: 'string', description: 'directory of extra trusted license public keys (<kid>.pem)' },
   { key: 'trust_proxy', env: 'PP_TRUST_PROXY', kind: 'bool', description: 'take the client address from X-Forwarded-For (only behind a reverse proxy); default false' },
   { key: 'ingest.dedup_window_hours', env: 'PP_INGEST_DEDUP_WINDOW_HOURS', kind: 'int', description: 'how far back a re-sent event uuid is recognized as already stored, in hours (default 24)' },
+  { key: 'events.stream_heartbeat_ms', env: 'PP_EVENTS_STREAM_HEARTBEAT_MS', kind: 'int', description: 'interval of the keep-alive comment on the live event stream, in ms (default 15000)' },
 ];
 
 export interface Config {
@@ -59,6 +60,7 @@ export interface Config {
   license: { trusted_keys_dir?: string };
   trust_proxy: boolean;
   ingest: { dedup_window_hours: number };
+  events: { stream_heartbeat_ms: number };
   /** The config file the settings were read from, if any. */
   config_file?: string;
 }
@@ -88,6 +90,7 @@ const DEFAULTS = {
   query_timeout_ms: 30_000,
   trust_proxy: false,
   'ingest.dedup_window_hours': 24,
+  'events.stream_heartbeat_ms': 15_000,
 } as Record<string, unknown>;
 
 export function loadConfig(sources: ConfigSources = {}): Config {
@@ -180,7 +183,7 @@ function getPath(obj: Record<string, unknown>, dotted: string): unknown {
 }
 
 function unflatten(flat: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { rate_limit: {}, license: {}, ingest: {} };
+  const out: Record<string, unknown> = { rate_limit: {}, license: {}, ingest: {}, events: {} };
   for (const [key, value] of Object.entries(flat)) {
     const parts = key.split('.');
     let cur = out;

@@ -24,6 +24,7 @@ import { ingestDomain } from '../ingest/routes.js';
 import { ingestCors } from '../ingest/ingestCors.js';
 import { keysDomain } from '../keys/routes.js';
 import { behaviorDomain } from '../behavior/routes.js';
+import { eventsDomain } from '../events/routes.js';
 
 export interface BuiltApp {
   app: Express;
@@ -42,6 +43,7 @@ export const DOMAINS: Domain[] = [
   ingestDomain,
   keysDomain,
   behaviorDomain,
+  eventsDomain,
 ];
 
 export function buildApp(services: Services, domains: Domain[] = DOMAINS): BuiltApp {
