@@ -3,6 +3,7 @@
 // inferred from a sample of the most recently received events (bounded by the sample size).
 
 import type { Services } from '../services.js';
+import { readEvents } from './timeLimit.js';
 
 export const MAX_CATALOG_EVENTS = 10_000;
 export const PROPS_SAMPLE_EVENTS = 10_000;
@@ -15,11 +16,11 @@ export interface EventCatalog {
 }
 
 export async function eventCatalog(services: Services, projectId: number): Promise<EventCatalog> {
-  const rows = await services.events.read(
+  const rows = await readEvents(
+    services,
     `SELECT event, count(*) AS n, epoch_ms(min(received_at)) AS first_ms, epoch_ms(max(received_at)) AS last_ms
        FROM events WHERE project_id = $project GROUP BY event ORDER BY n DESC, event LIMIT $limit`,
     { project: projectId, limit: MAX_CATALOG_EVENTS + 1 },
-    { timeoutMs: services.config.query_timeout_ms },
   );
   const items = rows.slice(0, MAX_CATALOG_EVENTS).map((r) => ({
     event: String(r.event),
@@ -52,7 +53,8 @@ const KIND_SQL = `CASE j.type
 
 export async function propertyCatalog(services: Services, projectId: number, event?: string): Promise<PropertyCatalog> {
   const byEvent = event === undefined ? '' : 'AND event = $event';
-  const rows = await services.events.read(
+  const rows = await readEvents(
+    services,
     `WITH sample AS MATERIALIZED (
         SELECT props FROM events WHERE project_id = $project AND props IS NOT NULL ${byEvent} ORDER BY received_at DESC LIMIT $sample),
       kinds AS (SELECT j.key AS key, ${KIND_SQL} AS kind FROM sample, json_each(sample.props) j)
@@ -60,7 +62,6 @@ export async function propertyCatalog(services: Services, projectId: number, eve
      UNION ALL
      SELECT key, kind, count(*) AS n FROM kinds GROUP BY key, kind`,
     { project: projectId, sample: PROPS_SAMPLE_EVENTS, datetime: DATETIME_RE, ...(event === undefined ? {} : { event }) },
-    { timeoutMs: services.config.query_timeout_ms },
   );
   const sampled = Number(rows.find((r) => r.key === null)?.n ?? 0);
   const keys = new Map<string, { kinds: Set<string>; seen: number }>();

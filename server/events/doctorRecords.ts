@@ -3,8 +3,9 @@
 // Neither kind carries property values or identities: only what explains an integration's health.
 
 import type { Services } from '../services.js';
-import { readRejectedAttempts, type RejectedAttempt } from '../ingest/rejections.js';
+import { readRejectedAttempts, type RejectedAttempt, type RejectedAttemptQuery } from '../ingest/rejections.js';
 import type { EventFilters } from './eventsQuery.js';
+import { readEvents, withinTimeLimit } from './timeLimit.js';
 import { afterPosition, eventFilterClauses, isEventPosition, WhereBuilder } from './eventsWhere.js';
 
 export const DOCTOR_METADATA_VERSION = 2;
@@ -79,13 +80,13 @@ async function acceptedEntries(services: Services, projectId: number, filters: E
   else if (after) w.add(`e.received_at <= make_timestamptz(${w.bind(after.at)}::BIGINT)`);
   const limit = w.bind(n);
   const where = w.build();
-  const rows = await services.events.read(
+  const rows = await readEvents(
+    services,
     `SELECT e.uuid::VARCHAR AS uuid, e.event, epoch_ms(e.ts) AS ts_ms, epoch_ms(e.received_at) AS received_ms, epoch_us(e.received_at)::VARCHAR AS position_at,
             e.source, e.sdk_name, e.sdk_version, e.key_id, e.invalid, to_json(COALESCE(e.invalid_reasons, []::VARCHAR[]))::VARCHAR AS warnings
        FROM events e WHERE ${where.sql}
       ORDER BY e.received_at DESC, e.uuid DESC LIMIT ${limit}`,
     where.params,
-    { timeoutMs: services.config.query_timeout_ms },
   );
   return rows.map((row) => {
     const position: DoctorPosition = { at: String(row.position_at), kind: 'accepted', uuid: String(row.uuid) };
@@ -113,26 +114,23 @@ async function acceptedEntries(services: Services, projectId: number, filters: E
 }
 
 async function rejectedEntries(services: Services, projectId: number, filters: EventFilters, n: number, after?: DoctorPosition): Promise<Entry[]> {
-  const rows = await readRejectedAttempts(
-    services,
-    {
-      projectId,
-      from: filters.from!,
-      to: filters.to!,
-      event: filters.events?.[0],
-      sdkName: filters.sdkName,
-      source: filters.source,
-      limit: n,
-      // After an accepted record, every refused one at the same time came before it: an empty request
-      // id sorts below all real ones, so only strictly older records follow.
-      after: after && {
-        received_at: isoMicros(after.at),
-        request_id: after.kind === 'rejected' ? after.request_id : '',
-        event_index: after.kind === 'rejected' ? after.event_index : null,
-      },
+  const query: RejectedAttemptQuery = {
+    projectId,
+    from: filters.from!,
+    to: filters.to!,
+    event: filters.events?.[0],
+    sdkName: filters.sdkName,
+    source: filters.source,
+    limit: n,
+    // After an accepted record, every refused one at the same time came before it: an empty request
+    // id sorts below all real ones, so only strictly older records follow.
+    after: after && {
+      received_at: isoMicros(after.at),
+      request_id: after.kind === 'rejected' ? after.request_id : '',
+      event_index: after.kind === 'rejected' ? after.event_index : null,
     },
-    services.config.query_timeout_ms,
-  );
+  };
+  const rows = await withinTimeLimit(services, (timeoutMs) => readRejectedAttempts(services, query, timeoutMs));
   return rows.map((row) => {
     const at = Date.parse(row.received_at) * 1000;
     const position: DoctorPosition = { at: String(at), kind: 'rejected', request_id: row.request_id, event_index: row.event_index };

@@ -27,7 +27,9 @@ export function openEventStream(services: Services, req: Request, res: Response,
   res.status(200).set({
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-store',
-    Connection: 'keep-alive',
+    // The connection ends with the stream: a socket kept alive after a shutdown ended the stream
+    // would hold the stopping server until the keep-alive timeout.
+    Connection: 'close',
     'X-Accel-Buffering': 'no',
   });
   res.flushHeaders();
@@ -126,6 +128,7 @@ class LiveStream {
     for (const o of out) {
       if (o.kind === 'dropped') this.res.write(`event: dropped\ndata: ${JSON.stringify({ count: o.count })}\n\n`);
       else this.res.write(`event: event\ndata: ${JSON.stringify(itemFromCommitted(o.event, actors.get(o.event.distinct_id)!))}\n\n`);
+      this.sampler.wrote(performance.now());
     }
   }
 

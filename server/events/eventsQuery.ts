@@ -76,9 +76,9 @@ function checkDoctor(query: Record<string, unknown>, filters: EventFilters): voi
   for (const name of ['from', 'to'] as const) {
     if (!filters[name]) throw new ValidationError(`${name} is required with view=doctor`, name);
   }
-  const days = (filters.to!.getTime() - filters.from!.getTime()) / DAY_MS;
-  if (days > DOCTOR_MAX_DAYS) {
-    throw new ValidationError(`view=doctor covers at most ${DOCTOR_MAX_DAYS} days; from and to are ${+days.toFixed(3)} days apart`, 'to');
+  const latest = new Date(filters.from!.getTime() + DOCTOR_MAX_DAYS * DAY_MS);
+  if (filters.to! > latest) {
+    throw new ValidationError(`view=doctor covers at most ${DOCTOR_MAX_DAYS} days: to must be at most ${latest.toISOString()}, got ${filters.to!.toISOString()}`, 'to');
   }
   if ((filters.events?.length ?? 0) > 1) {
     throw new ValidationError(`view=doctor takes at most one event value, got ${filters.events!.length}`, 'event');

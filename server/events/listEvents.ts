@@ -5,6 +5,7 @@ import type { Services } from '../services.js';
 import type { EventFilters } from './eventsQuery.js';
 import { afterPosition, eventFilterClauses, WhereBuilder, type EventPosition, type SqlWhere } from './eventsWhere.js';
 import { distinctIdsOfActor } from './actors.js';
+import { readEvents } from './timeLimit.js';
 import { ITEM_COLUMNS, itemFromRow, type EventItem } from './eventItem.js';
 
 export interface EventsPage {
@@ -32,7 +33,7 @@ export async function listEvents(services: Services, projectId: number, filters:
   if (after) afterPosition(w, after);
   const limitPlaceholder = w.bind(limit + 1);
   const where = w.build();
-  const rows = await services.events.read(buildListSql(where, limitPlaceholder), where.params, { timeoutMs: services.config.query_timeout_ms });
+  const rows = await readEvents(services, buildListSql(where, limitPlaceholder), where.params);
   const items = rows.slice(0, limit).map(itemFromRow);
   const last = rows[limit - 1];
   return { items, next: rows.length > limit && last ? { at: String(last.position_at), uuid: String(last.uuid) } : undefined };
