@@ -18,7 +18,7 @@ t.test('catalogs', async (t) => {
   const eventsCatalog = `/api/v1/projects/${project.id}/catalog/events`;
   const propsCatalog = `/api/v1/projects/${project.id}/catalog/props`;
 
-  t.test('empty project', async (t) => {
+  await t.test('empty project', async (t) => {
     t.same((await server.request('GET', eventsCatalog, { token: viewer })).body, { items: [], truncated: false });
     t.same((await server.request('GET', propsCatalog, { token: viewer })).body, { event: null, sampled_events: 0, items: [], truncated: false });
   });
