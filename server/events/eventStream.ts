@@ -1,7 +1,8 @@
 // GET /projects/{id}/events/stream: server-sent events of one project's events as they commit.
 // Messages: `event` (the event as the list shows it), `dropped` ({count} of events left out by
 // sampling or a slow reader), and comment lines as heartbeats. Sampling and heartbeats run on
-// real time, not the injectable clock: they pace bytes on a socket, not data.
+// real time, not the injectable clock: they pace bytes on a socket, not data. The stream ends when
+// the client leaves, the viewer loses access, or the server stops.
 
 import { performance } from 'node:perf_hooks';
 import type { Server } from 'node:net';
@@ -11,6 +12,7 @@ import { eventBus, type CommittedEvent } from '../ingest/eventBus.js';
 import { actorsOf } from './actors.js';
 import { itemFromCommitted } from './eventItem.js';
 import { StreamSampler } from './streamSampler.js';
+import { streamAccess } from './streamAccess.js';
 
 export const STREAM_MAX_PER_SECOND = 20;
 /** A reader this far behind loses events (counted as dropped) instead of growing our buffer. */
@@ -34,7 +36,7 @@ export function openEventStream(services: Services, req: Request, res: Response,
   });
   res.flushHeaders();
   res.write(': connected\n\n');
-  const stream = new LiveStream(services, res, projectId, (req.socket as { server?: Server }).server);
+  const stream = new LiveStream(services, res, projectId, streamAccess(services, req.auth!, projectId), (req.socket as { server?: Server }).server);
   res.on('close', () => stream.close());
 }
 
@@ -53,6 +55,7 @@ class LiveStream {
     private readonly services: Services,
     private readonly res: Response,
     private readonly projectId: number,
+    private readonly allowed: () => boolean,
     private readonly server: Server | undefined,
   ) {
     this.unsubscribe = eventBus(services).subscribe((batch) => this.receive(batch), { projectId, maxPending: MAX_PENDING });
@@ -134,7 +137,7 @@ class LiveStream {
 
   private tick(ticksPerHeartbeat: number): void {
     // A stopping server waits for open connections; a stream would hold it for the whole drain time.
-    if (this.server && !this.server.listening) {
+    if ((this.server && !this.server.listening) || !this.allowed()) {
       this.close();
       return;
     }

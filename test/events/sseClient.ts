@@ -82,6 +82,13 @@ function parseBlock(client: SseClient, block: string): void {
   if (data.length > 0) client.messages.push({ event, data: JSON.parse(data.join('\n')), at });
 }
 
+/** True when the server ends the stream within `ms`. */
+export function endsWithin(client: SseClient, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout;
+  const late = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)));
+  return Promise.race([client.ended.then(() => true), late]).finally(() => clearTimeout(timer));
+}
+
 /** Polls `done` every 10 ms; the stream is real time, so waiting on it is real waiting. */
 export async function waitFor(done: () => boolean, timeoutMs = 5000): Promise<void> {
   const deadline = performance.now() + timeoutMs;

@@ -5,11 +5,11 @@
 import t from 'tap';
 import { performance } from 'node:perf_hooks';
 import { startTestServer } from '../support/testServer.js';
-import { createTenant } from '../support/factories.js';
+import { accessTokenFor, addMember, createTenant } from '../support/factories.js';
 import { createIngestKey } from '../support/ingest.js';
 import { eventBus } from '../../server/ingest/eventBus.js';
 import { eventsTenant, ingestOk, qs } from './eventsKit.js';
-import { openSse, waitFor } from './sseClient.js';
+import { endsWithin, openSse, waitFor } from './sseClient.js';
 
 const T0 = new Date('2026-11-02T12:00:00.000Z');
 
@@ -119,13 +119,35 @@ t.test('live stream', async (t) => {
     await ingestOk(server, key, [{ event: 'unheard', anonymous_id: 'u' }]);
   });
 
+  t.test('a stream ends when its viewer loses access', async (t) => {
+    const owner = await accessTokenFor(server, tenant.owner, tenant.org);
+    const opened = async () => {
+      const user = await addMember(server, tenant.org, 'viewer', { password: null });
+      const token = await accessTokenFor(server, user, tenant.org);
+      const client = await openSse(streamUrl, token);
+      await client.waitFor(() => client.comments.some((c) => c.text === 'connected'));
+      return { user, token, client };
+    };
+    // Removed from the organization.
+    const removed = await opened();
+    t.equal((await server.request('DELETE', `/api/v1/orgs/${tenant.org.id}/members/${removed.user.id}`, { token: owner })).status, 204);
+    t.ok(await endsWithin(removed.client, 3000), 'the removed member\'s stream ended');
+    // Signed out of the session the stream was opened with.
+    const signedOut = await opened();
+    const sessions = await server.request('GET', '/api/v1/me/sessions', { token: signedOut.token });
+    t.equal((await server.request('DELETE', `/api/v1/me/sessions/${sessions.body.items[0].id}`, { token: signedOut.token })).status, 204);
+    t.ok(await endsWithin(signedOut.client, 3000), 'the signed-out session\'s stream ended');
+    await waitFor(() => bus.subscriberCount === 0);
+    t.equal(bus.subscriberCount, 0);
+  });
+
   t.test('a stopping server ends open streams instead of waiting for them', async (t) => {
     const client = await openSse(streamUrl, viewer);
     await client.waitFor(() => client.comments.some((c) => c.text === 'connected'));
     const started = performance.now();
     await server.close();
     const took = performance.now() - started;
-    await client.ended;
+    t.ok(await endsWithin(client, 3000), 'the client saw the end');
     t.ok(took < 3000, `stopped in ${Math.round(took)} ms (the drain limit is 10 s)`);
     t.equal(bus.subscriberCount, 0);
   });
