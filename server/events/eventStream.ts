@@ -9,6 +9,7 @@ import type { Server } from 'node:net';
 import type { Request, Response } from 'express';
 import type { Services } from '../services.js';
 import { eventBus, type CommittedEvent } from '../ingest/eventBus.js';
+import { MAX_GROUP_ROWS } from '../ingest/groupWriter.js';
 import { actorsOf } from './actors.js';
 import { itemFromCommitted } from './eventItem.js';
 import { StreamSampler } from './streamSampler.js';
@@ -17,8 +18,6 @@ import { streamAccess } from './streamAccess.js';
 export const STREAM_MAX_PER_SECOND = 20;
 /** A reader this far behind loses events (counted as dropped) instead of growing our buffer. */
 const MAX_BUFFERED_BYTES = 1 << 20;
-/** Events the bus holds for this connection between two deliveries. */
-const MAX_PENDING = 1000;
 const MIN_HEARTBEAT_MS = 100;
 /** At most one `dropped` message per this interval, so notices never crowd out events. */
 const NOTICE_INTERVAL_MS = 1000;
@@ -36,7 +35,9 @@ export function openEventStream(services: Services, req: Request, res: Response,
   });
   res.flushHeaders();
   res.write(': connected\n\n');
-  const stream = new LiveStream(services, res, projectId, streamAccess(services, req.auth!, projectId), (req.socket as { server?: Server }).server);
+  // node:net sets `server` on the sockets a server accepts; the stream watches it to end with it.
+  const server = (req.socket as { server?: Server }).server;
+  const stream = new LiveStream(services, res, projectId, streamAccess(services, req.auth!, projectId), server);
   res.on('close', () => stream.close());
 }
 
@@ -58,7 +59,9 @@ class LiveStream {
     private readonly allowed: () => boolean,
     private readonly server: Server | undefined,
   ) {
-    this.unsubscribe = eventBus(services).subscribe((batch) => this.receive(batch), { projectId, maxPending: MAX_PENDING });
+    // A backlog of two full commit groups: receive() drains it on every delivery, so the bus never
+    // drops for this subscriber and every event is either sent or counted as dropped.
+    this.unsubscribe = eventBus(services).subscribe((batch) => this.receive(batch), { projectId, maxPending: 2 * MAX_GROUP_ROWS });
     const heartbeatMs = Math.max(MIN_HEARTBEAT_MS, services.config.events.stream_heartbeat_ms);
     const period = Math.min(heartbeatMs, 1000);
     this.ticker = setInterval(() => this.tick(Math.round(heartbeatMs / period)), period);

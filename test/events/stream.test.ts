@@ -79,13 +79,13 @@ t.test('live stream', async (t) => {
     const client = await openSse(streamUrl, viewer);
     await client.waitFor(() => client.comments.some((c) => c.text === 'connected'));
     const started = performance.now();
-    // 300 events in 30 concurrent requests.
-    await Promise.all(Array.from({ length: 30 }, (_, r) => ingestOk(server, key, Array.from({ length: 10 }, (_, i) => ({ event: `burst-${r}-${i}`, anonymous_id: 'b' })))));
+    // 1,500 events in 30 concurrent requests: commit groups of hundreds to thousands of events.
+    await Promise.all(Array.from({ length: 30 }, (_, r) => ingestOk(server, key, Array.from({ length: 50 }, (_, i) => ({ event: `burst-${r}-${i}`, anonymous_id: 'b' })))));
     const counted = () => client.messages.reduce((n, m) => n + (m.event === 'dropped' ? m.data.count : 1), 0);
-    await client.waitFor(() => counted() >= 300, 10_000);
+    await client.waitFor(() => counted() >= 1500, 10_000);
     const delivered = client.messages.filter((m) => m.event === 'event');
     const notices = client.messages.filter((m) => m.event === 'dropped');
-    t.equal(counted(), 300, 'delivered + dropped = sent');
+    t.equal(counted(), 1500, 'delivered + dropped = sent');
     t.equal(new Set(delivered.map((m) => m.data.uuid)).size, delivered.length, 'no event twice');
     t.ok(delivered.length >= 20, `the budget is used (${delivered.length} delivered)`);
     t.ok(notices.length >= 1, 'the drop is reported');
