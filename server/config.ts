@@ -45,6 +45,7 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'ingest.dedup_window_hours', env: 'PP_INGEST_DEDUP_WINDOW_HOURS', kind: 'int', description: 'how far back a re-sent event uuid is recognized as already stored, in hours (default 24)' },
   { key: 'oidc.callback_url', env: 'PP_OIDC_CALLBACK_URL', kind: 'string', description: 'page of the web app a successful single sign-on redirects to (default BASE_URL/auth/callback)' },
   { key: 'oidc.http_timeout_ms', env: 'PP_OIDC_HTTP_TIMEOUT_MS', kind: 'int', description: 'time limit of one request to an identity provider, in ms (default 5000)' },
+  { key: 'events.stream_heartbeat_ms', env: 'PP_EVENTS_STREAM_HEARTBEAT_MS', kind: 'int', description: 'interval of the keep-alive comment on the live event stream, in ms (default 15000)' },
 ];
 
 export interface Config {
@@ -73,6 +74,7 @@ export interface Config {
   ingest: { dedup_window_hours: number };
   /** Single sign-on; `callback_url` unset means BASE_URL/auth/callback (see oidcCallbackUrl). */
   oidc: { callback_url?: string; http_timeout_ms: number };
+  events: { stream_heartbeat_ms: number };
   /** The config file the settings were read from, if any. */
   config_file?: string;
 }
@@ -103,6 +105,7 @@ const DEFAULTS = {
   trust_proxy: false,
   'ingest.dedup_window_hours': 24,
   'oidc.http_timeout_ms': 5000,
+  'events.stream_heartbeat_ms': 15_000,
 } as Record<string, unknown>;
 
 export function loadConfig(sources: ConfigSources = {}): Config {
@@ -212,7 +215,7 @@ function getPath(obj: Record<string, unknown>, dotted: string): unknown {
 }
 
 function unflatten(flat: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { rate_limit: {}, license: {}, ingest: {}, query_timeouts: {}, oidc: {} };
+  const out: Record<string, unknown> = { rate_limit: {}, license: {}, ingest: {}, query_timeouts: {}, oidc: {}, events: {} };
   for (const [key, value] of Object.entries(flat)) {
     const parts = key.split('.');
     let cur = out;

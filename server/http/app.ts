@@ -27,6 +27,7 @@ import { keysDomain } from '../keys/routes.js';
 import { behaviorDomain } from '../behavior/routes.js';
 import { queriesDomain } from '../queries/routes.js';
 import { segmentsDomain } from '../accounts/segmentsDomain.js';
+import { eventsDomain } from '../events/routes.js';
 
 export interface BuiltApp {
   app: Express;
@@ -48,6 +49,7 @@ export const DOMAINS: Domain[] = [
   behaviorDomain,
   queriesDomain,
   segmentsDomain,
+  eventsDomain,
 ];
 
 export function buildApp(services: Services, domains: Domain[] = DOMAINS): BuiltApp {
