@@ -15,7 +15,6 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-
 export interface LaunchOptions {
   // playwright turns the back/forward cache off by default; tests of bfcache restores
   // need it back.

@@ -22,7 +22,7 @@ export interface TrackedSite {
   events(): Promise<StoredEvent[]>;
   // Polls the store until `done` holds for its events; fails with what did arrive.
   waitForEvents(what: string, done: (events: StoredEvent[]) => boolean, timeoutMs?: number): Promise<StoredEvent[]>;
-  // Everything stored for the project (events, links, traits, replay chunks) as one string,
+  // Everything stored for the project (events, links, traits, refusals, replay chunks) as one string,
   // for "this value is nowhere" assertions.
   everythingStored(): Promise<string>;
 }

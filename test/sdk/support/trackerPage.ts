@@ -58,8 +58,6 @@ ${o.body ?? ''}
 export interface SentRequest {
   url: string;
   method: string;
-  // Playwright's resource type: 'fetch' for fetch(), 'ping' for sendBeacon, 'script' …
-  type: string;
   headers: Record<string, string>;
   body: string;
 }
@@ -69,7 +67,8 @@ export interface TrackedPage {
   page: Page;
   // Console lines of the page, e.g. the tracker's debug warnings.
   console: string[];
-  // Every request the page made whose URL starts with `prefix` (all when omitted).
+  // Every request the page made whose URL starts with `prefix` (all when omitted). Requests
+  // of a page being left (sendBeacon at page hide) are not reported by the browser.
   sent(prefix?: string): Promise<SentRequest[]>;
   // Resolves with the first console line containing `text` (now or later).
   consoleLine(text: string, timeoutMs?: number): Promise<string>;
@@ -111,7 +110,7 @@ export async function openTrackedPage(browser: Browser, url: string): Promise<Tr
     async sent(prefix = '') {
       const chosen = requests.filter((r) => r.url().startsWith(prefix));
       return Promise.all(
-        chosen.map(async (r) => ({ url: r.url(), method: r.method(), type: r.resourceType(), headers: await r.allHeaders(), body: r.postData() ?? '' })),
+        chosen.map(async (r) => ({ url: r.url(), method: r.method(), headers: await r.allHeaders(), body: r.postData() ?? '' })),
       );
     },
     consoleLine(text, timeoutMs = 10_000) {
