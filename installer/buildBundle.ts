@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { Command, Option } from 'commander';
 import { packageRoot } from '../server/packageRoot.js';
 import { createTarGz, sha256File, writeChecksum } from './archive.js';
+import { BUNDLE_INFO, type BundleInfo } from './bundleInfo.js';
 import { BUNDLED_NODE, MIN_GLIBC, nodeRuntime } from './nodeRuntime.js';
 import { productionModules } from './productionModules.js';
 import { isVersion } from './versions.js';
@@ -37,19 +38,6 @@ export interface BuiltBundle {
   sumsFile: string;
   version: string;
 }
-
-/** What BUNDLE.json at the top of a release says about it. */
-export interface BundleInfo {
-  name: 'pp';
-  version: string;
-  platform: 'linux-x64';
-  node: string;
-  min_glibc: string;
-  built_at: string;
-  commit: string | null;
-}
-
-export const BUNDLE_INFO = 'BUNDLE.json';
 
 export function defaultCacheDir(): string {
   return path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'pp-bundle');

@@ -31,6 +31,8 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'query_timeout_ms', env: 'PP_QUERY_TIMEOUT_MS', kind: 'int', description: 'time limit of one analytical query or event read, in ms (default 30000)' },
   { key: 'license.trusted_keys_dir', env: 'PP_LICENSE_TRUSTED_KEYS', kind: 'string', description: 'directory of extra trusted license public keys (<kid>.pem)' },
   { key: 'trust_proxy', env: 'PP_TRUST_PROXY', kind: 'bool', description: 'take the client address from X-Forwarded-For (only behind a reverse proxy); default false' },
+  { key: 'tls_cert', env: 'PP_TLS_CERT', kind: 'string', description: 'PEM certificate (chain) file; with tls_key the server speaks HTTPS itself' },
+  { key: 'tls_key', env: 'PP_TLS_KEY', kind: 'string', description: 'PEM private key file matching tls_cert' },
 ];
 
 export interface Config {
@@ -48,6 +50,9 @@ export interface Config {
   query_timeout_ms: number;
   license: { trusted_keys_dir?: string };
   trust_proxy: boolean;
+  /** Both set: the server listens with HTTPS using these PEM files. */
+  tls_cert?: string;
+  tls_key?: string;
   /** The config file the settings were read from, if any. */
   config_file?: string;
 }
@@ -93,7 +98,11 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const config = unflatten(flat) as unknown as Config;
   config.data_dir = path.resolve(config.data_dir);
   if (config.license.trusted_keys_dir) config.license.trusted_keys_dir = path.resolve(config.license.trusted_keys_dir);
-  config.base_url = (config.base_url ?? `http://${displayHost(config.host)}:${config.port}`).replace(/\/+$/, '');
+  if ((config.tls_cert === undefined) !== (config.tls_key === undefined)) throw new ConfigError('tls_cert and tls_key must be set together');
+  if (config.tls_cert) config.tls_cert = path.resolve(config.tls_cert);
+  if (config.tls_key) config.tls_key = path.resolve(config.tls_key);
+  const scheme = config.tls_cert ? 'https' : 'http';
+  config.base_url = (config.base_url ?? `${scheme}://${displayHost(config.host)}:${config.port}`).replace(/\/+$/, '');
   if (configFile) config.config_file = path.resolve(configFile);
   return config;
 }

@@ -4,6 +4,8 @@
 import type { Services } from '../services.js';
 import { appliedEvents, appliedMeta } from '../store/migrate.js';
 import { LicenseRefusedError } from '../license/licenseManager.js';
+import { takeSnapshot } from '../../installer/snapshot.js';
+import { checkDatabases } from '../../installer/databaseChecks.js';
 
 export type AdminCommand = (services: Services, args: Record<string, unknown>) => Promise<unknown>;
 
@@ -46,3 +48,18 @@ registerAdminCommand('license.apply', async (services, args) => {
 registerAdminCommand('license.show', async (services) => services.license.report());
 
 registerAdminCommand('license.remove', async (services) => services.license.remove());
+
+// Installer operations: a consistent backup taken by the process that holds the files, the
+// integrity checks of `ppctl doctor`, and the sizes `ppctl status` shows.
+registerAdminCommand('backup', async (services, args) => {
+  if (typeof args.dir !== 'string') throw new AdminCommandError('backup needs the folder to write the snapshot to');
+  return takeSnapshot(services, args.dir);
+});
+
+registerAdminCommand('doctor.databases', async (services) => checkDatabases(services.meta, (sql) => services.events.read(sql)));
+
+registerAdminCommand('data.stats', async (services) => {
+  const count = (table: string) => (services.meta.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  const [row] = await services.events.read('SELECT count(*) AS n FROM events');
+  return { events: Number(row!.n), users: count('users'), organizations: count('organizations'), projects: count('projects') };
+});
