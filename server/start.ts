@@ -1,6 +1,6 @@
 // Runs the server: opens the installation, listens on one port for both surfaces (HTTPS when
-// tls_cert and tls_key are set), serves the admin
-// socket, and on close stops accepting, finishes in-flight requests, flushes and closes the stores.
+// tls_cert and tls_key are set), serves the admin socket, and on close stops accepting, finishes
+// in-flight requests, flushes and closes the stores.
 
 import http from 'node:http';
 import https from 'node:https';
