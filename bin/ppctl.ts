@@ -98,8 +98,6 @@ installationOptions(
       const lines = [``, `pp is running at ${config.base_url}`, `  owner email: ${demo.email}`];
       lines.push(demo.password ? `  one-time password: ${demo.password}  (shown only now)` : `  (existing owner; password not shown again)`);
       lines.push(`  demo project id: ${demo.project.id}`, ``);
-      // The logger buffers; flush it so the JSON listening line stays the first line of output.
-      await new Promise<void>((resolve) => running.services.log.flush(() => resolve()));
       process.stdout.write(lines.join('\n') + '\n');
     }
     let stopping = false;

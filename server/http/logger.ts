@@ -26,7 +26,8 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
         censor: REDACTED,
       },
     },
-    destination,
+    // Synchronous by default so log lines and anything else on stdout keep their order.
+    destination ?? pino.destination({ dest: 1, sync: true }),
   );
 }
 

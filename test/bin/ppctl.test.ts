@@ -2,18 +2,12 @@
 // first start, and an admin command with and without a running server.
 
 import t from 'tap';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { tempDir } from '../support/tempDir.js';
 import { runPpctl, spawnServe } from '../support/ppctl.js';
 import { request } from '../support/testServer.js';
-
-async function tempDir(t: { teardown(fn: () => unknown): void }): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'pp-cli-'));
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 t.test('help lists commands and every setting', async (t) => {
   const help = await runPpctl(['--help']);

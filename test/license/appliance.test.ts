@@ -3,9 +3,9 @@
 
 import t from 'tap';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { tempDir } from '../support/tempDir.js';
 import Database from 'better-sqlite3';
 import { signLicense } from '../../license/index.js';
 import { runPpctl, spawnServe } from '../support/ppctl.js';
@@ -13,12 +13,6 @@ import { startTestServer } from '../support/testServer.js';
 import { grantEntitlements, signTestLicense, testKeysDir } from '../support/license.js';
 
 const DAY_MS = 86_400_000;
-
-async function tempDir(t: { teardown(fn: () => unknown): void }): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'pp-lic-'));
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 t.test('ppctl license apply changes a running server at once; refusals exit non-zero with the reason', async (t) => {
   const dir = await tempDir(t);

@@ -1,18 +1,12 @@
 // The migration runner: order, one transaction each, checksums, and refusal of edited files.
 
 import t from 'tap';
-import { mkdtemp, writeFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { tempDir } from '../support/tempDir.js';
 import { openMetaDb } from '../../server/store/sqlite.js';
 import { EventStore } from '../../server/store/eventStore.js';
 import { migrateEvents, migrateMeta, MigrationError, readMigrations } from '../../server/store/migrate.js';
-
-async function tempDir(t: { teardown(fn: () => unknown): void }): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'pp-migrate-'));
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 t.test('sqlite: applies in order, once, and refuses an edited file', async (t) => {
   const dir = await tempDir(t);
