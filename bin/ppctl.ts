@@ -10,6 +10,7 @@ import { AdminCommandError } from '../server/admin/adminCommands.js';
 import { ensureDemoAccount } from '../server/accounts/demoAccount.js';
 import { formatLicense } from '../server/license/formatLicense.js';
 import type { LicenseReport } from '../server/license/licenseManager.js';
+import type { OutboxEntry } from '../server/mail/outbox.js';
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -149,6 +150,40 @@ installationOptions(license.command('remove').description('remove the current li
   await admin(opts, 'license.remove');
   process.stdout.write('License removed; actor drill-down and saved segments are off.\n');
 });
+const mail = program.command('mail').description('outgoing mail');
+
+installationOptions(mail.command('outbox').description('list the mail outbox, newest first (queued, sent and failed; never the bodies)'))
+  .option('--json', 'print JSON')
+  .action(async (opts: InstallationOptions & { json?: boolean }) => {
+    const entries = (await admin(opts, 'mail.outbox')) as OutboxEntry[];
+    if (opts.json) return void process.stdout.write(JSON.stringify(entries, null, 2) + '\n');
+    if (entries.length === 0) return void process.stdout.write('The outbox is empty.\n');
+    for (const e of entries) {
+      const when = e.status === 'sent' ? `sent ${e.sent_at}` : e.status === 'queued' ? `next attempt ${e.next_attempt_at}` : 'gave up';
+      process.stdout.write(`#${e.id}  ${e.status.padEnd(6)}  ${e.kind}  to ${e.to}  "${e.subject}"  created ${e.created_at}  attempts ${e.attempts}  ${when}\n`);
+      if (e.last_error) process.stdout.write(`      last error: ${e.last_error}\n`);
+    }
+  });
+
+const adminGroup = program.command('admin').description('account administration');
+
+installationOptions(adminGroup.command('reset-password <email>').description('set a new password for an account and sign out all its sessions'))
+  .option('--password-file <file>', 'read the new password from this file (default: generate one and print it)')
+  .option('--disable-mfa', 'also turn off two-factor authentication (lost authenticator and recovery codes)')
+  .action(async (email: string, opts: InstallationOptions & { passwordFile?: string; disableMfa?: boolean }) => {
+    const password = opts.passwordFile
+      ? (await readFile(opts.passwordFile, 'utf8').catch((err: NodeJS.ErrnoException) => fail(`cannot read ${opts.passwordFile}: ${err.code ?? err.message}`))).replace(/\r?\n$/, '')
+      : undefined;
+    const result = (await admin(opts, 'admin.reset-password', { email, password, disable_mfa: opts.disableMfa === true })) as {
+      email: string;
+      generated_password: string | null;
+      mfa_removed: boolean;
+    };
+    const lines = [`Password of ${result.email} changed; all its sessions are signed out.`];
+    if (result.generated_password) lines.push(`  new password: ${result.generated_password}  (shown only now)`);
+    if (result.mfa_removed) lines.push('  two-factor authentication turned off.');
+    process.stdout.write(lines.join('\n') + '\n');
+  });
 
 // ---- The appliance: install, service control, upgrade and rollback, backup and restore, doctor ----
 

@@ -28,6 +28,9 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'mail_from', env: 'PP_MAIL_FROM', kind: 'string', description: 'sender address of outgoing mail (default pp@localhost)' },
   { key: 'rate_limit.ip_per_minute', env: 'PP_RATE_LIMIT_IP_PER_MINUTE', kind: 'int', description: 'main API requests per minute per client address (default 1200)' },
   { key: 'rate_limit.user_per_minute', env: 'PP_RATE_LIMIT_USER_PER_MINUTE', kind: 'int', description: 'main API requests per minute per signed-in user (default 600)' },
+  { key: 'rate_limit.auth_ip_per_minute', env: 'PP_RATE_LIMIT_AUTH_IP_PER_MINUTE', kind: 'int', description: 'sign-in, registration, password reset and invitation attempts per minute per client address (default 10)' },
+  { key: 'rate_limit.auth_email_per_minute', env: 'PP_RATE_LIMIT_AUTH_EMAIL_PER_MINUTE', kind: 'int', description: 'sign-in, registration and password reset attempts per minute per email address (default 5)' },
+  { key: 'rate_limit.refresh_ip_per_minute', env: 'PP_RATE_LIMIT_REFRESH_IP_PER_MINUTE', kind: 'int', description: 'refresh, bootstrap and logout requests per minute per client address (default 120)' },
   { key: 'query_timeout_ms', env: 'PP_QUERY_TIMEOUT_MS', kind: 'int', description: 'time limit of one analytical query or event read, in ms (default 30000)' },
   { key: 'license.trusted_keys_dir', env: 'PP_LICENSE_TRUSTED_KEYS', kind: 'string', description: 'directory of extra trusted license public keys (<kid>.pem)' },
   { key: 'trust_proxy', env: 'PP_TRUST_PROXY', kind: 'bool', description: 'take the client address from X-Forwarded-For (only behind a reverse proxy); default false' },
@@ -46,7 +49,13 @@ export interface Config {
   signup_mode: 'legacy' | 'closed';
   smtp_url?: string;
   mail_from: string;
-  rate_limit: { ip_per_minute: number; user_per_minute: number };
+  rate_limit: {
+    ip_per_minute: number;
+    user_per_minute: number;
+    auth_ip_per_minute: number;
+    auth_email_per_minute: number;
+    refresh_ip_per_minute: number;
+  };
   query_timeout_ms: number;
   license: { trusted_keys_dir?: string };
   trust_proxy: boolean;
@@ -76,6 +85,9 @@ const DEFAULTS = {
   mail_from: 'pp@localhost',
   'rate_limit.ip_per_minute': 1200,
   'rate_limit.user_per_minute': 600,
+  'rate_limit.auth_ip_per_minute': 10,
+  'rate_limit.auth_email_per_minute': 5,
+  'rate_limit.refresh_ip_per_minute': 120,
   query_timeout_ms: 30_000,
   trust_proxy: false,
 } as Record<string, unknown>;

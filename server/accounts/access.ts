@@ -38,3 +38,12 @@ export function orgAccess(minimum: Role): RequestHandler {
     next();
   };
 }
+
+/** Needs `authenticate` before it: for routes scoped to the caller's current organization as a whole. */
+export function roleAccess(minimum: Role): RequestHandler {
+  return (req, _res, next) => {
+    if (!req.auth) throw new UnauthorizedError();
+    if (!atLeast(req.auth.role, minimum)) throw new ForbiddenError(`this action needs the ${minimum} role or higher`);
+    next();
+  };
+}

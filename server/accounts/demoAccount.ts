@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { MetaDb } from '../store/sqlite.js';
 import { countUsers, createUser } from './users.js';
 import { addMembership, createOrganization } from './organizations.js';
-import { createProject, type Project } from './projects.js';
+import { createProject, getProject, type Project } from './projects.js';
 
 export const DEMO_EMAIL = 'owner@pp.local';
 
@@ -26,10 +26,10 @@ export async function ensureDemoAccount(db: MetaDb, now: Date): Promise<DemoAcco
     const row = db
       .prepare(
         `SELECT u.email, p.id FROM users u JOIN memberships m ON m.user_id = u.id AND m.role = 'owner'
-         JOIN projects p ON p.org_id = m.org_id ORDER BY u.id, p.id LIMIT 1`,
+         JOIN projects p ON p.org_id = m.org_id AND p.deleted_at IS NULL ORDER BY u.id, p.id LIMIT 1`,
       )
       .get() as { email: string; id: number } | undefined;
-    const project = row ? (db.prepare('SELECT id, org_id, name, timezone, created_at FROM projects WHERE id = ?').get(row.id) as Project) : undefined;
+    const project = row ? getProject(db, row.id) : undefined;
     if (row && project) return { email: row.email, project };
   }
   const password = generatePassword();

@@ -1,6 +1,8 @@
 // Projects belong to one organization and carry the IANA time zone that defines calendar days in reports.
+// A deleted project keeps its row (deleted_at), so its id is never reused; every lookup here skips it.
 
 import type { MetaDb } from '../store/sqlite.js';
+import { ValidationError } from '../http/errors.js';
 
 export interface Project {
   id: number;
@@ -9,6 +11,8 @@ export interface Project {
   timezone: string;
   created_at: string;
 }
+
+const COLUMNS = 'id, org_id, name, timezone, created_at';
 
 /** True for IANA zone names this runtime knows (the same ICU data DuckDB's zone handling follows). */
 export function isTimeZone(tz: string): boolean {
@@ -21,6 +25,16 @@ export function isTimeZone(tz: string): boolean {
   }
 }
 
+/**
+ * The zone as stored: as given, with its letter case fixed where ICU knows the name (`utc` → `UTC`,
+ * `europe/berlin` → `Europe/Berlin`); a name that is not a zone is 422 quoting it.
+ */
+export function normalizeTimeZone(tz: string): string {
+  if (!isTimeZone(tz)) throw new ValidationError(`timezone ${JSON.stringify(tz)} is not an IANA time zone name such as Europe/Berlin`, 'timezone');
+  const resolved = new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
+  return resolved.toLowerCase() === tz.toLowerCase() ? resolved : tz;
+}
+
 export function createProject(db: MetaDb, input: { orgId: number; name: string; timezone?: string }, now: Date): Project {
   const info = db
     .prepare('INSERT INTO projects (org_id, name, timezone, created_at) VALUES (?, ?, ?, ?)')
@@ -29,5 +43,22 @@ export function createProject(db: MetaDb, input: { orgId: number; name: string; 
 }
 
 export function getProject(db: MetaDb, id: number): Project | undefined {
-  return db.prepare('SELECT id, org_id, name, timezone, created_at FROM projects WHERE id = ?').get(id) as Project | undefined;
+  return db.prepare(`SELECT ${COLUMNS} FROM projects WHERE id = ? AND deleted_at IS NULL`).get(id) as Project | undefined;
+}
+
+export function listProjects(db: MetaDb, orgId: number): Project[] {
+  return db.prepare(`SELECT ${COLUMNS} FROM projects WHERE org_id = ? AND deleted_at IS NULL ORDER BY id`).all(orgId) as Project[];
+}
+
+export function updateProject(db: MetaDb, id: number, changes: { name?: string; timezone?: string }): Project {
+  db.prepare('UPDATE projects SET name = coalesce(?, name), timezone = coalesce(?, timezone) WHERE id = ? AND deleted_at IS NULL').run(
+    changes.name ?? null,
+    changes.timezone ?? null,
+    id,
+  );
+  return getProject(db, id)!;
+}
+
+export function deleteProject(db: MetaDb, id: number, now: Date): void {
+  db.prepare('UPDATE projects SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL').run(now.toISOString(), id);
 }

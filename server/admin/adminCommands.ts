@@ -6,6 +6,12 @@ import { appliedEvents, appliedMeta } from '../store/migrate.js';
 import { LicenseRefusedError } from '../license/licenseManager.js';
 import { takeSnapshot } from '../../installer/snapshot.js';
 import { checkDatabases } from '../../installer/databaseChecks.js';
+import { listOutbox } from '../mail/outbox.js';
+import { passwordProblem } from '../auth/passwords.js';
+import { setPasswordByOperator } from '../auth/passwordResets.js';
+import { removeMfa } from '../auth/mfa.js';
+import { generatePassword } from '../accounts/demoAccount.js';
+import { findUserByEmail } from '../accounts/users.js';
 
 export type AdminCommand = (services: Services, args: Record<string, unknown>) => Promise<unknown>;
 
@@ -48,6 +54,18 @@ registerAdminCommand('license.apply', async (services, args) => {
 registerAdminCommand('license.show', async (services) => services.license.report());
 
 registerAdminCommand('license.remove', async (services) => services.license.remove());
+registerAdminCommand('mail.outbox', async (services) => listOutbox(services));
+
+registerAdminCommand('admin.reset-password', async (services, args) => {
+  const email = typeof args.email === 'string' ? args.email : '';
+  const given = typeof args.password === 'string' ? args.password : undefined;
+  const password = given ?? generatePassword();
+  const problem = passwordProblem(password);
+  if (problem) throw new AdminCommandError(`the password ${problem}`);
+  if (!(await setPasswordByOperator(services, email, password))) throw new AdminCommandError(`no account with email ${email}`);
+  const mfaRemoved = args.disable_mfa === true ? removeMfa(services, findUserByEmail(services.meta, email)!.id) : false;
+  return { email: email.trim().toLowerCase(), generated_password: given === undefined ? password : null, mfa_removed: mfaRemoved };
+});
 
 // Installer operations: a consistent backup taken by the process that holds the files, the
 // integrity checks of `ppctl doctor`, and the sizes `ppctl status` shows.

@@ -1,5 +1,6 @@
 // Password hashing (argon2id) and the complexity rule shared by register, reset and invite accept.
 
+import { randomBytes } from 'node:crypto';
 import argon2 from 'argon2';
 
 export const PASSWORD_MIN_LENGTH = 8;
@@ -25,4 +26,17 @@ export async function verifyPassword(hash: string, password: string): Promise<bo
   } catch {
     return false;
   }
+}
+
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * Verifies against the stored hash, or against a throwaway hash with the same parameters when there is
+ * none (unknown email, account without a password), so both paths cost one argon2 verification.
+ */
+export async function verifyPasswordEvenly(hash: string | null | undefined, password: string): Promise<boolean> {
+  if (hash) return verifyPassword(hash, password);
+  dummyHash ??= hashPassword(randomBytes(24).toString('base64url'));
+  await verifyPassword(await dummyHash, password);
+  return false;
 }

@@ -16,6 +16,10 @@ import { rateLimit } from './rateLimit.js';
 import { healthDomain } from './health.js';
 import { openapiDomain } from './openapiRoute.js';
 import { trackerDomain } from '../tracker/routes.js';
+import { licenseDomain } from '../license/licenseDomain.js';
+import { authDomain } from '../auth/routes.js';
+import { accountsDomain } from '../accounts/routes.js';
+import { mailDomain } from '../mail/mailDomain.js';
 
 export interface BuiltApp {
   app: Express;
@@ -23,7 +27,7 @@ export interface BuiltApp {
   routes: RouteTable;
 }
 
-export const DOMAINS: Domain[] = [healthDomain, openapiDomain, trackerDomain];
+export const DOMAINS: Domain[] = [healthDomain, openapiDomain, trackerDomain, authDomain, accountsDomain, mailDomain, licenseDomain];
 
 export function buildApp(services: Services, domains: Domain[] = DOMAINS): BuiltApp {
   const document = assembleDocument(services.version, domains.map((d) => d.openapi));

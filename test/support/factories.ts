@@ -23,9 +23,11 @@ export interface Tenant {
   project: Project;
 }
 
-export async function createTestUser(server: TestServer, options: { email?: string; password?: string } = {}): Promise<User> {
+/** `password: null` creates an account without a password (as external sign-in does), skipping the argon2 cost. */
+export async function createTestUser(server: TestServer, options: { email?: string; password?: string | null } = {}): Promise<User> {
   const { meta, clock } = server.running.services;
-  return createUser(meta, { email: options.email ?? uniqueEmail(), password: options.password ?? TEST_PASSWORD }, clock.now());
+  const password = options.password === null ? undefined : (options.password ?? TEST_PASSWORD);
+  return createUser(meta, { email: options.email ?? uniqueEmail(), password }, clock.now());
 }
 
 export async function createTenant(server: TestServer, options: { timezone?: string } = {}): Promise<Tenant> {
@@ -37,9 +39,9 @@ export async function createTenant(server: TestServer, options: { timezone?: str
   return { owner, org, project };
 }
 
-export async function addMember(server: TestServer, org: Organization, role: Role): Promise<User> {
+export async function addMember(server: TestServer, org: Organization, role: Role, options: { password?: string | null } = {}): Promise<User> {
   const { meta, clock } = server.running.services;
-  const user = await createTestUser(server, { email: uniqueEmail(role) });
+  const user = await createTestUser(server, { email: uniqueEmail(role), password: options.password });
   addMembership(meta, org.id, user.id, role, clock.now());
   return user;
 }
@@ -49,4 +51,28 @@ export async function accessTokenFor(server: TestServer, user: User, org: Organi
   const services = server.running.services;
   const sessionId = createSession(services, { userId: user.id, orgId: org.id });
   return issueAccessToken(services, { userId: user.id, orgId: org.id, sessionId });
+}
+
+export interface HttpLogin {
+  status: number;
+  body: any;
+  /** The access token of a successful sign-in. */
+  token?: string;
+  /** `pp_rt=<value>`, ready for a Cookie header, when a refresh cookie was set. */
+  cookie?: string;
+}
+
+/** `pp_rt=<value>` from a response's Set-Cookie header, if it sets one. */
+export function refreshCookieFrom(headers: Headers): string | undefined {
+  const set = headers.getSetCookie().find((c) => c.startsWith('pp_rt='));
+  return set?.split(';')[0];
+}
+
+/**
+ * Signs in through POST /api/v1/auth/login, as a browser would. The sign-in group allows 10 attempts a
+ * minute per address by default; tests that sign in more often raise `rate_limit.auth_ip_per_minute`.
+ */
+export async function login(server: TestServer, email: string, password: string, extra: { org_id?: number; mfa_code?: string } = {}): Promise<HttpLogin> {
+  const res = await server.request('POST', '/api/v1/auth/login', { body: { email, password, ...extra } });
+  return { status: res.status, body: res.body, token: res.body?.access_token, cookie: refreshCookieFrom(res.headers) };
 }

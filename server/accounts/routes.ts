@@ -1,0 +1,104 @@
+// HTTP for the caller's profile, the organization (name, members, invitations) and its projects. Every
+// route authenticates first; role and tenancy checks come from access.ts, the rules from members.ts,
+// invites.ts and projects.ts.
+
+import type { Domain } from '../http/domain.js';
+import { authenticate } from '../auth/authenticate.js';
+import { mfaEnabled } from '../auth/mfa.js';
+import { createInvite, listInvites, revokeInvite, type Invite } from '../auth/invites.js';
+import { orgAccess, projectAccess, roleAccess } from './access.js';
+import { accountsOpenApi } from './openapi.js';
+import { getUser } from './users.js';
+import { listMembers, listUserOrgs, renameOrganization, type Member } from './organizations.js';
+import { changeMemberRole, removeMember } from './members.js';
+import { createProject, deleteProject, listProjects, normalizeTimeZone, updateProject, type Project } from './projects.js';
+
+const presentProject = (p: Project) => ({ id: p.id, org_id: p.org_id, name: p.name, timezone: p.timezone, created_at: p.created_at });
+const presentMember = (m: Member) => ({ user_id: m.user_id, email: m.email, name: m.name, role: m.role, joined_at: m.created_at });
+const presentInvite = (i: Invite) => ({
+  id: i.id,
+  email: i.email,
+  role: i.role,
+  status: i.status,
+  invited_by: i.invited_by,
+  created_at: i.created_at,
+  expires_at: i.expires_at,
+  accepted_at: i.accepted_at,
+});
+
+export const accountsDomain: Domain = {
+  name: 'accounts',
+  openapi: accountsOpenApi,
+  mount(routes, services) {
+    const signedIn = { auth: [authenticate(services)] };
+    const db = services.meta;
+    const actor = (req: import('express').Request) => ({ userId: req.auth!.userId, role: req.auth!.role });
+
+    routes.get('/api/v1/me', signedIn, (req, res) => {
+      const { userId, orgId, role, sessionId } = req.auth!;
+      const user = getUser(db, userId)!;
+      const orgs = listUserOrgs(db, userId);
+      res.json({
+        user: { id: user.id, email: user.email, name: user.name, created_at: user.created_at, mfa_enabled: mfaEnabled(services, userId) },
+        org: { ...orgs.find((o) => o.id === orgId)!, role },
+        orgs,
+        session_id: sessionId,
+      });
+    });
+
+    routes.patch('/api/v1/orgs/{orgID}', signedIn, orgAccess('admin'), (req, res) => {
+      res.json(renameOrganization(db, req.auth!.orgId, req.body.name.trim()));
+    });
+
+    routes.get('/api/v1/orgs/{orgID}/members', signedIn, orgAccess('admin'), (req, res) => {
+      res.json({ items: listMembers(db, req.auth!.orgId).map(presentMember), next_cursor: null });
+    });
+
+    routes.patch('/api/v1/orgs/{orgID}/members/{userID}', signedIn, orgAccess('admin'), (req, res) => {
+      res.json(presentMember(changeMemberRole(services, req.auth!.orgId, actor(req), Number(req.valid.params.userID), req.body.role)));
+    });
+
+    routes.delete('/api/v1/orgs/{orgID}/members/{userID}', signedIn, orgAccess('admin'), (req, res) => {
+      removeMember(services, req.auth!.orgId, actor(req), Number(req.valid.params.userID));
+      res.status(204).end();
+    });
+
+    routes.post('/api/v1/orgs/{orgID}/invites', signedIn, orgAccess('admin'), (req, res) => {
+      const invite = createInvite(services, { orgId: req.auth!.orgId, email: req.body.email, role: req.body.role, actor: actor(req) });
+      res.status(201).json(presentInvite(invite));
+    });
+
+    routes.get('/api/v1/orgs/{orgID}/invites', signedIn, orgAccess('admin'), (req, res) => {
+      res.json({ items: listInvites(services, req.auth!.orgId).map(presentInvite), next_cursor: null });
+    });
+
+    routes.delete('/api/v1/orgs/{orgID}/invites/{inviteID}', signedIn, orgAccess('admin'), (req, res) => {
+      revokeInvite(services, req.auth!.orgId, Number(req.valid.params.inviteID), req.auth!.role);
+      res.status(204).end();
+    });
+
+    routes.get('/api/v1/projects', signedIn, (req, res) => {
+      res.json({ items: listProjects(db, req.auth!.orgId).map(presentProject), next_cursor: null });
+    });
+
+    routes.post('/api/v1/projects', signedIn, roleAccess('admin'), (req, res) => {
+      const timezone = normalizeTimeZone(req.body.timezone);
+      const project = createProject(db, { orgId: req.auth!.orgId, name: req.body.name.trim(), timezone }, services.clock.now());
+      res.status(201).json(presentProject(project));
+    });
+
+    routes.get('/api/v1/projects/{id}', signedIn, projectAccess(services, 'viewer'), (req, res) => {
+      res.json(presentProject(req.project!));
+    });
+
+    routes.patch('/api/v1/projects/{id}', signedIn, projectAccess(services, 'admin'), (req, res) => {
+      const timezone = req.body.timezone === undefined ? undefined : normalizeTimeZone(req.body.timezone);
+      res.json(presentProject(updateProject(db, req.project!.id, { name: req.body.name?.trim(), timezone })));
+    });
+
+    routes.delete('/api/v1/projects/{id}', signedIn, projectAccess(services, 'owner'), (req, res) => {
+      deleteProject(db, req.project!.id, services.clock.now());
+      res.status(204).end();
+    });
+  },
+};

@@ -1,0 +1,17 @@
+// Cookie-authenticated operations (refresh, bootstrap, logout) refuse a present Origin outside the
+// allowlist (configured CORS origins plus the base URL): a cross-site page must not spend the cookie.
+// Requests without Origin (same-origin navigations, non-browser clients) pass.
+
+import type { RequestHandler } from 'express';
+import type { Services } from '../services.js';
+import { allowedOrigins } from '../config.js';
+import { ForbiddenError } from '../http/errors.js';
+
+export function requireAllowedOrigin(services: Services): RequestHandler {
+  const allowed = allowedOrigins(services.config);
+  return (req, _res, next) => {
+    const origin = req.get('origin');
+    if (origin !== undefined && !allowed.has(origin)) throw new ForbiddenError('this origin may not use the session cookie');
+    next();
+  };
+}

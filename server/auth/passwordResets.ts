@@ -1,0 +1,99 @@
+// Password reset: a one-hour, single-use emailed link. Asking is answered before any lookup happens
+// (the work runs after the response), so the answer and its timing say nothing about whether the
+// account exists. A newer request retires older unused links; a reset ends every session.
+
+import type { Services } from '../services.js';
+import { ValidationError } from '../http/errors.js';
+import { findUserByEmail, setPasswordHash } from '../accounts/users.js';
+import { enqueueMail } from '../mail/outbox.js';
+import { notifyMailWorker } from '../mail/mailWorker.js';
+import { passwordResetMessage } from '../mail/messages.js';
+import { hashPassword, passwordProblem } from './passwords.js';
+import { hashToken, randomToken } from './tokenHash.js';
+import { revokeAllSessions } from './sessions.js';
+
+export const RESET_TTL_MS = 60 * 60 * 1000;
+const KIND = 'password-reset';
+const INVALID = 'invalid or expired token';
+
+const pending = new WeakMap<Services, Set<Promise<void>>>();
+
+/** Issues a reset link for an existing account and queues its email, in one transaction. */
+export function issuePasswordReset(services: Services, email: string): void {
+  const user = findUserByEmail(services.meta, email);
+  if (!user) return;
+  const token = randomToken();
+  const now = services.clock.now();
+  const issue = services.meta.transaction(() => {
+    services.meta
+      .prepare('UPDATE password_resets SET retired_at = ? WHERE user_id = ? AND used_at IS NULL AND retired_at IS NULL')
+      .run(now.toISOString(), user.id);
+    services.meta
+      .prepare('INSERT INTO password_resets (user_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?)')
+      .run(user.id, hashToken(services, KIND, token), now.toISOString(), new Date(now.getTime() + RESET_TTL_MS).toISOString());
+    enqueueMail(services, passwordResetMessage(services.config.base_url, user.email, token));
+  });
+  issue();
+  notifyMailWorker(services);
+}
+
+/**
+ * Runs issuePasswordReset after the current response has been written. Shutdown waits for
+ * requests accepted this way.
+ */
+export function schedulePasswordReset(services: Services, email: string): void {
+  let set = pending.get(services);
+  if (!set) {
+    const created = new Set<Promise<void>>();
+    pending.set(services, created);
+    services.onShutdown(async () => {
+      await Promise.all(created);
+    });
+    set = created;
+  }
+  const job = new Promise<void>((resolve) => setImmediate(resolve))
+    .then(() => issuePasswordReset(services, email))
+    .catch((err: unknown) => services.log.error({ err }, 'password reset request failed'))
+    .finally(() => set.delete(job));
+  set.add(job);
+}
+
+/** Sets the new password for a live link, spends it (and any other open link), and ends every session. */
+export async function resetPassword(services: Services, token: string, password: string): Promise<void> {
+  const hash = hashToken(services, KIND, token);
+  const find = () =>
+    services.meta
+      .prepare('SELECT id, user_id FROM password_resets WHERE token_hash = ? AND used_at IS NULL AND retired_at IS NULL AND expires_at > ?')
+      .get(hash, services.clock.now().toISOString()) as { id: number; user_id: number } | undefined;
+  if (!find()) throw new ValidationError(INVALID, 'token');
+  const problem = passwordProblem(password);
+  if (problem) throw new ValidationError(`password ${problem}`, 'password');
+  const passwordHash = await hashPassword(password);
+  const apply = services.meta.transaction(() => {
+    // Looked up again after hashing: the link may have been spent or retired meanwhile.
+    const row = find();
+    if (!row) return false;
+    const now = services.clock.now().toISOString();
+    services.meta.prepare('UPDATE password_resets SET used_at = ? WHERE id = ?').run(now, row.id);
+    services.meta.prepare('UPDATE password_resets SET retired_at = ? WHERE user_id = ? AND used_at IS NULL AND retired_at IS NULL').run(now, row.user_id);
+    setPasswordHash(services.meta, row.user_id, passwordHash);
+    revokeAllSessions(services, row.user_id);
+    return true;
+  });
+  if (!apply()) throw new ValidationError(INVALID, 'token');
+}
+
+/** `ppctl admin reset-password`: sets a password (already checked against the rule) and ends every session; false for an unknown email. */
+export async function setPasswordByOperator(services: Services, email: string, password: string): Promise<boolean> {
+  const user = findUserByEmail(services.meta, email);
+  if (!user) return false;
+  const passwordHash = await hashPassword(password);
+  const apply = services.meta.transaction(() => {
+    const now = services.clock.now().toISOString();
+    services.meta.prepare('UPDATE password_resets SET retired_at = ? WHERE user_id = ? AND used_at IS NULL AND retired_at IS NULL').run(now, user.id);
+    setPasswordHash(services.meta, user.id, passwordHash);
+    revokeAllSessions(services, user.id);
+  });
+  apply();
+  return true;
+}

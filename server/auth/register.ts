@@ -1,0 +1,49 @@
+// Registration in legacy mode: the user, an organization they own and a first project, created in one
+// transaction, then signed in. In closed mode only invitations create accounts.
+
+import type { Services } from '../services.js';
+import { ForbiddenError, ValidationError } from '../http/errors.js';
+import { findUserByEmail, insertUser, type User } from '../accounts/users.js';
+import { addMembership, createOrganization, type OrgMembership } from '../accounts/organizations.js';
+import { createProject, isTimeZone } from '../accounts/projects.js';
+import { hashPassword, passwordProblem } from './passwords.js';
+
+export interface RegisterInput {
+  email: string;
+  password: string;
+  name?: string;
+  org_name?: string;
+  /** A browser's zone; anything that is not a known IANA name is ignored (the project gets UTC). */
+  timezone?: unknown;
+}
+
+export const FIRST_PROJECT_NAME = 'My first project';
+
+function emailTaken(): ValidationError {
+  return new ValidationError('an account with this email already exists', 'email');
+}
+
+export function defaultOrgName(input: { email: string; name?: string }): string {
+  const who = input.name?.trim() || input.email.split('@')[0]!;
+  return `${who}'s organization`;
+}
+
+export async function registerAccount(services: Services, input: RegisterInput): Promise<{ user: User; org: OrgMembership }> {
+  if (services.config.signup_mode === 'closed') throw new ForbiddenError('registration is closed on this installation; ask an administrator for an invitation');
+  if (findUserByEmail(services.meta, input.email)) throw emailTaken();
+  const problem = passwordProblem(input.password);
+  if (problem) throw new ValidationError(`password ${problem}`, 'password');
+  const passwordHash = await hashPassword(input.password);
+  const timezone = typeof input.timezone === 'string' && isTimeZone(input.timezone) ? input.timezone : 'UTC';
+  const now = services.clock.now();
+  const create = services.meta.transaction(() => {
+    // Checked again inside the transaction: another registration may have won while we hashed.
+    if (findUserByEmail(services.meta, input.email)) throw emailTaken();
+    const user = insertUser(services.meta, { email: input.email, passwordHash, name: input.name?.trim() || null }, now);
+    const org = createOrganization(services.meta, input.org_name?.trim() || defaultOrgName(input), now);
+    addMembership(services.meta, org.id, user.id, 'owner', now);
+    createProject(services.meta, { orgId: org.id, name: FIRST_PROJECT_NAME, timezone }, now);
+    return { user, org: { id: org.id, name: org.name, role: 'owner' as const } };
+  });
+  return create();
+}

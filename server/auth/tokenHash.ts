@@ -1,0 +1,24 @@
+// One-time secrets handed to a user (refresh tokens, reset links, invitations, recovery codes): random
+// values whose keyed hash (HMAC-SHA256) is all the database keeps. A lookup by hash is an exact
+// index match, so no secret-dependent comparison happens in JavaScript.
+
+import { createHmac, randomBytes } from 'node:crypto';
+import type { Services } from '../services.js';
+import { deriveKey } from './secretKeys.js';
+
+const keys = new WeakMap<Buffer, Buffer>();
+
+/** 32 random bytes, base64url (43 characters). */
+export function randomToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** The stored form of a token; `kind` keeps hashes of different token kinds apart. */
+export function hashToken(services: Services, kind: string, value: string): string {
+  let key = keys.get(services.secret);
+  if (!key) {
+    key = deriveKey(services.secret, 'token-hash');
+    keys.set(services.secret, key);
+  }
+  return createHmac('sha256', key).update(`${kind}\u0000${value}`).digest('base64url');
+}

@@ -1,0 +1,116 @@
+// The durable outbox: every message is committed to SQLite before anyone tries to send it, so a crash
+// or an unreachable mail server loses nothing. Bodies are sealed (they carry one-time links) and
+// erased once delivered. Delivery itself is the mail worker's job.
+
+import type { Services } from '../services.js';
+import { deriveKey } from '../auth/secretKeys.js';
+import { open, seal } from '../auth/secretBox.js';
+
+export interface MailMessage {
+  /** What the message is for (`password_reset`, `invite`), shown by `ppctl mail outbox`. */
+  kind: string;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export type OutboxStatus = 'queued' | 'sent' | 'failed';
+
+/** An outbox row as operators see it: never the body. */
+export interface OutboxEntry {
+  id: number;
+  kind: string;
+  to: string;
+  subject: string;
+  status: OutboxStatus;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+export interface DueMessage extends MailMessage {
+  id: number;
+  attempts: number;
+}
+
+/** After this many failed attempts a message is marked failed and no longer retried. */
+export const MAX_ATTEMPTS = 10;
+const FIRST_RETRY_MS = 30_000;
+const LONGEST_RETRY_MS = 60 * 60_000;
+
+/** 30 s after the first failure, doubling, at most an hour. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), LONGEST_RETRY_MS);
+}
+
+function key(services: Services): Buffer {
+  return deriveKey(services.secret, 'mail-encryption');
+}
+
+/** Queues a message; call inside the caller's transaction so the message commits with what it announces. */
+export function enqueueMail(services: Services, message: MailMessage): number {
+  const now = services.clock.now().toISOString();
+  const body = seal(key(services), JSON.stringify({ text: message.text, html: message.html }));
+  const info = services.meta
+    .prepare(
+      `INSERT INTO outbox (kind, to_address, subject, body_sealed, status, attempts, next_attempt_at, created_at)
+       VALUES (?, ?, ?, ?, 'queued', 0, ?, ?)`,
+    )
+    .run(message.kind, message.to, message.subject, body, now, now);
+  return Number(info.lastInsertRowid);
+}
+
+export function dueMessages(services: Services, limit: number): DueMessage[] {
+  const rows = services.meta
+    .prepare(
+      `SELECT id, kind, to_address, subject, body_sealed, attempts FROM outbox
+        WHERE status = 'queued' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`,
+    )
+    .all(services.clock.now().toISOString(), limit) as Array<{ id: number; kind: string; to_address: string; subject: string; body_sealed: string; attempts: number }>;
+  const due: DueMessage[] = [];
+  for (const r of rows) {
+    let body: { text: string; html?: string };
+    try {
+      body = JSON.parse(open(key(services), r.body_sealed)) as { text: string; html?: string };
+    } catch {
+      // Sealed under another server secret: it can never be sent, so retrying would only spin.
+      markAttemptFailed(services, r.id, MAX_ATTEMPTS - 1, 'body cannot be decrypted with the current server secret');
+      continue;
+    }
+    due.push({ id: r.id, kind: r.kind, to: r.to_address, subject: r.subject, text: body.text, html: body.html, attempts: r.attempts });
+  }
+  return due;
+}
+
+export function markSent(services: Services, id: number): void {
+  services.meta
+    .prepare("UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?, body_sealed = NULL, last_error = NULL WHERE id = ?")
+    .run(services.clock.now().toISOString(), id);
+}
+
+/** Records a failed attempt: retried later with backoff, or failed for good after MAX_ATTEMPTS. */
+export function markAttemptFailed(services: Services, id: number, attemptsBefore: number, error: string): void {
+  const attempts = attemptsBefore + 1;
+  const now = services.clock.now().getTime();
+  if (attempts >= MAX_ATTEMPTS) {
+    services.meta.prepare("UPDATE outbox SET status = 'failed', attempts = ?, last_error = ?, body_sealed = NULL WHERE id = ?").run(attempts, error, id);
+    return;
+  }
+  services.meta
+    .prepare('UPDATE outbox SET attempts = ?, last_error = ?, next_attempt_at = ? WHERE id = ?')
+    .run(attempts, error, new Date(now + retryDelayMs(attempts)).toISOString(), id);
+}
+
+/** Newest first; `ppctl mail outbox` prints this. */
+export function listOutbox(services: Services, limit = 200): OutboxEntry[] {
+  const rows = services.meta
+    .prepare(
+      `SELECT id, kind, to_address, subject, status, attempts, next_attempt_at, last_error, created_at, sent_at
+         FROM outbox ORDER BY id DESC LIMIT ?`,
+    )
+    .all(limit) as Array<Omit<OutboxEntry, 'to'> & { to_address: string }>;
+  return rows.map(({ to_address, ...r }) => ({ ...r, to: to_address, next_attempt_at: r.status === 'queued' ? r.next_attempt_at : null }));
+}

@@ -1,0 +1,64 @@
+// The Limits table for the authentication group, with the default settings: 10 attempts per minute per
+// address shared by login, registration, password reset and invitation accept, plus 5 per minute per
+// email; refresh, bootstrap and logout spend 120 per minute per address from a budget of their own.
+
+import t, { type Test } from 'tap';
+import { startTestServer } from '../support/testServer.js';
+import { createTenant, TEST_PASSWORD, uniqueEmail } from '../support/factories.js';
+
+function expectLimited(t: Test, res: { status: number; body: any; headers: Headers }, retryAfter: string, label: string): void {
+  t.equal(res.status, 429, label);
+  t.equal(res.body.error.code, 'rate_limited', label);
+  t.equal(res.headers.get('retry-after'), retryAfter, label);
+}
+
+t.test('10 attempts per minute per address across the sign-in group', async (t) => {
+  const server = await startTestServer(t);
+  const attempts = [
+    () => server.request('POST', '/api/v1/auth/login', { body: { email: uniqueEmail(), password: 'Wrong-Pass-1' } }),
+    () => server.request('POST', '/api/v1/auth/register', { body: { email: 'malformed' } }),
+    () => server.request('POST', '/api/v1/auth/password/forgot', { body: { email: uniqueEmail() } }),
+    () => server.request('POST', '/api/v1/auth/password/reset', { body: { token: 'x', password: TEST_PASSWORD } }),
+    () => server.request('POST', '/api/v1/auth/invite/accept', { body: { token: 'x' } }),
+  ];
+  for (let i = 0; i < 10; i++) t.not((await attempts[i % attempts.length]!()).status, 429, `attempt ${i + 1}`);
+  for (const attempt of attempts) expectLimited(t, await attempt(), '6', 'the 11th attempt, whatever the operation');
+
+  const refresh = await server.request('POST', '/api/v1/auth/refresh');
+  t.equal(refresh.status, 401, 'refresh has its own budget');
+  t.equal((await server.request('GET', '/api/v1/health')).status, 200, 'the rest of the API is not affected');
+
+  server.clock.advance(6_000);
+  t.not((await attempts[0]!()).status, 429, 'one attempt comes back after 6 seconds');
+  expectLimited(t, await attempts[0]!(), '6', 'and only one');
+});
+
+t.test('5 attempts per minute per email, whatever the address', async (t) => {
+  const server = await startTestServer(t);
+  const { owner } = await createTenant(server);
+  for (let i = 0; i < 5; i++) {
+    const res = await server.request('POST', '/api/v1/auth/login', { body: { email: owner.email, password: 'Wrong-Pass-1' } });
+    t.equal(res.status, 401, `attempt ${i + 1}`);
+  }
+  expectLimited(t, await server.request('POST', '/api/v1/auth/login', { body: { email: owner.email.toUpperCase(), password: TEST_PASSWORD } }), '12', 'the 6th attempt on that email, even with the right password');
+  expectLimited(t, await server.request('POST', '/api/v1/auth/password/forgot', { body: { email: owner.email } }), '12', 'forgot shares the email budget');
+  const other = await server.request('POST', '/api/v1/auth/login', { body: { email: uniqueEmail(), password: 'Wrong-Pass-1' } });
+  t.equal(other.status, 401, 'another email still has its budget');
+  server.clock.advance(12_000);
+  t.equal((await server.request('POST', '/api/v1/auth/login', { body: { email: owner.email, password: TEST_PASSWORD } })).status, 200);
+});
+
+t.test('120 per minute per address for refresh, bootstrap and logout together', async (t) => {
+  const server = await startTestServer(t);
+  const calls = ['/api/v1/auth/refresh', '/api/v1/auth/bootstrap', '/api/v1/auth/logout'];
+  for (let i = 0; i < 120; i++) {
+    const res = await server.request('POST', calls[i % 3]!);
+    if (res.status === 429) {
+      t.fail(`limited early at ${i + 1}`);
+      break;
+    }
+  }
+  for (const path of calls) expectLimited(t, await server.request('POST', path), '1', path);
+  const login = await server.request('POST', '/api/v1/auth/login', { body: { email: uniqueEmail(), password: 'Wrong-Pass-1' } });
+  t.equal(login.status, 401, 'login has its own budget');
+});
