@@ -24,6 +24,7 @@ export interface BundleOptions {
   root?: string;
   outDir?: string;
   cacheDir?: string;
+  /** 0-9; 0 stores without compressing (quick test builds). Default 6. */
   gzipLevel?: number;
   /** Test and vendor builds: a version other than package.json's. */
   version?: string;
@@ -49,6 +50,8 @@ export async function buildBundle(options: BundleOptions = {}): Promise<BuiltBun
   const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, unknown> & { version: string };
   const version = options.version ?? pkg.version;
   if (!isVersion(version)) throw new Error(`not a version number: ${version}`);
+  const gzipLevel = options.gzipLevel ?? 6;
+  if (!Number.isInteger(gzipLevel) || gzipLevel < 0 || gzipLevel > 9) throw new Error(`gzip level must be 0-9, got ${options.gzipLevel}`);
   for (const needed of ['dist/bin/ppctl.js', 'dist/server/start.js', 'sdk/browser/dist']) {
     if (!existsSync(path.join(root, needed))) throw new Error(`${needed} is missing: run \`npm run build\` first`);
   }
@@ -69,7 +72,7 @@ export async function buildBundle(options: BundleOptions = {}): Promise<BuiltBun
     writeFileSync(path.join(release, BUNDLE_INFO), JSON.stringify(info, null, 2) + '\n');
     const file = path.join(outDir, `${name}-linux-x64.tar.gz`);
     log(`compressing ${path.basename(file)}`);
-    await createTarGz(stage, name, file, options.gzipLevel ?? 6);
+    await createTarGz(stage, name, file, gzipLevel);
     const sha256 = await sha256File(file);
     const sumsFile = path.join(outDir, 'SHA256SUMS');
     writeChecksum(sumsFile, path.basename(file), sha256);
@@ -139,7 +142,7 @@ async function main(): Promise<void> {
     .description('build the offline release tarball and SHA256SUMS')
     .option('--out-dir <dir>', 'where the tarball and SHA256SUMS go (default dist/bundle)')
     .option('--cache-dir <dir>', 'cache of the Node runtime and production packages (default ~/.cache/pp-bundle)')
-    .option('--gzip-level <n>', 'gzip level 1-9 (default 6)')
+    .option('--gzip-level <n>', 'gzip level 0-9 (default 6; 0 stores without compressing, for quick test builds)')
     .addOption(new Option('--version <v>', 'test/vendor builds: release version other than package.json\'s'))
     .addOption(new Option('--extra-migrations <dir>', 'test/vendor builds: add DIR/sqlite and DIR/duckdb migration files (repeatable)').argParser(collect).default([]))
     .parse(process.argv);

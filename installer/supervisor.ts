@@ -14,7 +14,7 @@ const STOP_TIMEOUT_MS = 30_000;
 /** A run shorter than this counts as a crash at start; this many in a row and the supervisor gives up. */
 const QUICK_EXIT_MS = 30_000;
 const MAX_QUICK_EXITS = 5;
-const BACKOFF_MS = [1000, 2000, 4000, 8000, 15_000];
+const BACKOFF_MS = [1000, 2000, 4000, 8000];
 
 export function readPid(file: string): number | undefined {
   if (!existsSync(file)) return undefined;
@@ -137,7 +137,7 @@ export async function supervise(inst: Installation): Promise<number> {
       code = 1;
       break;
     }
-    const delay = BACKOFF_MS[Math.min(quickExits, BACKOFF_MS.length - 1)]!;
+    const delay = BACKOFF_MS[Math.min(Math.max(quickExits - 1, 0), BACKOFF_MS.length - 1)]!;
     log.line('warn', `the server exited unexpectedly; restarting in ${delay / 1000} s`, { ...exit, ran_s: Math.round(ranMs / 1000) });
     await new Promise<void>((resolve) => {
       wake = resolve;
