@@ -77,7 +77,10 @@ t.test('bundle → offline install → ingest → upgrade → failed upgrade rol
   });
   const status = async () => {
     const res = await ppctl('status', '--json');
-    return { code: res.code, ...(JSON.parse(res.stdout) as { version: string; running: boolean; ready: boolean; running_version: string; releases: string[]; data: { events: number; users: number; projects: number } | null }) };
+    return {
+      code: res.code,
+      ...(JSON.parse(res.stdout) as { version: string; running: boolean; ready: boolean; running_version: string; server_pid: number; releases: string[]; data: { events: number; users: number; projects: number } | null }),
+    };
   };
   const base = `http://127.0.0.1:${port}`;
 
@@ -242,10 +245,21 @@ t.test('bundle → offline install → ingest → upgrade → failed upgrade rol
     t.match(none.stderr, /there is no upgrade to roll back/);
   });
 
-  await t.test('stop and status', async (t) => {
+  await t.test('the supervisor restarts a crashed server; stop and status', async (t) => {
+    const crashed = (await status()).server_pid;
+    process.kill(crashed, 'SIGKILL');
+    let s = await status();
+    for (let i = 0; i < 60 && !(s.ready && s.server_pid !== crashed); i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      s = await status();
+    }
+    t.match(s, { ready: true, running_version: v1 }, 'ready again after the crash');
+    t.not(s.server_pid, crashed, 'a new server process');
+    t.match((await ppctl('logs', '-n', '200')).stdout, /"msg":"the server exited unexpectedly; restarting in 1 s"/);
+    t.equal((await status()).data?.events, 500, 'no acknowledged event lost to the crash');
+
     t.match((await ppctl('stop')).stdout, /^stopped$/m);
-    const s = await status();
-    t.match(s, { code: 3, running: false, ready: false });
+    t.match(await status(), { code: 3, running: false, ready: false });
     t.notOk(existsSync(path.join(dataDir, 'pp.pid')), 'the pid file is gone');
     t.match((await ppctl('stop')).stdout, /^not running$/m);
   });
