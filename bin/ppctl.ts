@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // ppctl: the one command-line entry point. It parses arguments and calls into server/ and installer/.
 
+import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { ConfigError, loadConfig, settingsHelp, type Config } from '../server/config.js';
 import { packageVersion } from '../server/packageRoot.js';
@@ -184,6 +185,26 @@ installationOptions(adminGroup.command('reset-password <email>').description('se
     if (result.mfa_removed) lines.push('  two-factor authentication turned off.');
     process.stdout.write(lines.join('\n') + '\n');
   });
+const keys = program.command('keys').description('ingestion keys');
+installationOptions(
+  keys
+    .command('import-legacy')
+    .description('import pp_wk_ keys of an older installation into a project (values read one per line from --file or standard input)')
+    .requiredOption('--project <id>', 'project id')
+    .option('--file <path>', 'file with one pp_wk_ value per line (default: standard input)')
+    .option('--name <name>', 'name given to the imported keys')
+    .option('--domain <host...>', 'domains the keys may be used from (Origin/Referer); without one they are not domain-bound'),
+).action(async (opts: InstallationOptions & { project: string; file?: string; name?: string; domain?: string[] }) => {
+  const text = opts.file ? readFileSync(opts.file, 'utf8') : readFileSync(0, 'utf8');
+  const values = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const result = (await admin(opts, 'keys.import-legacy', { project_id: Number(opts.project), values, name: opts.name, domains: opts.domain ?? [] })) as {
+    imported: Array<{ id: number; prefix: string }>;
+    skipped: Array<{ line: number; prefix?: string; reason: string }>;
+  };
+  for (const k of result.imported) process.stdout.write(`imported ${k.prefix} as key ${k.id}\n`);
+  for (const k of result.skipped) process.stdout.write(`skipped entry ${k.line}${k.prefix ? ` (${k.prefix})` : ''}: ${k.reason}\n`);
+  process.stdout.write(`${result.imported.length} imported, ${result.skipped.length} skipped; identify and alias need a rotated key\n`);
+});
 
 // ---- The appliance: install, service control, upgrade and rollback, backup and restore, doctor ----
 

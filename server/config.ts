@@ -34,6 +34,7 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'query_timeout_ms', env: 'PP_QUERY_TIMEOUT_MS', kind: 'int', description: 'time limit of one analytical query or event read, in ms (default 30000)' },
   { key: 'license.trusted_keys_dir', env: 'PP_LICENSE_TRUSTED_KEYS', kind: 'string', description: 'directory of extra trusted license public keys (<kid>.pem)' },
   { key: 'trust_proxy', env: 'PP_TRUST_PROXY', kind: 'bool', description: 'take the client address from X-Forwarded-For (only behind a reverse proxy); default false' },
+  { key: 'ingest.dedup_window_hours', env: 'PP_INGEST_DEDUP_WINDOW_HOURS', kind: 'int', description: 'how far back a re-sent event uuid is recognized as already stored, in hours (default 24)' },
   { key: 'tls_cert', env: 'PP_TLS_CERT', kind: 'string', description: 'PEM certificate (chain) file; with tls_key the server speaks HTTPS itself' },
   { key: 'tls_key', env: 'PP_TLS_KEY', kind: 'string', description: 'PEM private key file matching tls_cert' },
 ];
@@ -59,6 +60,7 @@ export interface Config {
   query_timeout_ms: number;
   license: { trusted_keys_dir?: string };
   trust_proxy: boolean;
+  ingest: { dedup_window_hours: number };
   /** Both set: the server listens with HTTPS using these PEM files. */
   tls_cert?: string;
   tls_key?: string;
@@ -90,6 +92,7 @@ const DEFAULTS = {
   'rate_limit.refresh_ip_per_minute': 120,
   query_timeout_ms: 30_000,
   trust_proxy: false,
+  'ingest.dedup_window_hours': 24,
 } as Record<string, unknown>;
 
 export function loadConfig(sources: ConfigSources = {}): Config {
@@ -186,7 +189,7 @@ function getPath(obj: Record<string, unknown>, dotted: string): unknown {
 }
 
 function unflatten(flat: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { rate_limit: {}, license: {} };
+  const out: Record<string, unknown> = { rate_limit: {}, license: {}, ingest: {} };
   for (const [key, value] of Object.entries(flat)) {
     const parts = key.split('.');
     let cur = out;

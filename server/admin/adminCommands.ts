@@ -12,6 +12,9 @@ import { setPasswordByOperator } from '../auth/passwordResets.js';
 import { removeMfa } from '../auth/mfa.js';
 import { generatePassword } from '../accounts/demoAccount.js';
 import { findUserByEmail } from '../accounts/users.js';
+import { getProject } from '../accounts/projects.js';
+import { importLegacyKeys } from '../keys/ingestKeys.js';
+import { AppError } from '../http/errors.js';
 
 export type AdminCommand = (services: Services, args: Record<string, unknown>) => Promise<unknown>;
 
@@ -65,6 +68,20 @@ registerAdminCommand('admin.reset-password', async (services, args) => {
   if (!(await setPasswordByOperator(services, email, password))) throw new AdminCommandError(`no account with email ${email}`);
   const mfaRemoved = args.disable_mfa === true ? removeMfa(services, findUserByEmail(services.meta, email)!.id) : false;
   return { email: email.trim().toLowerCase(), generated_password: given === undefined ? password : null, mfa_removed: mfaRemoved };
+});
+
+registerAdminCommand('keys.import-legacy', async (services, args) => {
+  const projectId = Number(args.project_id);
+  if (!Number.isSafeInteger(projectId) || !getProject(services.meta, projectId)) throw new AdminCommandError(`project ${String(args.project_id)} does not exist`);
+  const values = Array.isArray(args.values) ? args.values.map(String) : [];
+  if (values.length === 0) throw new AdminCommandError('no key values given (one pp_wk_ value per line)');
+  const domains = Array.isArray(args.domains) ? args.domains.map(String) : [];
+  try {
+    return importLegacyKeys(services, projectId, values, { name: typeof args.name === 'string' ? args.name : undefined, domains });
+  } catch (err) {
+    if (err instanceof AppError) throw new AdminCommandError(err.message);
+    throw err;
+  }
 });
 
 // Installer operations: a consistent backup taken by the process that holds the files, the

@@ -20,6 +20,10 @@ import { licenseDomain } from '../license/licenseDomain.js';
 import { authDomain } from '../auth/routes.js';
 import { accountsDomain } from '../accounts/routes.js';
 import { mailDomain } from '../mail/mailDomain.js';
+import { ingestDomain } from '../ingest/routes.js';
+import { ingestCors } from '../ingest/ingestCors.js';
+import { keysDomain } from '../keys/routes.js';
+import { behaviorDomain } from '../behavior/routes.js';
 
 export interface BuiltApp {
   app: Express;
@@ -27,7 +31,18 @@ export interface BuiltApp {
   routes: RouteTable;
 }
 
-export const DOMAINS: Domain[] = [healthDomain, openapiDomain, trackerDomain, authDomain, accountsDomain, mailDomain, licenseDomain];
+export const DOMAINS: Domain[] = [
+  healthDomain,
+  openapiDomain,
+  trackerDomain,
+  authDomain,
+  accountsDomain,
+  mailDomain,
+  licenseDomain,
+  ingestDomain,
+  keysDomain,
+  behaviorDomain,
+];
 
 export function buildApp(services: Services, domains: Domain[] = DOMAINS): BuiltApp {
   const document = assembleDocument(services.version, domains.map((d) => d.openapi));
@@ -45,6 +60,7 @@ export function buildApp(services: Services, domains: Domain[] = DOMAINS): Built
     rateLimit(services.limiter, 'api-ip', () => ({ perMinute: services.config.rate_limit.ip_per_minute }), (req) => req.ip ?? 'unknown'),
   );
   app.use('/api/v1', express.json({ limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] }));
+  app.use('/v1', ingestCors());
   // Beacons cannot set a JSON content type without a preflight, so ingestion reads text/plain as JSON.
   app.use('/v1', express.json({ limit: BODY_LIMIT_BYTES, type: ['application/json', 'text/plain', 'application/*+json'] }));
 

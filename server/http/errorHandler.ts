@@ -9,8 +9,11 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Maps body-parser failures (which carry `type`) onto our errors. */
 function fromBodyParser(err: unknown): AppError | undefined {
-  if (typeof err !== 'object' || err === null || !('type' in err)) return undefined;
-  switch ((err as { type: string }).type) {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const { type, status } = err as { type?: unknown; status?: unknown };
+  // Corrupt gzip, deflate or brotli bodies come from zlib with a 4xx status and no type.
+  if (type === undefined && typeof status === 'number' && status >= 400 && status < 500) return new BadRequestError('request body could not be decompressed');
+  switch (type) {
     case 'entity.parse.failed':
       return new BadRequestError('request body is not valid JSON');
     case 'entity.too.large':

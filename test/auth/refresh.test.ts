@@ -163,13 +163,13 @@ t.test('bootstrap', async (t) => {
     t.equal(res.status, 403);
   });
 
-  t.test('200: token response, no-store, rotated cookie; no section without a provider', async (t) => {
+  t.test('200: token response, no-store, rotated cookie, and the license section', async (t) => {
     const s = await signedIn(server);
     const res = await withCookie(server, '/api/v1/auth/bootstrap', s.cookie);
     t.equal(res.status, 200);
     t.equal(res.headers.get('cache-control'), 'no-store');
     t.match(res.headers.getSetCookie()[0], ROTATED);
-    t.same(Object.keys(res.body).sort(), ['access_token', 'expires_in', 'org', 'token_type', 'user']);
+    t.same(Object.keys(res.body).sort(), ['access_token', 'expires_in', 'license', 'org', 'token_type', 'user']);
     t.equal(res.body.user.id, s.owner.id);
     const reuse = await withCookie(server, '/api/v1/auth/refresh', s.cookie);
     t.equal(reuse.status, 401, 'bootstrap rotated the cookie exactly like refresh');

@@ -74,6 +74,14 @@ t.test('error envelope and validation', async (t) => {
     t.equal(res.body.error.message, 'request body is not valid JSON');
   });
 
+  t.test('a corrupt compressed body is 400, on both surfaces', async (t) => {
+    for (const path of ['/api/v1/probe/1', '/v1/health']) {
+      const res = await request(base, 'POST', path, { raw: Buffer.from('not gzip at all'), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+      t.equal(res.status, 400, path);
+      t.equal(res.body.error.message, 'request body could not be decompressed', path);
+    }
+  });
+
   t.test('a body over 1 MiB is 413 payload_too_large', async (t) => {
     const res = await request(base, 'POST', '/api/v1/probe/1', { body: { name: 'x'.repeat(1024 * 1024 + 10), count: 1 } });
     t.equal(res.status, 413);

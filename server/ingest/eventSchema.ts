@@ -1,0 +1,102 @@
+// The shape of one tracked event and its check. An event that fails it is a hard defect: it is
+// refused in `rejected[]` with a code, and the rest of its request is still stored.
+
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { JsonSchema } from '../http/openapi.js';
+import { problems } from '../http/validation.js';
+
+// ajv-formats ships CommonJS; its default export arrives wrapped under NodeNext.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+
+export const ID_MAX = 200;
+export const URL_MAX = 4096;
+export const PROPS_MAX_BYTES = 64 * 1024;
+export const ELEMENTS_MAX_BYTES = 64 * 1024;
+export const JSON_MAX_DEPTH = 16;
+
+const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+const id = { type: ['string', 'null'], minLength: 1, maxLength: ID_MAX };
+const text = (max: number) => ({ type: ['string', 'null'], maxLength: max });
+
+export const TRACK_EVENT_SCHEMA: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['event'],
+  description: 'One event. `anonymous_id` or `user_id` is required; a missing `ts` is the time of receipt; `uuid` makes re-sends idempotent.',
+  properties: {
+    event: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S', description: 'event name, e.g. pp.page_view or signup' },
+    // A plain pattern, not format "uuid": that also admits a urn:uuid: prefix, which DuckDB's UUID type does not read.
+    uuid: { type: 'string', pattern: UUID_PATTERN, description: 'client-chosen id (8-4-4-4-12 hex digits); an event whose uuid is already stored for the project is not stored again' },
+    ts: { type: 'string', format: 'date-time', maxLength: 64, description: 'client time (RFC 3339); more than an hour ahead of the server it is stored but marked invalid' },
+    anonymous_id: id,
+    user_id: id,
+    session_id: id,
+    url: text(URL_MAX),
+    referrer: text(URL_MAX),
+    release: { type: ['string', 'null'], minLength: 1, maxLength: 200, description: 'the release of the sending application' },
+    props: { type: ['object', 'null'], description: `event properties (JSON, at most ${PROPS_MAX_BYTES} bytes, ${JSON_MAX_DEPTH} levels); props.revenue is read as a signed number` },
+    elements: { type: ['array', 'null'], maxItems: 50, items: { type: 'object' }, description: 'autocaptured element chain, target first' },
+  },
+};
+
+export interface TrackEvent {
+  event: string;
+  uuid?: string;
+  ts?: string;
+  anonymous_id?: string | null;
+  user_id?: string | null;
+  session_id?: string | null;
+  url?: string | null;
+  referrer?: string | null;
+  release?: string | null;
+  props?: Record<string, unknown> | null;
+  elements?: Array<Record<string, unknown>> | null;
+}
+
+export interface EventDefect {
+  code: 'invalid_event' | 'event_required' | 'identity_required' | 'invalid_field' | 'too_large';
+  message: string;
+}
+
+const ajv = new Ajv2020({ allErrors: false, strict: false, validateSchema: false });
+addFormats(ajv);
+const validate = ajv.compile(TRACK_EVENT_SCHEMA);
+
+/** Depth of nested objects/arrays, counted without recursion (hostile input may nest deeply). */
+function depthExceeds(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (d > limit) return true;
+    for (const child of Object.values(v)) if (typeof child === 'object' && child !== null) stack.push([child, d + 1]);
+  }
+  return false;
+}
+
+/** A JSON value over the depth or byte limit; messages name the field only. */
+export function sizeDefect(field: string, value: unknown, maxBytes: number): EventDefect | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (depthExceeds(value, JSON_MAX_DEPTH)) return { code: 'invalid_field', message: `${field} is nested more than ${JSON_MAX_DEPTH} levels deep` };
+  if (Buffer.byteLength(JSON.stringify(value)) > maxBytes) return { code: 'too_large', message: `${field} is larger than ${maxBytes} bytes` };
+  return undefined;
+}
+
+/** The event if it has no hard defect, else the defect. Messages name fields, never values. */
+export function checkEvent(item: unknown): { event: TrackEvent } | { defect: EventDefect } {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return { defect: { code: 'invalid_event', message: 'an event must be a JSON object' } };
+  if (!validate(item)) {
+    const err = validate.errors![0]!;
+    const missing = err.keyword === 'required' || (err.instancePath === '/event' && (err.keyword === 'minLength' || err.keyword === 'pattern'));
+    if (missing) return { defect: { code: 'event_required', message: 'event name is required' } };
+    if (err.instancePath === '/uuid') return { defect: { code: 'invalid_field', message: 'uuid must be a UUID (8-4-4-4-12 hex digits)' } };
+    const [first] = problems(validate.errors);
+    return { defect: { code: 'invalid_field', message: `${first!.field} ${first!.message}` } };
+  }
+  const event = item as TrackEvent;
+  if (!event.anonymous_id && !event.user_id) return { defect: { code: 'identity_required', message: 'anonymous_id or user_id is required' } };
+  if (event.ts !== undefined && Number.isNaN(Date.parse(event.ts))) return { defect: { code: 'invalid_field', message: 'ts is not a valid time' } };
+  const defect = sizeDefect('props', event.props, PROPS_MAX_BYTES) ?? sizeDefect('elements', event.elements, ELEMENTS_MAX_BYTES);
+  return defect ? { defect } : { event };
+}

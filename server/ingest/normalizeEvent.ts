@@ -1,0 +1,139 @@
+// Turns a checked event into the row that is stored: server receipt time, client time kept,
+// identity and source, revenue parsed from props.revenue, url split into url and path. Soft
+// defects (non-numeric revenue, a clock far ahead) keep the event but mark it invalid.
+
+import { randomUUID } from 'node:crypto';
+import type { CommittedEvent } from './eventBus.js';
+import type { EventSource } from './credentials.js';
+import type { SdkInfo } from './sdkInfo.js';
+import type { TrackEvent } from './eventSchema.js';
+import { jsonText } from './jsonText.js';
+
+/** How far ahead of the server a client clock may be before its events are marked invalid. */
+export const FUTURE_TOLERANCE_MS = 60 * 60 * 1000;
+
+export interface EventRow {
+  project_id: number;
+  uuid: string;
+  ts: Date;
+  received_at: Date;
+  event: string;
+  distinct_id: string;
+  anonymous_id: string | null;
+  user_id: string | null;
+  session_id: string | null;
+  source: EventSource;
+  sdk_name: string | null;
+  sdk_version: string | null;
+  key_id: string;
+  release: string | null;
+  url: string | null;
+  path: string | null;
+  referrer: string | null;
+  /** JSON text, as stored. */
+  props: string | null;
+  revenue: number | null;
+  elements: string | null;
+  invalid: boolean;
+  /** NULL when there is no soft defect: appending an empty list costs more than the rest of the row. */
+  invalid_reasons: string[] | null;
+  /** The parsed properties, handed to event bus subscribers (not a column). */
+  props_value: Record<string, unknown> | null;
+}
+
+export interface NormalizeContext {
+  projectId: number;
+  receivedAt: Date;
+  source: EventSource;
+  sdk: SdkInfo | null;
+  keyId: string;
+}
+
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** props.revenue as a signed number: numbers and numeric strings count; anything else is a soft defect. */
+export function parseRevenue(value: unknown): { revenue: number | null; invalid?: true } {
+  if (value === undefined || value === null) return { revenue: null };
+  if (typeof value === 'number') return Number.isFinite(value) ? { revenue: value } : { revenue: null, invalid: true };
+  if (typeof value === 'string' && NUMBER.test(value.trim())) {
+    const n = Number(value.trim());
+    if (Number.isFinite(n)) return { revenue: n };
+  }
+  return { revenue: null, invalid: true };
+}
+
+/** The path of an absolute URL, or of a relative one that starts with `/`. */
+export function pathOf(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url.startsWith('/') ? url.split(/[?#]/, 1)[0]! : null;
+  }
+}
+
+export function normalizeEvent(ev: TrackEvent, ctx: NormalizeContext): EventRow {
+  const reasons: string[] = [];
+  let ts = ctx.receivedAt;
+  if (ev.ts !== undefined) {
+    ts = new Date(ev.ts);
+    if (ts.getTime() - ctx.receivedAt.getTime() > FUTURE_TOLERANCE_MS) reasons.push('ts_in_future');
+  }
+  const props = ev.props ?? null;
+  const revenue = parseRevenue(props?.revenue);
+  if (revenue.invalid) reasons.push('revenue_not_numeric');
+  const anonymous = ev.anonymous_id ?? null;
+  const user = ev.user_id ?? null;
+  const url = ev.url ?? null;
+  return {
+    project_id: ctx.projectId,
+    uuid: (ev.uuid ?? randomUUID()).toLowerCase(),
+    ts,
+    received_at: ctx.receivedAt,
+    event: ev.event,
+    distinct_id: (user ?? anonymous)!,
+    anonymous_id: anonymous,
+    user_id: user,
+    session_id: ev.session_id ?? null,
+    source: ctx.source,
+    sdk_name: ctx.sdk?.name ?? null,
+    sdk_version: ctx.sdk?.version ?? null,
+    key_id: ctx.keyId,
+    release: ev.release ?? null,
+    url,
+    path: pathOf(url),
+    referrer: ev.referrer ?? null,
+    props: props ? jsonText(props) : null,
+    revenue: revenue.revenue,
+    elements: ev.elements ? jsonText(ev.elements) : null,
+    invalid: reasons.length > 0,
+    invalid_reasons: reasons.length > 0 ? reasons : null,
+    props_value: props,
+  };
+}
+
+/** The row as event bus subscribers and events lists see it. */
+export function committedEvent(row: EventRow): CommittedEvent {
+  return {
+    project_id: row.project_id,
+    uuid: row.uuid,
+    event: row.event,
+    ts: row.ts.toISOString(),
+    received_at: row.received_at.toISOString(),
+    distinct_id: row.distinct_id,
+    anonymous_id: row.anonymous_id,
+    user_id: row.user_id,
+    session_id: row.session_id,
+    source: row.source,
+    sdk_name: row.sdk_name,
+    sdk_version: row.sdk_version,
+    release: row.release,
+    url: row.url,
+    path: row.path,
+    referrer: row.referrer,
+    props: row.props_value,
+    revenue: row.revenue,
+    invalid: row.invalid,
+    invalid_reasons: row.invalid_reasons ?? [],
+  };
+}

@@ -1,0 +1,47 @@
+// HTTP routes of the ingestion surface. Each write operation: credential check → schema
+// validation → client header → the domain function → 202 after the commit.
+
+import type { Request } from 'express';
+import type { Domain } from '../http/domain.js';
+import { NotFoundError } from '../http/errors.js';
+import { ingestOpenapi } from './ingestOpenapi.js';
+import { ingestAuth } from './credentials.js';
+import { ingestWriter } from './groupWriter.js';
+import { sdkOf } from './sdkInfo.js';
+import { trackEvents } from './track.js';
+import { alias, identify } from './identity.js';
+import { storeReplayChunk, type ReplayBody } from './replay.js';
+import { storeCapture, type CaptureBody } from './capture.js';
+import { publicConfigFor } from './publicConfig.js';
+
+const context = (req: Request) => ({ credential: req.ingest!, sdk: sdkOf(req), requestId: req.id });
+
+export const ingestDomain: Domain = {
+  name: 'ingest',
+  openapi: ingestOpenapi,
+  mount(routes, services) {
+    // Created now so that its flush is registered for shutdown before any request arrives.
+    ingestWriter(services);
+
+    routes.post('/v1/track', { auth: [ingestAuth(services, 'track')] }, async (req, res) => {
+      res.status(202).json(await trackEvents(services, req.body as Record<string, unknown>, context(req)));
+    });
+    routes.post('/v1/identify', { auth: [ingestAuth(services, 'identify')] }, async (req, res) => {
+      res.status(202).json(await identify(services, req.body as Parameters<typeof identify>[1], context(req)));
+    });
+    routes.post('/v1/alias', { auth: [ingestAuth(services, 'alias')] }, async (req, res) => {
+      res.status(202).json(await alias(services, req.body as Parameters<typeof alias>[1], context(req)));
+    });
+    routes.post('/v1/replay', { auth: [ingestAuth(services, 'replay')] }, async (req, res) => {
+      res.status(202).json(await storeReplayChunk(services, req.body as ReplayBody, context(req)));
+    });
+    routes.post('/v1/capture', { auth: [ingestAuth(services, 'capture')] }, async (req, res) => {
+      res.status(202).json(await storeCapture(services, req.body as CaptureBody, context(req)));
+    });
+    routes.get('/v1/config/{prefix}', {}, (req, res) => {
+      const config = publicConfigFor(services, String(req.valid.params.prefix));
+      if (!config) throw new NotFoundError('no collection configuration for this prefix');
+      res.set('Cache-Control', 'public, max-age=60').json(config);
+    });
+  },
+};

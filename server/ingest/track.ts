@@ -1,0 +1,62 @@
+// /v1/track: a batch `{events: [...]}` or one event object. Each event is checked and normalized;
+// defective ones are refused in `rejected[]` (and recorded for the doctor), the rest go through
+// the group-commit writer. The answer comes only after the commit.
+
+import type { Services } from '../services.js';
+import { AppError } from '../http/errors.js';
+import type { IngestCredential } from './credentials.js';
+import { checkEvent } from './eventSchema.js';
+import { ingestWriter } from './groupWriter.js';
+import { normalizeEvent, type EventRow } from './normalizeEvent.js';
+import { rejectionRows } from './rejections.js';
+import type { SdkInfo } from './sdkInfo.js';
+
+export const MAX_EVENTS_PER_REQUEST = 500;
+
+export interface Refusal {
+  index: number;
+  code: string;
+  message: string;
+}
+
+export interface IngestResult {
+  accepted: number;
+  rejected: Refusal[];
+}
+
+export interface TrackContext {
+  credential: IngestCredential;
+  sdk: SdkInfo | null;
+  requestId: string;
+}
+
+export class TooManyEventsError extends AppError {
+  constructor(count: number) {
+    super(413, 'payload_too_large', `a request carries at most ${MAX_EVENTS_PER_REQUEST} events`, { limit_events: MAX_EVENTS_PER_REQUEST, events: count });
+  }
+}
+
+/** The events of a request body (already checked to be an object with an `events` array, or one event). */
+export function eventsOf(body: Record<string, unknown>): unknown[] {
+  if (Array.isArray(body.events)) return body.events;
+  const { credential: _c, tracker: _t, ...event } = body;
+  return [event];
+}
+
+export async function trackEvents(services: Services, body: Record<string, unknown>, ctx: TrackContext): Promise<IngestResult> {
+  const items = eventsOf(body);
+  if (items.length > MAX_EVENTS_PER_REQUEST) throw new TooManyEventsError(items.length);
+  const receivedAt = services.clock.now();
+  const { key, source } = ctx.credential;
+  const normalize = { projectId: key.project_id, receivedAt, source, sdk: ctx.sdk, keyId: key.public_id };
+  const rows: EventRow[] = [];
+  const refused: Array<Refusal & { event: unknown }> = [];
+  items.forEach((item, index) => {
+    const checked = checkEvent(item);
+    if ('defect' in checked) refused.push({ index, ...checked.defect, event: (item as { event?: unknown } | null)?.event });
+    else rows.push(normalizeEvent(checked.event, normalize));
+  });
+  const rejections = rejectionRows(services, { credential: ctx.credential, operation: 'track', sdk: ctx.sdk, requestId: ctx.requestId, receivedAt }, refused);
+  await ingestWriter(services).submit({ events: rows, rejections });
+  return { accepted: rows.length, rejected: refused.map(({ index, code, message }) => ({ index, code, message })) };
+}

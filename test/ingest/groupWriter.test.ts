@@ -1,0 +1,121 @@
+// The group-commit writer and what hangs off it: group sizes, the flush at shutdown, the event
+// bus never waiting for (or failing because of) a subscriber, and the doctor's reader of
+// refused attempts.
+
+import t from 'tap';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { startTestServer } from '../support/testServer.js';
+import { createTenant } from '../support/factories.js';
+import { countRows, createIngestKey, ingestEvents } from '../support/ingest.js';
+import { ingestWriter, MAX_GROUP_ROWS } from '../../server/ingest/groupWriter.js';
+import { normalizeEvent } from '../../server/ingest/normalizeEvent.js';
+import { EventBus, eventBus, type CommittedEvent } from '../../server/ingest/eventBus.js';
+import { readRejectedAttempts } from '../../server/ingest/rejections.js';
+import { ServiceUnavailableError } from '../../server/http/errors.js';
+
+t.test('group commit', async (t) => {
+  const server = await startTestServer(t);
+  const { project } = await createTenant(server);
+  const services = server.running.services;
+  const writer = ingestWriter(services);
+  const rows = (n: number) =>
+    Array.from({ length: n }, () =>
+      normalizeEvent({ event: 'bulk', uuid: randomUUID(), anonymous_id: 'w' }, { projectId: project.id, receivedAt: services.clock.now(), source: 'server', sdk: null, keyId: 'testkey1' }),
+    );
+
+  t.test(`a group holds at most ${MAX_GROUP_ROWS} events`, async (t) => {
+    const before = writer.stats.groups;
+    const results = await Promise.all([writer.submit({ events: rows(3000), rejections: [] }), writer.submit({ events: rows(1500), rejections: [] }), writer.submit({ events: rows(3000), rejections: [] })]);
+    t.same(results.map((r) => r.stored), [3000, 1500, 3000]);
+    t.equal(writer.stats.groups - before, 2, '3000 + 1500 together, the next 3000 alone');
+    t.equal(await countRows(server, 'events', project.id), 7500);
+  });
+
+  t.test('a batch the database refuses fails alone, not the batches grouped with it', async (t) => {
+    const [poison] = rows(1);
+    poison!.uuid = 'urn:uuid:0b6c2f9e-3d0b-4a59-9f53-2f4f8a2b1c11';
+    const [good, bad] = await Promise.allSettled([writer.submit({ events: rows(2), rejections: [] }), writer.submit({ events: [poison!], rejections: [] })]);
+    t.match(good, { status: 'fulfilled', value: { stored: 2, duplicates: 0 } });
+    t.match(bad, { status: 'rejected', reason: { status: 503, code: 'unavailable' } });
+    t.ok(server.logs.some((l) => l.msg === 'ingest commit failed'));
+  });
+
+  t.test('a throwing subscriber and a slow one do not hold up ingest', async (t) => {
+    const bus = eventBus(services);
+    const stopThrowing = bus.subscribe(() => {
+      throw new Error('subscriber bug');
+    });
+    const got: CommittedEvent[] = [];
+    const stopSmall = bus.subscribe((events) => got.push(...events), { maxPending: 10 });
+    t.teardown(() => (stopThrowing(), stopSmall()));
+    const key = createIngestKey(server, project);
+    const res = await ingestEvents(server, key, Array.from({ length: 50 }, (_, i) => ({ event: 'bus', anonymous_id: `b${i}` })));
+    t.equal(res.status, 202);
+    await new Promise((resolve) => setImmediate(resolve));
+    t.equal(got.length, 10, 'a subscriber that falls behind keeps the newest events');
+    t.same(got.map((e) => e.anonymous_id), Array.from({ length: 10 }, (_, i) => `b${40 + i}`));
+    t.ok(server.logs.some((l) => l.msg === 'event bus subscriber failed'), 'the failure is logged');
+    t.ok(server.logs.some((l) => l.msg === 'event bus subscriber fell behind; oldest events dropped'));
+  });
+
+  t.test('the bus filters by project and stops delivering after unsubscribe', async (t) => {
+    const bus = new EventBus(services.log);
+    const mine: string[] = [];
+    const stop = bus.subscribe((events) => mine.push(...events.map((e) => e.uuid)), { projectId: 1 });
+    const event = (projectId: number, uuid: string) => ({ project_id: projectId, uuid }) as CommittedEvent;
+    bus.publish([event(1, 'a'), event(2, 'b')]);
+    await new Promise((resolve) => setImmediate(resolve));
+    stop();
+    bus.publish([event(1, 'c')]);
+    await new Promise((resolve) => setImmediate(resolve));
+    t.same(mine, ['a']);
+    t.equal(bus.subscriberCount, 0);
+  });
+
+  t.test('refused attempts: newest first, filtered, in pages', async (t) => {
+    const key = createIngestKey(server, project, { name: 'doctor' });
+    const sdk = { 'x-pp-tracker': 'pp-node/9.9.9' };
+    await ingestEvents(server, key, [{ event: 'a' }, { event: 'b' }, { anonymous_id: 'x' }], { headers: sdk });
+    server.clock.advance(1000);
+    await ingestEvents(server, key, [{ event: 'c' }], { headers: sdk });
+    const q = { projectId: project.id, from: new Date(server.clock.now().getTime() - 60_000), to: new Date(server.clock.now().getTime() + 1), limit: 2 };
+    const first = await readRejectedAttempts(services, q);
+    t.same(first.map((r) => [r.event, r.code]), [['c', 'identity_required'], [null, 'event_required']]);
+    t.match(first[0], { operation: 'track', key_id: key.prefix, source: 'server', sdk_name: 'pp-node', sdk_version: '9.9.9', event_index: 0 });
+    const second = await readRejectedAttempts(services, { ...q, after: first[1] });
+    t.same(second.map((r) => r.event), ['b', 'a']);
+    t.same((await readRejectedAttempts(services, { ...q, event: 'b' })).map((r) => r.event), ['b']);
+    t.same(await readRejectedAttempts(services, { ...q, sdkName: 'pp-browser' }), []);
+  });
+});
+
+t.test('pending writes are flushed at shutdown', async (t) => {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pp-flush-'));
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  const server = await startTestServer(t, { dataDir });
+  const { project } = await createTenant(server);
+  const key = createIngestKey(server, project);
+  const writer = ingestWriter(server.running.services);
+  // A job that holds the writer until released, so the requests are sure to be waiting behind it.
+  let release!: () => void;
+  const held = writer.exclusive(() => new Promise<void>((resolve) => (release = resolve)));
+  const inFlight = Array.from({ length: 20 }, (_, i) => ingestEvents(server, key, [{ event: 'late', uuid: randomUUID(), anonymous_id: `s${i}` }]));
+  for (let i = 0; i < 500 && writer.queued < 20; i++) await new Promise((resolve) => setTimeout(resolve, 2));
+  t.equal(writer.queued, 20, 'twenty requests wait for the writer');
+  // Work no request waits for (as a background job would submit): only the shutdown hook flushes it.
+  const background = writer.submit({
+    events: [normalizeEvent({ event: 'background', anonymous_id: 'bg' }, { projectId: project.id, receivedAt: server.clock.now(), source: 'server', sdk: null, keyId: key.prefix })],
+    rejections: [],
+  });
+  const closing = server.close();
+  release();
+  const answers = await Promise.all(inFlight.map((p) => p.then((r) => r.status)));
+  await Promise.all([closing, held, background]);
+  t.same(answers, Array(20).fill(202), 'the stop lets them finish');
+  await t.rejects(writer.submit({ events: [], rejections: [] }), new ServiceUnavailableError('the server is shutting down; retry the request'), 'a stopped writer refuses work');
+  const reopened = await startTestServer(t, { dataDir });
+  t.equal(await countRows(reopened, 'events', project.id), 21, 'all of it is stored');
+});
