@@ -23,6 +23,7 @@ import {
   DEFAULT_BIN_DIR,
   isInstalled,
   loadInstallation,
+  withInstallLock,
   type Installation,
 } from '../installer/installation.js';
 import { install } from '../installer/install.js';
@@ -247,7 +248,7 @@ program
   .addOption(new Option('--unit-dir <dir>', 'systemd unit folder').default(undefined).hideHelp())
   .action(async (flags: InstallFlags) => {
     const options = await resolveInstallOptions(flags, Boolean(process.stdin.isTTY) && !flags.yes);
-    const report = await install(options, progress);
+    const report = await withInstallLock(options.prefix, 'install', () => install(options, progress));
     for (const note of report.notes) say(`note: ${note}`);
     if (report.changes.length === 0) say(`pp ${report.version} is already installed and running at ${report.url}; nothing changed.`);
     else {
@@ -311,7 +312,8 @@ installationOptions(program.command('migrate').description("apply this release's
 configDirOption(program.command('upgrade <bundle>').description('upgrade to the release in BUNDLE (checked against SHA256SUMS beside it); rolls back by itself on failure'))
   .option('--sums <file>', 'SHA256SUMS listing the bundle (default: beside it)')
   .action(async (bundle: string, opts: ConfigDirOption & { sums?: string }) => {
-    const report = await upgrade(installed(opts), { bundle, sums: opts.sums }, progress);
+    const inst = installed(opts);
+    const report = await withInstallLock(inst.record.prefix, 'upgrade', () => upgrade(inst, { bundle, sums: opts.sums }, progress));
     if (report.outcome === 'already-current') return say(`pp ${report.to} is already installed; nothing to do`);
     say(`upgraded pp ${report.from} -> ${report.to}${report.migrations.length ? ` (migrations: ${report.migrations.join(', ')})` : ''}`);
     say(`  backup taken before the upgrade: ${report.backup}`);
@@ -320,7 +322,8 @@ configDirOption(program.command('upgrade <bundle>').description('upgrade to the 
 configDirOption(program.command('rollback').description('return to the release before the last upgrade (restoring the pre-upgrade backup when the schema changed)'))
   .option('-y, --yes', 'accept losing data written since the upgrade when the backup must be restored')
   .action(async (opts: ConfigDirOption & { yes?: boolean }) => {
-    const report = await rollback(installed(opts), { yes: Boolean(opts.yes) }, progress);
+    const inst = installed(opts);
+    const report = await withInstallLock(inst.record.prefix, 'rollback', () => rollback(inst, { yes: Boolean(opts.yes) }, progress));
     say(`rolled back pp ${report.from} -> ${report.to}${report.restored ? `; data restored from ${report.restored}` : '; data kept'}`);
   });
 

@@ -38,15 +38,17 @@ function runTar(args: string[], io: { input?: Readable; output?: Writable } = {}
     const child = spawn('tar', args, { stdio: [io.input ? 'pipe' : 'ignore', io.output ? 'pipe' : 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-    const streams: Array<Promise<void>> = [];
-    if (io.input) streams.push(pipeline(io.input, child.stdin!));
-    if (io.output) streams.push(pipeline(child.stdout!, io.output));
+    // Handled at once (never an unhandled rejection) and judged once tar has exited: tar stops
+    // reading at the end-of-archive blocks, so a closed input after a clean exit is no error.
+    const input = io.input ? pipeline(io.input, child.stdin!).then(() => undefined, (err: Error) => err) : Promise.resolve(undefined);
+    const output = io.output ? pipeline(child.stdout!, io.output).then(() => undefined, (err: Error) => err) : Promise.resolve(undefined);
     child.on('error', (err) => reject(new Error(`cannot run tar: ${err.message}`)));
     child.on('close', (code) => {
-      Promise.all(streams).then(
-        () => (code === 0 ? resolve() : reject(new Error(`tar ${args[0]} failed (exit ${code}): ${stderr.trim()}`))),
-        (err: Error) => reject(code === 0 ? err : new Error(`tar ${args[0]} failed (exit ${code}): ${stderr.trim() || err.message}`)),
-      );
+      void Promise.all([input, output]).then(([inputError, outputError]) => {
+        if (code !== 0) reject(new Error(`tar ${args[0]} failed (exit ${code}): ${stderr.trim() || inputError?.message || outputError?.message || ''}`));
+        else if (outputError) reject(outputError);
+        else resolve();
+      });
     });
   });
 }

@@ -3,6 +3,7 @@
 // the values without one (admin email and password) must come from flags.
 
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import { DEFAULT_BIN_DIR, DEFAULT_CONFIG_DIR, DEFAULT_DATA_DIR, DEFAULT_PREFIX, InstallerError, isInstalled } from './installation.js';
 import type { InstallOptions, TlsChoice } from './install.js';
 import { passwordProblem } from '../server/auth/passwords.js';
@@ -104,7 +105,7 @@ async function ask(flags: InstallFlags, base: InstallOptions): Promise<InstallOp
       : parseTls(mode);
   }
   const scheme = o.tls.mode === 'off' ? 'http' : 'https';
-  if (!flags.baseUrl) o.baseUrl = await input({ message: 'Public URL of this server', default: `${scheme}://${(await import('node:os')).hostname()}:${o.port}` });
+  if (!flags.baseUrl) o.baseUrl = await input({ message: 'Public URL of this server', default: `${scheme}://${os.hostname()}:${o.port}` });
   if (!flags.adminEmail) o.adminEmail = await input({ message: 'Owner email', validate: (v) => /^[^\s@]+@[^\s@]+$/.test(v) || 'an email address' });
   if (!flags.adminPasswordFile) {
     const first = await password({ message: 'Owner password', mask: '*', validate: (v) => (passwordProblem(v) ? `the password ${passwordProblem(v)}` : true) });

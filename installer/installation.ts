@@ -2,7 +2,7 @@
 // live, which user and service manager run it, the last upgrade), <prefix>/releases/<version> and the
 // <prefix>/current link. Every ppctl command after install finds all of it from the config folder.
 
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type Config } from '../server/config.js';
 import { compareVersions, isVersion } from './versions.js';
@@ -138,5 +138,42 @@ function isLink(file: string): boolean {
     return lstatSync(file).isSymbolicLink();
   } catch {
     return false;
+  }
+}
+
+/**
+ * Runs `work` holding <prefix>/.ppctl.lock, so two installs, upgrades or rollbacks never interleave.
+ * A lock left by a process that is gone is taken over.
+ */
+export async function withInstallLock<T>(prefix: string, what: string, work: () => Promise<T>): Promise<T> {
+  ensureDir(prefix, 0o755);
+  const file = path.join(prefix, '.ppctl.lock');
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const fd = openSync(file, 'wx', 0o644);
+      writeSync(fd, `${process.pid} ${what}\n`);
+      closeSync(fd);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw err;
+      const [pid, ...holder] = readFileSync(file, 'utf8').trim().split(' ');
+      if (pid && processAlive(Number(pid))) throw new InstallerError(`another ppctl ${holder.join(' ')} (pid ${pid}) is working on ${prefix}; wait for it to finish`);
+      rmSync(file, { force: true });
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

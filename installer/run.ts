@@ -18,7 +18,7 @@ export interface RunOptions extends Pick<SpawnOptions, 'cwd' | 'env' | 'uid' | '
 
 export function run(command: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, uid: options.uid, gid: options.gid, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, uid: options.uid, gid: options.gid, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (c: Buffer) => {
@@ -31,7 +31,11 @@ export function run(command: string, args: string[], options: RunOptions = {}): 
     });
     child.on('error', (err) => reject(new Error(`cannot run ${command}: ${err.message}`)));
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-    child.stdin!.end(options.input ?? '');
+    if (options.input !== undefined) {
+      // A program may exit without reading its input; that is its answer, not our error.
+      child.stdin!.on('error', () => undefined);
+      child.stdin!.end(options.input);
+    }
   });
 }
 
