@@ -65,6 +65,23 @@ export async function extractTarGz(file: string, destDir: string): Promise<void>
   await runTar(['-x', '-C', destDir, '--no-same-owner', '-f', '-'], { input: createReadStream(file).pipe(createGunzip()) });
 }
 
+/** One member of a .tar.gz, by wildcard; tar stops at the first match, so a member near the start is cheap. */
+export async function readTarGzMember(file: string, pattern: string): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      chunks.push(chunk);
+      done();
+    },
+  });
+  try {
+    await runTar(['-x', '-O', '--wildcards', '--occurrence=1', '-f', '-', pattern], { input: createReadStream(file).pipe(createGunzip()), output: sink });
+  } catch {
+    return undefined;
+  }
+  return chunks.length ? Buffer.concat(chunks) : undefined;
+}
+
 /** An uncompressed archive of some entries of a folder (backups: the database files compress poorly and are large). */
 export async function createTar(baseDir: string, entries: string[], outFile: string): Promise<void> {
   await runTar(['-c', '-C', baseDir, ...PORTABLE, '-f', outFile, ...entries]);

@@ -4,11 +4,11 @@
 // `current`, starts and checks health. On any failure after the stop it switches back, restores the
 // backup and starts the old release. Version rule: any older version upgrades directly; no stops.
 
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { planMigrations, readMigrations } from '../server/store/migrate.js';
-import { extractTarGz, gzipUnpackedSize, readChecksums, sha256File } from './archive.js';
+import { extractTarGz, gzipUnpackedSize, readChecksums, readTarGzMember, sha256File } from './archive.js';
 import { createBackup } from './backup.js';
 import { readBundleInfo, type BundleInfo } from './bundleInfo.js';
 import { checkDatabaseFiles } from './databaseChecks.js';
@@ -30,7 +30,7 @@ import { runningServerStatus, askRunningServer } from './runningServer.js';
 import { startService, stopService } from './serviceManager.js';
 import { chownTree, lookupUser, spawnIdentity } from './serviceUser.js';
 import { EVENTS_FILE, META_FILE } from './snapshot.js';
-import { compareVersions } from './versions.js';
+import { compareVersions, isVersion } from './versions.js';
 import type { AppliedMigration } from '../server/store/migrate.js';
 
 /** Releases kept on disk after an upgrade: the new one, the rollback target and one more. */
@@ -70,31 +70,24 @@ export async function upgrade(inst: Installation, opts: UpgradeOptions, log: Log
   const bundle = path.resolve(opts.bundle);
   log(`checking ${path.basename(bundle)} against SHA256SUMS`);
   await verifyChecksum(bundle, opts.sums ? path.resolve(opts.sums) : path.join(path.dirname(bundle), 'SHA256SUMS'));
+  const info = await bundleInfoOf(bundle);
+  const to = info.version;
+  const order = compareVersions(to, from);
+  if (order === 0) return { from, to, outcome: 'already-current', migrations: [] };
+  if (order < 0) throw new InstallerError(`${path.basename(bundle)} holds pp ${to}, older than the installed ${from}: downgrades are refused (\`ppctl rollback\` returns to the release before the last upgrade)`);
   preflightSpace(inst, bundle);
 
   const incoming = path.join(releasesDir(inst.record.prefix), `.incoming-${randomBytes(6).toString('hex')}`);
   mkdirSync(incoming, { recursive: true });
-  let info: BundleInfo;
   let unpacked: string;
   try {
     log('unpacking');
     await extractTarGz(bundle, incoming);
-    const top = readdirSync(incoming);
-    if (top.length !== 1) throw new InstallerError(`${path.basename(bundle)} is not a pp release (expected one folder at the top)`);
-    unpacked = path.join(incoming, top[0]!);
-    const found = readBundleInfo(unpacked);
-    if (!found || found.platform !== 'linux-x64' || !existsSync(path.join(unpacked, 'ppctl'))) throw new InstallerError(`${path.basename(bundle)} is not a pp release for linux-x64`);
-    info = found;
+    unpacked = path.join(incoming, `pp-${to}`);
+    if (readBundleInfo(unpacked)?.version !== to || !existsSync(path.join(unpacked, 'ppctl'))) throw new InstallerError(`${path.basename(bundle)} is not a complete pp release`);
   } catch (err) {
     rmSync(incoming, { recursive: true, force: true });
     throw err;
-  }
-  const to = info.version;
-  const order = compareVersions(to, from);
-  if (order <= 0) {
-    rmSync(incoming, { recursive: true, force: true });
-    if (order === 0) return { from, to, outcome: 'already-current', migrations: [] };
-    throw new InstallerError(`${path.basename(bundle)} holds pp ${to}, older than the installed ${from}: downgrades are refused (\`ppctl rollback\` returns to the release before the last upgrade)`);
   }
   const target = releaseDir(inst.record.prefix, to);
   rmSync(target, { recursive: true, force: true });
@@ -133,6 +126,20 @@ export async function upgrade(inst: Installation, opts: UpgradeOptions, log: Log
   const pruned = pruneReleases(inst.record.prefix, KEEP_RELEASES, [to, from]);
   if (pruned.length) log(`removed old releases ${pruned.join(', ')}`);
   return { from, to, outcome: 'upgraded', backup, migrations };
+}
+
+/** BUNDLE.json read from the archive without unpacking it: a release for this platform, and its version. */
+async function bundleInfoOf(bundle: string): Promise<BundleInfo> {
+  const raw = await readTarGzMember(bundle, 'pp-*/BUNDLE.json');
+  let info: BundleInfo | undefined;
+  try {
+    info = raw ? (JSON.parse(raw.toString('utf8')) as BundleInfo) : undefined;
+  } catch {
+    info = undefined;
+  }
+  if (!info || info.name !== 'pp' || !isVersion(String(info.version))) throw new InstallerError(`${path.basename(bundle)} is not a pp release (no BUNDLE.json)`);
+  if (info.platform !== 'linux-x64') throw new InstallerError(`${path.basename(bundle)} is a pp release for ${info.platform}, not linux-x64`);
+  return info;
 }
 
 async function verifyChecksum(bundle: string, sumsFile: string): Promise<void> {
