@@ -7,7 +7,7 @@ import { createReadStream, createWriteStream, existsSync, openSync, readSync, cl
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
-import { Writable, type Readable } from 'node:stream';
+import { Writable, type Readable, type Transform } from 'node:stream';
 
 export async function sha256File(file: string): Promise<string> {
   const hash = createHash('sha256');
@@ -33,19 +33,22 @@ export function writeChecksum(sumsFile: string, name: string, digest: string): v
   writeFileSync(sumsFile, lines.join('\n') + '\n');
 }
 
-function runTar(args: string[], io: { input?: Readable; output?: Writable } = {}): Promise<void> {
+/** Runs tar; `input` is a chain of streams piped into it (file, then gunzip), `output` takes its stdout. */
+function runTar(args: string[], io: { input?: [Readable, ...Transform[]]; output?: Writable } = {}): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn('tar', args, { stdio: [io.input ? 'pipe' : 'ignore', io.output ? 'pipe' : 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
     // Handled at once (never an unhandled rejection) and judged once tar has exited: tar stops
     // reading at the end-of-archive blocks, so a closed input after a clean exit is no error.
-    const input = io.input ? pipeline(io.input, child.stdin!).then(() => undefined, (err: Error) => err) : Promise.resolve(undefined);
+    const input = io.input ? pipeline([...io.input, child.stdin!]).then(() => undefined, (err: Error) => err) : Promise.resolve(undefined);
     const output = io.output ? pipeline(child.stdout!, io.output).then(() => undefined, (err: Error) => err) : Promise.resolve(undefined);
     child.on('error', (err) => reject(new Error(`cannot run tar: ${err.message}`)));
     child.on('close', (code) => {
       void Promise.all([input, output]).then(([inputError, outputError]) => {
-        if (code !== 0) reject(new Error(`tar ${args[0]} failed (exit ${code}): ${stderr.trim() || inputError?.message || outputError?.message || ''}`));
+        // A broken source (missing file, corrupt gzip) explains tar's failure better than tar can.
+        const sourceError = inputError && !['EPIPE', 'ERR_STREAM_PREMATURE_CLOSE'].includes((inputError as NodeJS.ErrnoException).code ?? '') ? inputError : undefined;
+        if (code !== 0) reject(new Error(`tar ${args[0]} failed (exit ${code}): ${sourceError?.message || stderr.trim() || outputError?.message || ''}`));
         else if (outputError) reject(outputError);
         else resolve();
       });
@@ -62,7 +65,7 @@ export async function createTarGz(baseDir: string, entry: string, outFile: strin
 }
 
 export async function extractTarGz(file: string, destDir: string): Promise<void> {
-  await runTar(['-x', '-C', destDir, '--no-same-owner', '-f', '-'], { input: createReadStream(file).pipe(createGunzip()) });
+  await runTar(['-x', '-C', destDir, '--no-same-owner', '-f', '-'], { input: [createReadStream(file), createGunzip()] });
 }
 
 /** One member of a .tar.gz, by wildcard; tar stops at the first match, so a member near the start is cheap. */
@@ -75,7 +78,7 @@ export async function readTarGzMember(file: string, pattern: string): Promise<Bu
     },
   });
   try {
-    await runTar(['-x', '-O', '--wildcards', '--occurrence=1', '-f', '-', pattern], { input: createReadStream(file).pipe(createGunzip()), output: sink });
+    await runTar(['-x', '-O', '--wildcards', '--occurrence=1', '-f', '-', pattern], { input: [createReadStream(file), createGunzip()], output: sink });
   } catch {
     return undefined;
   }

@@ -6,6 +6,7 @@
 import t from 'tap';
 import { existsSync, lstatSync, readFileSync, readlinkSync, readdirSync, statSync, writeFileSync, mkdirSync, copyFileSync, chmodSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { packageRoot, packageVersion } from '../../server/packageRoot.js';
 import { buildBundle, type BuiltBundle } from '../../installer/buildBundle.js';
@@ -69,7 +70,7 @@ t.test('bundle → offline install → ingest → upgrade → failed upgrade rol
   const installArgs = [
     'install', '--yes', '--prefix', prefix, '--data-dir', dataDir, '--config-dir', configDir, '--bin-dir', binDir,
     '--host', '127.0.0.1', '--port', String(port), '--base-url', `http://127.0.0.1:${port}`, '--tls', 'off',
-    '--admin-email', EMAIL, '--admin-password-file', path.join(dir, 'password'), '--signup-mode', 'closed', '--no-systemd', '--user', 'root',
+    '--admin-email', EMAIL, '--admin-password-file', path.join(dir, 'password'), '--signup-mode', 'closed', '--no-systemd', '--user', os.userInfo().username,
   ];
   const ppctl = (...args: string[]) => runProgram(path.join(binDir, 'ppctl'), [...args, '--config-dir', configDir]);
   t.teardown(async () => {
