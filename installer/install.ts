@@ -137,7 +137,7 @@ export async function install(opts: InstallOptions, log: (line: string) => void 
   if (await runningServerStatus(config)) {
     report.notes.push('the server is running; its databases are up to date');
   } else {
-    const owner = await prepareData(config, opts, changed);
+    const owner = await prepareData(config, opts, changed, (line) => report.notes.push(line));
     if (owner) report.owner = owner;
   }
   secureFiles(config, configFile, user);
@@ -221,13 +221,17 @@ function writeConfig(configFile: string, opts: InstallOptions, tls: { cert: stri
 }
 
 /** Migrates the databases and creates the owner, organization and first project when there is no user yet. */
-async function prepareData(config: Config, opts: InstallOptions, changed: (what: string) => void): Promise<InstallReport['owner']> {
+async function prepareData(config: Config, opts: InstallOptions, changed: (what: string) => void, log: (line: string) => void): Promise<InstallReport['owner']> {
   const opened = await openServices(config, { log: createLogger('warn', process.stderr as unknown as import('pino').DestinationStream) });
   try {
     const applied = [...opened.applied.sqlite.map((m) => `sqlite/${m.file}`), ...opened.applied.duckdb.map((m) => `duckdb/${m.file}`)];
     if (applied.length) changed(`applied ${applied.length} database migrations`);
     const db = opened.services.meta;
-    if (countUsers(db) > 0 || opts.adminEmail === undefined || opts.adminPassword === undefined) return undefined;
+    if (countUsers(db) > 0) {
+      if (opts.adminEmail !== undefined) log(`the data folder already has accounts; they are kept and ${opts.adminEmail} is not created`);
+      return undefined;
+    }
+    if (opts.adminEmail === undefined || opts.adminPassword === undefined) return undefined;
     const now = opened.services.clock.now();
     const user = await createUser(db, { email: opts.adminEmail, password: opts.adminPassword, name: null }, now);
     const { org, project } = db.transaction(() => {

@@ -3,7 +3,7 @@
 // below; @duckdb/node-api, argon2 and better-sqlite3 13 ship N-API binaries. Cached by lockfile hash.
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { npmCli, publish } from './nodeRuntime.js';
 import { runChecked } from './run.js';
@@ -23,6 +23,7 @@ interface LockEntry {
 }
 
 const READY = '.pp-modules-ready';
+const KEEP_CACHED = 3;
 
 /**
  * Packages whose bundled version differs from the lockfile's. better-sqlite3 12.x aborts the process
@@ -68,10 +69,20 @@ export async function productionModules(root: string, nodeDir: string, cacheDir:
     await runChecked(node, ['--input-type=module', '-e', SMOKE_TEST], { cwd: stage });
     writeFileSync(path.join(stage, READY), new Date().toISOString() + '\n');
     publish(stage, dir);
+    pruneCache(cacheDir, dir);
     return dir;
   } finally {
     rmSync(stage, { recursive: true, force: true });
   }
+}
+
+/** Each lockfile change leaves an entry of ~120 MB: keep the newest few. */
+function pruneCache(cacheDir: string, keep: string): void {
+  const entries = readdirSync(cacheDir)
+    .filter((name) => name.startsWith('modules-') && path.join(cacheDir, name) !== keep)
+    .map((name) => ({ name, mtime: statSync(path.join(cacheDir, name)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const { name } of entries.slice(KEEP_CACHED - 1)) rmSync(path.join(cacheDir, name), { recursive: true, force: true });
 }
 
 // Loads each native addon under the bundled Node: an ABI mismatch fails the build, not the customer's install.
