@@ -46,6 +46,8 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'oidc.callback_url', env: 'PP_OIDC_CALLBACK_URL', kind: 'string', description: 'page of the web app a successful single sign-on redirects to (default BASE_URL/auth/callback)' },
   { key: 'oidc.http_timeout_ms', env: 'PP_OIDC_HTTP_TIMEOUT_MS', kind: 'int', description: 'time limit of one request to an identity provider, in ms (default 5000)' },
   { key: 'events.stream_heartbeat_ms', env: 'PP_EVENTS_STREAM_HEARTBEAT_MS', kind: 'int', description: 'interval of the keep-alive comment on the live event stream, in ms (default 15000)' },
+  { key: 'tls_cert', env: 'PP_TLS_CERT', kind: 'string', description: 'PEM certificate (chain) file; with tls_key the server speaks HTTPS itself' },
+  { key: 'tls_key', env: 'PP_TLS_KEY', kind: 'string', description: 'PEM private key file matching tls_cert' },
 ];
 
 export interface Config {
@@ -75,6 +77,9 @@ export interface Config {
   /** Single sign-on; `callback_url` unset means BASE_URL/auth/callback (see oidcCallbackUrl). */
   oidc: { callback_url?: string; http_timeout_ms: number };
   events: { stream_heartbeat_ms: number };
+  /** Both set: the server listens with HTTPS using these PEM files. */
+  tls_cert?: string;
+  tls_key?: string;
   /** The config file the settings were read from, if any. */
   config_file?: string;
 }
@@ -126,7 +131,11 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const config = unflatten(flat) as unknown as Config;
   config.data_dir = path.resolve(config.data_dir);
   if (config.license.trusted_keys_dir) config.license.trusted_keys_dir = path.resolve(config.license.trusted_keys_dir);
-  config.base_url = (config.base_url ?? `http://${displayHost(config.host)}:${config.port}`).replace(/\/+$/, '');
+  if ((config.tls_cert === undefined) !== (config.tls_key === undefined)) throw new ConfigError('tls_cert and tls_key must be set together');
+  if (config.tls_cert) config.tls_cert = path.resolve(config.tls_cert);
+  if (config.tls_key) config.tls_key = path.resolve(config.tls_key);
+  const scheme = config.tls_cert ? 'https' : 'http';
+  config.base_url = (config.base_url ?? `${scheme}://${displayHost(config.host)}:${config.port}`).replace(/\/+$/, '');
   if (config.oidc.callback_url !== undefined && !isRedirectTarget(config.oidc.callback_url)) {
     throw new ConfigError(`oidc.callback_url must be an http(s) URL or a path starting with /, got ${JSON.stringify(config.oidc.callback_url)}`);
   }
