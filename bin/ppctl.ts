@@ -13,20 +13,59 @@ import { formatLicense } from '../server/license/formatLicense.js';
 import type { LicenseReport } from '../server/license/licenseManager.js';
 import type { OutboxEntry } from '../server/mail/outbox.js';
 import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import {
+  configFileOf,
+  DEFAULT_CONFIG_DIR,
+  DEFAULT_DATA_DIR,
+  DEFAULT_PREFIX,
+  DEFAULT_BIN_DIR,
+  isInstalled,
+  loadInstallation,
+  withInstallLock,
+  type Installation,
+} from '../installer/installation.js';
+import { install } from '../installer/install.js';
+import { resolveInstallOptions, type InstallFlags } from '../installer/installOptions.js';
+import { followLogs, recentLogs, startService, stopService } from '../installer/serviceManager.js';
+import { installationStatus, formatStatus } from '../installer/installationStatus.js';
+import { supervise } from '../installer/supervisor.js';
+import { migrateData } from '../installer/migrateData.js';
+import { rollback, upgrade } from '../installer/upgrade.js';
+import { createBackup } from '../installer/backup.js';
+import { restoreBackup } from '../installer/restore.js';
+import { runningServerStatus } from '../installer/runningServer.js';
+import { chownTree, lookupUser } from '../installer/serviceUser.js';
+import { formatDoctor, runDoctor } from '../installer/doctor.js';
+import { createSupportBundle, defaultSupportBundleName } from '../installer/supportBundle.js';
 
 interface InstallationOptions {
   dataDir?: string;
   config?: string;
+  configDir?: string;
 }
 
 /** Adds the options every command that works on an installation takes. */
 function installationOptions(cmd: Command): Command {
   return cmd
+    .option('--config-dir <dir>', `folder of an installation's pp.json (PP_CONFIG_DIR; default ${DEFAULT_CONFIG_DIR} when it holds one)`)
     .option('--data-dir <dir>', 'data directory (PP_DATA_DIR)')
     .option('--config <file>', 'JSON config file (PP_CONFIG)');
 }
 
+/**
+ * An explicit --config/--data-dir (or PP_CONFIG/PP_DATA_DIR) is a source checkout or a hand-made
+ * setup; otherwise an installation's <config-dir>/pp.json is read, exactly as its service reads it.
+ */
 function resolveConfig(opts: InstallationOptions, flags: Record<string, unknown> = {}): Config {
+  const explicit = opts.config || opts.dataDir || process.env.PP_CONFIG || process.env.PP_DATA_DIR;
+  const configDir = opts.configDir ?? process.env.PP_CONFIG_DIR;
+  if (!explicit && (configDir || existsSync(configFileOf(DEFAULT_CONFIG_DIR)))) {
+    const file = configFileOf(configDir ?? DEFAULT_CONFIG_DIR);
+    if (!existsSync(file)) fail(`no ${file}: pass --config-dir where pp was installed`);
+    return loadConfig({ configFile: file, env: {}, flags });
+  }
   return loadConfig({ configFile: opts.config, flags: { data_dir: opts.dataDir, ...flags } });
 }
 
@@ -167,6 +206,173 @@ installationOptions(
   for (const k of result.skipped) process.stdout.write(`skipped entry ${k.line}${k.prefix ? ` (${k.prefix})` : ''}: ${k.reason}\n`);
   process.stdout.write(`${result.imported.length} imported, ${result.skipped.length} skipped; identify and alias need a rotated key\n`);
 });
+
+// ---- The appliance: install, service control, upgrade and rollback, backup and restore, doctor ----
+
+interface ConfigDirOption {
+  configDir?: string;
+}
+
+function configDirOption(cmd: Command): Command {
+  return cmd.option('--config-dir <dir>', `folder holding the installation's pp.json and install.json (PP_CONFIG_DIR, default ${DEFAULT_CONFIG_DIR})`);
+}
+
+function installed(opts: ConfigDirOption): Installation {
+  return loadInstallation(opts.configDir ?? process.env.PP_CONFIG_DIR ?? DEFAULT_CONFIG_DIR);
+}
+
+const say = (line: string): void => void process.stdout.write(line + '\n');
+const progress = (line: string) => process.stderr.write(`  ${line}\n`);
+
+program
+  .command('install')
+  .description('install this release: files, config, TLS, databases, owner account, service; running it again changes nothing')
+  .option('-y, --yes', 'do not ask anything: take defaults for every value no flag gives')
+  .option('--prefix <dir>', `where releases live (default ${DEFAULT_PREFIX})`)
+  .option('--data-dir <dir>', `data folder (default ${DEFAULT_DATA_DIR})`)
+  .option('--config-dir <dir>', `config folder (default ${DEFAULT_CONFIG_DIR})`)
+  .option('--bin-dir <dir>', `where to link ppctl, or "none" (default ${DEFAULT_BIN_DIR})`)
+  .option('--host <addr>', 'listen address (default 0.0.0.0)')
+  .option('--port <n>', 'port of both API surfaces (default 8080)')
+  .option('--base-url <url>', 'public URL of this server (default http(s)://HOSTNAME:PORT)')
+  .option('--tls <mode>', 'self-signed | off | CERT,KEY (PEM files) (default off)')
+  .option('--admin-email <email>', "owner's email address")
+  .option('--admin-password-file <file>', "file holding the owner's password")
+  .option('--org-name <name>', 'name of the first organization (default "My organization")')
+  .option('--project-name <name>', 'name of the first project (default "My project")')
+  .option('--timezone <tz>', 'IANA time zone of the first project (default UTC)')
+  .option('--signup-mode <mode>', 'closed (invitations only) | legacy (anyone may register) (default closed)')
+  .option('--systemd', 'run as the systemd unit pp.service (default when systemd is running)')
+  .option('--no-systemd', 'run as a supervised background process with a pid file')
+  .option('--user <name>', 'account the server runs as (default pp when root, created if missing)')
+  .addOption(new Option('--unit-dir <dir>', 'systemd unit folder').default(undefined).hideHelp())
+  .action(async (flags: InstallFlags) => {
+    const options = await resolveInstallOptions(flags, Boolean(process.stdin.isTTY) && !flags.yes);
+    const report = await withInstallLock(options.prefix, 'install', () => install(options, progress));
+    for (const note of report.notes) say(`note: ${note}`);
+    if (report.changes.length === 0) say(`pp ${report.version} is already installed and running at ${report.url}; nothing changed.`);
+    else {
+      say(`pp ${report.version} is installed and running at ${report.url}`);
+      if (report.owner) say(`  owner: ${report.owner.email}  organization id: ${report.owner.organization_id}  project id: ${report.owner.project_id}`);
+      say(`  manage it with: ppctl status | logs | doctor | backup (config in ${options.configDir})`);
+    }
+  });
+
+configDirOption(program.command('start').description('start the server and wait until it is ready')).action(async (opts: ConfigDirOption) => {
+  const inst = installed(opts);
+  const health = await startService(inst);
+  if (!health.ok) fail(`the server did not become ready: ${health.error}\n${(await recentLogs(inst, 20)).join('\n')}`);
+  say(health.started ? `started; pp ${health.version} is ready at ${inst.config.base_url}` : `already running; pp ${health.version} at ${inst.config.base_url}`);
+});
+
+configDirOption(program.command('stop').description('stop the server gracefully')).action(async (opts: ConfigDirOption) => {
+  say((await stopService(installed(opts))) ? 'stopped' : 'not running');
+});
+
+configDirOption(program.command('restart').description('stop, then start, and wait until ready')).action(async (opts: ConfigDirOption) => {
+  const inst = installed(opts);
+  await stopService(inst);
+  const health = await startService(inst);
+  if (!health.ok) fail(`the server did not become ready: ${health.error}\n${(await recentLogs(inst, 20)).join('\n')}`);
+  say(`restarted; pp ${health.version} is ready at ${inst.config.base_url}`);
+});
+
+configDirOption(program.command('status').description('is the server running and ready; exit 0 ready, 3 stopped, 1 running but not ready'))
+  .option('--json', 'print JSON')
+  .action(async (opts: ConfigDirOption & { json?: boolean }) => {
+    const status = await installationStatus(installed(opts));
+    if (opts.json) say(JSON.stringify(status, null, 2));
+    else process.stdout.write(formatStatus(status));
+    process.exitCode = status.ready ? 0 : status.running ? 1 : 3;
+  });
+
+configDirOption(program.command('logs').description('recent server output (the journal under systemd, else the log file)'))
+  .option('-n, --lines <n>', 'how many lines', '100')
+  .option('-f, --follow', 'keep printing new lines')
+  .action(async (opts: ConfigDirOption & { lines: string; follow?: boolean }) => {
+    const inst = installed(opts);
+    if (opts.follow) return followLogs(inst, Number(opts.lines), process.stdout);
+    for (const line of await recentLogs(inst, Number(opts.lines))) say(line);
+  });
+
+configDirOption(program.command('supervise', { hidden: true }).description('run the server under the supervisor in the foreground (what start detaches)')).action(
+  async (opts: ConfigDirOption) => {
+    process.exit(await supervise(installed(opts)));
+  },
+);
+
+installationOptions(program.command('migrate').description("apply this release's pending database migrations (the server must be stopped)"))
+  .option('--json', 'print JSON')
+  .action(async (opts: InstallationOptions & { json?: boolean }) => {
+    const applied = await migrateData(resolveConfig(opts));
+    if (opts.json) say(JSON.stringify({ applied }));
+    else say(applied.length ? `applied ${applied.join(', ')}` : 'nothing to migrate');
+  });
+
+configDirOption(program.command('upgrade <bundle>').description('upgrade to the release in BUNDLE (checked against SHA256SUMS beside it); rolls back by itself on failure'))
+  .option('--sums <file>', 'SHA256SUMS listing the bundle (default: beside it)')
+  .action(async (bundle: string, opts: ConfigDirOption & { sums?: string }) => {
+    const inst = installed(opts);
+    const report = await withInstallLock(inst.record.prefix, 'upgrade', () => upgrade(inst, { bundle, sums: opts.sums }, progress));
+    if (report.outcome === 'already-current') return say(`pp ${report.to} is already installed; nothing to do`);
+    say(`upgraded pp ${report.from} -> ${report.to}${report.migrations.length ? ` (migrations: ${report.migrations.join(', ')})` : ''}`);
+    say(`  backup taken before the upgrade: ${report.backup}`);
+  });
+
+configDirOption(program.command('rollback').description('return to the release before the last upgrade (restoring the pre-upgrade backup when the schema changed)'))
+  .option('-y, --yes', 'accept losing data written since the upgrade when the backup must be restored')
+  .action(async (opts: ConfigDirOption & { yes?: boolean }) => {
+    const inst = installed(opts);
+    const report = await withInstallLock(inst.record.prefix, 'rollback', () => rollback(inst, { yes: Boolean(opts.yes) }, progress));
+    say(`rolled back pp ${report.from} -> ${report.to}${report.restored ? `; data restored from ${report.restored}` : '; data kept'}`);
+  });
+
+installationOptions(program.command('backup').description('consistent snapshot of both databases (the server may keep running), with a manifest and checksums'))
+  .option('--out <file>', 'backup file (default DATA_DIR/backups/pp-backup-VERSION-TIME.tar)')
+  .option('--json', 'print the manifest as JSON')
+  .action(async (opts: InstallationOptions & { out?: string; json?: boolean }) => {
+    const config = resolveConfig(opts);
+    const result = await createBackup(config, { out: opts.out, configFile: config.config_file });
+    if (opts.json) return say(JSON.stringify({ file: result.file, manifest: result.manifest }, null, 2));
+    say(`backup written to ${result.file}`);
+    say(`  ${result.manifest.counts.events} events, ${result.manifest.counts.projects} projects, ${result.manifest.counts.users} users; pp ${result.manifest.pp_version}, taken ${result.via === 'socket' ? 'from the running server' : 'with the server stopped'}`);
+  });
+
+installationOptions(program.command('restore <file>').description('verify a backup and replace the databases with it'))
+  .option('--stop', 'stop the running server first, and start it again afterwards')
+  .action(async (file: string, opts: InstallationOptions & { stop?: boolean }) => {
+    const config = resolveConfig(opts);
+    const inst = config.config_file && isInstalled(path.dirname(config.config_file)) ? loadInstallation(path.dirname(config.config_file)) : undefined;
+    const running = await runningServerStatus(config);
+    if (running && !opts.stop) fail(`pp is running on ${config.data_dir} (pid ${running.pid}); restoring would pull the data from under it. Run again with --stop to stop it, restore and start it again.`);
+    if (running && !inst) fail(`pp is running on ${config.data_dir} (pid ${running.pid}) outside an installation; stop it first`);
+    if (inst && running) await stopService(inst);
+    const result = await restoreBackup(config, file, { configFile: inst?.configFile });
+    if (inst) chownTree(config.data_dir, lookupUser(inst.record.user)!);
+    say(`restored ${path.basename(file)}: pp ${result.manifest.pp_version} data of ${result.manifest.taken_at}, ${result.manifest.counts.events} events`);
+    if (result.secretRestored) say(`  the server secret in ${inst?.configFile} was set to the one the backup was made with`);
+    if (inst && running) {
+      const health = await startService(inst);
+      if (!health.ok) fail(`restored, but the server did not become ready: ${health.error}`);
+      say(`started again; pp ${health.version} is ready`);
+    }
+  });
+
+configDirOption(program.command('doctor').description('check config, permissions, disk, port, databases, migrations, license and clock; exit 1 on any failure'))
+  .option('--json', 'print JSON')
+  .action(async (opts: ConfigDirOption & { json?: boolean }) => {
+    const checks = await runDoctor(installed(opts));
+    if (opts.json) say(JSON.stringify(checks, null, 2));
+    else process.stdout.write(formatDoctor(checks));
+    if (checks.some((c) => c.level === 'fail')) process.exitCode = 1;
+  });
+
+configDirOption(program.command('support-bundle').description('collect versions, redacted config, status, doctor output and recent logs into one file for support'))
+  .option('--out <file>', 'output file (default ./pp-support-HOST-TIME.tar.gz)')
+  .action(async (opts: ConfigDirOption & { out?: string }) => {
+    const file = await createSupportBundle(installed(opts), opts.out ?? defaultSupportBundleName());
+    say(`support bundle written to ${file} (secrets redacted; check it before sending)`);
+  });
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   if (err instanceof ConfigError || err instanceof AdminCommandError) fail(err.message);

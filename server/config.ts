@@ -32,9 +32,22 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'rate_limit.auth_email_per_minute', env: 'PP_RATE_LIMIT_AUTH_EMAIL_PER_MINUTE', kind: 'int', description: 'sign-in, registration and password reset attempts per minute per email address (default 5)' },
   { key: 'rate_limit.refresh_ip_per_minute', env: 'PP_RATE_LIMIT_REFRESH_IP_PER_MINUTE', kind: 'int', description: 'refresh, bootstrap and logout requests per minute per client address (default 120)' },
   { key: 'query_timeout_ms', env: 'PP_QUERY_TIMEOUT_MS', kind: 'int', description: 'time limit of one analytical query or event read, in ms (default 30000)' },
+  { key: 'query_timeouts.funnel', env: 'PP_QUERY_TIMEOUT_FUNNEL_MS', kind: 'int', description: 'time limit of the funnel query, in ms (default: query_timeout_ms)' },
+  { key: 'query_timeouts.retention', env: 'PP_QUERY_TIMEOUT_RETENTION_MS', kind: 'int', description: 'time limit of the retention query, in ms (default: query_timeout_ms)' },
+  { key: 'query_timeouts.retention_actors', env: 'PP_QUERY_TIMEOUT_RETENTION_ACTORS_MS', kind: 'int', description: 'time limit of the retention actors query, in ms (default: query_timeout_ms)' },
+  { key: 'query_timeouts.segmentation', env: 'PP_QUERY_TIMEOUT_SEGMENTATION_MS', kind: 'int', description: 'time limit of the segmentation query, in ms (default: query_timeout_ms)' },
+  { key: 'query_timeouts.lifecycle', env: 'PP_QUERY_TIMEOUT_LIFECYCLE_MS', kind: 'int', description: 'time limit of the lifecycle query, in ms (default: query_timeout_ms)' },
+  { key: 'query_timeouts.stickiness', env: 'PP_QUERY_TIMEOUT_STICKINESS_MS', kind: 'int', description: 'time limit of the stickiness query, in ms (default: query_timeout_ms)' },
+  { key: 'query_timeouts.activity_summary', env: 'PP_QUERY_TIMEOUT_ACTIVITY_SUMMARY_MS', kind: 'int', description: 'time limit of the activity summary query, in ms (default: query_timeout_ms)' },
+  { key: 'query_timeouts.revenue_summary', env: 'PP_QUERY_TIMEOUT_REVENUE_SUMMARY_MS', kind: 'int', description: 'time limit of the revenue summary query, in ms (default: query_timeout_ms)' },
   { key: 'license.trusted_keys_dir', env: 'PP_LICENSE_TRUSTED_KEYS', kind: 'string', description: 'directory of extra trusted license public keys (<kid>.pem)' },
   { key: 'trust_proxy', env: 'PP_TRUST_PROXY', kind: 'bool', description: 'take the client address from X-Forwarded-For (only behind a reverse proxy); default false' },
   { key: 'ingest.dedup_window_hours', env: 'PP_INGEST_DEDUP_WINDOW_HOURS', kind: 'int', description: 'how far back a re-sent event uuid is recognized as already stored, in hours (default 24)' },
+  { key: 'oidc.callback_url', env: 'PP_OIDC_CALLBACK_URL', kind: 'string', description: 'page of the web app a successful single sign-on redirects to (default BASE_URL/auth/callback)' },
+  { key: 'oidc.http_timeout_ms', env: 'PP_OIDC_HTTP_TIMEOUT_MS', kind: 'int', description: 'time limit of one request to an identity provider, in ms (default 5000)' },
+  { key: 'events.stream_heartbeat_ms', env: 'PP_EVENTS_STREAM_HEARTBEAT_MS', kind: 'int', description: 'interval of the keep-alive comment on the live event stream, in ms (default 15000)' },
+  { key: 'tls_cert', env: 'PP_TLS_CERT', kind: 'string', description: 'PEM certificate (chain) file; with tls_key the server speaks HTTPS itself' },
+  { key: 'tls_key', env: 'PP_TLS_KEY', kind: 'string', description: 'PEM private key file matching tls_cert' },
 ];
 
 export interface Config {
@@ -56,9 +69,17 @@ export interface Config {
     refresh_ip_per_minute: number;
   };
   query_timeout_ms: number;
+  /** Per-query limits overriding query_timeout_ms, by query name. */
+  query_timeouts: Partial<Record<'funnel' | 'retention' | 'retention_actors' | 'segmentation' | 'lifecycle' | 'stickiness' | 'activity_summary' | 'revenue_summary', number>>;
   license: { trusted_keys_dir?: string };
   trust_proxy: boolean;
   ingest: { dedup_window_hours: number };
+  /** Single sign-on; `callback_url` unset means BASE_URL/auth/callback (see oidcCallbackUrl). */
+  oidc: { callback_url?: string; http_timeout_ms: number };
+  events: { stream_heartbeat_ms: number };
+  /** Both set: the server listens with HTTPS using these PEM files. */
+  tls_cert?: string;
+  tls_key?: string;
   /** The config file the settings were read from, if any. */
   config_file?: string;
 }
@@ -88,6 +109,8 @@ const DEFAULTS = {
   query_timeout_ms: 30_000,
   trust_proxy: false,
   'ingest.dedup_window_hours': 24,
+  'oidc.http_timeout_ms': 5000,
+  'events.stream_heartbeat_ms': 15_000,
 } as Record<string, unknown>;
 
 export function loadConfig(sources: ConfigSources = {}): Config {
@@ -108,7 +131,14 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const config = unflatten(flat) as unknown as Config;
   config.data_dir = path.resolve(config.data_dir);
   if (config.license.trusted_keys_dir) config.license.trusted_keys_dir = path.resolve(config.license.trusted_keys_dir);
-  config.base_url = (config.base_url ?? `http://${displayHost(config.host)}:${config.port}`).replace(/\/+$/, '');
+  if ((config.tls_cert === undefined) !== (config.tls_key === undefined)) throw new ConfigError('tls_cert and tls_key must be set together');
+  if (config.tls_cert) config.tls_cert = path.resolve(config.tls_cert);
+  if (config.tls_key) config.tls_key = path.resolve(config.tls_key);
+  const scheme = config.tls_cert ? 'https' : 'http';
+  config.base_url = (config.base_url ?? `${scheme}://${displayHost(config.host)}:${config.port}`).replace(/\/+$/, '');
+  if (config.oidc.callback_url !== undefined && !isRedirectTarget(config.oidc.callback_url)) {
+    throw new ConfigError(`oidc.callback_url must be an http(s) URL or a path starting with /, got ${JSON.stringify(config.oidc.callback_url)}`);
+  }
   if (configFile) config.config_file = path.resolve(configFile);
   return config;
 }
@@ -118,6 +148,20 @@ export function allowedOrigins(config: Config): Set<string> {
   const origins = new Set(config.cors_origins.map((o) => o.replace(/\/+$/, '')));
   origins.add(new URL(config.base_url).origin);
   return origins;
+}
+
+/** Where a successful single sign-on sends the browser. */
+export function oidcCallbackUrl(config: Config): string {
+  return config.oidc.callback_url ?? `${config.base_url}/auth/callback`;
+}
+
+function isRedirectTarget(value: string): boolean {
+  if (value.startsWith('/') && !value.startsWith('//')) return true;
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
 }
 
 function displayHost(host: string): string {
@@ -180,7 +224,7 @@ function getPath(obj: Record<string, unknown>, dotted: string): unknown {
 }
 
 function unflatten(flat: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { rate_limit: {}, license: {}, ingest: {} };
+  const out: Record<string, unknown> = { rate_limit: {}, license: {}, ingest: {}, query_timeouts: {}, oidc: {}, events: {} };
   for (const [key, value] of Object.entries(flat)) {
     const parts = key.split('.');
     let cur = out;

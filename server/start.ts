@@ -1,9 +1,12 @@
-// Runs the server: opens the installation, listens on one port for both surfaces, serves the admin
-// socket, and on close stops accepting, finishes in-flight requests, flushes and closes the stores.
+// Runs the server: opens the installation, listens on one port for both surfaces (HTTPS when
+// tls_cert and tls_key are set), serves the admin socket, and on close stops accepting, finishes
+// in-flight requests, flushes and closes the stores.
 
 import http from 'node:http';
+import https from 'node:https';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import { buildApp, type BuiltApp } from './http/app.js';
 import { openServices, type OpenOptions } from './openServices.js';
 import type { Services } from './services.js';
@@ -20,10 +23,12 @@ export interface RunningServer {
 const DRAIN_TIMEOUT_MS = 10_000;
 
 export async function startServer(config: Config, options: OpenOptions = {}): Promise<RunningServer> {
+  // Read before the stores open, so a bad certificate stops the start without touching data.
+  const tls = config.tls_cert ? readTlsFiles(config) : undefined;
   const opened = await openServices(config, options);
   const { services } = opened;
   let built: BuiltApp;
-  const server = http.createServer({ keepAliveTimeout: 5_000 });
+  const server = tls ? https.createServer({ keepAliveTimeout: 5_000, ...tls }) : http.createServer({ keepAliveTimeout: 5_000 });
   let url: string;
   let port: number;
   try {
@@ -32,7 +37,7 @@ export async function startServer(config: Config, options: OpenOptions = {}): Pr
       server.listen(config.port, config.host, () => resolve());
     });
     port = (server.address() as AddressInfo).port;
-    url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    url = `${tls ? 'https' : 'http'}://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     // With a system-chosen port, links and the Origin allowlist must name the real one.
     if (config.port === 0 && config.base_url.endsWith(':0')) config.base_url = config.base_url.slice(0, -2) + `:${port}`;
     built = buildApp(services);
@@ -73,4 +78,22 @@ export async function startServer(config: Config, options: OpenOptions = {}): Pr
       return closing;
     },
   };
+}
+
+/** The certificate and key named by the settings; a missing file or a mismatched pair stops the start. */
+function readTlsFiles(config: Config): { cert: Buffer; key: Buffer } {
+  const read = (file: string, setting: string) => {
+    try {
+      return readFileSync(file);
+    } catch (err) {
+      throw new ConfigError(`cannot read ${setting} ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    }
+  };
+  const pair = { cert: read(config.tls_cert!, 'tls_cert'), key: read(config.tls_key!, 'tls_key') };
+  try {
+    https.createServer(pair).close();
+  } catch (err) {
+    throw new ConfigError(`tls_cert and tls_key are not a usable pair: ${(err as Error).message}`);
+  }
+  return pair;
 }

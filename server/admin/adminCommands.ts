@@ -4,6 +4,8 @@
 import type { Services } from '../services.js';
 import { appliedEvents, appliedMeta } from '../store/migrate.js';
 import { LicenseRefusedError } from '../license/licenseManager.js';
+import { takeSnapshot } from '../../installer/snapshot.js';
+import { checkDatabases } from '../../installer/databaseChecks.js';
 import { listOutbox } from '../mail/outbox.js';
 import { passwordProblem } from '../auth/passwords.js';
 import { setPasswordByOperator } from '../auth/passwordResets.js';
@@ -67,6 +69,7 @@ registerAdminCommand('admin.reset-password', async (services, args) => {
   const mfaRemoved = args.disable_mfa === true ? removeMfa(services, findUserByEmail(services.meta, email)!.id) : false;
   return { email: email.trim().toLowerCase(), generated_password: given === undefined ? password : null, mfa_removed: mfaRemoved };
 });
+
 registerAdminCommand('keys.import-legacy', async (services, args) => {
   const projectId = Number(args.project_id);
   if (!Number.isSafeInteger(projectId) || !getProject(services.meta, projectId)) throw new AdminCommandError(`project ${String(args.project_id)} does not exist`);
@@ -79,4 +82,19 @@ registerAdminCommand('keys.import-legacy', async (services, args) => {
     if (err instanceof AppError) throw new AdminCommandError(err.message);
     throw err;
   }
+});
+
+// Installer operations: a consistent backup taken by the process that holds the files, the
+// integrity checks of `ppctl doctor`, and the sizes `ppctl status` shows.
+registerAdminCommand('backup', async (services, args) => {
+  if (typeof args.dir !== 'string') throw new AdminCommandError('backup needs the folder to write the snapshot to');
+  return takeSnapshot(services, args.dir);
+});
+
+registerAdminCommand('doctor.databases', async (services) => checkDatabases(services.meta, (sql) => services.events.read(sql)));
+
+registerAdminCommand('data.stats', async (services) => {
+  const count = (table: string) => (services.meta.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  const [row] = await services.events.read('SELECT count(*) AS n FROM events');
+  return { events: Number(row!.n), users: count('users'), organizations: count('organizations'), projects: count('projects') };
 });

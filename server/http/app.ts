@@ -18,12 +18,16 @@ import { openapiDomain } from './openapiRoute.js';
 import { trackerDomain } from '../tracker/routes.js';
 import { licenseDomain } from '../license/licenseDomain.js';
 import { authDomain } from '../auth/routes.js';
+import { oidcDomain } from '../auth/oidc/routes.js';
 import { accountsDomain } from '../accounts/routes.js';
 import { mailDomain } from '../mail/mailDomain.js';
 import { ingestDomain } from '../ingest/routes.js';
 import { ingestCors } from '../ingest/ingestCors.js';
 import { keysDomain } from '../keys/routes.js';
 import { behaviorDomain } from '../behavior/routes.js';
+import { queriesDomain } from '../queries/routes.js';
+import { segmentsDomain } from '../accounts/segmentsDomain.js';
+import { eventsDomain } from '../events/routes.js';
 
 export interface BuiltApp {
   app: Express;
@@ -36,12 +40,16 @@ export const DOMAINS: Domain[] = [
   openapiDomain,
   trackerDomain,
   authDomain,
+  oidcDomain,
   accountsDomain,
   mailDomain,
   licenseDomain,
   ingestDomain,
   keysDomain,
   behaviorDomain,
+  queriesDomain,
+  segmentsDomain,
+  eventsDomain,
 ];
 
 export function buildApp(services: Services, domains: Domain[] = DOMAINS): BuiltApp {

@@ -14,6 +14,7 @@ export interface ReadOptions {
 }
 
 const READERS = 3;
+const INTERRUPT_REPEAT_MS = 5;
 
 export class EventStore {
   private readonly idle: DuckDBConnection[] = [];
@@ -43,24 +44,32 @@ export class EventStore {
     return store;
   }
 
-  /** Runs a read on a pooled connection, interrupting it after `timeoutMs`. */
+  /**
+   * Runs a read on a pooled connection with a time limit. DuckDB ignores an interrupt that arrives
+   * before execution starts, so once the limit passes the query is interrupted repeatedly until it
+   * stops, and the answer is 408 even if it managed to finish.
+   */
   async read(sql: string, params: SqlParams = [], options: ReadOptions = {}): Promise<Row[]> {
     const conn = await this.acquire();
     let timedOut = false;
+    let repeat: NodeJS.Timeout | undefined;
     const timer = options.timeoutMs !== undefined
       ? setTimeout(() => {
           timedOut = true;
           conn.interrupt();
+          repeat = setInterval(() => conn.interrupt(), INTERRUPT_REPEAT_MS);
         }, options.timeoutMs)
       : undefined;
     try {
       const reader = await conn.runAndReadAll(sql, params);
+      if (timedOut) throw new QueryTimeoutError(options.timeoutMs!);
       return reader.getRowObjects();
     } catch (err) {
       if (timedOut) throw new QueryTimeoutError(options.timeoutMs!);
       throw err;
     } finally {
-      if (timer) clearTimeout(timer);
+      clearTimeout(timer);
+      clearInterval(repeat);
       this.release(conn);
     }
   }

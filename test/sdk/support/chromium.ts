@@ -15,18 +15,16 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-// Lets a test skip with a clear reason instead of failing where chromium is not installed.
-export function chromiumMissing(): string | false {
-  return existsSync(CHROMIUM_PATH) ? false : `chromium not found at ${CHROMIUM_PATH} (apt-get install chromium)`;
-}
-
 export interface LaunchOptions {
   // playwright turns the back/forward cache off by default; tests of bfcache restores
   // need it back.
   bfcache?: boolean;
 }
 
+// A missing browser fails the test that needs it, with the fix in the message: the browser
+// tests are part of the suite, not optional extras (CI installs chromium first).
 export async function launchChromium(opts: LaunchOptions = {}): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`chromium not found at ${CHROMIUM_PATH} (apt-get install chromium, or set PP_CHROMIUM_PATH)`);
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: CHROMIUM_ARGS,

@@ -3,7 +3,7 @@
 // core must refuse.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -39,9 +39,7 @@ export async function buildTracker(outDir: string): Promise<TrackerBuild> {
   const { stdout } = await promisify(execFile)(process.execPath, [BUILD_SCRIPT, '--out-dir', outDir], { cwd: REPO_ROOT });
   const version = /^pp browser tracker (\S+)/m.exec(stdout)?.[1];
   if (!version) throw new Error(`unexpected build output:\n${stdout}`);
-  const dir = path.join(outDir, version);
-  const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
-  return { dir, stdout, manifest, file: (name) => readFileSync(path.join(dir, name)) };
+  return readBuild(path.join(outDir, version), stdout);
 }
 
 function sri(bytes: Buffer): string {
@@ -71,4 +69,18 @@ export function alterModule(
     writeFileSync(coreFile, core.split(old).join(sri(after)));
   }
   return sri(readFileSync(coreFile));
+}
+
+// A build already on disk (e.g. the one the server serves from sdk/browser/dist/<version>).
+export function readBuild(dir: string, stdout = ''): TrackerBuild {
+  const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
+  return { dir, stdout, manifest, file: (name) => readFileSync(path.join(dir, name)) };
+}
+
+// A private copy of a build under <outDir>/<version>, for alterModule to rewrite without
+// touching the original.
+export function copyBuild(build: TrackerBuild, outDir: string): TrackerBuild {
+  const dir = path.join(outDir, build.manifest.version);
+  cpSync(build.dir, dir, { recursive: true });
+  return readBuild(dir, build.stdout);
 }

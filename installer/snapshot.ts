@@ -1,0 +1,70 @@
+// A consistent copy of both databases taken by the process that holds them, while it keeps serving:
+// SQLite through its online backup API, DuckDB with COPY FROM DATABASE into a fresh file, which reads
+// one transaction's snapshot. Packing, checksums and restore are backup.ts and restore.ts.
+
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Services } from '../server/services.js';
+import { appliedMeta, appliedEvents, type AppliedMigration } from '../server/store/migrate.js';
+import { sha256File } from './archive.js';
+
+export interface SnapshotFile {
+  name: string;
+  bytes: number;
+  sha256: string;
+}
+
+export interface Snapshot {
+  pp_version: string;
+  taken_at: string;
+  files: SnapshotFile[];
+  /** Row counts read from the copies themselves, so a restore can be checked against them. */
+  counts: { events: number; users: number; projects: number };
+  migrations: { sqlite: AppliedMigration[]; duckdb: AppliedMigration[] };
+}
+
+export const META_FILE = 'meta.sqlite';
+export const EVENTS_FILE = 'events.duckdb';
+export const SECRET_FILE = 'secret.key';
+
+const sqlString = (s: string) => `'${s.replaceAll("'", "''")}'`;
+
+export async function takeSnapshot(services: Services, dir: string): Promise<Snapshot> {
+  if (!path.isAbsolute(dir)) throw new Error('the snapshot folder must be an absolute path');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (readdirSync(dir).length > 0) throw new Error(`${dir} is not empty`);
+  const takenAt = services.clock.now().toISOString();
+
+  await services.meta.backup(path.join(dir, META_FILE));
+  const migrations = { sqlite: appliedMeta(services.meta), duckdb: await appliedEvents(services.events) };
+
+  const alias = `pp_snapshot_${randomBytes(6).toString('hex')}`;
+  const [{ db }] = (await services.events.read('SELECT current_database() AS db')) as [{ db: string }];
+  // ATTACH is visible to every connection of the instance, so the pooled readers may run these
+  // statements; the copy is one statement, hence one consistent snapshot, and ingest carries on.
+  await services.events.read(`ATTACH ${sqlString(path.join(dir, EVENTS_FILE))} AS ${alias}`);
+  let events: number;
+  try {
+    await services.events.read(`COPY FROM DATABASE "${db.replaceAll('"', '""')}" TO ${alias}`);
+    const [row] = await services.events.read(`SELECT count(*) AS n FROM ${alias}.main.events`);
+    events = Number(row!.n);
+  } finally {
+    await services.events.read(`DETACH ${alias}`);
+  }
+
+  const secret = path.join(services.config.data_dir, SECRET_FILE);
+  if (existsSync(secret)) copyFileSync(secret, path.join(dir, SECRET_FILE));
+
+  const copy = new Database(path.join(dir, META_FILE), { readonly: true });
+  const count = (table: string) => (copy.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  const [users, projects] = [count('users'), count('projects')];
+  copy.close();
+  const files: SnapshotFile[] = [];
+  for (const name of [META_FILE, EVENTS_FILE, SECRET_FILE]) {
+    const file = path.join(dir, name);
+    if (existsSync(file)) files.push({ name, bytes: statSync(file).size, sha256: await sha256File(file) });
+  }
+  return { pp_version: services.version, taken_at: takenAt, files, counts: { events, users, projects }, migrations };
+}

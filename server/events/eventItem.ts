@@ -1,0 +1,90 @@
+// One event as the events list and the live stream show it: the stored fields plus the actor the
+// event resolves to now. Built either from a row of the list query or from a just-committed event.
+
+import type { Row } from '../store/eventStore.js';
+import type { CommittedEvent } from '../ingest/eventBus.js';
+
+export interface EventItem {
+  uuid: string;
+  event: string;
+  ts: string;
+  received_at: string;
+  actor_id: string;
+  distinct_id: string;
+  anonymous_id: string | null;
+  user_id: string | null;
+  session_id: string | null;
+  source: string;
+  sdk_name: string | null;
+  sdk_version: string | null;
+  release: string | null;
+  url: string | null;
+  path: string | null;
+  referrer: string | null;
+  props: Record<string, unknown> | null;
+  revenue: number | null;
+  invalid: boolean;
+  invalid_reasons: string[];
+}
+
+/**
+ * The select list for `page` (a subquery over events) joined to identity links as `l`. Times come
+ * as epoch milliseconds so they print exactly as the stream prints them (toISOString).
+ */
+export const ITEM_COLUMNS = `page.uuid::VARCHAR AS uuid, page.event, epoch_ms(page.ts) AS ts_ms, epoch_ms(page.received_at) AS received_ms,
+  COALESCE(l.actor_id, page.distinct_id) AS actor_id, page.distinct_id, page.anonymous_id, page.user_id, page.session_id,
+  page.source, page.sdk_name, page.sdk_version, page.release, page.url, page.path, page.referrer, page.props::VARCHAR AS props,
+  page.revenue, page.invalid, to_json(COALESCE(page.invalid_reasons, []::VARCHAR[]))::VARCHAR AS invalid_reasons`;
+
+const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
+const iso = (ms: unknown) => new Date(Number(ms)).toISOString();
+
+export function itemFromRow(r: Row): EventItem {
+  return {
+    uuid: String(r.uuid),
+    event: String(r.event),
+    ts: iso(r.ts_ms),
+    received_at: iso(r.received_ms),
+    actor_id: String(r.actor_id),
+    distinct_id: String(r.distinct_id),
+    anonymous_id: text(r.anonymous_id),
+    user_id: text(r.user_id),
+    session_id: text(r.session_id),
+    source: String(r.source),
+    sdk_name: text(r.sdk_name),
+    sdk_version: text(r.sdk_version),
+    release: text(r.release),
+    url: text(r.url),
+    path: text(r.path),
+    referrer: text(r.referrer),
+    props: r.props === null ? null : (JSON.parse(String(r.props)) as Record<string, unknown>),
+    revenue: r.revenue === null ? null : Number(r.revenue),
+    invalid: r.invalid === true,
+    invalid_reasons: JSON.parse(String(r.invalid_reasons)) as string[],
+  };
+}
+
+export function itemFromCommitted(e: CommittedEvent, actorId: string): EventItem {
+  return {
+    uuid: e.uuid,
+    event: e.event,
+    ts: e.ts,
+    received_at: e.received_at,
+    actor_id: actorId,
+    distinct_id: e.distinct_id,
+    anonymous_id: e.anonymous_id,
+    user_id: e.user_id,
+    session_id: e.session_id,
+    source: e.source,
+    sdk_name: e.sdk_name,
+    sdk_version: e.sdk_version,
+    release: e.release,
+    url: e.url,
+    path: e.path,
+    referrer: e.referrer,
+    props: e.props,
+    revenue: e.revenue,
+    invalid: e.invalid,
+    invalid_reasons: e.invalid_reasons,
+  };
+}

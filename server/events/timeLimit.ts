@@ -1,0 +1,20 @@
+// The time limit of every read of the events domain (query_timeout_ms). The event store interrupts
+// a query when the limit passes; an interrupt that lands while DuckDB is still preparing the
+// statement is not seen, so a read that returns late is answered 408 all the same.
+
+import { performance } from 'node:perf_hooks';
+import type { Services } from '../services.js';
+import type { Row, SqlParams } from '../store/eventStore.js';
+import { QueryTimeoutError } from '../http/errors.js';
+
+export async function withinTimeLimit<T>(services: Services, read: (timeoutMs: number) => Promise<T>): Promise<T> {
+  const limit = services.config.query_timeout_ms;
+  const started = performance.now();
+  const result = await read(limit);
+  if (performance.now() - started > limit) throw new QueryTimeoutError(limit);
+  return result;
+}
+
+export function readEvents(services: Services, sql: string, params: SqlParams): Promise<Row[]> {
+  return withinTimeLimit(services, (timeoutMs) => services.events.read(sql, params, { timeoutMs }));
+}

@@ -1,0 +1,32 @@
+// What a query needs besides its parameters, gathered by the route: the project, its time zone,
+// the request's `now`, the time limit and the saved segments the filters name. No query reads the
+// clock, the configuration or the metadata database itself.
+
+import type { Config } from '../config.js';
+import type { Segments } from './sql.js';
+import { localDate } from './localTime.js';
+
+export const QUERY_NAMES = [
+  'funnel', 'retention', 'retention_actors', 'segmentation', 'lifecycle', 'stickiness', 'activity_summary', 'revenue_summary',
+] as const;
+export type QueryName = (typeof QUERY_NAMES)[number];
+
+export interface QueryContext {
+  projectId: number;
+  /** IANA zone defining calendar days, weeks and months. */
+  timezone: string;
+  now: Date;
+  /** Interrupt each statement after this long (408 `query_timeout`). */
+  timeoutMs: number;
+  segments: Segments;
+}
+
+/** The query's own limit when configured, else the general `query_timeout_ms`. */
+export function queryTimeoutMs(config: Config, name: QueryName): number {
+  return config.query_timeouts?.[name] ?? config.query_timeout_ms;
+}
+
+/** The project's current local date. */
+export function today(ctx: QueryContext): string {
+  return localDate(ctx.now, ctx.timezone);
+}

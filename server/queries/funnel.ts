@@ -1,0 +1,323 @@
+// Funnel: how far actors (or attempts) get through ordered steps within a conversion window, with
+// an optional breakdown, comparison range, revenue-at-risk estimate and the actors who dropped at a
+// step. Validation, SQL, execution and shaping are separate stages; the route only wires them.
+
+import { ValidationError } from '../http/errors.js';
+import type { EventStore, Row } from '../store/eventStore.js';
+import type { QueryContext } from './context.js';
+import type { CursorCodec } from './cursors.js';
+import { rangeLength } from './dates.js';
+import { checkFilters, type FilterItem } from './filters.js';
+import { checkCompare, checkRange, compareRange, effectiveRange, type CompareRequest, type DateRange } from './ranges.js';
+import { ACTOR, Binder, dateValue, eventCondition, fieldText, filtersCondition, localDay, num, numOrNull, scanEvents, type BuiltSql } from './sql.js';
+
+export interface FunnelStep {
+  event: string;
+  filters?: FilterItem[];
+  label?: string;
+}
+
+export interface FunnelParams {
+  date_from?: string;
+  date_to?: string;
+  window_hours: number;
+  steps: FunnelStep[];
+  breakdown?: { property: string; limit: number };
+  count_by: 'actors' | 'totals';
+  value: 'actors' | 'revenue';
+  compare?: CompareRequest;
+  dropped_at_step?: number;
+  dropped_cursor?: string;
+  dropped_limit: number;
+}
+
+export interface FunnelStepResult {
+  event: string;
+  label: string;
+  count: number;
+  conversion_rate: number | null;
+  step_conversion_rate: number | null;
+  median_seconds_from_previous: number | null;
+  mean_seconds_from_previous: number | null;
+}
+
+export interface FunnelSegment {
+  /** The breakdown value, `$none` for events without it, `$other` for values past the limit. */
+  name: string;
+  value: string | null;
+  steps: FunnelStepResult[];
+}
+
+export interface FunnelRevenue {
+  converting_actors: number;
+  revenue_per_converting_actor: number | null;
+  transitions: Array<{ from_step: number; to_step: number; dropped: number; estimated_monthly_loss: number | null }>;
+}
+
+export interface FunnelResult extends DateRange {
+  steps: FunnelStepResult[];
+  breakdown?: FunnelSegment[];
+  revenue?: FunnelRevenue;
+}
+
+export interface FunnelResponse extends FunnelResult {
+  compare?: FunnelResult;
+  dropped?: { step: number; actors: Array<{ actor_id: string }>; next_cursor: string | null };
+}
+
+// --- validation ------------------------------------------------------------------------------
+
+export function validateFunnel(p: FunnelParams): void {
+  checkRange(p.date_from, p.date_to);
+  checkCompare(p.compare);
+  p.steps.forEach((s, i) => checkFilters(s.filters, `steps[${i}].filters`));
+  checkRevenueNeedsActors(p);
+  checkDroppedStep(p);
+}
+
+function checkRevenueNeedsActors(p: FunnelParams): void {
+  if (p.value === 'revenue' && p.count_by !== 'actors') {
+    throw new ValidationError(`value=revenue needs count_by=actors, got count_by=${p.count_by}`, 'value');
+  }
+}
+
+function checkDroppedStep(p: FunnelParams): void {
+  if (p.dropped_at_step === undefined) {
+    if (p.dropped_cursor !== undefined) throw new ValidationError('dropped_cursor needs dropped_at_step', 'dropped_cursor');
+    return;
+  }
+  if (p.count_by !== 'actors') {
+    throw new ValidationError(`dropped_at_step needs count_by=actors, got count_by=${p.count_by}`, 'dropped_at_step');
+  }
+  const last = p.steps.length - 1;
+  if (p.dropped_at_step < 1 || p.dropped_at_step > last) {
+    throw new ValidationError(`dropped_at_step ${p.dropped_at_step} must be between 1 and ${last} (a step that has a next step)`, 'dropped_at_step');
+  }
+}
+
+// --- SQL -------------------------------------------------------------------------------------
+
+export interface FunnelSql {
+  aggregate: BuiltSql;
+  revenue?: BuiltSql;
+  dropped?: BuiltSql;
+}
+
+const HOUR_MS = 3_600_000;
+const stepNumbers = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+
+/**
+ * The CTEs ending in `units`: one row per counted unit (an actor's best attempt, or every attempt)
+ * with its level (furthest step reached), step-1 breakdown value and step times t1..tN (epoch ms).
+ */
+function unitsCte(b: Binder, p: FunnelParams, range: DateRange, ctx: QueryContext): string {
+  const n = p.steps.length;
+  const steps = stepNumbers(n);
+  const tz = b.bind(ctx.timezone);
+  const windowMs = p.window_hours * HOUR_MS;
+  const columns: Record<string, string> = { actor: ACTOR, uuid: 'e.uuid', ts: 'e.ts', t: 'epoch_ms(e.ts)', day: localDay(tz) };
+  p.steps.forEach((s, i) => {
+    columns[`m${i + 1}`] = `(${eventCondition(b, s.event)} AND ${filtersCondition(b, s.filters, ctx.segments)})`;
+  });
+  columns.bval = p.breakdown ? fieldText(b, p.breakdown.property) : 'CAST(NULL AS VARCHAR)';
+  const scan = scanEvents(b, columns, { projectId: ctx.projectId, tz, from: range.date_from, to: range.date_to, extraAfterMs: windowMs });
+  const anyStep = steps.map((i) => `m${i}`).join(' OR ');
+  const nextCols = steps.slice(1).map((i) => `min(CASE WHEN m${i} THEN rn END) OVER w AS n${i}`);
+  const w = b.bind(windowMs);
+  // Greedy matching is optimal: from each step, the earliest later event matching the next step.
+  // Events of one actor are ordered by (ts, uuid), so simultaneous events still have an order.
+  const joins = steps.slice(1).map((i) => `LEFT JOIN nxt s${i} ON s${i}.actor = s1.actor AND s${i}.rn = s${i - 1}.n${i} AND s${i}.t <= s1.t + ${w}`);
+  const level = `CASE ${steps.slice(1).map((i) => `WHEN t${i} IS NULL THEN ${i - 1}`).join(' ')} ELSE ${n} END`;
+  const times = steps.map((i) => `t${i}`).join(', ');
+  const units =
+    p.count_by === 'actors'
+      ? // An actor counts once, at their furthest step, through the earliest attempt that got there.
+        `SELECT actor, level, bval, ${times} FROM (SELECT *, row_number() OVER (PARTITION BY actor ORDER BY level DESC, p1) AS pick FROM lv) WHERE pick = 1`
+      : `SELECT actor, level, bval, ${times} FROM lv`;
+  return `WITH ev AS (SELECT * FROM (${scan}) WHERE ${anyStep}),
+seq AS (SELECT *, row_number() OVER (PARTITION BY actor ORDER BY ts, uuid) AS rn FROM ev),
+nxt AS (SELECT actor, rn, t, day, m1, bval${nextCols.map((c) => `, ${c}`).join('')} FROM seq
+  WINDOW w AS (PARTITION BY actor ORDER BY rn ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)),
+att AS (SELECT s1.actor, s1.rn AS p1, s1.bval, ${steps.map((i) => `s${i}.t AS t${i}`).join(', ')} FROM nxt s1 ${joins.join(' ')}
+  WHERE s1.m1 AND s1.day <= ${dateValue(b, range.date_to)}),
+lv AS (SELECT *, ${level} AS level FROM att),
+units AS (${units})`;
+}
+
+function aggregateColumns(n: number): string {
+  return stepNumbers(n)
+    .map((i) => {
+      const count = `count(*) FILTER (WHERE level >= ${i}) AS c${i}`;
+      if (i === 1) return count;
+      const gap = `(t${i} - t${i - 1})`;
+      return `${count}, quantile_cont(${gap}, 0.5) AS med${i}, sum(${gap}) AS sum${i}`;
+    })
+    .join(', ');
+}
+
+function aggregateSql(p: FunnelParams, range: DateRange, ctx: QueryContext): BuiltSql {
+  const b = new Binder();
+  const ctes = unitsCte(b, p, range, ctx);
+  const aggs = aggregateColumns(p.steps.length);
+  if (!p.breakdown) {
+    return { sql: `${ctes} SELECT true AS is_total, false AS is_other, NULL AS label, NULL AS rk, ${aggs} FROM units`, params: b.values };
+  }
+  // Values rank by how many units entered step 1 (ties by value); those past the limit fold into
+  // one `$other` segment, computed from its units so medians stay exact.
+  const limit = b.bind(p.breakdown.limit);
+  const sql = `${ctes},
+ranked AS (SELECT bval, row_number() OVER (ORDER BY count(*) DESC, bval ASC NULLS LAST) AS rk FROM units GROUP BY bval),
+seg AS (SELECT u.*, r.rk, r.rk > ${limit} AS is_other, CASE WHEN r.rk > ${limit} THEN NULL ELSE u.bval END AS label
+  FROM units u JOIN ranked r ON r.bval IS NOT DISTINCT FROM u.bval)
+SELECT GROUPING(is_other) = 1 AS is_total, is_other, label, min(rk) AS rk, ${aggs}
+FROM seg GROUP BY GROUPING SETS ((), (is_other, label))`;
+  return { sql, params: b.values };
+}
+
+/** Converting actors (reached the last step) and their signed revenue over the range. */
+function revenueSql(p: FunnelParams, range: DateRange, ctx: QueryContext): BuiltSql {
+  const b = new Binder();
+  const ctes = unitsCte(b, p, range, ctx);
+  const tz = b.bind(ctx.timezone);
+  const revenue = scanEvents(b, { actor: ACTOR, revenue: 'e.revenue' }, {
+    projectId: ctx.projectId, tz, from: range.date_from, to: range.date_to, where: ['e.revenue IS NOT NULL'],
+  });
+  const sql = `${ctes}, conv AS (SELECT DISTINCT actor FROM units WHERE level = ${b.bind(p.steps.length)})
+SELECT (SELECT count(*) FROM conv) AS converters, (SELECT sum(r.revenue) FROM (${revenue}) r JOIN conv c ON c.actor = r.actor) AS revenue`;
+  return { sql, params: b.values };
+}
+
+/** One page of actors whose level is exactly `dropped_at_step`, after `after`, by actor id. */
+function droppedSql(p: FunnelParams, range: DateRange, ctx: QueryContext, after: string | undefined): BuiltSql {
+  const b = new Binder();
+  const ctes = unitsCte(b, p, range, ctx);
+  const where = [`level = ${b.bind(p.dropped_at_step!)}`];
+  if (after !== undefined) where.push(`actor > ${b.bind(after)}`);
+  const sql = `${ctes} SELECT actor FROM units WHERE ${where.join(' AND ')} ORDER BY actor LIMIT ${b.bind(p.dropped_limit + 1)}`;
+  return { sql, params: b.values };
+}
+
+export function buildFunnelSql(p: FunnelParams, range: DateRange, ctx: QueryContext, droppedAfter?: string): FunnelSql {
+  return {
+    aggregate: aggregateSql(p, range, ctx),
+    revenue: p.value === 'revenue' ? revenueSql(p, range, ctx) : undefined,
+    dropped: p.dropped_at_step !== undefined ? droppedSql(p, range, ctx, droppedAfter) : undefined,
+  };
+}
+
+// --- execution -------------------------------------------------------------------------------
+
+interface FunnelRows {
+  range: DateRange;
+  aggregate: Row[];
+  revenue?: Row;
+}
+
+export interface FunnelRun {
+  main: FunnelRows;
+  compare?: FunnelRows;
+  dropped?: { rows: Row[]; scope: unknown };
+}
+
+/** The cursor scope: everything that decides the dropped list except the page position and size. */
+function droppedScope(p: FunnelParams, range: DateRange, ctx: QueryContext): unknown {
+  const { dropped_cursor: _c, dropped_limit: _l, compare: _x, ...rest } = p;
+  return { query: 'funnel/dropped', project: ctx.projectId, timezone: ctx.timezone, ...rest, ...range, segments: [...ctx.segments] };
+}
+
+export async function runFunnel(store: EventStore, p: FunnelParams, ctx: QueryContext, cursors: CursorCodec): Promise<FunnelRun> {
+  const range = effectiveRange(p, ctx);
+  const read = (q: BuiltSql) => store.read(q.sql, q.params, { timeoutMs: ctx.timeoutMs });
+  const scope = droppedScope(p, range, ctx);
+  const after = p.dropped_cursor !== undefined ? cursors.decode<string>(scope, p.dropped_cursor, 'dropped_cursor') : undefined;
+  const runRange = async (r: DateRange, withDropped: boolean): Promise<{ rows: FunnelRows; dropped?: Row[] }> => {
+    const built = buildFunnelSql(p, r, ctx, after);
+    const [aggregate, revenue, dropped] = await Promise.all([
+      read(built.aggregate),
+      built.revenue ? read(built.revenue) : undefined,
+      withDropped && built.dropped ? read(built.dropped) : undefined,
+    ]);
+    return { rows: { range: r, aggregate, revenue: revenue?.[0] }, dropped };
+  };
+  const [main, compare] = await Promise.all([
+    runRange(range, true),
+    p.compare ? runRange(compareRange(p.compare, range), false) : undefined,
+  ]);
+  return { main: main.rows, compare: compare?.rows, dropped: main.dropped ? { rows: main.dropped, scope } : undefined };
+}
+
+// --- shaping ---------------------------------------------------------------------------------
+
+const ratio = (a: number, b: number) => (b === 0 ? null : a / b);
+
+function shapeSteps(p: FunnelParams, row: Row): FunnelStepResult[] {
+  const counts = p.steps.map((_, i) => num(row[`c${i + 1}`]));
+  return p.steps.map((s, i) => {
+    const count = counts[i]!;
+    const first = i === 0;
+    return {
+      event: s.event,
+      label: s.label ?? s.event,
+      count,
+      conversion_rate: ratio(count, counts[0]!),
+      step_conversion_rate: first ? ratio(count, counts[0]!) : ratio(count, counts[i - 1]!),
+      median_seconds_from_previous: first ? null : mapNull(numOrNull(row[`med${i + 1}`]), (ms) => ms / 1000),
+      // The mean from the exact millisecond sum, so it does not depend on the engine's averaging.
+      mean_seconds_from_previous: first || count === 0 ? null : num(row[`sum${i + 1}`]) / count / 1000,
+    };
+  });
+}
+
+function mapNull<T, U>(v: T | null, f: (x: T) => U): U | null {
+  return v === null ? null : f(v);
+}
+
+function shapeSegments(p: FunnelParams, rows: Row[]): FunnelSegment[] {
+  const segments = rows.filter((r) => !r.is_total);
+  // Ranked values first, in rank order, then `$other`.
+  segments.sort((a, b) => Number(a.is_other) - Number(b.is_other) || num(a.rk) - num(b.rk));
+  return segments.map((r) => {
+    const value = r.is_other ? null : (r.label as string | null);
+    const name = r.is_other ? '$other' : value === null ? '$none' : value;
+    return { name, value, steps: shapeSteps(p, r) };
+  });
+}
+
+function shapeRevenue(p: FunnelParams, steps: FunnelStepResult[], range: DateRange, row: Row): FunnelRevenue {
+  const converters = num(row.converters);
+  const perActor = converters === 0 ? null : num(row.revenue) / converters;
+  // Revenue per converting actor over the range, scaled to a 30-day month.
+  const monthly = perActor === null ? null : (perActor * 30) / rangeLength(range.date_from, range.date_to);
+  return {
+    converting_actors: converters,
+    revenue_per_converting_actor: perActor,
+    transitions: p.steps.slice(0, -1).map((_, i) => {
+      const dropped = steps[i]!.count - steps[i + 1]!.count;
+      return { from_step: i + 1, to_step: i + 2, dropped, estimated_monthly_loss: monthly === null ? null : dropped * monthly };
+    }),
+  };
+}
+
+function shapeResult(p: FunnelParams, rows: FunnelRows): FunnelResult {
+  const total = rows.aggregate.find((r) => r.is_total) ?? {};
+  const steps = shapeSteps(p, total);
+  const result: FunnelResult = { ...rows.range, steps };
+  if (p.breakdown) result.breakdown = shapeSegments(p, rows.aggregate);
+  if (rows.revenue) result.revenue = shapeRevenue(p, steps, rows.range, rows.revenue);
+  return result;
+}
+
+export function shapeFunnel(run: FunnelRun, p: FunnelParams, cursors: CursorCodec): FunnelResponse {
+  const response: FunnelResponse = shapeResult(p, run.main);
+  if (run.compare) response.compare = shapeResult(p, run.compare);
+  if (run.dropped) {
+    const page = run.dropped.rows.slice(0, p.dropped_limit).map((r) => String(r.actor));
+    const more = run.dropped.rows.length > p.dropped_limit;
+    response.dropped = {
+      step: p.dropped_at_step!,
+      actors: page.map((actor_id) => ({ actor_id })),
+      next_cursor: more ? cursors.encode(run.dropped.scope, page.at(-1)) : null,
+    };
+  }
+  return response;
+}

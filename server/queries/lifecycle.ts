@@ -1,0 +1,96 @@
+// Lifecycle: per bucket, active actors split into new, returning and resurrecting, and the actors
+// who went dormant (reported as a non-positive number). Buckets are whole local days or weeks, the
+// first one and the one before it included even where they start before date_from.
+
+import type { EventStore, Row } from '../store/eventStore.js';
+import type { QueryContext } from './context.js';
+import { bucketStart, bucketsOf, nextBucket } from './dates.js';
+import { checkFilters, type FilterItem } from './filters.js';
+import { checkRange, type DateRange } from './ranges.js';
+import { ACTOR, Binder, dateBucket, dateValue, filtersCondition, localDay, num, scanEvents, type BuiltSql } from './sql.js';
+
+export type LifecycleInterval = 'day' | 'week';
+
+export interface LifecycleParams extends DateRange {
+  interval: LifecycleInterval;
+  filters?: FilterItem[];
+}
+
+export interface LifecycleBucket {
+  bucket: string;
+  new: number;
+  returning: number;
+  resurrecting: number;
+  /** Minus the actors active in the previous bucket but not in this one. */
+  dormant: number;
+}
+
+export interface LifecycleResponse extends DateRange {
+  interval: LifecycleInterval;
+  buckets: LifecycleBucket[];
+}
+
+// --- validation ------------------------------------------------------------------------------
+
+export function validateLifecycle(p: LifecycleParams): void {
+  checkRange(p.date_from, p.date_to);
+  checkFilters(p.filters);
+}
+
+// --- SQL -------------------------------------------------------------------------------------
+
+const STEP_DAYS: Record<LifecycleInterval, number> = { day: 1, week: 7 };
+
+export function buildLifecycleSql(p: LifecycleParams, ctx: QueryContext): BuiltSql {
+  const b = new Binder();
+  const tz = b.bind(ctx.timezone);
+  const step = STEP_DAYS[p.interval];
+  const first = bucketStart(p.date_from, p.interval);
+  const last = bucketStart(p.date_to, p.interval);
+  // All history up to date_to: "new" means the first matching event ever.
+  const base = scanEvents(b, { actor: ACTOR, bucket: dateBucket(localDay(tz), p.interval) }, {
+    projectId: ctx.projectId, tz, to: p.date_to, where: [filtersCondition(b, p.filters, ctx.segments)],
+  });
+  const sql = `WITH base AS (${base}),
+firsts AS (SELECT actor, min(bucket) AS first_bucket FROM base GROUP BY actor),
+act AS (SELECT DISTINCT actor, bucket FROM base WHERE bucket >= ${dateValue(b, nextBucket(first, p.interval, -1))})
+SELECT CAST(bucket AS VARCHAR) AS bucket, sum(n) AS new, sum(r) AS returning, sum(s) AS resurrecting, sum(d) AS dormant FROM (
+  SELECT a.bucket,
+    count(*) FILTER (WHERE f.first_bucket = a.bucket) AS n,
+    count(*) FILTER (WHERE prev.actor IS NOT NULL) AS r,
+    count(*) FILTER (WHERE prev.actor IS NULL AND f.first_bucket < a.bucket) AS s,
+    0 AS d
+  FROM act a JOIN firsts f ON f.actor = a.actor LEFT JOIN act prev ON prev.actor = a.actor AND prev.bucket = a.bucket - ${step}
+  WHERE a.bucket >= ${dateValue(b, first)} GROUP BY a.bucket
+  UNION ALL
+  SELECT prev.bucket + ${step}, 0, 0, 0, count(*)
+  FROM act prev LEFT JOIN act a ON a.actor = prev.actor AND a.bucket = prev.bucket + ${step}
+  WHERE a.actor IS NULL AND prev.bucket + ${step} <= ${dateValue(b, last)} GROUP BY 1
+) GROUP BY bucket`;
+  return { sql, params: b.values };
+}
+
+// --- execution -------------------------------------------------------------------------------
+
+export async function runLifecycle(store: EventStore, p: LifecycleParams, ctx: QueryContext): Promise<Row[]> {
+  const q = buildLifecycleSql(p, ctx);
+  return store.read(q.sql, q.params, { timeoutMs: ctx.timeoutMs });
+}
+
+// --- shaping ---------------------------------------------------------------------------------
+
+export function shapeLifecycle(rows: Row[], p: LifecycleParams): LifecycleResponse {
+  const byBucket = new Map(rows.map((r) => [String(r.bucket), r]));
+  const buckets = bucketsOf(p.date_from, p.date_to, p.interval).map((bucket) => {
+    const r = byBucket.get(bucket);
+    const dormant = num(r?.dormant);
+    return {
+      bucket,
+      new: num(r?.new),
+      returning: num(r?.returning),
+      resurrecting: num(r?.resurrecting),
+      dormant: dormant === 0 ? 0 : -dormant,
+    };
+  });
+  return { date_from: p.date_from, date_to: p.date_to, interval: p.interval, buckets };
+}

@@ -1,0 +1,275 @@
+// The queries' part of the OpenAPI document: request schemas (ajv validates bodies against them,
+// defaults included) and the response shapes. Semantic rules the schemas cannot state live in each
+// query's validate function and are named in the descriptions.
+
+import { errors, jsonBody, jsonResponse, ref, type JsonSchema, type OpenApiFragment, type Operation } from '../http/openapi.js';
+import { FILTER_OPS, MAX_FILTERS } from './filters.js';
+
+const date: JsonSchema = { type: 'string', format: 'date', description: 'inclusive local date in the project time zone, YYYY-MM-DD' };
+const eventName: JsonSchema = { type: 'string', minLength: 1, maxLength: 200 };
+const anyOrEvent: JsonSchema = { ...eventName, description: 'an event name, or `any` for every event' };
+const property: JsonSchema = {
+  type: 'string',
+  pattern: '^(url|path|referrer|source|sdk_name|release|props\\.[^*]{1,200})$',
+  description: '`url`, `path`, `referrer`, `source`, `sdk_name`, `release` or `props.<key>` (a top-level key, no `*`)',
+};
+const rate: JsonSchema = { type: ['number', 'null'], minimum: 0, maximum: 1, description: 'fraction 0..1; null when the denominator is 0' };
+const count: JsonSchema = { type: 'integer', minimum: 0 };
+const cursor: JsonSchema = { type: 'string', minLength: 1, maxLength: 4096, description: 'opaque cursor from the previous page, bound to this query' };
+const pageLimit: JsonSchema = { type: 'integer', minimum: 1, maximum: 1000, default: 50 };
+
+const obj = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema => ({
+  type: 'object',
+  additionalProperties: false,
+  required,
+  properties,
+});
+
+/** Response objects list what they carry; clients should ignore fields added later. */
+const out = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema => ({
+  type: 'object',
+  required,
+  properties,
+});
+
+const rangeFields = { date_from: date, date_to: date };
+
+const schemas: Record<string, JsonSchema> = {
+  QueryFilter: {
+    ...obj(
+      {
+        field: property,
+        op: { enum: [...FILTER_OPS] },
+        value: {
+          type: ['string', 'number', 'boolean', 'array', 'null'],
+          items: { type: ['string', 'number', 'boolean'] },
+          maxItems: 100,
+          description:
+            'eq/neq: a scalar; in/not_in: a non-empty array; contains/not_contains/starts_with: a string; gt/gte/lt/lte: a number (props.<key> only, JSON numbers only); exists/not_exists: none',
+        },
+      },
+      ['field', 'op'],
+    ),
+    description:
+      'Scalars compare by their text (5 matches "5"). neq, not_in and not_contains also match events without the field; a JSON null counts as absent.',
+  },
+  QueryFilterItem: {
+    description: 'a QueryFilter, or `segment:<id>` naming a saved segment of the project (needs the saved_segments entitlement)',
+    if: { type: 'string' },
+    then: { type: 'string', pattern: '^segment:[1-9][0-9]{0,15}$' },
+    else: ref('QueryFilter'),
+  },
+  QueryFilters: {
+    type: 'array',
+    maxItems: MAX_FILTERS,
+    items: ref('QueryFilterItem'),
+    description: 'all items must match (AND); at most 20 items and 8192 bytes as JSON',
+  },
+  CompareRequest: {
+    ...obj({ period: { enum: ['previous'] }, ...rangeFields }, []),
+    description: '`{period: "previous"}` (the same number of days just before date_from) or an explicit `{date_from, date_to}`',
+  },
+  FunnelStep: obj({ event: eventName, filters: ref('QueryFilters'), label: { type: 'string', maxLength: 200 } }, ['event']),
+  Breakdown: obj({ property, limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 } }, ['property']),
+  GroupBy: obj({ property, limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 } }, ['property']),
+
+  FunnelRequest: obj(
+    {
+      ...rangeFields,
+      window_hours: { type: 'integer', minimum: 1, maximum: 8784, default: 336, description: 'conversion window from the step-1 event, inclusive' },
+      steps: { type: 'array', minItems: 2, maxItems: 20, items: ref('FunnelStep') },
+      breakdown: ref('Breakdown'),
+      count_by: { enum: ['actors', 'totals'], default: 'actors' },
+      value: { enum: ['actors', 'revenue'], default: 'actors', description: 'revenue adds the estimated monthly RUB loss per transition (count_by=actors only)' },
+      compare: ref('CompareRequest'),
+      dropped_at_step: { type: 'integer', description: '1 ≤ k < steps; actors whose level is exactly k (needs actor_drilldown; count_by=actors only)' },
+      dropped_cursor: cursor,
+      dropped_limit: pageLimit,
+    },
+    ['steps'],
+  ),
+  RetentionRequest: obj(
+    {
+      start_event: eventName,
+      return_event: { ...anyOrEvent, default: 'any' },
+      granularity: { enum: ['day', 'week'], default: 'day' },
+      periods: { type: 'integer', minimum: 1, maximum: 400, default: 7, description: 'periods after period 0; values has periods + 1 entries' },
+      ...rangeFields,
+      filters: ref('QueryFilters'),
+      value: { enum: ['actors', 'revenue', 'paid_conversion'], default: 'actors' },
+      compare: ref('CompareRequest'),
+    },
+    ['start_event'],
+  ),
+  RetentionActorsRequest: obj(
+    {
+      start_event: eventName,
+      return_event: anyOrEvent,
+      granularity: { enum: ['day', 'week'] },
+      periods: { type: 'integer', minimum: 1, maximum: 400 },
+      ...rangeFields,
+      cohort: { ...date, description: 'a cohort label exactly as the retention response gives it' },
+      period: { type: 'integer', minimum: 0, description: '0 is the whole cohort; at most periods' },
+      filters: ref('QueryFilters'),
+      cursor,
+      limit: pageLimit,
+    },
+    ['start_event', 'return_event', 'granularity', 'periods', 'date_from', 'date_to', 'cohort', 'period'],
+  ),
+  SegmentationRequest: obj(
+    {
+      metric: { enum: ['events', 'uniques', 'revenue', 'revenue_avg'] },
+      event: anyOrEvent,
+      filters: ref('QueryFilters'),
+      group_by: ref('GroupBy'),
+      interval: { enum: ['hour', 'day', 'week', 'month'], default: 'day' },
+      ...rangeFields,
+      compare: ref('CompareRequest'),
+    },
+    ['metric', 'event'],
+  ),
+  LifecycleRequest: obj({ ...rangeFields, interval: { enum: ['day', 'week'], default: 'day' }, filters: ref('QueryFilters') }, ['date_from', 'date_to']),
+  StickinessRequest: obj({ ...rangeFields, event: { ...anyOrEvent, default: 'any' }, filters: ref('QueryFilters') }, ['date_from', 'date_to']),
+  ActivitySummaryRequest: obj(
+    { date_to: { ...date, description: 'the last local day counted, normally the last complete one' }, event: { ...anyOrEvent, default: 'any' } },
+    ['date_to'],
+  ),
+  RevenueSummaryRequest: obj({ ...rangeFields, filters: ref('QueryFilters') }, ['date_from', 'date_to']),
+
+  FunnelStepResult: out({
+    event: { type: 'string' },
+    label: { type: 'string' },
+    count,
+    conversion_rate: { ...rate, description: 'count / step-1 count' },
+    step_conversion_rate: { ...rate, description: 'count / previous step count' },
+    median_seconds_from_previous: { type: ['number', 'null'] },
+    mean_seconds_from_previous: { type: ['number', 'null'] },
+  }),
+  FunnelResult: out(
+    {
+      ...rangeFields,
+      steps: { type: 'array', items: ref('FunnelStepResult') },
+      breakdown: {
+        type: 'array',
+        description: 'segments in rank order, `$other` last; they add up to the total',
+        items: out({ name: { type: 'string', description: 'the value, `$none` (absent) or `$other`' }, value: { type: ['string', 'null'] }, steps: { type: 'array', items: ref('FunnelStepResult') } }),
+      },
+      revenue: out({
+        converting_actors: count,
+        revenue_per_converting_actor: { type: ['number', 'null'], description: 'RUB over the range' },
+        transitions: {
+          type: 'array',
+          items: out({ from_step: count, to_step: count, dropped: count, estimated_monthly_loss: { type: ['number', 'null'], description: 'RUB per 30 days' } }),
+        },
+      }),
+    },
+    ['date_from', 'date_to', 'steps'],
+  ),
+  FunnelResponse: {
+    allOf: [ref('FunnelResult')],
+    properties: {
+      compare: ref('FunnelResult'),
+      dropped: out({ step: count, actors: { type: 'array', items: out({ actor_id: { type: 'string' } }) }, next_cursor: { type: ['string', 'null'] } }),
+    },
+  },
+  RetentionResult: out({
+    ...rangeFields,
+    cohorts: {
+      type: 'array',
+      items: out(
+        {
+          cohort: date,
+          size: count,
+          values: { type: 'array', items: { type: ['number', 'null'] }, description: 'index = period; null before the period starts or for an empty cohort' },
+          counts: { type: 'array', items: { type: ['integer', 'null'] }, description: 'value=actors only' },
+        },
+        ['cohort', 'size', 'values'],
+      ),
+    },
+  }),
+  RetentionResponse: {
+    allOf: [ref('RetentionResult')],
+    properties: { granularity: { enum: ['day', 'week'] }, periods: count, value: { enum: ['actors', 'revenue', 'paid_conversion'] }, compare: ref('RetentionResult') },
+  },
+  RetentionActorsResponse: out({ cohort: date, period: count, items: { type: 'array', items: out({ actor_id: { type: 'string' } }) }, next_cursor: { type: ['string', 'null'] } }),
+  SegmentationResult: out({
+    ...rangeFields,
+    series: {
+      type: 'array',
+      items: out({
+        name: { type: 'string', description: '`total` without group_by; else the value, `$none` or `$other`' },
+        value: { type: ['string', 'null'] },
+        points: {
+          type: 'array',
+          items: out({
+            bucket: { type: 'string', description: 'YYYY-MM-DD bucket start, or local RFC 3339 with offset for hours' },
+            value: { type: ['number', 'null'] },
+          }),
+        },
+      }),
+    },
+  }),
+  SegmentationResponse: {
+    allOf: [ref('SegmentationResult')],
+    properties: { metric: { type: 'string' }, interval: { type: 'string' }, compare: ref('SegmentationResult') },
+  },
+  LifecycleResponse: out({
+    ...rangeFields,
+    interval: { enum: ['day', 'week'] },
+    buckets: {
+      type: 'array',
+      items: out({ bucket: date, new: count, returning: count, resurrecting: count, dormant: { type: 'integer', maximum: 0 } }),
+    },
+  }),
+  StickinessResponse: out({ ...rangeFields, event: { type: 'string' }, distribution: { type: 'array', items: out({ days: count, actors: count }) } }),
+  ActivitySummaryResponse: out({
+    date_to: date,
+    event: { type: 'string' },
+    dau: count,
+    wau: count,
+    mau: count,
+    dau_mau: rate,
+    usage_frequency: { type: ['number', 'null'], description: 'mean active days (of 30) per MAU actor' },
+    repeat_activity: { ...rate, description: 'share of MAU actors active on two or more days' },
+  }),
+  RevenueSummaryResponse: out({
+    ...rangeFields,
+    revenue: { type: 'number', description: 'signed sum, RUB' },
+    paying_actors: count,
+    active_actors: count,
+    arpu: { type: ['number', 'null'] },
+    arppu: { type: ['number', 'null'] },
+    refunds: { type: 'number', maximum: 0 },
+    refund_count: count,
+  }),
+};
+
+export interface QueryOperationDoc {
+  operationId: string;
+  summary: string;
+  description: string;
+  request: string;
+  response: string;
+  /** Whether the operation can refuse with 403 (role or entitlement). */
+  gated: boolean;
+}
+
+export function queryOperation(doc: QueryOperationDoc): Operation {
+  return {
+    operationId: doc.operationId,
+    summary: doc.summary,
+    description: doc.description,
+    tags: ['queries'],
+    security: [{ accessToken: [] }],
+    parameters: [{ name: 'id', in: 'path', required: true, description: 'project id', schema: { type: 'integer', minimum: 1, maximum: 2147483647 } }],
+    requestBody: jsonBody(ref(doc.request)),
+    responses: {
+      '200': jsonResponse('the result', ref(doc.response)),
+      ...errors(400, 401, ...(doc.gated ? [403] : []), 404, 408, 422, 429),
+    },
+  };
+}
+
+export function queriesFragment(paths: OpenApiFragment['paths']): OpenApiFragment {
+  return { paths, schemas };
+}

@@ -1,0 +1,48 @@
+// Mounts every analytical query (see index.ts) as POST /projects/{id}/queries/<path>. Refusals come
+// in a fixed order: 401, 422 (schema, then semantic), 404/403 project and role, 403 entitlement,
+// 422 for a segment the project does not have; then the query runs under its own time limit.
+
+import type { Request, RequestHandler } from 'express';
+import type { Domain } from '../http/domain.js';
+import type { Services } from '../services.js';
+import { authenticate } from '../auth/authenticate.js';
+import { projectAccess } from '../accounts/access.js';
+import { loadSegmentFilters } from '../accounts/segments.js';
+import { requireEntitlement } from '../license/requireEntitlement.js';
+import { queryTimeoutMs, type QueryContext } from './context.js';
+import { cursorCodec } from './cursors.js';
+import { segmentIds } from './filters.js';
+import { filterListsOf, QUERIES, type QueryRoute } from './index.js';
+import { queriesFragment, queryOperation } from './openapi.js';
+
+const pathOf = (q: QueryRoute) => `/api/v1/projects/{id}/queries/${q.path}`;
+
+function validate(q: QueryRoute): RequestHandler {
+  return (req, _res, next) => {
+    q.validate?.(req.body);
+    next();
+  };
+}
+
+function contextFor(services: Services, q: QueryRoute, req: Request, segments: QueryContext['segments']): QueryContext {
+  const project = req.project!;
+  return { projectId: project.id, timezone: project.timezone, now: services.clock.now(), timeoutMs: queryTimeoutMs(services.config, q.name), segments };
+}
+
+export const queriesDomain: Domain = {
+  name: 'queries',
+  openapi: queriesFragment(Object.fromEntries(QUERIES.map((q) => [pathOf(q), { post: queryOperation(q.doc) }]))),
+  mount(routes, services) {
+    const cursors = cursorCodec(services);
+    for (const q of QUERIES) {
+      routes.post(pathOf(q), { auth: [authenticate(services)] }, validate(q), projectAccess(services, 'viewer'), async (req, res) => {
+        const params = req.body as Parameters<typeof filterListsOf>[0];
+        const referenced = filterListsOf(params).flatMap(segmentIds);
+        for (const e of q.entitlements(params)) requireEntitlement(services, e);
+        if (referenced.length > 0) requireEntitlement(services, 'saved_segments');
+        const segments = loadSegmentFilters(services.meta, req.project!.id, referenced);
+        res.json(await q.execute(services.events, params, contextFor(services, q, req, segments), cursors));
+      });
+    }
+  },
+};

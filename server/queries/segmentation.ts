@@ -1,0 +1,141 @@
+// Segmentation: one metric of matching events per local time bucket (zero-filled), optionally one
+// series per top value of a property with the rest folded into `$other`, and a comparison range.
+
+import type { EventStore, Row } from '../store/eventStore.js';
+import type { QueryContext } from './context.js';
+import { bucketsOf } from './dates.js';
+import { checkFilters, type FilterItem } from './filters.js';
+import { hourBuckets, hourLabel } from './localTime.js';
+import { checkCompare, checkRange, compareRange, effectiveRange, type CompareRequest, type DateRange } from './ranges.js';
+import { ACTOR, Binder, bucketKey, eventCondition, fieldText, filtersCondition, num, numOrNull, scanEvents, type BuiltSql } from './sql.js';
+
+export type SegmentationMetric = 'events' | 'uniques' | 'revenue' | 'revenue_avg';
+export type SegmentationInterval = 'hour' | 'day' | 'week' | 'month';
+
+export interface SegmentationParams {
+  metric: SegmentationMetric;
+  event: string;
+  filters?: FilterItem[];
+  group_by?: { property: string; limit: number };
+  interval: SegmentationInterval;
+  date_from?: string;
+  date_to?: string;
+  compare?: CompareRequest;
+}
+
+export interface SegmentationSeries {
+  /** `total` without group_by; else the value, `$none` (property absent) or `$other`. */
+  name: string;
+  value: string | null;
+  points: Array<{ bucket: string; value: number | null }>;
+}
+
+export interface SegmentationResult extends DateRange {
+  series: SegmentationSeries[];
+}
+
+export interface SegmentationResponse extends SegmentationResult {
+  metric: SegmentationMetric;
+  interval: SegmentationInterval;
+  compare?: SegmentationResult;
+}
+
+// --- validation ------------------------------------------------------------------------------
+
+export function validateSegmentation(p: SegmentationParams): void {
+  checkRange(p.date_from, p.date_to);
+  checkCompare(p.compare);
+  checkFilters(p.filters);
+}
+
+// --- SQL -------------------------------------------------------------------------------------
+
+/** The metric as an aggregate over `base` rows; NULL where a sum or mean has nothing to add. */
+const METRICS: Record<SegmentationMetric, string> = {
+  events: 'count(*)',
+  uniques: 'count(DISTINCT actor)',
+  revenue: 'sum(revenue)',
+  revenue_avg: 'avg(revenue)',
+};
+
+export function buildSegmentationSql(p: SegmentationParams, range: DateRange, ctx: QueryContext): BuiltSql {
+  const b = new Binder();
+  const tz = b.bind(ctx.timezone);
+  const columns: Record<string, string> = { actor: ACTOR, bucket: bucketKey(tz, p.interval), revenue: 'e.revenue' };
+  if (p.group_by) columns.gval = fieldText(b, p.group_by.property);
+  const base = scanEvents(b, columns, {
+    projectId: ctx.projectId, tz, from: range.date_from, to: range.date_to,
+    where: [eventCondition(b, p.event), filtersCondition(b, p.filters, ctx.segments)],
+  });
+  const metric = METRICS[p.metric];
+  if (!p.group_by) {
+    return { sql: `WITH base AS (${base}) SELECT false AS is_other, NULL AS label, 0 AS rk, bucket, ${metric} AS v FROM base GROUP BY bucket`, params: b.values };
+  }
+  // Values rank by the metric over the whole range (exact for uniques, not a sum of buckets); the
+  // rest fold into one `$other` series whose points are computed from its events.
+  const rankBy = p.metric === 'revenue' ? `coalesce(${metric}, 0)` : metric;
+  const limit = b.bind(p.group_by.limit);
+  const sql = `WITH base AS (${base}),
+ranked AS (SELECT gval, row_number() OVER (ORDER BY ${rankBy} DESC NULLS LAST, gval ASC NULLS LAST) AS rk FROM base GROUP BY gval)
+SELECT r.rk > ${limit} AS is_other, CASE WHEN r.rk > ${limit} THEN NULL ELSE base.gval END AS label, min(r.rk) AS rk, bucket, ${metric} AS v
+FROM base JOIN ranked r ON r.gval IS NOT DISTINCT FROM base.gval GROUP BY 1, 2, bucket`;
+  return { sql, params: b.values };
+}
+
+// --- execution -------------------------------------------------------------------------------
+
+export interface SegmentationRun {
+  main: { range: DateRange; rows: Row[] };
+  compare?: { range: DateRange; rows: Row[] };
+}
+
+export async function runSegmentation(store: EventStore, p: SegmentationParams, ctx: QueryContext): Promise<SegmentationRun> {
+  const range = effectiveRange(p, ctx);
+  const read = async (r: DateRange) => {
+    const q = buildSegmentationSql(p, r, ctx);
+    return { range: r, rows: await store.read(q.sql, q.params, { timeoutMs: ctx.timeoutMs }) };
+  };
+  const [main, compare] = await Promise.all([read(range), p.compare ? read(compareRange(p.compare, range)) : undefined]);
+  return { main, compare };
+}
+
+// --- shaping ---------------------------------------------------------------------------------
+
+/** Bucket keys as SQL returns them, in order, with their labels. */
+function bucketLabels(p: SegmentationParams, range: DateRange, tz: string): Array<{ key: string; label: string }> {
+  if (p.interval === 'hour') return hourBuckets(range.date_from, range.date_to, tz).map((ms) => ({ key: String(ms), label: hourLabel(ms, tz) }));
+  return bucketsOf(range.date_from, range.date_to, p.interval).map((d) => ({ key: d, label: d }));
+}
+
+function shapeResult(p: SegmentationParams, range: DateRange, rows: Row[], tz: string): SegmentationResult {
+  const buckets = bucketLabels(p, range, tz);
+  const groups = new Map<string, { name: string; value: string | null; rank: number; values: Map<string, number | null> }>();
+  for (const r of rows) {
+    const value = r.is_other ? null : (r.label as string | null);
+    const name = !p.group_by ? 'total' : r.is_other ? '$other' : value === null ? '$none' : value;
+    const rank = r.is_other ? Number.MAX_SAFE_INTEGER : num(r.rk);
+    let g = groups.get(name);
+    if (!g) groups.set(name, (g = { name, value, rank, values: new Map() }));
+    g.values.set(String(r.bucket), numOrNull(r.v));
+  }
+  if (!p.group_by && groups.size === 0) groups.set('total', { name: 'total', value: null, rank: 0, values: new Map() });
+  // Zero-fill: an empty bucket has no events, uniques or revenue; its mean revenue is undefined.
+  const empty = p.metric === 'revenue_avg' ? null : 0;
+  return {
+    ...range,
+    series: [...groups.values()]
+      .sort((a, b) => a.rank - b.rank)
+      .map((g) => ({
+        name: g.name,
+        value: g.value,
+        points: buckets.map(({ key, label }) => ({ bucket: label, value: g.values.get(key) ?? empty })),
+      })),
+  };
+}
+
+export function shapeSegmentation(run: SegmentationRun, p: SegmentationParams, ctx: QueryContext): SegmentationResponse {
+  const main = shapeResult(p, run.main.range, run.main.rows, ctx.timezone);
+  const response: SegmentationResponse = { ...main, metric: p.metric, interval: p.interval };
+  if (run.compare) response.compare = shapeResult(p, run.compare.range, run.compare.rows, ctx.timezone);
+  return response;
+}

@@ -1,0 +1,181 @@
+// The engine-specific SQL every query is built from (DuckDB dialect): bound parameters, the events
+// scan with resolved actors, local days and buckets in the project's zone, property access and
+// filters. Another engine would replace this module, not the queries. Column names, functions and
+// intervals come only from the fixed choices below; every value from a request is bound.
+
+import type { DuckDBValue } from '@duckdb/node-api';
+import { addDays, dayNumber, type DateInterval } from './dates.js';
+import { FILTER_COLUMNS, segmentId, type Filter, type FilterItem } from './filters.js';
+
+/** Collects bound values and hands out their positional placeholders. */
+export class Binder {
+  readonly values: DuckDBValue[] = [];
+
+  bind(value: DuckDBValue): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/** A built statement: SQL text plus the values bound to its placeholders. */
+export interface BuiltSql {
+  sql: string;
+  params: DuckDBValue[];
+}
+
+/** The resolved actor of the event `e` (identity links are kept transitively resolved by ingestion). */
+export const ACTOR = 'COALESCE(l.actor_id, e.distinct_id)';
+
+const EVENTS_WITH_ACTORS = 'events e LEFT JOIN identity_links l ON l.project_id = e.project_id AND l.distinct_id = e.distinct_id';
+
+/** The local calendar date of `e.ts`; `tz` is a bound placeholder. */
+export function localDay(tz: string): string {
+  return `CAST(timezone(${tz}, e.ts) AS DATE)`;
+}
+
+/** The local bucket start (a DATE) of a local date expression. */
+export function dateBucket(day: string, interval: DateInterval): string {
+  switch (interval) {
+    case 'day':
+      return day;
+    case 'week':
+      return `CAST(date_trunc('week', ${day}) AS DATE)`;
+    case 'month':
+      return `CAST(date_trunc('month', ${day}) AS DATE)`;
+  }
+}
+
+/** A bucket as text: `YYYY-MM-DD` for dates, the start instant in epoch ms for hours. */
+export function bucketKey(tz: string, interval: DateInterval | 'hour'): string {
+  if (interval === 'hour') {
+    // The instant the local hour began: the event's instant minus its minutes into the local hour.
+    const wall = `timezone(${tz}, e.ts)`;
+    return `CAST(epoch_ms(e.ts) - (epoch_ms(${wall}) - epoch_ms(date_trunc('hour', ${wall}))) AS VARCHAR)`;
+  }
+  return `CAST(${dateBucket(localDay(tz), interval)} AS VARCHAR)`;
+}
+
+/** A `YYYY-MM-DD` value as a DATE. */
+export function dateValue(b: Binder, date: string): string {
+  return `CAST(${b.bind(date)} AS DATE)`;
+}
+
+/** The text of a filter field on `e`: a fixed column, or a top-level key of `props` (JSON). */
+export function fieldText(b: Binder, field: string): string {
+  if ((FILTER_COLUMNS as readonly string[]).includes(field)) return `e.${field}`;
+  if (!field.startsWith('props.')) throw new Error(`unknown filter field ${field}`);
+  return `json_extract_string(e.props, ${b.bind(propsPath(field))})`;
+}
+
+/** A JSON path naming exactly one top-level key, however it is spelled. */
+function propsPath(field: string): string {
+  const key = field.slice('props.'.length);
+  return `$."${key.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+}
+
+/** Scalars compare by their text, as `props` values are stored (5 → '5', true → 'true'). */
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** One Filter as a condition on `e`. Negative operators also match events without the field. */
+export function filterCondition(b: Binder, f: Filter): string {
+  if (f.op === 'gt' || f.op === 'gte' || f.op === 'lt' || f.op === 'lte') return numericCondition(b, f);
+  const field = fieldText(b, f.field);
+  switch (f.op) {
+    case 'eq':
+      return `(${field} = ${b.bind(text(f.value))})`;
+    case 'neq':
+      return `(${field} IS NULL OR ${field} <> ${b.bind(text(f.value))})`;
+    case 'in':
+      return `(${field} IN (${(f.value as unknown[]).map((v) => b.bind(text(v))).join(', ')}))`;
+    case 'not_in':
+      return `(${field} IS NULL OR ${field} NOT IN (${(f.value as unknown[]).map((v) => b.bind(text(v))).join(', ')}))`;
+    case 'contains':
+      return `contains(${field}, ${b.bind(text(f.value))})`;
+    case 'not_contains':
+      return `(${field} IS NULL OR NOT contains(${field}, ${b.bind(text(f.value))}))`;
+    case 'starts_with':
+      return `starts_with(${field}, ${b.bind(text(f.value))})`;
+    case 'exists':
+      return `(${field} IS NOT NULL)`;
+    case 'not_exists':
+      return `(${field} IS NULL)`;
+  }
+}
+
+const COMPARATORS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+
+/** Only JSON numbers take part in numeric comparisons; strings that look numeric do not. */
+function numericCondition(b: Binder, f: Filter): string {
+  const path = b.bind(propsPath(f.field));
+  const cmp = COMPARATORS[f.op as keyof typeof COMPARATORS];
+  return `(json_type(e.props, ${path}) IN ('UBIGINT', 'BIGINT', 'DOUBLE') AND TRY_CAST(json_extract_string(e.props, ${path}) AS DOUBLE) ${cmp} ${b.bind(Number(f.value))})`;
+}
+
+/** Resolved saved segments by id; the route loads the ones a request names. */
+export type Segments = ReadonlyMap<number, readonly Filter[]>;
+
+/** All items ANDed; a `segment:<id>` item stands for its segment's filters. */
+export function filtersCondition(b: Binder, items: readonly FilterItem[] | undefined, segments: Segments): string {
+  const parts: string[] = [];
+  for (const item of items ?? []) {
+    if (typeof item === 'string') {
+      const filters = segments.get(segmentId(item));
+      if (!filters) throw new Error(`segment ${item} was not loaded`);
+      parts.push(...filters.map((f) => filterCondition(b, f)));
+    } else {
+      parts.push(filterCondition(b, item));
+    }
+  }
+  return parts.length > 0 ? parts.join(' AND ') : 'TRUE';
+}
+
+/** `e.event = …`, or no condition for the pseudo-event `any`. */
+export function eventCondition(b: Binder, event: string): string {
+  return event === 'any' ? 'TRUE' : `e.event = ${b.bind(event)}`;
+}
+
+export interface ScanOptions {
+  projectId: number;
+  /** Bound placeholder of the project's time zone. */
+  tz: string;
+  /** First local date read (inclusive); omitted reads all history. */
+  from?: string;
+  /** Last local date read (inclusive). */
+  to: string;
+  /** Also read this long past the end of `to` (for funnel windows); the local upper bound is then the caller's. */
+  extraAfterMs?: number;
+  where?: string[];
+}
+
+/**
+ * `SELECT <columns> FROM` the project's events with their actors, limited to local dates. A UTC
+ * pre-filter one day wider than any zone offset lets DuckDB skip row groups by `ts`.
+ */
+export function scanEvents(b: Binder, columns: Record<string, string>, o: ScanOptions): string {
+  const day = localDay(o.tz);
+  const where = [`e.project_id = ${b.bind(o.projectId)}`];
+  if (o.from !== undefined) {
+    where.push(`e.ts >= CAST(${b.bind(utcMidnight(addDays(o.from, -1)))} AS TIMESTAMPTZ)`, `${day} >= ${dateValue(b, o.from)}`);
+  }
+  const until = dayNumber(addDays(o.to, 2)) * 86_400_000 + (o.extraAfterMs ?? 0);
+  where.push(`e.ts < CAST(${b.bind(new Date(until).toISOString())} AS TIMESTAMPTZ)`);
+  if (o.extraAfterMs === undefined) where.push(`${day} <= ${dateValue(b, o.to)}`);
+  where.push(...(o.where ?? []));
+  const select = Object.entries(columns).map(([alias, expr]) => `${expr} AS ${alias}`);
+  return `SELECT ${select.join(', ')} FROM ${EVENTS_WITH_ACTORS} WHERE ${where.join(' AND ')}`;
+}
+
+function utcMidnight(date: string): string {
+  return `${date}T00:00:00.000Z`;
+}
+
+/** DuckDB counts arrive as BigInt, sums as numbers; either may be NULL. */
+export function num(value: unknown): number {
+  return typeof value === 'bigint' ? Number(value) : Number(value ?? 0);
+}
+
+export function numOrNull(value: unknown): number | null {
+  return value === null || value === undefined ? null : num(value);
+}

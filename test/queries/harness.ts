@@ -1,0 +1,73 @@
+// Shared set-up for the query tests: one real server per test file with an owner's token, a fresh
+// project per case, a POST helper, and a deep comparison that tolerates floating-point noise
+// (sums of doubles differ in the last bits between the database and the reference code).
+
+import type { Test } from 'tap';
+import { startTestServer, type HttpResult, type StartOptions, type TestServer } from '../support/testServer.js';
+import { accessTokenFor, createTenant, type Tenant } from '../support/factories.js';
+import { createProject } from '../../server/accounts/projects.js';
+
+export interface QueryHarness {
+  server: TestServer;
+  tenant: Tenant;
+  token: string;
+  /** Mints a new token after the clock moved (access tokens live 15 minutes of clock time). */
+  renewToken(): Promise<void>;
+  /** A new empty project of the tenant's organization. */
+  project(timezone?: string): number;
+  query<T = any>(projectId: number, path: string, body: unknown, token?: string): Promise<HttpResult<T>>;
+}
+
+/**
+ * The clock starts on 2026-01-01 so that a license granted at the start of a file (valid a year)
+ * covers every date the tests move the clock to.
+ */
+export async function queryHarness(t: Test, options: StartOptions = {}): Promise<QueryHarness> {
+  const server = await startTestServer(t, { now: new Date('2026-01-01T00:00:00Z'), ...options });
+  const tenant = await createTenant(server);
+  const token = await accessTokenFor(server, tenant.owner, tenant.org);
+  let n = 0;
+  const h: QueryHarness = {
+    server,
+    tenant,
+    token,
+    async renewToken() {
+      h.token = await accessTokenFor(server, tenant.owner, tenant.org);
+    },
+    project(timezone = 'UTC') {
+      n += 1;
+      const { meta, clock } = server.running.services;
+      return createProject(meta, { orgId: tenant.org.id, name: `case ${n}`, timezone }, clock.now()).id;
+    },
+    query(projectId, path, body, asToken) {
+      return server.request('POST', `/api/v1/projects/${projectId}/queries/${path}`, { body, token: asToken ?? h.token });
+    },
+  };
+  return h;
+}
+
+/** First difference between two JSON values, numbers equal within 1e-9 (relative); undefined if none. */
+export function difference(actual: unknown, expected: unknown, path = '$'): string | undefined {
+  if (typeof expected === 'number' && typeof actual === 'number') {
+    const tolerance = 1e-9 * Math.max(1, Math.abs(expected));
+    return Math.abs(actual - expected) <= tolerance ? undefined : `${path}: got ${actual}, expected ${expected}`;
+  }
+  if (expected === null || typeof expected !== 'object') {
+    return actual === expected ? undefined : `${path}: got ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`;
+  }
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual)) return `${path}: got ${JSON.stringify(actual)}, expected an array`;
+    if (actual.length !== expected.length) return `${path}: got ${actual.length} items, expected ${expected.length}`;
+    for (let i = 0; i < expected.length; i++) {
+      const d = difference(actual[i], expected[i], `${path}[${i}]`);
+      if (d) return d;
+    }
+    return undefined;
+  }
+  if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return `${path}: got ${JSON.stringify(actual)}, expected an object`;
+  for (const key of Object.keys(expected)) {
+    const d = difference((actual as Record<string, unknown>)[key], (expected as Record<string, unknown>)[key], `${path}.${key}`);
+    if (d) return d;
+  }
+  return undefined;
+}
