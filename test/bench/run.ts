@@ -30,7 +30,7 @@ const { values: args } = parseArgs({
     warmups: { type: 'string', default: '1' },
     seed: { type: 'string', default: '42' },
     'ingest-events': { type: 'string', default: '300000' },
-    clients: { type: 'string', default: '8' },
+    clients: { type: 'string', default: '32' },
     'work-dir': { type: 'string', default: path.join(os.tmpdir(), 'pp-bench') },
     'keep-data': { type: 'boolean', default: false },
     'no-peer': { type: 'boolean', default: false },
