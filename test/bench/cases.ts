@@ -1,7 +1,5 @@
-// The benchmark cases: one per analytical query kind plus the events list's first and deep pages,
-// all on the largest generated project. Each case holds the pp request, the ClickHouse SQL that
-// computes the same thing, and how to read both answers into one flat set of figures, which must
-// be equal before any ratio is printed.
+// The benchmark cases on the largest project: each pp request, its ClickHouse SQL, and how to read
+// both answers into one flat set of figures, which must be equal before any ratio is printed.
 
 import { DATA_TO, PROJECTS } from './generate.js';
 import * as peer from './peerSql.js';

@@ -1,8 +1,6 @@
-// A generated data set on disk: the events as CSV files, one per week of receipt, and the identity
-// links, written once and then loaded into both engines (the pp event store and ClickHouse), so the
-// two answer over exactly the same rows. Rows name their project by index and carry epoch
-// milliseconds; each loader maps them onto its own ids and types. A manifest lets a later run
-// reuse a data set generated with the same seed, size and generator version.
+// A generated data set on disk (events as CSV, one file per week of receipt, and identity links),
+// written once and loaded into both engines so they answer over the same rows; each loader maps
+// project indexes and epoch milliseconds onto its own ids and types.
 
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';

@@ -1,9 +1,6 @@
-// Deterministic, seeded product-analytics data for the benchmark: several projects with their own
-// time zones, people with power-law activity spread over sessions and devices, page views, clicks,
-// rage and dead clicks, scroll depth, form interactions, a signup funnel with per-step conversion
-// and delays, purchases with renewals and refunds, and identify/alias chains. It only describes
-// events and identity links; storeWriter.ts writes them into the event store, ingestBench.ts sends
-// them over HTTP.
+// Seeded, deterministic product-analytics events and identity links for the benchmark (projects in
+// their own zones, power-law people, sessions, funnels, revenue, identify/alias chains); writing
+// them anywhere is dataSet.ts's and ingestBench.ts's job.
 //
 // Timestamps are whole seconds and strictly increasing per person, so that every engine orders one
 // actor's events the same way (ClickHouse 18.16's windowFunnel takes second-resolution times).

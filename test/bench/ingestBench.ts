@@ -1,8 +1,6 @@
-// HTTP ingest: generated events sent in batches of 100 by several concurrent clients, first as
-// fast as acknowledgements come back (throughput), then at half that rate on a fixed schedule
-// (acknowledgement latency, measured from the scheduled send time so a stalled server cannot hide
-// its queue). The same batches go to pp's POST /v1/track (202 only after the commit) and to
-// ClickHouse's HTTP INSERT. Afterwards the stored rows are counted: none lost, none twice.
+// HTTP ingest of generated batches of 100 events: concurrent clients as fast as acknowledgements
+// come (throughput), then a fixed schedule at half that rate (latency, counted from the scheduled
+// send time so a stalled server cannot hide its queue). Counting what was stored is run.ts's.
 
 import http from 'node:http';
 import { generate, type GeneratedEvent } from './generate.js';

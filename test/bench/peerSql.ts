@@ -1,8 +1,5 @@
-// The ClickHouse side of each benchmark case: the schema the data set is loaded into and the
-// equivalent SQL for every query, written for the ClickHouse 18.16 that Debian ships (windowFunnel
-// over DateTime seconds, uniqExact, visitParamExtractString for JSON properties, ANY LEFT JOIN for
-// identity resolution). Each builder states the semantics it reproduces (docs/queries.md), so
-// that both engines can be checked to return the same numbers.
+// The ClickHouse side of the benchmark: the events table and, per case, SQL computing what pp's
+// query computes (docs/queries.md), in the dialect of Debian's ClickHouse 18.16.
 
 import { dateOf, dayNumber } from './generate.js';
 

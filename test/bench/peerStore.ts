@@ -1,7 +1,5 @@
-// Loads a generated data set into ClickHouse: the same CSV files as the pp event store, through a
-// Null-engine table whose materialized view maps them onto the events table (project ids, second-
-// resolution DateTime (receipt time in epoch ms), empty strings for missing text, the sdk and key of the source), and the
-// identity links the same way. Also reports the table's size on disk.
+// Loads a generated data set into ClickHouse from the same CSV files as the pp event store, through
+// Null-engine tables whose materialized views map rows onto the events and identity_links tables.
 
 import type { ClickHouse } from './clickhouse.js';
 import type { DataSet } from './dataSet.js';

@@ -1,7 +1,5 @@
-// The figures of one bench run: the console summary, docs/benchmarks.json, and the generated table
-// block of docs/BENCHMARKS.md. The new block replaces the "latest run" section; the block it
-// replaces moves to the top of "Previous runs", so progress stays visible. Text outside the
-// markers (the analysis) is left as it is.
+// The figures of one bench run as docs/benchmarks.json and as the generated block of
+// docs/BENCHMARKS.md, which replaces the latest one and pushes that under "Previous runs".
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { PhaseResult } from './ingestBench.js';

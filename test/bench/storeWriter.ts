@@ -1,8 +1,6 @@
-// Loads a generated data set straight into an installation's event store while no server holds
-// it: the real `events` and `identity_links` tables the migrations created. The week files go in
-// with one INSERT … ORDER BY received_at, so the table is laid out as ingestion would have left it
-// (by receipt time, projects interleaved). Columns are derived the way ingestion derives them
-// (distinct id, path, revenue were computed when the data set was written; sdk and key here).
+// Loads a generated data set straight into an installation's event store (the migrations' own
+// `events` and `identity_links` tables) while no server holds it, laid out by receipt time as
+// ingestion leaves it. Columns are derived as ingestion derives them.
 //
 // DuckDB's CSV reader is used rather than an Appender fed from JavaScript: measured on this
 // machine, appending row by row costs ~15 µs of JavaScript per 23-column row (minutes at 10M
