@@ -4,28 +4,8 @@
 import type { Row } from '../store/eventStore.js';
 import type { CommittedEvent } from '../ingest/eventBus.js';
 
-export interface EventItem {
-  uuid: string;
-  event: string;
-  ts: string;
-  received_at: string;
-  actor_id: string;
-  distinct_id: string;
-  anonymous_id: string | null;
-  user_id: string | null;
-  session_id: string | null;
-  source: string;
-  sdk_name: string | null;
-  sdk_version: string | null;
-  release: string | null;
-  url: string | null;
-  path: string | null;
-  referrer: string | null;
-  props: Record<string, unknown> | null;
-  revenue: number | null;
-  invalid: boolean;
-  invalid_reasons: string[];
-}
+/** The committed event's fields, less the project, plus the actor it resolves to now. */
+export type EventItem = Omit<CommittedEvent, 'project_id' | 'source'> & { actor_id: string; source: string };
 
 /**
  * The select list for `page` (a subquery over events) joined to identity links as `l`. Times come
