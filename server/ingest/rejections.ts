@@ -67,19 +67,8 @@ export function rejectionRows(
   return rows;
 }
 
-export interface RejectedAttempt {
-  received_at: string;
-  request_id: string;
-  event_index: number | null;
-  operation: string;
-  key_id: string;
-  source: string;
-  sdk_name: string | null;
-  sdk_version: string | null;
-  event: string | null;
-  code: string;
-  message: string;
-}
+/** A stored rejection as the doctor view reads it: times as ISO strings, no project id. */
+export type RejectedAttempt = Omit<RejectionRow, 'project_id' | 'received_at' | 'operation'> & { received_at: string; operation: string };
 
 export interface RejectedAttemptQuery {
   projectId: number;
