@@ -9,7 +9,7 @@ import type { CursorCodec } from './cursors.js';
 import { rangeLength } from './dates.js';
 import { checkFilters, type FilterItem } from './filters.js';
 import { checkCompare, checkRange, compareRange, effectiveRange, type CompareRequest, type DateRange } from './ranges.js';
-import { ACTOR, Binder, dateValue, eventCondition, fieldText, filtersCondition, localDay, num, numOrNull, scanEvents, type BuiltSql } from './sql.js';
+import { ACTOR, Binder, dateValue, eventCondition, fieldText, filtersCondition, num, numOrNull, scanEvents, type BuiltSql } from './sql.js';
 
 export interface FunnelStep {
   event: string;
@@ -113,14 +113,13 @@ const stepNumbers = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 function unitsCte(b: Binder, p: FunnelParams, range: DateRange, ctx: QueryContext): string {
   const n = p.steps.length;
   const steps = stepNumbers(n);
-  const tz = b.bind(ctx.timezone);
   const windowMs = p.window_hours * HOUR_MS;
-  const columns: Record<string, string> = { actor: ACTOR, uuid: 'e.uuid', ts: 'e.ts', t: 'epoch_ms(e.ts)', day: localDay(tz) };
+  const columns: Record<string, string> = { actor: ACTOR, uuid: 'e.uuid', ts: 'e.ts', t: 'epoch_ms(e.ts)' };
   p.steps.forEach((s, i) => {
     columns[`m${i + 1}`] = `(${eventCondition(b, s.event)} AND ${filtersCondition(b, s.filters, ctx.segments)})`;
   });
   columns.bval = p.breakdown ? fieldText(b, p.breakdown.property) : 'CAST(NULL AS VARCHAR)';
-  const scan = scanEvents(b, columns, { projectId: ctx.projectId, tz, from: range.date_from, to: range.date_to, extraAfterMs: windowMs });
+  const scan = scanEvents(b, (local) => ({ ...columns, day: local.day }), { projectId: ctx.projectId, timezone: ctx.timezone, from: range.date_from, to: range.date_to, extraAfterMs: windowMs });
   const anyStep = steps.map((i) => `m${i}`).join(' OR ');
   const nextCols = steps.slice(1).map((i) => `min(CASE WHEN m${i} THEN rn END) OVER w AS n${i}`);
   const w = b.bind(windowMs);
@@ -178,9 +177,8 @@ FROM seg GROUP BY GROUPING SETS ((), (is_other, label))`;
 function revenueSql(p: FunnelParams, range: DateRange, ctx: QueryContext): BuiltSql {
   const b = new Binder();
   const ctes = unitsCte(b, p, range, ctx);
-  const tz = b.bind(ctx.timezone);
   const revenue = scanEvents(b, { actor: ACTOR, revenue: 'e.revenue' }, {
-    projectId: ctx.projectId, tz, from: range.date_from, to: range.date_to, where: ['e.revenue IS NOT NULL'],
+    projectId: ctx.projectId, timezone: ctx.timezone, from: range.date_from, to: range.date_to, where: ['e.revenue IS NOT NULL'],
   });
   const sql = `${ctes}, conv AS (SELECT DISTINCT actor FROM units WHERE level = ${b.bind(p.steps.length)})
 SELECT (SELECT count(*) FROM conv) AS converters, (SELECT sum(r.revenue) FROM (${revenue}) r JOIN conv c ON c.actor = r.actor) AS revenue`;

@@ -7,7 +7,7 @@ import type { QueryContext } from './context.js';
 import { bucketStart, bucketsOf, nextBucket } from './dates.js';
 import { checkFilters, type FilterItem } from './filters.js';
 import { checkRange, type DateRange } from './ranges.js';
-import { ACTOR, Binder, dateBucket, dateValue, filtersCondition, localDay, num, scanEvents, type BuiltSql } from './sql.js';
+import { ACTOR, Binder, dateBucket, dateValue, filtersCondition, num, scanEvents, type BuiltSql } from './sql.js';
 
 export type LifecycleInterval = 'day' | 'week';
 
@@ -43,13 +43,12 @@ const STEP_DAYS: Record<LifecycleInterval, number> = { day: 1, week: 7 };
 
 export function buildLifecycleSql(p: LifecycleParams, ctx: QueryContext): BuiltSql {
   const b = new Binder();
-  const tz = b.bind(ctx.timezone);
   const step = STEP_DAYS[p.interval];
   const first = bucketStart(p.date_from, p.interval);
   const last = bucketStart(p.date_to, p.interval);
   // All history up to date_to: "new" means the first matching event ever.
-  const base = scanEvents(b, { actor: ACTOR, bucket: dateBucket(localDay(tz), p.interval) }, {
-    projectId: ctx.projectId, tz, to: p.date_to, where: [filtersCondition(b, p.filters, ctx.segments)],
+  const base = scanEvents(b, (local) => ({ actor: ACTOR, bucket: dateBucket(local.day, p.interval) }), {
+    projectId: ctx.projectId, timezone: ctx.timezone, to: p.date_to, where: [filtersCondition(b, p.filters, ctx.segments)],
   });
   const sql = `WITH base AS (${base}),
 firsts AS (SELECT actor, min(bucket) AS first_bucket FROM base GROUP BY actor),

@@ -1,5 +1,6 @@
 // Instants seen in a project's time zone (through the runtime's ICU data): today's local date and
-// hour buckets with their RFC 3339 labels. DuckDB does the same conversion for stored events.
+// hour buckets with their RFC 3339 labels, and the zone's UTC offsets over a span, from which the
+// query SQL computes local dates of stored events with integer arithmetic.
 
 import { addDays, dayNumber } from './dates.js';
 
@@ -75,4 +76,68 @@ export function hourBuckets(from: string, to: string, tz: string): number[] {
     starts.add(ms - (p.minute * 60 + p.second) * 1000);
   }
   return [...starts].sort((a, b) => a - b);
+}
+
+/** The zone's offset from UTC at an instant in ms (local wall time minus UTC), to the second. */
+export function zoneOffsetMs(tz: string, ms: number): number {
+  const p = localParts(ms, tz);
+  const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  return wall - Math.floor(ms / 1000) * 1000;
+}
+
+/** An offset that holds from `at` (epoch ms) until the next change. */
+export interface OffsetChange {
+  at: number;
+  offsetMs: number;
+}
+
+const SAMPLE_MS = 6 * 3_600_000;
+const YEAR_CHANGES_LIMIT = 256;
+const yearChanges = new Map<string, OffsetChange[]>();
+
+/**
+ * The zone's offset at the start of a UTC year and every change within it. Sampled every six hours
+ * (no zone's offsets change and change back that quickly) and narrowed to the second; kept for
+ * the life of the process, as zone rules only change with the runtime.
+ */
+function changesInYear(tz: string, year: number): OffsetChange[] {
+  const key = `${tz}\u0000${year}`;
+  let changes = yearChanges.get(key);
+  if (changes) return changes;
+  const start = Date.UTC(year, 0, 1);
+  const end = Date.UTC(year + 1, 0, 1);
+  changes = [{ at: start, offsetMs: zoneOffsetMs(tz, start) }];
+  for (let t = start; t < end; t += SAMPLE_MS) {
+    const before = changes.at(-1)!.offsetMs;
+    const next = Math.min(t + SAMPLE_MS, end);
+    if (zoneOffsetMs(tz, next) === before) continue;
+    let lo = t;
+    let hi = next;
+    while (hi - lo > 1000) {
+      const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
+      if (zoneOffsetMs(tz, mid) === before) lo = mid;
+      else hi = mid;
+    }
+    changes.push({ at: hi, offsetMs: zoneOffsetMs(tz, hi) });
+  }
+  if (yearChanges.size >= YEAR_CHANGES_LIMIT) yearChanges.clear();
+  yearChanges.set(key, changes);
+  return changes;
+}
+
+/**
+ * The zone's offsets over [fromMs, toMs): the offset at `fromMs` (as a change at `fromMs`), then
+ * each change before `toMs`, oldest first.
+ */
+export function offsetChanges(tz: string, fromMs: number, toMs: number): OffsetChange[] {
+  const out: OffsetChange[] = [{ at: fromMs, offsetMs: zoneOffsetMs(tz, fromMs) }];
+  const first = new Date(fromMs).getUTCFullYear();
+  const last = new Date(toMs).getUTCFullYear();
+  for (let year = first; year <= last; year++) {
+    for (const c of changesInYear(tz, year)) {
+      if (c.at <= fromMs || c.at >= toMs || c.offsetMs === out.at(-1)!.offsetMs) continue;
+      out.push(c);
+    }
+  }
+  return out;
 }

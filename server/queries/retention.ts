@@ -7,7 +7,7 @@ import { today, type QueryContext } from './context.js';
 import { addDays, bucketStart, bucketsOf, nextBucket } from './dates.js';
 import { checkFilters, type FilterItem } from './filters.js';
 import { checkCompare, checkRange, compareRange, effectiveRange, type CompareRequest, type DateRange } from './ranges.js';
-import { ACTOR, Binder, dateBucket, eventCondition, filtersCondition, localDay, num, scanEvents, type BuiltSql } from './sql.js';
+import { ACTOR, Binder, dateBucket, eventCondition, filtersCondition, num, scanEvents, type BuiltSql, type LocalTimeSql } from './sql.js';
 
 export type Granularity = 'day' | 'week';
 export type RetentionValue = 'actors' | 'revenue' | 'paid_conversion';
@@ -74,17 +74,16 @@ function horizon(range: DateRange, d: CohortDefinition): string {
  * `rets(actor, bucket)`: buckets after the first cohort bucket in which they did a return event.
  */
 export function cohortCtes(b: Binder, d: CohortDefinition, range: DateRange, ctx: QueryContext, withReturns: boolean): string {
-  const tz = b.bind(ctx.timezone);
-  const bucket = dateBucket(localDay(tz), d.granularity);
+  const columns = (local: LocalTimeSql) => ({ actor: ACTOR, bucket: dateBucket(local.day, d.granularity) });
   const filters = filtersCondition(b, d.filters, ctx.segments);
-  const starts = scanEvents(b, { actor: ACTOR, bucket }, {
-    projectId: ctx.projectId, tz, from: range.date_from, to: range.date_to, where: [eventCondition(b, d.start_event), filters],
+  const starts = scanEvents(b, columns, {
+    projectId: ctx.projectId, timezone: ctx.timezone, from: range.date_from, to: range.date_to, where: [eventCondition(b, d.start_event), filters],
   });
   let sql = `WITH starts AS (SELECT actor, min(bucket) AS cohort FROM (${starts}) GROUP BY actor)`;
   if (withReturns) {
     const firstReturn = nextBucket(bucketStart(range.date_from, d.granularity), d.granularity);
-    const rets = scanEvents(b, { actor: ACTOR, bucket }, {
-      projectId: ctx.projectId, tz, from: firstReturn, to: horizon(range, d), where: [eventCondition(b, d.return_event), filters],
+    const rets = scanEvents(b, columns, {
+      projectId: ctx.projectId, timezone: ctx.timezone, from: firstReturn, to: horizon(range, d), where: [eventCondition(b, d.return_event), filters],
     });
     sql += `,\nrets AS (SELECT DISTINCT actor, bucket FROM (${rets}))`;
   }
@@ -104,9 +103,8 @@ export function buildRetentionSql(p: RetentionParams, range: DateRange, ctx: Que
   } else {
     // Revenue counts every revenue event of a cohort member (refunds included, filters not applied)
     // from the start of the cohort bucket.
-    const tz = b.bind(ctx.timezone);
-    const revenue = scanEvents(b, { actor: ACTOR, bucket: dateBucket(localDay(tz), p.granularity), revenue: 'e.revenue' }, {
-      projectId: ctx.projectId, tz, from: bucketStart(range.date_from, p.granularity), to: horizon(range, p), where: ['e.revenue IS NOT NULL'],
+    const revenue = scanEvents(b, (local) => ({ actor: ACTOR, bucket: dateBucket(local.day, p.granularity), revenue: 'e.revenue' }), {
+      projectId: ctx.projectId, timezone: ctx.timezone, from: bucketStart(range.date_from, p.granularity), to: horizon(range, p), where: ['e.revenue IS NOT NULL'],
     });
     const period = periodExpr('s.cohort', 'r.bucket', p.granularity);
     extra = `, cohort_revenue AS (SELECT s.actor, CAST(s.cohort AS VARCHAR) AS cohort, ${period} AS period, r.revenue

@@ -37,9 +37,8 @@ export function validateRevenueSummary(p: RevenueSummaryParams): void {
 
 export function buildRevenueSummarySql(p: RevenueSummaryParams, ctx: QueryContext): BuiltSql {
   const b = new Binder();
-  const tz = b.bind(ctx.timezone);
   const base = scanEvents(b, { actor: ACTOR, revenue: 'e.revenue' }, {
-    projectId: ctx.projectId, tz, from: p.date_from, to: p.date_to, where: [filtersCondition(b, p.filters, ctx.segments)],
+    projectId: ctx.projectId, timezone: ctx.timezone, from: p.date_from, to: p.date_to, where: [filtersCondition(b, p.filters, ctx.segments)],
   });
   const sql = `SELECT coalesce(sum(total), 0) AS revenue, count(*) AS active_actors, count(*) FILTER (WHERE total > 0) AS paying_actors,
   coalesce(sum(total) FILTER (WHERE total > 0), 0) AS paying_revenue, coalesce(sum(refunds), 0) AS refunds, coalesce(sum(refund_count), 0) AS refund_count

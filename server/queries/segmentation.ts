@@ -7,7 +7,7 @@ import { bucketsOf } from './dates.js';
 import { checkFilters, type FilterItem } from './filters.js';
 import { hourBuckets, hourLabel } from './localTime.js';
 import { checkCompare, checkRange, compareRange, effectiveRange, type CompareRequest, type DateRange } from './ranges.js';
-import { ACTOR, Binder, bucketKey, eventCondition, fieldText, filtersCondition, num, numOrNull, scanEvents, type BuiltSql } from './sql.js';
+import { ACTOR, Binder, bucketKey, eventCondition, fieldText, filtersCondition, num, numOrNull, scanEvents, type BuiltSql, type LocalTimeSql } from './sql.js';
 
 export type SegmentationMetric = 'events' | 'uniques' | 'revenue' | 'revenue_avg';
 export type SegmentationInterval = 'hour' | 'day' | 'week' | 'month';
@@ -60,11 +60,10 @@ const METRICS: Record<SegmentationMetric, string> = {
 
 export function buildSegmentationSql(p: SegmentationParams, range: DateRange, ctx: QueryContext): BuiltSql {
   const b = new Binder();
-  const tz = b.bind(ctx.timezone);
-  const columns: Record<string, string> = { actor: ACTOR, bucket: bucketKey(tz, p.interval), revenue: 'e.revenue' };
-  if (p.group_by) columns.gval = fieldText(b, p.group_by.property);
+  const gval = p.group_by ? fieldText(b, p.group_by.property) : undefined;
+  const columns = (local: LocalTimeSql) => ({ actor: ACTOR, bucket: bucketKey(local, p.interval), revenue: 'e.revenue', ...(gval ? { gval } : {}) });
   const base = scanEvents(b, columns, {
-    projectId: ctx.projectId, tz, from: range.date_from, to: range.date_to,
+    projectId: ctx.projectId, timezone: ctx.timezone, from: range.date_from, to: range.date_to,
     where: [eventCondition(b, p.event), filtersCondition(b, p.filters, ctx.segments)],
   });
   const metric = METRICS[p.metric];

@@ -6,6 +6,7 @@
 import type { DuckDBValue } from '@duckdb/node-api';
 import { addDays, dayNumber, type DateInterval } from './dates.js';
 import { FILTER_COLUMNS, segmentId, type Filter, type FilterItem } from './filters.js';
+import { offsetChanges } from './localTime.js';
 
 /** Collects bound values and hands out their positional placeholders. */
 export class Binder {
@@ -28,9 +29,40 @@ export const ACTOR = 'COALESCE(l.actor_id, e.distinct_id)';
 
 const EVENTS_WITH_ACTORS = 'events e LEFT JOIN identity_links l ON l.project_id = e.project_id AND l.distinct_id = e.distinct_id';
 
-/** The local calendar date of `e.ts`; `tz` is a bound placeholder. */
-export function localDay(tz: string): string {
-  return `CAST(timezone(${tz}, e.ts) AS DATE)`;
+/** Local time of `e.ts` in the project's zone, as SQL expressions valid for the rows of one scan. */
+export interface LocalTimeSql {
+  /** The local calendar date (a DATE). */
+  day: string;
+  /** The instant (epoch ms) the local hour of `e.ts` began. */
+  hourStart: string;
+}
+
+const DAY_MS = 86_400_000;
+const EVENT_MS = 'epoch_ms(e.ts)';
+
+/**
+ * Local time by integer arithmetic: the event's epoch plus the zone's offset at that instant, with
+ * the offsets between DST changes over [fromMs, toMs) written into the SQL. Converting each row
+ * through ICU (`timezone()`) cost most of every query's time. Rows before `fromMs`, which only
+ * all-history scans read, fall back to ICU.
+ */
+function localTimeSql(b: Binder, timezone: string, fromMs: number, toMs: number, allRowsInSpan: boolean): LocalTimeSql {
+  const changes = offsetChanges(timezone, fromMs, toMs);
+  const offset =
+    changes.length === 1
+      ? String(changes[0]!.offsetMs)
+      : `CASE ${changes.slice(1).reverse().map((c) => `WHEN ${EVENT_MS} >= ${c.at} THEN ${c.offsetMs}`).join(' ')} ELSE ${changes[0]!.offsetMs} END`;
+  const local = `(${EVENT_MS} + ${offset})`;
+  let day = `(DATE '1970-01-01' + CAST(${local} // ${DAY_MS} AS INTEGER))`;
+  let hourStart = `(${EVENT_MS} - ${local} % 3600000)`;
+  if (!allRowsInSpan) {
+    const tz = b.bind(timezone);
+    const wall = `timezone(${tz}, e.ts)`;
+    const before = `${EVENT_MS} < ${fromMs}`;
+    day = `CASE WHEN ${before} THEN CAST(${wall} AS DATE) ELSE ${day} END`;
+    hourStart = `CASE WHEN ${before} THEN ${EVENT_MS} - (epoch_ms(${wall}) - epoch_ms(date_trunc('hour', ${wall}))) ELSE ${hourStart} END`;
+  }
+  return { day, hourStart };
 }
 
 /** The local bucket start (a DATE) of a local date expression. */
@@ -46,13 +78,9 @@ export function dateBucket(day: string, interval: DateInterval): string {
 }
 
 /** A bucket as text: `YYYY-MM-DD` for dates, the start instant in epoch ms for hours. */
-export function bucketKey(tz: string, interval: DateInterval | 'hour'): string {
-  if (interval === 'hour') {
-    // The instant the local hour began: the event's instant minus its minutes into the local hour.
-    const wall = `timezone(${tz}, e.ts)`;
-    return `CAST(epoch_ms(e.ts) - (epoch_ms(${wall}) - epoch_ms(date_trunc('hour', ${wall}))) AS VARCHAR)`;
-  }
-  return `CAST(${dateBucket(localDay(tz), interval)} AS VARCHAR)`;
+export function bucketKey(local: LocalTimeSql, interval: DateInterval | 'hour'): string {
+  if (interval === 'hour') return `CAST(${local.hourStart} AS VARCHAR)`;
+  return `CAST(${dateBucket(local.day, interval)} AS VARCHAR)`;
 }
 
 /** A `YYYY-MM-DD` value as a DATE. */
@@ -138,8 +166,8 @@ export function eventCondition(b: Binder, event: string): string {
 
 export interface ScanOptions {
   projectId: number;
-  /** Bound placeholder of the project's time zone. */
-  tz: string;
+  /** The project's IANA zone. */
+  timezone: string;
   /** First local date read (inclusive); omitted reads all history. */
   from?: string;
   /** Last local date read (inclusive). */
@@ -149,21 +177,28 @@ export interface ScanOptions {
   where?: string[];
 }
 
+/** The columns of a scan: fixed expressions, or expressions of the event's local time. */
+export type ScanColumns = Record<string, string> | ((local: LocalTimeSql) => Record<string, string>);
+
+/** How far back all-history scans compute local time by arithmetic; older rows go through ICU. */
+const ARITHMETIC_HISTORY_DAYS = 800;
+
 /**
  * `SELECT <columns> FROM` the project's events with their actors, limited to local dates. A UTC
  * pre-filter one day wider than any zone offset lets DuckDB skip row groups by `ts`.
  */
-export function scanEvents(b: Binder, columns: Record<string, string>, o: ScanOptions): string {
-  const day = localDay(o.tz);
+export function scanEvents(b: Binder, columns: ScanColumns, o: ScanOptions): string {
   const where = [`e.project_id = ${b.bind(o.projectId)}`];
+  const until = (dayNumber(addDays(o.to, 2)) * DAY_MS) + (o.extraAfterMs ?? 0);
+  const since = o.from !== undefined ? dayNumber(addDays(o.from, -1)) * DAY_MS : Math.max(0, until - ARITHMETIC_HISTORY_DAYS * DAY_MS);
+  const local = localTimeSql(b, o.timezone, since, until, o.from !== undefined);
   if (o.from !== undefined) {
-    where.push(`e.ts >= CAST(${b.bind(utcMidnight(addDays(o.from, -1)))} AS TIMESTAMPTZ)`, `${day} >= ${dateValue(b, o.from)}`);
+    where.push(`e.ts >= CAST(${b.bind(utcMidnight(addDays(o.from, -1)))} AS TIMESTAMPTZ)`, `${local.day} >= ${dateValue(b, o.from)}`);
   }
-  const until = dayNumber(addDays(o.to, 2)) * 86_400_000 + (o.extraAfterMs ?? 0);
   where.push(`e.ts < CAST(${b.bind(new Date(until).toISOString())} AS TIMESTAMPTZ)`);
-  if (o.extraAfterMs === undefined) where.push(`${day} <= ${dateValue(b, o.to)}`);
+  if (o.extraAfterMs === undefined) where.push(`${local.day} <= ${dateValue(b, o.to)}`);
   where.push(...(o.where ?? []));
-  const select = Object.entries(columns).map(([alias, expr]) => `${expr} AS ${alias}`);
+  const select = Object.entries(typeof columns === 'function' ? columns(local) : columns).map(([alias, expr]) => `${expr} AS ${alias}`);
   return `SELECT ${select.join(', ')} FROM ${EVENTS_WITH_ACTORS} WHERE ${where.join(' AND ')}`;
 }
 

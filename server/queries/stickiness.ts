@@ -6,7 +6,7 @@ import type { QueryContext } from './context.js';
 import { rangeLength } from './dates.js';
 import { checkFilters, type FilterItem } from './filters.js';
 import { checkRange, type DateRange } from './ranges.js';
-import { ACTOR, Binder, eventCondition, filtersCondition, localDay, num, scanEvents, type BuiltSql } from './sql.js';
+import { ACTOR, Binder, eventCondition, filtersCondition, num, scanEvents, type BuiltSql } from './sql.js';
 
 export interface StickinessParams extends DateRange {
   event: string;
@@ -29,9 +29,8 @@ export function validateStickiness(p: StickinessParams): void {
 
 export function buildStickinessSql(p: StickinessParams, ctx: QueryContext): BuiltSql {
   const b = new Binder();
-  const tz = b.bind(ctx.timezone);
-  const base = scanEvents(b, { actor: ACTOR, day: localDay(tz) }, {
-    projectId: ctx.projectId, tz, from: p.date_from, to: p.date_to,
+  const base = scanEvents(b, (local) => ({ actor: ACTOR, day: local.day }), {
+    projectId: ctx.projectId, timezone: ctx.timezone, from: p.date_from, to: p.date_to,
     where: [eventCondition(b, p.event), filtersCondition(b, p.filters, ctx.segments)],
   });
   const sql = `SELECT days, count(*) AS actors FROM (SELECT actor, count(DISTINCT day) AS days FROM (${base}) GROUP BY actor) GROUP BY days`;

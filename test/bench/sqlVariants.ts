@@ -4,10 +4,8 @@
 //
 //   node dist/test/bench/sqlVariants.js --data-dir /tmp/pp-bench/pp-10M [--memory]
 //
-// Variant "arithmetic local time": every `CAST(timezone(tz, e.ts) AS DATE)` (an ICU conversion per
-// row) becomes integer arithmetic on the epoch with the zone's UTC offsets between its DST
-// transitions, which TypeScript finds with Intl for the span of the data. With --memory, each
-// variant also runs in a fresh process per DuckDB memory_limit, reporting its peak RSS.
+// With --memory, each variant also runs in a fresh process per DuckDB memory_limit, reporting its
+// peak RSS.
 
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -25,7 +23,6 @@ import { buildStickinessSql } from '../../server/queries/stickiness.js';
 import { buildActivitySummarySql } from '../../server/queries/activitySummary.js';
 import { buildRevenueSummarySql } from '../../server/queries/revenueSummary.js';
 import { CASES, MAIN_PROJECT } from './cases.js';
-import { dayNumber, DATA_FROM, DATA_TO, zoneOffsetMs } from './generate.js';
 import { median } from './queryBench.js';
 
 const { values: args } = parseArgs({
@@ -56,44 +53,8 @@ function builtSql(ctx: QueryContext): Record<string, BuiltSql> {
   };
 }
 
-/** [instant, offset] pairs: the zone's offset from each instant on, over [fromMs, toMs). */
-export function offsetChanges(timezone: string, fromMs: number, toMs: number): Array<[number, number]> {
-  const changes: Array<[number, number]> = [[fromMs, zoneOffsetMs(timezone, fromMs)]];
-  for (let t = fromMs; t < toMs; t += 3_600_000) {
-    const prev = changes.at(-1)![1];
-    if (zoneOffsetMs(timezone, t + 3_600_000) === prev) continue;
-    // Narrow the change down to the second.
-    let lo = t;
-    let hi = t + 3_600_000;
-    while (hi - lo > 1000) {
-      const mid = Math.floor((lo + hi) / 2000) * 1000;
-      if (zoneOffsetMs(timezone, mid) === prev) lo = mid;
-      else hi = mid;
-    }
-    changes.push([hi, zoneOffsetMs(timezone, hi)]);
-  }
-  return changes;
-}
-
-/** The local date of `e.ts` as integer arithmetic: exact while the data lies inside the span. */
-export function arithmeticLocalDay(changes: Array<[number, number]>): string {
-  let offset = String(changes[0]![1]);
-  for (const [at, o] of changes.slice(1)) offset = `CASE WHEN e.ts >= make_timestamptz(${at * 1000}::BIGINT) THEN ${o} ELSE ${offset} END`;
-  return `(DATE '1970-01-01' + CAST((epoch_ms(e.ts) + ${offset}) // 86400000 AS INTEGER))`;
-}
-
-function arithmetic(q: BuiltSql, timezone: string): string {
-  const k = q.params.indexOf(timezone) + 1;
-  const span = offsetChanges(timezone, (dayNumber(DATA_FROM) - 400) * 86_400_000, (dayNumber(DATA_TO) + 400) * 86_400_000);
-  let sql = q.sql.replaceAll(`CAST(timezone($${k}, e.ts) AS DATE)`, arithmeticLocalDay(span));
-  // The zone may now be bound but unused, which DuckDB refuses: keep one harmless reference.
-  if (!new RegExp(`\\$${k}(?!\\d)`).test(sql)) sql = `SELECT * FROM (${sql}) AS q WHERE $${k} IS NOT NULL`;
-  return sql;
-}
-
 const VARIANTS: Record<string, (q: BuiltSql, tz: string) => string> = {
   'as built': (q) => q.sql,
-  'arithmetic local time': arithmetic,
 };
 
 const canonical = (rows: unknown[][]) =>
@@ -156,7 +117,7 @@ async function main(): Promise<void> {
   await timings(dataDir);
   if (!args.memory) return;
   process.stdout.write('\n| variant | DuckDB memory_limit | peak RSS, MB | all nine cases, ms |\n| --- | --- | --- | --- |\n');
-  for (const spec of ['as built@default', 'arithmetic local time@default', 'arithmetic local time@256MB', 'arithmetic local time@128MB']) {
+  for (const spec of ['as built@default', 'as built@256MB', 'as built@128MB']) {
     const r = spawnSync(process.execPath, [process.argv[1]!, '--data-dir', dataDir, '--child', spec], { encoding: 'utf8' });
     process.stdout.write(r.stdout + r.stderr);
   }
