@@ -35,7 +35,10 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   let events: EventStore | undefined;
   try {
     const sqlite = migrateMeta(meta, undefined, clock.now());
-    events = await EventStore.open(path.join(config.data_dir, 'events.duckdb'));
+    events = await EventStore.open(path.join(config.data_dir, 'events.duckdb'), {
+      memoryLimitMb: config.events.memory_limit_mb,
+      tempDirectory: path.join(config.data_dir, 'events.tmp'),
+    });
     const duckdb = await migrateEvents(events, undefined, clock.now());
     const hooks: Array<() => Promise<void> | void> = [];
     const license = new LicenseManager(meta, clock, log, config);

@@ -13,6 +13,13 @@ export interface ReadOptions {
   timeoutMs?: number;
 }
 
+/** DuckDB's own memory budget; without one it takes up to 80% of the machine's memory. */
+export interface StoreOptions {
+  memoryLimitMb?: number;
+  /** Where intermediate results beyond the budget spill. */
+  tempDirectory?: string;
+}
+
 const READERS = 3;
 const INTERRUPT_REPEAT_MS = 5;
 
@@ -27,11 +34,13 @@ export class EventStore {
     readonly writer: DuckDBConnection,
   ) {}
 
-  static async open(file: string): Promise<EventStore> {
+  static async open(file: string, options: StoreOptions = {}): Promise<EventStore> {
     const instance = await DuckDBInstance.create(file, {
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'true',
       threads: '2',
+      ...(options.memoryLimitMb ? { memory_limit: `${options.memoryLimitMb}MB` } : {}),
+      ...(options.tempDirectory ? { temp_directory: options.tempDirectory } : {}),
     });
     const writer = await instance.connect();
     await writer.run("SET GLOBAL TimeZone = 'UTC'");
