@@ -5,7 +5,7 @@ import type { EventStore, Row } from '../store/eventStore.js';
 import type { QueryContext } from './context.js';
 import { addDays } from './dates.js';
 import { checkDate } from './ranges.js';
-import { ACTOR, Binder, dateValue, eventCondition, num, scanEvents, type BuiltSql } from './sql.js';
+import { Binder, dateValue, num, scanActorDays, type BuiltSql } from './sql.js';
 
 export interface ActivitySummaryParams {
   /** The last local day counted (inclusive), normally the last complete one. */
@@ -39,9 +39,7 @@ export function validateActivitySummary(p: ActivitySummaryParams): void {
 
 export function buildActivitySummarySql(p: ActivitySummaryParams, ctx: QueryContext): BuiltSql {
   const b = new Binder();
-  const base = scanEvents(b, (local) => ({ actor: ACTOR, day: local.day }), {
-    projectId: ctx.projectId, timezone: ctx.timezone, from: addDays(p.date_to, -(MONTH_DAYS - 1)), to: p.date_to, where: [eventCondition(b, p.event)],
-  });
+  const base = scanActorDays(b, { projectId: ctx.projectId, timezone: ctx.timezone, from: addDays(p.date_to, -(MONTH_DAYS - 1)), to: p.date_to, event: p.event });
   const weekStart = dateValue(b, addDays(p.date_to, -(WEEK_DAYS - 1)));
   const sql = `SELECT count(*) FILTER (WHERE on_last) AS dau, count(*) FILTER (WHERE in_week) AS wau, count(*) AS mau,
   sum(days) AS active_days, count(*) FILTER (WHERE days >= 2) AS repeaters

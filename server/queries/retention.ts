@@ -7,7 +7,7 @@ import { today, type QueryContext } from './context.js';
 import { addDays, bucketStart, bucketsOf, nextBucket } from './dates.js';
 import { checkFilters, type FilterItem } from './filters.js';
 import { checkCompare, checkRange, compareRange, effectiveRange, type CompareRequest, type DateRange } from './ranges.js';
-import { ACTOR, Binder, dateBucket, eventCondition, filtersCondition, num, scanEvents, type BuiltSql, type LocalTimeSql } from './sql.js';
+import { ACTOR, Binder, dateBucket, eventCondition, filtersCondition, hasFilters, num, scanActorDays, scanEvents, type BuiltSql, type LocalTimeSql } from './sql.js';
 
 export type Granularity = 'day' | 'week';
 export type RetentionValue = 'actors' | 'revenue' | 'paid_conversion';
@@ -74,17 +74,20 @@ function horizon(range: DateRange, d: CohortDefinition): string {
  * `rets(actor, bucket)`: buckets after the first cohort bucket in which they did a return event.
  */
 export function cohortCtes(b: Binder, d: CohortDefinition, range: DateRange, ctx: QueryContext, withReturns: boolean): string {
-  const columns = (local: LocalTimeSql) => ({ actor: ACTOR, bucket: dateBucket(local.day, d.granularity) });
-  const filters = filtersCondition(b, d.filters, ctx.segments);
-  const starts = scanEvents(b, columns, {
-    projectId: ctx.projectId, timezone: ctx.timezone, from: range.date_from, to: range.date_to, where: [eventCondition(b, d.start_event), filters],
-  });
+  // Without filters, the per-day rollup answers; otherwise each event is read.
+  const filtered = hasFilters(d.filters);
+  const filters = filtered ? filtersCondition(b, d.filters, ctx.segments) : 'TRUE';
+  const scan = (event: string, from: string, to: string) =>
+    filtered
+      ? scanEvents(b, (local: LocalTimeSql) => ({ actor: ACTOR, bucket: dateBucket(local.day, d.granularity) }), {
+          projectId: ctx.projectId, timezone: ctx.timezone, from, to, where: [eventCondition(b, event), filters],
+        })
+      : `SELECT actor, ${dateBucket('day', d.granularity)} AS bucket FROM (${scanActorDays(b, { projectId: ctx.projectId, timezone: ctx.timezone, from, to, event })})`;
+  const starts = scan(d.start_event, range.date_from, range.date_to);
   let sql = `WITH starts AS (SELECT actor, min(bucket) AS cohort FROM (${starts}) GROUP BY actor)`;
   if (withReturns) {
     const firstReturn = nextBucket(bucketStart(range.date_from, d.granularity), d.granularity);
-    const rets = scanEvents(b, columns, {
-      projectId: ctx.projectId, timezone: ctx.timezone, from: firstReturn, to: horizon(range, d), where: [eventCondition(b, d.return_event), filters],
-    });
+    const rets = scan(d.return_event, firstReturn, horizon(range, d));
     sql += `,\nrets AS (SELECT DISTINCT actor, bucket FROM (${rets}))`;
   }
   return sql;

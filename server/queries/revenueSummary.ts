@@ -5,7 +5,7 @@ import type { EventStore, Row } from '../store/eventStore.js';
 import type { QueryContext } from './context.js';
 import { checkFilters, type FilterItem } from './filters.js';
 import { checkRange, type DateRange } from './ranges.js';
-import { ACTOR, Binder, filtersCondition, num, scanEvents, type BuiltSql } from './sql.js';
+import { ACTOR, Binder, filtersCondition, hasFilters, num, scanActorDays, scanEvents, type BuiltSql } from './sql.js';
 
 export interface RevenueSummaryParams extends DateRange {
   filters?: FilterItem[];
@@ -37,13 +37,16 @@ export function validateRevenueSummary(p: RevenueSummaryParams): void {
 
 export function buildRevenueSummarySql(p: RevenueSummaryParams, ctx: QueryContext): BuiltSql {
   const b = new Binder();
-  const base = scanEvents(b, { actor: ACTOR, revenue: 'e.revenue' }, {
-    projectId: ctx.projectId, timezone: ctx.timezone, from: p.date_from, to: p.date_to, where: [filtersCondition(b, p.filters, ctx.segments)],
-  });
+  const perActor = hasFilters(p.filters)
+    ? `SELECT actor, sum(revenue) AS total, sum(revenue) FILTER (WHERE revenue < 0) AS refunds, count(*) FILTER (WHERE revenue < 0) AS refund_count
+      FROM (${scanEvents(b, { actor: ACTOR, revenue: 'e.revenue' }, {
+        projectId: ctx.projectId, timezone: ctx.timezone, from: p.date_from, to: p.date_to, where: [filtersCondition(b, p.filters, ctx.segments)],
+      })}) GROUP BY actor`
+    : `SELECT actor, sum(revenue) AS total, sum(refunds) AS refunds, sum(refund_events) AS refund_count
+      FROM (${scanActorDays(b, { projectId: ctx.projectId, timezone: ctx.timezone, from: p.date_from, to: p.date_to, event: 'any' })}) GROUP BY actor`;
   const sql = `SELECT coalesce(sum(total), 0) AS revenue, count(*) AS active_actors, count(*) FILTER (WHERE total > 0) AS paying_actors,
   coalesce(sum(total) FILTER (WHERE total > 0), 0) AS paying_revenue, coalesce(sum(refunds), 0) AS refunds, coalesce(sum(refund_count), 0) AS refund_count
-FROM (SELECT actor, sum(revenue) AS total, sum(revenue) FILTER (WHERE revenue < 0) AS refunds, count(*) FILTER (WHERE revenue < 0) AS refund_count
-      FROM (${base}) GROUP BY actor)`;
+FROM (${perActor})`;
   return { sql, params: b.values };
 }
 

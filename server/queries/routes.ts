@@ -1,6 +1,7 @@
 // Mounts every analytical query (see index.ts) as POST /projects/{id}/queries/<path>. Refusals come
 // in a fixed order: 401, 422 (schema, then semantic), 404/403 project and role, 403 entitlement,
 // 422 for a segment the project does not have; then the query runs under its own time limit.
+// Mounting also starts the folder of the per-day rollup the day-level queries read.
 
 import type { Request, RequestHandler } from 'express';
 import type { Domain } from '../http/domain.js';
@@ -9,6 +10,7 @@ import { authenticate } from '../auth/authenticate.js';
 import { projectAccess } from '../accounts/access.js';
 import { loadSegmentFilters } from '../accounts/segments.js';
 import { requireEntitlement } from '../license/requireEntitlement.js';
+import { actorDayFolder } from './actorDayFolder.js';
 import { queryTimeoutMs, type QueryContext } from './context.js';
 import { cursorCodec } from './cursors.js';
 import { segmentIds } from './filters.js';
@@ -34,6 +36,7 @@ export const queriesDomain: Domain = {
   openapi: queriesFragment(Object.fromEntries(QUERIES.map((q) => [pathOf(q), { post: queryOperation(q.doc) }]))),
   mount(routes, services) {
     const cursors = cursorCodec(services);
+    actorDayFolder(services);
     for (const q of QUERIES) {
       routes.post(pathOf(q), { auth: [authenticate(services)] }, validate(q), projectAccess(services, 'viewer'), async (req, res) => {
         const params = req.body as Parameters<typeof filterListsOf>[0];

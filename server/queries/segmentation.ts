@@ -7,7 +7,9 @@ import { bucketsOf } from './dates.js';
 import { checkFilters, type FilterItem } from './filters.js';
 import { hourBuckets, hourLabel } from './localTime.js';
 import { checkCompare, checkRange, compareRange, effectiveRange, type CompareRequest, type DateRange } from './ranges.js';
-import { ACTOR, Binder, bucketKey, eventCondition, fieldText, filtersCondition, num, numOrNull, scanEvents, type BuiltSql, type LocalTimeSql } from './sql.js';
+import {
+  ACTOR, Binder, bucketKey, dateBucket, eventCondition, fieldText, filtersCondition, hasFilters, num, numOrNull, scanActorDays, scanEvents, type BuiltSql, type LocalTimeSql,
+} from './sql.js';
 
 export type SegmentationMetric = 'events' | 'uniques' | 'revenue' | 'revenue_avg';
 export type SegmentationInterval = 'hour' | 'day' | 'week' | 'month';
@@ -58,8 +60,21 @@ const METRICS: Record<SegmentationMetric, string> = {
   revenue_avg: 'avg(revenue)',
 };
 
+/** The metric over rows of the per-day rollup (scanActorDays), for whole-day buckets without filters or grouping. */
+const DAY_METRICS: Record<SegmentationMetric, string> = {
+  events: 'sum(events)',
+  uniques: 'count(DISTINCT actor)',
+  revenue: 'sum(revenue)',
+  revenue_avg: 'sum(revenue) / sum(revenue_events)',
+};
+
 export function buildSegmentationSql(p: SegmentationParams, range: DateRange, ctx: QueryContext): BuiltSql {
   const b = new Binder();
+  if (!p.group_by && !hasFilters(p.filters) && p.interval !== 'hour') {
+    const days = scanActorDays(b, { projectId: ctx.projectId, timezone: ctx.timezone, from: range.date_from, to: range.date_to, event: p.event });
+    const bucket = `CAST(${dateBucket('day', p.interval)} AS VARCHAR)`;
+    return { sql: `SELECT false AS is_other, NULL AS label, 0 AS rk, ${bucket} AS bucket, ${DAY_METRICS[p.metric]} AS v FROM (${days}) GROUP BY 4`, params: b.values };
+  }
   const gval = p.group_by ? fieldText(b, p.group_by.property) : undefined;
   const columns = (local: LocalTimeSql) => ({ actor: ACTOR, bucket: bucketKey(local, p.interval), revenue: 'e.revenue', ...(gval ? { gval } : {}) });
   const base = scanEvents(b, columns, {

@@ -159,6 +159,11 @@ export function filtersCondition(b: Binder, items: readonly FilterItem[] | undef
   return parts.length > 0 ? parts.join(' AND ') : 'TRUE';
 }
 
+/** Whether a filter list restricts events at all (else the day-level rollup can answer). */
+export function hasFilters(items: readonly FilterItem[] | undefined): boolean {
+  return (items?.length ?? 0) > 0;
+}
+
 /** `e.event = …`, or no condition for the pseudo-event `any`. */
 export function eventCondition(b: Binder, event: string): string {
   return event === 'any' ? 'TRUE' : `e.event = ${b.bind(event)}`;
@@ -200,6 +205,42 @@ export function scanEvents(b: Binder, columns: ScanColumns, o: ScanOptions): str
   where.push(...(o.where ?? []));
   const select = Object.entries(typeof columns === 'function' ? columns(local) : columns).map(([alias, expr]) => `${expr} AS ${alias}`);
   return `SELECT ${select.join(', ')} FROM ${EVENTS_WITH_ACTORS} WHERE ${where.join(' AND ')}`;
+}
+
+export interface DayScanOptions {
+  projectId: number;
+  timezone: string;
+  /** First local date read (inclusive); omitted reads all history. */
+  from?: string;
+  /** Last local date read (inclusive). */
+  to: string;
+  /** An event name, or `any`. */
+  event: string;
+}
+
+/**
+ * `SELECT actor, day, events, revenue, revenue_events, refunds, refund_events`: the project's
+ * activity per actor and local day, from the actor_days rollup where it holds the project's events
+ * in this zone, plus the raw events stored after it, all read in one snapshot. An (actor, day) may
+ * come in several rows (several distinct ids, rollup and raw); consumers aggregate. For queries
+ * without property filters.
+ */
+export function scanActorDays(b: Binder, o: DayScanOptions): string {
+  const project = b.bind(o.projectId);
+  const inZone = `EXISTS (SELECT 1 FROM actor_day_zones z WHERE z.project_id = ${project} AND z.timezone = ${b.bind(o.timezone)})`;
+  const where = [`d.project_id = ${project}`, `d.day <= ${dateValue(b, o.to)}`, inZone];
+  if (o.from !== undefined) where.push(`d.day >= ${dateValue(b, o.from)}`);
+  where.push(o.event === 'any' ? 'd.event IS NULL' : `d.event = ${b.bind(o.event)}`);
+  const folded = `SELECT COALESCE(l.actor_id, d.distinct_id) AS actor, d.day, d.events, d.revenue, d.revenue_events, d.refunds, d.refund_events
+  FROM actor_days d LEFT JOIN identity_links l ON l.project_id = d.project_id AND l.distinct_id = d.distinct_id WHERE ${where.join(' AND ')}`;
+  const foldedThrough = `(SELECT CASE WHEN ${inZone} THEN through_rowid ELSE -1 END FROM actor_day_state)`;
+  const raw = scanEvents(b, (local) => ({ actor: ACTOR, day: local.day, revenue: 'e.revenue' }), {
+    projectId: o.projectId, timezone: o.timezone, from: o.from, to: o.to, where: [`e.rowid > ${foldedThrough}`, eventCondition(b, o.event)],
+  });
+  return `${folded}
+  UNION ALL
+  SELECT actor, day, count(*), sum(revenue), count(revenue), sum(revenue) FILTER (WHERE revenue < 0), count(*) FILTER (WHERE revenue < 0)
+  FROM (${raw}) GROUP BY actor, day`;
 }
 
 function utcMidnight(date: string): string {

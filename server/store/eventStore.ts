@@ -83,6 +83,14 @@ export class EventStore {
     }
   }
 
+  /** A connection of the caller's own (for background work that must not hold a pooled one); closed with the store. */
+  async connect(): Promise<DuckDBConnection> {
+    if (this.closed) throw new Error('event store is closed');
+    const c = await this.instance.connect();
+    this.all.push(c);
+    return c;
+  }
+
   /** Runs a statement on the writer connection (DDL, deletes, transactions). */
   async write(sql: string, params: SqlParams = []): Promise<void> {
     await this.writer.run(sql, params);

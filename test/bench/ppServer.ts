@@ -3,7 +3,7 @@
 // through the real login route, and its memory read from /proc.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { openSync, closeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { packageRoot } from '../../server/packageRoot.js';
@@ -32,6 +32,8 @@ export class PpServer {
     readonly child: ChildProcess,
     readonly port: number,
     readonly inst: Installation,
+    readonly logFile: string,
+    private readonly logStart: number,
   ) {}
 
   get pid(): number {
@@ -40,6 +42,7 @@ export class PpServer {
 
   static async start(inst: Installation, logFile: string, env: Record<string, string> = {}): Promise<PpServer> {
     const port = await freePort();
+    const logStart = existsSync(logFile) ? statSync(logFile).size : 0;
     const log = openSync(logFile, 'a');
     const child = spawn(process.execPath, [PPCTL, 'serve', '--data-dir', inst.dataDir, '--port', String(port)], {
       env: {
@@ -55,7 +58,7 @@ export class PpServer {
       stdio: ['ignore', log, log],
     });
     closeSync(log);
-    const server = new PpServer(child, port, inst);
+    const server = new PpServer(child, port, inst, logFile, logStart);
     const deadline = Date.now() + 120_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`ppctl serve exited with ${child.exitCode}; see ${logFile}`);
@@ -66,6 +69,16 @@ export class PpServer {
         throw new Error(`ppctl serve did not answer within 120 s; see ${logFile}`);
       }
       await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  /** Waits until the server's log holds `text` (written after this server started). */
+  async waitForLog(text: string, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!readFileSync(this.logFile).subarray(this.logStart).toString('utf8').includes(text)) {
+      if (this.child.exitCode !== null) throw new Error(`ppctl serve exited with ${this.child.exitCode}; see ${this.logFile}`);
+      if (Date.now() > deadline) throw new Error(`"${text}" did not appear in ${this.logFile} within ${timeoutMs / 1000} s`);
+      await new Promise((r) => setTimeout(r, 250));
     }
   }
 

@@ -223,6 +223,10 @@ async function sizePhase(events: number, ch: ClickHouse | undefined): Promise<Si
   let rssAfterStartMb: number;
   let baselineMs: number;
   try {
+    // Day-level queries read the per-day rollup, which the server folds after start (once per store).
+    const foldStarted = performance.now();
+    await server.waitForLog('actor days up to date', 30 * 60_000);
+    log(`${label(events)}: per-day rollup up to date after ${((performance.now() - foldStarted) / 1000).toFixed(0)} s`);
     await server.accessToken();
     rssAfterStartMb = server.memory().rssMb;
     resetPeak(server.pid);

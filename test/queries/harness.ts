@@ -6,6 +6,7 @@ import type { Test } from 'tap';
 import { startTestServer, type HttpResult, type StartOptions, type TestServer } from '../support/testServer.js';
 import { accessTokenFor, createTenant, type Tenant } from '../support/factories.js';
 import { createProject } from '../../server/accounts/projects.js';
+import { actorDayFolder } from '../../server/queries/actorDayFolder.js';
 
 export interface QueryHarness {
   server: TestServer;
@@ -27,6 +28,7 @@ export async function queryHarness(t: Test, options: StartOptions = {}): Promise
   const tenant = await createTenant(server);
   const token = await accessTokenFor(server, tenant.owner, tenant.org);
   let n = 0;
+  let queries = 0;
   const h: QueryHarness = {
     server,
     tenant,
@@ -39,7 +41,12 @@ export async function queryHarness(t: Test, options: StartOptions = {}): Promise
       const { meta, clock } = server.running.services;
       return createProject(meta, { orgId: tenant.org.id, name: `case ${n}`, timezone }, clock.now()).id;
     },
-    query(projectId, path, body, asToken) {
+    async query(projectId, path, body, asToken) {
+      // Queries read the per-day rollup and the raw events past it: every third call finds the
+      // rollup fully folded, every third partly (five more events), the others as it was left.
+      queries += 1;
+      if (queries % 3 === 1) await actorDayFolder(server.running.services).catchUp();
+      if (queries % 3 === 2) await actorDayFolder(server.running.services).catchUp({ maxRows: 5 });
       return server.request('POST', `/api/v1/projects/${projectId}/queries/${path}`, { body, token: asToken ?? h.token });
     },
   };

@@ -1,0 +1,219 @@
+// Keeps the per-day actor rollup (actor_days, see migrations/duckdb/0020) folded from the events
+// table in the background: every few seconds, events stored since the last pass are aggregated per
+// (project, local day, event, distinct id) in each project's zone, and a project whose zone changed
+// is folded again from scratch. Queries stay exact whatever the folder's progress, as they read the
+// raw events past the folded point (see scanActorDays in sql.ts).
+//
+// The folder relies on rowids of `events` growing in commit order, which holds because events are
+// only ever appended. It runs on a connection of its own, so its transactions never wait for
+// ingestion's group commits, nor they for it.
+
+import { INTEGER, LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api';
+import type { Services } from '../services.js';
+
+/** How often the folder looks for new events. */
+const PASS_INTERVAL_MS = 5_000;
+/** Events folded per transaction, which bounds the memory and duration of one. */
+const ROWS_PER_PASS = 2_000_000;
+/** Compaction merges delta rows once they exceed this, and a quarter of the compacted rows. */
+const MIN_DELTA_ROWS = 200_000;
+
+export interface FoldProgress {
+  /** Events folded by this call. */
+  folded: number;
+  /** Projects folded again because their zone changed (or they were new). */
+  refolded: number;
+  compacted: boolean;
+}
+
+interface LiveProject {
+  id: number;
+  timezone: string;
+}
+
+/**
+ * (project, local day, event, distinct id) aggregates of the events joined to `z` (project_id,
+ * timezone) and matching `where`, plus one row per (project, local day, distinct id) with a NULL
+ * event for all of them.
+ */
+const aggregate = (where: string) => `SELECT project_id, day, event, distinct_id,
+    count(*), sum(revenue), count(revenue), sum(revenue) FILTER (WHERE revenue < 0), count(*) FILTER (WHERE revenue < 0)
+  FROM (SELECT e.project_id, CAST(timezone(z.timezone, e.ts) AS DATE) AS day, e.event, e.distinct_id, e.revenue
+    FROM events e JOIN (SELECT unnest($ids) AS project_id, unnest($zones) AS timezone) z ON z.project_id = e.project_id WHERE ${where})
+  GROUP BY GROUPING SETS ((project_id, day, event, distinct_id), (project_id, day, distinct_id))`;
+
+export class ActorDayFolder {
+  private running: Promise<FoldProgress> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private conn: DuckDBConnection | undefined;
+  private stopped = false;
+  private upToDate = false;
+  private retryCompactionAt = 0;
+
+  constructor(private readonly services: Services) {}
+
+  /** Folds now and then on a timer until stopped; each pass folds everything pending. */
+  start(): void {
+    const pass = () => void this.catchUp().catch((err: unknown) => this.services.log.error({ err }, 'folding actor days failed'));
+    this.timer = setInterval(pass, PASS_INTERVAL_MS);
+    this.timer.unref();
+    setImmediate(pass);
+  }
+
+  /**
+   * Folds pending events (at most `maxRows` of them when given) and compacts when due. Calls made
+   * while a pass runs wait for it and then run their own.
+   */
+  catchUp(options: { maxRows?: number } = {}): Promise<FoldProgress> {
+    return this.serialized(() => this.fold(options.maxRows ?? Number.POSITIVE_INFINITY));
+  }
+
+  /** Merges every delta row now, whether or not it is due. */
+  async compact(): Promise<void> {
+    await this.serialized(async () => ({ folded: 0, refolded: 0, compacted: await this.compactIfDue(true) }));
+  }
+
+  private async serialized(work: () => Promise<FoldProgress>): Promise<FoldProgress> {
+    while (this.running) await this.running.catch(() => undefined);
+    if (this.stopped) return { folded: 0, refolded: 0, compacted: false };
+    this.running = work().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    while (this.running) await this.running.catch(() => undefined);
+  }
+
+  private async connection(): Promise<DuckDBConnection> {
+    this.conn ??= await this.services.events.connect();
+    return this.conn;
+  }
+
+  private async fold(maxRows: number): Promise<FoldProgress> {
+    const progress: FoldProgress = { folded: 0, refolded: 0, compacted: false };
+    const started = performance.now();
+    let caughtUp = false;
+    let through = -1;
+    for (;;) {
+      const budget = Math.min(ROWS_PER_PASS, maxRows - progress.folded);
+      if (budget <= 0) break;
+      const pass = await this.foldPass(budget);
+      progress.folded += pass.folded;
+      progress.refolded += pass.refolded;
+      ({ caughtUp, through } = pass);
+      if (caughtUp) break;
+    }
+    progress.compacted = await this.compactIfDue();
+    if (caughtUp && !this.upToDate) {
+      this.upToDate = true;
+      this.services.log.info({ through_rowid: through }, 'actor days up to date');
+    }
+    if (progress.folded > 0 || progress.refolded > 0) {
+      this.services.log.info({ folded: progress.folded, refolded: progress.refolded, compacted: progress.compacted, ms: Math.round(performance.now() - started) }, 'actor days folded');
+    }
+    return progress;
+  }
+
+  /** One transaction: projects with a new or changed zone folded from scratch, then new events. */
+  private async foldPass(budget: number): Promise<{ folded: number; refolded: number; caughtUp: boolean; through: number }> {
+    const conn = await this.connection();
+    const live = liveProjects(this.services);
+    await conn.run('BEGIN TRANSACTION');
+    try {
+      const [state] = (await conn.runAndReadAll('SELECT through_rowid AS w, (SELECT coalesce(max(rowid), -1) FROM events) AS top FROM actor_day_state')).getRowObjects();
+      const through = Number(state!.w);
+      const top = Number(state!.top);
+      const upto = Math.min(top, through + budget);
+      const zones = new Map((await conn.runAndReadAll('SELECT project_id, timezone FROM actor_day_zones')).getRows().map(([id, tz]) => [Number(id), String(tz)]));
+      const stale = live.filter((p) => zones.get(p.id) !== p.timezone);
+      const current = live.filter((p) => zones.get(p.id) === p.timezone);
+      const gone = [...zones.keys()].filter((id) => !live.some((p) => p.id === id));
+      if (stale.length === 0 && gone.length === 0 && upto <= through) {
+        await conn.run('ROLLBACK');
+        return { folded: 0, refolded: 0, caughtUp: true, through };
+      }
+      const dropped = [...stale.map((p) => p.id), ...gone];
+      if (dropped.length > 0) {
+        const ids = { ids: listValue(dropped) };
+        const types = { ids: LIST(INTEGER) };
+        await conn.run('DELETE FROM actor_days WHERE project_id IN (SELECT unnest($ids))', ids, types);
+        await conn.run('DELETE FROM actor_day_zones WHERE project_id IN (SELECT unnest($ids))', ids, types);
+      }
+      if (stale.length > 0) {
+        await conn.run(`INSERT INTO actor_days ${aggregate('e.rowid <= $upto')}`, { ...projectLists(stale), upto: BigInt(upto) }, projectTypes);
+        await conn.run('INSERT INTO actor_day_zones SELECT unnest($ids), unnest($zones)', projectLists(stale), projectTypes);
+      }
+      if (current.length > 0 && upto > through) {
+        await conn.run(`INSERT INTO actor_days ${aggregate('e.rowid > $through AND e.rowid <= $upto')}`, {
+          ...projectLists(current), through: BigInt(through), upto: BigInt(upto),
+        }, projectTypes);
+      }
+      await conn.run('UPDATE actor_day_state SET through_rowid = $upto', { upto: BigInt(Math.max(upto, through)) });
+      await conn.run('COMMIT');
+      return { folded: Math.max(0, upto - through), refolded: stale.length, caughtUp: upto >= top, through: Math.max(upto, through) };
+    } catch (err) {
+      await conn.run('ROLLBACK').catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /**
+   * Merges the delta rows of many passes into one row per key, ordered for zone-map pruning. The
+   * merged rows go to a table that replaces the old one in the same transaction (a stored table
+   * spills to disk under the memory limit; a temporary one would not).
+   */
+  private async compactIfDue(force = false): Promise<boolean> {
+    const conn = await this.connection();
+    const [row] = (await conn.runAndReadAll('SELECT (SELECT count(*) FROM actor_days) AS total, compacted_rows AS compacted FROM actor_day_state')).getRowObjects();
+    const total = Number(row!.total);
+    const compacted = Number(row!.compacted);
+    if (!force && (total - compacted <= Math.max(MIN_DELTA_ROWS, compacted / 4) || total < this.retryCompactionAt)) return false;
+    await conn.run('BEGIN TRANSACTION');
+    try {
+      await conn.run('CREATE TABLE actor_days_merged AS FROM actor_days LIMIT 0');
+      await conn.run(`INSERT INTO actor_days_merged
+        SELECT project_id, day, event, distinct_id, sum(events), sum(revenue), sum(revenue_events), sum(refunds), sum(refund_events)
+        FROM actor_days GROUP BY project_id, day, event, distinct_id ORDER BY project_id, event, day`);
+      await conn.run('DROP TABLE actor_days');
+      await conn.run('ALTER TABLE actor_days_merged RENAME TO actor_days');
+      await conn.run('UPDATE actor_day_state SET compacted_rows = (SELECT count(*) FROM actor_days)');
+      await conn.run('COMMIT');
+      this.retryCompactionAt = 0;
+      return true;
+    } catch (err) {
+      await conn.run('ROLLBACK').catch(() => undefined);
+      // Not again on every pass: only once the rollup has grown by half.
+      this.retryCompactionAt = Math.ceil(total * 1.5);
+      throw err;
+    }
+  }
+}
+
+const projectTypes = { ids: LIST(INTEGER), zones: LIST(VARCHAR) };
+
+function projectLists(projects: LiveProject[]): { ids: ReturnType<typeof listValue>; zones: ReturnType<typeof listValue> } {
+  return { ids: listValue(projects.map((p) => p.id)), zones: listValue(projects.map((p) => p.timezone)) };
+}
+
+function liveProjects(services: Services): LiveProject[] {
+  return services.meta.prepare('SELECT id, timezone FROM projects WHERE deleted_at IS NULL').all() as LiveProject[];
+}
+
+const folders = new WeakMap<Services, ActorDayFolder>();
+
+/** The folder of one running server, started on first use and stopped at shutdown. */
+export function actorDayFolder(services: Services): ActorDayFolder {
+  let folder = folders.get(services);
+  if (!folder) {
+    const f = new ActorDayFolder(services);
+    folders.set(services, f);
+    services.onShutdown(() => f.stop());
+    f.start();
+    folder = f;
+  }
+  return folder;
+}

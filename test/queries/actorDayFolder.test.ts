@@ -1,0 +1,134 @@
+// The per-day actor rollup: what a fold stores, that day-level queries agree with the raw events
+// before, during and after folding, that a changed time zone is folded again, that compaction
+// merges delta rows without changing an answer, and that events arriving during folds are counted
+// exactly once.
+
+import t from 'tap';
+import { queryHarness } from './harness.js';
+import { seedEvents, type SeedEvent } from '../support/seedEvents.js';
+import { createIngestKey } from '../support/ingest.js';
+import { actorDayFolder } from '../../server/queries/actorDayFolder.js';
+import { updateProject } from '../../server/accounts/projects.js';
+import { localDate } from '../../server/queries/localTime.js';
+
+const h = await queryHarness(t);
+const services = h.server.running.services;
+const folder = actorDayFolder(services);
+
+async function rollup(projectId: number): Promise<Array<Record<string, unknown>>> {
+  const rows = await services.events.read(
+    `SELECT CAST(day AS VARCHAR) AS day, event, distinct_id, sum(events) AS events, sum(revenue) AS revenue, sum(refund_events) AS refund_events
+       FROM actor_days WHERE project_id = $1 GROUP BY ALL ORDER BY ALL`,
+    [projectId],
+  );
+  return rows.map((r) => ({ ...r, events: Number(r.events), refund_events: Number(r.refund_events) }));
+}
+
+/** Daily event counts straight from the HTTP API (a query that reads the rollup). */
+async function dailyCounts(projectId: number, from: string, to: string): Promise<Record<string, number>> {
+  const res = await h.server.request('POST', `/api/v1/projects/${projectId}/queries/segmentation`, {
+    token: h.token, body: { metric: 'events', event: 'any', interval: 'day', date_from: from, date_to: to },
+  });
+  if (res.status !== 200) throw new Error(`segmentation: ${res.status} ${JSON.stringify(res.body)}`);
+  return Object.fromEntries((res.body.series[0].points as Array<{ bucket: string; value: number }>).filter((p) => p.value > 0).map((p) => [p.bucket, p.value]));
+}
+
+function expectedCounts(events: SeedEvent[], tz: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const e of events) {
+    const day = localDate(new Date(e.ts), tz);
+    out[day] = (out[day] ?? 0) + 1;
+  }
+  return Object.fromEntries(Object.entries(out).sort());
+}
+
+// Around midnight in New York and Tokyo, so the two zones disagree on most days.
+const EVENTS: SeedEvent[] = [
+  { event: 'view', ts: '2026-03-02T03:30:00Z', user_id: 'u1' },
+  { event: 'view', ts: '2026-03-02T04:30:00Z', user_id: 'u1' },
+  { event: 'buy', ts: '2026-03-02T05:00:00Z', user_id: 'u1', props: { revenue: 20 } },
+  { event: 'buy', ts: '2026-03-02T06:00:00Z', user_id: 'u1', props: { revenue: -5 } },
+  { event: 'view', ts: '2026-03-02T14:59:00Z', anonymous_id: 'a2' },
+  { event: 'view', ts: '2026-03-02T15:01:00Z', anonymous_id: 'a2' },
+  { event: 'view', ts: '2026-03-03T23:00:00Z', user_id: 'u3' },
+];
+
+t.test('a fold stores one row per local day, event and distinct id, in the project zone', async (t) => {
+  const p = h.project('America/New_York');
+  await seedEvents(h.server, p, EVENTS);
+  t.same(await rollup(p), [], 'nothing folded yet');
+  t.same(await dailyCounts(p, '2026-03-01', '2026-03-04'), expectedCounts(EVENTS, 'America/New_York'), 'the raw events answer');
+  const progress = await folder.catchUp();
+  t.ok(progress.folded >= EVENTS.length, `folded ${progress.folded}`);
+  // Each day of each distinct id also has a row for any event (a NULL event).
+  t.same(await rollup(p), [
+    { day: '2026-03-01', event: 'view', distinct_id: 'u1', events: 2, revenue: null, refund_events: 0 },
+    { day: '2026-03-01', event: null, distinct_id: 'u1', events: 2, revenue: null, refund_events: 0 },
+    { day: '2026-03-02', event: 'buy', distinct_id: 'u1', events: 2, revenue: 15, refund_events: 1 },
+    { day: '2026-03-02', event: 'view', distinct_id: 'a2', events: 2, revenue: null, refund_events: 0 },
+    { day: '2026-03-02', event: null, distinct_id: 'a2', events: 2, revenue: null, refund_events: 0 },
+    { day: '2026-03-02', event: null, distinct_id: 'u1', events: 2, revenue: 15, refund_events: 1 },
+    { day: '2026-03-03', event: 'view', distinct_id: 'u3', events: 1, revenue: null, refund_events: 0 },
+    { day: '2026-03-03', event: null, distinct_id: 'u3', events: 1, revenue: null, refund_events: 0 },
+  ]);
+  t.same(await dailyCounts(p, '2026-03-01', '2026-03-04'), expectedCounts(EVENTS, 'America/New_York'), 'the rollup answers the same');
+  t.same(await folder.catchUp(), { folded: 0, refolded: 0, compacted: false }, 'a pass with nothing new does nothing');
+});
+
+t.test('a project whose zone changed is answered from raw events, then folded again', async (t) => {
+  const p = h.project('America/New_York');
+  await seedEvents(h.server, p, EVENTS);
+  await folder.catchUp();
+  updateProject(services.meta, p, { timezone: 'Asia/Tokyo' });
+  const tokyo = expectedCounts(EVENTS, 'Asia/Tokyo');
+  t.not(JSON.stringify(tokyo), JSON.stringify(expectedCounts(EVENTS, 'America/New_York')), 'the zones disagree');
+  t.same(await dailyCounts(p, '2026-03-01', '2026-03-05'), tokyo, 'right at once, before any fold');
+  const progress = await folder.catchUp();
+  t.equal(progress.refolded, 1, 'one project folded again');
+  t.same((await rollup(p)).filter((r) => r.event !== null).map((r) => r.day), ['2026-03-02', '2026-03-02', '2026-03-02', '2026-03-03', '2026-03-04'], 'Tokyo days');
+  t.same(await dailyCounts(p, '2026-03-01', '2026-03-05'), tokyo, 'and from the refolded rollup');
+});
+
+t.test('compaction merges delta rows of several folds without changing an answer', async (t) => {
+  const p = h.project('Europe/London');
+  const all: SeedEvent[] = [];
+  for (let round = 0; round < 3; round++) {
+    const batch = EVENTS.map((e) => ({ ...e, ts: new Date(Date.parse(e.ts as string) + round * 60_000).toISOString() }));
+    await seedEvents(h.server, p, batch);
+    all.push(...batch);
+    await folder.catchUp();
+  }
+  const deltaRows = await services.events.read('SELECT count(*) AS n FROM actor_days WHERE project_id = $1', [p]);
+  const before = await rollup(p);
+  await folder.compact();
+  const after = await services.events.read('SELECT count(*) AS n FROM actor_days WHERE project_id = $1', [p]);
+  t.equal(Number(deltaRows[0]!.n), 3 * before.length, 'each fold added its own rows');
+  t.equal(Number(after[0]!.n), before.length, 'one row per key after compaction');
+  t.same(await rollup(p), before, 'same sums');
+  t.same(await dailyCounts(p, '2026-03-01', '2026-03-04'), expectedCounts(all, 'Europe/London'));
+});
+
+t.test('events ingested while folds run are counted exactly once', async (t) => {
+  const p = h.project('UTC');
+  const key = createIngestKey(h.server, { id: p });
+  h.server.clock.set('2026-03-07T00:00:00Z');
+  await h.renewToken();
+  const sent: SeedEvent[] = [];
+  let folding = true;
+  const folds = (async () => {
+    while (folding) await folder.catchUp({ maxRows: 37 });
+  })();
+  for (let batch = 0; batch < 20; batch++) {
+    const events = Array.from({ length: 50 }, (_, i) => ({
+      event: 'tick', user_id: `u${i % 7}`, ts: new Date(Date.UTC(2026, 2, 1 + (i % 5), 12, batch, i)).toISOString(),
+    }));
+    const res = await h.server.request('POST', '/v1/track', { token: key.value, body: { events } });
+    t.equal(res.status, 202, `batch ${batch}`);
+    sent.push(...events);
+  }
+  folding = false;
+  await folds;
+  t.same(await dailyCounts(p, '2026-03-01', '2026-03-06'), expectedCounts(sent, 'UTC'), 'partly folded');
+  await folder.catchUp();
+  t.same(await dailyCounts(p, '2026-03-01', '2026-03-06'), expectedCounts(sent, 'UTC'), 'fully folded');
+});
