@@ -76,7 +76,9 @@ export function buildSegmentationSql(p: SegmentationParams, range: DateRange, ct
     return { sql: `SELECT false AS is_other, NULL AS label, 0 AS rk, ${bucket} AS bucket, ${DAY_METRICS[p.metric]} AS v FROM (${days}) GROUP BY 4`, params: b.values };
   }
   const gval = p.group_by ? fieldText(b, p.group_by.property) : undefined;
-  const columns = (local: LocalTimeSql) => ({ actor: ACTOR, bucket: bucketKey(local, p.interval), revenue: 'e.revenue', ...(gval ? { gval } : {}) });
+  const columns = (local: LocalTimeSql) => ({
+    ...(p.metric === 'uniques' ? { actor: ACTOR } : {}), bucket: bucketKey(local, p.interval), revenue: 'e.revenue', ...(gval ? { gval } : {}),
+  });
   const base = scanEvents(b, columns, {
     projectId: ctx.projectId, timezone: ctx.timezone, from: range.date_from, to: range.date_to,
     where: [eventCondition(b, p.event), filtersCondition(b, p.filters, ctx.segments)],

@@ -203,8 +203,10 @@ export function scanEvents(b: Binder, columns: ScanColumns, o: ScanOptions): str
   where.push(`e.ts < CAST(${b.bind(new Date(until).toISOString())} AS TIMESTAMPTZ)`);
   if (o.extraAfterMs === undefined) where.push(`${local.day} <= ${dateValue(b, o.to)}`);
   where.push(...(o.where ?? []));
-  const select = Object.entries(typeof columns === 'function' ? columns(local) : columns).map(([alias, expr]) => `${expr} AS ${alias}`);
-  return `SELECT ${select.join(', ')} FROM ${EVENTS_WITH_ACTORS} WHERE ${where.join(' AND ')}`;
+  const exprs = Object.entries(typeof columns === 'function' ? columns(local) : columns);
+  // The identity join costs a hash probe per row: only scans that need actors make it.
+  const from = exprs.some(([, expr]) => expr.includes(ACTOR)) ? EVENTS_WITH_ACTORS : 'events e';
+  return `SELECT ${exprs.map(([alias, expr]) => `${expr} AS ${alias}`).join(', ')} FROM ${from} WHERE ${where.join(' AND ')}`;
 }
 
 export interface DayScanOptions {
