@@ -216,7 +216,6 @@ async function sizePhase(events: number, ch: ClickHouse | undefined): Promise<Si
   }
   const main = inst.projects.find((p) => p.key === MAIN_PROJECT.key)!;
   const scope: CaseScope = { projectId: main.id, timezone: main.timezone, today: localToday(main.timezone) };
-  const fileSize = fileBytes(path.join(dataDir, 'events.duckdb'));
   const server = children.add(await PpServer.start(inst, path.join(workDir, `pp-${label(events)}.log`)));
   let ppOutcomes: Map<string, Outcome>;
   let rssPeakMb: number;
@@ -240,6 +239,8 @@ async function sizePhase(events: number, ch: ClickHouse | undefined): Promise<Si
     await server.stop();
     children.delete(server);
   }
+  // Measured after the server stopped: the store then also holds the per-day rollup it folded.
+  const fileSize = fileBytes(path.join(dataDir, 'events.duckdb'));
   const report: SizeReport = { events, generateMs: ds.generateMs, pp: { loadMs, fileBytes: fileSize, rssPeakMb, rssAfterStartMb, baselineMs }, cases: [] };
   let peerOutcomes = new Map<string, Outcome>();
   if (ch) {
