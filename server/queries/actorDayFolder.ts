@@ -54,7 +54,11 @@ export class ActorDayFolder {
 
   /** Folds now and then on a timer until stopped; each pass folds everything pending. */
   start(): void {
-    const pass = () => void this.catchUp().catch((err: unknown) => this.services.log.error({ err }, 'folding actor days failed'));
+    const pass = () =>
+      void this.catchUp().catch((err: unknown) => {
+        // A pass interrupted by shutdown is simply done again at the next start.
+        if (!this.stopped) this.services.log.error({ err }, 'folding actor days failed');
+      });
     this.timer = setInterval(pass, PASS_INTERVAL_MS);
     this.timer.unref();
     setImmediate(pass);
@@ -82,9 +86,11 @@ export class ActorDayFolder {
     return this.running;
   }
 
+  /** Stops the timer and interrupts a pass in progress, which rolls back. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    if (this.running) this.conn?.interrupt();
     while (this.running) await this.running.catch(() => undefined);
   }
 
@@ -105,9 +111,9 @@ export class ActorDayFolder {
       progress.folded += pass.folded;
       progress.refolded += pass.refolded;
       ({ caughtUp, through } = pass);
-      if (caughtUp) break;
+      if (caughtUp || this.stopped) break;
     }
-    progress.compacted = await this.compactIfDue();
+    progress.compacted = this.stopped ? false : await this.compactIfDue();
     if (caughtUp && !this.upToDate) {
       this.upToDate = true;
       this.services.log.info({ through_rowid: through }, 'actor days up to date');
