@@ -8,7 +8,7 @@ import { queryHarness } from './harness.js';
 import { seedEvents, type SeedEvent } from '../support/seedEvents.js';
 import { createIngestKey } from '../support/ingest.js';
 import { actorDayFolder } from '../../server/queries/actorDayFolder.js';
-import { updateProject } from '../../server/accounts/projects.js';
+import { deleteProject, updateProject } from '../../server/accounts/projects.js';
 import { localDate } from '../../server/queries/localTime.js';
 
 const h = await queryHarness(t);
@@ -131,4 +131,15 @@ t.test('events ingested while folds run are counted exactly once', async (t) => 
   t.same(await dailyCounts(p, '2026-03-01', '2026-03-06'), expectedCounts(sent, 'UTC'), 'partly folded');
   await folder.catchUp();
   t.same(await dailyCounts(p, '2026-03-01', '2026-03-06'), expectedCounts(sent, 'UTC'), 'fully folded');
+});
+
+t.test('a deleted project leaves the rollup at the next fold', async (t) => {
+  const p = h.project('UTC');
+  await seedEvents(h.server, p, EVENTS);
+  await folder.catchUp();
+  t.ok((await rollup(p)).length > 0, 'folded');
+  deleteProject(services.meta, p, services.clock.now());
+  await folder.catchUp();
+  t.same(await rollup(p), [], 'its rows are gone');
+  t.same(await services.events.read('SELECT * FROM actor_day_zones WHERE project_id = $1', [p]), [], 'and its zone');
 });
