@@ -119,7 +119,11 @@ function unitsCte(b: Binder, p: FunnelParams, range: DateRange, ctx: QueryContex
     columns[`m${i + 1}`] = `(${eventCondition(b, s.event)} AND ${filtersCondition(b, s.filters, ctx.segments)})`;
   });
   columns.bval = p.breakdown ? fieldText(b, p.breakdown.property) : 'CAST(NULL AS VARCHAR)';
-  const scan = scanEvents(b, (local) => ({ ...columns, day: local.day }), { projectId: ctx.projectId, timezone: ctx.timezone, from: range.date_from, to: range.date_to, extraAfterMs: windowMs });
+  // With named step events the scan itself skips every other event (before computing any column).
+  const named = p.steps.every((s) => s.event !== 'any') ? [`e.event IN (${[...new Set(p.steps.map((s) => s.event))].map((e) => b.bind(e)).join(', ')})`] : [];
+  const scan = scanEvents(b, (local) => ({ ...columns, day: local.day }), {
+    projectId: ctx.projectId, timezone: ctx.timezone, from: range.date_from, to: range.date_to, extraAfterMs: windowMs, where: named,
+  });
   const anyStep = steps.map((i) => `m${i}`).join(' OR ');
   const nextCols = steps.slice(1).map((i) => `min(CASE WHEN m${i} THEN rn END) OVER w AS n${i}`);
   const w = b.bind(windowMs);
