@@ -71,9 +71,10 @@ function horizon(range: DateRange, d: CohortDefinition): string {
 
 /**
  * `starts(actor, cohort)`: each actor's first matching start event in the range, as a bucket; and
- * `rets(actor, bucket)`: buckets after the first cohort bucket in which they did a return event.
+ * `rets(actor, bucket)`: buckets after the first cohort bucket in which they did a return event,
+ * all of them (`true`) or only those of one bucket (`{ bucket }`, its local start).
  */
-export function cohortCtes(b: Binder, d: CohortDefinition, range: DateRange, ctx: QueryContext, withReturns: boolean): string {
+export function cohortCtes(b: Binder, d: CohortDefinition, range: DateRange, ctx: QueryContext, returns: boolean | { bucket: string }): string {
   // Without filters, the per-day rollup answers; otherwise each event is read.
   const filtered = hasFilters(d.filters);
   const filters = filtered ? filtersCondition(b, d.filters, ctx.segments) : 'TRUE';
@@ -85,9 +86,10 @@ export function cohortCtes(b: Binder, d: CohortDefinition, range: DateRange, ctx
       : `SELECT actor, ${dateBucket('day', d.granularity)} AS bucket FROM (${scanActorDays(b, { projectId: ctx.projectId, timezone: ctx.timezone, from, to, event })})`;
   const starts = scan(d.start_event, range.date_from, range.date_to);
   let sql = `WITH starts AS (SELECT actor, min(bucket) AS cohort FROM (${starts}) GROUP BY actor)`;
-  if (withReturns) {
-    const firstReturn = nextBucket(bucketStart(range.date_from, d.granularity), d.granularity);
-    const rets = scan(d.return_event, firstReturn, horizon(range, d));
+  if (returns) {
+    const rets = typeof returns === 'object'
+      ? scan(d.return_event, returns.bucket, addDays(nextBucket(returns.bucket, d.granularity), -1))
+      : scan(d.return_event, nextBucket(bucketStart(range.date_from, d.granularity), d.granularity), horizon(range, d));
     sql += `,\nrets AS (SELECT DISTINCT actor, bucket FROM (${rets}))`;
   }
   return sql;

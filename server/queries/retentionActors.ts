@@ -5,7 +5,7 @@ import { ValidationError } from '../http/errors.js';
 import type { EventStore, Row } from '../store/eventStore.js';
 import type { QueryContext } from './context.js';
 import type { CursorCodec } from './cursors.js';
-import { bucketsOf } from './dates.js';
+import { addDays, bucketsOf } from './dates.js';
 import { checkFilters } from './filters.js';
 import { checkRange, type DateRange } from './ranges.js';
 import { cohortCtes, periodExpr, type CohortDefinition } from './retention.js';
@@ -46,7 +46,9 @@ function checkCohort(p: RetentionActorsParams): void {
 
 export function buildRetentionActorsSql(p: RetentionActorsParams, ctx: QueryContext, after: string | undefined): BuiltSql {
   const b = new Binder();
-  const ctes = cohortCtes(b, p, p, ctx, p.period > 0);
+  // A later period reads return events of its one bucket only.
+  const returnBucket = p.granularity === 'day' ? addDays(p.cohort, p.period) : addDays(p.cohort, 7 * p.period);
+  const ctes = cohortCtes(b, p, p, ctx, p.period > 0 && { bucket: returnBucket });
   const where = [`CAST(s.cohort AS VARCHAR) = ${b.bind(p.cohort)}`];
   if (after !== undefined) where.push(`s.actor > ${b.bind(after)}`);
   // Period 0 is the whole cohort; a later period, the members who returned in that bucket.
