@@ -5,13 +5,14 @@
 // Other ingest writes (identity links, recordings, captures) run as exclusive jobs between
 // groups, so none of them ever interleaves with another on the writer connection.
 
-import { LIST, TIMESTAMPTZ, VARCHAR, listValue, timestampTZValue, type DuckDBConnection } from '@duckdb/node-api';
+import { INTEGER, LIST, TIMESTAMPTZ, VARCHAR, listValue, timestampTZValue, type DuckDBConnection } from '@duckdb/node-api';
 import type { Services } from '../services.js';
 import { ServiceUnavailableError } from '../http/errors.js';
 import { eventBus, type EventBus } from './eventBus.js';
 import { committedEvent, type EventRow } from './normalizeEvent.js';
 import type { RejectionRow } from './rejections.js';
 import { TableAppender } from './tableAppender.js';
+import { StoredKeyFilter, type KeyHash } from './storedKeyFilter.js';
 
 export const MAX_GROUP_ROWS = 5000;
 
@@ -35,14 +36,23 @@ export interface WriterOptions {
   maxGroupRows: number;
   /** How far back (by received_at) a uuid is looked for; retries come within minutes. */
   dedupWindowMs: number;
+  /** Pairs the in-memory filter of stored (project, uuid) pairs holds at most. */
+  filterCapacity: number;
+  /** Replaces the filter's hash (tests force collisions with it). */
+  keyHash?: KeyHash;
 }
+
+/** The filter drops a quarter of its capacity at a time, so it holds at least the newest 3/4. */
+const FILTER_GENERATIONS = 4;
 
 export class GroupWriter {
   private readonly queue: Array<BatchItem | JobItem> = [];
   private draining: Promise<void> | undefined;
   private closing = false;
   private readonly appenders = new Map<string, TableAppender>();
-  readonly stats = { groups: 0, stored: 0, duplicates: 0 };
+  private filter: StoredKeyFilter | undefined;
+  /** `lookups`: pairs the filter could not rule out, looked up in the table. */
+  readonly stats = { groups: 0, stored: 0, duplicates: 0, lookups: 0 };
 
   constructor(
     private readonly services: Services,
@@ -125,6 +135,8 @@ export class GroupWriter {
       ({ stored, results } = await this.deduplicate(group));
       await this.write(stored, group.flatMap((item) => item.batch.rejections));
     } catch (err) {
+      // Whether a failed COMMIT stored anything is not certain: the filter is read again from the table.
+      this.filter = undefined;
       // One bad batch must not fail the requests it happened to be grouped with: retry them one by one.
       if (group.length > 1) {
         for (const item of group) await this.commit([item]);
@@ -134,6 +146,7 @@ export class GroupWriter {
       group[0]!.reject(new ServiceUnavailableError('the events could not be stored; retry the request'));
       return;
     }
+    for (const row of stored) this.filter?.add(row.project_id, row.uuid, row.received_at.getTime() * 1000);
     this.stats.groups += 1;
     this.stats.stored += stored.length;
     this.stats.duplicates += results.reduce((n, r) => n + r.duplicates, 0);
@@ -189,19 +202,68 @@ export class GroupWriter {
 
   /**
    * Which of these (project, uuid) pairs are stored already. Groups commit one after another, so
-   * everything an earlier group stored is visible here. The received_at bound lets DuckDB skip
-   * old row groups by their min/max instead of scanning every uuid ever stored.
+   * everything an earlier group stored is in the filter. Only pairs the filter may hold are looked
+   * up, and only rows older than what the filter covers (after it dropped a generation) are
+   * searched for the rest; the received_at bounds let DuckDB skip row groups by their min/max.
    */
   private async storedKeys(rows: EventRow[]): Promise<string[]> {
     if (rows.length === 0) return [];
-    const since = this.services.clock.now().getTime() - this.options.dedupWindowMs;
+    const filter = await this.keyFilter();
+    const sinceUs = (this.services.clock.now().getTime() - this.options.dedupWindowMs) * 1000;
+    const suspects = new Set<string>();
+    const unseen = new Set<string>();
+    for (const r of rows) (filter.mayHold(r.project_id, r.uuid) ? suspects : unseen).add(r.uuid);
+    const found = await this.lookUp([...suspects], sinceUs, Infinity);
+    if (filter.coveredFromUs > sinceUs) found.push(...(await this.lookUp([...unseen], sinceUs, filter.coveredFromUs)));
+    this.stats.lookups += suspects.size;
+    return found;
+  }
+
+  /** Stored pairs among these uuids with received_at (µs) in [fromUs, beforeUs). */
+  private async lookUp(uuids: string[], fromUs: number, beforeUs: number): Promise<string[]> {
+    if (uuids.length === 0) return [];
+    const bounded = Number.isFinite(beforeUs);
     const reader = await this.services.events.writer.runAndReadAll(
       `SELECT project_id, uuid::VARCHAR AS uuid FROM events
-        WHERE received_at >= $1 AND uuid IN (SELECT unnest($2::VARCHAR[])::UUID)`,
-      [timestampTZValue(BigInt(since) * 1000n), listValue([...new Set(rows.map((r) => r.uuid))])],
-      [TIMESTAMPTZ, LIST(VARCHAR)],
+        WHERE received_at >= $1 ${bounded ? 'AND received_at < $3' : ''} AND uuid IN (SELECT unnest($2::VARCHAR[])::UUID)`,
+      [timestampTZValue(BigInt(fromUs)), listValue(uuids), ...(bounded ? [timestampTZValue(BigInt(beforeUs))] : [])],
+      [TIMESTAMPTZ, LIST(VARCHAR), ...(bounded ? [TIMESTAMPTZ] : [])],
     );
     return reader.getRowObjects().map((r) => `${Number(r.project_id)}/${String(r.uuid)}`);
+  }
+
+  /**
+   * The filter, built on first use from the pairs received within the window: at most half its
+   * capacity, newest first, so that it covers everything from the oldest pair it read on.
+   */
+  private async keyFilter(): Promise<StoredKeyFilter> {
+    if (this.filter) return this.filter;
+    const { filterCapacity: capacity } = this.options;
+    const sinceUs = (this.services.clock.now().getTime() - this.options.dedupWindowMs) * 1000;
+    const limit = Math.max(1, Math.floor(capacity / 2));
+    const result = await this.services.events.writer.stream(
+      `SELECT project_id, uuid::VARCHAR AS uuid, epoch_us(received_at) AS us FROM events
+        WHERE received_at >= $1 ORDER BY received_at DESC LIMIT $2`,
+      [timestampTZValue(BigInt(sinceUs)), limit],
+      [TIMESTAMPTZ, INTEGER],
+    );
+    const projects: number[] = [];
+    const uuids: string[] = [];
+    const times: number[] = [];
+    for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+      const [p, u, us] = chunk.getColumns();
+      for (let i = 0; i < chunk.rowCount; i++) {
+        projects.push(Number(p![i]));
+        uuids.push(String(u![i]));
+        times.push(Number(us![i]));
+      }
+    }
+    // A full read may have left out rows received at the same instant as the oldest one it holds.
+    const coveredFromUs = uuids.length < limit ? sinceUs : times[times.length - 1]! + 1;
+    const filter = new StoredKeyFilter({ capacity, generations: FILTER_GENERATIONS, coveredFromUs, hash: this.options.keyHash });
+    for (let i = uuids.length - 1; i >= 0; i--) filter.add(projects[i]!, uuids[i]!, times[i]!);
+    this.filter = filter;
+    return filter;
   }
 
   private async appender(table: string): Promise<TableAppender> {
@@ -234,6 +296,7 @@ export function ingestWriter(services: Services): GroupWriter {
     const w = new GroupWriter(services, eventBus(services), {
       maxGroupRows: MAX_GROUP_ROWS,
       dedupWindowMs: Math.max(1, services.config.ingest.dedup_window_hours) * 3_600_000,
+      filterCapacity: Math.max(1000, services.config.ingest.dedup_filter_events),
     });
     writers.set(services, w);
     services.onShutdown(() => w.close());
