@@ -151,7 +151,8 @@ export class GroupWriter {
     this.stats.stored += stored.length;
     this.stats.duplicates += results.reduce((n, r) => n + r.duplicates, 0);
     group.forEach((item, i) => item.resolve(results[i]!));
-    this.bus.publish(stored.map(committedEvent));
+    // Most of the time nobody watches the live stream: then the events need no second shape.
+    if (this.bus.subscriberCount > 0) this.bus.publish(stored.map(committedEvent));
   }
 
   /**

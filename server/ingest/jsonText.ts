@@ -14,8 +14,8 @@ export function wellFormed(s: string): string {
   return s.replace(LONE_SURROGATE, '\ufffd');
 }
 
-export function jsonText(value: unknown): string {
-  const text = JSON.stringify(value);
+/** `text`: the JSON.stringify of the value, when the caller has it already. */
+export function jsonText(value: unknown, text: string = JSON.stringify(value)): string {
   if (!SURROGATE_ESCAPE.test(text)) return text;
   return JSON.stringify(value, (_key, v: unknown) => {
     if (typeof v === 'string') return wellFormed(v);
