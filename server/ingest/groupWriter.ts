@@ -79,6 +79,13 @@ export class GroupWriter {
     return this.enqueue<T>((settle) => ({ kind: 'job', run, ...(settle as Settle<unknown>) }) as JobItem);
   }
 
+  /** Builds the filter of stored pairs ahead of the first group (it reads up to half its capacity of rows). */
+  prepare(): Promise<void> {
+    return this.exclusive(async () => {
+      await this.keyFilter();
+    });
+  }
+
   /** Refuses new work, finishes what is queued and closes the appenders. */
   async close(): Promise<void> {
     this.closing = true;
@@ -241,34 +248,38 @@ export class GroupWriter {
 
   /**
    * The filter, built on first use from the pairs received within the window: at most half its
-   * capacity, newest first, so that it covers everything from the oldest pair it read on.
+   * capacity, newest first, so that it covers everything from the oldest pair it read on. The
+   * uuids come as four words each (no strings), oldest first, so the first generation to go holds
+   * the oldest.
    */
   private async keyFilter(): Promise<StoredKeyFilter> {
     if (this.filter) return this.filter;
     const { filterCapacity: capacity } = this.options;
     const sinceUs = (this.services.clock.now().getTime() - this.options.dedupWindowMs) * 1000;
     const limit = Math.max(1, Math.floor(capacity / 2));
+    const word = (from: number, to: number) => `('0x' || u[${from}:${to}])::UINTEGER`;
     const result = await this.services.events.writer.stream(
-      `SELECT project_id, uuid::VARCHAR AS uuid, epoch_us(received_at) AS us FROM events
-        WHERE received_at >= $1 ORDER BY received_at DESC LIMIT $2`,
+      `WITH recent AS (
+         SELECT project_id, replace(uuid::VARCHAR, '-', '') AS u, epoch_us(received_at) AS us FROM events
+          WHERE received_at >= $1 ORDER BY received_at DESC LIMIT $2)
+       SELECT project_id, ${word(1, 8)}, ${word(9, 16)}, ${word(17, 24)}, ${word(25, 32)}, us FROM recent ORDER BY us`,
       [timestampTZValue(BigInt(sinceUs)), limit],
       [TIMESTAMPTZ, INTEGER],
     );
-    const projects: number[] = [];
-    const uuids: string[] = [];
-    const times: number[] = [];
+    const filter = new StoredKeyFilter({ capacity, generations: FILTER_GENERATIONS, coveredFromUs: sinceUs, hash: this.options.keyHash });
+    let read = 0;
+    let oldestUs = Infinity;
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-      const [p, u, us] = chunk.getColumns();
+      const [p, w0, w1, w2, w3, us] = chunk.getColumns() as [number[], number[], number[], number[], number[], bigint[]];
       for (let i = 0; i < chunk.rowCount; i++) {
-        projects.push(Number(p![i]));
-        uuids.push(String(u![i]));
-        times.push(Number(us![i]));
+        const receivedUs = Number(us[i]);
+        filter.addWords(p[i]!, w0[i]!, w1[i]!, w2[i]!, w3[i]!, receivedUs);
+        if (receivedUs < oldestUs) oldestUs = receivedUs;
       }
+      read += chunk.rowCount;
     }
     // A full read may have left out rows received at the same instant as the oldest one it holds.
-    const coveredFromUs = uuids.length < limit ? sinceUs : times[times.length - 1]! + 1;
-    const filter = new StoredKeyFilter({ capacity, generations: FILTER_GENERATIONS, coveredFromUs, hash: this.options.keyHash });
-    for (let i = uuids.length - 1; i >= 0; i--) filter.add(projects[i]!, uuids[i]!, times[i]!);
+    if (read >= limit) filter.coverFrom(oldestUs + 1);
     this.filter = filter;
     return filter;
   }
@@ -307,6 +318,8 @@ export function ingestWriter(services: Services): GroupWriter {
     });
     writers.set(services, w);
     services.onShutdown(() => w.close());
+    // A failure leaves the filter to be built by the first group, which then reports it.
+    w.prepare().catch((err: unknown) => services.log.warn({ err }, 'duplicate filter not built at start'));
     writer = w;
   }
   return writer;

@@ -4,8 +4,8 @@
 // after `coveredFromUs` is in it, so an absent hash proves a pair new for that range. A present
 // hash may be a collision: confirming it, and checking older rows, is the caller's.
 
-/** Two independent 32-bit halves of the 64-bit hash of a pair. */
-export type KeyHash = (projectId: number, uuid: string) => [number, number];
+/** Two independent 32-bit halves of the 64-bit hash of a pair: the project and the uuid's four 32-bit words. */
+export type KeyHash = (projectId: number, w0: number, w1: number, w2: number, w3: number) => [number, number];
 
 /** Mixes a 32-bit word (murmur3's finalizer): every input bit reaches every output bit. */
 function fmix(h: number): number {
@@ -17,15 +17,20 @@ function fmix(h: number): number {
 }
 
 /**
- * The 32 hex digits of a canonical (lower-case 8-4-4-4-12) uuid as four words, mixed with the
- * project twice under different seeds. Any other text hashes too (deterministically); such a uuid
- * is never stored, so its hash only has to be stable.
+ * The 32 hex digits of a canonical (lower-case 8-4-4-4-12) uuid as four unsigned words. Any other
+ * text gives some words too (deterministically); such a uuid is never stored, so that is enough.
  */
-export const pairHash: KeyHash = (projectId, uuid) => {
-  const w0 = parseInt(uuid.slice(0, 8), 16) | 0;
-  const w1 = parseInt(uuid.slice(9, 13) + uuid.slice(14, 18), 16) | 0;
-  const w2 = parseInt(uuid.slice(19, 23) + uuid.slice(24, 28), 16) | 0;
-  const w3 = parseInt(uuid.slice(28, 36), 16) | 0;
+export function uuidWords(uuid: string): [number, number, number, number] {
+  return [
+    parseInt(uuid.slice(0, 8), 16) >>> 0,
+    parseInt(uuid.slice(9, 13) + uuid.slice(14, 18), 16) >>> 0,
+    parseInt(uuid.slice(19, 23) + uuid.slice(24, 28), 16) >>> 0,
+    parseInt(uuid.slice(28, 36), 16) >>> 0,
+  ];
+}
+
+/** The words mixed with the project twice, under different seeds. */
+export const pairHash: KeyHash = (projectId, w0, w1, w2, w3) => {
   let a = 0x9747b28c ^ projectId;
   let b = 0x5bd1e995 ^ Math.imul(projectId, 0xcc9e2d51);
   for (const w of [w0, w1, w2, w3]) {
@@ -108,18 +113,28 @@ export class StoredKeyFilter {
     return this.covered;
   }
 
+  /** Narrows what the filter vouches for to pairs received at or after `us` (it was filled from a partial read). */
+  coverFrom(us: number): void {
+    this.covered = Math.max(this.covered, us);
+  }
+
   get size(): number {
     return this.tables.reduce((n, g) => n + g.size, 0);
   }
 
   /** False: the pair is not stored with received_at ≥ coveredFromUs. True: it may be. */
   mayHold(projectId: number, uuid: string): boolean {
-    const [a, b] = this.key(projectId, uuid);
+    const [a, b] = this.key(projectId, ...uuidWords(uuid));
     return this.tables.some((g) => g.has(a, b));
   }
 
-  /** Records a stored pair. Dropping the oldest generation moves coveredFromUs past its newest pair. */
+  /** Records a stored pair. */
   add(projectId: number, uuid: string, receivedUs: number): void {
+    this.addWords(projectId, ...uuidWords(uuid), receivedUs);
+  }
+
+  /** Records a stored pair by its uuid's words. Dropping the oldest generation moves coveredFromUs past its newest pair. */
+  addWords(projectId: number, w0: number, w1: number, w2: number, w3: number, receivedUs: number): void {
     let newest = this.tables[0];
     if (!newest || newest.full) {
       newest = new Generation(this.perGeneration);
@@ -129,12 +144,12 @@ export class StoredKeyFilter {
         this.covered = Math.max(this.covered, dropped.maxReceivedUs + 1);
       }
     }
-    const [a, b] = this.key(projectId, uuid);
+    const [a, b] = this.key(projectId, w0, w1, w2, w3);
     newest.add(a, b, receivedUs);
   }
 
-  private key(projectId: number, uuid: string): [number, number] {
-    const [a, b] = this.hash(projectId, uuid);
+  private key(projectId: number, w0: number, w1: number, w2: number, w3: number): [number, number] {
+    const [a, b] = this.hash(projectId, w0, w1, w2, w3);
     // (0, 0) marks an empty slot; the pair that hashes to it is kept as (0, 1), a harmless extra collision.
     return a === 0 && b === 0 ? [0, 1] : [a >>> 0, b >>> 0];
   }

@@ -3,7 +3,7 @@
 
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
-import { StoredKeyFilter, pairHash } from '../../server/ingest/storedKeyFilter.js';
+import { StoredKeyFilter, pairHash, uuidWords } from '../../server/ingest/storedKeyFilter.js';
 
 t.test('every added pair is held; another project or uuid almost never is', async (t) => {
   const filter = new StoredKeyFilter({ capacity: 40_000, generations: 4, coveredFromUs: 0 });
@@ -17,11 +17,13 @@ t.test('every added pair is held; another project or uuid almost never is', asyn
 
 t.test('the hash reads the 32 hex digits and the project', async (t) => {
   const u = '0b6c2f9e-3d0b-4a59-9f53-2f4f8a2b1c11';
-  t.same(pairHash(3, u), pairHash(3, u), 'stable');
-  t.not(pairHash(3, u).join(), pairHash(4, u).join(), 'the project counts');
+  t.same(uuidWords(u), [0x0b6c2f9e, 0x3d0b4a59, 0x9f532f4f, 0x8a2b1c11], 'four unsigned words, dashes skipped');
+  const hash = (p: number, uuid: string) => pairHash(p, ...uuidWords(uuid)).join();
+  t.equal(hash(3, u), hash(3, u), 'stable');
+  t.not(hash(3, u), hash(4, u), 'the project counts');
   // One digit changed in each of the five groups.
   for (const v of ['1b6c2f9e-3d0b-4a59-9f53-2f4f8a2b1c11', '0b6c2f9e-3d0c-4a59-9f53-2f4f8a2b1c11', '0b6c2f9e-3d0b-4a58-9f53-2f4f8a2b1c11', '0b6c2f9e-3d0b-4a59-9f54-2f4f8a2b1c11', '0b6c2f9e-3d0b-4a59-9f53-2f4f8a2b1c12']) {
-    t.not(pairHash(3, v).join(), pairHash(3, u).join(), v);
+    t.not(hash(3, v), hash(3, u), v);
   }
 });
 
