@@ -13,7 +13,6 @@ import { committedEvent, type EventRow } from './normalizeEvent.js';
 import type { RejectionRow } from './rejections.js';
 import { TableAppender } from './tableAppender.js';
 import { StoredKeyFilter, type KeyHash } from './storedKeyFilter.js';
-import { Checkpointer } from './checkpointer.js';
 
 export const MAX_GROUP_ROWS = 5000;
 
@@ -52,7 +51,6 @@ export class GroupWriter {
   private closing = false;
   private readonly appenders = new Map<string, TableAppender>();
   private filter: StoredKeyFilter | undefined;
-  readonly checkpointer: Checkpointer;
   /** `lookups`: pairs the filter could not rule out, looked up in the table. */
   readonly stats = { groups: 0, stored: 0, duplicates: 0, lookups: 0 };
 
@@ -60,9 +58,7 @@ export class GroupWriter {
     private readonly services: Services,
     private readonly bus: EventBus,
     private readonly options: WriterOptions,
-  ) {
-    this.checkpointer = new Checkpointer(services);
-  }
+  ) {}
 
   /** Batches and jobs waiting for their turn (not counting the group being committed). */
   get queued(): number {
@@ -90,7 +86,6 @@ export class GroupWriter {
   async close(): Promise<void> {
     this.closing = true;
     while (this.draining) await this.draining;
-    await this.checkpointer.close();
     for (const a of this.appenders.values()) a.close();
     this.appenders.clear();
   }
@@ -184,7 +179,6 @@ export class GroupWriter {
         appender.flush();
       }
       await conn.run('COMMIT');
-      this.checkpointer.afterCommit();
     } catch (err) {
       this.discardAppenders();
       await conn.run('ROLLBACK').catch(() => undefined);
