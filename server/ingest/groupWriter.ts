@@ -1,7 +1,8 @@
 // The one writer of ingest data into DuckDB. Request batches that arrive while a group commits
 // form the next group (at most MAX_GROUP_ROWS rows); a group is deduplicated by (project, uuid)
-// within itself and against recently stored events, and appended (one Appender flush per table)
-// in one transaction. Only then are its requests answered and its events published.
+// within itself and against recently stored events (an in-memory filter of stored pairs spares
+// reading the table for uuids never seen), and appended (one Appender flush per table) in one
+// transaction. Only then are its requests answered and its events published.
 // Other ingest writes (identity links, recordings, captures) run as exclusive jobs between
 // groups, so none of them ever interleaves with another on the writer connection.
 
