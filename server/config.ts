@@ -43,6 +43,7 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'license.trusted_keys_dir', env: 'PP_LICENSE_TRUSTED_KEYS', kind: 'string', description: 'directory of extra trusted license public keys (<kid>.pem)' },
   { key: 'trust_proxy', env: 'PP_TRUST_PROXY', kind: 'bool', description: 'take the client address from X-Forwarded-For (only behind a reverse proxy); default false' },
   { key: 'ingest.dedup_window_hours', env: 'PP_INGEST_DEDUP_WINDOW_HOURS', kind: 'int', description: 'how far back a re-sent event uuid is recognized as already stored, in hours (default 24)' },
+  { key: 'ingest.dedup_filter_events', env: 'PP_INGEST_DEDUP_FILTER_EVENTS', kind: 'int', description: 'how many recently stored events the in-memory duplicate filter holds (about 11 bytes each; default 3000000); older ones within the window are looked up in the event store' },
   { key: 'oidc.callback_url', env: 'PP_OIDC_CALLBACK_URL', kind: 'string', description: 'page of the web app a successful single sign-on redirects to (default BASE_URL/auth/callback)' },
   { key: 'oidc.http_timeout_ms', env: 'PP_OIDC_HTTP_TIMEOUT_MS', kind: 'int', description: 'time limit of one request to an identity provider, in ms (default 5000)' },
   { key: 'events.memory_limit_mb', env: 'PP_EVENTS_MEMORY_LIMIT_MB', kind: 'int', description: 'memory the event database may use for queries and ingestion, in MiB; larger intermediate results spill to DATA_DIR/events.tmp (default 256)' },
@@ -74,7 +75,7 @@ export interface Config {
   query_timeouts: Partial<Record<'funnel' | 'retention' | 'retention_actors' | 'segmentation' | 'lifecycle' | 'stickiness' | 'activity_summary' | 'revenue_summary', number>>;
   license: { trusted_keys_dir?: string };
   trust_proxy: boolean;
-  ingest: { dedup_window_hours: number };
+  ingest: { dedup_window_hours: number; dedup_filter_events: number };
   /** Single sign-on; `callback_url` unset means BASE_URL/auth/callback (see oidcCallbackUrl). */
   oidc: { callback_url?: string; http_timeout_ms: number };
   events: { stream_heartbeat_ms: number; memory_limit_mb: number };
@@ -110,6 +111,7 @@ const DEFAULTS = {
   query_timeout_ms: 30_000,
   trust_proxy: false,
   'ingest.dedup_window_hours': 24,
+  'ingest.dedup_filter_events': 3_000_000,
   'oidc.http_timeout_ms': 5000,
   'events.stream_heartbeat_ms': 15_000,
   'events.memory_limit_mb': 256,

@@ -75,16 +75,22 @@ function depthExceeds(value: unknown, limit: number): boolean {
   return false;
 }
 
-/** A JSON value over the depth or byte limit; messages name the field only. */
-export function sizeDefect(field: string, value: unknown, maxBytes: number): EventDefect | undefined {
+/** A JSON value over the depth or byte limit; messages name the field only. `text` is its JSON.stringify, when known. */
+export function sizeDefect(field: string, value: unknown, maxBytes: number, text?: string): EventDefect | undefined {
   if (value === undefined || value === null) return undefined;
   if (depthExceeds(value, JSON_MAX_DEPTH)) return { code: 'invalid_field', message: `${field} is nested more than ${JSON_MAX_DEPTH} levels deep` };
-  if (Buffer.byteLength(JSON.stringify(value)) > maxBytes) return { code: 'too_large', message: `${field} is larger than ${maxBytes} bytes` };
+  if (Buffer.byteLength(text ?? JSON.stringify(value)) > maxBytes) return { code: 'too_large', message: `${field} is larger than ${maxBytes} bytes` };
   return undefined;
 }
 
+/** A checked event with the JSON.stringify of its props and elements, so that they are serialized once. */
+export interface CheckedEvent {
+  event: TrackEvent;
+  text: { props: string | null; elements: string | null };
+}
+
 /** The event if it has no hard defect, else the defect. Messages name fields, never values. */
-export function checkEvent(item: unknown): { event: TrackEvent } | { defect: EventDefect } {
+export function checkEvent(item: unknown): CheckedEvent | { defect: EventDefect } {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) return { defect: { code: 'invalid_event', message: 'an event must be a JSON object' } };
   if (!validate(item)) {
     const err = validate.errors![0]!;
@@ -97,6 +103,7 @@ export function checkEvent(item: unknown): { event: TrackEvent } | { defect: Eve
   const event = item as TrackEvent;
   if (!event.anonymous_id && !event.user_id) return { defect: { code: 'identity_required', message: 'anonymous_id or user_id is required' } };
   if (event.ts !== undefined && Number.isNaN(Date.parse(event.ts))) return { defect: { code: 'invalid_field', message: 'ts is not a valid time' } };
-  const defect = sizeDefect('props', event.props, PROPS_MAX_BYTES) ?? sizeDefect('elements', event.elements, ELEMENTS_MAX_BYTES);
-  return defect ? { defect } : { event };
+  const text = { props: event.props ? JSON.stringify(event.props) : null, elements: event.elements ? JSON.stringify(event.elements) : null };
+  const defect = sizeDefect('props', event.props, PROPS_MAX_BYTES, text.props ?? undefined) ?? sizeDefect('elements', event.elements, ELEMENTS_MAX_BYTES, text.elements ?? undefined);
+  return defect ? { defect } : { event, text };
 }

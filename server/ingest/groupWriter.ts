@@ -1,17 +1,19 @@
 // The one writer of ingest data into DuckDB. Request batches that arrive while a group commits
 // form the next group (at most MAX_GROUP_ROWS rows); a group is deduplicated by (project, uuid)
-// within itself and against recently stored events, and appended (one Appender flush per table)
-// in one transaction. Only then are its requests answered and its events published.
+// within itself and against recently stored events (an in-memory filter of stored pairs spares
+// reading the table for uuids never seen), and appended (one Appender flush per table) in one
+// transaction. Only then are its requests answered and its events published.
 // Other ingest writes (identity links, recordings, captures) run as exclusive jobs between
 // groups, so none of them ever interleaves with another on the writer connection.
 
-import { LIST, TIMESTAMPTZ, VARCHAR, listValue, timestampTZValue, type DuckDBConnection } from '@duckdb/node-api';
+import { INTEGER, LIST, TIMESTAMPTZ, VARCHAR, listValue, timestampTZValue, type DuckDBConnection } from '@duckdb/node-api';
 import type { Services } from '../services.js';
 import { ServiceUnavailableError } from '../http/errors.js';
 import { eventBus, type EventBus } from './eventBus.js';
 import { committedEvent, type EventRow } from './normalizeEvent.js';
 import type { RejectionRow } from './rejections.js';
 import { TableAppender } from './tableAppender.js';
+import { StoredKeyFilter, type KeyHash } from './storedKeyFilter.js';
 
 export const MAX_GROUP_ROWS = 5000;
 
@@ -35,14 +37,23 @@ export interface WriterOptions {
   maxGroupRows: number;
   /** How far back (by received_at) a uuid is looked for; retries come within minutes. */
   dedupWindowMs: number;
+  /** Pairs the in-memory filter of stored (project, uuid) pairs holds at most. */
+  filterCapacity: number;
+  /** Replaces the filter's hash (tests force collisions with it). */
+  keyHash?: KeyHash;
 }
+
+/** The filter drops a quarter of its capacity at a time, so it holds at least the newest 3/4. */
+const FILTER_GENERATIONS = 4;
 
 export class GroupWriter {
   private readonly queue: Array<BatchItem | JobItem> = [];
   private draining: Promise<void> | undefined;
   private closing = false;
   private readonly appenders = new Map<string, TableAppender>();
-  readonly stats = { groups: 0, stored: 0, duplicates: 0 };
+  private filter: StoredKeyFilter | undefined;
+  /** `lookups`: pairs the filter could not rule out, looked up in the table. */
+  readonly stats = { groups: 0, stored: 0, duplicates: 0, lookups: 0 };
 
   constructor(
     private readonly services: Services,
@@ -63,6 +74,13 @@ export class GroupWriter {
   /** Runs `run` on the writer connection when no group or other job is in progress. */
   exclusive<T>(run: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
     return this.enqueue<T>((settle) => ({ kind: 'job', run, ...(settle as Settle<unknown>) }) as JobItem);
+  }
+
+  /** Builds the filter of stored pairs ahead of the first group (it reads up to half its capacity of rows). */
+  prepare(): Promise<void> {
+    return this.exclusive(async () => {
+      await this.keyFilter();
+    });
   }
 
   /** Refuses new work, finishes what is queued and closes the appenders. */
@@ -125,6 +143,8 @@ export class GroupWriter {
       ({ stored, results } = await this.deduplicate(group));
       await this.write(stored, group.flatMap((item) => item.batch.rejections));
     } catch (err) {
+      // Whether a failed COMMIT stored anything is not certain: the filter is read again from the table.
+      this.filter = undefined;
       // One bad batch must not fail the requests it happened to be grouped with: retry them one by one.
       if (group.length > 1) {
         for (const item of group) await this.commit([item]);
@@ -134,11 +154,13 @@ export class GroupWriter {
       group[0]!.reject(new ServiceUnavailableError('the events could not be stored; retry the request'));
       return;
     }
+    for (const row of stored) this.filter?.add(row.project_id, row.uuid, row.received_at.getTime() * 1000);
     this.stats.groups += 1;
     this.stats.stored += stored.length;
     this.stats.duplicates += results.reduce((n, r) => n + r.duplicates, 0);
     group.forEach((item, i) => item.resolve(results[i]!));
-    this.bus.publish(stored.map(committedEvent));
+    // Most of the time nobody watches the live stream: then the events need no second shape.
+    if (this.bus.subscriberCount > 0) this.bus.publish(stored.map(committedEvent));
   }
 
   /**
@@ -189,19 +211,72 @@ export class GroupWriter {
 
   /**
    * Which of these (project, uuid) pairs are stored already. Groups commit one after another, so
-   * everything an earlier group stored is visible here. The received_at bound lets DuckDB skip
-   * old row groups by their min/max instead of scanning every uuid ever stored.
+   * everything an earlier group stored is in the filter. Only pairs the filter may hold are looked
+   * up, and only rows older than what the filter covers (after it dropped a generation) are
+   * searched for the rest; the received_at bounds let DuckDB skip row groups by their min/max.
    */
   private async storedKeys(rows: EventRow[]): Promise<string[]> {
     if (rows.length === 0) return [];
-    const since = this.services.clock.now().getTime() - this.options.dedupWindowMs;
+    const filter = await this.keyFilter();
+    const sinceUs = (this.services.clock.now().getTime() - this.options.dedupWindowMs) * 1000;
+    const suspects = new Set<string>();
+    const unseen = new Set<string>();
+    for (const r of rows) (filter.mayHold(r.project_id, r.uuid) ? suspects : unseen).add(r.uuid);
+    const found = await this.lookUp([...suspects], sinceUs, Infinity);
+    if (filter.coveredFromUs > sinceUs) found.push(...(await this.lookUp([...unseen], sinceUs, filter.coveredFromUs)));
+    this.stats.lookups += suspects.size;
+    return found;
+  }
+
+  /** Stored pairs among these uuids with received_at (µs) in [fromUs, beforeUs). */
+  private async lookUp(uuids: string[], fromUs: number, beforeUs: number): Promise<string[]> {
+    if (uuids.length === 0) return [];
+    const bounded = Number.isFinite(beforeUs);
     const reader = await this.services.events.writer.runAndReadAll(
       `SELECT project_id, uuid::VARCHAR AS uuid FROM events
-        WHERE received_at >= $1 AND uuid IN (SELECT unnest($2::VARCHAR[])::UUID)`,
-      [timestampTZValue(BigInt(since) * 1000n), listValue([...new Set(rows.map((r) => r.uuid))])],
-      [TIMESTAMPTZ, LIST(VARCHAR)],
+        WHERE received_at >= $1 ${bounded ? 'AND received_at < $3' : ''} AND uuid IN (SELECT unnest($2::VARCHAR[])::UUID)`,
+      [timestampTZValue(BigInt(fromUs)), listValue(uuids), ...(bounded ? [timestampTZValue(BigInt(beforeUs))] : [])],
+      [TIMESTAMPTZ, LIST(VARCHAR), ...(bounded ? [TIMESTAMPTZ] : [])],
     );
     return reader.getRowObjects().map((r) => `${Number(r.project_id)}/${String(r.uuid)}`);
+  }
+
+  /**
+   * The filter, built on first use from the pairs received within the window: at most half its
+   * capacity, newest first, so that it covers everything from the oldest pair it read on. The
+   * uuids come as four words each (no strings), oldest first, so the first generation to go holds
+   * the oldest.
+   */
+  private async keyFilter(): Promise<StoredKeyFilter> {
+    if (this.filter) return this.filter;
+    const { filterCapacity: capacity } = this.options;
+    const sinceUs = (this.services.clock.now().getTime() - this.options.dedupWindowMs) * 1000;
+    const limit = Math.max(1, Math.floor(capacity / 2));
+    const word = (from: number, to: number) => `('0x' || u[${from}:${to}])::UINTEGER`;
+    const result = await this.services.events.writer.stream(
+      `WITH recent AS (
+         SELECT project_id, replace(uuid::VARCHAR, '-', '') AS u, epoch_us(received_at) AS us FROM events
+          WHERE received_at >= $1 ORDER BY received_at DESC LIMIT $2)
+       SELECT project_id, ${word(1, 8)}, ${word(9, 16)}, ${word(17, 24)}, ${word(25, 32)}, us FROM recent ORDER BY us`,
+      [timestampTZValue(BigInt(sinceUs)), limit],
+      [TIMESTAMPTZ, INTEGER],
+    );
+    const filter = new StoredKeyFilter({ capacity, generations: FILTER_GENERATIONS, coveredFromUs: sinceUs, hash: this.options.keyHash });
+    let read = 0;
+    let oldestUs = Infinity;
+    for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+      const [p, w0, w1, w2, w3, us] = chunk.getColumns() as [number[], number[], number[], number[], number[], bigint[]];
+      for (let i = 0; i < chunk.rowCount; i++) {
+        const receivedUs = Number(us[i]);
+        filter.addWords(p[i]!, w0[i]!, w1[i]!, w2[i]!, w3[i]!, receivedUs);
+        if (receivedUs < oldestUs) oldestUs = receivedUs;
+      }
+      read += chunk.rowCount;
+    }
+    // A full read may have left out rows received at the same instant as the oldest one it holds.
+    if (read >= limit) filter.coverFrom(oldestUs + 1);
+    this.filter = filter;
+    return filter;
   }
 
   private async appender(table: string): Promise<TableAppender> {
@@ -234,9 +309,12 @@ export function ingestWriter(services: Services): GroupWriter {
     const w = new GroupWriter(services, eventBus(services), {
       maxGroupRows: MAX_GROUP_ROWS,
       dedupWindowMs: Math.max(1, services.config.ingest.dedup_window_hours) * 3_600_000,
+      filterCapacity: Math.max(1000, services.config.ingest.dedup_filter_events),
     });
     writers.set(services, w);
     services.onShutdown(() => w.close());
+    // A failure leaves the filter to be built by the first group, which then reports it.
+    w.prepare().catch((err: unknown) => services.log.warn({ err }, 'duplicate filter not built at start'));
     writer = w;
   }
   return writer;

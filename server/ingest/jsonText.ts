@@ -4,11 +4,19 @@
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
+/**
+ * How JSON.stringify writes a lone surrogate (paired ones stay raw). An escaped backslash followed
+ * by such text matches too: that only costs the slower path, whose output is then the same.
+ */
+const SURROGATE_ESCAPE = /\\ud[89a-f]/;
+
 export function wellFormed(s: string): string {
   return s.replace(LONE_SURROGATE, '\ufffd');
 }
 
-export function jsonText(value: unknown): string {
+/** `text`: the JSON.stringify of the value, when the caller has it already. */
+export function jsonText(value: unknown, text: string = JSON.stringify(value)): string {
+  if (!SURROGATE_ESCAPE.test(text)) return text;
   return JSON.stringify(value, (_key, v: unknown) => {
     if (typeof v === 'string') return wellFormed(v);
     if (v !== null && typeof v === 'object' && !Array.isArray(v)) {

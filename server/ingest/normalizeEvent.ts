@@ -72,7 +72,8 @@ export function pathOf(url: string | null): string | null {
   }
 }
 
-export function normalizeEvent(ev: TrackEvent, ctx: NormalizeContext): EventRow {
+/** `text`: the JSON.stringify of props and elements, when the check computed it. */
+export function normalizeEvent(ev: TrackEvent, ctx: NormalizeContext, text?: { props: string | null; elements: string | null }): EventRow {
   const reasons: string[] = [];
   let ts = ctx.receivedAt;
   if (ev.ts !== undefined) {
@@ -103,9 +104,9 @@ export function normalizeEvent(ev: TrackEvent, ctx: NormalizeContext): EventRow 
     url,
     path: pathOf(url),
     referrer: ev.referrer ?? null,
-    props: props ? jsonText(props) : null,
+    props: props ? jsonText(props, text?.props ?? undefined) : null,
     revenue: revenue.revenue,
-    elements: ev.elements ? jsonText(ev.elements) : null,
+    elements: ev.elements ? jsonText(ev.elements, text?.elements ?? undefined) : null,
     invalid: reasons.length > 0,
     invalid_reasons: reasons.length > 0 ? reasons : null,
     props_value: props,

@@ -1,75 +1,131 @@
-// A DuckDB Appender that appends records by column name. It reads the table's columns when
-// opened, so a column added by a later migration gets its default instead of shifting the rest.
-// Values must already be valid: the appender does not check JSON.
+// A DuckDB Appender that appends records by column name, a DataChunk (up to 2048 rows) at a time:
+// numbers, times and uuids go into typed vectors copied in one call, instead of one native call
+// (and a cast from text) per cell. It reads the table's columns when opened, so a column added by
+// a later migration gets its default instead of shifting the rest. Values must already be valid:
+// the appender does not check JSON.
 
-import { LIST, VARCHAR, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
+import {
+  DuckDBDataChunk,
+  DuckDBTimestampTZValue,
+  DuckDBUUIDValue,
+  listValue,
+  type DuckDBAppender,
+  type DuckDBConnection,
+  type DuckDBType,
+  type DuckDBValue,
+} from '@duckdb/node-api';
+
+/** DuckDB's vector size, the most rows a DataChunk holds. */
+const CHUNK_ROWS = 2048;
 
 export type CellValue = string | number | boolean | Date | Uint8Array | string[] | null | undefined;
 
-type Writer = (appender: DuckDBAppender, value: Exclude<CellValue, null | undefined>) => void;
+type Convert = (value: Exclude<CellValue, null | undefined>) => DuckDBValue;
 
-const VARCHAR_LIST = LIST(VARCHAR);
+const CANONICAL_UUID = /^([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{12})$/;
 
-function writerFor(dataType: string): Writer {
+/** DuckDB's storage form of a uuid; the text must be canonical (lower case, 8-4-4-4-12). */
+function uuidValue(text: string): DuckDBUUIDValue {
+  const m = CANONICAL_UUID.exec(text);
+  if (!m) throw new Error(`not a canonical uuid: ${JSON.stringify(text.slice(0, 64))}`);
+  return DuckDBUUIDValue.fromUint128(BigInt(`0x${m[1]}${m[2]}${m[3]}${m[4]}${m[5]}`));
+}
+
+function converterFor(dataType: string): Convert {
   switch (dataType) {
     case 'INTEGER':
-      return (a, v) => a.appendInteger(v as number);
-    case 'BIGINT':
-      return (a, v) => a.appendBigInt(BigInt(v as number));
     case 'DOUBLE':
-      return (a, v) => a.appendDouble(v as number);
     case 'BOOLEAN':
-      return (a, v) => a.appendBoolean(v as boolean);
-    // Appending the ISO text (which DuckDB casts) costs a fraction of building a timestamp value.
+      return (v) => v as number | boolean;
+    case 'BIGINT':
+      return (v) => BigInt(v as number);
     case 'TIMESTAMP WITH TIME ZONE':
-      return (a, v) => a.appendVarchar((v as Date).toISOString());
-    case 'BLOB':
-      return (a, v) => a.appendBlob(v as Uint8Array);
+      return (v) => new DuckDBTimestampTZValue(BigInt((v as Date).getTime()) * 1000n);
+    case 'UUID':
+      return (v) => uuidValue(v as string);
     case 'VARCHAR[]':
-      return (a, v) => a.appendList(v as string[], VARCHAR_LIST);
-    // VARCHAR, JSON and UUID take their text form; DuckDB casts UUIDs from it.
+      return (v) => listValue(v as string[]);
+    case 'VARCHAR':
+    case 'JSON':
+      return (v) => String(v);
     default:
-      return (a, v) => a.appendVarchar(String(v));
+      throw new Error(`no appender conversion for ${dataType}`);
   }
 }
 
+/** A literal default, possibly cast (`CAST('f' AS BOOLEAN)`): the same for every row, so read once. */
+const CONSTANT_DEFAULT = /^(?:CAST\('(?:[^']|'')*' AS [A-Z0-9_ ]+\)|'(?:[^']|'')*'|-?\d+(?:\.\d+)?|true|false)$/i;
+
+interface Column {
+  name: string;
+  convert: Convert;
+  /** What an absent value becomes: the declared default, NULL without one; undefined when not constant. */
+  absent: DuckDBValue | undefined;
+}
+
 export class TableAppender {
+  private rows: object[] = [];
+
   private constructor(
     private readonly appender: DuckDBAppender,
-    private readonly columns: ReadonlyArray<{ name: string; write: Writer }>,
+    private readonly columns: readonly Column[],
+    private readonly types: readonly DuckDBType[],
   ) {}
 
   static async open(conn: DuckDBConnection, table: string): Promise<TableAppender> {
     const reader = await conn.runAndReadAll(
-      `SELECT column_name, data_type FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = $1 ORDER BY column_index`,
+      `SELECT column_name, data_type, column_default FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = $1 ORDER BY column_index`,
       [table],
     );
-    const columns = reader.getRowObjects().map((r) => ({ name: String(r.column_name), write: writerFor(String(r.data_type)) }));
+    const columns: Column[] = [];
+    for (const r of reader.getRowObjects()) {
+      const declared = r.column_default === null ? null : String(r.column_default);
+      let absent: DuckDBValue | undefined = null;
+      if (declared !== null) {
+        absent = CONSTANT_DEFAULT.test(declared) ? (await conn.runAndReadAll(`SELECT ${declared} AS v`)).getRowObjects()[0]!.v! : undefined;
+      }
+      columns.push({ name: String(r.column_name), convert: converterFor(String(r.data_type)), absent });
+    }
     if (columns.length === 0) throw new Error(`table ${table} does not exist`);
-    return new TableAppender(await conn.createAppender(table), columns);
+    const appender = await conn.createAppender(table);
+    const types = columns.map((_, i) => appender.columnType(i));
+    return new TableAppender(appender, columns, types);
   }
 
   /**
-   * Appends one row. A column the record does not name gets its default (NULL unless declared);
-   * properties that are not columns are ignored.
+   * Buffers one row until `flush`. A column the record does not name gets its default (NULL unless
+   * declared); properties that are not columns are ignored.
    */
   append(record: object): void {
-    for (const c of this.columns) {
-      const v = (record as Record<string, CellValue>)[c.name];
-      if (v === undefined) this.appender.appendDefault();
-      else if (v === null) this.appender.appendNull();
-      else c.write(this.appender, v);
-    }
-    this.appender.endRow();
+    this.rows.push(record);
   }
 
-  /** Writes the appended rows in one transaction (the connection is in autocommit mode). */
+  /** Writes the buffered rows (in one transaction unless one is open on the connection). */
   flush(): void {
+    const rows = this.rows;
+    this.rows = [];
+    for (let start = 0; start < rows.length; start += CHUNK_ROWS) this.appendChunk(rows, start, Math.min(CHUNK_ROWS, rows.length - start));
     this.appender.flushSync();
+  }
+
+  private appendChunk(rows: object[], start: number, count: number): void {
+    const chunk = DuckDBDataChunk.create(this.types, count);
+    this.columns.forEach((c, ci) => {
+      const vector = chunk.getColumnVector(ci);
+      for (let i = 0; i < count; i++) {
+        const v = (rows[start + i] as Record<string, CellValue>)[c.name];
+        if (v !== undefined) vector.setItem(i, v === null ? null : c.convert(v));
+        else if (c.absent !== undefined) vector.setItem(i, c.absent);
+        else throw new Error(`column ${c.name} has a default that is not a constant; name it in every record`);
+      }
+      vector.flush();
+    });
+    this.appender.appendDataChunk(chunk);
   }
 
   /** Drops rows not yet flushed (after a failure), then closes. */
   discard(): void {
+    this.rows = [];
     try {
       this.appender.clear();
     } finally {

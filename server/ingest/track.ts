@@ -54,7 +54,7 @@ export async function trackEvents(services: Services, body: Record<string, unkno
   items.forEach((item, index) => {
     const checked = checkEvent(item);
     if ('defect' in checked) refused.push({ index, ...checked.defect, event: (item as { event?: unknown } | null)?.event });
-    else rows.push(normalizeEvent(checked.event, normalize));
+    else rows.push(normalizeEvent(checked.event, normalize, checked.text));
   });
   const rejections = rejectionRows(services, { credential: ctx.credential, operation: 'track', sdk: ctx.sdk, requestId: ctx.requestId, receivedAt }, refused);
   await ingestWriter(services).submit({ events: rows, rejections });
