@@ -274,13 +274,14 @@ async function main(): Promise<void> {
   let ch: ClickHouse | undefined;
   try {
     if (!only || only.has('ingest')) report.ingest = await ingestPhase();
-    if (withPeer) {
+    if (withPeer && cases.length > 0) {
       const dir = path.join(workDir, 'clickhouse');
       rmSync(dir, { recursive: true, force: true });
       ch = children.add(await ClickHouse.start(dir));
       log(`ClickHouse ${ch.version} on 127.0.0.1:${ch.port} (pid ${ch.pid})`);
     }
-    for (const n of sizes) report.sizes.push(await sizePhase(n, ch));
+    // `--only ingest` measures ingestion alone: no data set, no query run.
+    if (cases.length > 0) for (const n of sizes) report.sizes.push(await sizePhase(n, ch));
   } finally {
     await children.stopAll();
     for (const dir of leftovers) rmSync(dir, { recursive: true, force: true });
