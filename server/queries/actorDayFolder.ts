@@ -48,6 +48,7 @@ export class ActorDayFolder {
   private conn: DuckDBConnection | undefined;
   private stopped = false;
   private upToDate = false;
+  private verified = false;
   private retryCompactionAt = 0;
 
   constructor(private readonly services: Services) {}
@@ -100,6 +101,7 @@ export class ActorDayFolder {
   }
 
   private async fold(maxRows: number): Promise<FoldProgress> {
+    if (!this.verified) await this.verifyFoldedPoint();
     const progress: FoldProgress = { folded: 0, refolded: 0, compacted: false };
     const started = performance.now();
     let caughtUp = false;
@@ -158,13 +160,40 @@ export class ActorDayFolder {
           ...projectLists(current), through: BigInt(through), upto: BigInt(upto),
         }, projectTypes);
       }
-      await conn.run('UPDATE actor_day_state SET through_rowid = $upto', { upto: BigInt(Math.max(upto, through)) });
+      await conn.run('UPDATE actor_day_state SET through_rowid = $upto, through_uuid = (SELECT uuid FROM events WHERE rowid = $upto)', {
+        upto: BigInt(Math.max(upto, through)),
+      });
       await conn.run('COMMIT');
       return { folded: Math.max(0, upto - through), refolded: stale.length, caughtUp: upto >= top, through: Math.max(upto, through) };
     } catch (err) {
       await conn.run('ROLLBACK').catch(() => undefined);
       throw err;
     }
+  }
+
+  /**
+   * Checks, once per process, that the event at the folded rowid is still the one folded there. A
+   * store copied or restored in another order has other rowids; its rollup is then emptied and
+   * folded again from the start.
+   */
+  private async verifyFoldedPoint(): Promise<void> {
+    const conn = await this.connection();
+    const [row] = (await conn.runAndReadAll(`SELECT s.through_rowid AS w, s.through_uuid::VARCHAR AS folded, e.uuid::VARCHAR AS stored
+      FROM actor_day_state s LEFT JOIN events e ON e.rowid = s.through_rowid`)).getRowObjects();
+    if (row && Number(row.w) >= 0 && row.folded !== row.stored) {
+      this.services.log.warn({ through_rowid: Number(row.w) }, 'actor days do not match the stored events (a restored or copied store); folding them again');
+      await conn.run('BEGIN TRANSACTION');
+      try {
+        await conn.run('DELETE FROM actor_days');
+        await conn.run('DELETE FROM actor_day_zones');
+        await conn.run('UPDATE actor_day_state SET through_rowid = -1, through_uuid = NULL, compacted_rows = 0');
+        await conn.run('COMMIT');
+      } catch (err) {
+        await conn.run('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+    }
+    this.verified = true;
   }
 
   /**

@@ -1,13 +1,17 @@
 // The per-day actor rollup: what a fold stores, that day-level queries agree with the raw events
 // before, during and after folding, that a changed time zone is folded again, that compaction
-// merges delta rows without changing an answer, and that events arriving during folds are counted
-// exactly once.
+// merges delta rows without changing an answer, that events arriving during folds are counted
+// exactly once, and that a store whose rowids changed is folded again.
 
 import t from 'tap';
 import { queryHarness } from './harness.js';
 import { seedEvents, type SeedEvent } from '../support/seedEvents.js';
 import { createIngestKey } from '../support/ingest.js';
-import { actorDayFolder } from '../../server/queries/actorDayFolder.js';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { ActorDayFolder, actorDayFolder } from '../../server/queries/actorDayFolder.js';
+import { takeSnapshot } from '../../installer/snapshot.js';
+import { tempDir } from '../support/tempDir.js';
 import { deleteProject, updateProject } from '../../server/accounts/projects.js';
 import { localDate } from '../../server/queries/localTime.js';
 
@@ -142,4 +146,37 @@ t.test('a deleted project leaves the rollup at the next fold', async (t) => {
   await folder.catchUp();
   t.same(await rollup(p), [], 'its rows are gone');
   t.same(await services.events.read('SELECT * FROM actor_day_zones WHERE project_id = $1', [p]), [], 'and its zone');
+});
+
+t.test('a rollup whose folded event is no longer at its rowid is emptied and folded again', async (t) => {
+  const p = h.project('Asia/Tokyo');
+  await seedEvents(h.server, p, EVENTS);
+  await folder.catchUp();
+  const before = await rollup(p);
+  // As a store rebuilt in another order would look: the recorded event is not at that rowid.
+  await services.events.write("UPDATE actor_day_state SET through_uuid = '00000000-0000-4000-8000-000000000000'");
+  await services.events.write('DELETE FROM actor_days WHERE project_id = $1', [p]);
+  const fresh = new ActorDayFolder(services);
+  const progress = await fresh.catchUp();
+  await fresh.stop();
+  t.ok(h.server.logs.some((l) => String(l.msg).startsWith('actor days do not match the stored events')), 'said so in the log');
+  t.ok(progress.folded > 0, `folded ${progress.folded} events again`);
+  t.same(await rollup(p), before, 'the same rows as before');
+  t.same(await dailyCounts(p, '2026-03-01', '2026-03-05'), expectedCounts(EVENTS, 'Asia/Tokyo'));
+});
+
+t.test('a snapshot keeps events in storage order, so a restored rollup stays valid', async (t) => {
+  const p = h.project('UTC');
+  await seedEvents(h.server, p, EVENTS);
+  await folder.catchUp();
+  const dir = await tempDir(t);
+  await takeSnapshot(services, dir);
+  const instance = await DuckDBInstance.create(path.join(dir, 'events.duckdb'), { access_mode: 'READ_ONLY' });
+  const conn = await instance.connect();
+  const [row] = (await conn.runAndReadAll(`SELECT s.through_uuid::VARCHAR AS folded, e.uuid::VARCHAR AS stored
+    FROM actor_day_state s JOIN events e ON e.rowid = s.through_rowid`)).getRowObjects();
+  conn.closeSync();
+  instance.closeSync();
+  t.ok(row?.folded, 'the snapshot records a folded event');
+  t.equal(row?.stored, row?.folded, 'and holds that event at the same rowid');
 });
