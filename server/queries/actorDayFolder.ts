@@ -10,6 +10,7 @@
 
 import { INTEGER, LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api';
 import type { Services } from '../services.js';
+import { ACTOR_DAY_MEASURES } from './sql.js';
 
 /** How often the folder looks for new events. */
 const PASS_INTERVAL_MS = 5_000;
@@ -36,8 +37,7 @@ interface LiveProject {
  * timezone) and matching `where`, plus one row per (project, local day, distinct id) with a NULL
  * event for all of them.
  */
-const aggregate = (where: string) => `SELECT project_id, day, event, distinct_id,
-    count(*), sum(revenue), count(revenue), sum(revenue) FILTER (WHERE revenue < 0), count(*) FILTER (WHERE revenue < 0)
+const aggregate = (where: string) => `SELECT project_id, day, event, distinct_id, ${ACTOR_DAY_MEASURES}
   FROM (SELECT e.project_id, CAST(timezone(z.timezone, e.ts) AS DATE) AS day, e.event, e.distinct_id, e.revenue
     FROM events e JOIN (SELECT unnest($ids) AS project_id, unnest($zones) AS timezone) z ON z.project_id = e.project_id WHERE ${where})
   GROUP BY GROUPING SETS ((project_id, day, event, distinct_id), (project_id, day, distinct_id))`;
@@ -127,24 +127,20 @@ export class ActorDayFolder {
   }
 
   /** One transaction: projects with a new or changed zone folded from scratch, then new events. */
-  private async foldPass(budget: number): Promise<{ folded: number; refolded: number; caughtUp: boolean; through: number }> {
-    const conn = await this.connection();
+  private foldPass(budget: number): Promise<{ folded: number; refolded: number; caughtUp: boolean; through: number }> {
     const live = liveProjects(this.services);
-    await conn.run('BEGIN TRANSACTION');
-    try {
+    return this.transaction(async (conn) => {
       const [state] = (await conn.runAndReadAll('SELECT through_rowid AS w, (SELECT coalesce(max(rowid), -1) FROM events) AS top FROM actor_day_state')).getRowObjects();
       const through = Number(state!.w);
       const top = Number(state!.top);
+      // Never below `through`: the event folded there is still stored (verifyFoldedPoint).
       const upto = Math.min(top, through + budget);
       const zones = new Map((await conn.runAndReadAll('SELECT project_id, timezone FROM actor_day_zones')).getRows().map(([id, tz]) => [Number(id), String(tz)]));
       const stale = live.filter((p) => zones.get(p.id) !== p.timezone);
       const current = live.filter((p) => zones.get(p.id) === p.timezone);
-      const gone = [...zones.keys()].filter((id) => !live.some((p) => p.id === id));
-      if (stale.length === 0 && gone.length === 0 && upto <= through) {
-        await conn.run('ROLLBACK');
-        return { folded: 0, refolded: 0, caughtUp: true, through };
-      }
-      const dropped = [...stale.map((p) => p.id), ...gone];
+      const liveIds = new Set(live.map((p) => p.id));
+      const dropped = [...stale.map((p) => p.id), ...[...zones.keys()].filter((id) => !liveIds.has(id))];
+      if (dropped.length === 0 && upto === through) return { folded: 0, refolded: 0, caughtUp: true, through };
       if (dropped.length > 0) {
         const ids = { ids: listValue(dropped) };
         const types = { ids: LIST(INTEGER) };
@@ -160,15 +156,9 @@ export class ActorDayFolder {
           ...projectLists(current), through: BigInt(through), upto: BigInt(upto),
         }, projectTypes);
       }
-      await conn.run('UPDATE actor_day_state SET through_rowid = $upto, through_uuid = (SELECT uuid FROM events WHERE rowid = $upto)', {
-        upto: BigInt(Math.max(upto, through)),
-      });
-      await conn.run('COMMIT');
-      return { folded: Math.max(0, upto - through), refolded: stale.length, caughtUp: upto >= top, through: Math.max(upto, through) };
-    } catch (err) {
-      await conn.run('ROLLBACK').catch(() => undefined);
-      throw err;
-    }
+      await conn.run('UPDATE actor_day_state SET through_rowid = $upto, through_uuid = (SELECT uuid FROM events WHERE rowid = $upto)', { upto: BigInt(upto) });
+      return { folded: upto - through, refolded: stale.length, caughtUp: upto === top, through: upto };
+    });
   }
 
   /**
@@ -178,19 +168,17 @@ export class ActorDayFolder {
    */
   private async verifyFoldedPoint(): Promise<void> {
     const conn = await this.connection();
-    const [row] = (await conn.runAndReadAll(`SELECT s.through_rowid AS w, s.through_uuid::VARCHAR AS folded, e.uuid::VARCHAR AS stored
-      FROM actor_day_state s LEFT JOIN events e ON e.rowid = s.through_rowid`)).getRowObjects();
-    if (row && Number(row.w) >= 0 && row.folded !== row.stored) {
-      this.services.log.warn({ through_rowid: Number(row.w) }, 'actor days do not match the stored events (a restored or copied store); folding them again');
-      await conn.run('BEGIN TRANSACTION');
-      try {
-        await conn.run('DELETE FROM actor_days');
-        await conn.run('DELETE FROM actor_day_zones');
-        await conn.run('UPDATE actor_day_state SET through_rowid = -1, through_uuid = NULL, compacted_rows = 0');
-        await conn.run('COMMIT');
-      } catch (err) {
-        await conn.run('ROLLBACK').catch(() => undefined);
-        throw err;
+    const [state] = (await conn.runAndReadAll('SELECT through_rowid AS w, through_uuid::VARCHAR AS folded FROM actor_day_state')).getRowObjects();
+    const through = Number(state!.w);
+    if (through >= 0) {
+      const [event] = (await conn.runAndReadAll('SELECT uuid::VARCHAR AS stored FROM events WHERE rowid = $w', { w: BigInt(through) })).getRowObjects();
+      if (event?.stored !== state!.folded) {
+        this.services.log.warn({ through_rowid: through }, 'actor days do not match the stored events (a restored or copied store); folding them again');
+        await this.transaction(async (c) => {
+          await c.run('DELETE FROM actor_days');
+          await c.run('DELETE FROM actor_day_zones');
+          await c.run('UPDATE actor_day_state SET through_rowid = -1, through_uuid = NULL, compacted_rows = 0');
+        });
       }
     }
     this.verified = true;
@@ -207,22 +195,35 @@ export class ActorDayFolder {
     const total = Number(row!.total);
     const compacted = Number(row!.compacted);
     if (!force && (total - compacted <= Math.max(MIN_DELTA_ROWS, compacted / 4) || total < this.retryCompactionAt)) return false;
-    await conn.run('BEGIN TRANSACTION');
     try {
-      await conn.run('CREATE TABLE actor_days_merged AS FROM actor_days LIMIT 0');
-      await conn.run(`INSERT INTO actor_days_merged
-        SELECT project_id, day, event, distinct_id, sum(events), sum(revenue), sum(revenue_events), sum(refunds), sum(refund_events)
-        FROM actor_days GROUP BY project_id, day, event, distinct_id ORDER BY project_id, event, day`);
-      await conn.run('DROP TABLE actor_days');
-      await conn.run('ALTER TABLE actor_days_merged RENAME TO actor_days');
-      await conn.run('UPDATE actor_day_state SET compacted_rows = (SELECT count(*) FROM actor_days)');
-      await conn.run('COMMIT');
-      this.retryCompactionAt = 0;
-      return true;
+      await this.transaction(async (c) => {
+        await c.run('CREATE TABLE actor_days_merged AS FROM actor_days LIMIT 0');
+        await c.run(`INSERT INTO actor_days_merged
+          SELECT project_id, day, event, distinct_id, sum(events), sum(revenue), sum(revenue_events), sum(refunds), sum(refund_events)
+          FROM actor_days GROUP BY project_id, day, event, distinct_id ORDER BY project_id, event, day`);
+        await c.run('DROP TABLE actor_days');
+        await c.run('ALTER TABLE actor_days_merged RENAME TO actor_days');
+        await c.run('UPDATE actor_day_state SET compacted_rows = (SELECT count(*) FROM actor_days)');
+      });
     } catch (err) {
-      await conn.run('ROLLBACK').catch(() => undefined);
       // Not again on every pass: only once the rollup has grown by half.
       this.retryCompactionAt = Math.ceil(total * 1.5);
+      throw err;
+    }
+    this.retryCompactionAt = 0;
+    return true;
+  }
+
+  /** Runs `work` in one transaction on the folder's connection, rolled back if it throws. */
+  private async transaction<T>(work: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    const conn = await this.connection();
+    await conn.run('BEGIN TRANSACTION');
+    try {
+      const result = await work(conn);
+      await conn.run('COMMIT');
+      return result;
+    } catch (err) {
+      await conn.run('ROLLBACK').catch(() => undefined);
       throw err;
     }
   }

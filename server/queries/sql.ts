@@ -198,7 +198,7 @@ export function scanEvents(b: Binder, columns: ScanColumns, o: ScanOptions): str
   const since = o.from !== undefined ? dayNumber(addDays(o.from, -1)) * DAY_MS : Math.max(0, until - ARITHMETIC_HISTORY_DAYS * DAY_MS);
   const local = localTimeSql(b, o.timezone, since, until, o.from !== undefined);
   if (o.from !== undefined) {
-    where.push(`e.ts >= CAST(${b.bind(utcMidnight(addDays(o.from, -1)))} AS TIMESTAMPTZ)`, `${local.day} >= ${dateValue(b, o.from)}`);
+    where.push(`e.ts >= CAST(${b.bind(new Date(since).toISOString())} AS TIMESTAMPTZ)`, `${local.day} >= ${dateValue(b, o.from)}`);
   }
   where.push(`e.ts < CAST(${b.bind(new Date(until).toISOString())} AS TIMESTAMPTZ)`);
   if (o.extraAfterMs === undefined) where.push(`${local.day} <= ${dateValue(b, o.to)}`);
@@ -208,6 +208,13 @@ export function scanEvents(b: Binder, columns: ScanColumns, o: ScanOptions): str
   const from = exprs.some(([, expr]) => expr.includes(ACTOR)) ? EVENTS_WITH_ACTORS : 'events e';
   return `SELECT ${exprs.map(([alias, expr]) => `${expr} AS ${alias}`).join(', ')} FROM ${from} WHERE ${where.join(' AND ')}`;
 }
+
+/**
+ * The measures of an actor_days row over raw events with a `revenue` column, in the table's column
+ * order: events, revenue, revenue_events, refunds, refund_events. The folder writes rows with them;
+ * scanActorDays computes the not yet folded part with them.
+ */
+export const ACTOR_DAY_MEASURES = 'count(*), sum(revenue), count(revenue), sum(revenue) FILTER (WHERE revenue < 0), count(*) FILTER (WHERE revenue < 0)';
 
 export interface DayScanOptions {
   projectId: number;
@@ -241,12 +248,7 @@ export function scanActorDays(b: Binder, o: DayScanOptions): string {
   });
   return `${folded}
   UNION ALL
-  SELECT actor, day, count(*), sum(revenue), count(revenue), sum(revenue) FILTER (WHERE revenue < 0), count(*) FILTER (WHERE revenue < 0)
-  FROM (${raw}) GROUP BY actor, day`;
-}
-
-function utcMidnight(date: string): string {
-  return `${date}T00:00:00.000Z`;
+  SELECT actor, day, ${ACTOR_DAY_MEASURES} FROM (${raw}) GROUP BY actor, day`;
 }
 
 /** DuckDB counts arrive as BigInt, sums as numbers; either may be NULL. */
