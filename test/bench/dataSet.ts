@@ -5,7 +5,8 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { pathOf, parseRevenue } from '../../server/ingest/normalizeEvent.js';
-import { dayNumber, DATA_FROM, DATA_TO, generate, GENERATOR_VERSION, type GenerateOptions } from './generate.js';
+import { dayNumber } from '../../server/queries/dates.js';
+import { DATA_FROM, DATA_TO, generate, GENERATOR_VERSION, type GenerateOptions } from './generate.js';
 
 /** Column order of the event files. */
 export const EVENT_COLUMNS = [

@@ -5,6 +5,8 @@
 // Timestamps are whole seconds and strictly increasing per person, so that every engine orders one
 // actor's events the same way (ClickHouse 18.16's windowFunnel takes second-resolution times).
 
+import { dayNumber } from '../../server/queries/dates.js';
+import { zoneOffsetMs } from '../../server/queries/localTime.js';
 import { mixSeed, Random, Weighted } from './random.js';
 
 export interface ProjectSpec {
@@ -75,30 +77,6 @@ export interface GenerateOptions {
 
 const DAY_MS = 86_400_000;
 
-export function dayNumber(date: string): number {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return Date.UTC(y, m - 1, d) / DAY_MS;
-}
-
-export function dateOf(day: number): string {
-  return new Date(day * DAY_MS).toISOString().slice(0, 10);
-}
-
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-/** Offset of local time from UTC, in ms, at the instant `utcMs`. */
-export function zoneOffsetMs(timezone: string, utcMs: number): number {
-  let format = formats.get(timezone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone: timezone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
-    });
-    formats.set(timezone, format);
-  }
-  const parts = format.formatToParts(new Date(utcMs));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
-  return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) - utcMs;
-}
 
 /** Events per project: shares of the total, the remainder to the first project. */
 export function projectBudgets(total: number, projects: readonly ProjectSpec[] = PROJECTS): number[] {

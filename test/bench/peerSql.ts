@@ -1,7 +1,7 @@
 // The ClickHouse side of the benchmark: the events table and, per case, SQL computing what pp's
 // query computes (docs/queries.md), in the dialect of Debian's ClickHouse 18.16.
 
-import { dateOf, dayNumber } from './generate.js';
+import { addDays, bucketStart } from '../../server/queries/dates.js';
 
 export interface PeerScope {
   projectId: number;
@@ -13,7 +13,6 @@ export function lit(s: string): string {
   return `'${s.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 }
 
-export const addDays = (date: string, days: number): string => dateOf(dayNumber(date) + days);
 const date = (d: string) => `toDate(${lit(d)})`;
 const utc = (d: string) => `toDateTime(${lit(`${d} 00:00:00`)})`;
 
@@ -88,11 +87,7 @@ function cohortJoin(s: PeerScope, c: CohortSpec, kind: 'LEFT' | 'INNER'): string
     FROM (SELECT actor, min(bucket) AS cohort FROM (${starts}) GROUP BY actor) ALL ${kind} JOIN (${rets}) USING actor`;
 }
 
-export function mondayOf(d: string): string {
-  const n = dayNumber(d);
-  // 1970-01-01 was a Thursday: day 0 → weekday index 3 (Monday = 0).
-  return dateOf(n - ((n + 3) % 7));
-}
+export const mondayOf = (d: string): string => bucketStart(d, 'week');
 
 /** Cohort sizes (period 0) and returning actors per later period, counted with uniqExact. */
 export function retentionSql(s: PeerScope, c: CohortSpec): string {
