@@ -3,26 +3,15 @@
 
 import { spawn } from 'node:child_process';
 import net from 'node:net';
+import { outputOf, type CliResult } from '../support/ppctl.js';
 import { request } from '../support/testServer.js';
 
-export interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type Run = CliResult;
 
 /** Runs a program (an installed `ppctl`, `unshare`, …) with the caller's environment minus PP_* settings. */
 export function runProgram(command: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PP_'))) as Record<string, string>;
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return outputOf(spawn(command, args, { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
 export function freePort(): Promise<number> {

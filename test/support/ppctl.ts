@@ -14,15 +14,20 @@ export interface CliResult {
 }
 
 export function runPpctl(args: string[], env: Record<string, string> = {}, input?: string): Promise<CliResult> {
+  const child = spawn(process.execPath, [PPCTL, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin.end(input ?? '');
+  return outputOf(child);
+}
+
+/** A child's exit code and everything it wrote, once it has closed. */
+export function outputOf(child: ChildProcess): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [PPCTL, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input ?? '');
   });
 }
 
