@@ -78,8 +78,8 @@ export class GroupWriter {
 
   /** Builds the filter of stored pairs ahead of the first group (it reads up to half its capacity of rows). */
   prepare(): Promise<void> {
-    return this.exclusive(async () => {
-      await this.keyFilter();
+    return this.exclusive(async (conn) => {
+      await this.keyFilter(conn);
     });
   }
 
@@ -87,7 +87,9 @@ export class GroupWriter {
   async close(): Promise<void> {
     this.closing = true;
     while (this.draining) await this.draining;
-    for (const a of this.appenders.values()) a.close();
+    await this.services.events.useWriter(async () => {
+      for (const a of this.appenders.values()) a.close();
+    });
     this.appenders.clear();
   }
 
@@ -115,10 +117,11 @@ export class GroupWriter {
       const head = this.queue[0]!;
       if (head.kind === 'job') {
         this.queue.shift();
-        await head.run(this.services.events.writer).then(head.resolve, head.reject);
+        await this.services.events.useWriter(head.run).then(head.resolve, head.reject);
         continue;
       }
-      await this.commit(this.takeGroup());
+      // The group is taken once the writer is ours, so batches that arrived meanwhile join it.
+      await this.services.events.useWriter((conn) => this.commit(conn, this.takeGroup()));
     }
   }
 
@@ -136,18 +139,18 @@ export class GroupWriter {
     return group;
   }
 
-  private async commit(group: BatchItem[]): Promise<void> {
+  private async commit(conn: DuckDBConnection, group: BatchItem[]): Promise<void> {
     let stored: EventRow[];
     let results: BatchResult[];
     try {
-      ({ stored, results } = await this.deduplicate(group));
-      await this.write(stored, group.flatMap((item) => item.batch.rejections));
+      ({ stored, results } = await this.deduplicate(conn, group));
+      await this.write(conn, stored, group.flatMap((item) => item.batch.rejections));
     } catch (err) {
       // Whether a failed COMMIT stored anything is not certain: the filter is read again from the table.
       this.filter = undefined;
       // One bad batch must not fail the requests it happened to be grouped with: retry them one by one.
       if (group.length > 1) {
-        for (const item of group) await this.commit([item]);
+        for (const item of group) await this.commit(conn, [item]);
         return;
       }
       this.services.log.error({ err }, 'ingest commit failed');
@@ -168,14 +171,13 @@ export class GroupWriter {
    * transaction; the COMMIT (write-ahead log and fsync) runs off the JavaScript thread, so
    * requests keep being read while the previous group is made durable.
    */
-  private async write(events: EventRow[], rejections: RejectionRow[]): Promise<void> {
+  private async write(conn: DuckDBConnection, events: EventRow[], rejections: RejectionRow[]): Promise<void> {
     if (events.length === 0 && rejections.length === 0) return;
-    const conn = this.services.events.writer;
     await conn.run('BEGIN TRANSACTION');
     try {
       for (const [table, rows] of [['events', events], ['ingest_rejections', rejections]] as const) {
         if (rows.length === 0) continue;
-        const appender = await this.appender(table);
+        const appender = await this.appender(conn, table);
         for (const row of rows) appender.append(row);
         appender.flush();
       }
@@ -188,8 +190,8 @@ export class GroupWriter {
   }
 
   /** Keeps the first occurrence of each (project, uuid) that is not stored yet. */
-  private async deduplicate(group: BatchItem[]): Promise<{ stored: EventRow[]; results: BatchResult[] }> {
-    const existing = await this.storedKeys(group.flatMap((item) => item.batch.events));
+  private async deduplicate(conn: DuckDBConnection, group: BatchItem[]): Promise<{ stored: EventRow[]; results: BatchResult[] }> {
+    const existing = await this.storedKeys(conn, group.flatMap((item) => item.batch.events));
     const seen = new Set<string>(existing);
     const stored: EventRow[] = [];
     const results = group.map((item) => {
@@ -215,24 +217,24 @@ export class GroupWriter {
    * up, and only rows older than what the filter covers (after it dropped a generation) are
    * searched for the rest; the received_at bounds let DuckDB skip row groups by their min/max.
    */
-  private async storedKeys(rows: EventRow[]): Promise<string[]> {
+  private async storedKeys(conn: DuckDBConnection, rows: EventRow[]): Promise<string[]> {
     if (rows.length === 0) return [];
-    const filter = await this.keyFilter();
+    const filter = await this.keyFilter(conn);
     const sinceUs = (this.services.clock.now().getTime() - this.options.dedupWindowMs) * 1000;
     const suspects = new Set<string>();
     const unseen = new Set<string>();
     for (const r of rows) (filter.mayHold(r.project_id, r.uuid) ? suspects : unseen).add(r.uuid);
-    const found = await this.lookUp([...suspects], sinceUs, Infinity);
-    if (filter.coveredFromUs > sinceUs) found.push(...(await this.lookUp([...unseen], sinceUs, filter.coveredFromUs)));
+    const found = await this.lookUp(conn, [...suspects], sinceUs, Infinity);
+    if (filter.coveredFromUs > sinceUs) found.push(...(await this.lookUp(conn, [...unseen], sinceUs, filter.coveredFromUs)));
     this.stats.lookups += suspects.size;
     return found;
   }
 
   /** Stored pairs among these uuids with received_at (µs) in [fromUs, beforeUs). */
-  private async lookUp(uuids: string[], fromUs: number, beforeUs: number): Promise<string[]> {
+  private async lookUp(conn: DuckDBConnection, uuids: string[], fromUs: number, beforeUs: number): Promise<string[]> {
     if (uuids.length === 0) return [];
     const bounded = Number.isFinite(beforeUs);
-    const reader = await this.services.events.writer.runAndReadAll(
+    const reader = await conn.runAndReadAll(
       `SELECT project_id, uuid::VARCHAR AS uuid FROM events
         WHERE received_at >= $1 ${bounded ? 'AND received_at < $3' : ''} AND uuid IN (SELECT unnest($2::VARCHAR[])::UUID)`,
       [timestampTZValue(BigInt(fromUs)), listValue(uuids), ...(bounded ? [timestampTZValue(BigInt(beforeUs))] : [])],
@@ -247,13 +249,13 @@ export class GroupWriter {
    * uuids come as four words each (no strings), oldest first, so the first generation to go holds
    * the oldest.
    */
-  private async keyFilter(): Promise<StoredKeyFilter> {
+  private async keyFilter(conn: DuckDBConnection): Promise<StoredKeyFilter> {
     if (this.filter) return this.filter;
     const { filterCapacity: capacity } = this.options;
     const sinceUs = (this.services.clock.now().getTime() - this.options.dedupWindowMs) * 1000;
     const limit = Math.max(1, Math.floor(capacity / 2));
     const word = (from: number, to: number) => `('0x' || u[${from}:${to}])::UINTEGER`;
-    const result = await this.services.events.writer.stream(
+    const result = await conn.stream(
       `WITH recent AS (
          SELECT project_id, replace(uuid::VARCHAR, '-', '') AS u, epoch_us(received_at) AS us FROM events
           WHERE received_at >= $1 ORDER BY received_at DESC LIMIT $2)
@@ -279,10 +281,10 @@ export class GroupWriter {
     return filter;
   }
 
-  private async appender(table: string): Promise<TableAppender> {
+  private async appender(conn: DuckDBConnection, table: string): Promise<TableAppender> {
     let a = this.appenders.get(table);
     if (!a) {
-      a = await TableAppender.open(this.services.events.writer, table);
+      a = await TableAppender.open(conn, table);
       this.appenders.set(table, a);
     }
     return a;

@@ -74,7 +74,7 @@ export class TableAppender {
 
   static async open(conn: DuckDBConnection, table: string): Promise<TableAppender> {
     const reader = await conn.runAndReadAll(
-      `SELECT column_name, data_type, column_default FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = $1 ORDER BY column_index`,
+      `SELECT column_name, data_type, column_default FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = $1 ORDER BY column_index`,
       [table],
     );
     const columns: Column[] = [];

@@ -1,6 +1,8 @@
 // The events database (DuckDB): one instance per file per process, a writer connection for
 // appends and a small pool of reader connections so queries run concurrently on the libuv pool.
-// Reads take a time limit and are interrupted when it passes.
+// Reads take a time limit and are interrupted when it passes. The writer is used by one caller at
+// a time: DuckDB closes a connection's pending result when another statement starts on it, so a
+// stray statement in the middle of an ingest transaction would fail that transaction.
 
 import { DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import { QueryTimeoutError } from '../http/errors.js';
@@ -28,10 +30,11 @@ export class EventStore {
   private readonly waiting: Array<(c: DuckDBConnection) => void> = [];
   private readonly all: DuckDBConnection[] = [];
   private closed = false;
+  private writerTurn: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly instance: DuckDBInstance,
-    readonly writer: DuckDBConnection,
+    private readonly writer: DuckDBConnection,
   ) {}
 
   static async open(file: string, options: StoreOptions = {}): Promise<EventStore> {
@@ -91,9 +94,23 @@ export class EventStore {
     return c;
   }
 
-  /** Runs a statement on the writer connection (DDL, deletes, transactions). */
+  /**
+   * Runs `use` with the writer connection once every earlier user is done with it. Everything
+   * `use` runs, a whole transaction included, happens with nobody else on the connection; it must
+   * not call `write` or `useWriter` itself.
+   */
+  useWriter<T>(use: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    const turn = this.writerTurn.then(() => {
+      if (this.closed) throw new Error('event store is closed');
+      return use(this.writer);
+    });
+    this.writerTurn = turn.catch(() => undefined);
+    return turn;
+  }
+
+  /** Runs one statement on the writer connection (DDL, deletes), in its turn. */
   async write(sql: string, params: SqlParams = []): Promise<void> {
-    await this.writer.run(sql, params);
+    await this.useWriter((conn) => conn.run(sql, params));
   }
 
   async ping(): Promise<void> {
@@ -101,7 +118,7 @@ export class EventStore {
   }
 
   async checkpoint(): Promise<void> {
-    await this.writer.run('CHECKPOINT');
+    await this.write('CHECKPOINT');
   }
 
   close(): void {

@@ -92,11 +92,8 @@ export async function createInstallation(dataDir: string, data: DataSet | null):
     await services.license.apply(license);
     const inst: Installation = { dataDir, licenseKeysDir, email, password: PASSWORD, projects, generated: null };
     if (data) {
-      inst.load = await loadEventStore(
-        services.events.writer,
-        data,
-        projects.map((p) => ({ id: p.id, browserKey: p.browserKey.publicId, serverKey: p.serverKey.publicId })),
-      );
+      const keys = projects.map((p) => ({ id: p.id, browserKey: p.browserKey.publicId, serverKey: p.serverKey.publicId }));
+      inst.load = await services.events.useWriter((conn) => loadEventStore(conn, data, keys));
       inst.generated = { seed: data.seed, events: data.events, version: data.version };
     }
     writeFileSync(path.join(dataDir, MANIFEST), JSON.stringify(inst, null, 2));

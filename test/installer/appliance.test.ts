@@ -210,7 +210,11 @@ t.test('bundle → offline install → ingest → upgrade → failed upgrade rol
     let sending = true;
     const load = (async () => {
       while (sending) await client.track(20);
-    })();
+    })().catch(async (err: Error) => {
+      // Say why the server refused, from its own log, rather than only that it did.
+      const errors = (await ppctl('logs', '-n', '400')).stdout.split('\n').filter((l) => /"level":(50|60)/.test(l));
+      throw new Error(`${err.message}\n${errors.join('\n')}`);
+    });
     await new Promise((r) => setTimeout(r, 300));
     const before = client.sent;
     const backup = await ppctl('backup', '--json', '--out', path.join(dir, 'under-load.tar'));

@@ -1,5 +1,5 @@
 // Backup and restore on a real server: a snapshot taken while events keep being written restores to
-// exactly the count it recorded; restore refuses a running server, a damaged file, a backup from a
+// exactly the count it recorded; snapshots taken during HTTP ingest fail no request; restore refuses a running server, a damaged file, a backup from a
 // newer release and anything that is not a backup.
 
 import t from 'tap';
@@ -13,6 +13,8 @@ import { startTestServer, type TestServer } from '../support/testServer.js';
 import { createTenant } from '../support/factories.js';
 import { runPpctl, spawnServe } from '../support/ppctl.js';
 import { tempDir } from '../support/tempDir.js';
+import { createIngestKey, ingestEvents } from '../support/ingest.js';
+import { takeSnapshot } from '../../installer/snapshot.js';
 
 const BATCH = 200;
 
@@ -29,6 +31,32 @@ async function eventCount(server: TestServer): Promise<number> {
   const [row] = await server.running.services.events.read('SELECT count(*) AS n FROM events');
   return Number(row!.n);
 }
+
+t.test('snapshots taken while HTTP ingest runs fail no ingest request', async (t) => {
+  const server = await startTestServer(t);
+  const { project } = await createTenant(server);
+  const key = createIngestKey(server, project);
+  let sending = true;
+  let accepted = 0;
+  const refusals: string[] = [];
+  const client = async (c: number) => {
+    for (let n = 0; sending; n++) {
+      const events = Array.from({ length: 20 }, (_, i) => ({ event: 'load', user_id: `user-${c}-${i}`, props: { n } }));
+      const res = await ingestEvents(server, key, events);
+      if (res.status === 202) accepted += 20;
+      else refusals.push(`${res.status} ${res.text}`);
+    }
+  };
+  const clients = Promise.all([0, 1, 2].map(client));
+  const dir = await tempDir(t);
+  // Each snapshot reads the applied migrations and attaches, copies and detaches a database.
+  for (let i = 0; i < 40; i++) await takeSnapshot(server.running.services, path.join(dir, `s${i}`));
+  sending = false;
+  await clients;
+  t.same(refusals, [], 'every request was acknowledged');
+  t.ok(accepted > 0, `${accepted} events acknowledged during the snapshots`);
+  t.equal(await eventCount(server), accepted, 'and each is stored once');
+});
 
 t.test('a backup taken while events are written restores to the count it recorded', async (t) => {
   const dir = await tempDir(t);

@@ -1,0 +1,73 @@
+// The events store's writer connection: one user at a time, in the order they asked, so a
+// statement issued while a transaction is open waits for it instead of landing inside it or
+// closing its pending result; and what only reads (the applied migrations) never waits for it.
+
+import t, { type Test } from 'tap';
+import path from 'node:path';
+import { tempDir } from '../support/tempDir.js';
+import { EventStore } from '../../server/store/eventStore.js';
+import { appliedEvents, migrateEvents } from '../../server/store/migrate.js';
+
+async function openStore(t: Test): Promise<EventStore> {
+  const store = await EventStore.open(path.join(await tempDir(t), 'events.duckdb'));
+  t.teardown(() => store.close());
+  await store.write('CREATE TABLE marks (who VARCHAR)');
+  return store;
+}
+
+function gate(): { open: () => void; opened: Promise<void> } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { open, opened };
+}
+
+async function marks(store: EventStore): Promise<string[]> {
+  return (await store.read('SELECT who FROM marks ORDER BY who')).map((r) => String(r.who));
+}
+
+t.test('a write issued during a held transaction runs after it, outside it', async (t) => {
+  const store = await openStore(t);
+  const held = gate();
+  const order: string[] = [];
+  const holder = store.useWriter(async (conn) => {
+    await conn.run('BEGIN TRANSACTION');
+    await conn.run("INSERT INTO marks VALUES ('rolled back')");
+    await held.opened;
+    await conn.run('ROLLBACK');
+    order.push('holder');
+  });
+  const stray = store.write("INSERT INTO marks VALUES ('stray')").then(() => order.push('stray'));
+  await new Promise((r) => setTimeout(r, 50));
+  t.same(order, [], 'the stray write waits while the transaction is open');
+  held.open();
+  await Promise.all([holder, stray]);
+  t.same(order, ['holder', 'stray']);
+  t.same(await marks(store), ['stray'], 'the stray row is kept: it was not part of the rolled-back transaction');
+});
+
+t.test('a user that fails does not hold up the next', async (t) => {
+  const store = await openStore(t);
+  const failed = store.useWriter(async (conn) => {
+    await conn.run('SELECT * FROM nowhere');
+  });
+  const next = store.write("INSERT INTO marks VALUES ('next')");
+  await t.rejects(failed, /nowhere/);
+  await next;
+  t.same(await marks(store), ['next']);
+});
+
+t.test('the applied migrations are read without waiting for the writer', async (t) => {
+  const store = await openStore(t);
+  t.same(await appliedEvents(store), [], 'a store without a ledger has applied nothing');
+  await migrateEvents(store);
+  const held = gate();
+  const holder = store.useWriter(async (conn) => {
+    await conn.run('BEGIN TRANSACTION');
+    await held.opened;
+    await conn.run('COMMIT');
+  });
+  const applied = await appliedEvents(store);
+  t.ok(applied.length > 0 && applied.every((m, i) => i === 0 || m.version > applied[i - 1]!.version), `${applied.length} migrations, in order, while the writer is held`);
+  held.open();
+  await holder;
+});
