@@ -60,6 +60,9 @@ const METRICS: Record<SegmentationMetric, string> = {
   revenue_avg: 'avg(revenue)',
 };
 
+/** Metrics that add up across cells (value × bucket): each cell's part, summed again by `sum`. */
+const CELL_METRICS: Partial<Record<SegmentationMetric, string>> = { events: 'count(*)', revenue: 'sum(revenue)' };
+
 /** The metric over rows of the per-day rollup (scanActorDays), for whole-day buckets without filters or grouping. */
 const DAY_METRICS: Record<SegmentationMetric, string> = {
   events: 'sum(events)',
@@ -89,8 +92,18 @@ export function buildSegmentationSql(p: SegmentationParams, range: DateRange, ct
   }
   // Values rank by the metric over the whole range (exact for uniques, not a sum of buckets); the
   // rest fold into one `$other` series whose points are computed from its events.
-  const rankBy = p.metric === 'revenue' ? `coalesce(${metric}, 0)` : metric;
   const limit = b.bind(p.group_by.limit);
+  const cell = CELL_METRICS[p.metric];
+  if (cell) {
+    // A count or a sum adds up: the events are grouped once by value and bucket, and the ranking
+    // and the folding into `$other` work on those few cells instead of on every event.
+    const sql = `WITH cells AS (SELECT gval, bucket, ${cell} AS c FROM (${base}) GROUP BY gval, bucket),
+ranked AS (SELECT gval, row_number() OVER (ORDER BY coalesce(sum(c), 0) DESC NULLS LAST, gval ASC NULLS LAST) AS rk FROM cells GROUP BY gval)
+SELECT r.rk > ${limit} AS is_other, CASE WHEN r.rk > ${limit} THEN NULL ELSE cells.gval END AS label, min(r.rk) AS rk, bucket, sum(c) AS v
+FROM cells JOIN ranked r ON r.gval IS NOT DISTINCT FROM cells.gval GROUP BY 1, 2, bucket`;
+    return { sql, params: b.values };
+  }
+  const rankBy = p.metric === 'revenue' ? `coalesce(${metric}, 0)` : metric;
   const sql = `WITH base AS (${base}),
 ranked AS (SELECT gval, row_number() OVER (ORDER BY ${rankBy} DESC NULLS LAST, gval ASC NULLS LAST) AS rk FROM base GROUP BY gval)
 SELECT r.rk > ${limit} AS is_other, CASE WHEN r.rk > ${limit} THEN NULL ELSE base.gval END AS label, min(r.rk) AS rk, bucket, ${metric} AS v
