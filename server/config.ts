@@ -47,6 +47,7 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'oidc.callback_url', env: 'PP_OIDC_CALLBACK_URL', kind: 'string', description: 'page of the web app a successful single sign-on redirects to (default BASE_URL/auth/callback)' },
   { key: 'oidc.http_timeout_ms', env: 'PP_OIDC_HTTP_TIMEOUT_MS', kind: 'int', description: 'time limit of one request to an identity provider, in ms (default 5000)' },
   { key: 'events.memory_limit_mb', env: 'PP_EVENTS_MEMORY_LIMIT_MB', kind: 'int', description: 'memory the event database may use for queries and ingestion, in MiB; larger intermediate results spill to DATA_DIR/events.tmp (default 256)' },
+  { key: 'events.rollup_properties', env: 'PP_EVENTS_ROLLUP_PROPERTIES', kind: 'list', description: 'comma-separated top-level property keys whose daily event counts per value are kept in a rollup, so breakdowns by them read no raw events (default none)' },
   { key: 'events.stream_heartbeat_ms', env: 'PP_EVENTS_STREAM_HEARTBEAT_MS', kind: 'int', description: 'interval of the keep-alive comment on the live event stream, in ms (default 15000)' },
   { key: 'tls_cert', env: 'PP_TLS_CERT', kind: 'string', description: 'PEM certificate (chain) file; with tls_key the server speaks HTTPS itself' },
   { key: 'tls_key', env: 'PP_TLS_KEY', kind: 'string', description: 'PEM private key file matching tls_cert' },
@@ -78,7 +79,7 @@ export interface Config {
   ingest: { dedup_window_hours: number; dedup_filter_events: number };
   /** Single sign-on; `callback_url` unset means BASE_URL/auth/callback (see oidcCallbackUrl). */
   oidc: { callback_url?: string; http_timeout_ms: number };
-  events: { stream_heartbeat_ms: number; memory_limit_mb: number };
+  events: { stream_heartbeat_ms: number; memory_limit_mb: number; rollup_properties: string[] };
   /** Both set: the server listens with HTTPS using these PEM files. */
   tls_cert?: string;
   tls_key?: string;
@@ -115,6 +116,7 @@ const DEFAULTS = {
   'oidc.http_timeout_ms': 5000,
   'events.stream_heartbeat_ms': 15_000,
   'events.memory_limit_mb': 256,
+  'events.rollup_properties': [] as string[],
 } as Record<string, unknown>;
 
 export function loadConfig(sources: ConfigSources = {}): Config {
@@ -137,6 +139,8 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   if (config.license.trusted_keys_dir) config.license.trusted_keys_dir = path.resolve(config.license.trusted_keys_dir);
   if ((config.tls_cert === undefined) !== (config.tls_key === undefined)) throw new ConfigError('tls_cert and tls_key must be set together');
   if (config.events.memory_limit_mb < 64) throw new ConfigError(`events.memory_limit_mb must be at least 64, got ${config.events.memory_limit_mb}`);
+  const prefixed = config.events.rollup_properties.find((k) => k.startsWith('props.'));
+  if (prefixed) throw new ConfigError(`events.rollup_properties lists property keys without "props.": ${prefixed.slice('props.'.length)}, not ${prefixed}`);
   if (config.tls_cert) config.tls_cert = path.resolve(config.tls_cert);
   if (config.tls_key) config.tls_key = path.resolve(config.tls_key);
   const scheme = config.tls_cert ? 'https' : 'http';

@@ -1,7 +1,9 @@
-// Keeps the per-day actor rollup (actor_days, see migrations/duckdb/0020) folded from the events
-// table in the background: every few seconds, events stored since the last pass are aggregated per
-// (project, local day, event, distinct id) in each project's zone, and a project whose zone changed
-// is folded again from scratch. Queries stay exact whatever the folder's progress, as they read the
+// Keeps the per-day actor rollup (actor_days, see migrations/duckdb/0020) and the per-day property
+// rollup (property_days, 0022) folded from the events table in the background: every few seconds,
+// events stored since the last pass are aggregated per (project, local day, event, distinct id) and
+// per (project, local day, event, key, value) of the keys in events.rollup_properties, in each
+// project's zone. A project whose zone changed is folded again from scratch, a key added to the
+// setting is folded from the first event, and a key removed from it is dropped. Queries stay exact whatever the folder's progress, as they read the
 // raw events past the folded point (see scanActorDays in sql.ts).
 //
 // The folder relies on rowids of `events` growing in commit order, which holds because events are
@@ -10,7 +12,7 @@
 
 import { INTEGER, LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api';
 import type { Services } from '../services.js';
-import { ACTOR_DAY_MEASURES } from './sql.js';
+import { ACTOR_DAY_MEASURES, propsPath } from './sql.js';
 
 /** How often the folder looks for new events. */
 const PASS_INTERVAL_MS = 5_000;
@@ -41,6 +43,13 @@ const aggregate = (where: string) => `SELECT project_id, day, event, distinct_id
   FROM (SELECT e.project_id, CAST(timezone(z.timezone, e.ts) AS DATE) AS day, e.event, e.distinct_id, e.revenue
     FROM events e JOIN (SELECT unnest($ids) AS project_id, unnest($zones) AS timezone) z ON z.project_id = e.project_id WHERE ${where})
   GROUP BY GROUPING SETS ((project_id, day, event, distinct_id), (project_id, day, distinct_id))`;
+
+/** (project, local day, event, key, value) counts of the same events for the keys of `$keys` (JSON paths `$paths`). */
+const propertyAggregate = (where: string) => `SELECT project_id, day, event, key, value, count(*), sum(revenue), count(revenue)
+  FROM (SELECT e.project_id, CAST(timezone(z.timezone, e.ts) AS DATE) AS day, e.event, k.key, json_extract_string(e.props, k.path) AS value, e.revenue
+    FROM events e JOIN (SELECT unnest($ids) AS project_id, unnest($zones) AS timezone) z ON z.project_id = e.project_id
+    CROSS JOIN (SELECT unnest($keys) AS key, unnest($paths) AS path) k WHERE ${where})
+  GROUP BY project_id, day, event, key, value`;
 
 export class ActorDayFolder {
   private running: Promise<FoldProgress> | undefined;
@@ -126,9 +135,13 @@ export class ActorDayFolder {
     return progress;
   }
 
-  /** One transaction: projects with a new or changed zone folded from scratch, then new events. */
+  /**
+   * One transaction: projects with a new or changed zone folded from scratch, property keys added
+   * to the setting folded from the start and removed ones dropped, then new events.
+   */
   private foldPass(budget: number): Promise<{ folded: number; refolded: number; caughtUp: boolean; through: number }> {
     const live = liveProjects(this.services);
+    const keys = [...new Set(this.services.config.events.rollup_properties)];
     return this.transaction(async (conn) => {
       const [state] = (await conn.runAndReadAll('SELECT through_rowid AS w, (SELECT coalesce(max(rowid), -1) FROM events) AS top FROM actor_day_state')).getRowObjects();
       const through = Number(state!.w);
@@ -140,21 +153,41 @@ export class ActorDayFolder {
       const current = live.filter((p) => zones.get(p.id) === p.timezone);
       const liveIds = new Set(live.map((p) => p.id));
       const dropped = [...stale.map((p) => p.id), ...[...zones.keys()].filter((id) => !liveIds.has(id))];
-      if (dropped.length === 0 && upto === through) return { folded: 0, refolded: 0, caughtUp: true, through };
+      const held = (await conn.runAndReadAll('SELECT key FROM property_day_keys')).getRows().map(([k]) => String(k));
+      const added = keys.filter((k) => !held.includes(k));
+      const removed = held.filter((k) => !keys.includes(k));
+      const kept = keys.filter((k) => held.includes(k));
+      if (dropped.length === 0 && upto === through && added.length === 0 && removed.length === 0) return { folded: 0, refolded: 0, caughtUp: true, through };
       if (dropped.length > 0) {
         const ids = { ids: listValue(dropped) };
         const types = { ids: LIST(INTEGER) };
         await conn.run('DELETE FROM actor_days WHERE project_id IN (SELECT unnest($ids))', ids, types);
+        await conn.run('DELETE FROM property_days WHERE project_id IN (SELECT unnest($ids))', ids, types);
         await conn.run('DELETE FROM actor_day_zones WHERE project_id IN (SELECT unnest($ids))', ids, types);
       }
+      if (removed.length > 0) {
+        const gone = { keys: listValue(removed) };
+        const types = { keys: LIST(VARCHAR) };
+        await conn.run('DELETE FROM property_days WHERE key IN (SELECT unnest($keys))', gone, types);
+        await conn.run('DELETE FROM property_day_keys WHERE key IN (SELECT unnest($keys))', gone, types);
+      }
+      const properties = async (projects: LiveProject[], of: string[], where: string, bounds: Record<string, bigint>) => {
+        if (projects.length === 0 || of.length === 0) return;
+        await conn.run(`INSERT INTO property_days ${propertyAggregate(where)}`, { ...projectLists(projects), ...keyLists(of), ...bounds }, { ...projectTypes, ...keyTypes });
+      };
       if (stale.length > 0) {
         await conn.run(`INSERT INTO actor_days ${aggregate('e.rowid <= $upto')}`, { ...projectLists(stale), upto: BigInt(upto) }, projectTypes);
+        await properties(stale, keys, 'e.rowid <= $upto', { upto: BigInt(upto) });
         await conn.run('INSERT INTO actor_day_zones SELECT unnest($ids), unnest($zones)', projectLists(stale), projectTypes);
       }
+      if (added.length > 0) {
+        await properties(current, added, 'e.rowid <= $upto', { upto: BigInt(upto) });
+        await conn.run('INSERT INTO property_day_keys SELECT unnest($keys)', { keys: listValue(added) }, { keys: LIST(VARCHAR) });
+      }
       if (current.length > 0 && upto > through) {
-        await conn.run(`INSERT INTO actor_days ${aggregate('e.rowid > $through AND e.rowid <= $upto')}`, {
-          ...projectLists(current), through: BigInt(through), upto: BigInt(upto),
-        }, projectTypes);
+        const bounds = { through: BigInt(through), upto: BigInt(upto) };
+        await conn.run(`INSERT INTO actor_days ${aggregate('e.rowid > $through AND e.rowid <= $upto')}`, { ...projectLists(current), ...bounds }, projectTypes);
+        await properties(current, kept, 'e.rowid > $through AND e.rowid <= $upto', bounds);
       }
       await conn.run('UPDATE actor_day_state SET through_rowid = $upto, through_uuid = (SELECT uuid FROM events WHERE rowid = $upto)', { upto: BigInt(upto) });
       return { folded: upto - through, refolded: stale.length, caughtUp: upto === top, through: upto };
@@ -176,6 +209,8 @@ export class ActorDayFolder {
         this.services.log.warn({ through_rowid: through }, 'actor days do not match the stored events (a restored or copied store); folding them again');
         await this.transaction(async (c) => {
           await c.run('DELETE FROM actor_days');
+          await c.run('DELETE FROM property_days');
+          await c.run('DELETE FROM property_day_keys');
           await c.run('DELETE FROM actor_day_zones');
           await c.run('UPDATE actor_day_state SET through_rowid = -1, through_uuid = NULL, compacted_rows = 0');
         });
@@ -203,6 +238,12 @@ export class ActorDayFolder {
           FROM actor_days GROUP BY project_id, day, event, distinct_id ORDER BY project_id, event, day`);
         await c.run('DROP TABLE actor_days');
         await c.run('ALTER TABLE actor_days_merged RENAME TO actor_days');
+        await c.run('CREATE TABLE property_days_merged AS FROM property_days LIMIT 0');
+        await c.run(`INSERT INTO property_days_merged
+          SELECT project_id, day, event, key, value, sum(events), sum(revenue), sum(revenue_events)
+          FROM property_days GROUP BY project_id, day, event, key, value ORDER BY project_id, key, event, day`);
+        await c.run('DROP TABLE property_days');
+        await c.run('ALTER TABLE property_days_merged RENAME TO property_days');
         await c.run('UPDATE actor_day_state SET compacted_rows = (SELECT count(*) FROM actor_days)');
       });
     } catch (err) {
@@ -230,6 +271,11 @@ export class ActorDayFolder {
 }
 
 const projectTypes = { ids: LIST(INTEGER), zones: LIST(VARCHAR) };
+const keyTypes = { keys: LIST(VARCHAR), paths: LIST(VARCHAR) };
+
+function keyLists(keys: string[]): { keys: ReturnType<typeof listValue>; paths: ReturnType<typeof listValue> } {
+  return { keys: listValue(keys), paths: listValue(keys.map((k) => propsPath(`props.${k}`))) };
+}
 
 function projectLists(projects: LiveProject[]): { ids: ReturnType<typeof listValue>; zones: ReturnType<typeof listValue> } {
   return { ids: listValue(projects.map((p) => p.id)), zones: listValue(projects.map((p) => p.timezone)) };

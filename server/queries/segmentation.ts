@@ -8,7 +8,7 @@ import { checkFilters, type FilterItem } from './filters.js';
 import { hourBuckets, hourLabel } from './localTime.js';
 import { checkCompare, checkRange, compareRange, effectiveRange, type CompareRequest, type DateRange } from './ranges.js';
 import {
-  ACTOR, Binder, bucketKey, dateBucket, eventCondition, fieldText, filtersCondition, hasFilters, num, numOrNull, scanActorDays, scanEvents, type BuiltSql, type LocalTimeSql,
+  ACTOR, Binder, bucketKey, dateBucket, eventCondition, fieldText, filtersCondition, hasFilters, num, numOrNull, scanActorDays, scanEvents, scanPropertyDays, type BuiltSql, type LocalTimeSql,
 } from './sql.js';
 
 export type SegmentationMetric = 'events' | 'uniques' | 'revenue' | 'revenue_avg';
@@ -60,8 +60,22 @@ const METRICS: Record<SegmentationMetric, string> = {
   revenue_avg: 'avg(revenue)',
 };
 
-/** Metrics that add up across cells (value × bucket): each cell's part, summed again by `sum`. */
-const CELL_METRICS: Partial<Record<SegmentationMetric, string>> = { events: 'count(*)', revenue: 'sum(revenue)' };
+/**
+ * Metrics that add up across cells (value × bucket): a cell's part from events or from rows of
+ * scanPropertyDays, summed again across cells.
+ */
+const CELL_METRICS: Partial<Record<SegmentationMetric, { fromEvents: string; fromDays: string }>> = {
+  events: { fromEvents: 'count(*)', fromDays: 'sum(events)' },
+  revenue: { fromEvents: 'sum(revenue)', fromDays: 'sum(revenue)' },
+};
+
+/** Values of `cells` (gval, bucket, c) ranked by their total, those past `limit` folded into `$other`. */
+function rankedCells(cells: string, limit: string): string {
+  return `WITH cells AS (${cells}),
+ranked AS (SELECT gval, row_number() OVER (ORDER BY coalesce(sum(c), 0) DESC NULLS LAST, gval ASC NULLS LAST) AS rk FROM cells GROUP BY gval)
+SELECT r.rk > ${limit} AS is_other, CASE WHEN r.rk > ${limit} THEN NULL ELSE cells.gval END AS label, min(r.rk) AS rk, bucket, sum(c) AS v
+FROM cells JOIN ranked r ON r.gval IS NOT DISTINCT FROM cells.gval GROUP BY 1, 2, bucket`;
+}
 
 /** The metric over rows of the per-day rollup (scanActorDays), for whole-day buckets without filters or grouping. */
 const DAY_METRICS: Record<SegmentationMetric, string> = {
@@ -78,6 +92,16 @@ export function buildSegmentationSql(p: SegmentationParams, range: DateRange, ct
     const bucket = `CAST(${dateBucket('day', p.interval)} AS VARCHAR)`;
     return { sql: `SELECT false AS is_other, NULL AS label, 0 AS rk, ${bucket} AS bucket, ${DAY_METRICS[p.metric]} AS v FROM (${days}) GROUP BY 4`, params: b.values };
   }
+  const cell = CELL_METRICS[p.metric];
+  if (p.group_by?.property.startsWith('props.') && cell && !hasFilters(p.filters) && p.interval !== 'hour') {
+    // A count or sum by a top-level property per day: the property rollup holds it for the keys
+    // it folds (and reads the raw events for any other key, or past the folded point).
+    const days = scanPropertyDays(b, {
+      projectId: ctx.projectId, timezone: ctx.timezone, from: range.date_from, to: range.date_to, event: p.event, key: p.group_by.property.slice('props.'.length),
+    });
+    const cells = `SELECT gval, CAST(${dateBucket('day', p.interval)} AS VARCHAR) AS bucket, ${cell.fromDays} AS c FROM (${days}) GROUP BY gval, bucket`;
+    return { sql: rankedCells(cells, b.bind(p.group_by.limit)), params: b.values };
+  }
   const gval = p.group_by ? fieldText(b, p.group_by.property) : undefined;
   const columns = (local: LocalTimeSql) => ({
     ...(p.metric === 'uniques' ? { actor: ACTOR } : {}), bucket: bucketKey(local, p.interval), revenue: 'e.revenue', ...(gval ? { gval } : {}),
@@ -93,15 +117,10 @@ export function buildSegmentationSql(p: SegmentationParams, range: DateRange, ct
   // Values rank by the metric over the whole range (exact for uniques, not a sum of buckets); the
   // rest fold into one `$other` series whose points are computed from its events.
   const limit = b.bind(p.group_by.limit);
-  const cell = CELL_METRICS[p.metric];
   if (cell) {
     // A count or a sum adds up: the events are grouped once by value and bucket, and the ranking
     // and the folding into `$other` work on those few cells instead of on every event.
-    const sql = `WITH cells AS (SELECT gval, bucket, ${cell} AS c FROM (${base}) GROUP BY gval, bucket),
-ranked AS (SELECT gval, row_number() OVER (ORDER BY coalesce(sum(c), 0) DESC NULLS LAST, gval ASC NULLS LAST) AS rk FROM cells GROUP BY gval)
-SELECT r.rk > ${limit} AS is_other, CASE WHEN r.rk > ${limit} THEN NULL ELSE cells.gval END AS label, min(r.rk) AS rk, bucket, sum(c) AS v
-FROM cells JOIN ranked r ON r.gval IS NOT DISTINCT FROM cells.gval GROUP BY 1, 2, bucket`;
-    return { sql, params: b.values };
+    return { sql: rankedCells(`SELECT gval, bucket, ${cell.fromEvents} AS c FROM (${base}) GROUP BY gval, bucket`, limit), params: b.values };
   }
   const rankBy = p.metric === 'revenue' ? `coalesce(${metric}, 0)` : metric;
   const sql = `WITH base AS (${base}),

@@ -96,7 +96,7 @@ export function fieldText(b: Binder, field: string): string {
 }
 
 /** A JSON path naming exactly one top-level key, however it is spelled. */
-function propsPath(field: string): string {
+export function propsPath(field: string): string {
   const key = field.slice('props.'.length);
   return `$."${key.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
 }
@@ -249,6 +249,30 @@ export function scanActorDays(b: Binder, o: DayScanOptions): string {
   return `${folded}
   UNION ALL
   SELECT actor, day, ${ACTOR_DAY_MEASURES} FROM (${raw}) GROUP BY actor, day`;
+}
+
+/**
+ * `SELECT gval, day, events, revenue`: the project's events per local day and value of the
+ * top-level property `key`, from the per-day property rollup (see actorDayFolder.ts) where it holds
+ * the key, is folded in this zone, plus the raw events past the folded rowid, in one snapshot. A
+ * (gval, day) pair may appear in both parts; callers sum.
+ */
+export function scanPropertyDays(b: Binder, o: DayScanOptions & { key: string }): string {
+  const project = b.bind(o.projectId);
+  const key = b.bind(o.key);
+  const inZone = `EXISTS (SELECT 1 FROM actor_day_zones z WHERE z.project_id = ${project} AND z.timezone = ${b.bind(o.timezone)})`;
+  const held = `EXISTS (SELECT 1 FROM property_day_keys k WHERE k.key = ${key})`;
+  const where = [`d.project_id = ${project}`, `d.key = ${key}`, `d.day <= ${dateValue(b, o.to)}`, inZone, held];
+  if (o.from !== undefined) where.push(`d.day >= ${dateValue(b, o.from)}`);
+  if (o.event !== 'any') where.push(`d.event = ${b.bind(o.event)}`);
+  const folded = `SELECT d.value AS gval, d.day, d.events, d.revenue FROM property_days d WHERE ${where.join(' AND ')}`;
+  const foldedThrough = `(SELECT CASE WHEN ${inZone} AND ${held} THEN through_rowid ELSE -1 END FROM actor_day_state)`;
+  const raw = scanEvents(b, (local) => ({ gval: fieldText(b, `props.${o.key}`), day: local.day, revenue: 'e.revenue' }), {
+    projectId: o.projectId, timezone: o.timezone, from: o.from, to: o.to, where: [`e.rowid > ${foldedThrough}`, eventCondition(b, o.event)],
+  });
+  return `${folded}
+  UNION ALL
+  SELECT gval, day, count(*), sum(revenue) FROM (${raw}) GROUP BY gval, day`;
 }
 
 /** DuckDB counts arrive as BigInt, sums as numbers; either may be NULL. */

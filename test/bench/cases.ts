@@ -37,6 +37,8 @@ export interface BenchCase {
 }
 
 export const MAIN_PROJECT = PROJECTS[0]!;
+/** Property keys the bench's pp server keeps in its per-day property rollup (events.rollup_properties). */
+export const ROLLUP_PROPERTIES = ['category'];
 export const TO = DATA_TO;
 export const FROM_30 = addDays(TO, -29);
 export const FROM_90 = mondayOf(addDays(TO, -89));

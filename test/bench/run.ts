@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { packageRoot } from '../../server/packageRoot.js';
-import { CASES, MAIN_PROJECT, figuresDiffer, type BenchCase, type CaseScope } from './cases.js';
+import { CASES, MAIN_PROJECT, ROLLUP_PROPERTIES, figuresDiffer, type BenchCase, type CaseScope } from './cases.js';
 import { ClickHouse, ensureClickHouseInstalled } from './clickhouse.js';
 import { existingDataSet, writeDataSet } from './dataSet.js';
 import { PROJECTS } from './generate.js';
@@ -216,7 +216,9 @@ async function sizePhase(events: number, ch: ClickHouse | undefined): Promise<Si
   }
   const main = inst.projects.find((p) => p.key === MAIN_PROJECT.key)!;
   const scope: CaseScope = { projectId: main.id, timezone: main.timezone, today: localToday(main.timezone) };
-  const server = children.add(await PpServer.start(inst, path.join(workDir, `pp-${label(events)}.log`)));
+  // As an operator would for a property the team breaks down by every day: `category` is kept in
+  // the per-day property rollup (events.rollup_properties). Other properties read raw events.
+  const server = children.add(await PpServer.start(inst, path.join(workDir, `pp-${label(events)}.log`), { PP_EVENTS_ROLLUP_PROPERTIES: ROLLUP_PROPERTIES.join(',') }));
   let ppOutcomes: Map<string, Outcome>;
   let rssPeakMb: number;
   let rssAfterStartMb: number;

@@ -180,3 +180,67 @@ t.test('a snapshot keeps events in storage order, so a restored rollup stays val
   t.ok(row?.folded, 'the snapshot records a folded event');
   t.equal(row?.stored, row?.folded, 'and holds that event at the same rowid');
 });
+
+async function propertyRows(projectId: number): Promise<Array<Record<string, unknown>>> {
+  const rows = await services.events.read(
+    `SELECT key, CAST(day AS VARCHAR) AS day, event, value, sum(events) AS events, sum(revenue) AS revenue
+       FROM property_days WHERE project_id = $1 GROUP BY ALL ORDER BY ALL`,
+    [projectId],
+  );
+  return rows.map((r) => ({ ...r, events: Number(r.events) }));
+}
+
+/** Daily event counts by a property from the HTTP API, as `value|day` → count. */
+async function breakdown(projectId: number, property: string): Promise<Record<string, number>> {
+  const res = await h.server.request('POST', `/api/v1/projects/${projectId}/queries/segmentation`, {
+    token: h.token, body: { metric: 'events', event: 'view', interval: 'day', group_by: { property, limit: 5 }, date_from: '2026-03-01', date_to: '2026-03-05' },
+  });
+  if (res.status !== 200) throw new Error(`segmentation: ${res.status} ${JSON.stringify(res.body)}`);
+  const out: Record<string, number> = {};
+  for (const s of res.body.series as Array<{ name: string; points: Array<{ bucket: string; value: number }> }>) {
+    for (const p of s.points) if (p.value > 0) out[`${s.name}|${p.bucket}`] = p.value;
+  }
+  return out;
+}
+
+t.test('the property rollup folds the configured keys, a key added later from the first event, and drops a removed one', async (t) => {
+  const p = h.project('Asia/Tokyo');
+  const events: SeedEvent[] = EVENTS.map((e, i) => ({ ...e, props: { ...e.props, plan: i % 2 ? 'pro' : 'free', tier: i < 3 ? 1 : 'gold "x"' } }));
+  const settings = services.config.events;
+  const configured = settings.rollup_properties;
+  t.teardown(() => {
+    settings.rollup_properties = configured;
+  });
+  await seedEvents(h.server, p, events);
+  const raw = { plan: await breakdown(p, 'props.plan'), tier: await breakdown(p, 'props.tier') };
+  t.same(raw.tier, { '1|2026-03-02': 2, 'gold "x"|2026-03-02': 1, 'gold "x"|2026-03-03': 1, 'gold "x"|2026-03-04': 1 }, 'the raw events answer');
+
+  settings.rollup_properties = ['plan'];
+  await folder.catchUp();
+  t.same([...new Set((await propertyRows(p)).map((r) => r.key))], ['plan'], 'only the configured key is folded');
+  t.same((await propertyRows(p)).filter((r) => r.event === 'buy'), [
+    { key: 'plan', day: '2026-03-02', event: 'buy', value: 'free', events: 1, revenue: 20 },
+    { key: 'plan', day: '2026-03-02', event: 'buy', value: 'pro', events: 1, revenue: -5 },
+  ]);
+  t.same(await breakdown(p, 'props.plan'), raw.plan, 'a folded key answers as the raw events');
+
+  // More events, then a second key: it is folded from the first event, not from the folded point.
+  const later = events.map((e) => ({ ...e, ts: new Date(Date.parse(e.ts as string) + 1_000).toISOString() }));
+  await seedEvents(h.server, p, later);
+  settings.rollup_properties = ['plan', 'tier'];
+  await folder.catchUp();
+  const tier = (await propertyRows(p)).filter((r) => r.key === 'tier' && r.event === 'view');
+  t.same(tier.map((r) => [r.day, r.value, r.events]), [['2026-03-02', '1', 4], ['2026-03-02', 'gold "x"', 2], ['2026-03-03', 'gold "x"', 2], ['2026-03-04', 'gold "x"', 2]]);
+  const doubled = (counts: Record<string, number>) => Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v * 2]));
+  t.same(await breakdown(p, 'props.tier'), doubled(raw.tier), 'the added key answers for old and new events');
+  t.same(await breakdown(p, 'props.plan'), doubled(raw.plan));
+
+  settings.rollup_properties = ['tier'];
+  await folder.catchUp();
+  t.same([...new Set((await propertyRows(p)).map((r) => r.key))], ['tier'], 'a removed key is dropped');
+  t.same(await breakdown(p, 'props.plan'), doubled(raw.plan), 'and answered from raw events again');
+  await folder.compact();
+  t.same(await breakdown(p, 'props.tier'), doubled(raw.tier), 'compaction changes no answer');
+  await services.events.write('UPDATE property_days SET events = events * 10 WHERE project_id = $1', [p]);
+  t.same(await breakdown(p, 'props.tier'), Object.fromEntries(Object.entries(raw.tier).map(([k, v]) => [k, v * 20])), 'the answer is read from the rollup (altered here on purpose)');
+});

@@ -24,7 +24,9 @@ export interface QueryHarness {
  * covers every date the tests move the clock to.
  */
 export async function queryHarness(t: Test, options: StartOptions = {}): Promise<QueryHarness> {
-  const server = await startTestServer(t, { now: new Date('2026-01-01T00:00:00Z'), ...options });
+  // `plan` is folded into the property rollup and `n` is not, so breakdowns are checked both ways.
+  const settings = { 'events.rollup_properties': ['plan'], ...options.settings };
+  const server = await startTestServer(t, { now: new Date('2026-01-01T00:00:00Z'), ...options, settings });
   const tenant = await createTenant(server);
   const token = await accessTokenFor(server, tenant.owner, tenant.org);
   let n = 0;

@@ -43,6 +43,8 @@ t.test('bad values are refused with the source named', async (t) => {
   t.throws(() => loadConfig({ env: { PP_PORT: '70000' } }), { message: /PP_PORT must be a port number/ });
   t.throws(() => loadConfig({ env: { PP_SIGNUP_MODE: 'open' } }), { message: /PP_SIGNUP_MODE must be one of legacy, closed/ });
   t.throws(() => loadConfig({ env: {}, flags: { port: '-1' } }), { message: /--port/ });
+  t.throws(() => loadConfig({ env: { PP_EVENTS_ROLLUP_PROPERTIES: 'plan,props.country' } }), { message: /events.rollup_properties lists property keys without "props.": country, not props.country/ });
+  t.same(loadConfig({ env: { PP_EVENTS_ROLLUP_PROPERTIES: 'plan, country' } }).events.rollup_properties, ['plan', 'country']);
   t.throws(() => loadConfig({ env: {}, configFile: '/nonexistent/pp.json' }), { message: /cannot read config file \/nonexistent\/pp.json: ENOENT/ });
   const dir = await mkdtemp(path.join(os.tmpdir(), 'pp-config-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
