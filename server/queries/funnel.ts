@@ -9,7 +9,7 @@ import type { CursorCodec } from './cursors.js';
 import { rangeLength } from './dates.js';
 import { checkFilters, type FilterItem } from './filters.js';
 import { checkCompare, checkRange, compareRange, effectiveRange, type CompareRequest, type DateRange } from './ranges.js';
-import { ACTOR, Binder, dateValue, eventCondition, fieldText, filtersCondition, num, numOrNull, scanEvents, type BuiltSql } from './sql.js';
+import { ACTOR, Binder, dateValue, eventCondition, fieldText, filtersCondition, hasFilters, num, numOrNull, scanEvents, type BuiltSql } from './sql.js';
 
 export interface FunnelStep {
   event: string;
@@ -124,6 +124,8 @@ function unitsCte(b: Binder, p: FunnelParams, range: DateRange, ctx: QueryContex
   const scan = scanEvents(b, (local) => ({ ...columns, day: local.day }), {
     projectId: ctx.projectId, timezone: ctx.timezone, from: range.date_from, to: range.date_to, extraAfterMs: windowMs, where: named,
   });
+  // Steps without filters match on the event alone, which the scan already checked.
+  const scanChecksSteps = named.length > 0 && p.steps.every((s) => !hasFilters(s.filters));
   const anyStep = steps.map((i) => `m${i}`).join(' OR ');
   const nextCols = steps.slice(1).map((i) => `min(CASE WHEN m${i} THEN rn END) OVER w AS n${i}`);
   const w = b.bind(windowMs);
@@ -137,7 +139,7 @@ function unitsCte(b: Binder, p: FunnelParams, range: DateRange, ctx: QueryContex
       ? // An actor counts once, at their furthest step, through the earliest attempt that got there.
         `SELECT actor, level, bval, ${times} FROM (SELECT *, row_number() OVER (PARTITION BY actor ORDER BY level DESC, p1) AS pick FROM lv) WHERE pick = 1`
       : `SELECT actor, level, bval, ${times} FROM lv`;
-  return `WITH ev AS (SELECT * FROM (${scan}) WHERE ${anyStep}),
+  return `WITH ev AS (SELECT * FROM (${scan})${scanChecksSteps ? '' : ` WHERE ${anyStep}`}),
 seq AS (SELECT *, row_number() OVER (PARTITION BY actor ORDER BY ts, uuid) AS rn FROM ev),
 nxt AS (SELECT actor, rn, t, day, m1, bval${nextCols.map((c) => `, ${c}`).join('')} FROM seq
   WINDOW w AS (PARTITION BY actor ORDER BY rn ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)),
