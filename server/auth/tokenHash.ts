@@ -6,8 +6,6 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { Services } from '../services.js';
 import { deriveKey } from './secretKeys.js';
 
-const keys = new WeakMap<Buffer, Buffer>();
-
 /** 32 random bytes, base64url (43 characters). */
 export function randomToken(): string {
   return randomBytes(32).toString('base64url');
@@ -15,10 +13,5 @@ export function randomToken(): string {
 
 /** The stored form of a token; `kind` keeps hashes of different token kinds apart. */
 export function hashToken(services: Services, kind: string, value: string): string {
-  let key = keys.get(services.secret);
-  if (!key) {
-    key = deriveKey(services.secret, 'token-hash');
-    keys.set(services.secret, key);
-  }
-  return createHmac('sha256', key).update(`${kind}\u0000${value}`).digest('base64url');
+  return createHmac('sha256', deriveKey(services.secret, 'token-hash')).update(`${kind}\u0000${value}`).digest('base64url');
 }

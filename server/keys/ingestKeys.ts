@@ -3,7 +3,7 @@
 // decided by server/ingest/credentials.ts.
 
 import type { Services } from '../services.js';
-import type { MetaDb } from '../store/sqlite.js';
+import { cachedStatement, type MetaDb } from '../store/sqlite.js';
 import { ConflictError, ValidationError, type FieldProblem } from '../http/errors.js';
 import { DOMAIN_ENTRY_HELP, normalizeDomainEntry } from './domainRules.js';
 import { hashSecret, isPublicIdClash, newValue, parseValue, secretMatches, spendComparison, type IngestKeyType, type ParsedValue } from './keyValues.js';
@@ -190,7 +190,7 @@ function isLive(key: Pick<IngestKey, 'revoked_at' | 'expires_at'>, now: Date): b
 
 /** The live key a presented value names, or undefined for an unknown, wrong, revoked or expired one. */
 export function verifyIngestKey(services: Services, presented: ParsedValue): IngestKey | undefined {
-  const row = services.meta.prepare(`SELECT ${COLUMNS} FROM ingest_keys WHERE public_id = ?`).get(presented.publicId) as KeyRow | undefined;
+  const row = cachedStatement(services.meta, `SELECT ${COLUMNS} FROM ingest_keys WHERE public_id = ?`).get(presented.publicId) as KeyRow | undefined;
   if (!row) {
     spendComparison(services, presented.secret);
     return undefined;

@@ -13,3 +13,20 @@ export function openMetaDb(file: string): MetaDb {
   db.pragma('busy_timeout = 5000');
   return db;
 }
+
+const statements = new WeakMap<MetaDb, Map<string, Database.Statement>>();
+
+/** `db.prepare(sql)`, compiled once per handle: for statements that run on every request. */
+export function cachedStatement(db: MetaDb, sql: string): Database.Statement {
+  let cache = statements.get(db);
+  if (!cache) {
+    cache = new Map();
+    statements.set(db, cache);
+  }
+  let statement = cache.get(sql);
+  if (!statement) {
+    statement = db.prepare(sql);
+    cache.set(sql, statement);
+  }
+  return statement;
+}
