@@ -24,7 +24,14 @@ export interface InstallationStatus {
   prefix: string;
   releases: string[];
   last_upgrade: Installation['record']['last_upgrade'];
-  data: { events: number; users: number; organizations: number; projects: number } | null;
+  data: {
+    events: number;
+    users: number;
+    organizations: number;
+    projects: number;
+    /** Events stored but not folded into the per-day rollups yet, and the property keys they hold. */
+    rollup?: { behind_events: number; property_keys: string[] };
+  } | null;
   error: string | null;
 }
 
@@ -63,6 +70,11 @@ export function formatStatus(s: InstallationStatus): string {
   const lines = [head, `  base URL:  ${s.base_url}`, `  releases:  ${s.releases.map((r) => (r === s.version ? `${r} (current)` : r)).join(', ')} in ${s.prefix}`];
   if (s.data) lines.push(`  data:      ${s.data.events} events, ${s.data.projects} projects, ${s.data.users} users in ${s.data_dir}`);
   else lines.push(`  data:      ${s.data_dir}`);
+  const rollup = s.data?.rollup;
+  if (rollup) {
+    const progress = rollup.behind_events > 0 ? `folding, ${rollup.behind_events} events to go` : 'up to date';
+    lines.push(`  rollups:   ${progress}; property keys: ${rollup.property_keys.length > 0 ? rollup.property_keys.join(', ') : 'none'}`);
+  }
   lines.push(`  config:    ${s.config_dir}`);
   if (s.last_upgrade) lines.push(`  upgraded:  ${s.last_upgrade.from} -> ${s.last_upgrade.to} at ${s.last_upgrade.at} (ppctl rollback returns)`);
   return lines.join('\n') + '\n';

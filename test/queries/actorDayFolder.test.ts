@@ -14,6 +14,8 @@ import { takeSnapshot } from '../../installer/snapshot.js';
 import { tempDir } from '../support/tempDir.js';
 import { deleteProject, updateProject } from '../../server/accounts/projects.js';
 import { localDate } from '../../server/queries/localTime.js';
+import { adminCommand } from '../../server/admin/adminCommands.js';
+import { formatStatus, type InstallationStatus } from '../../installer/installationStatus.js';
 
 const h = await queryHarness(t);
 const services = h.server.running.services;
@@ -243,4 +245,24 @@ t.test('the property rollup folds the configured keys, a key added later from th
   t.same(await breakdown(p, 'props.tier'), doubled(raw.tier), 'compaction changes no answer');
   await services.events.write('UPDATE property_days SET events = events * 10 WHERE project_id = $1', [p]);
   t.same(await breakdown(p, 'props.tier'), Object.fromEntries(Object.entries(raw.tier).map(([k, v]) => [k, v * 20])), 'the answer is read from the rollup (altered here on purpose)');
+});
+
+t.test('data.stats tells how far the rollups trail the stored events, and ppctl status prints it', async (t) => {
+  const stats = async () => ((await adminCommand('data.stats')!(services, {})) as NonNullable<InstallationStatus['data']>).rollup!;
+  await folder.catchUp();
+  const p = h.project('UTC');
+  await seedEvents(h.server, p, EVENTS);
+  t.same(await stats(), { behind_events: EVENTS.length, property_keys: ['plan'] }, 'the new events are not folded yet');
+  await folder.catchUp();
+  const done = await stats();
+  t.same(done, { behind_events: 0, property_keys: ['plan'] });
+
+  const status: InstallationStatus = {
+    version: '1.0.0', manager: 'process', running: true, ready: true, running_version: '1.0.0', manager_pid: 1, server_pid: 2, uptime_s: 3,
+    url: 'http://127.0.0.1:8080', base_url: 'http://127.0.0.1:8080', config_dir: '/etc/pp', data_dir: '/var/lib/pp', prefix: '/opt/pp',
+    releases: ['1.0.0'], last_upgrade: null, error: null,
+    data: { events: 10, users: 1, organizations: 1, projects: 1, rollup: { behind_events: 1234, property_keys: [] } },
+  };
+  t.match(formatStatus(status), /\n {2}rollups: {3}folding, 1234 events to go; property keys: none\n/);
+  t.match(formatStatus({ ...status, data: { ...status.data!, rollup: done } }), /\n {2}rollups: {3}up to date; property keys: plan\n/);
 });
