@@ -274,7 +274,7 @@ const projectTypes = { ids: LIST(INTEGER), zones: LIST(VARCHAR) };
 const keyTypes = { keys: LIST(VARCHAR), paths: LIST(VARCHAR) };
 
 function keyLists(keys: string[]): { keys: ReturnType<typeof listValue>; paths: ReturnType<typeof listValue> } {
-  return { keys: listValue(keys), paths: listValue(keys.map((k) => propsPath(`props.${k}`))) };
+  return { keys: listValue(keys), paths: listValue(keys.map(propsPath)) };
 }
 
 function projectLists(projects: LiveProject[]): { ids: ReturnType<typeof listValue>; zones: ReturnType<typeof listValue> } {

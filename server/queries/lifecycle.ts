@@ -7,7 +7,7 @@ import type { QueryContext } from './context.js';
 import { bucketStart, bucketsOf, nextBucket } from './dates.js';
 import { checkFilters, type FilterItem } from './filters.js';
 import { checkRange, type DateRange } from './ranges.js';
-import { ACTOR, Binder, dateBucket, dateValue, filtersCondition, hasFilters, num, scanActorDays, scanEvents, type BuiltSql } from './sql.js';
+import { Binder, dateBucket, dateValue, num, scanActiveDays, type BuiltSql } from './sql.js';
 
 export type LifecycleInterval = 'day' | 'week';
 
@@ -47,11 +47,8 @@ export function buildLifecycleSql(p: LifecycleParams, ctx: QueryContext): BuiltS
   const first = bucketStart(p.date_from, p.interval);
   const last = bucketStart(p.date_to, p.interval);
   // All history up to date_to: "new" means the first matching event ever.
-  const base = hasFilters(p.filters)
-    ? scanEvents(b, (local) => ({ actor: ACTOR, bucket: dateBucket(local.day, p.interval) }), {
-        projectId: ctx.projectId, timezone: ctx.timezone, to: p.date_to, where: [filtersCondition(b, p.filters, ctx.segments)],
-      })
-    : `SELECT actor, ${dateBucket('day', p.interval)} AS bucket FROM (${scanActorDays(b, { projectId: ctx.projectId, timezone: ctx.timezone, to: p.date_to, event: 'any' })})`;
+  const days = scanActiveDays(b, { projectId: ctx.projectId, timezone: ctx.timezone, to: p.date_to, event: 'any', filters: p.filters, segments: ctx.segments });
+  const base = `SELECT actor, ${dateBucket('day', p.interval)} AS bucket FROM (${days})`;
   const sql = `WITH base AS (${base}),
 firsts AS (SELECT actor, min(bucket) AS first_bucket FROM base GROUP BY actor),
 act AS (SELECT DISTINCT actor, bucket FROM base WHERE bucket >= ${dateValue(b, nextBucket(first, p.interval, -1))})

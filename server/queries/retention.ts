@@ -7,7 +7,7 @@ import { today, type QueryContext } from './context.js';
 import { addDays, bucketStart, bucketsOf, nextBucket } from './dates.js';
 import { checkFilters, type FilterItem } from './filters.js';
 import { checkCompare, checkRange, compareRange, effectiveRange, type CompareRequest, type DateRange } from './ranges.js';
-import { ACTOR, Binder, dateBucket, eventCondition, filtersCondition, hasFilters, num, scanActorDays, scanEvents, type BuiltSql, type LocalTimeSql } from './sql.js';
+import { ACTOR, Binder, dateBucket, num, scanActiveDays, scanEvents, type BuiltSql } from './sql.js';
 
 export type Granularity = 'day' | 'week';
 export type RetentionValue = 'actors' | 'revenue' | 'paid_conversion';
@@ -75,15 +75,10 @@ function horizon(range: DateRange, d: CohortDefinition): string {
  * all of them (`true`) or only those of one bucket (`{ bucket }`, its local start).
  */
 export function cohortCtes(b: Binder, d: CohortDefinition, range: DateRange, ctx: QueryContext, returns: boolean | { bucket: string }): string {
-  // Without filters, the per-day rollup answers; otherwise each event is read.
-  const filtered = hasFilters(d.filters);
-  const filters = filtered ? filtersCondition(b, d.filters, ctx.segments) : 'TRUE';
   const scan = (event: string, from: string, to: string) =>
-    filtered
-      ? scanEvents(b, (local: LocalTimeSql) => ({ actor: ACTOR, bucket: dateBucket(local.day, d.granularity) }), {
-          projectId: ctx.projectId, timezone: ctx.timezone, from, to, where: [eventCondition(b, event), filters],
-        })
-      : `SELECT actor, ${dateBucket('day', d.granularity)} AS bucket FROM (${scanActorDays(b, { projectId: ctx.projectId, timezone: ctx.timezone, from, to, event })})`;
+    `SELECT actor, ${dateBucket('day', d.granularity)} AS bucket FROM (${scanActiveDays(b, {
+      projectId: ctx.projectId, timezone: ctx.timezone, from, to, event, filters: d.filters, segments: ctx.segments,
+    })})`;
   const starts = scan(d.start_event, range.date_from, range.date_to);
   let sql = `WITH starts AS (SELECT actor, min(bucket) AS cohort FROM (${starts}) GROUP BY actor)`;
   if (returns) {

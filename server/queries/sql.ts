@@ -92,12 +92,16 @@ export function dateValue(b: Binder, date: string): string {
 export function fieldText(b: Binder, field: string): string {
   if ((FILTER_COLUMNS as readonly string[]).includes(field)) return `e.${field}`;
   if (!field.startsWith('props.')) throw new Error(`unknown filter field ${field}`);
-  return `json_extract_string(e.props, ${b.bind(propsPath(field))})`;
+  return propertyText(b, field.slice('props.'.length));
+}
+
+/** The text of the top-level key `key` of `e.props` (JSON), NULL where absent. */
+export function propertyText(b: Binder, key: string): string {
+  return `json_extract_string(e.props, ${b.bind(propsPath(key))})`;
 }
 
 /** A JSON path naming exactly one top-level key, however it is spelled. */
-export function propsPath(field: string): string {
-  const key = field.slice('props.'.length);
+export function propsPath(key: string): string {
   return `$."${key.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
 }
 
@@ -136,7 +140,7 @@ const COMPARATORS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 
 /** Only JSON numbers take part in numeric comparisons; strings that look numeric do not. */
 function numericCondition(b: Binder, f: Filter): string {
-  const path = b.bind(propsPath(f.field));
+  const path = b.bind(propsPath(f.field.slice('props.'.length)));
   const cmp = COMPARATORS[f.op as keyof typeof COMPARATORS];
   return `(json_type(e.props, ${path}) IN ('UBIGINT', 'BIGINT', 'DOUBLE') AND TRY_CAST(json_extract_string(e.props, ${path}) AS DOUBLE) ${cmp} ${b.bind(Number(f.value))})`;
 }
@@ -228,6 +232,30 @@ export interface DayScanOptions {
 }
 
 /**
+ * Where a rollup's rows end and the raw events begin, for one project read in its zone: the rollup
+ * rows count only if they were folded in this zone (and `held`, when given, holds), and then the
+ * raw events are those past the folded rowid; otherwise every raw event is read.
+ */
+function foldedPoint(b: Binder, o: DayScanOptions, held?: string): { project: string; rollupWhere: string[]; rawWhere: string } {
+  const project = b.bind(o.projectId);
+  const valid = [`EXISTS (SELECT 1 FROM actor_day_zones z WHERE z.project_id = ${project} AND z.timezone = ${b.bind(o.timezone)})`, ...(held ? [held] : [])].join(' AND ');
+  const rollupWhere = [`d.day <= ${dateValue(b, o.to)}`, valid];
+  if (o.from !== undefined) rollupWhere.push(`d.day >= ${dateValue(b, o.from)}`);
+  return { project, rollupWhere, rawWhere: `e.rowid > (SELECT CASE WHEN ${valid} THEN through_rowid ELSE -1 END FROM actor_day_state)` };
+}
+
+/**
+ * `SELECT actor, day`: the local days on which each actor did `event` (or any event), possibly
+ * repeated. With property filters every event is read; without, the per-day rollup answers.
+ */
+export function scanActiveDays(b: Binder, o: DayScanOptions & { filters: readonly FilterItem[] | undefined; segments: Segments }): string {
+  if (!hasFilters(o.filters)) return `SELECT actor, day FROM (${scanActorDays(b, o)})`;
+  return scanEvents(b, (local) => ({ actor: ACTOR, day: local.day }), {
+    projectId: o.projectId, timezone: o.timezone, from: o.from, to: o.to, where: [eventCondition(b, o.event), filtersCondition(b, o.filters, o.segments)],
+  });
+}
+
+/**
  * `SELECT actor, day, events, revenue, revenue_events, refunds, refund_events`: the project's
  * activity per actor and local day, from the actor_days rollup where it holds the project's events
  * in this zone, plus the raw events stored after it, all read in one snapshot. An (actor, day) may
@@ -235,16 +263,13 @@ export interface DayScanOptions {
  * without property filters.
  */
 export function scanActorDays(b: Binder, o: DayScanOptions): string {
-  const project = b.bind(o.projectId);
-  const inZone = `EXISTS (SELECT 1 FROM actor_day_zones z WHERE z.project_id = ${project} AND z.timezone = ${b.bind(o.timezone)})`;
-  const where = [`d.project_id = ${project}`, `d.day <= ${dateValue(b, o.to)}`, inZone];
-  if (o.from !== undefined) where.push(`d.day >= ${dateValue(b, o.from)}`);
+  const point = foldedPoint(b, o);
+  const where = [`d.project_id = ${point.project}`, ...point.rollupWhere];
   where.push(o.event === 'any' ? 'd.event IS NULL' : `d.event = ${b.bind(o.event)}`);
   const folded = `SELECT COALESCE(l.actor_id, d.distinct_id) AS actor, d.day, d.events, d.revenue, d.revenue_events, d.refunds, d.refund_events
   FROM actor_days d LEFT JOIN identity_links l ON l.project_id = d.project_id AND l.distinct_id = d.distinct_id WHERE ${where.join(' AND ')}`;
-  const foldedThrough = `(SELECT CASE WHEN ${inZone} THEN through_rowid ELSE -1 END FROM actor_day_state)`;
   const raw = scanEvents(b, (local) => ({ actor: ACTOR, day: local.day, revenue: 'e.revenue' }), {
-    projectId: o.projectId, timezone: o.timezone, from: o.from, to: o.to, where: [`e.rowid > ${foldedThrough}`, eventCondition(b, o.event)],
+    projectId: o.projectId, timezone: o.timezone, from: o.from, to: o.to, where: [point.rawWhere, eventCondition(b, o.event)],
   });
   return `${folded}
   UNION ALL
@@ -258,17 +283,13 @@ export function scanActorDays(b: Binder, o: DayScanOptions): string {
  * (gval, day) pair may appear in both parts; callers sum.
  */
 export function scanPropertyDays(b: Binder, o: DayScanOptions & { key: string }): string {
-  const project = b.bind(o.projectId);
   const key = b.bind(o.key);
-  const inZone = `EXISTS (SELECT 1 FROM actor_day_zones z WHERE z.project_id = ${project} AND z.timezone = ${b.bind(o.timezone)})`;
-  const held = `EXISTS (SELECT 1 FROM property_day_keys k WHERE k.key = ${key})`;
-  const where = [`d.project_id = ${project}`, `d.key = ${key}`, `d.day <= ${dateValue(b, o.to)}`, inZone, held];
-  if (o.from !== undefined) where.push(`d.day >= ${dateValue(b, o.from)}`);
+  const point = foldedPoint(b, o, `EXISTS (SELECT 1 FROM property_day_keys k WHERE k.key = ${key})`);
+  const where = [`d.project_id = ${point.project}`, `d.key = ${key}`, ...point.rollupWhere];
   if (o.event !== 'any') where.push(`d.event = ${b.bind(o.event)}`);
   const folded = `SELECT d.value AS gval, d.day, d.events, d.revenue FROM property_days d WHERE ${where.join(' AND ')}`;
-  const foldedThrough = `(SELECT CASE WHEN ${inZone} AND ${held} THEN through_rowid ELSE -1 END FROM actor_day_state)`;
-  const raw = scanEvents(b, (local) => ({ gval: fieldText(b, `props.${o.key}`), day: local.day, revenue: 'e.revenue' }), {
-    projectId: o.projectId, timezone: o.timezone, from: o.from, to: o.to, where: [`e.rowid > ${foldedThrough}`, eventCondition(b, o.event)],
+  const raw = scanEvents(b, (local) => ({ gval: propertyText(b, o.key), day: local.day, revenue: 'e.revenue' }), {
+    projectId: o.projectId, timezone: o.timezone, from: o.from, to: o.to, where: [point.rawWhere, eventCondition(b, o.event)],
   });
   return `${folded}
   UNION ALL

@@ -6,7 +6,7 @@ import type { QueryContext } from './context.js';
 import { rangeLength } from './dates.js';
 import { checkFilters, type FilterItem } from './filters.js';
 import { checkRange, type DateRange } from './ranges.js';
-import { ACTOR, Binder, eventCondition, filtersCondition, hasFilters, num, scanActorDays, scanEvents, type BuiltSql } from './sql.js';
+import { Binder, num, scanActiveDays, type BuiltSql } from './sql.js';
 
 export interface StickinessParams extends DateRange {
   event: string;
@@ -29,12 +29,9 @@ export function validateStickiness(p: StickinessParams): void {
 
 export function buildStickinessSql(p: StickinessParams, ctx: QueryContext): BuiltSql {
   const b = new Binder();
-  const base = hasFilters(p.filters)
-    ? scanEvents(b, (local) => ({ actor: ACTOR, day: local.day }), {
-        projectId: ctx.projectId, timezone: ctx.timezone, from: p.date_from, to: p.date_to,
-        where: [eventCondition(b, p.event), filtersCondition(b, p.filters, ctx.segments)],
-      })
-    : scanActorDays(b, { projectId: ctx.projectId, timezone: ctx.timezone, from: p.date_from, to: p.date_to, event: p.event });
+  const base = scanActiveDays(b, {
+    projectId: ctx.projectId, timezone: ctx.timezone, from: p.date_from, to: p.date_to, event: p.event, filters: p.filters, segments: ctx.segments,
+  });
   const sql = `SELECT days, count(*) AS actors FROM (SELECT actor, count(DISTINCT day) AS days FROM (${base}) GROUP BY actor) GROUP BY days`;
   return { sql, params: b.values };
 }
