@@ -1,6 +1,7 @@
 // Purpose-bound keys derived from the server secret (HKDF), so one leaked purpose never unlocks another.
 
 import { hkdfSync } from 'node:crypto';
+import { PerOwner } from '../perOwner.js';
 
 export type KeyPurpose =
   | 'access-token'
@@ -11,22 +12,12 @@ export type KeyPurpose =
   | 'token-hash'
   | 'mail-encryption';
 
-const derived = new WeakMap<Buffer, Map<KeyPurpose, Buffer>>();
+const derived = new PerOwner<Buffer, KeyPurpose, Buffer>();
 
 /**
  * The key for `purpose`, derived once per secret and kept: ingestion and every API request need
  * one, and HKDF is not free. Callers must not modify the returned buffer.
  */
 export function deriveKey(secret: Buffer, purpose: KeyPurpose): Buffer {
-  let keys = derived.get(secret);
-  if (!keys) {
-    keys = new Map();
-    derived.set(secret, keys);
-  }
-  let key = keys.get(purpose);
-  if (!key) {
-    key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), `pp/${purpose}`, 32));
-    keys.set(purpose, key);
-  }
-  return key;
+  return derived.get(secret, purpose, () => Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), `pp/${purpose}`, 32)));
 }

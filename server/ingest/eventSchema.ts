@@ -83,10 +83,15 @@ export function sizeDefect(field: string, value: unknown, maxBytes: number, text
   return undefined;
 }
 
-/** A checked event with the JSON.stringify of its props and elements, so that they are serialized once. */
+/** The JSON.stringify of an event's props and elements, so that they are serialized once. */
+export interface EventJsonText {
+  props: string | null;
+  elements: string | null;
+}
+
 export interface CheckedEvent {
   event: TrackEvent;
-  text: { props: string | null; elements: string | null };
+  text: EventJsonText;
 }
 
 /** The event if it has no hard defect, else the defect. Messages name fields, never values. */

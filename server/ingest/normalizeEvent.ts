@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { CommittedEvent } from './eventBus.js';
 import type { EventSource } from './credentials.js';
 import type { SdkInfo } from './sdkInfo.js';
-import type { TrackEvent } from './eventSchema.js';
+import type { EventJsonText, TrackEvent } from './eventSchema.js';
 import { jsonText } from './jsonText.js';
 
 /** How far ahead of the server a client clock may be before its events are marked invalid. */
@@ -73,7 +73,7 @@ export function pathOf(url: string | null): string | null {
 }
 
 /** `text`: the JSON.stringify of props and elements, when the check computed it. */
-export function normalizeEvent(ev: TrackEvent, ctx: NormalizeContext, text?: { props: string | null; elements: string | null }): EventRow {
+export function normalizeEvent(ev: TrackEvent, ctx: NormalizeContext, text?: EventJsonText): EventRow {
   const reasons: string[] = [];
   let ts = ctx.receivedAt;
   if (ev.ts !== undefined) {

@@ -2,6 +2,7 @@
 // foreign keys enforced. Domains write their own tables through the handle they are given.
 
 import Database from 'better-sqlite3';
+import { PerOwner } from '../perOwner.js';
 
 export type MetaDb = Database.Database;
 
@@ -14,19 +15,9 @@ export function openMetaDb(file: string): MetaDb {
   return db;
 }
 
-const statements = new WeakMap<MetaDb, Map<string, Database.Statement>>();
+const statements = new PerOwner<MetaDb, string, Database.Statement>();
 
 /** `db.prepare(sql)`, compiled once per handle: for statements that run on every request. */
 export function cachedStatement(db: MetaDb, sql: string): Database.Statement {
-  let cache = statements.get(db);
-  if (!cache) {
-    cache = new Map();
-    statements.set(db, cache);
-  }
-  let statement = cache.get(sql);
-  if (!statement) {
-    statement = db.prepare(sql);
-    cache.set(sql, statement);
-  }
-  return statement;
+  return statements.get(db, sql, () => db.prepare(sql));
 }
