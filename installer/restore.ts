@@ -12,6 +12,7 @@ import { BACKUP_FORMAT, backupsDir, CONFIG_ENTRY, MANIFEST_FILE, type BackupMani
 import { InstallerError } from './installation.js';
 import { isRoot } from './serviceUser.js';
 import { EVENTS_FILE, META_FILE, SECRET_FILE } from './snapshot.js';
+import { JOURNAL_DIR } from '../server/ingest/groupWriter.js';
 
 export interface RestoreResult {
   manifest: BackupManifest;
@@ -56,7 +57,8 @@ export function checkMigrationsKnown(manifest: BackupManifest, root?: string): v
   }
 }
 
-const LIVE_FILES = [META_FILE, `${META_FILE}-wal`, `${META_FILE}-shm`, EVENTS_FILE, `${EVENTS_FILE}.wal`, SECRET_FILE];
+// The ingest journal belongs to the replaced events: what it holds must not be loaded into the restored ones.
+const LIVE_FILES = [META_FILE, `${META_FILE}-wal`, `${META_FILE}-shm`, EVENTS_FILE, `${EVENTS_FILE}.wal`, SECRET_FILE, JOURNAL_DIR];
 
 export async function restoreBackup(config: Config, file: string, options: { configFile?: string } = {}): Promise<RestoreResult> {
   const work = path.join(backupsDir(config), `.restore-${randomBytes(6).toString('hex')}`);

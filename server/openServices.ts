@@ -14,6 +14,7 @@ import { migrateEvents, migrateMeta, type Migration } from './store/migrate.js';
 import { loadSecret } from './store/secret.js';
 import { openMetaDb } from './store/sqlite.js';
 import { LicenseManager } from './license/licenseManager.js';
+import { openIngestWriter } from './ingest/groupWriter.js';
 
 export interface OpenOptions {
   clock?: Clock;
@@ -58,23 +59,25 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     };
     let closed = false;
     const store = events;
+    const close = async () => {
+      if (closed) return;
+      closed = true;
+      for (const hook of hooks.reverse()) {
+        try {
+          await hook();
+        } catch (err) {
+          log.error({ err }, 'shutdown hook failed');
+        }
+      }
+      await store.checkpoint().catch((err: unknown) => log.warn({ err }, 'checkpoint at shutdown failed'));
+      store.close();
+      meta.close();
+    };
+    await openIngestWriter(services);
     return {
       services,
       applied: { sqlite, duckdb },
-      async close() {
-        if (closed) return;
-        closed = true;
-        for (const hook of hooks.reverse()) {
-          try {
-            await hook();
-          } catch (err) {
-            log.error({ err }, 'shutdown hook failed');
-          }
-        }
-        await store.checkpoint().catch((err: unknown) => log.warn({ err }, 'checkpoint at shutdown failed'));
-        store.close();
-        meta.close();
-      },
+      close,
     };
   } catch (err) {
     events?.close();

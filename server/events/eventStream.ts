@@ -1,4 +1,5 @@
-// GET /projects/{id}/events/stream: server-sent events of one project's events as they commit.
+// GET /projects/{id}/events/stream: server-sent events of one project's events as they commit:
+// every event answered after the `connected` comment, none answered before the request.
 // Messages: `event` (the event as the list shows it), `dropped` ({count} of events left out by
 // sampling or a slow reader), and comment lines as heartbeats. Sampling and heartbeats run on
 // real time, not the injectable clock: they pace bytes on a socket, not data. The stream ends when
@@ -9,7 +10,7 @@ import type { Server } from 'node:net';
 import type { Request, Response } from 'express';
 import type { Services } from '../services.js';
 import { eventBus, type CommittedEvent } from '../ingest/eventBus.js';
-import { MAX_GROUP_ROWS } from '../ingest/groupWriter.js';
+import { MAX_GROUP_ROWS, ingestWriter } from '../ingest/groupWriter.js';
 import { actorsOf } from './actors.js';
 import { itemFromCommitted } from './eventItem.js';
 import { StreamSampler } from './streamSampler.js';
@@ -24,7 +25,7 @@ const NOTICE_INTERVAL_MS = 1000;
 
 type Outgoing = { kind: 'event'; event: CommittedEvent } | { kind: 'dropped'; count: number };
 
-export function openEventStream(services: Services, req: Request, res: Response, projectId: number): void {
+export async function openEventStream(services: Services, req: Request, res: Response, projectId: number): Promise<void> {
   res.status(200).set({
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-store',
@@ -34,6 +35,12 @@ export function openEventStream(services: Services, req: Request, res: Response,
     'X-Accel-Buffering': 'no',
   });
   res.flushHeaders();
+  let left = false;
+  res.on('close', () => (left = true));
+  // Events answered before the request may still be loading (and so not published yet): they
+  // are not part of the stream, so it subscribes once they are loaded.
+  await ingestWriter(services).loaded();
+  if (left) return;
   res.write(': connected\n\n');
   // node:net sets `server` on the sockets a server accepts; the stream watches it to end with it.
   const server = (req.socket as { server?: Server }).server;

@@ -19,8 +19,8 @@ export const eventsDomain: Domain = {
     routes.get('/api/v1/projects/{id}/events', auth, viewer, async (req, res) => {
       res.json(await eventsPage(services, req.project!.id, req.valid.query));
     });
-    routes.get('/api/v1/projects/{id}/events/stream', auth, viewer, (req, res) => {
-      openEventStream(services, req, res, req.project!.id);
+    routes.get('/api/v1/projects/{id}/events/stream', auth, viewer, async (req, res) => {
+      await openEventStream(services, req, res, req.project!.id);
     });
     routes.get('/api/v1/projects/{id}/catalog/events', auth, viewer, async (req, res) => {
       res.json(await eventCatalog(services, req.project!.id));

@@ -1,12 +1,16 @@
-// The one writer of ingest data into DuckDB. Request batches that arrive while a group commits
-// form the next group (at most MAX_GROUP_ROWS rows); a group is deduplicated by (project, uuid)
-// within itself and against recently stored events (an in-memory filter of stored pairs spares
-// reading the table for uuids never seen), and appended (one Appender flush per table) in one
-// transaction. Only then are its requests answered and its events published.
+// The one writer of ingest data into DuckDB. A batch is first made durable in the ingest journal,
+// and its request answered then; the writer loads journaled batches in groups (at most
+// MAX_GROUP_ROWS rows, the batches that arrived while the previous group committed). A group is
+// deduplicated by (project, uuid) within itself and against recently stored events (an in-memory
+// filter of stored pairs spares reading the table for uuids never seen), and appended in one
+// transaction that also records the journal position it loads through. Then its events are
+// published. Reads wait until what was acknowledged before they started is loaded, so an answered
+// event is in every later answer.
 // Other ingest writes (identity links, recordings, captures) run as exclusive jobs between
 // groups, so none of them ever interleaves with another on the writer connection.
 
-import { INTEGER, LIST, TIMESTAMPTZ, VARCHAR, listValue, timestampTZValue, type DuckDBConnection } from '@duckdb/node-api';
+import path from 'node:path';
+import { BIGINT, INTEGER, LIST, TIMESTAMPTZ, VARCHAR, listValue, timestampTZValue, type DuckDBConnection } from '@duckdb/node-api';
 import type { Services } from '../services.js';
 import { ServiceUnavailableError } from '../http/errors.js';
 import { eventBus, type EventBus } from './eventBus.js';
@@ -14,23 +18,22 @@ import { committedEvent, type EventRow } from './normalizeEvent.js';
 import type { RejectionRow } from './rejections.js';
 import { TableAppender } from './tableAppender.js';
 import { StoredKeyFilter, type KeyHash } from './storedKeyFilter.js';
+import { IngestJournal, type JournalBatch } from './journal.js';
 
 export const MAX_GROUP_ROWS = 5000;
+/** Journaled rows not loaded yet beyond which new batches wait: bounds memory when loading falls behind. */
+export const MAX_BACKLOG_ROWS = 20_000;
+/** How long a read waits for acknowledged events to be loaded before it answers from what is. */
+export const READ_WAIT_MS = 5_000;
+/** Loading a journaled batch is tried this often (backing off) before it is set aside. */
+const LOAD_ATTEMPTS = 5;
+const FIRST_RETRY_MS = 100;
 
-export interface WriteBatch {
-  events: EventRow[];
-  rejections: RejectionRow[];
-}
-
-export interface BatchResult {
-  /** Events stored by this batch. */
-  stored: number;
-  /** Events already stored earlier (or earlier in the same group) under the same uuid. */
-  duplicates: number;
-}
+export type WriteBatch = JournalBatch;
 
 type Settle<T> = { resolve: (v: T) => void; reject: (e: unknown) => void };
-type BatchItem = { kind: 'batch'; batch: WriteBatch } & Settle<BatchResult>;
+/** `seq`: the journal record holding the batch; undefined when the writer has no journal. */
+type BatchItem = { kind: 'batch'; batch: WriteBatch; seq: number | undefined } & Settle<void>;
 type JobItem = { kind: 'job'; run: (conn: DuckDBConnection) => Promise<unknown> } & Settle<unknown>;
 
 export interface WriterOptions {
@@ -41,6 +44,11 @@ export interface WriterOptions {
   filterCapacity: number;
   /** Replaces the filter's hash (tests force collisions with it). */
   keyHash?: KeyHash;
+  /** Where batches are made durable before they are answered; without one, after their commit. */
+  journal?: IngestJournal;
+  maxBacklogRows?: number;
+  /** The first wait before loading a failed journaled batch again (tests shorten it). */
+  retryMs?: number;
 }
 
 /** The filter drops a quarter of its capacity at a time, so it holds at least the newest 3/4. */
@@ -52,8 +60,14 @@ export class GroupWriter {
   private closing = false;
   private readonly appenders = new Map<string, TableAppender>();
   private filter: StoredKeyFilter | undefined;
+  /** The newest journal record answered, and the newest loaded (or set aside). */
+  private ackedSeq = 0;
+  private settledSeq = 0;
+  private backlogRows = 0;
+  private readonly settleWaiters: Array<{ seq: number; resolve: () => void }> = [];
+  private readonly roomWaiters: Array<() => void> = [];
   /** `lookups`: pairs the filter could not rule out, looked up in the table. */
-  readonly stats = { groups: 0, stored: 0, duplicates: 0, lookups: 0 };
+  readonly stats = { groups: 0, stored: 0, duplicates: 0, lookups: 0, setAside: 0 };
 
   constructor(
     private readonly services: Services,
@@ -66,9 +80,69 @@ export class GroupWriter {
     return this.queue.length;
   }
 
-  /** Resolves once the batch is committed (or found to be stored already). */
-  submit(batch: WriteBatch): Promise<BatchResult> {
-    return this.enqueue<BatchResult>((settle) => ({ kind: 'batch', batch, ...settle }));
+  /** Journaled rows waiting to be loaded. */
+  get backlog(): number {
+    return this.backlogRows;
+  }
+
+  /**
+   * Resolves once the batch is durable: written to the journal (then loaded in the background),
+   * or, without a journal, committed. Duplicates are dropped when it is loaded.
+   */
+  async submit(batch: WriteBatch): Promise<void> {
+    const journal = this.options.journal;
+    if (!journal) return this.enqueue<void>((settle) => ({ kind: 'batch', batch, seq: undefined, ...settle }));
+    if (this.closing) throw shuttingDown();
+    const rows = batch.events.length + batch.rejections.length;
+    if (rows === 0) return;
+    while (this.backlogRows >= (this.options.maxBacklogRows ?? MAX_BACKLOG_ROWS)) await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
+    let seq: number;
+    try {
+      seq = await journal.append(batch);
+    } catch (err) {
+      this.services.log.error({ err }, 'ingest journal write failed');
+      throw new ServiceUnavailableError('the events could not be stored; retry the request');
+    }
+    this.queueLoad(seq, batch);
+  }
+
+  /** Resolves once every batch answered so far is loaded (or set aside). */
+  loaded(): Promise<void> {
+    return this.settled(this.ackedSeq);
+  }
+
+  /**
+   * What a read waits for first: the batches answered before it started, for at most
+   * READ_WAIT_MS (a load that keeps failing must not stop every query). Undefined when nothing is
+   * outstanding, the common case, so reads pay nothing.
+   */
+  readBarrier(): Promise<void> | undefined {
+    if (this.settledSeq >= this.ackedSeq) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, READ_WAIT_MS)));
+    return Promise.race([this.settled(this.ackedSeq), limit]).finally(() => clearTimeout(timer));
+  }
+
+  /**
+   * Loads the journal records a stopped process had answered but not loaded (those past the
+   * position stored with the events), before anything else is written. Returns how many.
+   */
+  async recover(): Promise<number> {
+    const journal = this.options.journal;
+    if (!journal) return 0;
+    const position = await this.services.events.useWriter(async (conn) => {
+      const reader = await conn.runAndReadAll('SELECT position FROM ingest_journal');
+      return Number(reader.getRowObjects()[0]?.position ?? 0);
+    });
+    this.settledSeq = position;
+    this.ackedSeq = position;
+    const records = journal.recover(position);
+    for (const r of records) this.queueLoad(r.seq, r.batch);
+    await this.loaded();
+    if (records.length > 0) {
+      this.services.log.info({ batches: records.length, events: records.reduce((n, r) => n + r.batch.events.length, 0) }, 'ingest journal: loaded what was acknowledged before the last stop');
+    }
+    return records.length;
   }
 
   /** Runs `run` on the writer connection when no group or other job is in progress. */
@@ -83,18 +157,52 @@ export class GroupWriter {
     });
   }
 
-  /** Refuses new work, finishes what is queued and closes the appenders. */
+  /** Refuses new work, loads what is journaled and queued, closes the appenders and the journal. */
   async close(): Promise<void> {
     this.closing = true;
+    await this.options.journal?.flush();
     while (this.draining) await this.draining;
     await this.services.events.useWriter(async () => {
       for (const a of this.appenders.values()) a.close();
     });
     this.appenders.clear();
+    await this.options.journal?.close(this.settledSeq);
+  }
+
+  private queueLoad(seq: number, batch: WriteBatch): void {
+    if (seq > this.ackedSeq) this.ackedSeq = seq;
+    this.backlogRows += batch.events.length + batch.rejections.length;
+    this.queue.push({ kind: 'batch', batch, seq, resolve: () => undefined, reject: () => undefined });
+    this.kick();
+  }
+
+  private settled(seq: number): Promise<void> {
+    if (this.settledSeq >= seq) return Promise.resolve();
+    return new Promise<void>((resolve) => this.settleWaiters.push({ seq, resolve }));
+  }
+
+  /** Marks journal records up to `seq` as loaded (or set aside): wakes reads and waiting batches. */
+  private settle(seq: number, rows: number): void {
+    if (seq > this.settledSeq) this.settledSeq = seq;
+    this.backlogRows -= rows;
+    for (let i = this.settleWaiters.length - 1; i >= 0; i--) {
+      const w = this.settleWaiters[i]!;
+      if (w.seq <= this.settledSeq) {
+        this.settleWaiters.splice(i, 1);
+        w.resolve();
+      }
+    }
+    const limit = this.options.maxBacklogRows ?? MAX_BACKLOG_ROWS;
+    while (this.backlogRows < limit && this.roomWaiters.length > 0) this.roomWaiters.shift()!();
+    try {
+      this.options.journal?.release(this.settledSeq);
+    } catch (err) {
+      this.services.log.warn({ err }, 'ingest journal: a loaded segment could not be removed');
+    }
   }
 
   private enqueue<T>(make: (settle: Settle<T>) => BatchItem | JobItem): Promise<T> {
-    if (this.closing) return Promise.reject(new ServiceUnavailableError('the server is shutting down; retry the request'));
+    if (this.closing) return Promise.reject(shuttingDown());
     return new Promise<T>((resolve, reject) => {
       this.queue.push(make({ resolve, reject }));
       this.kick();
@@ -139,31 +247,60 @@ export class GroupWriter {
     return group;
   }
 
-  private async commit(conn: DuckDBConnection, group: BatchItem[]): Promise<void> {
+  private async commit(conn: DuckDBConnection, group: BatchItem[], attempt = 1): Promise<void> {
     let stored: EventRow[];
-    let results: BatchResult[];
+    let duplicates: number;
+    const seq = group.reduce<number | undefined>((max, item) => (item.seq === undefined ? max : Math.max(max ?? 0, item.seq)), undefined);
     try {
-      ({ stored, results } = await this.deduplicate(conn, group));
-      await this.write(conn, stored, group.flatMap((item) => item.batch.rejections));
+      ({ stored, duplicates } = await this.deduplicate(conn, group));
+      await this.write(conn, stored, group.flatMap((item) => item.batch.rejections), seq);
     } catch (err) {
       // Whether a failed COMMIT stored anything is not certain: the filter is read again from the table.
       this.filter = undefined;
-      // One bad batch must not fail the requests it happened to be grouped with: retry them one by one.
+      // One bad batch must not fail the batches it happened to be grouped with: retry them one by one.
       if (group.length > 1) {
         for (const item of group) await this.commit(conn, [item]);
         return;
       }
-      this.services.log.error({ err }, 'ingest commit failed');
-      group[0]!.reject(new ServiceUnavailableError('the events could not be stored; retry the request'));
+      await this.failed(conn, group[0]!, attempt, err);
       return;
     }
     for (const row of stored) this.filter?.add(row.project_id, row.uuid, row.received_at.getTime() * 1000);
     this.stats.groups += 1;
     this.stats.stored += stored.length;
-    this.stats.duplicates += results.reduce((n, r) => n + r.duplicates, 0);
-    group.forEach((item, i) => item.resolve(results[i]!));
+    this.stats.duplicates += duplicates;
+    for (const item of group) item.resolve();
+    if (seq !== undefined) this.settle(seq, group.reduce((n, item) => n + item.batch.events.length + item.batch.rejections.length, 0));
     // Most of the time nobody watches the live stream: then the events need no second shape.
     if (this.bus.subscriberCount > 0) this.bus.publish(stored.map(committedEvent));
+  }
+
+  /**
+   * A batch that failed to load alone. Without a journal its request is answered 503. A journaled
+   * batch was answered already: it is tried again, backing off (the disk may be full for a
+   * while), then written aside next to the journal for the operator so loading goes on.
+   */
+  private async failed(conn: DuckDBConnection, item: BatchItem, attempt: number, err: unknown): Promise<void> {
+    if (item.seq === undefined) {
+      this.services.log.error({ err }, 'ingest commit failed');
+      item.reject(new ServiceUnavailableError('the events could not be stored; retry the request'));
+      return;
+    }
+    const journal = this.options.journal!;
+    if (attempt < LOAD_ATTEMPTS) {
+      this.services.log.warn({ err, seq: item.seq, attempt }, 'loading a journaled batch failed; trying again');
+      await new Promise((resolve) => setTimeout(resolve, (this.options.retryMs ?? FIRST_RETRY_MS) * 4 ** (attempt - 1)));
+      return this.commit(conn, [item], attempt + 1);
+    }
+    try {
+      const file = journal.setAside({ seq: item.seq, batch: item.batch });
+      this.stats.setAside += 1;
+      this.services.log.error({ err, seq: item.seq, events: item.batch.events.length, file: path.basename(file) }, 'a journaled batch could not be loaded; set aside');
+      this.settle(item.seq, item.batch.events.length + item.batch.rejections.length);
+    } catch (asideErr) {
+      this.services.log.error({ err: asideErr, seq: item.seq }, 'a journaled batch could not be set aside; trying to load it again');
+      return this.commit(conn, [item], LOAD_ATTEMPTS - 1);
+    }
   }
 
   /**
@@ -171,16 +308,17 @@ export class GroupWriter {
    * transaction; the COMMIT (write-ahead log and fsync) runs off the JavaScript thread, so
    * requests keep being read while the previous group is made durable.
    */
-  private async write(conn: DuckDBConnection, events: EventRow[], rejections: RejectionRow[]): Promise<void> {
-    if (events.length === 0 && rejections.length === 0) return;
+  private async write(conn: DuckDBConnection, events: EventRow[], rejections: RejectionRow[], seq: number | undefined): Promise<void> {
+    if (events.length === 0 && rejections.length === 0 && seq === undefined) return;
     await conn.run('BEGIN TRANSACTION');
     try {
       for (const [table, rows] of [['events', events], ['ingest_rejections', rejections]] as const) {
         if (rows.length === 0) continue;
         const appender = await this.appender(conn, table);
         for (const row of rows) appender.append(row);
-        appender.flush();
+        await appender.flush();
       }
+      if (seq !== undefined) await conn.run('UPDATE ingest_journal SET position = $1', [BigInt(seq)], [BIGINT]);
       await conn.run('COMMIT');
     } catch (err) {
       this.discardAppenders();
@@ -190,25 +328,23 @@ export class GroupWriter {
   }
 
   /** Keeps the first occurrence of each (project, uuid) that is not stored yet. */
-  private async deduplicate(conn: DuckDBConnection, group: BatchItem[]): Promise<{ stored: EventRow[]; results: BatchResult[] }> {
+  private async deduplicate(conn: DuckDBConnection, group: BatchItem[]): Promise<{ stored: EventRow[]; duplicates: number }> {
     const existing = await this.storedKeys(conn, group.flatMap((item) => item.batch.events));
     const seen = new Set<string>(existing);
     const stored: EventRow[] = [];
-    const results = group.map((item) => {
-      const result = { stored: 0, duplicates: 0 };
+    let duplicates = 0;
+    for (const item of group) {
       for (const row of item.batch.events) {
         const key = `${row.project_id}/${row.uuid}`;
         if (seen.has(key)) {
-          result.duplicates += 1;
+          duplicates += 1;
           continue;
         }
         seen.add(key);
         stored.push(row);
-        result.stored += 1;
       }
-      return result;
-    });
-    return { stored, results };
+    }
+    return { stored, duplicates };
   }
 
   /**
@@ -220,7 +356,9 @@ export class GroupWriter {
   private async storedKeys(conn: DuckDBConnection, rows: EventRow[]): Promise<string[]> {
     if (rows.length === 0) return [];
     const filter = await this.keyFilter(conn);
-    const sinceUs = (this.services.clock.now().getTime() - this.options.dedupWindowMs) * 1000;
+    // The window is counted from receipt: a batch loaded late (after a restart) is judged as it came.
+    const receivedMs = rows.reduce((min, r) => Math.min(min, r.received_at.getTime()), Infinity);
+    const sinceUs = (receivedMs - this.options.dedupWindowMs) * 1000;
     const suspects = new Set<string>();
     const unseen = new Set<string>();
     for (const r of rows) (filter.mayHold(r.project_id, r.uuid) ? suspects : unseen).add(r.uuid);
@@ -302,22 +440,40 @@ export class GroupWriter {
   }
 }
 
+function shuttingDown(): ServiceUnavailableError {
+  return new ServiceUnavailableError('the server is shutting down; retry the request');
+}
+
 const writers = new WeakMap<Services, GroupWriter>();
 
-/** The writer of one running server; created on first use, flushed and closed at shutdown. */
+/** The folder of the ingest journal in a data directory. */
+export const JOURNAL_DIR = 'ingest-journal';
+
+/**
+ * Opens the writer of an installation: its journal, and what the journal holds that the last
+ * process answered but did not load, loaded before this returns. Reads wait for the writer from
+ * then on. It is flushed and closed at shutdown.
+ */
+export async function openIngestWriter(services: Services): Promise<GroupWriter> {
+  const journal = IngestJournal.open(path.join(services.config.data_dir, JOURNAL_DIR), services.log);
+  const writer = new GroupWriter(services, eventBus(services), {
+    maxGroupRows: MAX_GROUP_ROWS,
+    dedupWindowMs: Math.max(1, services.config.ingest.dedup_window_hours) * 3_600_000,
+    filterCapacity: Math.max(1000, services.config.ingest.dedup_filter_events),
+    journal,
+  });
+  writers.set(services, writer);
+  services.onShutdown(() => writer.close());
+  await writer.recover();
+  services.events.setReadBarrier(() => writer.readBarrier());
+  // A failure leaves the filter to be built by the first group, which then reports it.
+  writer.prepare().catch((err: unknown) => services.log.warn({ err }, 'duplicate filter not built at start'));
+  return writer;
+}
+
+/** The writer of one running server (opened with the services). */
 export function ingestWriter(services: Services): GroupWriter {
-  let writer = writers.get(services);
-  if (!writer) {
-    const w = new GroupWriter(services, eventBus(services), {
-      maxGroupRows: MAX_GROUP_ROWS,
-      dedupWindowMs: Math.max(1, services.config.ingest.dedup_window_hours) * 3_600_000,
-      filterCapacity: Math.max(1000, services.config.ingest.dedup_filter_events),
-    });
-    writers.set(services, w);
-    services.onShutdown(() => w.close());
-    // A failure leaves the filter to be built by the first group, which then reports it.
-    w.prepare().catch((err: unknown) => services.log.warn({ err }, 'duplicate filter not built at start'));
-    writer = w;
-  }
+  const writer = writers.get(services);
+  if (!writer) throw new Error('the ingest writer is not open');
   return writer;
 }

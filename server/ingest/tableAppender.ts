@@ -100,11 +100,18 @@ export class TableAppender {
     this.rows.push(record);
   }
 
-  /** Writes the buffered rows (in one transaction unless one is open on the connection). */
-  flush(): void {
+  /**
+   * Writes the buffered rows (in one transaction unless one is open on the connection), giving the
+   * event loop a turn after each chunk so that a large group does not hold up the requests being
+   * read meanwhile. Nothing else may use the connection until it resolves.
+   */
+  async flush(): Promise<void> {
     const rows = this.rows;
     this.rows = [];
-    for (let start = 0; start < rows.length; start += CHUNK_ROWS) this.appendChunk(rows, start, Math.min(CHUNK_ROWS, rows.length - start));
+    for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
+      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+      this.appendChunk(rows, start, Math.min(CHUNK_ROWS, rows.length - start));
+    }
     this.appender.flushSync();
   }
 

@@ -31,6 +31,7 @@ export class EventStore {
   private readonly all: DuckDBConnection[] = [];
   private closed = false;
   private writerTurn: Promise<unknown> = Promise.resolve();
+  private barrier: () => Promise<void> | undefined = () => undefined;
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -62,6 +63,8 @@ export class EventStore {
    * stops, and the answer is 408 even if it managed to finish.
    */
   async read(sql: string, params: SqlParams = [], options: ReadOptions = {}): Promise<Row[]> {
+    const wait = this.barrier();
+    if (wait) await wait;
     const conn = await this.acquire();
     let timedOut = false;
     let repeat: NodeJS.Timeout | undefined;
@@ -84,6 +87,14 @@ export class EventStore {
       clearInterval(repeat);
       this.release(conn);
     }
+  }
+
+  /**
+   * What every read waits for before it runs (the ingest writer: events already acknowledged but
+   * not yet loaded). It must not wait for a read.
+   */
+  setReadBarrier(barrier: () => Promise<void> | undefined): void {
+    this.barrier = barrier;
   }
 
   /** A connection of the caller's own (for background work that must not hold a pooled one); closed with the store. */

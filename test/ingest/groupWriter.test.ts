@@ -1,6 +1,6 @@
-// The group-commit writer and what hangs off it: group sizes, the flush at shutdown, the event
-// bus never waiting for (or failing because of) a subscriber, and the doctor's reader of
-// refused attempts.
+// The group-commit writer and what hangs off it: group sizes, answers that do not wait for the
+// load while reads do, a batch the database refuses, the flush at shutdown, the event bus never
+// waiting for (or failing because of) a subscriber, and the doctor's reader of refused attempts.
 
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
@@ -9,8 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { startTestServer } from '../support/testServer.js';
 import { createTenant } from '../support/factories.js';
-import { countRows, createIngestKey, ingestEvents } from '../support/ingest.js';
-import { ingestWriter, MAX_GROUP_ROWS } from '../../server/ingest/groupWriter.js';
+import { countRows, createIngestKey, ingestEvents, readTable } from '../support/ingest.js';
+import { readdirSync } from 'node:fs';
+import { GroupWriter, ingestWriter, MAX_GROUP_ROWS } from '../../server/ingest/groupWriter.js';
+import { IngestJournal } from '../../server/ingest/journal.js';
 import { normalizeEvent } from '../../server/ingest/normalizeEvent.js';
 import { EventBus, eventBus, type CommittedEvent } from '../../server/ingest/eventBus.js';
 import { readRejectedAttempts } from '../../server/ingest/rejections.js';
@@ -27,20 +29,57 @@ t.test('group commit', async (t) => {
     );
 
   t.test(`a group holds at most ${MAX_GROUP_ROWS} events`, async (t) => {
-    const before = writer.stats.groups;
-    const results = await Promise.all([writer.submit({ events: rows(3000), rejections: [] }), writer.submit({ events: rows(1500), rejections: [] }), writer.submit({ events: rows(3000), rejections: [] })]);
-    t.same(results.map((r) => r.stored), [3000, 1500, 3000]);
-    t.equal(writer.stats.groups - before, 2, '3000 + 1500 together, the next 3000 alone');
+    const before = { ...writer.stats };
+    await Promise.all([writer.submit({ events: rows(3000), rejections: [] }), writer.submit({ events: rows(1500), rejections: [] }), writer.submit({ events: rows(3000), rejections: [] })]);
+    await writer.loaded();
+    t.equal(writer.stats.stored - before.stored, 7500);
+    t.equal(writer.stats.groups - before.groups, 2, '3000 + 1500 together, the next 3000 alone');
     t.equal(await countRows(server, 'events', project.id), 7500);
+  });
+
+  t.test('requests are answered once journaled; a read waits for what was answered before it', async (t) => {
+    const key = createIngestKey(server, project);
+    let release!: () => void;
+    const held = writer.exclusive(() => new Promise<void>((resolve) => (release = resolve)));
+    const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => ingestEvents(server, key, [{ event: 'journaled', anonymous_id: `j${i}` }])));
+    t.same(answers.map((a) => a.status), Array(5).fill(202), 'answered while the writer is held');
+    t.equal(writer.backlog, 5, 'not loaded yet');
+    let counted: number | undefined;
+    const reading = readTable(server, `SELECT count(*) AS n FROM events WHERE project_id = $1 AND event = 'journaled'`, [project.id]).then((r) => (counted = Number(r[0]!.n)));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    t.equal(counted, undefined, 'the read waits for the load');
+    release();
+    await held;
+    await reading;
+    t.equal(counted, 5, 'and then sees every answered event');
   });
 
   t.test('a batch the database refuses fails alone, not the batches grouped with it', async (t) => {
     const [poison] = rows(1);
     poison!.uuid = 'urn:uuid:0b6c2f9e-3d0b-4a59-9f53-2f4f8a2b1c11';
-    const [good, bad] = await Promise.allSettled([writer.submit({ events: rows(2), rejections: [] }), writer.submit({ events: [poison!], rejections: [] })]);
-    t.match(good, { status: 'fulfilled', value: { stored: 2, duplicates: 0 } });
+
+    // Without a journal the request waits for the commit and is answered 503.
+    const direct = new GroupWriter(services, eventBus(services), { maxGroupRows: 5000, dedupWindowMs: 3_600_000, filterCapacity: 1000 });
+    t.teardown(() => direct.close());
+    const [good, bad] = await Promise.allSettled([direct.submit({ events: rows(2), rejections: [] }), direct.submit({ events: [poison!], rejections: [] })]);
+    t.match(good, { status: 'fulfilled' });
     t.match(bad, { status: 'rejected', reason: { status: 503, code: 'unavailable' } });
     t.ok(server.logs.some((l) => l.msg === 'ingest commit failed'));
+
+    // A journaled batch was answered already: after the retries it is set aside for the operator.
+    const dir = path.join(server.dataDir, 'poison-journal');
+    const journaled = new GroupWriter(services, eventBus(services), {
+      maxGroupRows: 5000, dedupWindowMs: 3_600_000, filterCapacity: 1000, journal: IngestJournal.open(dir, services.log), retryMs: 1,
+    });
+    t.teardown(() => journaled.close());
+    const storedBefore = await countRows(server, 'events', project.id);
+    await Promise.all([journaled.submit({ events: rows(2), rejections: [] }), journaled.submit({ events: [poison!], rejections: [] })]);
+    await journaled.loaded();
+    t.equal(await countRows(server, 'events', project.id), storedBefore + 2, 'the good batch is stored');
+    t.equal(journaled.stats.setAside, 1);
+    t.equal(server.logs.filter((l) => l.msg === 'loading a journaled batch failed; trying again').length, 4);
+    t.ok(server.logs.some((l) => l.msg === 'a journaled batch could not be loaded; set aside'));
+    t.ok(readdirSync(dir).some((f) => f.startsWith('unloaded-')), 'the batch is kept next to the journal');
   });
 
   t.test('a throwing subscriber and a slow one do not hold up ingest', async (t) => {
@@ -54,6 +93,7 @@ t.test('group commit', async (t) => {
     const key = createIngestKey(server, project);
     const res = await ingestEvents(server, key, Array.from({ length: 50 }, (_, i) => ({ event: 'bus', anonymous_id: `b${i}` })));
     t.equal(res.status, 202);
+    await writer.loaded();
     await new Promise((resolve) => setImmediate(resolve));
     t.equal(got.length, 10, 'a subscriber that falls behind keeps the newest events');
     t.same(got.map((e) => e.anonymous_id), Array.from({ length: 10 }, (_, i) => `b${40 + i}`));
@@ -99,12 +139,12 @@ t.test('pending writes are flushed at shutdown', async (t) => {
   const { project } = await createTenant(server);
   const key = createIngestKey(server, project);
   const writer = ingestWriter(server.running.services);
-  // A job that holds the writer until released, so the requests are sure to be waiting behind it.
+  // A job that holds the writer until released, so the answered requests are sure to wait for their load.
   let release!: () => void;
   const held = writer.exclusive(() => new Promise<void>((resolve) => (release = resolve)));
   const inFlight = Array.from({ length: 20 }, (_, i) => ingestEvents(server, key, [{ event: 'late', uuid: randomUUID(), anonymous_id: `s${i}` }]));
   for (let i = 0; i < 500 && writer.queued < 20; i++) await new Promise((resolve) => setTimeout(resolve, 2));
-  t.equal(writer.queued, 20, 'twenty requests wait for the writer');
+  t.equal(writer.queued, 20, 'twenty batches wait for the writer');
   // Work no request waits for (as a background job would submit): only the shutdown hook flushes it.
   const background = writer.submit({
     events: [normalizeEvent({ event: 'background', anonymous_id: 'bg' }, { projectId: project.id, receivedAt: server.clock.now(), source: 'server', sdk: null, keyId: key.prefix })],
@@ -114,7 +154,7 @@ t.test('pending writes are flushed at shutdown', async (t) => {
   release();
   const answers = await Promise.all(inFlight.map((p) => p.then((r) => r.status)));
   await Promise.all([closing, held, background]);
-  t.same(answers, Array(20).fill(202), 'the stop lets them finish');
+  t.same(answers, Array(20).fill(202), 'answered');
   await t.rejects(writer.submit({ events: [], rejections: [] }), new ServiceUnavailableError('the server is shutting down; retry the request'), 'a stopped writer refuses work');
   const reopened = await startTestServer(t, { dataDir });
   t.equal(await countRows(reopened, 'events', project.id), 21, 'all of it is stored');

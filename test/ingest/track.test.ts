@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { startTestServer } from '../support/testServer.js';
 import { createTenant } from '../support/factories.js';
 import { countRows, createIngestKey, createLegacyKey, ingestEvents, readTable, storedEvents } from '../support/ingest.js';
+import { ingestWriter } from '../../server/ingest/groupWriter.js';
 import { eventBus, type CommittedEvent } from '../../server/ingest/eventBus.js';
 
 const NOW = '2026-11-02T12:00:00.000Z';
@@ -231,10 +232,13 @@ t.test('track', async (t) => {
 
   t.test('committed events reach event bus subscribers in the events-list shape', async (t) => {
     const received: CommittedEvent[] = [];
+    await ingestWriter(server.running.services).loaded();
     const stop = eventBus(server.running.services).subscribe((events) => received.push(...events), { projectId: project.id });
     t.teardown(stop);
     const uuid = randomUUID();
     await ingestEvents(server, key, [{ event: 'live', uuid, anonymous_id: 'a9', url: 'https://x.example/p', props: { revenue: '7' } }]);
+    // Published once loaded (after the answer), delivered a turn later.
+    await ingestWriter(server.running.services).loaded();
     await new Promise((resolve) => setImmediate(resolve));
     t.same(received, [
       {

@@ -1,0 +1,257 @@
+// The ingest journal: every accepted batch is appended to a file and made durable (fdatasync)
+// before its request is answered. Appends that arrive while one is being synced form the next
+// group, so one sync answers many requests. The group writer then loads the batches into DuckDB
+// in the background and records, in the same transaction, the sequence number it loaded through;
+// after a crash the records past that number are loaded again at start.
+//
+// The journal is a folder of segment files named after the first sequence number they hold. A
+// record is `length (u32 LE) | crc32 (u32 LE) | payload`, the payload a JSON array
+// `[seq, events, rejections]` with rows as arrays in the column order below. A segment is never
+// appended to after a write failed or the process restarted: a torn record can only end a segment.
+
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { crc32 } from 'node:zlib';
+import type { Logger } from '../http/logger.js';
+import type { EventRow } from './normalizeEvent.js';
+import type { RejectionRow } from './rejections.js';
+
+export interface JournalBatch {
+  events: EventRow[];
+  rejections: RejectionRow[];
+}
+
+export interface JournalRecord {
+  seq: number;
+  batch: JournalBatch;
+}
+
+/** A segment is closed and a new one started once it holds this many bytes (by default). */
+export const SEGMENT_BYTES = 32 * 1024 * 1024;
+const HEADER_BYTES = 8;
+const SEGMENT_NAME = /^(\d{16})\.jnl$/;
+
+const EVENT_FIELDS = [
+  'project_id', 'uuid', 'ts', 'received_at', 'event', 'distinct_id', 'anonymous_id', 'user_id', 'session_id', 'source', 'sdk_name',
+  'sdk_version', 'key_id', 'release', 'url', 'path', 'referrer', 'props', 'revenue', 'elements', 'invalid', 'invalid_reasons',
+] as const satisfies ReadonlyArray<keyof EventRow>;
+const REJECTION_FIELDS = [
+  'project_id', 'received_at', 'request_id', 'event_index', 'operation', 'key_id', 'source', 'sdk_name', 'sdk_version', 'event', 'code', 'message',
+] as const satisfies ReadonlyArray<keyof RejectionRow>;
+const DATE_FIELDS = new Set(['ts', 'received_at']);
+
+function encodeRow(row: object, fields: readonly string[]): unknown[] {
+  return fields.map((f) => {
+    const v = (row as Record<string, unknown>)[f];
+    return v instanceof Date ? v.getTime() : v;
+  });
+}
+
+function decodeRow<T>(values: unknown[], fields: readonly string[]): T {
+  const row: Record<string, unknown> = {};
+  fields.forEach((f, i) => (row[f] = DATE_FIELDS.has(f) ? new Date(values[i] as number) : values[i]));
+  return row as T;
+}
+
+export function encodeRecord(seq: number, batch: JournalBatch): Buffer {
+  const payload = Buffer.from(
+    JSON.stringify([seq, batch.events.map((r) => encodeRow(r, EVENT_FIELDS)), batch.rejections.map((r) => encodeRow(r, REJECTION_FIELDS))]),
+  );
+  const header = Buffer.allocUnsafe(HEADER_BYTES);
+  header.writeUInt32LE(payload.length, 0);
+  header.writeUInt32LE(crc32(payload), 4);
+  return Buffer.concat([header, payload]);
+}
+
+function decodePayload(payload: Buffer): JournalRecord {
+  const [seq, events, rejections] = JSON.parse(payload.toString('utf8')) as [number, unknown[][], unknown[][]];
+  return {
+    seq,
+    batch: {
+      events: events.map((values) => {
+        const row = decodeRow<EventRow>(values, EVENT_FIELDS);
+        row.props_value = row.props === null ? null : (JSON.parse(row.props) as Record<string, unknown>);
+        return row;
+      }),
+      rejections: rejections.map((values) => decodeRow<RejectionRow>(values, REJECTION_FIELDS)),
+    },
+  };
+}
+
+/** The whole records of one segment's bytes, and where they stop when the rest is torn or damaged. */
+export function readRecords(bytes: Buffer): { records: JournalRecord[]; end: number } {
+  const records: JournalRecord[] = [];
+  let at = 0;
+  while (at + HEADER_BYTES <= bytes.length) {
+    const length = bytes.readUInt32LE(at);
+    const end = at + HEADER_BYTES + length;
+    if (end > bytes.length) break;
+    const payload = bytes.subarray(at + HEADER_BYTES, end);
+    if (crc32(payload) !== bytes.readUInt32LE(at + 4)) break;
+    try {
+      records.push(decodePayload(payload));
+    } catch {
+      break;
+    }
+    at = end;
+  }
+  return { records, end: at };
+}
+
+interface Segment {
+  file: string;
+  firstSeq: number;
+}
+
+type Pending = { batch: JournalBatch; resolve: (seq: number) => void; reject: (err: unknown) => void };
+
+export class IngestJournal {
+  private segments: Segment[] = [];
+  private nextSeq = 1;
+  private handle: FileHandle | undefined;
+  private handleBytes = 0;
+  private pending: Pending[] = [];
+  private syncing: Promise<void> | undefined;
+  private closed = false;
+
+  private constructor(
+    readonly dir: string,
+    private readonly log: Logger,
+    private readonly segmentBytes: number,
+  ) {}
+
+  static open(dir: string, log: Logger, options: { segmentBytes?: number } = {}): IngestJournal {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const journal = new IngestJournal(dir, log, options.segmentBytes ?? SEGMENT_BYTES);
+    journal.segments = readdirSync(dir)
+      .map((name) => SEGMENT_NAME.exec(name))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => ({ file: path.join(dir, m[0]), firstSeq: Number(m[1]) }))
+      .sort((a, b) => a.firstSeq - b.firstSeq);
+    return journal;
+  }
+
+  /**
+   * The records after `loadedThrough`, oldest first, read from every segment; later appends get
+   * higher numbers and go to a new segment. Segments holding only loaded records are removed.
+   */
+  recover(loadedThrough: number): JournalRecord[] {
+    const found: JournalRecord[] = [];
+    let last = loadedThrough;
+    for (const segment of this.segments) {
+      const bytes = readFileSync(segment.file);
+      const { records, end } = readRecords(bytes);
+      if (end < bytes.length) {
+        this.log.warn({ segment: path.basename(segment.file), offset: end, bytes: bytes.length }, 'ingest journal: the end of a segment is torn; it was never acknowledged');
+      }
+      for (const r of records) {
+        if (r.seq > last) last = r.seq;
+        if (r.seq > loadedThrough) found.push(r);
+      }
+    }
+    // A segment whose first write failed holds no record, but its name is taken.
+    this.nextSeq = Math.max(last, ...this.segments.map((s) => s.firstSeq)) + 1;
+    this.releaseSync(loadedThrough);
+    return found;
+  }
+
+  /** Resolves with the record's sequence number once it is on disk. */
+  append(batch: JournalBatch): Promise<number> {
+    if (this.closed) return Promise.reject(new Error('the ingest journal is closed'));
+    return new Promise<number>((resolve, reject) => {
+      this.pending.push({ batch, resolve, reject });
+      this.syncing ??= this.sync();
+    });
+  }
+
+  /** Resolves once the appends in progress are on disk (or failed). */
+  async flush(): Promise<void> {
+    while (this.syncing) await this.syncing;
+  }
+
+  /** Removes the segments whose records are all at or below `loadedThrough` (never the one being written). */
+  release(loadedThrough: number): void {
+    this.releaseSync(loadedThrough);
+  }
+
+  /** Waits for the appends in progress and closes the segment; with everything loaded, removes it. */
+  async close(loadedThrough: number): Promise<void> {
+    this.closed = true;
+    while (this.syncing) await this.syncing;
+    await this.closeHandle();
+    this.releaseSync(loadedThrough, true);
+  }
+
+  private async sync(): Promise<void> {
+    try {
+      while (this.pending.length > 0) {
+        const group = this.pending;
+        this.pending = [];
+        const buffers = group.map((p, i) => encodeRecord(this.nextSeq + i, p.batch));
+        try {
+          const handle = await this.writable();
+          const bytes = Buffer.concat(buffers);
+          await handle.write(bytes, 0, bytes.length);
+          await handle.datasync();
+          this.handleBytes += bytes.length;
+        } catch (err) {
+          // What reached the file may end in a torn record: the next group starts a new segment.
+          // Their numbers are not used again, so the new segment's name cannot be the torn one's.
+          await this.closeHandle().catch(() => undefined);
+          this.nextSeq += group.length;
+          for (const p of group) p.reject(err);
+          continue;
+        }
+        group.forEach((p, i) => p.resolve(this.nextSeq + i));
+        this.nextSeq += group.length;
+        if (this.handleBytes >= this.segmentBytes) await this.closeHandle();
+      }
+    } finally {
+      this.syncing = undefined;
+    }
+  }
+
+  /** The segment being written; a new one (its directory entry synced) when there is none. */
+  private async writable(): Promise<FileHandle> {
+    if (this.handle) return this.handle;
+    const file = path.join(this.dir, `${String(this.nextSeq).padStart(16, '0')}.jnl`);
+    const handle = await open(file, 'a', 0o600);
+    const dir = openSync(this.dir, 'r');
+    try {
+      fsyncSync(dir);
+    } finally {
+      closeSync(dir);
+    }
+    this.segments.push({ file, firstSeq: this.nextSeq });
+    this.handle = handle;
+    this.handleBytes = 0;
+    return handle;
+  }
+
+  private async closeHandle(): Promise<void> {
+    const handle = this.handle;
+    this.handle = undefined;
+    await handle?.close();
+  }
+
+  private releaseSync(loadedThrough: number, includingLast = false): void {
+    const keep: Segment[] = [];
+    this.segments.forEach((segment, i) => {
+      const next = this.segments[i + 1];
+      const active = next === undefined && (this.handle !== undefined || !includingLast);
+      // A segment's records end before the next segment's first; the last one ends at nextSeq - 1.
+      const lastSeq = next ? next.firstSeq - 1 : this.nextSeq - 1;
+      if (!active && lastSeq <= loadedThrough) rmSync(segment.file, { force: true });
+      else keep.push(segment);
+    });
+    this.segments = keep;
+  }
+
+  /** Writes a batch that could not be loaded next to the journal, for the operator. */
+  setAside(record: JournalRecord): string {
+    const file = path.join(this.dir, `unloaded-${String(record.seq).padStart(16, '0')}.jnl`);
+    writeFileSync(file, encodeRecord(record.seq, record.batch), { mode: 0o600 });
+    return file;
+  }
+}
