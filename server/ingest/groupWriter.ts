@@ -49,6 +49,8 @@ export interface WriterOptions {
   maxBacklogRows?: number;
   /** The first wait before loading a failed journaled batch again (tests shorten it). */
   retryMs?: number;
+  /** How long a read waits for the load (default READ_WAIT_MS). */
+  readWaitMs?: number;
 }
 
 /** The filter drops a quarter of its capacity at a time, so it holds at least the newest 3/4. */
@@ -119,7 +121,7 @@ export class GroupWriter {
   readBarrier(): Promise<void> | undefined {
     if (this.settledSeq >= this.ackedSeq) return undefined;
     let timer: NodeJS.Timeout | undefined;
-    const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, READ_WAIT_MS)));
+    const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.readWaitMs ?? READ_WAIT_MS)));
     return Promise.race([this.settled(this.ackedSeq), limit]).finally(() => clearTimeout(timer));
   }
 

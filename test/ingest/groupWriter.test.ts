@@ -54,6 +54,25 @@ t.test('group commit', async (t) => {
     t.equal(counted, 5, 'and then sees every answered event');
   });
 
+  t.test('a read waits for the load at most readWaitMs, then answers from what is loaded', async (t) => {
+    const journaled = new GroupWriter(services, eventBus(services), {
+      maxGroupRows: 5000, dedupWindowMs: 3_600_000, filterCapacity: 1000, journal: IngestJournal.open(path.join(server.dataDir, 'wait-journal'), services.log), readWaitMs: 100,
+    });
+    t.teardown(() => journaled.close());
+    t.equal(journaled.readBarrier(), undefined, 'nothing outstanding: no wait at all');
+    let release!: () => void;
+    const held = journaled.exclusive(() => new Promise<void>((resolve) => (release = resolve)));
+    await journaled.submit({ events: rows(3), rejections: [] });
+    const started = performance.now();
+    await journaled.readBarrier();
+    const waited = performance.now() - started;
+    t.ok(waited >= 90 && journaled.backlog === 3, `gave up after ${waited.toFixed(0)} ms with the batch still waiting`);
+    release();
+    await held;
+    await journaled.loaded();
+    t.equal(journaled.backlog, 0);
+  });
+
   t.test('a batch the database refuses fails alone, not the batches grouped with it', async (t) => {
     const [poison] = rows(1);
     poison!.uuid = 'urn:uuid:0b6c2f9e-3d0b-4a59-9f53-2f4f8a2b1c11';
