@@ -15,8 +15,8 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api';
 
-/** DuckDB's vector size, the most rows a DataChunk holds. */
-const CHUNK_ROWS = 2048;
+/** Rows appended and flushed between two turns of the event loop (at most DuckDB's vector size, 2048). */
+const STEP_ROWS = 512;
 
 export type CellValue = string | number | boolean | Date | Uint8Array | string[] | null | undefined;
 
@@ -108,11 +108,11 @@ export class TableAppender {
   async flush(): Promise<void> {
     const rows = this.rows;
     this.rows = [];
-    for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
+    for (let start = 0; start < rows.length; start += STEP_ROWS) {
       if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-      this.appendChunk(rows, start, Math.min(CHUNK_ROWS, rows.length - start));
+      this.appendChunk(rows, start, Math.min(STEP_ROWS, rows.length - start));
+      this.appender.flushSync();
     }
-    this.appender.flushSync();
   }
 
   private appendChunk(rows: object[], start: number, count: number): void {
