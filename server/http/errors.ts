@@ -80,6 +80,16 @@ export class QueryTimeoutError extends AppError {
   }
 }
 
+/** A query that needs more memory than the event store's budget: retrying the same query will not help. */
+export class QueryMemoryError extends AppError {
+  constructor(memoryLimitMb: number | undefined) {
+    const budget = memoryLimitMb === undefined ? 'its memory budget' : `its memory budget (events.memory_limit_mb = ${memoryLimitMb})`;
+    super(503, 'query_memory_exceeded', `the query needs more memory than the event store may use within ${budget}; narrow the date range or raise the setting`, {
+      ...(memoryLimitMb === undefined ? {} : { memory_limit_mb: memoryLimitMb }),
+    });
+  }
+}
+
 export class RateLimitedError extends AppError {
   constructor(retryAfterSeconds: number, code = 'rate_limited') {
     const seconds = Math.max(1, Math.ceil(retryAfterSeconds));

@@ -5,7 +5,7 @@
 // stray statement in the middle of an ingest transaction would fail that transaction.
 
 import { DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
-import { QueryTimeoutError } from '../http/errors.js';
+import { QueryMemoryError, QueryTimeoutError } from '../http/errors.js';
 
 export type SqlParams = DuckDBValue[] | Record<string, DuckDBValue>;
 export type Row = Record<string, DuckDBValue>;
@@ -23,6 +23,8 @@ export interface StoreOptions {
 }
 
 const READERS = 3;
+/** How DuckDB's errors begin when an operator cannot get memory within the limit (and cannot spill). */
+const OUT_OF_MEMORY = 'Out of Memory Error';
 const INTERRUPT_REPEAT_MS = 5;
 
 export class EventStore {
@@ -36,6 +38,7 @@ export class EventStore {
   private constructor(
     private readonly instance: DuckDBInstance,
     private readonly writer: DuckDBConnection,
+    private readonly memoryLimitMb: number | undefined,
   ) {}
 
   static async open(file: string, options: StoreOptions = {}): Promise<EventStore> {
@@ -48,7 +51,7 @@ export class EventStore {
     });
     const writer = await instance.connect();
     await writer.run("SET GLOBAL TimeZone = 'UTC'");
-    const store = new EventStore(instance, writer);
+    const store = new EventStore(instance, writer, options.memoryLimitMb);
     for (let i = 0; i < READERS; i++) {
       const c = await instance.connect();
       store.all.push(c);
@@ -81,6 +84,7 @@ export class EventStore {
       return reader.getRowObjects();
     } catch (err) {
       if (timedOut) throw new QueryTimeoutError(options.timeoutMs!);
+      if (err instanceof Error && err.message.startsWith(OUT_OF_MEMORY)) throw new QueryMemoryError(this.memoryLimitMb);
       throw err;
     } finally {
       clearTimeout(timer);

@@ -1,11 +1,13 @@
 // The events store's writer connection: one user at a time, in the order they asked, so a
 // statement issued while a transaction is open waits for it instead of landing inside it or
-// closing its pending result; and what only reads (the applied migrations) never waits for it.
+// closing its pending result; what only reads (the applied migrations) never waits for it; and a
+// read that needs more memory than the budget is a clear 503, not an internal error.
 
 import t, { type Test } from 'tap';
 import path from 'node:path';
 import { tempDir } from '../support/tempDir.js';
 import { EventStore } from '../../server/store/eventStore.js';
+import { QueryMemoryError } from '../../server/http/errors.js';
 import { appliedEvents, migrateEvents } from '../../server/store/migrate.js';
 
 async function openStore(t: Test): Promise<EventStore> {
@@ -70,4 +72,15 @@ t.test('the applied migrations are read without waiting for the writer', async (
   t.ok(applied.length > 0 && applied.every((m, i) => i === 0 || m.version > applied[i - 1]!.version), `${applied.length} migrations, in order, while the writer is held`);
   held.open();
   await holder;
+});
+
+t.test('a read beyond the memory budget is refused with 503 query_memory_exceeded, and the store goes on', async (t) => {
+  const store = await EventStore.open(path.join(await tempDir(t), 'events.duckdb'), { memoryLimitMb: 64 });
+  t.teardown(() => store.close());
+  // A list of three million strings cannot spill: it needs far more than 64 MiB at once.
+  const err = await store.read('SELECT list(md5(i::VARCHAR)) AS x FROM range(3000000) t(i)').catch((e: unknown) => e);
+  t.ok(err instanceof QueryMemoryError);
+  t.match(err, { status: 503, code: 'query_memory_exceeded', details: { memory_limit_mb: 64 } });
+  t.match((err as Error).message, /events\.memory_limit_mb = 64.*narrow the date range or raise the setting/);
+  t.same(await store.read('SELECT 42 AS n'), [{ n: 42 }], 'the next read runs');
 });
