@@ -9,6 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { packageRoot } from '../../server/packageRoot.js';
+import { loadConfig } from '../../server/config.js';
 import { CASES, MAIN_PROJECT, ROLLUP_PROPERTIES, figuresDiffer, type BenchCase, type CaseScope } from './cases.js';
 import { ClickHouse, ensureClickHouseInstalled } from './clickhouse.js';
 import { existingDataSet, writeDataSet } from './dataSet.js';
@@ -52,6 +53,7 @@ const ingestEvents = Number(args['ingest-events']);
 const workDir = args['work-dir'];
 const withPeer = !args['no-peer'];
 const started = Date.now();
+const LARGE_MEMORY_LIMIT_MB = 1024;
 
 /** Scratch directories to delete once nothing is being measured any more. */
 const leftovers: string[] = [];
@@ -218,7 +220,15 @@ async function sizePhase(events: number, ch: ClickHouse | undefined): Promise<Si
   const scope: CaseScope = { projectId: main.id, timezone: main.timezone, today: localToday(main.timezone) };
   // As an operator would for a property the team breaks down by every day: `category` is kept in
   // the per-day property rollup (events.rollup_properties). Other properties read raw events.
-  const server = children.add(await PpServer.start(inst, path.join(workDir, `pp-${label(events)}.log`), { PP_EVENTS_ROLLUP_PROPERTIES: ROLLUP_PROPERTIES.join(',') }));
+  // Beyond 10M events the default memory budget is too small for queries over millions of
+  // actors; the bench sets what docs/configuration.md advises, unless the environment sets one.
+  const memoryLimitMb = Number(process.env.PP_EVENTS_MEMORY_LIMIT_MB ?? (events > 10_000_000 ? LARGE_MEMORY_LIMIT_MB : loadConfig().events.memory_limit_mb));
+  const server = children.add(
+    await PpServer.start(inst, path.join(workDir, `pp-${label(events)}.log`), {
+      PP_EVENTS_ROLLUP_PROPERTIES: ROLLUP_PROPERTIES.join(','),
+      PP_EVENTS_MEMORY_LIMIT_MB: String(memoryLimitMb),
+    }),
+  );
   let ppOutcomes: Map<string, Outcome>;
   let rssPeakMb: number;
   let rssAfterStartMb: number;
@@ -243,7 +253,7 @@ async function sizePhase(events: number, ch: ClickHouse | undefined): Promise<Si
   }
   // Measured after the server stopped: the store then also holds the per-day rollup it folded.
   const fileSize = fileBytes(path.join(dataDir, 'events.duckdb'));
-  const report: SizeReport = { events, generateMs: ds.generateMs, pp: { loadMs, fileBytes: fileSize, rssPeakMb, rssAfterStartMb, baselineMs }, cases: [] };
+  const report: SizeReport = { events, generateMs: ds.generateMs, pp: { loadMs, fileBytes: fileSize, rssPeakMb, rssAfterStartMb, baselineMs, memoryLimitMb }, cases: [] };
   let peerOutcomes = new Map<string, Outcome>();
   if (ch) {
     log(`${label(events)}: loading ClickHouse`);
