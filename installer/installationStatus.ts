@@ -31,6 +31,8 @@ export interface InstallationStatus {
     projects: number;
     /** Events stored but not folded into the per-day rollups yet, and the property keys they hold. */
     rollup?: { behind_events: number; property_keys: string[] };
+    /** Events answered and journaled but not loaded yet, and batches the loader had to set aside. */
+    ingest?: { backlog_events: number; set_aside_batches: number };
   } | null;
   error: string | null;
 }
@@ -74,6 +76,12 @@ export function formatStatus(s: InstallationStatus): string {
   if (rollup) {
     const progress = rollup.behind_events > 0 ? `folding, ${rollup.behind_events} events to go` : 'up to date';
     lines.push(`  rollups:   ${progress}; property keys: ${rollup.property_keys.length > 0 ? rollup.property_keys.join(', ') : 'none'}`);
+  }
+  const ingest = s.data?.ingest;
+  if (ingest) {
+    const n = ingest.set_aside_batches;
+    const aside = n > 0 ? `; ${n} batch${n === 1 ? '' : 'es'} set aside in ${s.data_dir}/ingest-journal (see docs/ingestion.md)` : '';
+    lines.push(`  ingest:    ${ingest.backlog_events} events waiting to be loaded${aside}`);
   }
   lines.push(`  config:    ${s.config_dir}`);
   if (s.last_upgrade) lines.push(`  upgraded:  ${s.last_upgrade.from} -> ${s.last_upgrade.to} at ${s.last_upgrade.at} (ppctl rollback returns)`);

@@ -5,6 +5,7 @@ import type { Services } from '../services.js';
 import { appliedEvents, appliedMeta } from '../store/migrate.js';
 import { LicenseRefusedError } from '../license/licenseManager.js';
 import { takeSnapshot } from '../../installer/snapshot.js';
+import { ingestWriter } from '../ingest/groupWriter.js';
 import { checkDatabases } from '../../installer/databaseChecks.js';
 import { listOutbox } from '../mail/outbox.js';
 import { passwordProblem } from '../auth/passwords.js';
@@ -103,5 +104,6 @@ registerAdminCommand('data.stats', async (services) => {
   return {
     events: Number(row!.n), users: count('users'), organizations: count('organizations'), projects: count('projects'),
     rollup: { behind_events: Number(rollup!.behind), property_keys: (rollup!.keys as { items: unknown[] }).items.map(String) },
+    ingest: ingestWriter(services).journalState(),
   };
 });

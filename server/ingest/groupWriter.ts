@@ -108,6 +108,11 @@ export class GroupWriter {
     this.queueLoad(seq, batch);
   }
 
+  /** Journaled rows waiting to be loaded, and batches set aside (in this journal folder, by any process). */
+  journalState(): { backlog_events: number; set_aside_batches: number } {
+    return { backlog_events: this.backlogRows, set_aside_batches: this.options.journal?.setAsideCount() ?? 0 };
+  }
+
   /** Resolves once every batch answered so far is loaded (or set aside). */
   loaded(): Promise<void> {
     return this.settled(this.ackedSeq);

@@ -31,6 +31,7 @@ export interface JournalRecord {
 export const SEGMENT_BYTES = 32 * 1024 * 1024;
 const HEADER_BYTES = 8;
 const SEGMENT_NAME = /^(\d{16})\.jnl$/;
+const SET_ASIDE_PREFIX = 'unloaded-';
 
 const EVENT_FIELDS = [
   'project_id', 'uuid', 'ts', 'received_at', 'event', 'distinct_id', 'anonymous_id', 'user_id', 'session_id', 'source', 'sdk_name',
@@ -248,9 +249,14 @@ export class IngestJournal {
     this.segments = keep;
   }
 
+  /** How many batches were set aside (kept until the operator deals with them). */
+  setAsideCount(): number {
+    return readdirSync(this.dir).filter((name) => name.startsWith(SET_ASIDE_PREFIX)).length;
+  }
+
   /** Writes a batch that could not be loaded next to the journal, for the operator. */
   setAside(record: JournalRecord): string {
-    const file = path.join(this.dir, `unloaded-${String(record.seq).padStart(16, '0')}.jnl`);
+    const file = path.join(this.dir, `${SET_ASIDE_PREFIX}${String(record.seq).padStart(16, '0')}.jnl`);
     writeFileSync(file, encodeRecord(record.seq, record.batch), { mode: 0o600 });
     return file;
   }

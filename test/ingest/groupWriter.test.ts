@@ -13,6 +13,8 @@ import { countRows, createIngestKey, ingestEvents, readTable } from '../support/
 import { readdirSync } from 'node:fs';
 import { GroupWriter, ingestWriter, MAX_GROUP_ROWS } from '../../server/ingest/groupWriter.js';
 import { IngestJournal } from '../../server/ingest/journal.js';
+import { adminCommand } from '../../server/admin/adminCommands.js';
+import { formatStatus, type InstallationStatus } from '../../installer/installationStatus.js';
 import { normalizeEvent } from '../../server/ingest/normalizeEvent.js';
 import { EventBus, eventBus, type CommittedEvent } from '../../server/ingest/eventBus.js';
 import { readRejectedAttempts } from '../../server/ingest/rejections.js';
@@ -44,6 +46,7 @@ t.test('group commit', async (t) => {
     const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => ingestEvents(server, key, [{ event: 'journaled', anonymous_id: `j${i}` }])));
     t.same(answers.map((a) => a.status), Array(5).fill(202), 'answered while the writer is held');
     t.equal(writer.backlog, 5, 'not loaded yet');
+    t.same(writer.journalState(), { backlog_events: 5, set_aside_batches: 0 });
     let counted: number | undefined;
     const reading = readTable(server, `SELECT count(*) AS n FROM events WHERE project_id = $1 AND event = 'journaled'`, [project.id]).then((r) => (counted = Number(r[0]!.n)));
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -99,6 +102,17 @@ t.test('group commit', async (t) => {
     t.equal(server.logs.filter((l) => l.msg === 'loading a journaled batch failed; trying again').length, 4);
     t.ok(server.logs.some((l) => l.msg === 'a journaled batch could not be loaded; set aside'));
     t.ok(readdirSync(dir).some((f) => f.startsWith('unloaded-')), 'the batch is kept next to the journal');
+    t.same(journaled.journalState(), { backlog_events: 0, set_aside_batches: 1 });
+
+    // The server's own writer is what `ppctl status` reports on.
+    const stats = (await adminCommand('data.stats')!(services, {})) as NonNullable<InstallationStatus['data']>;
+    t.same(stats.ingest, { backlog_events: 0, set_aside_batches: 0 });
+    const status: InstallationStatus = {
+      version: '1.0.0', manager: 'process', running: true, ready: true, running_version: '1.0.0', manager_pid: 1, server_pid: 2, uptime_s: 3,
+      url: 'http://127.0.0.1:8080', base_url: 'http://127.0.0.1:8080', config_dir: '/etc/pp', data_dir: '/var/lib/pp', prefix: '/opt/pp',
+      releases: ['1.0.0'], last_upgrade: null, error: null, data: { ...stats, ingest: { backlog_events: 120, set_aside_batches: 1 } },
+    };
+    t.match(formatStatus(status), /\n {2}ingest: {4}120 events waiting to be loaded; 1 batch set aside in \/var\/lib\/pp\/ingest-journal \(see docs\/ingestion\.md\)\n/);
   });
 
   t.test('a throwing subscriber and a slow one do not hold up ingest', async (t) => {
