@@ -51,6 +51,8 @@ t.test('group commit', async (t) => {
     const reading = readTable(server, `SELECT count(*) AS n FROM events WHERE project_id = $1 AND event = 'journaled'`, [project.id]).then((r) => (counted = Number(r[0]!.n)));
     await new Promise((resolve) => setTimeout(resolve, 50));
     t.equal(counted, undefined, 'the read waits for the load');
+    const ping = await Promise.race([services.events.ping().then(() => 'answered'), new Promise((resolve) => setTimeout(() => resolve('waiting'), 1000))]);
+    t.equal(ping, 'answered', 'a readiness check does not wait for it');
     release();
     await held;
     await reading;
