@@ -9,7 +9,7 @@
 // `[seq, events, rejections]` with rows as arrays in the column order below. A segment is never
 // appended to after a write failed or the process restarted: a torn record can only end a segment.
 
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -100,6 +100,16 @@ export function readRecords(bytes: Buffer): { records: JournalRecord[]; end: num
   return { records, end: at };
 }
 
+/** Makes a directory's entries (a file created or removed in it) durable. */
+function syncDirectory(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 interface Segment {
   file: string;
   firstSeq: number;
@@ -122,10 +132,13 @@ export class IngestJournal {
     private readonly segmentBytes: number,
   ) {}
 
+  /**
+   * Reads the folder's segments. The folder itself is created by the first append, so a command
+   * that only opens the data (often as another user than the server's) never creates it.
+   */
   static open(dir: string, log: Logger, options: { segmentBytes?: number } = {}): IngestJournal {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
     const journal = new IngestJournal(dir, log, options.segmentBytes ?? SEGMENT_BYTES);
-    journal.segments = readdirSync(dir)
+    journal.segments = (existsSync(dir) ? readdirSync(dir) : [])
       .map((name) => SEGMENT_NAME.exec(name))
       .filter((m): m is RegExpExecArray => m !== null)
       .map((m) => ({ file: path.join(dir, m[0]), firstSeq: Number(m[1]) }))
@@ -216,14 +229,13 @@ export class IngestJournal {
   /** The segment being written; a new one (its directory entry synced) when there is none. */
   private async writable(): Promise<FileHandle> {
     if (this.handle) return this.handle;
+    if (!existsSync(this.dir)) {
+      mkdirSync(this.dir, { mode: 0o700 });
+      syncDirectory(path.dirname(this.dir));
+    }
     const file = path.join(this.dir, `${String(this.nextSeq).padStart(16, '0')}.jnl`);
     const handle = await open(file, 'a', 0o600);
-    const dir = openSync(this.dir, 'r');
-    try {
-      fsyncSync(dir);
-    } finally {
-      closeSync(dir);
-    }
+    syncDirectory(this.dir);
     this.segments.push({ file, firstSeq: this.nextSeq });
     this.handle = handle;
     this.handleBytes = 0;
@@ -251,11 +263,13 @@ export class IngestJournal {
 
   /** How many batches were set aside (kept until the operator deals with them). */
   setAsideCount(): number {
+    if (!existsSync(this.dir)) return 0;
     return readdirSync(this.dir).filter((name) => name.startsWith(SET_ASIDE_PREFIX)).length;
   }
 
   /** Writes a batch that could not be loaded next to the journal, for the operator. */
   setAside(record: JournalRecord): string {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const file = path.join(this.dir, `${SET_ASIDE_PREFIX}${String(record.seq).padStart(16, '0')}.jnl`);
     writeFileSync(file, encodeRecord(record.seq, record.batch), { mode: 0o600 });
     return file;

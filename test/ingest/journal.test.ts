@@ -4,7 +4,7 @@
 
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,30 +34,32 @@ t.test('segments: records come back in order, loaded segments are removed, a tor
   const batches = Array.from({ length: 6 }, (_, i) => batchOf(7, [`e${i}`, `f${i}`]));
   // Segments a little smaller than a record: each write closes its segment.
   const segmentBytes = encodeRecord(1, batches[0]!).length - 16;
-  const journal = IngestJournal.open(dir, quiet, { segmentBytes });
+  const folder = path.join(dir, 'journal');
+  const journal = IngestJournal.open(folder, quiet, { segmentBytes });
   t.same(journal.recover(0), [], 'an empty journal');
+  t.notOk(existsSync(folder), 'opening creates nothing (a command run as another user must not own the folder)');
   // Three at once: the first is synced alone, the two that came meanwhile share the next sync
   // (and a segment); then one after another, a segment each.
   const seqs = [...(await Promise.all(batches.slice(0, 3).map((b) => journal.append(b))))];
   for (const b of batches.slice(3)) seqs.push(await journal.append(b));
   t.same(seqs, [1, 2, 3, 4, 5, 6]);
-  t.same(segments(dir), ['0000000000000001.jnl', '0000000000000002.jnl', '0000000000000004.jnl', '0000000000000005.jnl', '0000000000000006.jnl']);
+  t.same(segments(folder), ['0000000000000001.jnl', '0000000000000002.jnl', '0000000000000004.jnl', '0000000000000005.jnl', '0000000000000006.jnl']);
   journal.release(4);
-  const kept = segments(dir);
+  const kept = segments(folder);
   t.same(kept, ['0000000000000005.jnl', '0000000000000006.jnl'], 'segments holding only records up to 4 are removed');
   await journal.close(4);
-  appendFileSync(path.join(dir, kept.at(-1)!), Buffer.from([40, 0, 0, 0, 1, 2, 3, 4, 5]));
+  appendFileSync(path.join(folder, kept.at(-1)!), Buffer.from([40, 0, 0, 0, 1, 2, 3, 4, 5]));
 
-  const reopened = IngestJournal.open(dir, quiet, { segmentBytes });
+  const reopened = IngestJournal.open(folder, quiet, { segmentBytes });
   const records = reopened.recover(4);
   t.same(records.map((r) => r.seq), [5, 6]);
   const first = records[0]!.batch.events[0]!;
   const original = batches[4]!.events[0]!;
   t.same(first, original, 'a row comes back as it was appended, dates and parsed properties included');
   t.equal(await reopened.append(batchOf(7, ['g'])), 7, 'numbering goes on after the last record');
-  t.equal(segments(dir).at(-1), '0000000000000007.jnl', 'in a new segment, never after a torn end');
+  t.equal(segments(folder).at(-1), '0000000000000007.jnl', 'in a new segment, never after a torn end');
   await reopened.close(7);
-  t.same(segments(dir), [], 'all loaded: nothing is kept');
+  t.same(segments(folder), [], 'all loaded: nothing is kept');
 });
 
 t.test('after a stop that left answered batches unloaded, the next start loads them once', async (t) => {
