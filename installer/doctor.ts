@@ -8,6 +8,8 @@ import path from 'node:path';
 import { runAdminCommand } from '../server/admin/adminClient.js';
 import type { LicenseReport } from '../server/license/licenseManager.js';
 import { planMigrations, readMigrations, migrationsDir } from '../server/store/migrate.js';
+import { JOURNAL_DIR } from '../server/ingest/groupWriter.js';
+import { journalFiles } from '../server/ingest/journal.js';
 import { listBackups } from './backup.js';
 import { readBundleInfo } from './bundleInfo.js';
 import { checkDatabaseFiles, type DatabaseReport } from './databaseChecks.js';
@@ -103,6 +105,17 @@ export async function runDoctor(inst: Installation, now = new Date()): Promise<C
       add('migrations', 'fail', (err as Error).message, 'restore the original migration files (reinstall the release) or the latest backup');
     }
   }
+
+  // Events answered but not in the event store: set aside by the loader, or (server stopped)
+  // journaled and waiting for the next start.
+  const journalDir = path.join(config.data_dir, JOURNAL_DIR);
+  const journal = journalFiles(journalDir);
+  if (journal.setAside > 0) {
+    add('ingest', 'warn', `${journal.setAside} answered ingest batch${journal.setAside === 1 ? '' : 'es'} could not be loaded and ${journal.setAside === 1 ? 'is' : 'are'} set aside in ${journalDir}`,
+      'the log says why ("a journaled batch could not be loaded"); see docs/ingestion.md, Durability');
+  } else if (!running && journal.segments > 0) {
+    add('ingest', 'warn', `the ingest journal holds answered events not loaded yet (${journal.segments} segment${journal.segments === 1 ? '' : 's'})`, 'they are loaded when the server starts: ppctl start');
+  } else add('ingest', 'ok', 'no answered event is waiting outside the event store');
 
   // License and clock: the running server's view, or (stopped, nothing pending) the stored license verified here.
   let license: LicenseReport | undefined;

@@ -100,6 +100,12 @@ export function readRecords(bytes: Buffer): { records: JournalRecord[]; end: num
   return { records, end: at };
 }
 
+/** What a journal folder holds, read from the outside (`ppctl doctor`): segments, and batches set aside. */
+export function journalFiles(dir: string): { segments: number; setAside: number } {
+  const names = existsSync(dir) ? readdirSync(dir) : [];
+  return { segments: names.filter((n) => SEGMENT_NAME.test(n)).length, setAside: names.filter((n) => n.startsWith(SET_ASIDE_PREFIX)).length };
+}
+
 /** Makes a directory's entries (a file created or removed in it) durable. */
 function syncDirectory(dir: string): void {
   const fd = openSync(dir, 'r');
@@ -263,8 +269,7 @@ export class IngestJournal {
 
   /** How many batches were set aside (kept until the operator deals with them). */
   setAsideCount(): number {
-    if (!existsSync(this.dir)) return 0;
-    return readdirSync(this.dir).filter((name) => name.startsWith(SET_ASIDE_PREFIX)).length;
+    return journalFiles(this.dir).setAside;
   }
 
   /** Writes a batch that could not be loaded next to the journal, for the operator. */

@@ -4,7 +4,7 @@
 // load and restore to the same count, and roll back on purpose. One file: the builds are shared.
 
 import t from 'tap';
-import { existsSync, lstatSync, readFileSync, readlinkSync, readdirSync, statSync, writeFileSync, mkdirSync, copyFileSync, chmodSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readlinkSync, readdirSync, statSync, writeFileSync, mkdirSync, copyFileSync, chmodSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
@@ -133,9 +133,16 @@ t.test('bundle → offline install → ingest → upgrade → failed upgrade rol
   await t.test('doctor, logs and the support bundle', async (t) => {
     const doctor = await ppctl('doctor');
     t.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
-    for (const name of ['release', 'config', 'permissions', 'disk', 'service', 'database sqlite', 'database duckdb', 'migrations', 'license', 'clock']) {
+    for (const name of ['release', 'config', 'permissions', 'disk', 'service', 'database sqlite', 'database duckdb', 'migrations', 'ingest', 'license', 'clock']) {
       t.match(doctor.stdout, new RegExp(`^(ok|warn)\\s+${name}\\s`, 'm'), `doctor checks ${name}`);
     }
+    t.match(doctor.stdout, /^ok\s+ingest\s+no answered event is waiting outside the event store$/m);
+    // A batch the loader had set aside is reported until the operator deals with it.
+    const aside = path.join(dataDir, 'ingest-journal', 'unloaded-0000000000000007.jnl');
+    writeFileSync(aside, '');
+    const warned = await ppctl('doctor');
+    rmSync(aside);
+    t.match(warned.stdout, /^warn\s+ingest\s+1 answered ingest batch could not be loaded and is set aside in .*ingest-journal\n\s+fix: the log says why/m);
     const configFile = path.join(configDir, 'pp.json');
     chmodSync(configFile, 0o644);
     const broken = await ppctl('doctor');
