@@ -1,6 +1,8 @@
 // `ppctl status`: the service manager's view, the server's own answer (version, pid, readiness)
 // and the size of the data, as one object for --json and as lines for a person.
 
+import path from 'node:path';
+import { JOURNAL_DIR } from '../server/ingest/journal.js';
 import { currentVersion, listReleases, type Installation } from './installation.js';
 import { checkHealth, localUrl } from './health.js';
 import { askRunningServer, runningServerStatus } from './runningServer.js';
@@ -80,7 +82,7 @@ export function formatStatus(s: InstallationStatus): string {
   const ingest = s.data?.ingest;
   if (ingest) {
     const n = ingest.set_aside_batches;
-    const aside = n > 0 ? `; ${n} batch${n === 1 ? '' : 'es'} set aside in ${s.data_dir}/ingest-journal (see docs/ingestion.md)` : '';
+    const aside = n > 0 ? `; ${n} batch${n === 1 ? '' : 'es'} set aside in ${path.join(s.data_dir, JOURNAL_DIR)} (see docs/ingestion.md)` : '';
     lines.push(`  ingest:    ${ingest.backlog_events} events waiting to be loaded${aside}`);
   }
   lines.push(`  config:    ${s.config_dir}`);

@@ -12,7 +12,7 @@ import { BACKUP_FORMAT, backupsDir, CONFIG_ENTRY, MANIFEST_FILE, type BackupMani
 import { InstallerError } from './installation.js';
 import { isRoot } from './serviceUser.js';
 import { EVENTS_FILE, META_FILE, SECRET_FILE } from './snapshot.js';
-import { JOURNAL_DIR } from '../server/ingest/groupWriter.js';
+import { JOURNAL_DIR } from '../server/ingest/journal.js';
 
 export interface RestoreResult {
   manifest: BackupManifest;

@@ -57,27 +57,26 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
       license,
       onShutdown: (hook) => hooks.push(hook),
     };
+    await openIngestWriter(services);
     let closed = false;
     const store = events;
-    const close = async () => {
-      if (closed) return;
-      closed = true;
-      for (const hook of hooks.reverse()) {
-        try {
-          await hook();
-        } catch (err) {
-          log.error({ err }, 'shutdown hook failed');
-        }
-      }
-      await store.checkpoint().catch((err: unknown) => log.warn({ err }, 'checkpoint at shutdown failed'));
-      store.close();
-      meta.close();
-    };
-    await openIngestWriter(services);
     return {
       services,
       applied: { sqlite, duckdb },
-      close,
+      async close() {
+        if (closed) return;
+        closed = true;
+        for (const hook of hooks.reverse()) {
+          try {
+            await hook();
+          } catch (err) {
+            log.error({ err }, 'shutdown hook failed');
+          }
+        }
+        await store.checkpoint().catch((err: unknown) => log.warn({ err }, 'checkpoint at shutdown failed'));
+        store.close();
+        meta.close();
+      },
     };
   } catch (err) {
     events?.close();

@@ -38,8 +38,8 @@ export async function openEventStream(services: Services, req: Request, res: Res
   let left = false;
   res.on('close', () => (left = true));
   // Events answered before the request may still be loading (and so not published yet): they
-  // are not part of the stream, so it subscribes once they are loaded.
-  await ingestWriter(services).loaded();
+  // are not part of the stream, so it subscribes once they are loaded, waiting as a read does.
+  await ingestWriter(services).readBarrier();
   if (left) return;
   res.write(': connected\n\n');
   // node:net sets `server` on the sockets a server accepts; the stream watches it to end with it.

@@ -18,7 +18,7 @@ import { committedEvent, type EventRow } from './normalizeEvent.js';
 import type { RejectionRow } from './rejections.js';
 import { TableAppender } from './tableAppender.js';
 import { StoredKeyFilter, type KeyHash } from './storedKeyFilter.js';
-import { IngestJournal, type JournalBatch } from './journal.js';
+import { IngestJournal, JOURNAL_DIR, type JournalBatch } from './journal.js';
 
 export const MAX_GROUP_ROWS = 5000;
 /** Journaled rows not loaded yet beyond which new batches wait: bounds memory when loading falls behind. */
@@ -30,6 +30,9 @@ const LOAD_ATTEMPTS = 5;
 const FIRST_RETRY_MS = 100;
 
 export type WriteBatch = JournalBatch;
+
+/** Rows a batch adds to the tables (events and refused attempts). */
+const rowsOf = (batch: WriteBatch) => batch.events.length + batch.rejections.length;
 
 type Settle<T> = { resolve: (v: T) => void; reject: (e: unknown) => void };
 /** `seq`: the journal record holding the batch; undefined when the writer has no journal. */
@@ -68,6 +71,7 @@ export class GroupWriter {
   private backlogRows = 0;
   private readonly settleWaiters: Array<{ seq: number; resolve: () => void }> = [];
   private readonly roomWaiters: Array<() => void> = [];
+  private readonly backlogLimit: number;
   /** `lookups`: pairs the filter could not rule out, looked up in the table. */
   readonly stats = { groups: 0, stored: 0, duplicates: 0, lookups: 0, setAside: 0 };
 
@@ -75,7 +79,9 @@ export class GroupWriter {
     private readonly services: Services,
     private readonly bus: EventBus,
     private readonly options: WriterOptions,
-  ) {}
+  ) {
+    this.backlogLimit = options.maxBacklogRows ?? MAX_BACKLOG_ROWS;
+  }
 
   /** Batches and jobs waiting for their turn (not counting the group being committed). */
   get queued(): number {
@@ -95,9 +101,8 @@ export class GroupWriter {
     const journal = this.options.journal;
     if (!journal) return this.enqueue<void>((settle) => ({ kind: 'batch', batch, seq: undefined, ...settle }));
     if (this.closing) throw shuttingDown();
-    const rows = batch.events.length + batch.rejections.length;
-    if (rows === 0) return;
-    while (this.backlogRows >= (this.options.maxBacklogRows ?? MAX_BACKLOG_ROWS)) await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
+    if (rowsOf(batch) === 0) return;
+    while (this.backlogRows >= this.backlogLimit) await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
     let seq: number;
     try {
       seq = await journal.append(batch);
@@ -110,7 +115,7 @@ export class GroupWriter {
 
   /** Journaled rows waiting to be loaded, and batches set aside (in this journal folder, by any process). */
   journalState(): { backlog_events: number; set_aside_batches: number } {
-    return { backlog_events: this.backlogRows, set_aside_batches: this.options.journal?.setAsideCount() ?? 0 };
+    return { backlog_events: this.backlog, set_aside_batches: this.options.journal?.setAsideCount() ?? 0 };
   }
 
   /** Resolves once every batch answered so far is loaded (or set aside). */
@@ -132,11 +137,11 @@ export class GroupWriter {
 
   /**
    * Loads the journal records a stopped process had answered but not loaded (those past the
-   * position stored with the events), before anything else is written. Returns how many.
+   * position stored with the events), before anything else is written.
    */
-  async recover(): Promise<number> {
+  async recover(): Promise<void> {
     const journal = this.options.journal;
-    if (!journal) return 0;
+    if (!journal) return;
     const position = await this.services.events.useWriter(async (conn) => {
       const reader = await conn.runAndReadAll('SELECT position FROM ingest_journal');
       return Number(reader.getRowObjects()[0]?.position ?? 0);
@@ -149,7 +154,6 @@ export class GroupWriter {
     if (records.length > 0) {
       this.services.log.info({ batches: records.length, events: records.reduce((n, r) => n + r.batch.events.length, 0) }, 'ingest journal: loaded what was acknowledged before the last stop');
     }
-    return records.length;
   }
 
   /** Runs `run` on the writer connection when no group or other job is in progress. */
@@ -178,7 +182,7 @@ export class GroupWriter {
 
   private queueLoad(seq: number, batch: WriteBatch): void {
     if (seq > this.ackedSeq) this.ackedSeq = seq;
-    this.backlogRows += batch.events.length + batch.rejections.length;
+    this.backlogRows += rowsOf(batch);
     this.queue.push({ kind: 'batch', batch, seq, resolve: () => undefined, reject: () => undefined });
     this.kick();
   }
@@ -199,8 +203,7 @@ export class GroupWriter {
         w.resolve();
       }
     }
-    const limit = this.options.maxBacklogRows ?? MAX_BACKLOG_ROWS;
-    while (this.backlogRows < limit && this.roomWaiters.length > 0) this.roomWaiters.shift()!();
+    while (this.backlogRows < this.backlogLimit && this.roomWaiters.length > 0) this.roomWaiters.shift()!();
     try {
       this.options.journal?.release(this.settledSeq);
     } catch (err) {
@@ -277,7 +280,7 @@ export class GroupWriter {
     this.stats.stored += stored.length;
     this.stats.duplicates += duplicates;
     for (const item of group) item.resolve();
-    if (seq !== undefined) this.settle(seq, group.reduce((n, item) => n + item.batch.events.length + item.batch.rejections.length, 0));
+    if (seq !== undefined) this.settle(seq, group.reduce((n, item) => n + rowsOf(item.batch), 0));
     // Most of the time nobody watches the live stream: then the events need no second shape.
     if (this.bus.subscriberCount > 0) this.bus.publish(stored.map(committedEvent));
   }
@@ -303,7 +306,7 @@ export class GroupWriter {
       const file = journal.setAside({ seq: item.seq, batch: item.batch });
       this.stats.setAside += 1;
       this.services.log.error({ err, seq: item.seq, events: item.batch.events.length, file: path.basename(file) }, 'a journaled batch could not be loaded; set aside');
-      this.settle(item.seq, item.batch.events.length + item.batch.rejections.length);
+      this.settle(item.seq, rowsOf(item.batch));
     } catch (asideErr) {
       this.services.log.error({ err: asideErr, seq: item.seq }, 'a journaled batch could not be set aside; trying to load it again');
       return this.commit(conn, [item], LOAD_ATTEMPTS - 1);
@@ -453,9 +456,6 @@ function shuttingDown(): ServiceUnavailableError {
 
 const writers = new WeakMap<Services, GroupWriter>();
 
-/** The folder of the ingest journal in a data directory. */
-export const JOURNAL_DIR = 'ingest-journal';
-
 /**
  * Opens the writer of an installation: its journal, and what the journal holds that the last
  * process answered but did not load, loaded before this returns. Reads wait for the writer from
@@ -473,8 +473,6 @@ export async function openIngestWriter(services: Services): Promise<GroupWriter>
   services.onShutdown(() => writer.close());
   await writer.recover();
   services.events.setReadBarrier(() => writer.readBarrier());
-  // A failure leaves the filter to be built by the first group, which then reports it.
-  writer.prepare().catch((err: unknown) => services.log.warn({ err }, 'duplicate filter not built at start'));
   return writer;
 }
 

@@ -27,6 +27,9 @@ export interface JournalRecord {
   batch: JournalBatch;
 }
 
+/** The folder of the ingest journal in a data directory. */
+export const JOURNAL_DIR = 'ingest-journal';
+
 /** A segment is closed and a new one started once it holds this many bytes (by default). */
 export const SEGMENT_BYTES = 32 * 1024 * 1024;
 const HEADER_BYTES = 8;
@@ -172,7 +175,7 @@ export class IngestJournal {
     }
     // A segment whose first write failed holds no record, but its name is taken.
     this.nextSeq = Math.max(last, ...this.segments.map((s) => s.firstSeq)) + 1;
-    this.releaseSync(loadedThrough);
+    this.release(loadedThrough);
     return found;
   }
 
@@ -190,17 +193,13 @@ export class IngestJournal {
     while (this.syncing) await this.syncing;
   }
 
-  /** Removes the segments whose records are all at or below `loadedThrough` (never the one being written). */
-  release(loadedThrough: number): void {
-    this.releaseSync(loadedThrough);
-  }
 
   /** Waits for the appends in progress and closes the segment; with everything loaded, removes it. */
   async close(loadedThrough: number): Promise<void> {
     this.closed = true;
-    while (this.syncing) await this.syncing;
+    await this.flush();
     await this.closeHandle();
-    this.releaseSync(loadedThrough, true);
+    this.release(loadedThrough, true);
   }
 
   private async sync(): Promise<void> {
@@ -254,7 +253,11 @@ export class IngestJournal {
     await handle?.close();
   }
 
-  private releaseSync(loadedThrough: number, includingLast = false): void {
+  /**
+   * Removes the segments whose records are all at or below `loadedThrough`; the last one only when
+   * `includingLast` and none is being written.
+   */
+  release(loadedThrough: number, includingLast = false): void {
     const keep: Segment[] = [];
     this.segments.forEach((segment, i) => {
       const next = this.segments[i + 1];

@@ -20,8 +20,9 @@ export const ingestDomain: Domain = {
   name: 'ingest',
   openapi: ingestOpenapi,
   mount(routes, services) {
-    // Created now so that its flush is registered for shutdown before any request arrives.
-    ingestWriter(services);
+    // The duplicate filter is built ahead of the first request (it reads up to half its capacity
+    // of rows); a failure leaves it to the first group, which then reports it.
+    ingestWriter(services).prepare().catch((err: unknown) => services.log.warn({ err }, 'duplicate filter not built at start'));
 
     routes.post('/v1/track', { auth: [ingestAuth(services, 'track')] }, async (req, res) => {
       res.status(202).json(await trackEvents(services, req.body as Record<string, unknown>, context(req)));

@@ -222,7 +222,7 @@ async function sizePhase(events: number, ch: ClickHouse | undefined): Promise<Si
   // the per-day property rollup (events.rollup_properties). Other properties read raw events.
   // Beyond 10M events the default memory budget is too small for queries over millions of
   // actors; the bench sets what docs/configuration.md advises, unless the environment sets one.
-  const memoryLimitMb = Number(process.env.PP_EVENTS_MEMORY_LIMIT_MB ?? (events > 10_000_000 ? LARGE_MEMORY_LIMIT_MB : loadConfig().events.memory_limit_mb));
+  const memoryLimitMb = Number(process.env.PP_EVENTS_MEMORY_LIMIT_MB ?? (events > 10_000_000 ? LARGE_MEMORY_LIMIT_MB : loadConfig({ env: {} }).events.memory_limit_mb));
   const server = children.add(
     await PpServer.start(inst, path.join(workDir, `pp-${label(events)}.log`), {
       PP_EVENTS_ROLLUP_PROPERTIES: ROLLUP_PROPERTIES.join(','),

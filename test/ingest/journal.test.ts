@@ -12,8 +12,7 @@ import { startTestServer } from '../support/testServer.js';
 import { createTenant } from '../support/factories.js';
 import { createIngestKey, ingestEvents, readTable } from '../support/ingest.js';
 import { createLogger } from '../../server/http/logger.js';
-import { IngestJournal, encodeRecord, type JournalBatch } from '../../server/ingest/journal.js';
-import { JOURNAL_DIR } from '../../server/ingest/groupWriter.js';
+import { IngestJournal, JOURNAL_DIR, encodeRecord, type JournalBatch } from '../../server/ingest/journal.js';
 import { normalizeEvent } from '../../server/ingest/normalizeEvent.js';
 
 const quiet = createLogger('silent');
