@@ -17,6 +17,7 @@ import { eventBus, type EventBus } from './eventBus.js';
 import { committedEvent, type EventRow } from './normalizeEvent.js';
 import type { RejectionRow } from './rejections.js';
 import { TableAppender } from './tableAppender.js';
+import { distinctKeys } from './distinctKey.js';
 import { StoredKeyFilter, type KeyHash } from './storedKeyFilter.js';
 import { IngestJournal, JOURNAL_DIR, type JournalBatch } from './journal.js';
 
@@ -320,6 +321,8 @@ export class GroupWriter {
    */
   private async write(conn: DuckDBConnection, events: EventRow[], rejections: RejectionRow[], seq: number | undefined): Promise<void> {
     if (events.length === 0 && rejections.length === 0 && seq === undefined) return;
+    const keyOf = distinctKeys();
+    for (const row of events) row.distinct_key = keyOf(row.distinct_id);
     await conn.run('BEGIN TRANSACTION');
     try {
       for (const [table, rows] of [['events', events], ['ingest_rejections', rejections]] as const) {

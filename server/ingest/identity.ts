@@ -1,6 +1,7 @@
 // Identity links: identify ties an anonymous id to a user id, alias a previous id to a user id.
 // identity_links maps every linked distinct id straight to its final actor (never through a
-// chain), so a query resolves an event's actor with one join: COALESCE(link.actor_id, distinct_id).
+// chain), so a query resolves an event's actor with one join: COALESCE(link.actor_id, distinct_id),
+// or by key (distinctKey.ts), COALESCE(link.actor_key, distinct_key).
 // Rules (docs/ingestion.md): an id already linked keeps its first actor (first claim wins); linking
 // an actor into another re-points everything that pointed at it; linking an id to itself is a no-op.
 
@@ -38,11 +39,11 @@ export function linkIdentity(services: Services, projectId: number, fromId: stri
     if (current !== undefined) return current === target ? 'unchanged' : 'conflict';
     // One statement, so a crash cannot leave `fromId` linked while ids that pointed at it are not.
     await conn.run(
-      `INSERT INTO identity_links (project_id, distinct_id, actor_id, linked_at)
-         SELECT $1, $2, $3, $4
+      `INSERT INTO identity_links (project_id, distinct_id, actor_id, linked_at, distinct_key, actor_key)
+         SELECT $1, $2, $3, $4, md5_number_lower($2), md5_number_lower($3)
          UNION ALL
-         SELECT project_id, distinct_id, $3, $4 FROM identity_links WHERE project_id = $1 AND actor_id = $2
-       ON CONFLICT (project_id, distinct_id) DO UPDATE SET actor_id = excluded.actor_id, linked_at = excluded.linked_at`,
+         SELECT project_id, distinct_id, $3, $4, distinct_key, md5_number_lower($3) FROM identity_links WHERE project_id = $1 AND actor_id = $2
+       ON CONFLICT (project_id, distinct_id) DO UPDATE SET actor_id = excluded.actor_id, actor_key = excluded.actor_key, linked_at = excluded.linked_at`,
       [projectId, fromId, target, timestampTZValue(BigInt(now.getTime()) * 1000n)],
       [INTEGER, VARCHAR, VARCHAR, TIMESTAMPTZ],
     );

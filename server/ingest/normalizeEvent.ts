@@ -37,6 +37,8 @@ export interface EventRow {
   invalid: boolean;
   /** NULL when there is no soft defect: appending an empty list costs more than the rest of the row. */
   invalid_reasons: string[] | null;
+  /** distinctKey(distinct_id), set by the writer as it appends the row (not journaled). */
+  distinct_key?: bigint;
   /** The parsed properties, handed to event bus subscribers (not a column). */
   props_value: Record<string, unknown> | null;
 }

@@ -18,7 +18,7 @@ import {
 /** Rows appended and flushed between two turns of the event loop (at most DuckDB's vector size, 2048). */
 const STEP_ROWS = 512;
 
-export type CellValue = string | number | boolean | Date | Uint8Array | string[] | null | undefined;
+export type CellValue = string | number | bigint | boolean | Date | Uint8Array | string[] | null | undefined;
 
 type Convert = (value: Exclude<CellValue, null | undefined>) => DuckDBValue;
 
@@ -38,7 +38,8 @@ function converterFor(dataType: string): Convert {
     case 'BOOLEAN':
       return (v) => v as number | boolean;
     case 'BIGINT':
-      return (v) => BigInt(v as number);
+    case 'UBIGINT':
+      return (v) => BigInt(v as number | bigint);
     case 'TIMESTAMP WITH TIME ZONE':
       return (v) => new DuckDBTimestampTZValue(BigInt((v as Date).getTime()) * 1000n);
     case 'UUID':

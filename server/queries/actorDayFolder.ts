@@ -37,12 +37,12 @@ interface LiveProject {
 /**
  * (project, local day, event, distinct id) aggregates of the events joined to `z` (project_id,
  * timezone) and matching `where`, plus one row per (project, local day, distinct id) with a NULL
- * event for all of them.
+ * event for all of them, in the table's column order (the id's key last).
  */
-const aggregate = (where: string) => `SELECT project_id, day, event, distinct_id, ${ACTOR_DAY_MEASURES}
-  FROM (SELECT e.project_id, CAST(timezone(z.timezone, e.ts) AS DATE) AS day, e.event, e.distinct_id, e.revenue
+const aggregate = (where: string) => `SELECT project_id, day, event, distinct_id, ${ACTOR_DAY_MEASURES}, distinct_key
+  FROM (SELECT e.project_id, CAST(timezone(z.timezone, e.ts) AS DATE) AS day, e.event, e.distinct_id, e.distinct_key, e.revenue
     FROM events e JOIN (SELECT unnest($ids) AS project_id, unnest($zones) AS timezone) z ON z.project_id = e.project_id WHERE ${where})
-  GROUP BY GROUPING SETS ((project_id, day, event, distinct_id), (project_id, day, distinct_id))`;
+  GROUP BY GROUPING SETS ((project_id, day, event, distinct_id, distinct_key), (project_id, day, distinct_id, distinct_key))`;
 
 /** (project, local day, event, key, value) counts of the same events for the keys of `$keys` (JSON paths `$paths`). */
 const propertyAggregate = (where: string) => `SELECT project_id, day, event, key, value, count(*), sum(revenue), count(revenue)
@@ -234,8 +234,8 @@ export class ActorDayFolder {
       await this.transaction(async (c) => {
         await c.run('CREATE TABLE actor_days_merged AS FROM actor_days LIMIT 0');
         await c.run(`INSERT INTO actor_days_merged
-          SELECT project_id, day, event, distinct_id, sum(events), sum(revenue), sum(revenue_events), sum(refunds), sum(refund_events)
-          FROM actor_days GROUP BY project_id, day, event, distinct_id ORDER BY project_id, event, day`);
+          SELECT project_id, day, event, distinct_id, sum(events), sum(revenue), sum(revenue_events), sum(refunds), sum(refund_events), distinct_key
+          FROM actor_days GROUP BY project_id, day, event, distinct_id, distinct_key ORDER BY project_id, event, day`);
         await c.run('DROP TABLE actor_days');
         await c.run('ALTER TABLE actor_days_merged RENAME TO actor_days');
         await c.run('CREATE TABLE property_days_merged AS FROM property_days LIMIT 0');

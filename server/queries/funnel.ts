@@ -9,7 +9,7 @@ import type { CursorCodec } from './cursors.js';
 import { rangeLength } from './dates.js';
 import { checkFilters, type FilterItem } from './filters.js';
 import { checkCompare, checkRange, compareRange, effectiveRange, type CompareRequest, type DateRange } from './ranges.js';
-import { ACTOR, Binder, dateValue, eventCondition, fieldText, filtersCondition, hasFilters, num, numOrNull, scanEvents, type BuiltSql } from './sql.js';
+import { ACTOR, actorOf, Binder, dateValue, eventCondition, fieldText, filtersCondition, hasFilters, num, numOrNull, scanEvents, type ActorForm, type BuiltSql } from './sql.js';
 
 export interface FunnelStep {
   event: string;
@@ -109,12 +109,13 @@ const stepNumbers = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 /**
  * The CTEs ending in `units`: one row per counted unit (an actor's best attempt, or every attempt)
  * with its level (furthest step reached), step-1 breakdown value and step times t1..tN (epoch ms).
+ * Actors come as keys unless `actors` asks for ids (to list them).
  */
-function unitsCte(b: Binder, p: FunnelParams, range: DateRange, ctx: QueryContext): string {
+function unitsCte(b: Binder, p: FunnelParams, range: DateRange, ctx: QueryContext, actors: ActorForm = 'key'): string {
   const n = p.steps.length;
   const steps = stepNumbers(n);
   const windowMs = p.window_hours * HOUR_MS;
-  const columns: Record<string, string> = { actor: ACTOR, uuid: 'e.uuid', ts: 'e.ts', t: 'epoch_ms(e.ts)' };
+  const columns: Record<string, string> = { actor: actorOf(actors), uuid: 'e.uuid', ts: 'e.ts', t: 'epoch_ms(e.ts)' };
   p.steps.forEach((s, i) => {
     columns[`m${i + 1}`] = `(${eventCondition(b, s.event)} AND ${filtersCondition(b, s.filters, ctx.segments)})`;
   });
@@ -194,7 +195,7 @@ SELECT (SELECT count(*) FROM conv) AS converters, (SELECT sum(r.revenue) FROM ($
 /** One page of actors whose level is exactly `dropped_at_step`, after `after`, by actor id. */
 function droppedSql(p: FunnelParams, range: DateRange, ctx: QueryContext, after: string | undefined): BuiltSql {
   const b = new Binder();
-  const ctes = unitsCte(b, p, range, ctx);
+  const ctes = unitsCte(b, p, range, ctx, 'id');
   const where = [`level = ${b.bind(p.dropped_at_step!)}`];
   if (after !== undefined) where.push(`actor > ${b.bind(after)}`);
   const sql = `${ctes} SELECT actor FROM units WHERE ${where.join(' AND ')} ORDER BY actor LIMIT ${b.bind(p.dropped_limit + 1)}`;

@@ -7,7 +7,7 @@ import { today, type QueryContext } from './context.js';
 import { addDays, bucketStart, bucketsOf, nextBucket } from './dates.js';
 import { checkFilters, type FilterItem } from './filters.js';
 import { checkCompare, checkRange, compareRange, effectiveRange, type CompareRequest, type DateRange } from './ranges.js';
-import { ACTOR, Binder, dateBucket, num, scanActiveDays, scanEvents, type BuiltSql } from './sql.js';
+import { ACTOR, Binder, dateBucket, num, scanActiveDays, scanEvents, type ActorForm, type BuiltSql } from './sql.js';
 
 export type Granularity = 'day' | 'week';
 export type RetentionValue = 'actors' | 'revenue' | 'paid_conversion';
@@ -72,12 +72,15 @@ function horizon(range: DateRange, d: CohortDefinition): string {
 /**
  * `starts(actor, cohort)`: each actor's first matching start event in the range, as a bucket; and
  * `rets(actor, bucket)`: buckets after the first cohort bucket in which they did a return event,
- * all of them (`true`) or only those of one bucket (`{ bucket }`, its local start).
+ * all of them (`true`) or only those of one bucket (`{ bucket }`, its local start). Actors come
+ * as keys unless `actors` asks for ids.
  */
-export function cohortCtes(b: Binder, d: CohortDefinition, range: DateRange, ctx: QueryContext, returns: boolean | { bucket: string }): string {
+export function cohortCtes(
+  b: Binder, d: CohortDefinition, range: DateRange, ctx: QueryContext, returns: boolean | { bucket: string }, actors: ActorForm = 'key',
+): string {
   const scan = (event: string, from: string, to: string) =>
     `SELECT actor, ${dateBucket('day', d.granularity)} AS bucket FROM (${scanActiveDays(b, {
-      projectId: ctx.projectId, timezone: ctx.timezone, from, to, event, filters: d.filters, segments: ctx.segments,
+      projectId: ctx.projectId, timezone: ctx.timezone, from, to, event, filters: d.filters, segments: ctx.segments, actors,
     })})`;
   const starts = scan(d.start_event, range.date_from, range.date_to);
   let sql = `WITH starts AS (SELECT actor, min(bucket) AS cohort FROM (${starts}) GROUP BY actor)`;

@@ -48,7 +48,7 @@ export function buildRetentionActorsSql(p: RetentionActorsParams, ctx: QueryCont
   const b = new Binder();
   // A later period reads return events of its one bucket only.
   const returnBucket = p.granularity === 'day' ? addDays(p.cohort, p.period) : addDays(p.cohort, 7 * p.period);
-  const ctes = cohortCtes(b, p, p, ctx, p.period > 0 && { bucket: returnBucket });
+  const ctes = cohortCtes(b, p, p, ctx, p.period > 0 && { bucket: returnBucket }, 'id');
   const where = [`CAST(s.cohort AS VARCHAR) = ${b.bind(p.cohort)}`];
   if (after !== undefined) where.push(`s.actor > ${b.bind(after)}`);
   // Period 0 is the whole cohort; a later period, the members who returned in that bucket.

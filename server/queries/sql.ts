@@ -24,10 +24,21 @@ export interface BuiltSql {
   params: DuckDBValue[];
 }
 
-/** The resolved actor of the event `e` (identity links are kept transitively resolved by ingestion). */
-export const ACTOR = 'COALESCE(l.actor_id, e.distinct_id)';
+/**
+ * The resolved actor of the event `e` as its 64-bit key (identity links are kept transitively
+ * resolved by ingestion): what queries group, sort and join actors by, far cheaper than the text.
+ */
+export const ACTOR = 'COALESCE(l.actor_key, e.distinct_key)';
 
-const EVENTS_WITH_ACTORS = 'events e LEFT JOIN identity_links l ON l.project_id = e.project_id AND l.distinct_id = e.distinct_id';
+/** The resolved actor of the event `e` as its id, for the queries that list actors. */
+export const ACTOR_ID = 'COALESCE(l.actor_id, e.distinct_id)';
+
+/** How a scan gives each actor: by key (counting) or by id (listing). */
+export type ActorForm = 'key' | 'id';
+
+export const actorOf = (form: ActorForm): string => (form === 'key' ? ACTOR : ACTOR_ID);
+
+const EVENTS_WITH_ACTORS = 'events e LEFT JOIN identity_links l ON l.project_id = e.project_id AND l.distinct_key = e.distinct_key';
 
 /** Local time of `e.ts` in the project's zone, as SQL expressions valid for the rows of one scan. */
 export interface LocalTimeSql {
@@ -209,7 +220,7 @@ export function scanEvents(b: Binder, columns: ScanColumns, o: ScanOptions): str
   where.push(...(o.where ?? []));
   const exprs = Object.entries(typeof columns === 'function' ? columns(local) : columns);
   // The identity join costs a hash probe per row: only scans that need actors make it.
-  const from = exprs.some(([, expr]) => expr.includes(ACTOR)) ? EVENTS_WITH_ACTORS : 'events e';
+  const from = exprs.some(([, expr]) => expr.includes(ACTOR) || expr.includes(ACTOR_ID)) ? EVENTS_WITH_ACTORS : 'events e';
   return `SELECT ${exprs.map(([alias, expr]) => `${expr} AS ${alias}`).join(', ')} FROM ${from} WHERE ${where.join(' AND ')}`;
 }
 
@@ -229,6 +240,8 @@ export interface DayScanOptions {
   to: string;
   /** An event name, or `any`. */
   event: string;
+  /** Actors by key (the default) or by id. */
+  actors?: ActorForm;
 }
 
 /**
@@ -250,7 +263,7 @@ function foldedPoint(b: Binder, o: DayScanOptions, held?: string): { project: st
  */
 export function scanActiveDays(b: Binder, o: DayScanOptions & { filters: readonly FilterItem[] | undefined; segments: Segments }): string {
   if (!hasFilters(o.filters)) return `SELECT actor, day FROM (${scanActorDays(b, o)})`;
-  return scanEvents(b, (local) => ({ actor: ACTOR, day: local.day }), {
+  return scanEvents(b, (local) => ({ actor: actorOf(o.actors ?? 'key'), day: local.day }), {
     projectId: o.projectId, timezone: o.timezone, from: o.from, to: o.to, where: [eventCondition(b, o.event), filtersCondition(b, o.filters, o.segments)],
   });
 }
@@ -266,9 +279,11 @@ export function scanActorDays(b: Binder, o: DayScanOptions): string {
   const point = foldedPoint(b, o);
   const where = [`d.project_id = ${point.project}`, ...point.rollupWhere];
   where.push(o.event === 'any' ? 'd.event IS NULL' : `d.event = ${b.bind(o.event)}`);
-  const folded = `SELECT COALESCE(l.actor_id, d.distinct_id) AS actor, d.day, d.events, d.revenue, d.revenue_events, d.refunds, d.refund_events
-  FROM actor_days d LEFT JOIN identity_links l ON l.project_id = d.project_id AND l.distinct_id = d.distinct_id WHERE ${where.join(' AND ')}`;
-  const raw = scanEvents(b, (local) => ({ actor: ACTOR, day: local.day, revenue: 'e.revenue' }), {
+  const form = o.actors ?? 'key';
+  const actor = form === 'key' ? 'COALESCE(l.actor_key, d.distinct_key)' : 'COALESCE(l.actor_id, d.distinct_id)';
+  const folded = `SELECT ${actor} AS actor, d.day, d.events, d.revenue, d.revenue_events, d.refunds, d.refund_events
+  FROM actor_days d LEFT JOIN identity_links l ON l.project_id = d.project_id AND l.distinct_key = d.distinct_key WHERE ${where.join(' AND ')}`;
+  const raw = scanEvents(b, (local) => ({ actor: actorOf(form), day: local.day, revenue: 'e.revenue' }), {
     projectId: o.projectId, timezone: o.timezone, from: o.from, to: o.to, where: [point.rawWhere, eventCondition(b, o.event)],
   });
   return `${folded}

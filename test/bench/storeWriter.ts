@@ -57,9 +57,10 @@ export async function loadEventStore(conn: DuckDBConnection, ds: DataSet, projec
   await conn.run(`SET memory_limit = '3GB'`);
   const files = ds.eventFiles.map((f) => `'${sqlPath(f)}'`).join(', ');
   await conn.run(
-    `INSERT INTO events (project_id, uuid, ts, received_at, event, distinct_id, anonymous_id, user_id, session_id, source, sdk_name, sdk_version, key_id,
+    `INSERT INTO events (project_id, uuid, ts, received_at, event, distinct_id, distinct_key, anonymous_id, user_id, session_id, source, sdk_name, sdk_version, key_id,
          release, url, path, referrer, props, revenue, elements, invalid)
-       SELECT m.project_id, s.uuid, epoch_ms(s.ts_ms)::TIMESTAMPTZ, epoch_ms(s.received_ms)::TIMESTAMPTZ, s.event, s.distinct_id, s.anonymous_id, s.user_id,
+       SELECT m.project_id, s.uuid, epoch_ms(s.ts_ms)::TIMESTAMPTZ, epoch_ms(s.received_ms)::TIMESTAMPTZ, s.event, s.distinct_id, md5_number_lower(s.distinct_id),
+         s.anonymous_id, s.user_id,
          s.session_id, s.source,
          CASE s.source WHEN 'browser' THEN '${SDKS.browser.name}' ELSE '${SDKS.server.name}' END,
          CASE s.source WHEN 'browser' THEN '${SDKS.browser.version}' ELSE '${SDKS.server.version}' END,
@@ -71,8 +72,8 @@ export async function loadEventStore(conn: DuckDBConnection, ds: DataSet, projec
     map.types,
   );
   await conn.run(
-    `INSERT INTO identity_links (project_id, distinct_id, actor_id, linked_at)
-     SELECT m.project_id, s.distinct_id, s.actor_id, epoch_ms(s.linked_ms)::TIMESTAMPTZ
+    `INSERT INTO identity_links (project_id, distinct_id, actor_id, linked_at, distinct_key, actor_key)
+     SELECT m.project_id, s.distinct_id, s.actor_id, epoch_ms(s.linked_ms)::TIMESTAMPTZ, md5_number_lower(s.distinct_id), md5_number_lower(s.actor_id)
      FROM read_csv('${sqlPath(ds.linkFile)}', ${csvOptions(`{'p': 'INTEGER', 'distinct_id': 'VARCHAR', 'actor_id': 'VARCHAR', 'linked_ms': 'BIGINT'}`)}) s
      JOIN ${map.sql} ON m.idx = s.p`,
     map.params,

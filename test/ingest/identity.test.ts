@@ -134,7 +134,12 @@ t.test('identity', async (t) => {
           }
           // Flat: no link points at an id that is itself linked.
           const chained = await readTable(server, `SELECT count(*) AS n FROM identity_links a JOIN identity_links b ON a.project_id = b.project_id AND a.actor_id = b.distinct_id`);
-          return chained[0]!.n === 0;
+          // Every link carries the keys of its ids, re-pointed links included.
+          const [keys] = await readTable(
+            server,
+            `SELECT count(*) FILTER (WHERE distinct_key IS DISTINCT FROM md5_number_lower(distinct_id) OR actor_key IS DISTINCT FROM md5_number_lower(actor_id)) AS n FROM identity_links`,
+          );
+          return chained[0]!.n === 0 && keys!.n === 0;
         },
       ),
       { numRuns: 25 },

@@ -21,8 +21,8 @@ const BATCH = 200;
 /** Events written straight into the store in committed batches; returns how many are committed. */
 function insertEvents(server: TestServer, projectId: number, n: number): Promise<void> {
   return server.running.services.events.write(
-    `INSERT INTO events (project_id, uuid, ts, received_at, event, distinct_id, source)
-     SELECT $1, gen_random_uuid(), now(), now(), 'load', 'user-' || range, 'server' FROM range($2)`,
+    `INSERT INTO events (project_id, uuid, ts, received_at, event, distinct_id, distinct_key, source)
+     SELECT $1, gen_random_uuid(), now(), now(), 'load', 'user-' || range, md5_number_lower('user-' || range), 'server' FROM range($2)`,
     [projectId, n],
   );
 }

@@ -113,7 +113,10 @@ export async function seedEvents(server: TestServer, projectId: number, events: 
       });
       return `(${placeholders.join(', ')})`;
     });
-    await server.running.services.events.write(`INSERT INTO events (${COLUMNS.join(', ')}) VALUES ${rows.join(', ')}`, params);
+    await server.running.services.events.write(
+      `INSERT INTO events (${COLUMNS.join(', ')}, distinct_key) SELECT *, md5_number_lower(distinct_id) FROM (VALUES ${rows.join(', ')}) v(${COLUMNS.join(', ')})`,
+      params,
+    );
   }
   return stored;
 }
@@ -129,11 +132,12 @@ export async function seedIdentity(server: TestServer, projectId: number, distin
   if (final === distinctId) return;
   const now = server.clock.now().toISOString();
   await db.write(
-    `INSERT INTO identity_links (project_id, distinct_id, actor_id, linked_at) VALUES ($1, $2, $3, CAST($4 AS TIMESTAMPTZ))
-     ON CONFLICT (project_id, distinct_id) DO UPDATE SET actor_id = excluded.actor_id, linked_at = excluded.linked_at`,
+    `INSERT INTO identity_links (project_id, distinct_id, actor_id, linked_at, distinct_key, actor_key)
+     VALUES ($1, $2, $3, CAST($4 AS TIMESTAMPTZ), md5_number_lower($2), md5_number_lower($3))
+     ON CONFLICT (project_id, distinct_id) DO UPDATE SET actor_id = excluded.actor_id, actor_key = excluded.actor_key, linked_at = excluded.linked_at`,
     [projectId, distinctId, final, now],
   );
-  await db.write('UPDATE identity_links SET actor_id = $3 WHERE project_id = $1 AND actor_id = $2', [projectId, distinctId, final]);
+  await db.write('UPDATE identity_links SET actor_id = $3, actor_key = md5_number_lower($3) WHERE project_id = $1 AND actor_id = $2', [projectId, distinctId, final]);
 }
 
 /**
@@ -146,9 +150,9 @@ export async function seedSyntheticEvents(
   options: { count: number; actors: number; start: string; days: number },
 ): Promise<void> {
   await server.running.services.events.write(
-    `INSERT INTO events (project_id, uuid, ts, received_at, event, distinct_id, user_id, source, props, revenue)
+    `INSERT INTO events (project_id, uuid, ts, received_at, event, distinct_id, distinct_key, user_id, source, props, revenue)
      SELECT $1, uuid(), CAST($2 AS TIMESTAMPTZ) + to_seconds(CAST((i * 7919) % ($3 * 86400) AS BIGINT)), now(),
-            'e' || CAST(i % 5 AS VARCHAR), 'u' || CAST(i % $4 AS VARCHAR), 'u' || CAST(i % $4 AS VARCHAR), 'server',
+            'e' || CAST(i % 5 AS VARCHAR), 'u' || CAST(i % $4 AS VARCHAR), md5_number_lower('u' || CAST(i % $4 AS VARCHAR)), 'u' || CAST(i % $4 AS VARCHAR), 'server',
             CAST('{"plan":"p' || CAST(i % 3 AS VARCHAR) || '"}' AS JSON), CASE WHEN i % 10 = 0 THEN 9.5 END
      FROM range(CAST($5 AS BIGINT)) t(i)`,
     [projectId, options.start, options.days, options.actors, options.count],
