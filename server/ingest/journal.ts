@@ -36,6 +36,9 @@ const HEADER_BYTES = 8;
 const SEGMENT_NAME = /^(\d{16})\.jnl$/;
 const SET_ASIDE_PREFIX = 'unloaded-';
 
+/** A journal file's name: the (first) sequence number it holds, zero-padded so names sort by it. */
+const fileName = (seq: number, prefix = '') => `${prefix}${String(seq).padStart(16, '0')}.jnl`;
+
 const EVENT_FIELDS = [
   'project_id', 'uuid', 'ts', 'received_at', 'event', 'distinct_id', 'anonymous_id', 'user_id', 'session_id', 'source', 'sdk_name',
   'sdk_version', 'key_id', 'release', 'url', 'path', 'referrer', 'props', 'revenue', 'elements', 'invalid', 'invalid_reasons',
@@ -193,7 +196,6 @@ export class IngestJournal {
     while (this.syncing) await this.syncing;
   }
 
-
   /** Waits for the appends in progress and closes the segment; with everything loaded, removes it. */
   async close(loadedThrough: number): Promise<void> {
     this.closed = true;
@@ -238,7 +240,7 @@ export class IngestJournal {
       mkdirSync(this.dir, { mode: 0o700 });
       syncDirectory(path.dirname(this.dir));
     }
-    const file = path.join(this.dir, `${String(this.nextSeq).padStart(16, '0')}.jnl`);
+    const file = path.join(this.dir, fileName(this.nextSeq));
     const handle = await open(file, 'a', 0o600);
     syncDirectory(this.dir);
     this.segments.push({ file, firstSeq: this.nextSeq });
@@ -278,7 +280,7 @@ export class IngestJournal {
   /** Writes a batch that could not be loaded next to the journal, for the operator. */
   setAside(record: JournalRecord): string {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    const file = path.join(this.dir, `${SET_ASIDE_PREFIX}${String(record.seq).padStart(16, '0')}.jnl`);
+    const file = path.join(this.dir, fileName(record.seq, SET_ASIDE_PREFIX));
     writeFileSync(file, encodeRecord(record.seq, record.batch), { mode: 0o600 });
     return file;
   }

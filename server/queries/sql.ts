@@ -24,21 +24,25 @@ export interface BuiltSql {
   params: DuckDBValue[];
 }
 
-/**
- * The resolved actor of the event `e` as its 64-bit key (identity links are kept transitively
- * resolved by ingestion): what queries group, sort and join actors by, far cheaper than the text.
- */
-export const ACTOR = 'COALESCE(l.actor_key, e.distinct_key)';
-
-/** The resolved actor of the event `e` as its id, for the queries that list actors. */
-export const ACTOR_ID = 'COALESCE(l.actor_id, e.distinct_id)';
-
 /** How a scan gives each actor: by key (counting) or by id (listing). */
 export type ActorForm = 'key' | 'id';
 
-export const actorOf = (form: ActorForm): string => (form === 'key' ? ACTOR : ACTOR_ID);
+/**
+ * The resolved actor of the row `row` (an event, or a rollup row), joined to its identity link
+ * `l` (links are kept transitively resolved by ingestion). Queries group, sort and join actors by
+ * their 64-bit key, far cheaper than the text; only listings need the id.
+ */
+export function actorOf(form: ActorForm, row = 'e'): string {
+  return form === 'key' ? `COALESCE(l.actor_key, ${row}.distinct_key)` : `COALESCE(l.actor_id, ${row}.distinct_id)`;
+}
 
-const EVENTS_WITH_ACTORS = 'events e LEFT JOIN identity_links l ON l.project_id = e.project_id AND l.distinct_key = e.distinct_key';
+/** The resolved actor of the event `e` as its key. */
+export const ACTOR = actorOf('key');
+
+/** The identity link `l` of the row `row`, joined by key. */
+const identityJoin = (row: string) => `LEFT JOIN identity_links l ON l.project_id = ${row}.project_id AND l.distinct_key = ${row}.distinct_key`;
+
+const EVENTS_WITH_ACTORS = `events e ${identityJoin('e')}`;
 
 /** Local time of `e.ts` in the project's zone, as SQL expressions valid for the rows of one scan. */
 export interface LocalTimeSql {
@@ -220,7 +224,7 @@ export function scanEvents(b: Binder, columns: ScanColumns, o: ScanOptions): str
   where.push(...(o.where ?? []));
   const exprs = Object.entries(typeof columns === 'function' ? columns(local) : columns);
   // The identity join costs a hash probe per row: only scans that need actors make it.
-  const from = exprs.some(([, expr]) => expr.includes(ACTOR) || expr.includes(ACTOR_ID)) ? EVENTS_WITH_ACTORS : 'events e';
+  const from = exprs.some(([, expr]) => expr.includes(ACTOR) || expr.includes(actorOf('id'))) ? EVENTS_WITH_ACTORS : 'events e';
   return `SELECT ${exprs.map(([alias, expr]) => `${expr} AS ${alias}`).join(', ')} FROM ${from} WHERE ${where.join(' AND ')}`;
 }
 
@@ -280,9 +284,8 @@ export function scanActorDays(b: Binder, o: DayScanOptions): string {
   const where = [`d.project_id = ${point.project}`, ...point.rollupWhere];
   where.push(o.event === 'any' ? 'd.event IS NULL' : `d.event = ${b.bind(o.event)}`);
   const form = o.actors ?? 'key';
-  const actor = form === 'key' ? 'COALESCE(l.actor_key, d.distinct_key)' : 'COALESCE(l.actor_id, d.distinct_id)';
-  const folded = `SELECT ${actor} AS actor, d.day, d.events, d.revenue, d.revenue_events, d.refunds, d.refund_events
-  FROM actor_days d LEFT JOIN identity_links l ON l.project_id = d.project_id AND l.distinct_key = d.distinct_key WHERE ${where.join(' AND ')}`;
+  const folded = `SELECT ${actorOf(form, 'd')} AS actor, d.day, d.events, d.revenue, d.revenue_events, d.refunds, d.refund_events
+  FROM actor_days d ${identityJoin('d')} WHERE ${where.join(' AND ')}`;
   const raw = scanEvents(b, (local) => ({ actor: actorOf(form), day: local.day, revenue: 'e.revenue' }), {
     projectId: o.projectId, timezone: o.timezone, from: o.from, to: o.to, where: [point.rawWhere, eventCondition(b, o.event)],
   });

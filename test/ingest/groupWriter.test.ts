@@ -4,9 +4,8 @@
 
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
+import { tempDir } from '../support/tempDir.js';
 import { startTestServer } from '../support/testServer.js';
 import { createTenant } from '../support/factories.js';
 import { countRows, createIngestKey, ingestEvents, readTable } from '../support/ingest.js';
@@ -168,8 +167,7 @@ t.test('group commit', async (t) => {
 });
 
 t.test('pending writes are flushed at shutdown', async (t) => {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pp-flush-'));
-  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  const dataDir = await tempDir(t, 'pp-flush-');
   const server = await startTestServer(t, { dataDir });
   const { project } = await createTenant(server);
   const key = createIngestKey(server, project);

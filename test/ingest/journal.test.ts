@@ -5,9 +5,8 @@
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
+import { tempDir } from '../support/tempDir.js';
 import { startTestServer } from '../support/testServer.js';
 import { createTenant } from '../support/factories.js';
 import { createIngestKey, ingestEvents, readTable } from '../support/ingest.js';
@@ -28,8 +27,7 @@ function batchOf(projectId: number, names: string[], receivedAt = new Date('2026
 }
 
 t.test('segments: records come back in order, loaded segments are removed, a torn end is left out', async (t) => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'pp-journal-'));
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const dir = await tempDir(t, 'pp-journal-');
   const batches = Array.from({ length: 6 }, (_, i) => batchOf(7, [`e${i}`, `f${i}`]));
   // Segments a little smaller than a record: each write closes its segment.
   const segmentBytes = encodeRecord(1, batches[0]!).length - 16;
@@ -62,8 +60,7 @@ t.test('segments: records come back in order, loaded segments are removed, a tor
 });
 
 t.test('after a stop that left answered batches unloaded, the next start loads them once', async (t) => {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pp-journal-'));
-  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  const dataDir = await tempDir(t, 'pp-journal-');
   const first = await startTestServer(t, { dataDir });
   const { project } = await createTenant(first);
   const key = createIngestKey(first, project);
