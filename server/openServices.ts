@@ -74,12 +74,12 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
           }
         }
         await store.checkpoint().catch((err: unknown) => log.warn({ err }, 'checkpoint at shutdown failed'));
-        store.close();
+        await store.close();
         meta.close();
       },
     };
   } catch (err) {
-    events?.close();
+    await events?.close();
     meta.close();
     throw err;
   }

@@ -105,7 +105,7 @@ export class ActorDayFolder {
   }
 
   private async connection(): Promise<DuckDBConnection> {
-    this.conn ??= await this.services.events.connect();
+    this.conn ??= await this.services.events.connect(() => this.stop());
     return this.conn;
   }
 

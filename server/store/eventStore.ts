@@ -31,9 +31,14 @@ const INTERRUPT_REPEAT_MS = 5;
 
 export class EventStore {
   private readonly idle: DuckDBConnection[] = [];
-  private readonly waiting: Array<(c: DuckDBConnection) => void> = [];
+  private readonly waiting: Array<{ resolve: (c: DuckDBConnection) => void; reject: (err: Error) => void }> = [];
   private readonly all: DuckDBConnection[] = [];
+  /** What must end before the connections close: owners of their own connections, reads running. */
+  private readonly owners: Array<() => Promise<void>> = [];
+  private readonly reading = new Set<DuckDBConnection>();
+  private readonly readsDone: Array<() => void> = [];
   private closed = false;
+  private closing: Promise<void> | undefined;
   private writerTurn: Promise<unknown> = Promise.resolve();
   private barrier: () => Promise<void> | undefined = () => undefined;
 
@@ -71,6 +76,7 @@ export class EventStore {
     const wait = options.skipBarrier ? undefined : this.barrier();
     if (wait) await wait;
     const conn = await this.acquire();
+    this.reading.add(conn);
     let timedOut = false;
     let repeat: NodeJS.Timeout | undefined;
     const timer = options.timeoutMs !== undefined
@@ -91,6 +97,7 @@ export class EventStore {
     } finally {
       clearTimeout(timer);
       clearInterval(repeat);
+      this.reading.delete(conn);
       this.release(conn);
     }
   }
@@ -103,11 +110,16 @@ export class EventStore {
     this.barrier = barrier;
   }
 
-  /** A connection of the caller's own (for background work that must not hold a pooled one); closed with the store. */
-  async connect(): Promise<DuckDBConnection> {
-    if (this.closed) throw new Error('event store is closed');
+  /**
+   * A connection of the caller's own, for background work that must not hold a pooled one. It is
+   * closed with the store, which first awaits `stop`: that must end every statement on it (a
+   * connection closed under a running statement leaves the statement's promise pending forever).
+   */
+  async connect(stop: () => Promise<void>): Promise<DuckDBConnection> {
+    if (this.closed) throw closedError();
     const c = await this.instance.connect();
     this.all.push(c);
+    this.owners.push(stop);
     return c;
   }
 
@@ -118,7 +130,7 @@ export class EventStore {
    */
   useWriter<T>(use: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
     const turn = this.writerTurn.then(() => {
-      if (this.closed) throw new Error('event store is closed');
+      if (this.closed) throw closedError();
       return use(this.writer);
     });
     this.writerTurn = turn.catch(() => undefined);
@@ -139,24 +151,47 @@ export class EventStore {
     await this.write('CHECKPOINT');
   }
 
-  close(): void {
-    if (this.closed) return;
+  /**
+   * Refuses new work, stops the owners of their own connections, interrupts the reads running and
+   * lets the writer finish its turn; then closes every connection. Safe to call more than once.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private async shutDown(): Promise<void> {
     this.closed = true;
+    for (const w of this.waiting.splice(0)) w.reject(closedError());
+    for (const stop of this.owners) await stop().catch(() => undefined);
+    if (this.reading.size > 0) {
+      // An interrupt that arrives before a statement starts is ignored, so repeat it until all are done.
+      const repeat = setInterval(() => this.reading.forEach((c) => c.interrupt()), INTERRUPT_REPEAT_MS);
+      this.reading.forEach((c) => c.interrupt());
+      await new Promise<void>((resolve) => this.readsDone.push(resolve));
+      clearInterval(repeat);
+    }
+    await this.writerTurn;
     for (const c of this.all) c.closeSync();
     this.writer.closeSync();
     this.instance.closeSync();
   }
 
   private acquire(): Promise<DuckDBConnection> {
-    if (this.closed) return Promise.reject(new Error('event store is closed'));
+    if (this.closed) return Promise.reject(closedError());
     const c = this.idle.pop();
     if (c) return Promise.resolve(c);
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
   }
 
   private release(conn: DuckDBConnection): void {
     const next = this.waiting.shift();
-    if (next) next(conn);
+    if (next) next.resolve(conn);
     else this.idle.push(conn);
+    if (this.reading.size === 0) for (const done of this.readsDone.splice(0)) done();
   }
+}
+
+function closedError(): Error {
+  return new Error('event store is closed');
 }

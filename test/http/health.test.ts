@@ -14,7 +14,7 @@ t.test('health', async (t) => {
     t.equal(ready.status, 200, `${path} ready`);
   }
 
-  server.running.services.events.close();
+  await server.running.services.events.close();
   const down = await server.request('GET', '/api/v1/health?ready=1');
   t.equal(down.status, 503);
   t.equal(down.body.error.code, 'unavailable');

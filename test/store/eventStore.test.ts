@@ -84,3 +84,26 @@ t.test('a read beyond the memory budget is refused with 503 query_memory_exceede
   t.match((err as Error).message, /events\.memory_limit_mb = 64.*narrow the date range or raise the setting/);
   t.same(await store.read('SELECT 42 AS n'), [{ n: 42 }], 'the next read runs');
 });
+
+t.test('closing under running work interrupts the reads, stops the owners of their own connections and settles every promise', async (t) => {
+  const store = await EventStore.open(path.join(await tempDir(t), 'events.duckdb'));
+  const long = 'SELECT count(*) AS n FROM range(3000000000) t(x) WHERE x % 7 = 3';
+  let stopped = false;
+  const conn = await store.connect(async () => {
+    stopped = true;
+    conn.interrupt();
+    await ownEnded;
+  });
+  const ownEnded = conn.runAndReadAll(long).then(() => 'finished', () => 'interrupted');
+  const reads = Promise.allSettled([store.read(long), store.read(long), store.read(long), store.read('SELECT 1 AS n')]);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await store.close();
+  t.ok(stopped, 'the owner was stopped before its connection closed');
+  t.equal(await ownEnded, 'interrupted', "the own connection's statement ended");
+  const settled = await reads;
+  t.same(settled.map((s) => s.status), ['rejected', 'rejected', 'rejected', 'rejected'], 'running reads were interrupted and the waiting one refused');
+  t.match((settled[3] as PromiseRejectedResult).reason, { message: 'event store is closed' });
+  await t.rejects(store.read('SELECT 1'), { message: 'event store is closed' });
+  await t.rejects(store.write('SELECT 1'), { message: 'event store is closed' });
+  await store.close();
+});
