@@ -44,7 +44,9 @@ export class PpServer {
     const port = await freePort();
     const logStart = existsSync(logFile) ? statSync(logFile).size : 0;
     const log = openSync(logFile, 'a');
-    const child = spawn(process.execPath, [PPCTL, 'serve', '--data-dir', inst.dataDir, '--port', String(port)], {
+    // PP_BENCH_PROFILE_DIR: each server writes a CPU profile there when it stops.
+    const profile = process.env.PP_BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PP_BENCH_PROFILE_DIR}`] : [];
+    const child = spawn(process.execPath, [...profile, PPCTL, 'serve', '--data-dir', inst.dataDir, '--port', String(port)], {
       env: {
         ...process.env,
         PP_LICENSE_TRUSTED_KEYS: inst.licenseKeysDir,

@@ -80,7 +80,7 @@ export function benchmarksJson(r: RunReport): unknown {
     options: r.options,
     ingest: r.ingest ? { ...ingest(r.ingest.pp), peer: r.ingest.peer ? ingest(r.ingest.peer) : undefined } : undefined,
     queries: Object.fromEntries(
-      kinds.map((k) => [k, { p50_ms: perSize((s) => p50(caseOf(s, k)?.pp)), check: perSize((s) => caseOf(s, k)?.check), target_ms: r.sizes[0]!.cases.find((c) => c.kind === k)?.targetMs }]),
+      kinds.map((k) => [k, { p50_ms: perSize((s) => p50(caseOf(s, k)?.pp)), check: perSize((s) => caseOf(s, k)?.check), target_ms: r.sizes[0]?.cases.find((c) => c.kind === k)?.targetMs }]),
     ),
     peer: {
       ...Object.fromEntries(kinds.map((k) => [k, { p50_ms: perSize((s) => p50(caseOf(s, k)?.peer)) }])),
@@ -123,6 +123,17 @@ export function markdownBlock(r: RunReport): string {
     lines.push('');
   }
   const sizes = r.sizes;
+  // `--only ingest` runs no query.
+  if (sizes.length > 0) lines.push(...queryTables(sizes));
+  lines.push(...targetLines(r));
+  const problems = sizes.flatMap((s) => s.cases.filter((c) => c.check.startsWith('mismatch') || c.check.startsWith('failed')).map((c) => `- ${label(s.events)} ${c.kind}: ${c.check}`));
+  if (problems.length > 0) lines.push('', 'Disagreements and failures:', '', ...problems);
+  return lines.join('\n');
+}
+
+/** The query table and the memory and storage table of the sizes run. */
+function queryTables(sizes: SizeReport[]): string[] {
+  const lines: string[] = [];
   lines.push('**Queries** (median of the timed runs after a warm-up, ms, measured over HTTP; ratio = pp / ClickHouse, printed only when both return the same numbers):', '');
   const head = ['case', ...sizes.flatMap((s) => [`pp ${label(s.events)}`, `CH ${label(s.events)}`, `ratio ${label(s.events)}`])];
   // How each engine's time grows from one size to the next.
@@ -155,10 +166,8 @@ export function markdownBlock(r: RunReport): string {
       `| ${label(s.events)} | ${s.pp.memoryLimitMb ?? '—'} | ${Math.round(s.pp.rssPeakMb)} | ${s.peer ? Math.round(s.peer.rssPeakMb) : '—'} | ${per(s.pp.fileBytes)} | ${s.peer ? per(s.peer.bytes) : '—'} | ${(s.pp.loadMs / 1000).toFixed(0)} / ${s.peer ? (s.peer.loadMs / 1000).toFixed(0) : '—'} | ${ms(s.pp.baselineMs)} |`,
     );
   }
-  lines.push('', ...targetLines(r));
-  const problems = sizes.flatMap((s) => s.cases.filter((c) => c.check.startsWith('mismatch') || c.check.startsWith('failed')).map((c) => `- ${label(s.events)} ${c.kind}: ${c.check}`));
-  if (problems.length > 0) lines.push('', 'Disagreements and failures:', '', ...problems);
-  return lines.join('\n');
+  lines.push('');
+  return lines;
 }
 
 /**

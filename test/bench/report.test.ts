@@ -1,0 +1,44 @@
+// The bench report for a run of ingestion alone (`--only ingest`) and for a run with one size:
+// which tables appear and which targets are judged met or missed.
+
+import t from 'tap';
+import { benchmarksJson, markdownBlock, type EngineIngest, type RunReport, type SizeReport } from './report.js';
+
+const phase = (eventsPerS: number, p99Ms: number) => ({ batches: 10, events: 1000, accepted: 1000, failures: 0, seconds: 1000 / eventsPerS, eventsPerS, p50Ms: p99Ms / 4, p99Ms, maxMs: p99Ms * 2 });
+
+function ingest(stored: number): EngineIngest {
+  return { saturated: phase(30_000, 600), halfRate: phase(15_000, 40), rssPeakMb: 400, stored, distinct: 1000, expected: 1000 };
+}
+
+function report(sizes: SizeReport[], stored = 1000): RunReport {
+  return {
+    startedAt: '2026-11-22T04:00:00.000Z', finishedAt: '2026-11-22T04:10:00.000Z', command: 'npm run bench', machine: { cpu: 2 },
+    options: { seed: 42, runs: 5, warmups: 1, clients: 32, ingestEvents: 1000 }, ingest: { pp: ingest(stored) }, sizes,
+  };
+}
+
+t.test('a run of ingestion alone has the ingest table and verdicts and no query table', async (t) => {
+  const block = markdownBlock(report([], 1001));
+  t.match(block, /\| pp \| 30,000 \| 150 \/ 600 \| 15,000 \| 10\.0 \/ 40\.0 \| 400 \| 1000 \/ 1001 \/ 0 \/ 1 \|/);
+  t.notMatch(block, /\*\*Queries\*\*/);
+  t.match(block, /- \*\*missed\*\*: ingest 30,000 events\/s \(target ≥ 100,000, 3\.3× short\)/);
+  t.match(block, /- met: p99 acknowledgement at half rate 40\.0 ms/);
+  t.match(block, /- \*\*missed\*\*: 0 events lost, 1 stored twice/);
+  const json = benchmarksJson(report([]));
+  t.match(json, { ingest: { events_per_s: 30_000 }, queries: {} });
+});
+
+t.test('a run with a size judges the query, memory and storage targets', async (t) => {
+  const size: SizeReport = {
+    events: 10_000_000, generateMs: 1, pp: { loadMs: 1000, fileBytes: 300 * 1024 * 1024, rssPeakMb: 600, rssAfterStartMb: 100, baselineMs: 1, memoryLimitMb: 192 },
+    peer: { loadMs: 1000, bytes: 700 * 1024 * 1024, rssPeakMb: 300 },
+    cases: [{ kind: 'funnel', title: 'Funnel', targetMs: 300, peerTarget: true, pp: { p50Ms: 90, runsMs: [90] }, peer: { p50Ms: 60, runsMs: [60] }, check: 'match' }],
+  };
+  const block = markdownBlock(report([size]));
+  t.match(block, /\| Funnel \| 90\.0 \| 60\.0 \| 1\.50 \|/);
+  t.match(block, /- met: funnel at 10M: 90\.0 ms/);
+  t.match(block, /- \*\*missed\*\*: funnel at 10M against ClickHouse: ratio 1\.50/);
+  t.match(block, /- \*\*missed\*\*: server peak RSS during the 10M queries 600 MB/);
+  t.match(block, /- \*\*missed\*\*: storage 30\.0 MB per million events/);
+  t.match(benchmarksJson(report([size])), { queries: { funnel: { p50_ms: { '10000000': 90 } } }, ratio: { funnel: { '10000000': 1.5 } } });
+});
