@@ -32,6 +32,7 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'rate_limit.auth_email_per_minute', env: 'PP_RATE_LIMIT_AUTH_EMAIL_PER_MINUTE', kind: 'int', description: 'sign-in, registration and password reset attempts per minute per email address (default 5)' },
   { key: 'rate_limit.refresh_ip_per_minute', env: 'PP_RATE_LIMIT_REFRESH_IP_PER_MINUTE', kind: 'int', description: 'refresh, bootstrap and logout requests per minute per client address (default 120)' },
   { key: 'query_timeout_ms', env: 'PP_QUERY_TIMEOUT_MS', kind: 'int', description: 'time limit of one analytical query or event read, in ms (default 30000)' },
+  { key: 'query_cache_mb', env: 'PP_QUERY_CACHE_MB', kind: 'int', description: 'memory for answers of analytical queries kept until the project\'s events change, in MiB; 0 keeps none (default 32)' },
   { key: 'query_timeouts.funnel', env: 'PP_QUERY_TIMEOUT_FUNNEL_MS', kind: 'int', description: 'time limit of the funnel query, in ms (default: query_timeout_ms)' },
   { key: 'query_timeouts.retention', env: 'PP_QUERY_TIMEOUT_RETENTION_MS', kind: 'int', description: 'time limit of the retention query, in ms (default: query_timeout_ms)' },
   { key: 'query_timeouts.retention_actors', env: 'PP_QUERY_TIMEOUT_RETENTION_ACTORS_MS', kind: 'int', description: 'time limit of the retention actors query, in ms (default: query_timeout_ms)' },
@@ -72,6 +73,7 @@ export interface Config {
     refresh_ip_per_minute: number;
   };
   query_timeout_ms: number;
+  query_cache_mb: number;
   /** Per-query limits overriding query_timeout_ms, by query name. */
   query_timeouts: Partial<Record<'funnel' | 'retention' | 'retention_actors' | 'segmentation' | 'lifecycle' | 'stickiness' | 'activity_summary' | 'revenue_summary', number>>;
   license: { trusted_keys_dir?: string };
@@ -110,6 +112,7 @@ const DEFAULTS = {
   'rate_limit.auth_email_per_minute': 5,
   'rate_limit.refresh_ip_per_minute': 120,
   query_timeout_ms: 30_000,
+  query_cache_mb: 32,
   trust_proxy: false,
   'ingest.dedup_window_hours': 24,
   'ingest.dedup_filter_events': 3_000_000,
@@ -138,6 +141,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   config.data_dir = path.resolve(config.data_dir);
   if (config.license.trusted_keys_dir) config.license.trusted_keys_dir = path.resolve(config.license.trusted_keys_dir);
   if ((config.tls_cert === undefined) !== (config.tls_key === undefined)) throw new ConfigError('tls_cert and tls_key must be set together');
+  if (config.query_cache_mb < 0) throw new ConfigError(`query_cache_mb must be 0 or more, got ${config.query_cache_mb}`);
   if (config.events.memory_limit_mb < 64) throw new ConfigError(`events.memory_limit_mb must be at least 64, got ${config.events.memory_limit_mb}`);
   const prefixed = config.events.rollup_properties.find((k) => k.startsWith('props.'));
   if (prefixed) throw new ConfigError(`events.rollup_properties lists property keys without "props.": ${prefixed.slice('props.'.length)}, not ${prefixed}`);

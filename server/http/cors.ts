@@ -3,7 +3,7 @@
 
 import type { RequestHandler } from 'express';
 
-const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Request-Id, Idempotency-Key, X-Confirm-Purge';
+const ALLOWED_HEADERS = 'Authorization, Content-Type, Cache-Control, X-Request-Id, Idempotency-Key, X-Confirm-Purge';
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 
 export function mainApiCors(origins: () => Set<string>): RequestHandler {
@@ -13,7 +13,7 @@ export function mainApiCors(origins: () => Set<string>): RequestHandler {
     if (origin && origins().has(origin)) {
       res.setHeader('Access-Control-Allow-Origin', origin);
       res.setHeader('Access-Control-Allow-Credentials', 'true');
-      res.setHeader('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After, Idempotency-Replayed');
+      res.setHeader('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After, Idempotency-Replayed, X-PP-Cache');
       if (req.method === 'OPTIONS') {
         res.setHeader('Access-Control-Allow-Methods', ALLOWED_METHODS);
         res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);

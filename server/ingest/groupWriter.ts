@@ -12,6 +12,7 @@
 import path from 'node:path';
 import { BIGINT, INTEGER, LIST, TIMESTAMPTZ, VARCHAR, listValue, timestampTZValue, type DuckDBConnection } from '@duckdb/node-api';
 import type { Services } from '../services.js';
+import type { TurnOptions } from '../store/eventStore.js';
 import { ServiceUnavailableError } from '../http/errors.js';
 import { eventBus, type EventBus } from './eventBus.js';
 import { committedEvent, type EventRow } from './normalizeEvent.js';
@@ -38,7 +39,7 @@ const rowsOf = (batch: WriteBatch) => batch.events.length + batch.rejections.len
 type Settle<T> = { resolve: (v: T) => void; reject: (e: unknown) => void };
 /** `seq`: the journal record holding the batch; undefined when the writer has no journal. */
 type BatchItem = { kind: 'batch'; batch: WriteBatch; seq: number | undefined } & Settle<void>;
-type JobItem = { kind: 'job'; run: (conn: DuckDBConnection) => Promise<unknown> } & Settle<unknown>;
+type JobItem = { kind: 'job'; run: (conn: DuckDBConnection) => Promise<unknown>; options: TurnOptions } & Settle<unknown>;
 
 export interface WriterOptions {
   maxGroupRows: number;
@@ -157,9 +158,12 @@ export class GroupWriter {
     }
   }
 
-  /** Runs `run` on the writer connection when no group or other job is in progress. */
-  exclusive<T>(run: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    return this.enqueue<T>((settle) => ({ kind: 'job', run, ...(settle as Settle<unknown>) }) as JobItem);
+  /**
+   * Runs `run` on the writer connection when no group or other job is in progress. With `changes:
+   * 'reported'`, `run` tells the event store which projects' events it changed (see `useWriter`).
+   */
+  exclusive<T>(run: (conn: DuckDBConnection) => Promise<T>, options: TurnOptions = {}): Promise<T> {
+    return this.enqueue<T>((settle) => ({ kind: 'job', run, options, ...(settle as Settle<unknown>) }) as JobItem);
   }
 
   /** Builds the filter of stored pairs ahead of the first group (it reads up to half its capacity of rows). */
@@ -236,11 +240,11 @@ export class GroupWriter {
       const head = this.queue[0]!;
       if (head.kind === 'job') {
         this.queue.shift();
-        await this.services.events.useWriter(head.run).then(head.resolve, head.reject);
+        await this.services.events.useWriter(head.run, head.options).then(head.resolve, head.reject);
         continue;
       }
       // The group is taken once the writer is ours, so batches that arrived meanwhile join it.
-      await this.services.events.useWriter((conn) => this.commit(conn, this.takeGroup()));
+      await this.services.events.useWriter((conn) => this.commit(conn, this.takeGroup()), { changes: 'reported' });
     }
   }
 
@@ -337,6 +341,9 @@ export class GroupWriter {
       this.discardAppenders();
       await conn.run('ROLLBACK').catch(() => undefined);
       throw err;
+    } finally {
+      // Also after a failed COMMIT, which may have stored the rows: cached answers must not outlive them.
+      this.services.events.changed(new Set(events.map((row) => row.project_id)));
     }
   }
 

@@ -38,7 +38,7 @@ export function linkIdentity(services: Services, projectId: number, fromId: stri
     const current = await linkedActor(conn, projectId, fromId);
     if (current !== undefined) return current === target ? 'unchanged' : 'conflict';
     // One statement, so a crash cannot leave `fromId` linked while ids that pointed at it are not.
-    await conn.run(
+    await services.events.changedAfter([projectId], () => conn.run(
       `INSERT INTO identity_links (project_id, distinct_id, actor_id, linked_at, distinct_key, actor_key)
          SELECT $1, $2, $3, $4, md5_number_lower($2), md5_number_lower($3)
          UNION ALL
@@ -46,22 +46,22 @@ export function linkIdentity(services: Services, projectId: number, fromId: stri
        ON CONFLICT (project_id, distinct_id) DO UPDATE SET actor_id = excluded.actor_id, actor_key = excluded.actor_key, linked_at = excluded.linked_at`,
       [projectId, fromId, target, timestampTZValue(BigInt(now.getTime()) * 1000n)],
       [INTEGER, VARCHAR, VARCHAR, TIMESTAMPTZ],
-    );
+    ));
     return 'linked';
-  });
+  }, { changes: 'reported' });
 }
 
 /** Merges traits into what is stored for the user: later keys win, a null value removes a key. */
 export function mergeTraits(services: Services, projectId: number, userId: string, traits: Record<string, unknown>): Promise<void> {
   const now = services.clock.now();
   return ingestWriter(services).exclusive(async (conn) => {
-    await conn.run(
+    await services.events.changedAfter([projectId], () => conn.run(
       `INSERT INTO actor_traits (project_id, user_id, traits, updated_at) VALUES ($1, $2, json_merge_patch('{}', $3::JSON), $4)
        ON CONFLICT (project_id, user_id) DO UPDATE SET traits = json_merge_patch(actor_traits.traits, $3::JSON), updated_at = excluded.updated_at`,
       [projectId, userId, jsonText(traits), timestampTZValue(BigInt(now.getTime()) * 1000n)],
       [INTEGER, VARCHAR, VARCHAR, TIMESTAMPTZ],
-    );
-  });
+    ));
+  }, { changes: 'reported' });
 }
 
 export interface LinkContext {

@@ -17,6 +17,15 @@ export interface ReadOptions {
   skipBarrier?: boolean;
 }
 
+export interface TurnOptions {
+  /**
+   * Whose stored events the turn may change: every project's (the default, counted when the turn
+   * ends), or those the turn reports through `changed` once they are committed (none, for writes
+   * that no query reads).
+   */
+  changes?: 'all' | 'reported';
+}
+
 /** DuckDB's own memory budget; without one it takes up to 80% of the machine's memory. */
 export interface StoreOptions {
   memoryLimitMb?: number;
@@ -39,6 +48,9 @@ export class EventStore {
   private readonly readsDone: Array<() => void> = [];
   private closed = false;
   private closing: Promise<void> | undefined;
+  /** Moved after each write turn that may have changed any project's events (see `dataVersion`). */
+  private writes = 0;
+  private readonly projectWrites = new Map<number, number>();
   private writerTurn: Promise<unknown> = Promise.resolve();
   private barrier: () => Promise<void> | undefined = () => undefined;
 
@@ -128,13 +140,41 @@ export class EventStore {
    * `use` runs, a whole transaction included, happens with nobody else on the connection; it must
    * not call `write` or `useWriter` itself.
    */
-  useWriter<T>(use: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+  useWriter<T>(use: (conn: DuckDBConnection) => Promise<T>, options: TurnOptions = {}): Promise<T> {
     const turn = this.writerTurn.then(() => {
       if (this.closed) throw closedError();
       return use(this.writer);
     });
-    this.writerTurn = turn.catch(() => undefined);
-    return turn;
+    const done = turn.finally(() => {
+      if (options.changes !== 'reported') this.writes += 1;
+    });
+    this.writerTurn = done.catch(() => undefined);
+    return done;
+  }
+
+  /** Called by a writer turn whose changes are `reported`, once what it changed for these projects is committed. */
+  changed(projectIds: Iterable<number>): void {
+    for (const id of projectIds) this.projectWrites.set(id, (this.projectWrites.get(id) ?? 0) + 1);
+  }
+
+  /** Runs one write of a `reported` turn and reports the projects after it, whether or not it failed. */
+  async changedAfter<T>(projectIds: Iterable<number>, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      this.changed(projectIds);
+    }
+  }
+
+  /**
+   * A token that differs whenever the project's stored events may have changed: after any write
+   * but an ingest load, and after ingest loads of the project's own events. Taken once the
+   * acknowledged events are loaded (like a read), so an answer computed after it is at least as new.
+   */
+  async dataVersion(projectId: number): Promise<string> {
+    const wait = this.barrier();
+    if (wait) await wait;
+    return `${this.writes}.${this.projectWrites.get(projectId) ?? 0}`;
   }
 
   /** Runs one statement on the writer connection (DDL, deletes), in its turn. */

@@ -21,6 +21,7 @@ export interface HttpResponse {
   status: number;
   body: string;
   ms: number;
+  headers: http.IncomingHttpHeaders;
 }
 
 export class PpServer {
@@ -95,7 +96,7 @@ export class PpServer {
       const req = http.request({ host: '127.0.0.1', port: this.port, method, path: urlPath, headers, agent: this.agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - started }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - started, headers: res.headers }));
       });
       req.on('error', reject);
       req.end(options.body);
@@ -112,9 +113,9 @@ export class PpServer {
   }
 
   /** A request with the owner's access token. */
-  async api(method: string, urlPath: string, body?: unknown): Promise<HttpResponse> {
+  async api(method: string, urlPath: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResponse> {
     const token = await this.accessToken();
-    return this.request(method, urlPath, { body: body === undefined ? undefined : JSON.stringify(body), headers: { authorization: `Bearer ${token}` } });
+    return this.request(method, urlPath, { body: body === undefined ? undefined : JSON.stringify(body), headers: { ...headers, authorization: `Bearer ${token}` } });
   }
 
   memory(): ProcessMemory {

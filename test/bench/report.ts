@@ -10,7 +10,7 @@ export interface CaseReport {
   targetMs: number;
   peerTarget: boolean;
   /** pp's median, or why there is none. */
-  pp: { p50Ms: number; runsMs: number[] } | { reason: string };
+  pp: { p50Ms: number; runsMs: number[]; cachedP50Ms?: number } | { reason: string };
   peer?: { p50Ms: number; runsMs: number[] } | { reason: string };
   /** 'match', 'mismatch: …', or why nothing was compared. */
   check: string;
@@ -80,7 +80,7 @@ export function benchmarksJson(r: RunReport): unknown {
     options: r.options,
     ingest: r.ingest ? { ...ingest(r.ingest.pp), peer: r.ingest.peer ? ingest(r.ingest.peer) : undefined } : undefined,
     queries: Object.fromEntries(
-      kinds.map((k) => [k, { p50_ms: perSize((s) => p50(caseOf(s, k)?.pp)), check: perSize((s) => caseOf(s, k)?.check), target_ms: r.sizes[0]?.cases.find((c) => c.kind === k)?.targetMs }]),
+      kinds.map((k) => [k, { p50_ms: perSize((s) => p50(caseOf(s, k)?.pp)), cached_p50_ms: perSize((s) => mapUndef(cachedOf(caseOf(s, k)), round)), check: perSize((s) => caseOf(s, k)?.check), target_ms: r.sizes[0]?.cases.find((c) => c.kind === k)?.targetMs }]),
     ),
     peer: {
       ...Object.fromEntries(kinds.map((k) => [k, { p50_ms: perSize((s) => p50(caseOf(s, k)?.peer)) }])),
@@ -131,6 +131,8 @@ export function markdownBlock(r: RunReport): string {
   return lines.join('\n');
 }
 
+const cachedOf = (c: CaseReport | undefined) => (c && has(c.pp) ? c.pp.cachedP50Ms : undefined);
+
 /** The query table and the memory and storage table of the sizes run. */
 function queryTables(sizes: SizeReport[]): string[] {
   const lines: string[] = [];
@@ -155,6 +157,12 @@ function queryTables(sizes: SizeReport[]): string[] {
     row.push(`≤ ${c0.targetMs} ms${c0.peerTarget ? ', ratio ≤ 1' : ''}`);
     row.push(all.map((c) => (c.check === 'match' ? 'yes' : c.check.startsWith('mismatch') ? '**no**' : c.check)).join(' / '));
     lines.push(`| ${row.join(' | ')} |`);
+  }
+  lines.push('');
+  lines.push('The timed runs ask for a fresh answer (`Cache-Control: no-cache`). The same request again, with no event changed, comes from the result cache:');
+  for (const s of sizes) {
+    const cached = s.cases.map(cachedOf).filter((x): x is number => x !== undefined);
+    lines.push(`- ${label(s.events)}: ${cached.length > 0 ? `${ms(Math.min(...cached))}–${ms(Math.max(...cached))} ms (median per case) for ${cached.length} of ${s.cases.length} cases` : 'no case was answered from the cache'}`);
   }
   lines.push('');
   lines.push('**Memory and storage**:', '');

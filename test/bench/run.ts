@@ -187,7 +187,7 @@ async function peerIngest(ch: ClickHouse, batches: Batch[], sizesOf: number[], i
 // --- queries ---------------------------------------------------------------------------------
 
 function caseReport(c: BenchCase, pp: Outcome | undefined, peer: Outcome | undefined): CaseReport {
-  const side = (o: Outcome | undefined) => (o === undefined ? undefined : o.ok ? { p50Ms: o.timing.p50Ms, runsMs: o.timing.runsMs } : { reason: o.reason });
+  const side = (o: Outcome | undefined) => (o === undefined ? undefined : o.ok ? { p50Ms: o.timing.p50Ms, runsMs: o.timing.runsMs, cachedP50Ms: o.timing.cachedP50Ms } : { reason: o.reason });
   let check: string;
   if (!pp?.ok) check = pp?.reason.startsWith('not available') ? 'not available' : 'failed';
   else if (!peer) check = 'no peer';

@@ -107,3 +107,24 @@ t.test('closing under running work interrupts the reads, stops the owners of the
   await t.rejects(store.write('SELECT 1'), { message: 'event store is closed' });
   await store.close();
 });
+
+t.test('the data version moves after every write, and only for the reported projects of a reported turn', async (t) => {
+  const store = await openStore(t);
+  const [a0, b0] = [await store.dataVersion(1), await store.dataVersion(2)];
+  await store.write("INSERT INTO marks VALUES ('x')");
+  const [a1, b1] = [await store.dataVersion(1), await store.dataVersion(2)];
+  t.not(a1, a0);
+  t.not(b1, b0);
+  let during = '';
+  await store.useWriter(async (conn) => {
+    await store.changedAfter([1], () => conn.run("INSERT INTO marks VALUES ('y')"));
+    during = await store.dataVersion(1);
+  }, { changes: 'reported' });
+  t.not(during, a1, 'reported once the write is done');
+  t.equal(await store.dataVersion(1), during, 'not again when the turn ends');
+  t.equal(await store.dataVersion(2), b1, 'another project keeps its version');
+  await store.useWriter((conn) => conn.run("INSERT INTO marks VALUES ('z')"), { changes: 'reported' });
+  t.equal(await store.dataVersion(2), b1, 'a reported turn that reports nothing changes nothing');
+  await t.rejects(store.useWriter(() => Promise.reject(new Error('failed')), {}));
+  t.not(await store.dataVersion(2), b1, 'a failed write of every project counts too');
+});
