@@ -167,9 +167,10 @@ export class EventStore {
   }
 
   /**
-   * A token that differs whenever the project's stored events may have changed: after any write
-   * but an ingest load, and after ingest loads of the project's own events. Taken once the
-   * acknowledged events are loaded (like a read), so an answer computed after it is at least as new.
+   * A token that differs whenever the project's stored events may have changed: after every
+   * writer turn that does not report its changes, and after every reported change of this
+   * project. Taken once the acknowledged events are loaded (like a read), so an answer computed
+   * after it is at least as new.
    */
   async dataVersion(projectId: number): Promise<string> {
     const wait = this.barrier();
