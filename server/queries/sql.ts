@@ -32,12 +32,12 @@ export type ActorForm = 'key' | 'id';
  * `l` (links are kept transitively resolved by ingestion). Queries group, sort and join actors by
  * their 64-bit key, far cheaper than the text; only listings need the id.
  */
-export function actorOf(form: ActorForm, row = 'e'): string {
+export function actorOf(form: ActorForm = 'key', row = 'e'): string {
   return form === 'key' ? `COALESCE(l.actor_key, ${row}.distinct_key)` : `COALESCE(l.actor_id, ${row}.distinct_id)`;
 }
 
 /** The resolved actor of the event `e` as its key. */
-export const ACTOR = actorOf('key');
+export const ACTOR = actorOf();
 
 /** The identity link `l` of the row `row`, joined by key. */
 const identityJoin = (row: string) => `LEFT JOIN identity_links l ON l.project_id = ${row}.project_id AND l.distinct_key = ${row}.distinct_key`;
@@ -267,7 +267,7 @@ function foldedPoint(b: Binder, o: DayScanOptions, held?: string): { project: st
  */
 export function scanActiveDays(b: Binder, o: DayScanOptions & { filters: readonly FilterItem[] | undefined; segments: Segments }): string {
   if (!hasFilters(o.filters)) return `SELECT actor, day FROM (${scanActorDays(b, o)})`;
-  return scanEvents(b, (local) => ({ actor: actorOf(o.actors ?? 'key'), day: local.day }), {
+  return scanEvents(b, (local) => ({ actor: actorOf(o.actors), day: local.day }), {
     projectId: o.projectId, timezone: o.timezone, from: o.from, to: o.to, where: [eventCondition(b, o.event), filtersCondition(b, o.filters, o.segments)],
   });
 }
@@ -283,10 +283,9 @@ export function scanActorDays(b: Binder, o: DayScanOptions): string {
   const point = foldedPoint(b, o);
   const where = [`d.project_id = ${point.project}`, ...point.rollupWhere];
   where.push(o.event === 'any' ? 'd.event IS NULL' : `d.event = ${b.bind(o.event)}`);
-  const form = o.actors ?? 'key';
-  const folded = `SELECT ${actorOf(form, 'd')} AS actor, d.day, d.events, d.revenue, d.revenue_events, d.refunds, d.refund_events
+  const folded = `SELECT ${actorOf(o.actors, 'd')} AS actor, d.day, d.events, d.revenue, d.revenue_events, d.refunds, d.refund_events
   FROM actor_days d ${identityJoin('d')} WHERE ${where.join(' AND ')}`;
-  const raw = scanEvents(b, (local) => ({ actor: actorOf(form), day: local.day, revenue: 'e.revenue' }), {
+  const raw = scanEvents(b, (local) => ({ actor: actorOf(o.actors), day: local.day, revenue: 'e.revenue' }), {
     projectId: o.projectId, timezone: o.timezone, from: o.from, to: o.to, where: [point.rawWhere, eventCondition(b, o.event)],
   });
   return `${folded}

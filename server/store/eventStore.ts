@@ -42,10 +42,9 @@ export class EventStore {
   private readonly idle: DuckDBConnection[] = [];
   private readonly waiting: Array<{ resolve: (c: DuckDBConnection) => void; reject: (err: Error) => void }> = [];
   private readonly all: DuckDBConnection[] = [];
-  /** What must end before the connections close: owners of their own connections, reads running. */
+  /** What must end before the connections close: owners of their own connections, reads running (by connection). */
   private readonly owners: Array<() => Promise<void>> = [];
-  private readonly reading = new Set<DuckDBConnection>();
-  private readonly readsDone: Array<() => void> = [];
+  private readonly reading = new Map<DuckDBConnection, Promise<unknown>>();
   private closed = false;
   private closing: Promise<void> | undefined;
   /** Moved after each write turn that may have changed any project's events (see `dataVersion`). */
@@ -85,10 +84,8 @@ export class EventStore {
    * stops, and the answer is 408 even if it managed to finish.
    */
   async read(sql: string, params: SqlParams = [], options: ReadOptions = {}): Promise<Row[]> {
-    const wait = options.skipBarrier ? undefined : this.barrier();
-    if (wait) await wait;
+    if (!options.skipBarrier) await this.loaded();
     const conn = await this.acquire();
-    this.reading.add(conn);
     let timedOut = false;
     let repeat: NodeJS.Timeout | undefined;
     const timer = options.timeoutMs !== undefined
@@ -99,7 +96,9 @@ export class EventStore {
         }, options.timeoutMs)
       : undefined;
     try {
-      const reader = await conn.runAndReadAll(sql, params);
+      const running = conn.runAndReadAll(sql, params);
+      this.reading.set(conn, running);
+      const reader = await running;
       if (timedOut) throw new QueryTimeoutError(options.timeoutMs!);
       return reader.getRowObjects();
     } catch (err) {
@@ -173,8 +172,7 @@ export class EventStore {
    * after it is at least as new.
    */
   async dataVersion(projectId: number): Promise<string> {
-    const wait = this.barrier();
-    if (wait) await wait;
+    await this.loaded();
     return `${this.writes}.${this.projectWrites.get(projectId) ?? 0}`;
   }
 
@@ -205,13 +203,12 @@ export class EventStore {
     this.closed = true;
     for (const w of this.waiting.splice(0)) w.reject(closedError());
     for (const stop of this.owners) await stop().catch(() => undefined);
-    if (this.reading.size > 0) {
-      // An interrupt that arrives before a statement starts is ignored, so repeat it until all are done.
-      const repeat = setInterval(() => this.reading.forEach((c) => c.interrupt()), INTERRUPT_REPEAT_MS);
-      this.reading.forEach((c) => c.interrupt());
-      await new Promise<void>((resolve) => this.readsDone.push(resolve));
-      clearInterval(repeat);
-    }
+    // An interrupt that arrives before a statement starts is ignored, so repeat it until all are done.
+    const interruptAll = () => this.reading.forEach((_, c) => c.interrupt());
+    interruptAll();
+    const repeat = setInterval(interruptAll, INTERRUPT_REPEAT_MS);
+    await Promise.allSettled(this.reading.values());
+    clearInterval(repeat);
     await this.writerTurn;
     for (const c of this.all) c.closeSync();
     this.writer.closeSync();
@@ -229,7 +226,12 @@ export class EventStore {
     const next = this.waiting.shift();
     if (next) next.resolve(conn);
     else this.idle.push(conn);
-    if (this.reading.size === 0) for (const done of this.readsDone.splice(0)) done();
+  }
+
+  /** Waits for the acknowledged events to be loaded (see `setReadBarrier`). */
+  private async loaded(): Promise<void> {
+    const wait = this.barrier();
+    if (wait) await wait;
   }
 }
 
