@@ -95,9 +95,30 @@ function makeAjv(coerce: boolean): Ajv2020 {
     useDefaults: true,
     coerceTypes: coerce ? 'array' : false,
     validateSchema: false,
+    // Errors carry the value, so a refused time can be quoted back.
+    verbose: true,
   });
-  addFormats(ajv);
+  addTimeFormats(ajv);
   return ajv;
+}
+
+/** RFC 3339 allows second 60; JavaScript dates and DuckDB timestamps cannot hold it. */
+const LEAP_SECOND = /^\d{4}-\d\d-\d\dT\d\d:\d\d:60(\.\d+)?(Z|[+-]\d\d:\d\d)$/i;
+
+export function isLeapSecond(value: string): boolean {
+  return LEAP_SECOND.test(value);
+}
+
+/** ajv-formats' formats, with `date-time` limited to instants a Date can hold (no leap second). */
+export function addTimeFormats(ajv: Ajv2020): void {
+  addFormats(ajv);
+  const rfc3339 = ajv.formats['date-time'] as { validate: (s: string) => boolean; compare: (a: string, b: string) => number | undefined };
+  ajv.addFormat('date-time', { type: 'string', validate: (s: string) => rfc3339.validate(s) && !Number.isNaN(Date.parse(s)), compare: rfc3339.compare });
+}
+
+/** The problem with a leap-second value, to follow its field name. */
+export function leapSecondProblem(value: string): string {
+  return `${JSON.stringify(value)} is a leap second, which is not accepted; send 23:59:59 or the next second`;
 }
 
 function pointer(path: string): string {
@@ -123,6 +144,8 @@ export function problems(errors: ErrorObject[] | null | undefined): FieldProblem
       const extra = String((e.params as { additionalProperty: string }).additionalProperty);
       field = field ? `${field}.${extra}` : extra;
       message = 'is not a known field';
+    } else if (e.keyword === 'format' && typeof e.data === 'string' && isLeapSecond(e.data)) {
+      message = leapSecondProblem(e.data);
     } else if (e.keyword === 'enum') {
       message = `must be one of ${((e.params as { allowedValues: unknown[] }).allowedValues).map((v) => JSON.stringify(v)).join(', ')}`;
     }

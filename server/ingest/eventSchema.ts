@@ -2,18 +2,22 @@
 // refused in `rejected[]` with a code, and the rest of its request is still stored.
 
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import type { JsonSchema } from '../http/openapi.js';
-import { problems } from '../http/validation.js';
-
-// ajv-formats ships CommonJS; its default export arrives wrapped under NodeNext.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+import { addTimeFormats, problems } from '../http/validation.js';
 
 export const ID_MAX = 200;
 export const URL_MAX = 4096;
 export const PROPS_MAX_BYTES = 64 * 1024;
 export const ELEMENTS_MAX_BYTES = 64 * 1024;
 export const JSON_MAX_DEPTH = 16;
+/**
+ * The event times every query can reach: a query's local dates run from 1970-01-01 to 2999-12-31 in
+ * the project's zone, and zones lie within a day of UTC. `ts` must be from TS_FIRST and before TS_END.
+ */
+export const TS_FIRST = '1970-01-02T00:00:00.000Z';
+export const TS_END = '2999-12-31T00:00:00.000Z';
+const TS_FIRST_MS = Date.parse(TS_FIRST);
+const TS_END_MS = Date.parse(TS_END);
 
 const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 const id = { type: ['string', 'null'], minLength: 1, maxLength: ID_MAX };
@@ -28,7 +32,7 @@ export const TRACK_EVENT_SCHEMA: JsonSchema = {
     event: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S', description: 'event name, e.g. pp.page_view or signup' },
     // A plain pattern, not format "uuid": that also admits a urn:uuid: prefix, which DuckDB's UUID type does not read.
     uuid: { type: 'string', pattern: UUID_PATTERN, description: 'client-chosen id (8-4-4-4-12 hex digits); an event whose uuid is already stored for the project is not stored again' },
-    ts: { type: 'string', format: 'date-time', maxLength: 64, description: 'client time (RFC 3339); more than an hour ahead of the server it is stored but marked invalid' },
+    ts: { type: 'string', format: 'date-time', maxLength: 64, description: `client time (RFC 3339, from ${TS_FIRST} and before ${TS_END}); more than an hour ahead of the server it is stored but marked invalid` },
     anonymous_id: id,
     user_id: id,
     session_id: id,
@@ -59,8 +63,8 @@ export interface EventDefect {
   message: string;
 }
 
-const ajv = new Ajv2020({ allErrors: false, strict: false, validateSchema: false });
-addFormats(ajv);
+const ajv = new Ajv2020({ allErrors: false, strict: false, validateSchema: false, verbose: true });
+addTimeFormats(ajv);
 const validate = ajv.compile(TRACK_EVENT_SCHEMA);
 
 /** Depth of nested objects/arrays, counted without recursion (hostile input may nest deeply). */
@@ -75,10 +79,21 @@ function depthExceeds(value: unknown, limit: number): boolean {
   return false;
 }
 
+function tsInRange(ts: string): boolean {
+  const ms = Date.parse(ts);
+  return ms >= TS_FIRST_MS && ms < TS_END_MS;
+}
+
+function depthDefect(field: string, value: unknown): EventDefect | undefined {
+  if (value === undefined || value === null || !depthExceeds(value, JSON_MAX_DEPTH)) return undefined;
+  return { code: 'invalid_field', message: `${field} is nested more than ${JSON_MAX_DEPTH} levels deep` };
+}
+
 /** A JSON value over the depth or byte limit; messages name the field only. `text` is its JSON.stringify, when known. */
 export function sizeDefect(field: string, value: unknown, maxBytes: number, text?: string): EventDefect | undefined {
   if (value === undefined || value === null) return undefined;
-  if (depthExceeds(value, JSON_MAX_DEPTH)) return { code: 'invalid_field', message: `${field} is nested more than ${JSON_MAX_DEPTH} levels deep` };
+  const tooDeep = depthDefect(field, value);
+  if (tooDeep) return tooDeep;
   if (Buffer.byteLength(text ?? JSON.stringify(value)) > maxBytes) return { code: 'too_large', message: `${field} is larger than ${maxBytes} bytes` };
   return undefined;
 }
@@ -107,7 +122,10 @@ export function checkEvent(item: unknown): CheckedEvent | { defect: EventDefect 
   }
   const event = item as TrackEvent;
   if (!event.anonymous_id && !event.user_id) return { defect: { code: 'identity_required', message: 'anonymous_id or user_id is required' } };
-  if (event.ts !== undefined && Number.isNaN(Date.parse(event.ts))) return { defect: { code: 'invalid_field', message: 'ts is not a valid time' } };
+  if (event.ts !== undefined && !tsInRange(event.ts)) return { defect: { code: 'invalid_field', message: `ts must be from ${TS_FIRST} and before ${TS_END}` } };
+  // Depth first: serializing a value nested thousands of levels deep would exhaust the stack.
+  const tooDeep = depthDefect('props', event.props) ?? depthDefect('elements', event.elements);
+  if (tooDeep) return { defect: tooDeep };
   const text = { props: event.props ? JSON.stringify(event.props) : null, elements: event.elements ? JSON.stringify(event.elements) : null };
   const defect = sizeDefect('props', event.props, PROPS_MAX_BYTES, text.props ?? undefined) ?? sizeDefect('elements', event.elements, ELEMENTS_MAX_BYTES, text.elements ?? undefined);
   return defect ? { defect } : { event, text };
