@@ -36,8 +36,12 @@ export async function verifyAccessToken(services: Services, token: string): Prom
       audience: AUDIENCE,
       currentDate: services.clock.now(),
       clockTolerance: 0,
-      requiredClaims: ['exp', 'sub'],
+      // The lifetime is the verifier's rule, not the token's claim: a token signed to live longer
+      // (a leaked key, a bug in an older issuer) still stops 15 minutes after it was issued.
+      maxTokenAge: ACCESS_TOKEN_TTL_SECONDS,
+      requiredClaims: ['exp', 'iat', 'sub'],
     });
+    if (payload.exp! - payload.iat! > ACCESS_TOKEN_TTL_SECONDS) return undefined;
     const userId = Number(payload.sub);
     const orgId = Number(payload.org);
     const sessionId = payload.sid;

@@ -9,6 +9,7 @@ import { startTestServer } from '../support/testServer.js';
 import { accessTokenFor, addMember, createTenant } from '../support/factories.js';
 import { createSession, revokeSession } from '../../server/auth/sessions.js';
 import { issueAccessToken } from '../../server/auth/accessTokens.js';
+import { deriveKey } from '../../server/auth/secretKeys.js';
 import { removeMembership } from '../../server/accounts/organizations.js';
 
 const UNAUTHORIZED = { error: { code: 'unauthorized', message: 'authentication required', details: {} } };
@@ -52,6 +53,12 @@ t.test('wrong credentials on the main API', async (t) => {
     .setIssuedAt(now)
     .setExpirationTime(now + 600)
     .sign(randomBytes(32));
+  // Signed with the real key but claiming a lifetime of a day, or no issue time: the verifier holds
+  // the 15-minute limit itself.
+  const realKey = deriveKey(services.secret, 'access-token');
+  const claimsFor = (sid: string) => new SignJWT({ org: org.id, sid }).setProtectedHeader({ alg: 'HS256' }).setSubject(String(owner.id)).setIssuer('pp').setAudience('pp-api');
+  const longLived = await claimsFor(createSession(services, { userId: owner.id, orgId: org.id })).setIssuedAt(now).setExpirationTime(now + 86_400).sign(realKey);
+  const undated = await claimsFor(createSession(services, { userId: owner.id, orgId: org.id })).setExpirationTime(now + 16 * 60 + 600).sign(realKey);
   // Past the 15-minute lifetime every token issued above has expired; the live ones are issued after the jump.
   server.clock.advance(15 * 60_000 + 1000);
   const liveSession = createSession(services, { userId: owner.id, orgId: org.id });
@@ -67,6 +74,8 @@ t.test('wrong credentials on the main API', async (t) => {
     ['a revoked session', { authorization: `Bearer ${revoked}` }],
     ['a removed member', { authorization: `Bearer ${removedToken}` }],
     ['a token signed with another key', { authorization: `Bearer ${forged}` }],
+    ['a token claiming a day-long lifetime', { authorization: `Bearer ${longLived}` }],
+    ['a token without an issue time', { authorization: `Bearer ${undated}` }],
     ['a session that never existed', { authorization: `Bearer ${noSuchSession}` }],
     ['a Basic header', { authorization: `Basic ${Buffer.from(`${owner.email}:x`).toString('base64')}` }],
     ['a token in the query string only', {}],
