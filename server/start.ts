@@ -11,6 +11,7 @@ import { buildApp, type BuiltApp } from './http/app.js';
 import { openServices, type OpenOptions } from './openServices.js';
 import type { Services } from './services.js';
 import { startAdminSocket } from './admin/adminSocket.js';
+import { answerClientErrors } from './http/securityHeaders.js';
 
 export interface RunningServer {
   url: string;
@@ -42,6 +43,7 @@ export async function startServer(config: Config, options: OpenOptions = {}): Pr
     if (config.port === 0 && config.base_url.endsWith(':0')) config.base_url = config.base_url.slice(0, -2) + `:${port}`;
     built = buildApp(services);
     server.on('request', built.app);
+    answerClientErrors(server);
   } catch (err) {
     server.close();
     await opened.close();

@@ -10,6 +10,7 @@ import { assembleDocument, type OpenApiDocument } from './openapi.js';
 import { Validation } from './validation.js';
 import { RouteTable } from './routeTable.js';
 import { requestContext } from './requestContext.js';
+import { securityHeaders } from './securityHeaders.js';
 import { errorHandler, notFoundHandler, BODY_LIMIT_BYTES } from './errorHandler.js';
 import { mainApiCors } from './cors.js';
 import { rateLimit } from './rateLimit.js';
@@ -61,6 +62,7 @@ export function buildApp(services: Services, domains: Domain[] = DOMAINS): Built
   app.set('query parser', 'simple');
 
   app.use(requestContext(services.log));
+  app.use(securityHeaders());
   const origins = allowedOrigins(services.config);
   app.use('/api/v1', mainApiCors(() => origins));
   app.use(

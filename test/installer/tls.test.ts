@@ -53,16 +53,17 @@ t.test('tls_cert and tls_key: the server answers HTTPS and the base URL says htt
   const running = await startServer(config, { log: createLogger('silent') });
   t.teardown(() => running.close());
   t.match(running.url, /^https:\/\//);
-  const body = await new Promise<string>((resolve, reject) => {
+  const { body, hsts } = await new Promise<{ body: string; hsts: unknown }>((resolve, reject) => {
     https
       .get(`${running.url}/api/v1/health`, { ca: pair.cert }, (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve(text));
+        res.on('end', () => resolve({ body: text, hsts: res.headers['strict-transport-security'] }));
       })
       .on('error', reject);
   });
   t.equal(JSON.parse(body).status, 'ok', 'the certificate verifies against itself as the trusted CA');
+  t.equal(hsts, 'max-age=31536000', 'HSTS when serving https');
 });
 
 t.test('a certificate without its key, or an unusable pair, stops the start', async (t) => {
