@@ -1,48 +1,58 @@
-// Token buckets keyed by whatever a route chooses (address, email, user, key). A bucket holds
-// `perMinute` tokens and refills continuously; an empty bucket answers 429 with Retry-After.
+// Sliding-window limits keyed by whatever a route chooses (address, email, user, key): at most
+// `perMinute` admissions in any 60 seconds. A full window answers 429 with Retry-After, the time
+// until its oldest admission leaves it. (A refilling bucket would let nearly twice the budget
+// through in the first minute.)
 
 import type { Request, RequestHandler } from 'express';
 import type { Clock } from '../clock.js';
 import { RateLimitedError } from './errors.js';
 
-interface Bucket {
-  tokens: number;
-  updatedMs: number;
+const WINDOW_MS = 60_000;
+const PRUNE_EVERY = 10_000;
+
+/** Admission times of one key, oldest first; `times[head..]` are the ones still inside the window. */
+interface Window {
+  times: number[];
+  head: number;
 }
 
 export interface Budget {
   perMinute: number;
 }
 
-const PRUNE_EVERY = 10_000;
-
 export class RateLimiter {
-  private readonly buckets = new Map<string, Bucket>();
+  private readonly windows = new Map<string, Window>();
   private calls = 0;
 
   constructor(private readonly clock: Clock) {}
 
-  /** Takes one token from the bucket `name:key`; throws RateLimitedError when it is empty. */
+  /** Admits one request for `name:key`; throws RateLimitedError when the last minute is full. */
   take(name: string, key: string, budget: Budget): void {
     const nowMs = this.clock.now().getTime();
     const id = `${name}\u0000${key}`;
-    const rate = budget.perMinute / 60_000;
-    const bucket = this.buckets.get(id) ?? { tokens: budget.perMinute, updatedMs: nowMs };
-    bucket.tokens = Math.min(budget.perMinute, bucket.tokens + Math.max(0, nowMs - bucket.updatedMs) * rate);
-    bucket.updatedMs = nowMs;
-    if (bucket.tokens < 1) {
-      this.buckets.set(id, bucket);
-      throw new RateLimitedError((1 - bucket.tokens) / rate / 1000);
+    let w = this.windows.get(id);
+    if (!w) this.windows.set(id, (w = { times: [], head: 0 }));
+    forgetBefore(w, nowMs - WINDOW_MS);
+    if (w.times.length - w.head >= budget.perMinute) {
+      const oldest = w.times[w.times.length - budget.perMinute]!;
+      throw new RateLimitedError((oldest + WINDOW_MS - nowMs) / 1000);
     }
-    bucket.tokens -= 1;
-    this.buckets.set(id, bucket);
-    if (++this.calls % PRUNE_EVERY === 0) this.prune(nowMs, rate);
+    w.times.push(nowMs);
+    if (++this.calls % PRUNE_EVERY === 0) this.prune(nowMs);
   }
 
-  /** Forgets buckets that have been idle long enough to be full again, keeping memory bounded. */
-  private prune(nowMs: number, slowestRate: number): void {
-    const idleMs = 60_000 + 1 / Math.max(slowestRate, 1e-9);
-    for (const [id, b] of this.buckets) if (nowMs - b.updatedMs > Math.min(idleMs, 3_600_000)) this.buckets.delete(id);
+  /** Forgets keys with nothing inside the window, keeping memory bounded. */
+  private prune(nowMs: number): void {
+    for (const [id, w] of this.windows) if ((w.times.at(-1) ?? -Infinity) <= nowMs - WINDOW_MS) this.windows.delete(id);
+  }
+}
+
+/** Drops admissions at or before `cutoff`; compacts once the dropped part dominates. */
+function forgetBefore(w: Window, cutoff: number): void {
+  while (w.head < w.times.length && w.times[w.head]! <= cutoff) w.head++;
+  if (w.head > 64 && w.head * 2 > w.times.length) {
+    w.times = w.times.slice(w.head);
+    w.head = 0;
   }
 }
 

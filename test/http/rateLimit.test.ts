@@ -1,23 +1,72 @@
-// Token buckets: spending, refill with the clock, and the 429 envelope with Retry-After.
+// Sliding windows: at most the budget in any 60 seconds, admissions coming back as they age out,
+// and the 429 envelope with Retry-After.
 
 import t from 'tap';
+import fc from 'fast-check';
 import { RateLimiter } from '../../server/http/rateLimit.js';
 import { RateLimitedError } from '../../server/http/errors.js';
 import { ManualClock } from '../support/manualClock.js';
 import { startTestServer } from '../support/testServer.js';
 
-t.test('a bucket spends, refuses, and refills with time', async (t) => {
+/** Whether `take` admitted the request. */
+function admitted(limiter: RateLimiter, key: string, perMinute: number): boolean {
+  try {
+    limiter.take('login', key, { perMinute });
+    return true;
+  } catch (err) {
+    if (err instanceof RateLimitedError) return false;
+    throw err;
+  }
+}
+
+t.test('a window admits its budget, refuses, and admits again as admissions age out', async (t) => {
   const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'));
   const limiter = new RateLimiter(clock);
-  for (let i = 0; i < 3; i++) limiter.take('login', 'a@x', { perMinute: 3 });
+  for (let i = 0; i < 3; i++) {
+    limiter.take('login', 'a@x', { perMinute: 3 });
+    clock.advance(10_000);
+  }
   const err = t.throws(() => limiter.take('login', 'a@x', { perMinute: 3 })) as unknown as RateLimitedError;
   t.ok(err instanceof RateLimitedError);
-  t.equal(err.headers['Retry-After'], '20', 'one token comes back after 20 s at 3 per minute');
+  t.equal(err.headers['Retry-After'], '30', 'the first admission leaves the window 60 s after it was made');
   limiter.take('login', 'b@x', { perMinute: 3 });
-  t.pass('another key has its own bucket');
-  clock.advance(20_000);
-  limiter.take('login', 'a@x', { perMinute: 3 });
-  t.throws(() => limiter.take('login', 'a@x', { perMinute: 3 }));
+  t.pass('another key has its own window');
+  clock.advance(29_999);
+  t.notOk(admitted(limiter, 'a@x', 3), 'still full a millisecond early');
+  clock.advance(1);
+  t.ok(admitted(limiter, 'a@x', 3));
+  t.notOk(admitted(limiter, 'a@x', 3), 'one came back, one was spent');
+});
+
+t.test('one attempt every 3 seconds for a minute gets exactly the budget through', async (t) => {
+  const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'));
+  const limiter = new RateLimiter(clock);
+  let through = 0;
+  for (let i = 0; i < 20; i++) {
+    if (admitted(limiter, 'ip', 10)) through++;
+    clock.advance(3_000);
+  }
+  t.equal(through, 10);
+});
+
+t.test('never more than the budget inside any 60 seconds, whatever the arrival times', async (t) => {
+  fc.assert(
+    fc.property(fc.array(fc.integer({ min: 0, max: 20_000 }), { minLength: 1, maxLength: 200 }), fc.integer({ min: 1, max: 12 }), (gaps, perMinute) => {
+      const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'));
+      const limiter = new RateLimiter(clock);
+      const admittedAt: number[] = [];
+      for (const gap of gaps) {
+        clock.advance(gap);
+        const now = clock.now().getTime();
+        const inWindow = admittedAt.filter((a) => a > now - 60_000).length;
+        const ok = admitted(limiter, 'k', perMinute);
+        if (ok !== inWindow < perMinute) return false;
+        if (ok) admittedAt.push(now);
+      }
+      return true;
+    }),
+  );
+  t.pass('admitted exactly when the last 60 seconds held fewer than the budget');
 });
 
 t.test('the main API answers 429 rate_limited with Retry-After in whole seconds', async (t) => {
@@ -27,8 +76,8 @@ t.test('the main API answers 429 rate_limited with Retry-After in whole seconds'
   t.equal(limited.status, 429);
   t.equal(limited.body.error.code, 'rate_limited');
   t.match(limited.headers.get('retry-after'), /^\d+$/);
-  t.equal(limited.headers.get('retry-after'), '12');
+  t.equal(limited.headers.get('retry-after'), '60');
   t.equal((await server.request('GET', '/v1/health')).status, 200, 'the ingestion surface has its own budgets');
-  server.clock.advance(12_000);
+  server.clock.advance(60_000);
   t.equal((await server.request('GET', '/api/v1/health')).status, 200);
 });
