@@ -3,8 +3,9 @@
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isIP } from 'node:net';
 
-type Kind = 'string' | 'int' | 'list' | 'enum' | 'bool';
+type Kind = 'string' | 'int' | 'list' | 'enum' | 'bool' | 'proxy';
 
 interface SettingDef {
   /** Dotted key in the JSON config file; also the property path in Config. */
@@ -42,7 +43,7 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'query_timeouts.activity_summary', env: 'PP_QUERY_TIMEOUT_ACTIVITY_SUMMARY_MS', kind: 'int', description: 'time limit of the activity summary query, in ms (default: query_timeout_ms)' },
   { key: 'query_timeouts.revenue_summary', env: 'PP_QUERY_TIMEOUT_REVENUE_SUMMARY_MS', kind: 'int', description: 'time limit of the revenue summary query, in ms (default: query_timeout_ms)' },
   { key: 'license.trusted_keys_dir', env: 'PP_LICENSE_TRUSTED_KEYS', kind: 'string', description: 'directory of extra trusted license public keys (<kid>.pem)' },
-  { key: 'trust_proxy', env: 'PP_TRUST_PROXY', kind: 'bool', description: 'take the client address from X-Forwarded-For (only behind a reverse proxy); default false' },
+  { key: 'trust_proxy', env: 'PP_TRUST_PROXY', kind: 'proxy', description: 'the reverse proxies whose X-Forwarded-For is believed: how many stand in front of pp (1, 2…) or their addresses (comma-separated IPs, CIDR ranges, loopback, linklocal, uniquelocal); default none' },
   { key: 'ingest.dedup_window_hours', env: 'PP_INGEST_DEDUP_WINDOW_HOURS', kind: 'int', description: 'how far back a re-sent event uuid is recognized as already stored, in hours (default 24)' },
   { key: 'ingest.dedup_filter_events', env: 'PP_INGEST_DEDUP_FILTER_EVENTS', kind: 'int', description: 'how many recently stored events the in-memory duplicate filter holds (about 11 bytes each; default 3000000); older ones within the window are looked up in the event store' },
   { key: 'oidc.callback_url', env: 'PP_OIDC_CALLBACK_URL', kind: 'string', description: 'page of the web app a successful single sign-on redirects to (default BASE_URL/auth/callback)' },
@@ -77,7 +78,8 @@ export interface Config {
   /** Per-query limits overriding query_timeout_ms, by query name. */
   query_timeouts: Partial<Record<'funnel' | 'retention' | 'retention_actors' | 'segmentation' | 'lifecycle' | 'stickiness' | 'activity_summary' | 'revenue_summary', number>>;
   license: { trusted_keys_dir?: string };
-  trust_proxy: boolean;
+  /** false: trust no X-Forwarded-For; a number: that many proxy hops; a list: those proxy addresses. */
+  trust_proxy: TrustProxy;
   ingest: { dedup_window_hours: number; dedup_filter_events: number };
   /** Single sign-on; `callback_url` unset means BASE_URL/auth/callback (see oidcCallbackUrl). */
   oidc: { callback_url?: string; http_timeout_ms: number };
@@ -90,6 +92,8 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+export type TrustProxy = false | number | string[];
 
 export interface ConfigSources {
   /** Values from command-line flags, by setting key. */
@@ -213,6 +217,8 @@ function coerce(def: SettingDef, raw: unknown, source: string): unknown {
       if (['0', 'false', 'no', 'off'].includes(s)) return false;
       throw new ConfigError(`${source} must be true or false, got ${JSON.stringify(raw)}`);
     }
+    case 'proxy':
+      return trustProxy(raw, source);
     case 'list':
       if (Array.isArray(raw)) return raw.map(String);
       return String(raw).split(',').map((s) => s.trim()).filter(Boolean);
@@ -225,6 +231,45 @@ function coerce(def: SettingDef, raw: unknown, source: string): unknown {
       if (typeof raw !== 'string' || raw === '') throw new ConfigError(`${source} must be a non-empty string`);
       return raw;
   }
+}
+
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * The forms of express's `trust proxy` that cannot be fooled by a client: a hop count or a list of
+ * proxy addresses. `true` would believe the left-most X-Forwarded-For entry, which any client
+ * writes; from earlier versions it is read as one proxy hop, which is what it meant in practice.
+ */
+function trustProxy(raw: unknown, source: string): TrustProxy {
+  if (raw === false || raw === 0) return false;
+  if (raw === true) return 1;
+  if (typeof raw === 'number') {
+    if (!Number.isInteger(raw) || raw < 0) throw new ConfigError(`${source} must be a number of proxies (1, 2…) or a list of proxy addresses, got ${JSON.stringify(raw)}`);
+    return raw;
+  }
+  const items = (Array.isArray(raw) ? raw.map(String) : String(raw).split(',')).map((s) => s.trim()).filter(Boolean);
+  if (items.length === 1) {
+    const one = items[0]!.toLowerCase();
+    if (['0', 'false', 'no', 'off', 'none'].includes(one)) return false;
+    if (['true', 'yes', 'on'].includes(one)) return 1;
+    if (/^\d+$/.test(one)) return Number(one) || false;
+  }
+  if (items.length === 0) return false;
+  const bad = items.find((item) => !isProxyAddress(item));
+  if (bad !== undefined) {
+    throw new ConfigError(`${source}: ${JSON.stringify(bad)} is not a proxy address; give IPs, CIDR ranges (10.0.0.0/8), loopback, linklocal or uniquelocal, or a number of proxies`);
+  }
+  return items;
+}
+
+function isProxyAddress(item: string): boolean {
+  if (PROXY_RANGES.has(item)) return true;
+  const [address, bits, ...rest] = item.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d+$/.test(bits) && n <= (family === 4 ? 32 : 128);
 }
 
 function getPath(obj: Record<string, unknown>, dotted: string): unknown {

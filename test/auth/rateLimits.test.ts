@@ -64,3 +64,17 @@ t.test('120 per minute per address for refresh, bootstrap and logout together', 
   const login = await server.request('POST', '/api/v1/auth/login', { body: { email: uniqueEmail(), password: 'Wrong-Pass-1' } });
   t.equal(login.status, 401, 'login has its own budget');
 });
+
+t.test('behind a proxy, a client-written X-Forwarded-For cannot escape the per-address budget', async (t) => {
+  // The test client plays the proxy: it connects from loopback and appends the real client address
+  // after whatever the client wrote, as nginx's $proxy_add_x_forwarded_for does.
+  for (const trust of [1, 'loopback']) {
+    const server = await startTestServer(t, { settings: { trust_proxy: trust } });
+    const attempt = (spoofed: string, client: string) =>
+      server.request('POST', '/api/v1/auth/login', { body: { email: uniqueEmail(), password: 'Wrong-Pass-1' }, headers: { 'x-forwarded-for': `${spoofed}, ${client}` } });
+    for (let i = 0; i < 10; i++) t.equal((await attempt(`198.51.100.${i}`, '203.0.113.7')).status, 401, `trust_proxy ${trust}: attempt ${i + 1}`);
+    expectLimited(t, await attempt('198.51.100.99', '203.0.113.7'), '60', `trust_proxy ${trust}: a new spoofed address does not get a new budget`);
+    t.equal((await attempt('198.51.100.1', '203.0.113.8')).status, 401, `trust_proxy ${trust}: another real client has its own budget`);
+    await server.close();
+  }
+});

@@ -52,6 +52,20 @@ t.test('bad values are refused with the source named', async (t) => {
   t.throws(() => loadConfig({ env: {}, configFile: path.join(dir, 'bad.json') }), { message: /not a JSON object/ });
 });
 
+t.test('trust_proxy takes a hop count or proxy addresses, never "trust everyone"', async (t) => {
+  const read = (value: string) => loadConfig({ env: { PP_TRUST_PROXY: value } }).trust_proxy;
+  t.equal(loadConfig({ env: {} }).trust_proxy, false, 'no proxy by default');
+  t.equal(read('false'), false);
+  t.equal(read('0'), false);
+  t.equal(read('2'), 2);
+  t.equal(read('true'), 1, 'true from earlier versions means the one proxy in front, not every address');
+  t.equal(loadConfig({ env: {}, flags: { trust_proxy: true } }).trust_proxy, 1);
+  t.same(read('loopback, 10.0.0.0/8, fd00::/8, 192.0.2.7'), ['loopback', '10.0.0.0/8', 'fd00::/8', '192.0.2.7']);
+  t.throws(() => read('proxy.example.com'), { message: /PP_TRUST_PROXY: "proxy.example.com" is not a proxy address/ });
+  t.throws(() => read('10.0.0.0/33'), { message: /"10.0.0.0\/33" is not a proxy address/ });
+  t.throws(() => loadConfig({ env: {}, flags: { trust_proxy: -1 } }), { message: /must be a number of proxies/ });
+});
+
 t.test('the help lists every setting', async (t) => {
   const help = settingsHelp();
   for (const s of SETTINGS) {
