@@ -59,6 +59,15 @@ export function updateProject(db: MetaDb, id: number, changes: { name?: string; 
   return getProject(db, id)!;
 }
 
+/**
+ * Deletes a project and, in the same transaction, revokes every ingestion key and release token it
+ * had: once its routes are gone nobody could revoke them, and they must not write to it again.
+ */
 export function deleteProject(db: MetaDb, id: number, now: Date): void {
-  db.prepare('UPDATE projects SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL').run(now.toISOString(), id);
+  const at = now.toISOString();
+  db.transaction(() => {
+    db.prepare('UPDATE projects SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL').run(at, id);
+    db.prepare('UPDATE ingest_keys SET revoked_at = ? WHERE project_id = ? AND revoked_at IS NULL').run(at, id);
+    db.prepare('UPDATE release_tokens SET revoked_at = ? WHERE project_id = ? AND revoked_at IS NULL').run(at, id);
+  })();
 }
