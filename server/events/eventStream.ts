@@ -3,12 +3,15 @@
 // Messages: `event` (the event as the list shows it), `dropped` ({count} of events left out by
 // sampling or a slow reader), and comment lines as heartbeats. Sampling and heartbeats run on
 // real time, not the injectable clock: they pace bytes on a socket, not data. The stream ends when
-// the client leaves, the viewer loses access, or the server stops.
+// the client leaves, the viewer loses access (checked before every write and every second), or
+// the server stops. A user holds at most STREAMS_PER_USER streams at once.
 
 import { performance } from 'node:perf_hooks';
 import type { Server } from 'node:net';
 import type { Request, Response } from 'express';
 import type { Services } from '../services.js';
+import { AppError } from '../http/errors.js';
+import { PerOwner } from '../perOwner.js';
 import { eventBus, type CommittedEvent } from '../ingest/eventBus.js';
 import { MAX_GROUP_ROWS, ingestWriter } from '../ingest/groupWriter.js';
 import { actorsOf } from './actors.js';
@@ -23,9 +26,33 @@ const MIN_HEARTBEAT_MS = 100;
 /** At most one `dropped` message per this interval, so notices never crowd out events. */
 const NOTICE_INTERVAL_MS = 1000;
 
+/** Each stream holds a subscription, a timer and a socket: a user's tabs fit, a loop of reconnects does not. */
+export const STREAMS_PER_USER = 5;
+const openStreams = new PerOwner<Services, 'streams', Map<number, number>>();
+
+/** Counts a stream against its user, or refuses it with 429 when the user has the most already. */
+function holdStreamSlot(services: Services, userId: number): () => void {
+  const counts = openStreams.get(services, 'streams', () => new Map());
+  const open = counts.get(userId) ?? 0;
+  if (open >= STREAMS_PER_USER) {
+    throw new AppError(429, 'rate_limited', `at most ${STREAMS_PER_USER} live streams may be open at once per user; close one first`, { limit: STREAMS_PER_USER }, { 'Retry-After': '5' });
+  }
+  counts.set(userId, open + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const left = (counts.get(userId) ?? 1) - 1;
+    if (left > 0) counts.set(userId, left);
+    else counts.delete(userId);
+  };
+}
+
 type Outgoing = { kind: 'event'; event: CommittedEvent } | { kind: 'dropped'; count: number };
 
 export async function openEventStream(services: Services, req: Request, res: Response, projectId: number): Promise<void> {
+  const release = holdStreamSlot(services, req.auth!.userId);
+  res.on('close', release);
   res.status(200).set({
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-store',
@@ -137,7 +164,11 @@ class LiveStream {
       this.close();
       return;
     }
-    if (this.closed) return;
+    // Rights are re-read before anything is written: a removed member gets no further event.
+    if (this.closed || !this.allowed()) {
+      this.close();
+      return;
+    }
     for (const o of out) {
       if (o.kind === 'dropped') this.res.write(`event: dropped\ndata: ${JSON.stringify({ count: o.count })}\n\n`);
       else this.res.write(`event: event\ndata: ${JSON.stringify(itemFromCommitted(o.event, actors.get(o.event.distinct_id)!))}\n\n`);

@@ -8,6 +8,7 @@ import { startTestServer } from '../support/testServer.js';
 import { accessTokenFor, addMember, createTenant } from '../support/factories.js';
 import { createIngestKey } from '../support/ingest.js';
 import { eventBus } from '../../server/ingest/eventBus.js';
+import { STREAMS_PER_USER } from '../../server/events/eventStream.js';
 import { eventsTenant, ingestOk, qs } from './eventsKit.js';
 import { endsWithin, openSse, waitFor } from './sseClient.js';
 
@@ -141,6 +142,27 @@ t.test('live stream', async (t) => {
     t.equal(bus.subscriberCount, 0);
   });
 
+  t.test(`a user holds at most ${STREAMS_PER_USER} streams at once; 429 beyond`, async (t) => {
+    const clients = [];
+    for (let i = 0; i < STREAMS_PER_USER; i++) clients.push(await openSse(streamUrl, viewer));
+    t.ok(clients.every((c) => c.status === 200));
+    const refused = await openSse(streamUrl, viewer);
+    t.equal(refused.status, 429);
+    t.equal(refused.body.error.code, 'rate_limited');
+    t.equal(refused.body.error.message, `at most ${STREAMS_PER_USER} live streams may be open at once per user; close one first`);
+    t.equal(refused.headers['retry-after'], '5');
+    const owner = await accessTokenFor(server, tenant.owner, tenant.org);
+    const another = await openSse(streamUrl, owner);
+    t.equal(another.status, 200, 'another user has slots of their own');
+    another.close();
+    clients[0]!.close();
+    await waitFor(() => bus.subscriberCount === STREAMS_PER_USER - 1);
+    const again = await openSse(streamUrl, viewer);
+    t.equal(again.status, 200, 'a closed stream frees its slot');
+    for (const c of [...clients.slice(1), again]) c.close();
+    await waitFor(() => bus.subscriberCount === 0);
+  });
+
   t.test('a stopping server ends open streams instead of waiting for them', async (t) => {
     const client = await openSse(streamUrl, viewer);
     await client.waitFor(() => client.comments.some((c) => c.text === 'connected'));
@@ -151,4 +173,22 @@ t.test('live stream', async (t) => {
     t.ok(took < 3000, `stopped in ${Math.round(took)} ms (the drain limit is 10 s)`);
     t.equal(bus.subscriberCount, 0);
   });
+});
+
+t.test('a removed member gets no further event, even before the once-a-second check', async (t) => {
+  // Heartbeats every minute: the periodic access check runs once a second, so only the check
+  // before each write can stop the event that follows the removal at once.
+  const server = await startTestServer(t, { now: T0, settings: { 'events.stream_heartbeat_ms': 60_000 } });
+  const tenant = await eventsTenant(server);
+  const streamUrl = `${server.url}/api/v1/projects/${tenant.project.id}/events/stream`;
+  const owner = await accessTokenFor(server, tenant.owner, tenant.org);
+  const member = await addMember(server, tenant.org, 'viewer', { password: null });
+  const client = await openSse(streamUrl, await accessTokenFor(server, member, tenant.org));
+  await client.waitFor(() => client.comments.some((c) => c.text === 'connected'));
+  await ingestOk(server, tenant.key, [{ event: 'while-member', anonymous_id: 'a' }]);
+  await client.waitFor(() => client.messages.some((m) => m.data.event === 'while-member'));
+  t.equal((await server.request('DELETE', `/api/v1/orgs/${tenant.org.id}/members/${member.id}`, { token: owner })).status, 204);
+  await ingestOk(server, tenant.key, [{ event: 'after-removal', anonymous_id: 'a' }]);
+  t.ok(await endsWithin(client, 3000), 'the stream ended');
+  t.notOk(client.messages.some((m) => m.data.event === 'after-removal'), 'the event after the removal was not sent');
 });
