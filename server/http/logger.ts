@@ -1,12 +1,16 @@
 // pino JSON-lines logger with credentials redacted: Authorization, Cookie and Set-Cookie headers,
-// and the `key` and `token` query parameters wherever a URL is logged.
+// the query string of a Referer (reset and invitation links carry tokens there), and secret query
+// parameters (`key`, `token`, `code`, `state`, `*_token`, …) wherever a URL is logged.
 
 import { pino, type Logger, type DestinationStream } from 'pino';
 
 export type { Logger };
 
 const REDACTED = '[redacted]';
-const SECRET_PARAMS = new Set(['key', 'token', 'code', 'state']);
+const SECRET_PARAMS = new Set(['key', 'token', 'code', 'state', 'password', 'secret', 'credential', 'mfa_code']);
+const SECRET_SUFFIX = /[_-](token|key|secret|code)$/i;
+/** Headers that carry a URL of ours or of a page in front of us. */
+const URL_HEADERS = ['location', 'content-location', 'x-original-url', 'x-forwarded-uri', 'x-rewrite-url'];
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
@@ -38,10 +42,24 @@ export function redactUrl(url: string): string {
   const params = new URLSearchParams(url.slice(q + 1));
   let changed = false;
   for (const name of [...params.keys()]) {
-    if (SECRET_PARAMS.has(name.toLowerCase())) {
+    if (SECRET_PARAMS.has(name.toLowerCase()) || SECRET_SUFFIX.test(name)) {
       params.set(name, REDACTED);
       changed = true;
     }
   }
   return changed ? `${url.slice(0, q)}?${params.toString()}` : url;
+}
+
+/** A Referer without its query string: the page's own parameters are no business of the log. */
+function redactReferer(value: string): string {
+  const q = value.search(/[?#]/);
+  return q < 0 ? value : `${value.slice(0, q)}?${REDACTED}`;
+}
+
+/** A copy of request or response headers fit for the log (credential headers are left to pino's redact paths). */
+export function redactHeaders<H extends Record<string, unknown>>(headers: H): H {
+  const out: Record<string, unknown> = { ...headers };
+  if (typeof out.referer === 'string') out.referer = redactReferer(out.referer);
+  for (const name of URL_HEADERS) if (typeof out[name] === 'string') out[name] = redactUrl(out[name] as string);
+  return out as H;
 }

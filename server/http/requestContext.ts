@@ -1,9 +1,9 @@
 // Gives every request an id (echoed in X-Request-Id) and logs one line when it finishes,
-// with credentials redacted by the logger and secret query parameters masked in the URL.
+// with credentials redacted by the logger and secret query parameters masked in every URL.
 
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { redactUrl, type Logger } from './logger.js';
+import { redactHeaders, redactUrl, type Logger } from './logger.js';
 
 const CLIENT_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
@@ -18,8 +18,8 @@ export function requestContext(log: Logger): RequestHandler {
       log.info(
         {
           req_id: req.id,
-          req: { method: req.method, url: redactUrl(req.originalUrl), headers: req.headers, ip: req.ip },
-          res: { status: res.statusCode, headers: res.getHeaders() },
+          req: { method: req.method, url: redactUrl(req.originalUrl), headers: redactHeaders(req.headers), ip: req.ip },
+          res: { status: res.statusCode, headers: redactHeaders(res.getHeaders()) },
           ms: Math.round(ms * 10) / 10,
         },
         'request',
