@@ -27,6 +27,21 @@ export async function issueAccessToken(services: Services, claims: AccessClaims)
     .sign(deriveKey(services.secret, 'access-token'));
 }
 
+/** How far ahead of the clock an issue time may be: a clock stepped back (NTP, a resumed VM) logs nobody out. */
+const ISSUED_AHEAD_TOLERANCE_SECONDS = 60;
+
+/**
+ * The lifetime is the verifier's rule, not the token's claim: a token signed to live longer (a
+ * leaked key, a bug in an older issuer) still stops 15 minutes after it was issued.
+ */
+function issuedWithinLifetime(iat: number, exp: number, now: number): boolean {
+  if (exp - iat > ACCESS_TOKEN_TTL_SECONDS) return false;
+  if (now - iat > ACCESS_TOKEN_TTL_SECONDS) return false;
+  return iat - now <= ISSUED_AHEAD_TOLERANCE_SECONDS;
+}
+
+const nowSeconds = (services: Services) => Math.floor(services.clock.now().getTime() / 1000);
+
 /** The claims of a valid, unexpired token, or undefined for anything else. */
 export async function verifyAccessToken(services: Services, token: string): Promise<AccessClaims | undefined> {
   try {
@@ -36,12 +51,9 @@ export async function verifyAccessToken(services: Services, token: string): Prom
       audience: AUDIENCE,
       currentDate: services.clock.now(),
       clockTolerance: 0,
-      // The lifetime is the verifier's rule, not the token's claim: a token signed to live longer
-      // (a leaked key, a bug in an older issuer) still stops 15 minutes after it was issued.
-      maxTokenAge: ACCESS_TOKEN_TTL_SECONDS,
       requiredClaims: ['exp', 'iat', 'sub'],
     });
-    if (payload.exp! - payload.iat! > ACCESS_TOKEN_TTL_SECONDS) return undefined;
+    if (!issuedWithinLifetime(payload.iat!, payload.exp!, nowSeconds(services))) return undefined;
     const userId = Number(payload.sub);
     const orgId = Number(payload.org);
     const sessionId = payload.sid;

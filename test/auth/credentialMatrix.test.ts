@@ -63,6 +63,11 @@ t.test('wrong credentials on the main API', async (t) => {
   server.clock.advance(15 * 60_000 + 1000);
   const liveSession = createSession(services, { userId: owner.id, orgId: org.id });
   const live = await issueAccessToken(services, { userId: owner.id, orgId: org.id, sessionId: liveSession });
+  // Issue times ahead of the clock: an hour is a forgery or a broken clock; 30 seconds is a clock
+  // stepped back since the token was issued, and logs nobody out.
+  const later = now + 15 * 60 + 1;
+  const fromTheFuture = await claimsFor(liveSession).setIssuedAt(later + 3600).setExpirationTime(later + 3600 + 600).sign(realKey);
+  const slightlyAhead = await claimsFor(liveSession).setIssuedAt(later + 30).setExpirationTime(later + 30 + 600).sign(realKey);
   const noSuchSession = await issueAccessToken(services, { userId: owner.id, orgId: org.id, sessionId: '00000000-0000-4000-8000-000000000000' });
 
   const credentials: Array<[string, Record<string, string>]> = [
@@ -76,6 +81,7 @@ t.test('wrong credentials on the main API', async (t) => {
     ['a token signed with another key', { authorization: `Bearer ${forged}` }],
     ['a token claiming a day-long lifetime', { authorization: `Bearer ${longLived}` }],
     ['a token without an issue time', { authorization: `Bearer ${undated}` }],
+    ['a token issued an hour from now', { authorization: `Bearer ${fromTheFuture}` }],
     ['a session that never existed', { authorization: `Bearer ${noSuchSession}` }],
     ['a Basic header', { authorization: `Basic ${Buffer.from(`${owner.email}:x`).toString('base64')}` }],
     ['a token in the query string only', {}],
@@ -92,6 +98,10 @@ t.test('wrong credentials on the main API', async (t) => {
 
   t.test('the live token still works, so the 401s above were about the credential', async (t) => {
     t.equal((await server.request('GET', '/api/v1/me', { token: live })).status, 200);
+  });
+
+  t.test('a token issued 30 seconds ahead of the clock still works (a clock stepped back)', async (t) => {
+    t.equal((await server.request('GET', '/api/v1/me', { token: slightlyAhead })).status, 200);
   });
 
   t.test('a role too low is 403 forbidden', async (t) => {
