@@ -107,6 +107,20 @@ const HOUR_MS = 3_600_000;
 const stepNumbers = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
 /**
+ * The order of an actor's events, decided by what the query reads and never by the random uuid, so
+ * that loading the same events again gives the same answer. Events come in time order; simultaneous
+ * ones in funnel order: by the first step they match, then by the steps they match (not matching
+ * a step sorts first: a page view before a purchase in `[any, purchase]`), then by breakdown value. An event at the
+ * same instant as the previous step's event can therefore serve as the next step. Events still
+ * tied are the same in everything the funnel reads, so their uuid order changes nothing.
+ */
+function stepOrder(n: number): string {
+  const steps = stepNumbers(n);
+  const firstStep = `CASE ${steps.map((i) => `WHEN m${i} THEN ${i}`).join(' ')} END`;
+  return ['ts', firstStep, ...steps.map((i) => `coalesce(m${i}, false)`), 'bval NULLS LAST', 'uuid'].join(', ');
+}
+
+/**
  * The CTEs ending in `units`: one row per counted unit (an actor's best attempt, or every attempt)
  * with its level (furthest step reached), step-1 breakdown value and step times t1..tN (epoch ms).
  * Actors come as keys unless `actors` asks for ids (to list them).
@@ -130,8 +144,8 @@ function unitsCte(b: Binder, p: FunnelParams, range: DateRange, ctx: QueryContex
   const anyStep = steps.map((i) => `m${i}`).join(' OR ');
   const nextCols = steps.slice(1).map((i) => `min(CASE WHEN m${i} THEN rn END) OVER w AS n${i}`);
   const w = b.bind(windowMs);
-  // Greedy matching is optimal: from each step, the earliest later event matching the next step.
-  // Events of one actor are ordered by (ts, uuid), so simultaneous events still have an order.
+  // Greedy matching is optimal: from each step, the earliest later event matching the next step,
+  // in the order of `stepOrder`.
   const joins = steps.slice(1).map((i) => `LEFT JOIN nxt s${i} ON s${i}.actor = s1.actor AND s${i}.rn = s${i - 1}.n${i} AND s${i}.t <= s1.t + ${w}`);
   const level = `CASE ${steps.slice(1).map((i) => `WHEN t${i} IS NULL THEN ${i - 1}`).join(' ')} ELSE ${n} END`;
   const times = steps.map((i) => `t${i}`).join(', ');
@@ -141,7 +155,7 @@ function unitsCte(b: Binder, p: FunnelParams, range: DateRange, ctx: QueryContex
         `SELECT actor, level, bval, ${times} FROM (SELECT *, row_number() OVER (PARTITION BY actor ORDER BY level DESC, p1) AS pick FROM lv) WHERE pick = 1`
       : `SELECT actor, level, bval, ${times} FROM lv`;
   return `WITH ev AS (SELECT * FROM (${scan})${scanChecksSteps ? '' : ` WHERE ${anyStep}`}),
-seq AS (SELECT *, row_number() OVER (PARTITION BY actor ORDER BY ts, uuid) AS rn FROM ev),
+seq AS (SELECT *, row_number() OVER (PARTITION BY actor ORDER BY ${stepOrder(n)}) AS rn FROM ev),
 nxt AS (SELECT actor, rn, t, day, m1, bval${nextCols.map((c) => `, ${c}`).join('')} FROM seq
   WINDOW w AS (PARTITION BY actor ORDER BY rn ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)),
 att AS (SELECT s1.actor, s1.rn AS p1, s1.bval, ${steps.map((i) => `s${i}.t AS t${i}`).join(', ')} FROM nxt s1 ${joins.join(' ')}

@@ -1,9 +1,10 @@
-// Reference funnel: for every step-1 event in the range, walk the actor's events in time order and
-// take the first event matching each next step within the window; then count actors (best attempt)
+// Reference funnel: for every step-1 event in the range, walk the actor's events in funnel order
+// (time, then step order for simultaneous events) and take the first event matching each next step
+// within the window; then count actors (best attempt)
 // or attempts, per breakdown segment.
 
 import {
-  actorResolver, byTime, compareText, daysInRange, fieldValue, groupBy, isEvent, localDateOf, matchesAll, median, rankValues, sum,
+  actorResolver, compareText, daysInRange, fieldValue, groupBy, isEvent, localDateOf, matchesAll, median, rankValues, sum,
   type Filter, type OracleEvent,
 } from './common.js';
 
@@ -23,8 +24,34 @@ interface Unit {
   level: number;
   times: number[];
   breakdownValue: string | null;
-  startTs: number;
-  startUuid: string;
+  /** The step-1 event's position in the actor's funnel order. */
+  startRank: number;
+}
+
+/**
+ * An actor's events in time order; simultaneous ones by the first step they match, then by which
+ * steps they match (matching fewer first), then by breakdown value (none last), then by uuid.
+ */
+function inFunnelOrder(list: OracleEvent[], q: FunnelInput, matches: (e: OracleEvent, i: number) => boolean): OracleEvent[] {
+  const signature = (e: OracleEvent) => q.steps.map((_, i) => matches(e, i));
+  const firstStep = (e: OracleEvent) => {
+    const i = signature(e).indexOf(true);
+    return i < 0 ? q.steps.length : i;
+  };
+  const value = (e: OracleEvent) => (q.breakdown ? fieldValue(e, q.breakdown.property) : null);
+  const byValue = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : compareText(a, b));
+  const bySignature = (a: boolean[], b: boolean[]) => {
+    const i = a.findIndex((x, k) => x !== b[k]);
+    return i < 0 ? 0 : a[i] ? 1 : -1;
+  };
+  return [...list].sort(
+    (a, b) =>
+      a.ts.getTime() - b.ts.getTime() ||
+      firstStep(a) - firstStep(b) ||
+      bySignature(signature(a), signature(b)) ||
+      byValue(value(a), value(b)) ||
+      compareText(a.uuid, b.uuid),
+  );
 }
 
 function attempts(events: OracleEvent[], actorOf: (d: string) => string, q: FunnelInput, tz: string): Unit[] {
@@ -32,7 +59,7 @@ function attempts(events: OracleEvent[], actorOf: (d: string) => string, q: Funn
   const matches = (e: OracleEvent, i: number) => isEvent(e, q.steps[i]!.event) && matchesAll(e, q.steps[i]!.filters);
   const out: Unit[] = [];
   for (const [actor, list] of groupBy(events, (e) => actorOf(e.distinct_id))) {
-    const ordered = [...list].sort(byTime);
+    const ordered = inFunnelOrder(list, q, matches);
     ordered.forEach((first, start) => {
       const day = localDateOf(first.ts.getTime(), tz);
       if (!matches(first, 0) || day < q.date_from || day > q.date_to) return;
@@ -56,8 +83,7 @@ function attempts(events: OracleEvent[], actorOf: (d: string) => string, q: Funn
         level: times.length,
         times,
         breakdownValue: q.breakdown ? fieldValue(first, q.breakdown.property) : null,
-        startTs: first.ts.getTime(),
-        startUuid: first.uuid,
+        startRank: start,
       });
     });
   }
@@ -69,7 +95,7 @@ function bestAttempts(all: Unit[]): Unit[] {
   const best = new Map<string, Unit>();
   for (const u of all) {
     const b = best.get(u.actor);
-    const earlier = b && (u.startTs - b.startTs || compareText(u.startUuid, b.startUuid)) < 0;
+    const earlier = b && u.startRank < b.startRank;
     if (!b || u.level > b.level || (u.level === b.level && earlier)) best.set(u.actor, u);
   }
   return [...best.values()];

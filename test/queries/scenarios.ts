@@ -95,7 +95,28 @@ const linksArb: fc.Arbitrary<Array<[string, string]>> = fc
     { maxLength: 6, selector: ([from]) => from },
   );
 
-export function scenarioArb(options: { maxEvents?: number; maxDays?: number } = {}): fc.Arbitrary<Scenario> {
+/**
+ * Makes some events simultaneous on purpose: each pair (i, j) gives event i the instant of event j,
+ * and with `same` also its actor, so one actor has several events at one instant.
+ */
+function withTies(events: SeedEvent[]): fc.Arbitrary<SeedEvent[]> {
+  if (events.length < 2) return fc.constant(events);
+  const index = fc.nat({ max: events.length - 1 });
+  const same = fc.constantFrom(true, true, true, false);
+  return fc.array(fc.record({ i: index, j: index, same }), { minLength: 1, maxLength: events.length }).map((pairs) => {
+    const out = events.map((e) => ({ ...e }));
+    for (const { i, j, same } of pairs) {
+      out[i]!.ts = out[j]!.ts;
+      if (same) {
+        out[i]!.anonymous_id = out[j]!.anonymous_id;
+        out[i]!.user_id = out[j]!.user_id;
+      }
+    }
+    return out;
+  });
+}
+
+export function scenarioArb(options: { maxEvents?: number; maxDays?: number; ties?: boolean } = {}): fc.Arbitrary<Scenario> {
   return fc
     .record({
       window: fc.constantFrom(...WINDOWS),
@@ -113,7 +134,7 @@ export function scenarioArb(options: { maxEvents?: number; maxDays?: number } = 
         window: fc.constant(r.window),
         date_from: fc.constant(date_from),
         date_to: fc.constant(date_to),
-        events: fc.array(eventArb(r.window, date_from, date_to), { maxLength: options.maxEvents ?? 40 }),
+        events: fc.array(eventArb(r.window, date_from, date_to), { maxLength: options.maxEvents ?? 40 }).chain((events) => (options.ties ? withTies(events) : fc.constant(events))),
         links: linksArb,
         now: fc.constant(now),
       });
