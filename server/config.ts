@@ -48,6 +48,7 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'ingest.dedup_filter_events', env: 'PP_INGEST_DEDUP_FILTER_EVENTS', kind: 'int', description: 'how many recently stored events the in-memory duplicate filter holds (about 11 bytes each; default 3000000); older ones within the window are looked up in the event store' },
   { key: 'oidc.callback_url', env: 'PP_OIDC_CALLBACK_URL', kind: 'string', description: 'page of the web app a successful single sign-on redirects to (default BASE_URL/auth/callback)' },
   { key: 'oidc.http_timeout_ms', env: 'PP_OIDC_HTTP_TIMEOUT_MS', kind: 'int', description: 'time limit of one request to an identity provider, in ms (default 5000)' },
+  { key: 'oidc.allow_private_issuers', env: 'PP_OIDC_ALLOW_PRIVATE_ISSUERS', kind: 'bool', description: 'let organization owners configure identity providers on loopback, link-local or private addresses, and over plain http (default false)' },
   { key: 'events.memory_limit_mb', env: 'PP_EVENTS_MEMORY_LIMIT_MB', kind: 'int', description: 'memory the event database may use for queries and ingestion, in MiB; larger intermediate results spill to DATA_DIR/events.tmp (default 192)' },
   { key: 'events.rollup_properties', env: 'PP_EVENTS_ROLLUP_PROPERTIES', kind: 'list', description: 'comma-separated top-level property keys whose daily event counts per value are kept in a rollup, so breakdowns by them read no raw events (default none)' },
   { key: 'events.stream_heartbeat_ms', env: 'PP_EVENTS_STREAM_HEARTBEAT_MS', kind: 'int', description: 'interval of the keep-alive comment on the live event stream, in ms (default 15000)' },
@@ -82,7 +83,7 @@ export interface Config {
   trust_proxy: TrustProxy;
   ingest: { dedup_window_hours: number; dedup_filter_events: number };
   /** Single sign-on; `callback_url` unset means BASE_URL/auth/callback (see oidcCallbackUrl). */
-  oidc: { callback_url?: string; http_timeout_ms: number };
+  oidc: { callback_url?: string; http_timeout_ms: number; allow_private_issuers: boolean };
   events: { stream_heartbeat_ms: number; memory_limit_mb: number; rollup_properties: string[] };
   /** Both set: the server listens with HTTPS using these PEM files. */
   tls_cert?: string;
@@ -121,6 +122,7 @@ const DEFAULTS = {
   'ingest.dedup_window_hours': 24,
   'ingest.dedup_filter_events': 3_000_000,
   'oidc.http_timeout_ms': 5000,
+  'oidc.allow_private_issuers': false,
   'events.stream_heartbeat_ms': 15_000,
   'events.memory_limit_mb': 192,
   'events.rollup_properties': [] as string[],

@@ -33,6 +33,8 @@ export interface ScriptedIdp {
   discoveryOverrides: Record<string, unknown>;
   /** Served at jwks_uri instead of the real key set. */
   jwksOverride?: unknown;
+  /** How many requests the provider has received. */
+  requests: number;
   /** Answers the discovery document this late. */
   discoveryDelayMs: number;
   /** The provider's clock for iat and exp (default: the real time). */
@@ -66,6 +68,7 @@ export async function startScriptedIdp(t: Test, options: { redirectUri: string }
     identity: { sub: 'user-1', email: 'carol@acme.test', email_verified: true },
     fault: 'none',
     discoveryOverrides: {},
+    requests: 0,
     discoveryDelayMs: 0,
     now: () => new Date(),
     async signIn(authorizationUrl) {
@@ -135,6 +138,7 @@ export async function startScriptedIdp(t: Test, options: { redirectUri: string }
   };
 
   server.on('request', (req, res) => {
+    idp.requests += 1;
     const url = new URL(req.url ?? '/', issuer);
     if (url.pathname === '/.well-known/openid-configuration') {
       setTimeout(() => json(res, 200, discovery()), idp.discoveryDelayMs);

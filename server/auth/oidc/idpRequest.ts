@@ -1,8 +1,14 @@
-// Requests to an organization's identity provider: Node's fetch with a time limit, redirects refused
-// (so nothing is contacted but the addresses the configured issuer published) and a cap on the size
-// of the answer. Interpreting the answer is left to the caller.
+// Requests to an organization's identity provider: node's http(s) client with a time limit, only to
+// addresses the policy of idpAddress.ts allows (checked on the address actually connected to),
+// redirects refused (so nothing is contacted but the addresses the configured issuer published) and
+// a cap on the size of the answer. A network failure reads the same whatever its cause, so the
+// answer cannot tell an owner which ports are open; the cause goes to the operator's log. Interpreting
+// the answer is left to the caller.
 
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
 import type { Services } from '../../services.js';
+import { checkIdpUrl, IdpAddressError, PRIVATE_REFUSED, publicOnlyLookup } from './idpAddress.js';
 
 const MAX_RESPONSE_BYTES = 512 * 1024;
 
@@ -23,65 +29,83 @@ export interface IdpRequestInit {
 }
 
 export async function idpRequest(services: Services, url: string, init: IdpRequestInit = {}): Promise<IdpResponse> {
-  const timeoutMs = Math.max(1, services.config.oidc.http_timeout_ms);
-  const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
-  if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded';
-  let res: Response;
+  const { http_timeout_ms, allow_private_issuers: allowPrivate } = services.config.oidc;
+  const timeoutMs = Math.max(1, http_timeout_ms);
+  const target = new URL(url);
   try {
-    res = await fetch(url, {
-      method: init.method ?? 'GET',
-      headers,
-      body: init.form?.toString(),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    checkIdpUrl(target, allowPrivate);
   } catch (err) {
-    if ((err as Error).name === 'TimeoutError') throw new IdpRequestError(`${url} did not answer within ${timeoutMs} ms`);
-    throw new IdpRequestError(`${url} could not be reached (${causeOf(err)})`);
+    if (err instanceof IdpAddressError) throw new IdpRequestError(err.message);
+    throw err;
   }
-  if (res.status >= 300 && res.status < 400) {
-    await res.body?.cancel();
-    throw new IdpRequestError(`${url} answered with a redirect (${res.status}), which is not followed`);
+  const body = init.form?.toString();
+  const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
+  if (body !== undefined) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    headers['content-length'] = String(Buffer.byteLength(body));
   }
-  const text = await readCapped(res, url, timeoutMs);
+  const unreachable = `${url} could not be reached or did not answer within ${timeoutMs} ms`;
+  const failed = (err: unknown): IdpRequestError => {
+    if (err instanceof IdpAddressError || (err as { code?: string }).code === 'EPRIVATE') return new IdpRequestError(`${target.origin} ${PRIVATE_REFUSED}`);
+    services.log.warn({ url, cause: causeOf(err) }, 'identity provider request failed');
+    return new IdpRequestError(unreachable);
+  };
+  const signal = AbortSignal.timeout(timeoutMs);
+  let res: IncomingMessage;
   try {
-    return { status: res.status, body: JSON.parse(text) as unknown };
-  } catch {
-    if (res.status >= 400) return { status: res.status, body: undefined };
-    throw new IdpRequestError(`${url} answered ${res.status} without a JSON body`);
+    res = await send(target, { method: init.method ?? 'GET', headers, signal, lookup: allowPrivate ? undefined : publicOnlyLookup }, body);
+  } catch (err) {
+    throw failed(err);
   }
+  if (res.statusCode! >= 300 && res.statusCode! < 400) {
+    res.destroy();
+    throw new IdpRequestError(`${url} answered with a redirect (${res.statusCode}), which is not followed`);
+  }
+  let text: string;
+  try {
+    text = await readCapped(res, url);
+  } catch (err) {
+    if (err instanceof IdpRequestError) throw err;
+    throw failed(err);
+  }
+  const status = res.statusCode!;
+  try {
+    return { status, body: JSON.parse(text) as unknown };
+  } catch {
+    if (status >= 400) return { status, body: undefined };
+    throw new IdpRequestError(`${url} answered ${status} without a JSON body`);
+  }
+}
+
+function send(target: URL, options: http.RequestOptions, body: string | undefined): Promise<IncomingMessage> {
+  const client = target.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = client.request(target, options, resolve);
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 function causeOf(err: unknown): string {
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (err as Error).message;
+  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  return e.code ?? e.cause?.code ?? e.message ?? String(err);
 }
 
-async function readCapped(res: Response, url: string, timeoutMs: number): Promise<string> {
-  const declared = Number(res.headers.get('content-length') ?? '0');
-  if (declared > MAX_RESPONSE_BYTES) {
-    await res.body?.cancel();
-    throw new IdpRequestError(`${url} answered with more than ${MAX_RESPONSE_BYTES} bytes`);
+async function readCapped(res: IncomingMessage, url: string): Promise<string> {
+  const tooLarge = () => new IdpRequestError(`${url} answered with more than ${MAX_RESPONSE_BYTES} bytes`);
+  if (Number(res.headers['content-length'] ?? '0') > MAX_RESPONSE_BYTES) {
+    res.destroy();
+    throw tooLarge();
   }
-  if (!res.body) return '';
-  const chunks: Uint8Array[] = [];
+  const chunks: Buffer[] = [];
   let size = 0;
-  const reader = res.body.getReader();
-  for (;;) {
-    let chunk: Awaited<ReturnType<typeof reader.read>>;
-    try {
-      chunk = await reader.read();
-    } catch (err) {
-      if ((err as Error).name === 'TimeoutError') throw new IdpRequestError(`${url} did not answer within ${timeoutMs} ms`);
-      throw new IdpRequestError(`${url} broke off its answer (${causeOf(err)})`);
-    }
-    if (chunk.done) break;
-    size += chunk.value.byteLength;
+  for await (const chunk of res) {
+    size += (chunk as Buffer).byteLength;
     if (size > MAX_RESPONSE_BYTES) {
-      await reader.cancel();
-      throw new IdpRequestError(`${url} answered with more than ${MAX_RESPONSE_BYTES} bytes`);
+      res.destroy();
+      throw tooLarge();
     }
-    chunks.push(chunk.value);
+    chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
 }

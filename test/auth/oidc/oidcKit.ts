@@ -20,8 +20,12 @@ export interface SsoSetup {
   ownerToken: string;
 }
 
+/**
+ * The test identity providers listen on loopback over http, which pp refuses unless the operator
+ * allows private issuers; issuerAddresses.test.ts checks the refusal itself.
+ */
 export async function startSsoServer(t: Test, settings: Record<string, unknown> = {}): Promise<TestServer> {
-  return startTestServer(t, { now: new Date(), settings: { ...ROOMY_LIMITS, ...settings } });
+  return startTestServer(t, { now: new Date(), settings: { ...ROOMY_LIMITS, 'oidc.allow_private_issuers': true, ...settings } });
 }
 
 /** A server, an organization and a running identity provider, not yet connected. */
