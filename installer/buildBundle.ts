@@ -62,12 +62,14 @@ export async function buildBundle(options: BundleOptions = {}): Promise<BuiltBun
   const modulesDir = await productionModules(root, nodeDir, cacheDir, log);
 
   mkdirSync(outDir, { recursive: true });
-  const stage = mkdtempSync(path.join(outDir, '.stage-'));
+  // Assembled beside the cache, never inside dist/: the default out folder is dist/bundle, and a copy
+  // of dist/ cannot be made inside dist/.
+  const stage = mkdtempSync(path.join(cacheDir, '.stage-'));
   try {
     const name = `pp-${version}`;
     const release = path.join(stage, name);
     log(`assembling ${name}`);
-    assemble(root, release, { ...pkg, version }, nodeDir, modulesDir, options.extraMigrations ?? []);
+    assemble(root, release, { ...pkg, version }, nodeDir, modulesDir, options.extraMigrations ?? [], outDir);
     const info: BundleInfo = { name: 'pp', version, platform: 'linux-x64', node: BUNDLED_NODE.version, min_glibc: MIN_GLIBC, built_at: new Date().toISOString(), commit: gitCommit(root) };
     writeFileSync(path.join(release, BUNDLE_INFO), JSON.stringify(info, null, 2) + '\n');
     const file = path.join(outDir, `${name}-linux-x64.tar.gz`);
@@ -82,10 +84,12 @@ export async function buildBundle(options: BundleOptions = {}): Promise<BuiltBun
   }
 }
 
-function assemble(root: string, release: string, pkg: Record<string, unknown>, nodeDir: string, modulesDir: string, extraMigrations: string[]): void {
+function assemble(root: string, release: string, pkg: Record<string, unknown>, nodeDir: string, modulesDir: string, extraMigrations: string[], outDir: string): void {
   mkdirSync(release, { recursive: true });
-  // Compiled code without the tests or earlier bundles.
-  cpSync(path.join(root, 'dist'), path.join(release, 'dist'), { recursive: true, filter: (src) => !/^(test|bundle|\.stage-)/.test(path.relative(path.join(root, 'dist'), src)) });
+  // Compiled code without the tests or earlier bundles (in dist/bundle or wherever they are written).
+  const dist = path.join(root, 'dist');
+  const compiled = (src: string) => !/^(test|bundle)(\/|$)/.test(path.relative(dist, src)) && path.resolve(src) !== outDir;
+  cpSync(dist, path.join(release, 'dist'), { recursive: true, filter: compiled });
   cpSync(path.join(root, 'migrations'), path.join(release, 'migrations'), { recursive: true });
   for (const extra of extraMigrations) addMigrations(extra, path.join(release, 'migrations'));
   cpSync(path.join(root, 'sdk', 'browser', 'dist'), path.join(release, 'sdk', 'browser', 'dist'), { recursive: true });

@@ -1,0 +1,52 @@
+// `npm run bundle`, exactly as docs/operations.md gives it (no options), in a copy of the checkout:
+// the release lands in the default folder dist/bundle with its SHA256SUMS line, and holds the
+// compiled code but no tests and no earlier bundle.
+
+import t from 'tap';
+import { cpSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import path from 'node:path';
+import { packageRoot, packageVersion } from '../../server/packageRoot.js';
+import { extractTarGz } from '../../installer/archive.js';
+import { tempDir } from '../support/tempDir.js';
+import { outputOf } from '../support/ppctl.js';
+
+t.setTimeout(10 * 60_000);
+
+/** The checkout's files (tracked and not ignored) with its node_modules linked, not built. */
+function copyCheckout(to: string): void {
+  const root = packageRoot();
+  const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], { cwd: root }).toString().split('\0').filter(Boolean);
+  for (const file of files) {
+    if (!existsSync(path.join(root, file))) continue;
+    mkdirSync(path.dirname(path.join(to, file)), { recursive: true });
+    cpSync(path.join(root, file), path.join(to, file));
+  }
+  symlinkSync(path.join(root, 'node_modules'), path.join(to, 'node_modules'));
+}
+
+t.test('npm run bundle with no options writes dist/bundle', async (t) => {
+  const checkout = await tempDir(t, 'pp-bundle-checkout-');
+  copyCheckout(checkout);
+  // An earlier bundle in the default folder must not end up inside the new one.
+  mkdirSync(path.join(checkout, 'dist', 'bundle'), { recursive: true });
+  writeFileSync(path.join(checkout, 'dist', 'bundle', 'pp-0.0.1-linux-x64.tar.gz'), 'an earlier release');
+
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PP_') && !k.startsWith('npm_')));
+  const run = await outputOf(spawn('npm', ['run', 'bundle'], { cwd: checkout, env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  t.equal(run.code, 0, run.stderr);
+  const version = packageVersion();
+  const out = path.join(checkout, 'dist', 'bundle');
+  const name = `pp-${version}-linux-x64.tar.gz`;
+  t.ok(existsSync(path.join(out, name)), `${name} in dist/bundle`);
+  t.match(execFileSync('sha256sum', ['-c', '--ignore-missing', 'SHA256SUMS'], { cwd: out }).toString(), `${name}: OK`);
+  t.same(readdirSync(out).filter((f) => f.startsWith('.')), [], 'no staging folder left behind');
+
+  const unpacked = path.join(checkout, 'unpacked');
+  mkdirSync(unpacked);
+  await extractTarGz(path.join(out, name), unpacked);
+  const dist = path.join(unpacked, `pp-${version}`, 'dist');
+  t.ok(existsSync(path.join(dist, 'bin', 'ppctl.js')), 'the compiled code is in');
+  t.notOk(existsSync(path.join(dist, 'test')), 'no tests');
+  t.notOk(existsSync(path.join(dist, 'bundle')), 'no earlier bundle');
+});
