@@ -1,8 +1,7 @@
 // The vendor commands end to end: spawn the compiled keygen and sign, then verify what
 // they produced the way the appliance will.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
@@ -11,6 +10,7 @@ import { licenseState } from '../../license/licenseState.js';
 import { builtinKeysDir, loadTrustedKeys } from '../../license/trustedKeys.js';
 import { verifyLicense } from '../../license/verifyLicense.js';
 import { refusal } from './licenseFixtures.js';
+import { processTempDir } from '../support/tempDir.js';
 
 const keygenJs = fileURLToPath(new URL('../../license/cli/keygen.js', import.meta.url));
 const signJs = fileURLToPath(new URL('../../license/cli/sign.js', import.meta.url));
@@ -21,14 +21,14 @@ function run(script: string, args: string[]): { status: number | null; stdout: s
 }
 
 function keygen(kid: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'pp-vendor-'));
+  const dir = processTempDir('pp-vendor-');
   const r = run(keygenJs, ['--out', dir, '--kid', kid]);
   if (r.status !== 0) throw new Error(`keygen failed: ${r.stderr}`);
   return dir;
 }
 
 t.test('keygen writes a public SPKI key and a private key readable only by its owner', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'pp-vendor-'));
+  const dir = processTempDir('pp-vendor-');
   const r = run(keygenJs, ['--out', join(dir, 'nested'), '--kid', 'vendor-2027-a']);
   t.equal(r.status, 0, r.stderr);
   t.match(r.stdout, /kid: vendor-2027-a/);
@@ -48,7 +48,7 @@ t.test('keygen writes a public SPKI key and a private key readable only by its o
 });
 
 t.test('keygen invents a kid when none is given and refuses a bad one', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'pp-vendor-'));
+  const dir = processTempDir('pp-vendor-');
   const r = run(keygenJs, ['--out', dir]);
   t.equal(r.status, 0, r.stderr);
   t.match(r.stdout, /kid: pp-\d{8}-[0-9a-f]{6}\n/);
@@ -76,7 +76,7 @@ t.test('sign writes a license the appliance verifies, kid taken from the key fil
   t.equal(r.status, 0, r.stderr);
   t.equal(r.stdout, '', 'nothing on stdout when writing a file');
   const token = readFileSync(out, 'utf8');
-  const trustedKeys = loadTrustedKeys({ builtinDir: builtinKeysDir(), extraDir: mkdtempSync(join(tmpdir(), 'pp-trust-')) });
+  const trustedKeys = loadTrustedKeys({ builtinDir: builtinKeysDir(), extraDir: processTempDir('pp-trust-') });
   t.equal((await refusal(token, { trustedKeys, now: new Date('2026-06-01T00:00:00Z'), installId: 'inst-7' }))?.check, 'kid', 'not trusted until its public key is configured');
 
   // Trust the vendor's folder as the configured directory would: only <kid>.pem is read.
@@ -139,7 +139,7 @@ t.test('sign refuses bad input with a reason and a non-zero exit', async (t) => 
 
 // A trust directory holding just the public key, as an administrator would set it up.
 function publicOnly(vendorDir: string, kid: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'pp-trust-'));
+  const dir = processTempDir('pp-trust-');
   copyFileSync(join(vendorDir, `${kid}.pem`), join(dir, `${kid}.pem`));
   return dir;
 }

@@ -1,13 +1,13 @@
 // Real Ed25519 keys in a temporary trusted-keys directory, and token builders that can
 // produce both honest licenses and hand-crafted hostile ones.
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LicenseError } from '../../license/LicenseError.js';
 import { signLicense, type LicenseTerms } from '../../license/signLicense.js';
 import { builtinKeysDir, loadTrustedKeys, type TrustedKeys } from '../../license/trustedKeys.js';
 import { verifyLicense, type VerifyLicenseOptions } from '../../license/verifyLicense.js';
+import { processTempDir } from '../support/tempDir.js';
 
 export const DAY_MS = 86_400_000;
 export const NOW = new Date('2026-06-01T12:00:00Z');
@@ -26,7 +26,7 @@ export function makeSigner(kid: string): Signer {
 
 // The way a test installation trusts its own key: a directory named by configuration.
 export function trustDir(...signers: Signer[]): string {
-  const dir = mkdtempSync(join(tmpdir(), 'pp-license-keys-'));
+  const dir = processTempDir('pp-license-keys-');
   for (const s of signers) writeFileSync(join(dir, `${s.kid}.pem`), s.publicPem);
   return dir;
 }

@@ -1,13 +1,14 @@
 // Trusted keys: the built-ins shipped in license/keys/, one configured directory, and
 // every kind of bad key file refused with the file named.
 import { generateKeyPairSync } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import t from 'tap';
 import { builtinKeysDir, loadTrustedKeys, TrustedKeyError } from '../../license/trustedKeys.js';
 import { makeSigner, trustDir } from './licenseFixtures.js';
+import { processTempDir } from '../support/tempDir.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const builtinDir = builtinKeysDir();
@@ -53,7 +54,7 @@ t.test('a configured directory adds its keys; other files are ignored', async (t
 });
 
 t.test('a copy of a built-in key is tolerated, a different key under its kid is not', async (t) => {
-  const copy = mkdtempSync(join(tmpdir(), 'pp-license-keys-'));
+  const copy = processTempDir('pp-license-keys-');
   copyFileSync(join(builtinDir, 'pp-2026-a.pem'), join(copy, 'pp-2026-a.pem'));
   t.equal(loadTrustedKeys({ builtinDir, extraDir: copy }).get('pp-2026-a')?.builtin, true);
   const hijack = trustDir(makeSigner('pp-2026-a'));
@@ -76,7 +77,7 @@ t.test('bad key files are refused, naming the file', async (t) => {
     ['kid with a space', 'my key.pem', ed.publicKey.export({ type: 'spki', format: 'pem' }), /named <kid>\.pem/],
   ];
   for (const [name, file, content, message] of cases) {
-    const dir = mkdtempSync(join(tmpdir(), 'pp-license-keys-'));
+    const dir = processTempDir('pp-license-keys-');
     writeFileSync(join(dir, file), content);
     const err = loadError(() => loadTrustedKeys({ builtinDir, extraDir: dir }));
     t.equal(err?.file, join(dir, file), `${name}: file named`);
@@ -91,7 +92,7 @@ t.test('unreadable key file or directory is refused, naming it', async (t) => {
   t.equal(err?.file, missing);
   t.match(err?.message, /Cannot read the trusted license keys directory/);
   // A directory named like a key cannot be read as a file.
-  const dir = mkdtempSync(join(tmpdir(), 'pp-license-keys-'));
+  const dir = processTempDir('pp-license-keys-');
   mkdirSync(join(dir, 'odd.pem'));
   const fileErr = loadError(() => loadTrustedKeys({ builtinDir, extraDir: dir }));
   t.equal(fileErr?.file, join(dir, 'odd.pem'));
@@ -99,6 +100,6 @@ t.test('unreadable key file or directory is refused, naming it', async (t) => {
 });
 
 t.test('an empty built-in directory is an error, not an appliance that trusts nothing', async (t) => {
-  const empty = mkdtempSync(join(tmpdir(), 'pp-license-keys-'));
+  const empty = processTempDir('pp-license-keys-');
   t.match(loadError(() => loadTrustedKeys({ builtinDir: empty }))?.message, /No built-in license keys/);
 });

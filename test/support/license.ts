@@ -2,12 +2,12 @@
 // (license.trusted_keys_dir), its private half signs test licenses.
 
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { signLicense, type LicenseTerms } from '../../license/index.js';
 import type { Entitlement } from '../../server/license/requireEntitlement.js';
 import type { TestServer } from './testServer.js';
+import { processTempDir } from './tempDir.js';
 
 export const TEST_KID = 'pp-test-key';
 const DAY_MS = 86_400_000;
@@ -17,7 +17,7 @@ let keys: { dir: string; privateKey: KeyObject } | undefined;
 /** The directory holding the test public key, created once per process. */
 export function testKeysDir(): string {
   if (!keys) {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'pp-license-keys-'));
+    const dir = processTempDir('pp-license-keys-');
     const pair = generateKeyPairSync('ed25519');
     writeFileSync(path.join(dir, `${TEST_KID}.pem`), pair.publicKey.export({ type: 'spki', format: 'pem' }));
     keys = { dir, privateKey: pair.privateKey };

@@ -2,7 +2,8 @@
 // Extra arguments select test files (paths under dist/test or globs).
 
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../../server/packageRoot.js';
 
@@ -20,7 +21,17 @@ const root = packageRoot();
 const selected = process.argv.slice(2);
 const files = selected.length > 0 ? selected : testFiles(path.join(root, 'dist', 'test')).map((f) => path.relative(root, f));
 const tap = path.join(root, 'node_modules', '.bin', 'tap');
-const child = spawn(tap, ['--reporter=tap', ...files], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+// The tests get a temporary folder of their own: whatever is left in it at the end is a test that
+// did not clean up, reported (and counted as a failure) here, then removed.
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'pp-tests-'));
+const env = { ...process.env, TMPDIR: tmp };
+const child = spawn(tap, ['--reporter=tap', ...files], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+
+function leftovers(): string[] {
+  const names = readdirSync(tmp).sort();
+  rmSync(tmp, { recursive: true, force: true });
+  return names;
+}
 
 let tail = '';
 child.stdout.on('data', (chunk: Buffer) => {
@@ -32,7 +43,12 @@ child.on('close', (code) => {
   const passed = summary ? Number(summary[2] ?? 0) : 0;
   let failed = summary ? Number(summary[3] ?? 0) : 0;
   if (code !== 0 && failed === 0) failed = 1; // a crash or a missing summary must not read as success
+  const left = leftovers();
+  if (left.length > 0) {
+    process.stdout.write(`\nnot ok - the tests left ${left.length} temporary file(s) behind: ${left.join(', ')}\n`);
+    failed += 1;
+  }
   const skipped = summary ? Number(summary[4] ?? 0) : 0;
   process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
-  process.exit(code ?? 1);
+  process.exit(left.length > 0 ? 1 : (code ?? 1));
 });
