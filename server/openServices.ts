@@ -1,7 +1,6 @@
 // Opens an installation's data directory: both stores migrated, the secret loaded. Used by the
 // server at start and by CLI commands that run while no server holds the files.
 
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './clock.js';
@@ -13,6 +12,7 @@ import { EventStore } from './store/eventStore.js';
 import { migrateEvents, migrateMeta, type Migration } from './store/migrate.js';
 import { loadSecret } from './store/secret.js';
 import { openMetaDb } from './store/sqlite.js';
+import { prepareDataDir } from './store/dataDir.js';
 import { LicenseManager } from './license/licenseManager.js';
 import { openIngestWriter } from './ingest/groupWriter.js';
 
@@ -29,7 +29,7 @@ export interface OpenedServices {
 }
 
 export async function openServices(config: Config, options: OpenOptions = {}): Promise<OpenedServices> {
-  mkdirSync(config.data_dir, { recursive: true, mode: 0o700 });
+  prepareDataDir(config.data_dir);
   const clock = options.clock ?? systemClock;
   const log = options.log ?? createLogger(config.log_level);
   const meta = openMetaDb(path.join(config.data_dir, 'meta.sqlite'));

@@ -2,7 +2,7 @@
 // Extra arguments select test files (paths under dist/test or globs).
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../../server/packageRoot.js';
@@ -24,6 +24,8 @@ const tap = path.join(root, 'node_modules', '.bin', 'tap');
 // The tests get a temporary folder of their own: whatever is left in it at the end is a test that
 // did not clean up, reported (and counted as a failure) here, then removed.
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'pp-tests-'));
+// Open to every user like /tmp itself, so tests that run a program as another user can reach it.
+chmodSync(tmp, 0o1777);
 const env = { ...process.env, TMPDIR: tmp };
 const child = spawn(tap, ['--reporter=tap', ...files], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
 
