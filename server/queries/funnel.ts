@@ -114,10 +114,12 @@ const stepNumbers = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
  * same instant as the previous step's event can therefore serve as the next step. Events still
  * tied are the same in everything the funnel reads, so their uuid order changes nothing.
  */
-function stepOrder(n: number): string {
+function stepOrder(n: number, breakdown: boolean): string {
   const steps = stepNumbers(n);
+  // One integer: the first step matched, then the steps matched as bits, step 1 the highest.
   const firstStep = `CASE ${steps.map((i) => `WHEN m${i} THEN ${i}`).join(' ')} END`;
-  return ['ts', firstStep, ...steps.map((i) => `coalesce(m${i}, false)`), 'bval NULLS LAST', 'uuid'].join(', ');
+  const bits = steps.map((i) => `(CASE WHEN m${i} THEN ${2 ** (n - i)} ELSE 0 END)`).join(' + ');
+  return ['ts', `${firstStep} * ${2 ** n} + ${bits}`, ...(breakdown ? ['bval NULLS LAST'] : []), 'uuid'].join(', ');
 }
 
 /**
@@ -155,7 +157,7 @@ function unitsCte(b: Binder, p: FunnelParams, range: DateRange, ctx: QueryContex
         `SELECT actor, level, bval, ${times} FROM (SELECT *, row_number() OVER (PARTITION BY actor ORDER BY level DESC, p1) AS pick FROM lv) WHERE pick = 1`
       : `SELECT actor, level, bval, ${times} FROM lv`;
   return `WITH ev AS (SELECT * FROM (${scan})${scanChecksSteps ? '' : ` WHERE ${anyStep}`}),
-seq AS (SELECT *, row_number() OVER (PARTITION BY actor ORDER BY ${stepOrder(n)}) AS rn FROM ev),
+seq AS (SELECT *, row_number() OVER (PARTITION BY actor ORDER BY ${stepOrder(n, p.breakdown !== undefined)}) AS rn FROM ev),
 nxt AS (SELECT actor, rn, t, day, m1, bval${nextCols.map((c) => `, ${c}`).join('')} FROM seq
   WINDOW w AS (PARTITION BY actor ORDER BY rn ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)),
 att AS (SELECT s1.actor, s1.rn AS p1, s1.bval, ${steps.map((i) => `s${i}.t AS t${i}`).join(', ')} FROM nxt s1 ${joins.join(' ')}
