@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { ConfigError, loadConfig, settingsHelp, type Config } from '../server/config.js';
-import { packageVersion } from '../server/packageRoot.js';
+import { packageRoot, packageVersion } from '../server/packageRoot.js';
+import { readBundleInfo } from '../installer/bundleInfo.js';
 import { startServer } from '../server/start.js';
 import { runAdminCommand } from '../server/admin/adminClient.js';
 import { AdminCommandError } from '../server/admin/adminCommands.js';
@@ -29,15 +30,15 @@ import {
 import { install } from '../installer/install.js';
 import { resolveInstallOptions, type InstallFlags } from '../installer/installOptions.js';
 import { followLogs, recentLogs, startService, stopService } from '../installer/serviceManager.js';
-import { installationStatus, formatStatus } from '../installer/installationStatus.js';
+import { installationStatus, formatStatus, serverView } from '../installer/installationStatus.js';
 import { supervise } from '../installer/supervisor.js';
 import { migrateData } from '../installer/migrateData.js';
 import { rollback, upgrade } from '../installer/upgrade.js';
 import { createBackup } from '../installer/backup.js';
 import { restoreBackup } from '../installer/restore.js';
-import { runningServerStatus } from '../installer/runningServer.js';
+import { askRunningServer, runningServerStatus } from '../installer/runningServer.js';
 import { chownTree, lookupUser } from '../installer/serviceUser.js';
-import { formatDoctor, runDoctor } from '../installer/doctor.js';
+import { formatDoctor, runCheckoutDoctor, runDoctor } from '../installer/doctor.js';
 import { createSupportBundle, defaultSupportBundleName } from '../installer/supportBundle.js';
 
 interface InstallationOptions {
@@ -59,14 +60,37 @@ function installationOptions(cmd: Command): Command {
  * setup; otherwise an installation's <config-dir>/pp.json is read, exactly as its service reads it.
  */
 function resolveConfig(opts: InstallationOptions, flags: Record<string, unknown> = {}): Config {
-  const explicit = opts.config || opts.dataDir || process.env.PP_CONFIG || process.env.PP_DATA_DIR;
-  const configDir = opts.configDir ?? process.env.PP_CONFIG_DIR;
-  if (!explicit && (configDir || existsSync(configFileOf(DEFAULT_CONFIG_DIR)))) {
-    const file = configFileOf(configDir ?? DEFAULT_CONFIG_DIR);
+  const configDir = installationDir(opts);
+  if (configDir) {
+    const file = configFileOf(configDir);
     if (!existsSync(file)) fail(`no ${file}: pass --config-dir where pp was installed`);
     return loadConfig({ configFile: file, env: {}, flags });
   }
   return loadConfig({ configFile: opts.config, flags: { data_dir: opts.dataDir, ...flags } });
+}
+
+/**
+ * The installation's config folder, or undefined for a checkout's server (settings from flags, the
+ * environment and --config; data in ./.pp-data by default). --data-dir or --config (PP_DATA_DIR,
+ * PP_CONFIG) name a checkout's server; --config-dir (PP_CONFIG_DIR) an installation; with none of
+ * them it is the installation in /etc/pp, unless this ppctl runs from a source checkout.
+ */
+function installationDir(opts: InstallationOptions): string | undefined {
+  if (opts.config || opts.dataDir || process.env.PP_CONFIG || process.env.PP_DATA_DIR) return undefined;
+  const configDir = opts.configDir ?? process.env.PP_CONFIG_DIR;
+  if (configDir) return configDir;
+  const fromCheckout = !readBundleInfo(packageRoot());
+  return !fromCheckout && existsSync(configFileOf(DEFAULT_CONFIG_DIR)) ? DEFAULT_CONFIG_DIR : undefined;
+}
+
+/** An installation, or a checkout's server known by its settings alone (see installationDir). */
+function installationOrServer(opts: InstallationOptions): { inst: Installation; config: Config } | { inst?: undefined; config: Config } {
+  const configDir = installationDir(opts);
+  if (configDir) {
+    const inst = loadInstallation(configDir);
+    return { inst, config: inst.config };
+  }
+  return { config: resolveConfig(opts) };
 }
 
 function fail(message: string): never {
@@ -277,23 +301,41 @@ configDirOption(program.command('restart').description('stop, then start, and wa
   say(`restarted; pp ${health.version} is ready at ${inst.config.base_url}`);
 });
 
-configDirOption(program.command('status').description('is the server running and ready; exit 0 ready, 3 stopped, 1 running but not ready'))
+installationOptions(program.command('status').description('is the server running and ready; exit 0 ready, 3 stopped, 1 running but not ready'))
   .option('--json', 'print JSON')
-  .action(async (opts: ConfigDirOption & { json?: boolean }) => {
-    const status = await installationStatus(installed(opts));
+  .action(async (opts: InstallationOptions & { json?: boolean }) => {
+    const { inst, config } = installationOrServer(opts);
+    const status = inst ? await installationStatus(inst) : await serverView(config);
     if (opts.json) say(JSON.stringify(status, null, 2));
     else process.stdout.write(formatStatus(status));
     process.exitCode = status.ready ? 0 : status.running ? 1 : 3;
   });
 
-configDirOption(program.command('logs').description('recent server output (the journal under systemd, else the log file)'))
+installationOptions(program.command('logs').description('recent server output (the journal under systemd, the log file of a supervised server, or the last lines a running checkout server kept)'))
   .option('-n, --lines <n>', 'how many lines', '100')
   .option('-f, --follow', 'keep printing new lines')
-  .action(async (opts: ConfigDirOption & { lines: string; follow?: boolean }) => {
-    const inst = installed(opts);
+  .action(async (opts: InstallationOptions & { lines: string; follow?: boolean }) => {
+    const { inst, config } = installationOrServer(opts);
+    if (!inst) return serverLogs(config, Number(opts.lines), Boolean(opts.follow));
     if (opts.follow) return followLogs(inst, Number(opts.lines), process.stdout);
     for (const line of await recentLogs(inst, Number(opts.lines))) say(line);
   });
+
+/** A checkout's server logs to its terminal; while it runs it also keeps its last lines for this. */
+async function serverLogs(config: Config, lines: number, follow: boolean): Promise<void> {
+  type Recent = { lines: string[]; last: number };
+  const first = await askRunningServer<Recent>(config, 'logs.recent', { lines });
+  if (!first) fail(`no server is running on ${path.resolve(config.data_dir)}; a server started with npm start or ppctl serve writes its log to its own terminal, and ppctl logs shows its last lines while it runs`);
+  for (const line of first.lines) say(line);
+  let last = first.last;
+  while (follow) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const next = await askRunningServer<Recent>(config, 'logs.recent', { lines: 1000, after: last }).catch(() => undefined);
+    if (!next) return void say('(the server stopped)');
+    for (const line of next.lines) say(line);
+    last = next.last;
+  }
+}
 
 configDirOption(program.command('supervise', { hidden: true }).description('run the server under the supervisor in the foreground (what start detaches)')).action(
   async (opts: ConfigDirOption) => {
@@ -358,10 +400,11 @@ installationOptions(program.command('restore <file>').description('verify a back
     }
   });
 
-configDirOption(program.command('doctor').description('check config, permissions, disk, port, databases, migrations, license and clock; exit 1 on any failure'))
+installationOptions(program.command('doctor').description('check config, permissions, disk, port, databases, migrations, license and clock; exit 1 on any failure'))
   .option('--json', 'print JSON')
-  .action(async (opts: ConfigDirOption & { json?: boolean }) => {
-    const checks = await runDoctor(installed(opts));
+  .action(async (opts: InstallationOptions & { json?: boolean }) => {
+    const { inst, config } = installationOrServer(opts);
+    const checks = inst ? await runDoctor(inst) : await runCheckoutDoctor(config);
     if (opts.json) say(JSON.stringify(checks, null, 2));
     else process.stdout.write(formatDoctor(checks));
     if (checks.some((c) => c.level === 'fail')) process.exitCode = 1;

@@ -2,7 +2,8 @@
 // port, databases, migrations, license, clock, certificate, backups); each check is ok, warn or fail
 // with a hint to fix it. It repairs nothing itself.
 
-import { existsSync, readdirSync, statfsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, statfsSync, statSync } from 'node:fs';
+import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import { runAdminCommand } from '../server/admin/adminClient.js';
@@ -16,10 +17,12 @@ import { freeBytes } from './diskSpace.js';
 import { checkHealth, localUrl } from './health.js';
 import { currentLink, currentVersion, type Installation } from './installation.js';
 import { run } from './run.js';
-import { askRunningServer, runningServerStatus } from './runningServer.js';
+import { askRunningServer, reachableConfig, runningServerStatus } from './runningServer.js';
 import { serviceState } from './serviceManager.js';
 import { lookupUser } from './serviceUser.js';
 import { readCertificate } from './tlsCertificate.js';
+import { describeBlocker, firstBlocked, pathUser } from './pathAccess.js';
+import type { Config } from '../server/config.js';
 
 export type Level = 'ok' | 'warn' | 'fail';
 
@@ -53,13 +56,54 @@ export async function runDoctor(inst: Installation, now = new Date()): Promise<C
   // Ownership of everything the server writes.
   if (!user) add('permissions', 'fail', `the service user ${record.user} does not exist`, `useradd --system --user-group ${record.user}`);
   else {
+    // The whole path: a parent of mode 0700 stops the service user as surely as the folder itself.
+    const blocked = firstBlocked(config.data_dir, pathUser(user.name, user));
     const wrong = filesNotOwnedBy(config.data_dir, user.uid);
     const dataMode = statSync(config.data_dir).mode & 0o777;
-    if (wrong.length) add('permissions', 'fail', `not owned by ${user.name}: ${wrong.slice(0, 3).join(', ')}${wrong.length > 3 ? ` and ${wrong.length - 3} more` : ''}`, `chown -R ${user.name}: ${config.data_dir}`);
+    if (blocked) add('permissions', 'fail', describeBlocker(pathUser(user.name, user), config.data_dir, 'data folder', blocked, 'or move the data folder'));
+    else if (wrong.length) add('permissions', 'fail', `not owned by ${user.name}: ${wrong.slice(0, 3).join(', ')}${wrong.length > 3 ? ` and ${wrong.length - 3} more` : ''}`, `chown -R ${user.name}: ${config.data_dir}`);
     else if (dataMode & 0o077) add('permissions', 'warn', `${config.data_dir} is open to other users (mode ${dataMode.toString(8)})`, `chmod 700 ${config.data_dir}`);
     else add('permissions', 'ok', `${config.data_dir} owned by ${user.name}, mode 700`);
   }
 
+  await serverChecks(config, { label: (await serviceState(inst)).manager, version, start: 'ppctl start', restart: 'ppctl logs; ppctl restart' }, add, now);
+  return checks;
+}
+
+/**
+ * A checkout's server (`npm start`, `ppctl serve`): the checks that do not need an installation,
+ * with the data folder's whole path and its permissions checked for the user running the command.
+ */
+export async function runCheckoutDoctor(config: Config, now = new Date()): Promise<Check[]> {
+  const checks: Check[] = [];
+  const add = (name: string, level: Level, message: string, fix?: string) => checks.push({ name, level, message, ...(fix ? { fix } : {}) });
+  const me = os.userInfo();
+  const user = pathUser(me.username, { uid: me.uid, gid: me.gid });
+  const dataDir = path.resolve(config.data_dir);
+  const blocked = firstBlocked(dataDir, user);
+  if (blocked) add('permissions', 'fail', describeBlocker(user, dataDir, 'data folder', blocked, 'or choose another with --data-dir'));
+  else if (!existsSync(dataDir)) add('permissions', 'warn', `${dataDir} does not exist yet`, 'it is created when the server starts: npm start');
+  else if (!writable(dataDir)) add('permissions', 'fail', `${dataDir} is not writable by ${me.username}`, `chown -R ${me.username} ${dataDir}`);
+  else add('permissions', 'ok', `${dataDir} reachable and writable by ${me.username}`);
+  if (!existsSync(dataDir)) return checks;
+  const serve = `npm start (or ppctl serve --data-dir ${dataDir})`;
+  await serverChecks(config, { label: 'npm start / ppctl serve, no service', start: serve, restart: `stop it and start it again: ${serve}` }, add, now);
+  return checks;
+}
+
+interface ServiceContext {
+  /** How the server is run, for messages. */
+  label: string;
+  /** The installed release, when there is one. */
+  version?: string;
+  start: string;
+  restart: string;
+}
+
+type Add = (name: string, level: Level, message: string, fix?: string) => void;
+
+/** Disk, service and port, databases, migrations, ingest, license, clock, certificate and backups. */
+async function serverChecks(config: Config, service: ServiceContext, add: Add, now: Date): Promise<void> {
   const free = freeBytes(config.data_dir);
   const fsStat = statfsSync(config.data_dir);
   const total = fsStat.blocks * fsStat.bsize;
@@ -70,17 +114,17 @@ export async function runDoctor(inst: Installation, now = new Date()): Promise<C
 
   // The service, and the port when it is not running.
   const running = await runningServerStatus(config);
-  const state = await serviceState(inst);
   if (running) {
-    const health = await checkHealth(config);
-    if (health.ok) add('service', 'ok', `pp ${health.version} ready at ${localUrl(config)} (${state.manager}, server pid ${running.pid})`);
-    else add('service', 'fail', `the server runs (pid ${running.pid}) but ${localUrl(config)} does not answer ready: ${health.error}`, 'ppctl logs; ppctl restart');
-    if (health.ok && version && health.version !== version) add('service', 'warn', `the server runs ${health.version}, the current release is ${version}`, 'ppctl restart');
+    const reach = reachableConfig(config, running);
+    const health = await checkHealth(reach);
+    if (health.ok) add('service', 'ok', `pp ${health.version} ready at ${localUrl(reach)} (${service.label}, server pid ${running.pid})`);
+    else add('service', 'fail', `the server runs (pid ${running.pid}) but ${localUrl(reach)} does not answer ready: ${health.error}`, service.restart);
+    if (health.ok && service.version && health.version !== service.version) add('service', 'warn', `the server runs ${health.version}, the current release is ${service.version}`, 'ppctl restart');
   } else {
     const busy = await portInUse(config.host, config.port);
     if (busy) add('port', 'fail', `port ${config.port} is in use by another program, so pp cannot start`, `find it with: ss -ltnp 'sport = :${config.port}'`);
     else add('port', 'ok', `port ${config.port} is free`);
-    add('service', 'warn', `the server is not running (${state.manager})`, 'ppctl start');
+    add('service', 'warn', `the server is not running (${service.label})`, service.start);
   }
 
   // Databases and migrations.
@@ -151,7 +195,6 @@ export async function runDoctor(inst: Installation, now = new Date()): Promise<C
   if (!latest) add('backup', 'warn', `no backup in ${path.join(config.data_dir, 'backups')}`, 'ppctl backup (and copy it off this machine)');
   else if (now.getTime() - latest.mtime.getTime() > 7 * DAY_MS) add('backup', 'warn', `the latest backup is from ${latest.mtime.toISOString()}`, 'ppctl backup regularly (cron), and copy it off this machine');
   else add('backup', 'ok', `latest ${path.basename(latest.file)} (${latest.mtime.toISOString()})`);
-  return checks;
 }
 
 /** Paths under the data folder (two levels: files, logs/, backups/) that another user owns. */
@@ -164,6 +207,15 @@ function filesNotOwnedBy(dir: string, uid: number): string[] {
   };
   if (existsSync(dir)) visit(dir, 0);
   return wrong;
+}
+
+function writable(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function portInUse(host: string, port: number): Promise<boolean> {

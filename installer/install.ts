@@ -33,7 +33,8 @@ import {
   type Installation,
   type ServiceKind,
 } from './installation.js';
-import { chownTree, ensureUser, type ServiceUser } from './serviceUser.js';
+import { chownTree, ensureUser, lookupUser, type ServiceUser } from './serviceUser.js';
+import { describeBlocker, firstBlocked, pathUser } from './pathAccess.js';
 import { selfSignedCertificate, checkCertificatePair } from './tlsCertificate.js';
 import { systemdUnit, unitFile } from './systemdUnit.js';
 import { runningServerStatus } from './runningServer.js';
@@ -110,7 +111,15 @@ export async function install(opts: InstallOptions, log: (line: string) => void 
   };
   if (existing) report.notes.push(`an installation exists in ${existing.configDir}; its settings are kept`);
 
-  const { user, created } = ensureUser(existing?.record.user ?? opts.user, existing?.config.data_dir ?? opts.dataDir);
+  const userName = existing?.record.user ?? opts.user;
+  const dataDir = existing?.config.data_dir ?? opts.dataDir;
+  // Before anything is written: the service user must be able to reach what the service reads and writes.
+  checkServiceUserPaths(userName, [
+    [dataDir, 'data folder', 'or choose another with --data-dir'],
+    [prefix, 'release folder', 'or choose another with --prefix'],
+    [opts.configDir, 'config folder', 'or choose another with --config-dir'],
+  ]);
+  const { user, created } = ensureUser(userName, dataDir);
   if (created) changed(`created system user ${user.name}`);
 
   ensureDir(releasesDir(prefix), 0o755);
@@ -157,6 +166,14 @@ export async function install(opts: InstallOptions, log: (line: string) => void 
 }
 
 /** Copies the release to a temporary name first, so a half-copied release never has its final name. */
+function checkServiceUserPaths(name: string, targets: Array<[string, string, string]>): void {
+  const user = pathUser(name, lookupUser(name));
+  for (const [target, what, alternative] of targets) {
+    const blocked = firstBlocked(target, user);
+    if (blocked) throw new InstallerError(describeBlocker(user, target, what, blocked, alternative));
+  }
+}
+
 function copyRelease(source: string, target: string): void {
   const tmp = `${target}.partial`;
   rmSync(tmp, { recursive: true, force: true });

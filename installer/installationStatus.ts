@@ -5,27 +5,22 @@ import path from 'node:path';
 import { JOURNAL_DIR } from '../server/ingest/journal.js';
 import { currentVersion, listReleases, type Installation } from './installation.js';
 import { checkHealth, localUrl } from './health.js';
-import { askRunningServer, runningServerStatus } from './runningServer.js';
+import { askRunningServer, reachableConfig, runningServerStatus } from './runningServer.js';
+import type { Config } from '../server/config.js';
 import { serviceState } from './serviceManager.js';
 
-export interface InstallationStatus {
-  version: string | null;
-  manager: 'systemd' | 'process';
+/** What the server holding a data folder says about itself: all a checkout's `npm start` server has. */
+export interface ServerView {
   /** A server holds the data folder (its admin socket answers). */
   running: boolean;
   /** It answers GET /api/v1/health?ready=1. */
   ready: boolean;
   running_version: string | null;
-  manager_pid: number | null;
   server_pid: number | null;
   uptime_s: number | null;
   url: string;
   base_url: string;
-  config_dir: string;
   data_dir: string;
-  prefix: string;
-  releases: string[];
-  last_upgrade: Installation['record']['last_upgrade'];
   data: {
     events: number;
     users: number;
@@ -39,39 +34,60 @@ export interface InstallationStatus {
   error: string | null;
 }
 
-export async function installationStatus(inst: Installation): Promise<InstallationStatus> {
-  const [state, server] = await Promise.all([serviceState(inst), runningServerStatus(inst.config)]);
-  const health = server ? await checkHealth(inst.config) : undefined;
-  const data = server ? await askRunningServer<InstallationStatus['data']>(inst.config, 'data.stats', {}, 10_000).catch(() => null) : null;
+export interface InstallationStatus extends ServerView {
+  version: string | null;
+  manager: 'systemd' | 'process';
+  manager_pid: number | null;
+  config_dir: string;
+  prefix: string;
+  releases: string[];
+  last_upgrade: Installation['record']['last_upgrade'];
+}
+
+export async function serverView(config: Config): Promise<ServerView> {
+  const server = await runningServerStatus(config);
+  const reach = reachableConfig(config, server);
+  const health = server ? await checkHealth(reach) : undefined;
+  const data = server ? await askRunningServer<ServerView['data']>(config, 'data.stats', {}, 10_000).catch(() => null) : null;
   return {
-    version: currentVersion(inst.record.prefix) ?? null,
-    manager: state.manager,
     running: Boolean(server),
     ready: Boolean(health?.ok),
     running_version: server?.version ?? null,
-    manager_pid: state.pid,
     server_pid: server?.pid ?? null,
     uptime_s: server?.uptime_s ?? null,
-    url: localUrl(inst.config),
-    base_url: inst.config.base_url,
-    config_dir: inst.configDir,
-    data_dir: inst.config.data_dir,
-    prefix: inst.record.prefix,
-    releases: listReleases(inst.record.prefix),
-    last_upgrade: inst.record.last_upgrade,
+    url: localUrl(reach),
+    base_url: reach.base_url,
+    data_dir: path.resolve(config.data_dir),
     data: data ?? null,
     error: health && !health.ok ? health.error : null,
   };
 }
 
-export function formatStatus(s: InstallationStatus): string {
-  const manager = s.manager === 'systemd' ? 'systemd pp.service' : `supervised process${s.manager_pid ? `, supervisor pid ${s.manager_pid}` : ''}`;
+export async function installationStatus(inst: Installation): Promise<InstallationStatus> {
+  const [state, view] = await Promise.all([serviceState(inst), serverView(inst.config)]);
+  return {
+    version: currentVersion(inst.record.prefix) ?? null,
+    manager: state.manager,
+    manager_pid: state.pid,
+    config_dir: inst.configDir,
+    prefix: inst.record.prefix,
+    releases: listReleases(inst.record.prefix),
+    last_upgrade: inst.record.last_upgrade,
+    ...view,
+  };
+}
+
+/** For a person: an installation's status, or (a checkout's server) the server's alone. */
+export function formatStatus(s: InstallationStatus | ServerView): string {
+  const inst = 'manager' in s ? s : undefined;
+  const manager = !inst ? 'no service: a server started by npm start or ppctl serve' : inst.manager === 'systemd' ? 'systemd pp.service' : `supervised process${inst.manager_pid ? `, supervisor pid ${inst.manager_pid}` : ''}`;
   const head = !s.running
-    ? `pp ${s.version} is not running (${manager})`
+    ? inst ? `pp ${inst.version} is not running (${manager})` : `no pp server is running on ${s.data_dir}`
     : s.ready
       ? `pp ${s.running_version} is running and ready at ${s.url} (${manager}, server pid ${s.server_pid}, up ${s.uptime_s} s)`
       : `pp ${s.running_version} is running but not ready at ${s.url}: ${s.error}`;
-  const lines = [head, `  base URL:  ${s.base_url}`, `  releases:  ${s.releases.map((r) => (r === s.version ? `${r} (current)` : r)).join(', ')} in ${s.prefix}`];
+  const lines = [head, `  base URL:  ${s.base_url}`];
+  if (inst) lines.push(`  releases:  ${inst.releases.map((r) => (r === inst.version ? `${r} (current)` : r)).join(', ')} in ${inst.prefix}`);
   if (s.data) lines.push(`  data:      ${s.data.events} events, ${s.data.projects} projects, ${s.data.users} users in ${s.data_dir}`);
   else lines.push(`  data:      ${s.data_dir}`);
   const rollup = s.data?.rollup;
@@ -85,7 +101,7 @@ export function formatStatus(s: InstallationStatus): string {
     const aside = n > 0 ? `; ${n} batch${n === 1 ? '' : 'es'} set aside in ${path.join(s.data_dir, JOURNAL_DIR)} (see docs/ingestion.md)` : '';
     lines.push(`  ingest:    ${ingest.backlog_events} events waiting to be loaded${aside}`);
   }
-  lines.push(`  config:    ${s.config_dir}`);
-  if (s.last_upgrade) lines.push(`  upgraded:  ${s.last_upgrade.from} -> ${s.last_upgrade.to} at ${s.last_upgrade.at} (ppctl rollback returns)`);
+  if (inst) lines.push(`  config:    ${inst.config_dir}`);
+  if (inst?.last_upgrade) lines.push(`  upgraded:  ${inst.last_upgrade.from} -> ${inst.last_upgrade.to} at ${inst.last_upgrade.at} (ppctl rollback returns)`);
   return lines.join('\n') + '\n';
 }

@@ -42,6 +42,17 @@ export interface ServerStatus {
   data_dir: string;
   pid: number;
   uptime_s: number;
+  /** Where it listens; a server of an older release does not say. */
+  listen?: { host: string; port: number; tls: boolean; base_url: string };
+}
+
+/** The settings to reach a running server with: its own address, port and scheme over ours. */
+export function reachableConfig(config: Config, server: ServerStatus | undefined): Config {
+  if (!server?.listen) return config;
+  const { host, port, tls, base_url } = server.listen;
+  // Only the scheme matters for reaching it: the certificate file is the server's business.
+  const tls_cert = tls ? (config.tls_cert ?? 'the server\'s certificate') : undefined;
+  return { ...config, host, port, tls_cert, base_url };
 }
 
 export function runningServerStatus(config: Config): Promise<ServerStatus | undefined> {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './clock.js';
 import { createLogger, type Logger } from './http/logger.js';
+import { RecentLogLines } from './http/recentLogLines.js';
 import { RateLimiter } from './http/rateLimit.js';
 import { packageVersion } from './packageRoot.js';
 import type { Services } from './services.js';
@@ -31,7 +32,8 @@ export interface OpenedServices {
 export async function openServices(config: Config, options: OpenOptions = {}): Promise<OpenedServices> {
   prepareDataDir(config.data_dir);
   const clock = options.clock ?? systemClock;
-  const log = options.log ?? createLogger(config.log_level);
+  const recentLogs = new RecentLogLines();
+  const log = options.log ?? createLogger(config.log_level, undefined, recentLogs);
   const meta = openMetaDb(path.join(config.data_dir, 'meta.sqlite'));
   let events: EventStore | undefined;
   try {
@@ -48,6 +50,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
       config,
       clock,
       log,
+      recentLogs,
       version: packageVersion(),
       meta,
       events,

@@ -4,6 +4,7 @@
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from './http/logger.js';
+import type { RecentLogLines } from './http/recentLogLines.js';
 import type { RateLimiter } from './http/rateLimit.js';
 import type { EventStore } from './store/eventStore.js';
 import type { MetaDb } from './store/sqlite.js';
@@ -14,6 +15,8 @@ export interface Services {
   config: Config;
   clock: Clock;
   log: Logger;
+  /** The last lines `log` wrote, for `ppctl logs` (empty when the logger was handed in). */
+  recentLogs: RecentLogLines;
   version: string;
   meta: MetaDb;
   events: EventStore;

@@ -41,6 +41,8 @@ export async function startServer(config: Config, options: OpenOptions = {}): Pr
     url = `${tls ? 'https' : 'http'}://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     // With a system-chosen port, links and the Origin allowlist must name the real one.
     if (config.port === 0 && config.base_url.endsWith(':0')) config.base_url = config.base_url.slice(0, -2) + `:${port}`;
+    // And what `ppctl status` reports: the port the server really listens on.
+    if (config.port === 0) config.port = port;
     built = buildApp(services);
     server.on('request', built.app);
     answerClientErrors(server);

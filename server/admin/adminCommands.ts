@@ -43,6 +43,8 @@ registerAdminCommand('status', async (services) => ({
   data_dir: services.config.data_dir,
   pid: process.pid,
   uptime_s: Math.round(process.uptime()),
+  // Where it listens, which a command started from another shell may not know (PP_PORT, --port).
+  listen: { host: services.config.host, port: services.config.port, tls: Boolean(services.config.tls_cert), base_url: services.config.base_url },
 }));
 
 registerAdminCommand('license.apply', async (services, args) => {
@@ -90,6 +92,12 @@ registerAdminCommand('keys.import-legacy', async (services, args) => {
 registerAdminCommand('backup', async (services, args) => {
   if (typeof args.dir !== 'string') throw new AdminCommandError('backup needs the folder to write the snapshot to');
   return takeSnapshot(services, args.dir);
+});
+
+registerAdminCommand('logs.recent', async (services, args) => {
+  const lines = Number(args.lines ?? 100);
+  const after = args.after === undefined ? undefined : Number(args.after);
+  return services.recentLogs.since(after, Number.isInteger(lines) && lines > 0 ? lines : 100);
 });
 
 registerAdminCommand('doctor.databases', async (services) => checkDatabases(services.meta, (sql) => services.events.read(sql)));

@@ -3,6 +3,7 @@
 // parameters (`key`, `token`, `code`, `state`, `*_token`, …) wherever a URL is logged.
 
 import { pino, type Logger, type DestinationStream } from 'pino';
+import type { RecentLogLines } from './recentLogLines.js';
 
 export type { Logger };
 
@@ -12,7 +13,11 @@ const SECRET_SUFFIX = /[_-](token|key|secret|code)$/i;
 /** Headers that carry a URL of ours or of a page in front of us. */
 const URL_HEADERS = ['location', 'content-location', 'x-original-url', 'x-forwarded-uri', 'x-rewrite-url'];
 
-export function createLogger(level: string, destination?: DestinationStream): Logger {
+/** With `recent`, every line written is also kept there (see recentLogLines.ts). */
+export function createLogger(level: string, destination?: DestinationStream, recent?: RecentLogLines): Logger {
+  // Synchronous by default so log lines and anything else on stdout keep their order.
+  const out = destination ?? pino.destination({ dest: 1, sync: true });
+  const dest: DestinationStream = recent ? { write: (line: string) => (recent.push(line), out.write(line)) } : out;
   return pino(
     {
       level,
@@ -30,8 +35,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
         censor: REDACTED,
       },
     },
-    // Synchronous by default so log lines and anything else on stdout keep their order.
-    destination ?? pino.destination({ dest: 1, sync: true }),
+    dest,
   );
 }
 

@@ -85,6 +85,21 @@ t.test('bundle → offline install → ingest → upgrade → failed upgrade rol
   };
   const base = `http://127.0.0.1:${port}`;
 
+  await t.test('install refuses, before writing anything, a data folder the service user cannot reach', async (t) => {
+    chmodSync(dir, 0o755);
+    const locked = path.join(dir, 'locked');
+    mkdirSync(locked);
+    chmodSync(locked, 0o700);
+    const lockedData = path.join(locked, 'data');
+    const args = installArgs.map((a, i) => (installArgs[i - 1] === '--data-dir' ? lockedData : installArgs[i - 1] === '--user' ? 'nobody' : a));
+    const refused = await runProgram(path.join(release, 'ppctl'), args);
+    t.equal(refused.code, 1);
+    t.match(refused.stderr, `the user nobody cannot reach the data folder ${lockedData}: ${locked} (mode 700, owner uid ${process.getuid!()}) does not let it through; allow it with chmod o+x ${locked}, or choose another with --data-dir`);
+    t.notOk(existsSync(prefix), 'no release copied');
+    t.notOk(existsSync(configDir), 'no config written');
+    t.notOk(existsSync(lockedData), 'no data folder made');
+  });
+
   await t.test('install with the network cut off, no systemd', async (t) => {
     const isolated = canCutNetwork();
     const installed = isolated
