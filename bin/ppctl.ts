@@ -13,6 +13,7 @@ import { ensureDemoAccount } from '../server/accounts/demoAccount.js';
 import { formatLicense } from '../server/license/formatLicense.js';
 import type { LicenseReport } from '../server/license/licenseManager.js';
 import type { OutboxEntry } from '../server/mail/outbox.js';
+import type { SetAsideRetry } from '../server/ingest/groupWriter.js';
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -189,6 +190,19 @@ installationOptions(mail.command('outbox').description('list the mail outbox, ne
       process.stdout.write(`#${e.id}  ${e.status.padEnd(6)}  ${e.kind}  to ${e.to}  "${e.subject}"  created ${e.created_at}  attempts ${e.attempts}  ${when}\n`);
       if (e.last_error) process.stdout.write(`      last error: ${e.last_error}\n`);
     }
+  });
+
+const ingest = program.command('ingest').description('ingestion');
+
+installationOptions(ingest.command('retry').description('load again the batches the loader set aside (see ppctl status); each that loads is removed'))
+  .option('--json', 'print JSON')
+  .action(async (opts: InstallationOptions & { json?: boolean }) => {
+    const result = (await admin(opts, 'ingest.retry')) as SetAsideRetry;
+    if (opts.json) return void say(JSON.stringify(result, null, 2));
+    if (result.batches === 0 && result.failed.length === 0) return void say('No batch is set aside.');
+    say(`loaded ${result.batches} set-aside batch${result.batches === 1 ? '' : 'es'} (${result.events} events)`);
+    for (const f of result.failed) say(`  still set aside: ${f.file}: ${f.error}`);
+    if (result.failed.length > 0) process.exitCode = 1;
   });
 
 const adminGroup = program.command('admin').description('account administration');

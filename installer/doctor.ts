@@ -155,7 +155,7 @@ async function serverChecks(config: Config, service: ServiceContext, add: Add, n
   const journal = journalFiles(journalDir);
   if (journal.setAside > 0) {
     add('ingest', 'warn', `${journal.setAside} answered ingest batch${journal.setAside === 1 ? '' : 'es'} could not be loaded and ${journal.setAside === 1 ? 'is' : 'are'} set aside in ${journalDir}`,
-      'the log says why ("a journaled batch could not be loaded"); see docs/ingestion.md, Durability');
+      'the log says why ("a journaled batch could not be loaded"); once that is fixed (a full disk: free space), ppctl ingest retry loads them; see docs/ingestion.md, Durability');
   } else if (!running && journal.segments > 0) {
     add('ingest', 'warn', `the ingest journal holds answered events not loaded yet (${journal.segments} segment${journal.segments === 1 ? '' : 's'})`, 'they are loaded when the server starts: ppctl start');
   } else add('ingest', 'ok', 'no answered event is waiting outside the event store');

@@ -98,7 +98,7 @@ export function formatStatus(s: InstallationStatus | ServerView): string {
   const ingest = s.data?.ingest;
   if (ingest) {
     const n = ingest.set_aside_batches;
-    const aside = n > 0 ? `; ${n} batch${n === 1 ? '' : 'es'} set aside in ${path.join(s.data_dir, JOURNAL_DIR)} (see docs/ingestion.md)` : '';
+    const aside = n > 0 ? `; ${n} batch${n === 1 ? '' : 'es'} set aside in ${path.join(s.data_dir, JOURNAL_DIR)} (ppctl ingest retry loads them again; see docs/ingestion.md)` : '';
     lines.push(`  ingest:    ${ingest.backlog_events} events waiting to be loaded${aside}`);
   }
   if (inst) lines.push(`  config:    ${inst.config_dir}`);

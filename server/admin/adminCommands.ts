@@ -100,6 +100,8 @@ registerAdminCommand('logs.recent', async (services, args) => {
   return services.recentLogs.since(after, Number.isInteger(lines) && lines > 0 ? lines : 100);
 });
 
+registerAdminCommand('ingest.retry', async (services) => ingestWriter(services).retrySetAside());
+
 registerAdminCommand('doctor.databases', async (services) => checkDatabases(services.meta, (sql) => services.events.read(sql)));
 
 registerAdminCommand('data.stats', async (services) => {

@@ -2,7 +2,8 @@
 // Unknown errors are logged with the request id and answered 500 `internal` without their message.
 
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { AppError, BadRequestError, NotFoundError, PayloadTooLargeError } from './errors.js';
+import { AppError, BadRequestError, NotFoundError, PayloadTooLargeError, StorageFullError } from './errors.js';
+import { isStorageFull } from '../store/storageFull.js';
 import type { Logger } from './logger.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -30,13 +31,20 @@ function fromBodyParser(err: unknown): AppError | undefined {
   }
 }
 
+/** A full disk is the operator's to fix, not a bug: 503 `storage_full`, logged with the cause. */
+function fromStorage(err: unknown, log: Logger, reqId: unknown): AppError | undefined {
+  if (!isStorageFull(err)) return undefined;
+  log.error({ req_id: reqId, err }, 'the disk of the data folder is full; a request was refused');
+  return new StorageFullError();
+}
+
 export function notFoundHandler(): RequestHandler {
   return (_req, _res, next) => next(new NotFoundError('no such route'));
 }
 
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const known = err instanceof AppError ? err : fromBodyParser(err);
+    const known = err instanceof AppError ? err : (fromBodyParser(err) ?? fromStorage(err, log, req.id));
     if (res.headersSent) {
       log.warn({ req_id: req.id, err: known ? known.code : String(err) }, 'error after response started');
       res.destroy();

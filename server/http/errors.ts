@@ -97,6 +97,21 @@ export class RateLimitedError extends AppError {
   }
 }
 
+const STORAGE_RETRY_SECONDS = 60;
+
+/** 503 `storage_full`: the disk under the data folder is full; nothing of the request was written. */
+export class StorageFullError extends AppError {
+  constructor() {
+    super(
+      503,
+      'storage_full',
+      "the server's disk is full, so nothing was written; send the request again once space is freed on the data folder's file system (ppctl doctor shows it)",
+      { retry_after: STORAGE_RETRY_SECONDS },
+      { 'Retry-After': String(STORAGE_RETRY_SECONDS) },
+    );
+  }
+}
+
 export class ServiceUnavailableError extends AppError {
   constructor(message: string, details: ErrorDetails = {}) {
     super(503, 'unavailable', message, details);

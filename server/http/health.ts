@@ -1,9 +1,11 @@
-// Liveness on both surfaces, without authentication; `?ready=1` also checks both databases.
+// Liveness on both surfaces, without authentication; `?ready=1` also checks both databases and that
+// the disk under the data folder has room to write.
 
 import type { Domain } from './domain.js';
 import { errors, jsonResponse } from './openapi.js';
 import type { Services } from '../services.js';
 import { ServiceUnavailableError } from './errors.js';
+import { freeBytesUnder, MIN_FREE_BYTES } from '../store/storageFull.js';
 
 const READY_TIMEOUT_MS = 2000;
 
@@ -40,6 +42,8 @@ async function checkStores(services: Services): Promise<Record<string, string>> 
   } catch {
     result.duckdb = 'unavailable';
   }
+  // Writes fail when the disk under the data folder is full, whatever the databases answer to reads.
+  result.storage = freeBytesUnder(services.config.data_dir) < MIN_FREE_BYTES ? 'full' : 'ok';
   return result;
 }
 
@@ -55,6 +59,7 @@ export const healthDomain: Domain = {
     const handler = async (req: import('express').Request, res: import('express').Response) => {
       if (req.valid.query.ready !== undefined) {
         const checks = await checkStores(services);
+        if (checks.storage === 'full') throw new ServiceUnavailableError("the disk of the data folder is full: writes fail until space is freed", checks);
         if (Object.values(checks).some((v) => v !== 'ok')) throw new ServiceUnavailableError('a database did not answer', checks);
       }
       res.json({ status: 'ok', version: services.version });

@@ -9,18 +9,20 @@
 // Other ingest writes (identity links, recordings, captures) run as exclusive jobs between
 // groups, so none of them ever interleaves with another on the writer connection.
 
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { BIGINT, INTEGER, LIST, TIMESTAMPTZ, VARCHAR, listValue, timestampTZValue, type DuckDBConnection } from '@duckdb/node-api';
 import type { Services } from '../services.js';
 import type { TurnOptions } from '../store/eventStore.js';
-import { ServiceUnavailableError } from '../http/errors.js';
+import { ServiceUnavailableError, StorageFullError } from '../http/errors.js';
+import { isStorageFull } from '../store/storageFull.js';
 import { eventBus, type EventBus } from './eventBus.js';
 import { committedEvent, type EventRow } from './normalizeEvent.js';
 import type { RejectionRow } from './rejections.js';
 import { TableAppender } from './tableAppender.js';
 import { distinctKeys } from './distinctKey.js';
 import { StoredKeyFilter, type KeyHash } from './storedKeyFilter.js';
-import { IngestJournal, JOURNAL_DIR, type JournalBatch } from './journal.js';
+import { IngestJournal, JOURNAL_DIR, readSetAside, setAsideFiles, type JournalBatch } from './journal.js';
 
 export const MAX_GROUP_ROWS = 5000;
 /** Journaled rows not loaded yet beyond which new batches wait: bounds memory when loading falls behind. */
@@ -32,6 +34,13 @@ const LOAD_ATTEMPTS = 5;
 const FIRST_RETRY_MS = 100;
 
 export type WriteBatch = JournalBatch;
+
+/** What `ppctl ingest retry` did: batches and events loaded, and the files that failed again. */
+export interface SetAsideRetry {
+  batches: number;
+  events: number;
+  failed: Array<{ file: string; error: string }>;
+}
 
 /** Rows a batch adds to the tables (events and refused attempts). */
 const rowsOf = (batch: WriteBatch) => batch.events.length + batch.rejections.length;
@@ -110,6 +119,7 @@ export class GroupWriter {
       seq = await journal.append(batch);
     } catch (err) {
       this.services.log.error({ err }, 'ingest journal write failed');
+      if (isStorageFull(err)) throw new StorageFullError();
       throw new ServiceUnavailableError('the events could not be stored; retry the request');
     }
     this.queueLoad(seq, batch);
@@ -118,6 +128,36 @@ export class GroupWriter {
   /** Journaled rows waiting to be loaded, and batches set aside (in this journal folder, by any process). */
   journalState(): { backlog_events: number; set_aside_batches: number } {
     return { backlog_events: this.backlog, set_aside_batches: this.options.journal?.setAsideCount() ?? 0 };
+  }
+
+  /**
+   * Loads the batches set aside again (`ppctl ingest retry`), oldest first, each on its own; a batch
+   * that loads is removed, one that fails again stays for the next try. Events already stored
+   * (a batch partly loaded before) are recognized as duplicates, as for any re-sent event.
+   */
+  async retrySetAside(): Promise<SetAsideRetry> {
+    const result: SetAsideRetry = { batches: 0, events: 0, failed: [] };
+    const journal = this.options.journal;
+    if (!journal) return result;
+    for (const file of setAsideFiles(journal.dir)) {
+      const name = path.basename(file);
+      const record = readSetAside(file);
+      if (!record) {
+        result.failed.push({ file: name, error: 'the file is damaged: its record does not check out' });
+        continue;
+      }
+      try {
+        await this.enqueue<void>((settle) => ({ kind: 'batch', batch: record.batch, seq: undefined, ...settle }));
+      } catch (err) {
+        result.failed.push({ file: name, error: err instanceof Error ? err.message : String(err) });
+        continue;
+      }
+      rmSync(file, { force: true });
+      this.services.log.info({ file: name, events: record.batch.events.length }, 'a set-aside batch was loaded');
+      result.batches += 1;
+      result.events += record.batch.events.length;
+    }
+    return result;
   }
 
   /** Resolves once every batch answered so far is loaded (or set aside). */
@@ -298,7 +338,7 @@ export class GroupWriter {
   private async failed(conn: DuckDBConnection, item: BatchItem, attempt: number, err: unknown): Promise<void> {
     if (item.seq === undefined) {
       this.services.log.error({ err }, 'ingest commit failed');
-      item.reject(new ServiceUnavailableError('the events could not be stored; retry the request'));
+      item.reject(isStorageFull(err) ? new StorageFullError() : new ServiceUnavailableError('the events could not be stored; retry the request'));
       return;
     }
     const journal = this.options.journal!;

@@ -9,7 +9,7 @@
 // `[seq, events, rejections]` with rows as arrays in the column order below. A segment is never
 // appended to after a write failed or the process restarted: a torn record can only end a segment.
 
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -106,10 +106,64 @@ export function readRecords(bytes: Buffer): { records: JournalRecord[]; end: num
   return { records, end: at };
 }
 
-/** What a journal folder holds, read from the outside (`ppctl doctor`): segments, and batches set aside. */
+/**
+ * What a journal folder holds, read from the outside (`ppctl doctor`): segments, and batches set
+ * aside. An empty file (a write the disk had no room for) holds no batch and is not counted.
+ */
 export function journalFiles(dir: string): { segments: number; setAside: number } {
   const names = existsSync(dir) ? readdirSync(dir) : [];
-  return { segments: names.filter((n) => SEGMENT_NAME.test(n)).length, setAside: names.filter((n) => n.startsWith(SET_ASIDE_PREFIX)).length };
+  return { segments: names.filter((n) => SEGMENT_NAME.test(n)).length, setAside: setAsideFiles(dir).length };
+}
+
+/** The batches set aside in a journal folder, oldest first (empty files left by a full disk skipped). */
+export function setAsideFiles(dir: string): string[] {
+  const names = existsSync(dir) ? readdirSync(dir) : [];
+  return names
+    .filter((n) => n.startsWith(SET_ASIDE_PREFIX) && n.endsWith('.jnl'))
+    .sort()
+    .map((n) => path.join(dir, n))
+    .filter((file) => sizeOf(file) > 0);
+}
+
+/** The batch in a set-aside file, or undefined when the file is damaged. */
+export function readSetAside(file: string): JournalRecord | undefined {
+  const { records } = readRecords(readFileSync(file));
+  return records[0];
+}
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return -1;
+  }
+}
+
+/**
+ * Writes every byte or throws. A write may store only part of what it was given (a disk with room
+ * for a few bytes more stores those and says how many); the rest is written again, and only a
+ * write that can store nothing fails, with ENOSPC. Taking the first, short count for the whole
+ * would acknowledge a batch the disk does not hold.
+ */
+async function writeAll(handle: FileHandle, bytes: Buffer): Promise<void> {
+  let at = 0;
+  while (at < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, at, bytes.length - at);
+    if (bytesWritten === 0) throw Object.assign(new Error('the journal segment took no bytes'), { code: 'EIO' });
+    at += bytesWritten;
+  }
+}
+
+/** Empty set-aside files and unfinished `.partial` ones (from a full disk) hold nothing: removed at open. */
+function removeEmptyLeftovers(dir: string, log: Logger): void {
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) {
+    const file = path.join(dir, name);
+    const leftover = name.endsWith('.partial') || (name.startsWith(SET_ASIDE_PREFIX) && sizeOf(file) === 0);
+    if (!leftover) continue;
+    rmSync(file, { force: true });
+    log.warn({ file: name }, 'ingest journal: removed an empty file a full disk left behind');
+  }
 }
 
 /** Makes a directory's entries (a file created or removed in it) durable. */
@@ -150,6 +204,7 @@ export class IngestJournal {
    */
   static open(dir: string, log: Logger, options: { segmentBytes?: number } = {}): IngestJournal {
     const journal = new IngestJournal(dir, log, options.segmentBytes ?? SEGMENT_BYTES);
+    removeEmptyLeftovers(dir, log);
     journal.segments = (existsSync(dir) ? readdirSync(dir) : [])
       .map((name) => SEGMENT_NAME.exec(name))
       .filter((m): m is RegExpExecArray => m !== null)
@@ -213,13 +268,14 @@ export class IngestJournal {
         try {
           const handle = await this.writable();
           const bytes = Buffer.concat(buffers);
-          await handle.write(bytes, 0, bytes.length);
+          await writeAll(handle, bytes);
           await handle.datasync();
           this.handleBytes += bytes.length;
         } catch (err) {
           // What reached the file may end in a torn record: the next group starts a new segment.
           // Their numbers are not used again, so the new segment's name cannot be the torn one's.
           await this.closeHandle().catch(() => undefined);
+          this.dropEmptySegment();
           this.nextSeq += group.length;
           for (const p of group) p.reject(err);
           continue;
@@ -247,6 +303,14 @@ export class IngestJournal {
     this.handle = handle;
     this.handleBytes = 0;
     return handle;
+  }
+
+  /** A segment opened for a write that failed before any byte reached it (a full disk) goes away. */
+  private dropEmptySegment(): void {
+    const last = this.segments.at(-1);
+    if (!last || sizeOf(last.file) !== 0) return;
+    rmSync(last.file, { force: true });
+    this.segments.pop();
   }
 
   private async closeHandle(): Promise<void> {
@@ -277,11 +341,22 @@ export class IngestJournal {
     return journalFiles(this.dir).setAside;
   }
 
-  /** Writes a batch that could not be loaded next to the journal, for the operator. */
+  /**
+   * Writes a batch that could not be loaded next to the journal, for the operator (`ppctl ingest
+   * retry` loads it again). Written under a temporary name and renamed, so a disk too full for it
+   * leaves no empty or partial set-aside file behind.
+   */
   setAside(record: JournalRecord): string {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const file = path.join(this.dir, fileName(record.seq, SET_ASIDE_PREFIX));
-    writeFileSync(file, encodeRecord(record.seq, record.batch), { mode: 0o600 });
+    const partial = `${file}.partial`;
+    try {
+      writeFileSync(partial, encodeRecord(record.seq, record.batch), { mode: 0o600, flush: true });
+      renameSync(partial, file);
+    } catch (err) {
+      rmSync(partial, { force: true });
+      throw err;
+    }
     return file;
   }
 }

@@ -1,4 +1,5 @@
-// Liveness on both surfaces, and readiness that notices a database that does not answer.
+// Liveness on both surfaces, and readiness that notices a database that does not answer (a full
+// disk: test/ingest/diskFull.test.ts).
 
 import t from 'tap';
 import { startTestServer } from '../support/testServer.js';
@@ -18,7 +19,7 @@ t.test('health', async (t) => {
   const down = await server.request('GET', '/api/v1/health?ready=1');
   t.equal(down.status, 503);
   t.equal(down.body.error.code, 'unavailable');
-  t.same(down.body.error.details, { sqlite: 'ok', duckdb: 'unavailable' });
+  t.same(down.body.error.details, { sqlite: 'ok', duckdb: 'unavailable', storage: 'ok' });
   const live = await server.request('GET', '/v1/health');
   t.equal(live.status, 200, 'liveness does not touch the databases');
 });

@@ -9,9 +9,9 @@ import { tempDir } from '../support/tempDir.js';
 import { startTestServer } from '../support/testServer.js';
 import { createTenant } from '../support/factories.js';
 import { countRows, createIngestKey, ingestEvents, readTable } from '../support/ingest.js';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { GroupWriter, ingestWriter, MAX_GROUP_ROWS } from '../../server/ingest/groupWriter.js';
-import { IngestJournal } from '../../server/ingest/journal.js';
+import { IngestJournal, journalFiles } from '../../server/ingest/journal.js';
 import { adminCommand } from '../../server/admin/adminCommands.js';
 import { formatStatus, type InstallationStatus } from '../../installer/installationStatus.js';
 import { normalizeEvent } from '../../server/ingest/normalizeEvent.js';
@@ -113,7 +113,28 @@ t.test('group commit', async (t) => {
       url: 'http://127.0.0.1:8080', base_url: 'http://127.0.0.1:8080', config_dir: '/etc/pp', data_dir: '/var/lib/pp', prefix: '/opt/pp',
       releases: ['1.0.0'], last_upgrade: null, error: null, data: { ...stats, ingest: { backlog_events: 120, set_aside_batches: 1 } },
     };
-    t.match(formatStatus(status), /\n {2}ingest: {4}120 events waiting to be loaded; 1 batch set aside in \/var\/lib\/pp\/ingest-journal \(see docs\/ingestion\.md\)\n/);
+    t.match(formatStatus(status), /\n {2}ingest: {4}120 events waiting to be loaded; 1 batch set aside in \/var\/lib\/pp\/ingest-journal \(ppctl ingest retry loads them again; see docs\/ingestion\.md\)\n/);
+
+    // `ppctl ingest retry`: a batch set aside while the disk was full loads once there is room; the
+    // refused one stays; a damaged file is named; empty files a full disk left are not batches.
+    const recovered = IngestJournal.open(dir, services.log);
+    recovered.setAside({ seq: 900, batch: { events: rows(3), rejections: [] } });
+    writeFileSync(path.join(dir, 'unloaded-0000000000000901.jnl'), Buffer.from('not a record'));
+    writeFileSync(path.join(dir, 'unloaded-0000000000000902.jnl'), '');
+    writeFileSync(path.join(dir, 'unloaded-0000000000000903.jnl.partial'), 'half');
+    t.same(journalFiles(dir).setAside, 3, 'the empty file is not counted');
+    IngestJournal.open(dir, services.log);
+    t.notOk(existsSync(path.join(dir, 'unloaded-0000000000000902.jnl')), 'opening the journal removes the empty file');
+    t.notOk(existsSync(path.join(dir, 'unloaded-0000000000000903.jnl.partial')), 'and the unfinished one');
+    const before = await countRows(server, 'events', project.id);
+    const retried = await journaled.retrySetAside();
+    t.equal(retried.batches, 1);
+    t.equal(retried.events, 3);
+    t.same(retried.failed.map((f) => f.file).sort(), ['unloaded-0000000000000002.jnl', 'unloaded-0000000000000901.jnl'], 'the refused batch and the damaged file stay');
+    t.match(retried.failed.find((f) => f.file.endsWith('901.jnl'))?.error, /damaged/);
+    t.equal(await countRows(server, 'events', project.id), before + 3, 'the set-aside events are stored');
+    t.notOk(existsSync(path.join(dir, 'unloaded-0000000000000900.jnl')), 'and their file is gone');
+    t.equal((await journaled.retrySetAside()).events, 0, 'a second retry loads nothing twice');
   });
 
   t.test('a throwing subscriber and a slow one do not hold up ingest', async (t) => {

@@ -1,5 +1,5 @@
 // A checkout's server, started the way `npm start` starts it (`ppctl serve --embedded`, data in
-// ./.pp-data): status, doctor, logs and the mail outbox work on it from the same folder with no
+// ./.pp-data): status, doctor, logs, ingest retry and the mail outbox work on it from the same folder with no
 // option, and with --data-dir from anywhere, as docs/configuration.md says.
 
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -58,6 +58,10 @@ t.test('status, doctor, logs and mail outbox against an npm start server', async
   await lineWith('"level"');
   t.equal((await fetch(`http://127.0.0.1:${port}/api/v1/health?probe=followed`)).status, 200);
   t.match(await probe, '"status":200');
+
+  const retry = await ppctl(cwd, 'ingest', 'retry', '--json');
+  t.equal(retry.code, 0, retry.stderr);
+  t.same(JSON.parse(retry.stdout), { batches: 0, events: 0, failed: [] }, 'ingest retry: nothing set aside');
 
   const outbox = await ppctl(cwd, 'mail', 'outbox');
   t.equal(outbox.code, 0, outbox.stderr);
