@@ -95,7 +95,7 @@ t.test('bundle → offline install → ingest → upgrade → failed upgrade rol
     const refused = await runProgram(path.join(release, 'ppctl'), args);
     t.equal(refused.code, 1);
     t.match(refused.stderr, `the user nobody cannot reach the data folder ${lockedData}: ${locked} (mode 700, owner uid ${process.getuid!()}) does not let it through; allow it with chmod o+x ${locked}, or choose another with --data-dir`);
-    t.notOk(existsSync(prefix), 'no release copied');
+    t.notOk(existsSync(path.join(prefix, 'releases')), 'no release copied');
     t.notOk(existsSync(configDir), 'no config written');
     t.notOk(existsSync(lockedData), 'no data folder made');
   });
@@ -154,10 +154,13 @@ t.test('bundle → offline install → ingest → upgrade → failed upgrade rol
     t.match(doctor.stdout, /^ok\s+ingest\s+no answered event is waiting outside the event store$/m);
     // A batch the loader had set aside is reported until the operator deals with it.
     const aside = path.join(dataDir, 'ingest-journal', 'unloaded-0000000000000007.jnl');
+    // (An empty file is what a full disk leaves, not a batch: it is not counted.)
     writeFileSync(aside, '');
+    t.match((await ppctl('doctor')).stdout, /^ok\s+ingest\s+no answered event is waiting outside the event store$/m, 'an empty file is not a batch');
+    writeFileSync(aside, 'a batch the loader could not load');
     const warned = await ppctl('doctor');
     rmSync(aside);
-    t.match(warned.stdout, /^warn\s+ingest\s+1 answered ingest batch could not be loaded and is set aside in .*ingest-journal\n\s+fix: the log says why/m);
+    t.match(warned.stdout, /^warn\s+ingest\s+1 answered ingest batch could not be loaded and is set aside in .*ingest-journal\n\s+fix: the log says why .*ppctl ingest retry/m);
     const configFile = path.join(configDir, 'pp.json');
     chmodSync(configFile, 0o644);
     const broken = await ppctl('doctor');
