@@ -1,31 +1,34 @@
 // The server's last log lines, kept in memory so `ppctl logs` can show them for a server that has no
 // log file or journal (one started by `npm start` or `ppctl serve` in a terminal). Lines are numbered
-// so `ppctl logs --follow` can ask for what came after the last line it printed.
+// so `ppctl logs --follow` can ask for what came after the last line it printed. A fixed ring: keeping
+// a line costs the same however many are held.
 
 const DEFAULT_CAPACITY = 2000;
 
 export class RecentLogLines {
-  private readonly lines: string[] = [];
-  /** The number of the oldest line held; line n is lines[n - first]. */
-  private first = 0;
+  private readonly ring: string[];
+  /** How many lines were ever kept; line n (from 0) is ring[n % capacity] while n >= total - capacity. */
+  private total = 0;
 
-  constructor(private readonly capacity = DEFAULT_CAPACITY) {}
+  constructor(private readonly capacity = DEFAULT_CAPACITY) {
+    this.ring = new Array<string>(capacity);
+  }
 
   push(text: string): void {
-    for (const line of text.split('\n')) {
-      if (line === '') continue;
-      this.lines.push(line);
-      if (this.lines.length > this.capacity) {
-        this.lines.shift();
-        this.first += 1;
-      }
+    let start = 0;
+    for (let end = text.indexOf('\n'); start < text.length; end = text.indexOf('\n', start)) {
+      const stop = end < 0 ? text.length : end;
+      if (stop > start) this.ring[this.total++ % this.capacity] = text.slice(start, stop);
+      start = stop + 1;
     }
   }
 
-  /** Up to `max` lines after line number `after` (the newest `max` without it), and the next number to ask after. */
+  /** Up to `max` lines after line number `after` (the newest `max` without it), and the number of the newest. */
   since(after: number | undefined, max: number): { lines: string[]; last: number } {
-    const end = this.first + this.lines.length;
-    const start = after === undefined ? Math.max(this.first, end - max) : Math.max(this.first, after + 1, end - max);
-    return { lines: this.lines.slice(start - this.first), last: end - 1 };
+    const oldest = Math.max(0, this.total - this.capacity);
+    const from = Math.max(oldest, this.total - max, after === undefined ? 0 : after + 1);
+    const lines: string[] = [];
+    for (let n = from; n < this.total; n++) lines.push(this.ring[n % this.capacity]!);
+    return { lines, last: this.total - 1 };
   }
 }
