@@ -37,8 +37,7 @@ const GiB = 1024 ** 3;
 const DAY_MS = 86_400_000;
 
 export async function runDoctor(inst: Installation, now = new Date()): Promise<Check[]> {
-  const checks: Check[] = [];
-  const add = (name: string, level: Level, message: string, fix?: string) => checks.push({ name, level, message, ...(fix ? { fix } : {}) });
+  const { checks, add } = checkList();
   const { config, record } = inst;
   const user = lookupUser(record.user);
 
@@ -75,8 +74,7 @@ export async function runDoctor(inst: Installation, now = new Date()): Promise<C
  * with the data folder's whole path and its permissions checked for the user running the command.
  */
 export async function runCheckoutDoctor(config: Config, now = new Date()): Promise<Check[]> {
-  const checks: Check[] = [];
-  const add = (name: string, level: Level, message: string, fix?: string) => checks.push({ name, level, message, ...(fix ? { fix } : {}) });
+  const { checks, add } = checkList();
   const me = os.userInfo();
   const user = pathUser(me.username, { uid: me.uid, gid: me.gid });
   const dataDir = path.resolve(config.data_dir);
@@ -101,6 +99,11 @@ interface ServiceContext {
 }
 
 type Add = (name: string, level: Level, message: string, fix?: string) => void;
+
+function checkList(): { checks: Check[]; add: Add } {
+  const checks: Check[] = [];
+  return { checks, add: (name, level, message, fix) => void checks.push({ name, level, message, ...(fix ? { fix } : {}) }) };
+}
 
 /** Disk, service and port, databases, migrations, ingest, license, clock, certificate and backups. */
 async function serverChecks(config: Config, service: ServiceContext, add: Add, now: Date): Promise<void> {
