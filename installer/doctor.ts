@@ -17,7 +17,7 @@ import { freeBytes } from './diskSpace.js';
 import { checkHealth, localUrl } from './health.js';
 import { currentLink, currentVersion, type Installation } from './installation.js';
 import { run } from './run.js';
-import { askRunningServer, reachableConfig, runningServerStatus } from './runningServer.js';
+import { askRunningServer, reachable, runningServerStatus } from './runningServer.js';
 import { serviceState } from './serviceManager.js';
 import { lookupUser } from './serviceUser.js';
 import { readCertificate } from './tlsCertificate.js';
@@ -56,10 +56,11 @@ export async function runDoctor(inst: Installation, now = new Date()): Promise<C
   if (!user) add('permissions', 'fail', `the service user ${record.user} does not exist`, `useradd --system --user-group ${record.user}`);
   else {
     // The whole path: a parent of mode 0700 stops the service user as surely as the folder itself.
-    const blocked = firstBlocked(config.data_dir, pathUser(user.name, user));
+    const serviceUser = pathUser(user.name, user);
+    const blocked = firstBlocked(config.data_dir, serviceUser);
     const wrong = filesNotOwnedBy(config.data_dir, user.uid);
     const dataMode = statSync(config.data_dir).mode & 0o777;
-    if (blocked) add('permissions', 'fail', describeBlocker(pathUser(user.name, user), config.data_dir, 'data folder', blocked, 'or move the data folder'));
+    if (blocked) add('permissions', 'fail', describeBlocker(serviceUser, config.data_dir, 'data folder', blocked, 'or move the data folder'));
     else if (wrong.length) add('permissions', 'fail', `not owned by ${user.name}: ${wrong.slice(0, 3).join(', ')}${wrong.length > 3 ? ` and ${wrong.length - 3} more` : ''}`, `chown -R ${user.name}: ${config.data_dir}`);
     else if (dataMode & 0o077) add('permissions', 'warn', `${config.data_dir} is open to other users (mode ${dataMode.toString(8)})`, `chmod 700 ${config.data_dir}`);
     else add('permissions', 'ok', `${config.data_dir} owned by ${user.name}, mode 700`);
@@ -118,7 +119,7 @@ async function serverChecks(config: Config, service: ServiceContext, add: Add, n
   // The service, and the port when it is not running.
   const running = await runningServerStatus(config);
   if (running) {
-    const reach = reachableConfig(config, running);
+    const reach = reachable(config, running);
     const health = await checkHealth(reach);
     if (health.ok) add('service', 'ok', `pp ${health.version} ready at ${localUrl(reach)} (${service.label}, server pid ${running.pid})`);
     else add('service', 'fail', `the server runs (pid ${running.pid}) but ${localUrl(reach)} does not answer ready: ${health.error}`, service.restart);

@@ -7,17 +7,27 @@ import type { Config } from '../server/config.js';
 
 export type Health = { ok: true; version: string } | { ok: false; error: string };
 
-/** The URL this machine reaches the server on, whatever address it listens on. */
-export function localUrl(config: Config): string {
-  const scheme = config.tls_cert ? 'https' : 'http';
-  let host = config.host;
-  if (host === '0.0.0.0' || host === '') host = '127.0.0.1';
-  else if (host === '::') host = '::1';
-  return `${scheme}://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+/** Where a server listens: what its settings say, or what a running server reports (admin `status`). */
+export interface Listen {
+  host: string;
+  port: number;
+  tls: boolean;
 }
 
-export function checkHealth(config: Config, timeoutMs = 3000): Promise<Health> {
-  const url = new URL('/api/v1/health?ready=1', localUrl(config));
+export function listenOf(config: Config): Listen {
+  return { host: config.host, port: config.port, tls: Boolean(config.tls_cert) };
+}
+
+/** The URL this machine reaches the server on, whatever address it listens on. */
+export function localUrl(at: Listen): string {
+  let host = at.host;
+  if (host === '0.0.0.0' || host === '') host = '127.0.0.1';
+  else if (host === '::') host = '::1';
+  return `${at.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${at.port}`;
+}
+
+export function checkHealth(at: Listen, timeoutMs = 3000): Promise<Health> {
+  const url = new URL('/api/v1/health?ready=1', localUrl(at));
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
     // Our own process on this host, asked only whether it is up: no secret goes over this
@@ -53,7 +63,7 @@ export async function waitForHealth(config: Config, options: WaitOptions = {}): 
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   let last: Health = { ok: false, error: 'not checked' };
   while (Date.now() < deadline) {
-    last = await checkHealth(config);
+    last = await checkHealth(listenOf(config));
     if (last.ok && (options.version === undefined || last.version === options.version)) return last;
     if (last.ok) last = { ok: false, error: `version ${last.version} answers, expected ${options.version}` };
     if (options.alive && !options.alive()) return { ok: false, error: `the server exited (${last.error})` };

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { JOURNAL_DIR } from '../server/ingest/journal.js';
 import { currentVersion, listReleases, type Installation } from './installation.js';
 import { checkHealth, localUrl } from './health.js';
-import { askRunningServer, reachableConfig, runningServerStatus } from './runningServer.js';
+import { askRunningServer, reachable, runningServerStatus } from './runningServer.js';
 import type { Config } from '../server/config.js';
 import { serviceState } from './serviceManager.js';
 
@@ -46,7 +46,7 @@ export interface InstallationStatus extends ServerView {
 
 export async function serverView(config: Config): Promise<ServerView> {
   const server = await runningServerStatus(config);
-  const reach = reachableConfig(config, server);
+  const reach = reachable(config, server);
   const health = server ? await checkHealth(reach) : undefined;
   const data = server ? await askRunningServer<ServerView['data']>(config, 'data.stats', {}, 10_000).catch(() => null) : null;
   return {

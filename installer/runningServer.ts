@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import type { Config } from '../server/config.js';
 import { adminSocketPath } from '../server/admin/adminSocket.js';
 import { InstallerError } from './installation.js';
+import { listenOf, type Listen } from './health.js';
 
 /** The command's result, or undefined when no server listens on the data folder's socket. */
 export function askRunningServer<T = unknown>(config: Config, name: string, args: Record<string, unknown> = {}, timeoutMs = 600_000): Promise<T | undefined> {
@@ -42,17 +43,13 @@ export interface ServerStatus {
   data_dir: string;
   pid: number;
   uptime_s: number;
-  /** Where it listens; a server of an older release does not say. */
-  listen?: { host: string; port: number; tls: boolean; base_url: string };
+  /** Where it listens, which a command started from another shell may not know; an older release does not say. */
+  listen?: Listen & { base_url: string };
 }
 
-/** The settings to reach a running server with: its own address, port and scheme over ours. */
-export function reachableConfig(config: Config, server: ServerStatus | undefined): Config {
-  if (!server?.listen) return config;
-  const { host, port, tls, base_url } = server.listen;
-  // Only the scheme matters for reaching it: the certificate file is the server's business.
-  const tls_cert = tls ? (config.tls_cert ?? 'the server\'s certificate') : undefined;
-  return { ...config, host, port, tls_cert, base_url };
+/** Where to reach a server: where it says it listens, else where our settings say it would. */
+export function reachable(config: Config, server: ServerStatus | undefined): Listen & { base_url: string } {
+  return server?.listen ?? { ...listenOf(config), base_url: config.base_url };
 }
 
 export function runningServerStatus(config: Config): Promise<ServerStatus | undefined> {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createTarGz } from './archive.js';
 import { formatDoctor, runDoctor } from './doctor.js';
 import { currentVersion, type Installation } from './installation.js';
-import { checkHealth } from './health.js';
+import { checkHealth, listenOf } from './health.js';
 import { askRunningServer, runningServerStatus } from './runningServer.js';
 import { recentLogs, serviceState } from './serviceManager.js';
 
@@ -65,7 +65,7 @@ export async function createSupportBundle(inst: Installation, out: string): Prom
     write('config.json', JSON.stringify(redact(JSON.parse(readFileSync(inst.configFile, 'utf8'))), null, 2) + '\n');
     write('install.json', JSON.stringify(inst.record, null, 2) + '\n');
     const stats = running ? await askRunningServer(inst.config, 'data.stats').catch((err: Error) => ({ error: err.message })) : null;
-    write('status.json', JSON.stringify({ service: await serviceState(inst), server: running ?? null, health: await checkHealth(inst.config), data: stats }, null, 2) + '\n');
+    write('status.json', JSON.stringify({ service: await serviceState(inst), server: running ?? null, health: await checkHealth(listenOf(inst.config)), data: stats }, null, 2) + '\n');
     const checks = await runDoctor(inst);
     write('doctor.txt', formatDoctor(checks));
     if (running) {
