@@ -1,14 +1,9 @@
 // Free space where the installer is about to write: releases under the prefix, backups under the data folder.
 
-import { existsSync, statfsSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-export function freeBytes(dir: string): number {
-  let probe = dir;
-  while (!existsSync(probe)) probe = path.dirname(probe);
-  const s = statfsSync(probe);
-  return s.bavail * s.bsize;
-}
+export { freeBytes } from '../server/store/storageFull.js';
 
 /** Total size of the files that exist among the given ones. */
 export function sizeOf(files: string[]): number {

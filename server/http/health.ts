@@ -5,7 +5,7 @@ import type { Domain } from './domain.js';
 import { errors, jsonResponse } from './openapi.js';
 import type { Services } from '../services.js';
 import { ServiceUnavailableError } from './errors.js';
-import { freeBytesUnder, MIN_FREE_BYTES } from '../store/storageFull.js';
+import { freeBytes, MIN_FREE_BYTES } from '../store/storageFull.js';
 
 const READY_TIMEOUT_MS = 2000;
 
@@ -43,7 +43,7 @@ async function checkStores(services: Services): Promise<Record<string, string>> 
     result.duckdb = 'unavailable';
   }
   // Writes fail when the disk under the data folder is full, whatever the databases answer to reads.
-  result.storage = freeBytesUnder(services.config.data_dir) < MIN_FREE_BYTES ? 'full' : 'ok';
+  result.storage = freeBytes(services.config.data_dir) < MIN_FREE_BYTES ? 'full' : 'ok';
   return result;
 }
 

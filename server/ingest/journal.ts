@@ -111,13 +111,18 @@ export function readRecords(bytes: Buffer): { records: JournalRecord[]; end: num
  * aside. An empty file (a write the disk had no room for) holds no batch and is not counted.
  */
 export function journalFiles(dir: string): { segments: number; setAside: number } {
-  const names = existsSync(dir) ? readdirSync(dir) : [];
-  return { segments: names.filter((n) => SEGMENT_NAME.test(n)).length, setAside: setAsideFiles(dir).length };
+  const names = namesIn(dir);
+  return { segments: names.filter((n) => SEGMENT_NAME.test(n)).length, setAside: setAsideIn(dir, names).length };
 }
 
 /** The batches set aside in a journal folder, oldest first (empty files left by a full disk skipped). */
 export function setAsideFiles(dir: string): string[] {
-  const names = existsSync(dir) ? readdirSync(dir) : [];
+  return setAsideIn(dir, namesIn(dir));
+}
+
+const namesIn = (dir: string) => (existsSync(dir) ? readdirSync(dir) : []);
+
+function setAsideIn(dir: string, names: string[]): string[] {
   return names
     .filter((n) => n.startsWith(SET_ASIDE_PREFIX) && n.endsWith('.jnl'))
     .sort()

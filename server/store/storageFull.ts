@@ -3,7 +3,8 @@
 // answered 503 `storage_full` (StorageFullError) instead of 500, and reported by the readiness check
 // while it lasts.
 
-import { statfsSync } from 'node:fs';
+import { existsSync, statfsSync } from 'node:fs';
+import path from 'node:path';
 
 /** Below this much free space the data folder counts as full: SQLite and DuckDB need room to write. */
 export const MIN_FREE_BYTES = 16 * 1024 * 1024;
@@ -17,8 +18,10 @@ export function isStorageFull(err: unknown): boolean {
   return cause !== undefined && cause !== err && isStorageFull(cause);
 }
 
-/** Bytes the server's user may still write under `dir`. */
-export function freeBytesUnder(dir: string): number {
-  const st = statfsSync(dir);
+/** Bytes an unprivileged user may still write under `dir` (or, before it exists, where it will be). */
+export function freeBytes(dir: string): number {
+  let probe = dir;
+  while (!existsSync(probe)) probe = path.dirname(probe);
+  const st = statfsSync(probe);
   return st.bavail * st.bsize;
 }
