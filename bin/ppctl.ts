@@ -14,6 +14,7 @@ import { formatLicense } from '../server/license/formatLicense.js';
 import type { LicenseReport } from '../server/license/licenseManager.js';
 import type { OutboxEntry } from '../server/mail/outbox.js';
 import type { SetAsideRetry } from '../server/ingest/groupWriter.js';
+import type { RecentLines } from '../server/http/recentLogLines.js';
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -67,6 +68,11 @@ function resolveConfig(opts: InstallationOptions, flags: Record<string, unknown>
     if (!existsSync(file)) fail(`no ${file}: pass --config-dir where pp was installed`);
     return loadConfig({ configFile: file, env: {}, flags });
   }
+  return checkoutConfig(opts, flags);
+}
+
+/** A checkout's server settings: flags, the environment and --config. */
+function checkoutConfig(opts: InstallationOptions, flags: Record<string, unknown> = {}): Config {
   return loadConfig({ configFile: opts.config, flags: { data_dir: opts.dataDir, ...flags } });
 }
 
@@ -91,7 +97,7 @@ function installationOrServer(opts: InstallationOptions): { inst: Installation; 
     const inst = loadInstallation(configDir);
     return { inst, config: inst.config };
   }
-  return { config: resolveConfig(opts) };
+  return { config: checkoutConfig(opts) };
 }
 
 function fail(message: string): never {
@@ -337,14 +343,13 @@ installationOptions(program.command('logs').description('recent server output (t
 
 /** A checkout's server logs to its terminal; while it runs it also keeps its last lines for this. */
 async function serverLogs(config: Config, lines: number, follow: boolean): Promise<void> {
-  type Recent = { lines: string[]; last: number };
-  const first = await askRunningServer<Recent>(config, 'logs.recent', { lines });
+  const first = await askRunningServer<RecentLines>(config, 'logs.recent', { lines });
   if (!first) fail(`no server is running on ${path.resolve(config.data_dir)}; a server started with npm start or ppctl serve writes its log to its own terminal, and ppctl logs shows its last lines while it runs`);
   for (const line of first.lines) say(line);
   let last = first.last;
   while (follow) {
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const next = await askRunningServer<Recent>(config, 'logs.recent', { lines: 1000, after: last }).catch(() => undefined);
+    const next = await askRunningServer<RecentLines>(config, 'logs.recent', { lines: 1000, after: last }).catch(() => undefined);
     if (!next) return void say('(the server stopped)');
     for (const line of next.lines) say(line);
     last = next.last;

@@ -5,6 +5,12 @@
 
 const DEFAULT_CAPACITY = 2000;
 
+/** Lines in order, and the number of the newest line held (ask for what comes after it next). */
+export interface RecentLines {
+  lines: string[];
+  last: number;
+}
+
 export class RecentLogLines {
   private readonly ring: string[];
   /** How many lines were ever kept; line n (from 0) is ring[n % capacity] while n >= total - capacity. */
@@ -24,7 +30,7 @@ export class RecentLogLines {
   }
 
   /** Up to `max` lines after line number `after` (the newest `max` without it), and the number of the newest. */
-  since(after: number | undefined, max: number): { lines: string[]; last: number } {
+  since(after: number | undefined, max: number): RecentLines {
     const oldest = Math.max(0, this.total - this.capacity);
     const from = Math.max(oldest, this.total - max, after === undefined ? 0 : after + 1);
     const lines: string[] = [];
