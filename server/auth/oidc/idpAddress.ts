@@ -54,7 +54,7 @@ export function publicOnlyLookup(hostname: string, options: LookupOptions, callb
   lookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, []);
     if (addresses.some((a) => isNonPublicAddress(a.address))) {
-      return callback(Object.assign(new IdpAddressError(PRIVATE_REFUSED), { code: 'EPRIVATE' }), []);
+      return callback(new IdpAddressError(PRIVATE_REFUSED), []);
     }
     if (options.all) return callback(null, addresses);
     const first = addresses[0]!;

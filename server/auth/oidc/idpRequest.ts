@@ -46,7 +46,7 @@ export async function idpRequest(services: Services, url: string, init: IdpReque
   }
   const unreachable = `${url} could not be reached or did not answer within ${timeoutMs} ms`;
   const failed = (err: unknown): IdpRequestError => {
-    if (err instanceof IdpAddressError || (err as { code?: string }).code === 'EPRIVATE') return new IdpRequestError(`${target.origin} ${PRIVATE_REFUSED}`);
+    if (err instanceof IdpAddressError) return new IdpRequestError(`${target.origin} ${PRIVATE_REFUSED}`);
     services.log.warn({ url, cause: causeOf(err) }, 'identity provider request failed');
     return new IdpRequestError(unreachable);
   };
