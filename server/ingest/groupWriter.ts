@@ -119,8 +119,7 @@ export class GroupWriter {
       seq = await journal.append(batch);
     } catch (err) {
       this.services.log.error({ err }, 'ingest journal write failed');
-      if (isStorageFull(err)) throw new StorageFullError();
-      throw new ServiceUnavailableError('the events could not be stored; retry the request');
+      throw notStored(err);
     }
     this.queueLoad(seq, batch);
   }
@@ -338,7 +337,7 @@ export class GroupWriter {
   private async failed(conn: DuckDBConnection, item: BatchItem, attempt: number, err: unknown): Promise<void> {
     if (item.seq === undefined) {
       this.services.log.error({ err }, 'ingest commit failed');
-      item.reject(isStorageFull(err) ? new StorageFullError() : new ServiceUnavailableError('the events could not be stored; retry the request'));
+      item.reject(notStored(err));
       return;
     }
     const journal = this.options.journal!;
@@ -498,6 +497,11 @@ export class GroupWriter {
     }
     this.appenders.clear();
   }
+}
+
+/** The answer to a request whose events could not be stored: a full disk says so, anything else is 503. */
+function notStored(err: unknown): ServiceUnavailableError | StorageFullError {
+  return isStorageFull(err) ? new StorageFullError() : new ServiceUnavailableError('the events could not be stored; retry the request');
 }
 
 function shuttingDown(): ServiceUnavailableError {
