@@ -206,7 +206,7 @@ installationOptions(ingest.command('retry').description('load again the batches 
     const result = (await admin(opts, 'ingest.retry')) as SetAsideRetry;
     if (opts.json) return void say(JSON.stringify(result, null, 2));
     if (result.batches === 0 && result.failed.length === 0) return void say('No batch is set aside.');
-    say(`loaded ${result.batches} set-aside batch${result.batches === 1 ? '' : 'es'} (${result.events} events)`);
+    say(`loaded ${result.batches} set-aside batch${result.batches === 1 ? '' : 'es'} (${result.events} event${result.events === 1 ? '' : 's'})`);
     for (const f of result.failed) say(`  still set aside: ${f.file}: ${f.error}`);
     if (result.failed.length > 0) process.exitCode = 1;
   });
