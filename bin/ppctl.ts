@@ -225,7 +225,7 @@ installationOptions(adminGroup.command('reset-password <email>').description('se
       generated_password: string | null;
       mfa_removed: boolean;
     };
-    const lines = [`Password of ${result.email} changed; all its sessions are signed out.`];
+    const lines = [`Password of ${result.email} changed; all its sessions are signed out. It must be changed again at the next sign-in.`];
     if (result.generated_password) lines.push(`  new password: ${result.generated_password}  (shown only now)`);
     if (result.mfa_removed) lines.push('  two-factor authentication turned off.');
     process.stdout.write(lines.join('\n') + '\n');

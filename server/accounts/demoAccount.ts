@@ -3,7 +3,7 @@
 
 import { randomBytes } from 'node:crypto';
 import type { MetaDb } from '../store/sqlite.js';
-import { countUsers, createUser } from './users.js';
+import { countUsers, createUser, setPasswordChangeRequired } from './users.js';
 import { addMembership, createOrganization } from './organizations.js';
 import { createProject, getProject, type Project } from './projects.js';
 
@@ -35,6 +35,8 @@ export async function ensureDemoAccount(db: MetaDb, now: Date): Promise<DemoAcco
   const password = generatePassword();
   const user = await createUser(db, { email: DEMO_EMAIL, password, name: 'Owner' }, now);
   const create = db.transaction(() => {
+    // The password was printed on a terminal: its owner replaces it at the first sign-in.
+    setPasswordChangeRequired(db, user.id, true);
     const org = createOrganization(db, 'Demo organization', now);
     addMembership(db, org.id, user.id, 'owner', now);
     return createProject(db, { orgId: org.id, name: 'Demo project', timezone: 'UTC' }, now);

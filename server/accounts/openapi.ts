@@ -31,13 +31,14 @@ export const accountsOpenApi: OpenApiFragment = {
       properties: {
         user: {
           type: 'object',
-          required: ['id', 'email', 'name', 'created_at', 'mfa_enabled'],
+          required: ['id', 'email', 'name', 'created_at', 'mfa_enabled', 'password_change_required'],
           properties: {
             id: { type: 'integer' },
             email: { type: 'string' },
             name: { type: ['string', 'null'] },
             created_at: { type: 'string', format: 'date-time' },
             mfa_enabled: { type: 'boolean' },
+            password_change_required: { type: 'boolean', description: 'the password was set by someone else (first-start one-time password, operator reset); change it with POST /me/password' },
           },
         },
         org: { ...ref('OrgMembership'), description: "the access token's organization and the caller's role in it" },

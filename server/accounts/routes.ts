@@ -8,7 +8,7 @@ import { mfaEnabled } from '../auth/mfa.js';
 import { createInvite, listInvites, revokeInvite, type Invite } from '../auth/invites.js';
 import { orgAccess, projectAccess, roleAccess } from './access.js';
 import { accountsOpenApi } from './openapi.js';
-import { getUser } from './users.js';
+import { getUser, passwordChangeRequired } from './users.js';
 import { listMembers, listUserOrgs, renameOrganization, type Member } from './organizations.js';
 import { changeMemberRole, removeMember } from './members.js';
 import { createProject, deleteProject, listProjects, normalizeTimeZone, updateProject, type Project } from './projects.js';
@@ -39,7 +39,7 @@ export const accountsDomain: Domain = {
       const user = getUser(db, userId)!;
       const orgs = listUserOrgs(db, userId);
       res.json({
-        user: { id: user.id, email: user.email, name: user.name, created_at: user.created_at, mfa_enabled: mfaEnabled(services, userId) },
+        user: { id: user.id, email: user.email, name: user.name, created_at: user.created_at, mfa_enabled: mfaEnabled(services, userId), password_change_required: passwordChangeRequired(db, userId) },
         org: { ...orgs.find((o) => o.id === orgId)!, role },
         orgs,
         session_id: sessionId,

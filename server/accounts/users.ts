@@ -46,6 +46,16 @@ export function setPasswordHash(db: MetaDb, userId: number, passwordHash: string
   db.prepare('UPDATE users SET password_hash = ? WHERE id = ?').run(passwordHash, userId);
 }
 
+/** Whether the user must replace the password before using the console (a one-time or operator-set one). */
+export function passwordChangeRequired(db: MetaDb, userId: number): boolean {
+  const row = db.prepare('SELECT password_change_required AS required FROM users WHERE id = ?').get(userId) as { required: number } | undefined;
+  return row?.required === 1;
+}
+
+export function setPasswordChangeRequired(db: MetaDb, userId: number, required: boolean): void {
+  db.prepare('UPDATE users SET password_change_required = ? WHERE id = ?').run(required ? 1 : 0, userId);
+}
+
 export function setUserName(db: MetaDb, userId: number, name: string): void {
   db.prepare('UPDATE users SET name = ? WHERE id = ?').run(name, userId);
 }

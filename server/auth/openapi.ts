@@ -231,6 +231,21 @@ export const authOpenApi: OpenApiFragment = {
         responses: { '204': { description: 'revoked' }, ...errors(400, 401, 404, 429) },
       }),
     },
+    '/api/v1/me/password': {
+      post: meOp('changePassword', 'Change your password', {
+        description:
+          'Needs the current password; the new one follows the complexity rule and must differ from it. Every other session of the user ends (this one stays), ' +
+          'open reset links stop working, and `password_change_required` (GET /me) becomes false. A wrong current password is 422 with details.field=current_password; ' +
+          'attempts spend the per-email budget of the sign-in group.',
+        requestBody: jsonBody({
+          type: 'object',
+          additionalProperties: false,
+          required: ['current_password', 'new_password'],
+          properties: { current_password: PASSWORD, new_password: PASSWORD },
+        }),
+        responses: { '204': { description: 'changed' }, ...errors(401, 422, 429) },
+      }),
+    },
     '/api/v1/me/mfa/setup': {
       post: meOp('setupMfa', 'Start two-factor enrolment: a new TOTP secret', {
         description: 'The secret stays pending until /me/mfa/enable confirms a code; calling again replaces a pending secret. 409 when MFA is already on.',

@@ -4,7 +4,7 @@
 
 import type { Services } from '../services.js';
 import { ValidationError } from '../http/errors.js';
-import { findUserByEmail, setPasswordHash } from '../accounts/users.js';
+import { findUserByEmail, setPasswordChangeRequired, setPasswordHash } from '../accounts/users.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { notifyMailWorker } from '../mail/mailWorker.js';
 import { passwordResetMessage } from '../mail/messages.js';
@@ -77,13 +77,18 @@ export async function resetPassword(services: Services, token: string, password:
     services.meta.prepare('UPDATE password_resets SET used_at = ? WHERE id = ?').run(now, row.id);
     services.meta.prepare('UPDATE password_resets SET retired_at = ? WHERE user_id = ? AND used_at IS NULL AND retired_at IS NULL').run(now, row.user_id);
     setPasswordHash(services.meta, row.user_id, passwordHash);
+    setPasswordChangeRequired(services.meta, row.user_id, false);
     revokeAllSessions(services, row.user_id);
     return true;
   });
   if (!apply()) throw new ValidationError(INVALID, 'token');
 }
 
-/** `ppctl admin reset-password`: sets a password (already checked against the rule) and ends every session; false for an unknown email. */
+/**
+ * `ppctl admin reset-password`: sets a password (already checked against the rule) and ends every
+ * session; false for an unknown email. A password the operator chose or saw is temporary: the user
+ * must change it at the next sign-in.
+ */
 export async function setPasswordByOperator(services: Services, email: string, password: string): Promise<boolean> {
   const user = findUserByEmail(services.meta, email);
   if (!user) return false;
@@ -92,6 +97,7 @@ export async function setPasswordByOperator(services: Services, email: string, p
     const now = services.clock.now().toISOString();
     services.meta.prepare('UPDATE password_resets SET retired_at = ? WHERE user_id = ? AND used_at IS NULL AND retired_at IS NULL').run(now, user.id);
     setPasswordHash(services.meta, user.id, passwordHash);
+    setPasswordChangeRequired(services.meta, user.id, true);
     revokeAllSessions(services, user.id);
   });
   apply();

@@ -1,5 +1,5 @@
 // HTTP for the authentication group (register, login, refresh, bootstrap, logout, password reset,
-// invitation accept) and for the caller's own sessions and MFA enrolment. Logic lives in the modules
+// invitation accept) and for the caller's own password, sessions and MFA enrolment. Logic lives in the modules
 // named by each import; handlers parse, call and present.
 
 import type { Response } from 'express';
@@ -22,6 +22,7 @@ import { acceptInvite } from './invites.js';
 import { clientOf, signIn, type SignedIn } from './signIn.js';
 import { listLiveSessions, revokeOwnSession, type Session } from './sessions.js';
 import { beginMfaSetup, disableMfa, enableMfa } from './mfa.js';
+import { changePassword } from './passwordChange.js';
 
 function sendSignedIn(res: Response, services: Services, status: number, signedIn: SignedIn, extra: Record<string, unknown> = {}): void {
   setRefreshCookie(res, services.config, signedIn.refreshToken);
@@ -94,6 +95,14 @@ export const authDomain: Domain = {
 
     routes.delete('/api/v1/me/sessions/{sessionID}', signedIn, (req, res) => {
       if (!revokeOwnSession(services, req.auth!.userId, String(req.valid.params.sessionID))) throw new NotFoundError('session not found');
+      res.status(204).end();
+    });
+
+    routes.post('/api/v1/me/password', signedIn, async (req, res) => {
+      const { userId, sessionId } = req.auth!;
+      // Guessing the current password spends the same per-account budget as signing in.
+      spendEmailBudget(services, getUser(services.meta, userId)!.email);
+      await changePassword(services, { userId, sessionId, currentPassword: req.body.current_password, newPassword: req.body.new_password });
       res.status(204).end();
     });
 

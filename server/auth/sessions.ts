@@ -65,6 +65,13 @@ export function revokeOwnSession(services: Services, userId: number, sessionId: 
   return info.changes === 1;
 }
 
+/** Ends every live session of the user but the one making the request. */
+export function revokeOtherSessions(services: Services, userId: number, keepSessionId: string): void {
+  services.meta
+    .prepare('UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND id <> ? AND revoked_at IS NULL')
+    .run(services.clock.now().toISOString(), userId, keepSessionId);
+}
+
 export function revokeAllSessions(services: Services, userId: number): void {
   services.meta.prepare('UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL').run(services.clock.now().toISOString(), userId);
 }

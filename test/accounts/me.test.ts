@@ -21,7 +21,7 @@ t.test('GET /me', async (t) => {
   const res = await server.request('GET', '/api/v1/me', { token });
   t.equal(res.status, 200);
   t.same(res.body, {
-    user: { id: member.id, email: member.email, name: null, created_at: member.created_at, mfa_enabled: false },
+    user: { id: member.id, email: member.email, name: null, created_at: member.created_at, mfa_enabled: false, password_change_required: false },
     org: { id: org.id, name: 'Test org', role: 'analyst' },
     orgs: [
       { id: org.id, name: 'Test org', role: 'analyst' },

@@ -32,7 +32,9 @@ t.test('ppctl admin reset-password', async (t) => {
     t.match(res.stdout, `Password of ${owner.email} changed; all its sessions are signed out.`);
     t.equal((await server.request('GET', '/api/v1/me', { token: before.token })).status, 401);
     t.equal((await login(server, owner.email, TEST_PASSWORD)).status, 401);
-    t.equal((await login(server, owner.email, password!)).status, 200);
+    const after = await login(server, owner.email, password!);
+    t.equal(after.status, 200);
+    t.equal((await server.request('GET', '/api/v1/me', { token: after.token })).body.user.password_change_required, true, 'a password the operator saw must be changed');
   });
 
   t.test('--password-file: the rule applies; a trailing newline is not part of the password', async (t) => {
