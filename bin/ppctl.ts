@@ -10,6 +10,7 @@ import { startServer } from '../server/start.js';
 import { runAdminCommand } from '../server/admin/adminClient.js';
 import { AdminCommandError } from '../server/admin/adminCommands.js';
 import { ensureDemoAccount } from '../server/accounts/demoAccount.js';
+import { loadDemoData } from '../server/demo/loadDemoData.js';
 import { formatLicense } from '../server/license/formatLicense.js';
 import type { LicenseReport } from '../server/license/licenseManager.js';
 import type { OutboxEntry } from '../server/mail/outbox.js';
@@ -121,16 +122,22 @@ installationOptions(
     .option('--port <n>', 'port (PP_PORT)')
     .option('--host <addr>', 'listen address (PP_HOST)')
     .option('--base-url <url>', 'public base URL (PP_BASE_URL)')
-    .addOption(new Option('--embedded', 'on a fresh data directory, create an owner, an organization and a demo project and print their credentials')),
+    .addOption(new Option('--embedded', 'on a fresh data directory, create an owner, an organization and a demo project with demo data, and print their credentials'))
+    .option('--no-demo-data', 'with --embedded: leave the demo project empty'),
 )
   .addHelpText('after', '\n' + settingsHelp())
-  .action(async (opts: InstallationOptions & { port?: string; host?: string; baseUrl?: string; embedded?: boolean }) => {
+  .action(async (opts: InstallationOptions & { port?: string; host?: string; baseUrl?: string; embedded?: boolean; demoData?: boolean }) => {
     const config = resolveConfig(opts, { port: opts.port, host: opts.host, base_url: opts.baseUrl });
     const running = await startServer(config);
     if (opts.embedded) {
       const demo = await ensureDemoAccount(running.services.meta, running.services.clock.now());
-      const lines = [``, `pp is running at ${config.base_url}`, `  owner email: ${demo.email}`];
-      lines.push(demo.password ? `  one-time password: ${demo.password}  (shown only now)` : `  (existing owner; password not shown again)`);
+      if (demo.password && opts.demoData !== false) {
+        process.stdout.write('Loading demo data into the demo project…\n');
+        const loaded = await loadDemoData(running.services, running.url, demo.project.id, demo.ownerId);
+        process.stdout.write(`  ${loaded.events.toLocaleString('en-US')} events of ${loaded.people.toLocaleString('en-US')} visitors over four weeks.\n`);
+      }
+      const lines = [``, `pp is running at ${config.base_url}/sign-in`, `  owner email: ${demo.email}`];
+      lines.push(demo.password ? `  one-time password: ${demo.password}  (shown only now; you choose your own at the first sign-in)` : `  (existing owner; password not shown again)`);
       lines.push(`  demo project id: ${demo.project.id}`, ``);
       process.stdout.write(lines.join('\n') + '\n');
     }

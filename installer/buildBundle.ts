@@ -52,7 +52,7 @@ export async function buildBundle(options: BundleOptions = {}): Promise<BuiltBun
   if (!isVersion(version)) throw new Error(`not a version number: ${version}`);
   const gzipLevel = options.gzipLevel ?? 6;
   if (!Number.isInteger(gzipLevel) || gzipLevel < 0 || gzipLevel > 9) throw new Error(`gzip level must be 0-9, got ${options.gzipLevel}`);
-  for (const needed of ['dist/bin/ppctl.js', 'dist/server/start.js', 'sdk/browser/dist']) {
+  for (const needed of ['dist/bin/ppctl.js', 'dist/server/start.js', 'dist/console/index.html', 'sdk/browser/dist']) {
     if (!existsSync(path.join(root, needed))) throw new Error(`${needed} is missing: run \`npm run build\` first`);
   }
   const outDir = path.resolve(options.outDir ?? path.join(root, 'dist', 'bundle'));

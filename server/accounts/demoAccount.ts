@@ -11,6 +11,7 @@ export const DEMO_EMAIL = 'owner@pp.local';
 
 export interface DemoAccount {
   email: string;
+  ownerId: number;
   /** Present only when the account was created by this call. */
   password?: string;
   project: Project;
@@ -25,12 +26,12 @@ export async function ensureDemoAccount(db: MetaDb, now: Date): Promise<DemoAcco
   if (countUsers(db) > 0) {
     const row = db
       .prepare(
-        `SELECT u.email, p.id FROM users u JOIN memberships m ON m.user_id = u.id AND m.role = 'owner'
+        `SELECT u.email, u.id AS user_id, p.id FROM users u JOIN memberships m ON m.user_id = u.id AND m.role = 'owner'
          JOIN projects p ON p.org_id = m.org_id AND p.deleted_at IS NULL ORDER BY u.id, p.id LIMIT 1`,
       )
-      .get() as { email: string; id: number } | undefined;
+      .get() as { email: string; id: number; user_id: number } | undefined;
     const project = row ? getProject(db, row.id) : undefined;
-    if (row && project) return { email: row.email, project };
+    if (row && project) return { email: row.email, ownerId: row.user_id, project };
   }
   const password = generatePassword();
   const user = await createUser(db, { email: DEMO_EMAIL, password, name: 'Owner' }, now);
@@ -41,5 +42,5 @@ export async function ensureDemoAccount(db: MetaDb, now: Date): Promise<DemoAcco
     addMembership(db, org.id, user.id, 'owner', now);
     return createProject(db, { orgId: org.id, name: 'Demo project', timezone: 'UTC' }, now);
   });
-  return { email: user.email, password, project: create() };
+  return { email: user.email, ownerId: user.id, password, project: create() };
 }

@@ -1,5 +1,5 @@
 // Assembles the express app: request ids and logging, body parsing with the size limit, CORS,
-// the per-address budget, every domain's routes (validated against the OpenAPI document), 404 and
+// the per-address budget, every domain's routes (validated against the OpenAPI document), the web console, 404 and
 // the one error middleware.
 
 import express, { type Express } from 'express';
@@ -29,6 +29,7 @@ import { behaviorDomain } from '../behavior/routes.js';
 import { queriesDomain } from '../queries/routes.js';
 import { segmentsDomain } from '../accounts/segmentsDomain.js';
 import { eventsDomain } from '../events/routes.js';
+import { consoleSite, loadConsoleFiles } from './consoleSite.js';
 
 export interface BuiltApp {
   app: Express;
@@ -53,8 +54,13 @@ export const DOMAINS: Domain[] = [
   eventsDomain,
 ];
 
+/** The OpenAPI document of every domain, as served at /api/v1/openapi.json. */
+export function apiDocument(version: string, domains: Domain[] = DOMAINS): OpenApiDocument {
+  return assembleDocument(version, domains.map((d) => d.openapi));
+}
+
 export function buildApp(services: Services, domains: Domain[] = DOMAINS): BuiltApp {
-  const document = assembleDocument(services.version, domains.map((d) => d.openapi));
+  const document = apiDocument(services.version, domains);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', services.config.trust_proxy);
@@ -76,6 +82,7 @@ export function buildApp(services: Services, domains: Domain[] = DOMAINS): Built
 
   const routes = new RouteTable(app, new Validation(document), document);
   for (const d of domains) d.mount(routes, services);
+  app.use(consoleSite(loadConsoleFiles()));
 
   app.use(notFoundHandler());
   app.use(errorHandler(services.log));

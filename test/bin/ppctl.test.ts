@@ -34,13 +34,31 @@ t.test('serve: JSON first line, graceful SIGTERM, clean second start; embedded c
   t.match(first.url, /^http:\/\/127\.0\.0\.1:\d+$/);
   const health = await request(first.url, 'GET', '/api/v1/health');
   t.equal(health.status, 200);
-  // The banner follows the log lines; wait for it.
-  for (let i = 0; i < 50 && !first.stdout.some((l) => l.includes('demo project id')); i++) await new Promise((r) => setTimeout(r, 100));
+  // The banner follows the log lines and the demo data; wait for it.
+  for (let i = 0; i < 600 && !first.stdout.some((l) => l.includes('demo project id')); i++) await new Promise((r) => setTimeout(r, 100));
   const banner = first.stdout.join('\n');
   t.match(banner, /owner email: owner@pp\.local/);
+  t.match(banner, `pp is running at ${first.url}/sign-in`, 'the printed address is the console sign-in page');
   const password = /one-time password: (\S+)/.exec(banner)?.[1];
   t.ok(password, 'a generated password is printed on the first start');
   t.match(password, /[A-Z]/);
+
+  // The demo project's data came in through ingestion: every event the banner counts is stored.
+  const loaded = Number(/([\d,]+) events of ([\d,]+) visitors/.exec(banner)?.[1]?.replace(/,/g, ''));
+  t.ok(loaded > 20_000, `tens of thousands of demo events (${loaded})`);
+  const token = (await request(first.url, 'POST', '/api/v1/auth/login', { body: { email: 'owner@pp.local', password } })).body.access_token as string;
+  const today = new Date().toISOString().slice(0, 10);
+  const monthAgo = new Date(Date.now() - 31 * 86_400_000).toISOString().slice(0, 10);
+  const counted = await request(first.url, 'POST', '/api/v1/projects/1/queries/segmentation', {
+    token,
+    body: { event: 'any', metric: 'events', interval: 'month', date_from: monthAgo, date_to: today },
+  });
+  t.equal(counted.status, 200, counted.text);
+  t.equal(counted.body.series[0].points.reduce((n: number, p: { value: number }) => n + p.value, 0), loaded, 'the queries count them all');
+  const settings = await request(first.url, 'GET', '/api/v1/projects/1/behavior/settings', { token });
+  t.match(settings.body, { autocapture_clicks: true, autocapture_forms: true, autocapture_scroll: true }, 'autocapture is on for the demo project');
+  const keys = await request(first.url, 'GET', '/api/v1/projects/1/keys', { token });
+  t.same(keys.body.items.map((k: { name: string; status: string }) => [k.name, k.status]), [['Demo data loader', 'revoked']], 'the key that loaded them is revoked');
 
   // The admin socket answers while the server holds the files.
   const viaSocket = await runPpctl(['migrations', '--json', '--data-dir', dataDir]);
@@ -57,10 +75,11 @@ t.test('serve: JSON first line, graceful SIGTERM, clean second start; embedded c
   t.match(direct.stdout, /0001_accounts/);
 
   const second = await spawnServe(['--data-dir', dataDir, '--embedded']);
-  for (let i = 0; i < 50 && !second.stdout.some((l) => l.includes('demo project id')); i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 100 && !second.stdout.some((l) => l.includes('demo project id')); i++) await new Promise((r) => setTimeout(r, 100));
   const again = second.stdout.join('\n');
   t.match(again, /owner email: owner@pp\.local/);
   t.notMatch(again, /one-time password/, 'no password on the second start');
+  t.notMatch(again, /demo data/i, 'nor demo data');
   t.notMatch(again, /migration applied/, 'nothing left to migrate');
   second.child.kill('SIGINT');
   t.equal(await second.exited, 0, 'SIGINT ends the process cleanly');

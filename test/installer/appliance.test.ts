@@ -136,6 +136,11 @@ t.test('bundle → offline install → ingest → upgrade → failed upgrade rol
     const s = await status();
     t.match(s, { code: 0, version: v1, running: true, ready: true, running_version: v1, data: { users: 1, projects: 1, events: 0 } });
     t.equal((await request(base, 'GET', '/api/v1/health?ready=1')).status, 200);
+    const signIn = await request(base, 'GET', '/sign-in');
+    t.equal(signIn.status, 200, 'the installed server serves the web console');
+    t.match(signIn.text, /<div id="app"><\/div>/);
+    const entry = /src="(\/assets\/[^"]+\.js)"/.exec(signIn.text)?.[1];
+    t.equal(entry && (await request(base, 'GET', entry)).status, 200, 'with its scripts');
   });
 
   const client = new IngestClient(base);

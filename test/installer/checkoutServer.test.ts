@@ -14,9 +14,9 @@ t.setTimeout(60_000);
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PP_'))) as Record<string, string>;
 const ppctl = (cwd: string, ...args: string[]) => outputOf(spawn(process.execPath, [PPCTL, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] }));
 
-/** `ppctl serve --embedded` in `cwd`, once it listens: the process and its port. */
+/** `ppctl serve --embedded` in `cwd` (without demo data, whose requests would fill the log), once it listens: the process and its port. */
 async function npmStartIn(cwd: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [PPCTL, 'serve', '--embedded', '--port', '0'], { cwd, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [PPCTL, 'serve', '--embedded', '--no-demo-data', '--port', '0'], { cwd, env, stdio: ['ignore', 'pipe', 'inherit'] });
   // Read to the end: a full pipe would stop the server at its next log line.
   const lines = createInterface({ input: child.stdout! });
   const port = await new Promise<number>((resolve, reject) => {

@@ -29,8 +29,12 @@ chmodSync(tmp, 0o1777);
 const env = { ...process.env, TMPDIR: tmp };
 const child = spawn(tap, ['--reporter=tap', ...files], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
 
-/** The cache tap's TypeScript loader keeps when tap rebuilds its plugins (a fresh clone): tap's, not a test's. */
-const RUNNER_CACHE = /^v8-compile-cache-\d+$/;
+/**
+ * Caches of the tools, not of a test: tap's TypeScript loader keeps one when tap rebuilds its
+ * plugins (a fresh clone), and Node keeps its module compile cache when Vite turns it on (the
+ * bundle test builds the console).
+ */
+const RUNNER_CACHE = /^(v8-compile-cache-\d+|node-compile-cache)$/;
 
 function leftovers(): string[] {
   const names = readdirSync(tmp).filter((name) => !RUNNER_CACHE.test(name)).sort();

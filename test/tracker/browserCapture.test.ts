@@ -6,7 +6,7 @@ import t, { type Test } from 'tap';
 import type { BehaviorSettingsPatch } from '../../server/behavior/behaviorSettings.js';
 import { readReplayChunks } from '../../server/ingest/replay.js';
 import { TRACKER_NAME, TRACKER_VERSION } from '../../sdk/browser/version.js';
-import { launchChromium } from '../sdk/support/chromium.js';
+import { launchChromium } from '../support/chromium.js';
 import { startStaticServer, type StaticServer } from '../sdk/support/staticServer.js';
 import { createTrackedSite, elements, eventually, named, props, type TrackedSite } from '../sdk/support/trackedSite.js';
 import type { Manifest } from '../sdk/support/trackerBuild.js';

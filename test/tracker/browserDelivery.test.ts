@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t, { type Test } from 'tap';
 import { TRACKER_NAME, TRACKER_VERSION } from '../../sdk/browser/version.js';
-import { launchChromium } from '../sdk/support/chromium.js';
+import { launchChromium } from '../support/chromium.js';
 import { startStaticServer } from '../sdk/support/staticServer.js';
 import { createTrackedSite, elements, named, props, type TrackedSite } from '../sdk/support/trackedSite.js';
 import { alterModule, copyBuild, readBuild, REPO_ROOT, type Manifest } from '../sdk/support/trackerBuild.js';

@@ -1,4 +1,4 @@
-// Launches Debian's chromium through playwright-core for the tracker's browser tests, with
+// Launches Debian's chromium through playwright-core for the browser tests (tracker and console), with
 // flags that keep it headless, quiet and off the network.
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';

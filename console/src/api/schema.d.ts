@@ -1,0 +1,4433 @@
+// Generated from the OpenAPI document by console/scripts/apiTypes.mjs; do not edit.
+
+export interface paths {
+    "/api/v1/auth/bootstrap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start the application shell: refresh plus shell data
+         * @description Rotates the cookie exactly like refresh and returns the token response plus the shell sections that exist. Never cacheable.
+         */
+        post: operations["bootstrap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/invite/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation and sign in
+         * @description A new user must set `password` (complexity rule). An existing user needs no password (if one is sent it must be theirs, else 401) but must give `mfa_code` when MFA is on (else 200 MFARequiredResponse; a wrong code is 401). An unknown or withdrawn token is 404; a used or expired one is 422 (details.field=token).
+         */
+        post: operations["acceptInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with email and password (and a second factor when enabled)
+         * @description A wrong email and a wrong password give the same 401 and take the same time. With MFA enabled and no `mfa_code` the answer is 200 MFARequiredResponse. `org_id` picks the organization (403 unless an active member); without it, the organization joined first.
+         */
+        post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End the session of the refresh cookie and clear it
+         * @description Always 204 with the cookie cleared, also without a cookie or with an unknown one. A present Origin outside the allowlist is 403.
+         */
+        post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the identity provider sends the browser back; signs in and redirects to the web app
+         * @description Consumes the state atomically (a second use fails), exchanges the code with the PKCE verifier, and validates issuer, audience, signature (only RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA, Ed25519), expiry, nonce, email_verified, the exact domain policy and membership (just-in-time when enabled). Success: 303 to the configured web-app callback (`oidc.callback_url`) with only the refresh cookie set and no token in the URL; the app then calls /auth/refresh. Every failure, including a missing state or code and an error sent by the provider, is 401 `unauthorized`; the reason is in the server log and the audit log only.
+         */
+        get: operations["oidcCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/oidc/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Begin single sign-on: the authorization URL of the organization's identity provider
+         * @description Resolves exactly one organization with enabled single sign-on: from the email's exact domain (no subdomain matching) or from `org_id`. Neither given, or both given but naming different organizations: 422. None found: 404. Stores a one-time state, nonce and S256 PKCE verifier (the verifier encrypted) valid ten minutes; the answer holds no credential. Spends from the sign-in rate-limit group.
+         */
+        post: operations["oidcStart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password/forgot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Email a one-hour password reset link
+         * @description 204 whether or not the account exists, in the same time. A new request invalidates earlier unused links.
+         */
+        post: operations["forgotPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with an emailed link token
+         * @description Revokes every session and refresh token of the user. An unknown, used or expired token is 422 with message `invalid or expired token`.
+         */
+        post: operations["resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * New access token from the refresh cookie; the cookie is rotated
+         * @description Reads only the `pp_rt` cookie. An invalid, expired or ended token is 401 with the cookie cleared; a token that was already rotated also revokes every session of its user. A present Origin outside the allowlist is 403.
+         */
+        post: operations["refresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an account, its organization and a first project (legacy signup mode)
+         * @description Password rule: at least 8 characters with an uppercase letter, a digit and a punctuation or symbol character. An email already registered is 422 with details.field=email. With signup_mode=closed the answer is 403 `forbidden`. `timezone` (an IANA zone) becomes the first project's zone; invalid values are ignored (UTC). `device_fp` and `utm` are accepted and ignored outside trial-first mode.
+         */
+        post: operations["register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness (and readiness with ready=1) */
+        get: operations["healthApi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller: user, current organization and role, all memberships */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/mfa/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turn two-factor authentication off with a current code or a recovery code */
+        post: operations["disableMfa"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/mfa/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm the pending secret with a current code; returns ten recovery codes, once */
+        post: operations["enableMfa"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/mfa/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start two-factor enrolment: a new TOTP secret
+         * @description The secret stays pending until /me/mfa/enable confirms a code; calling again replaces a pending secret. 409 when MFA is already on.
+         */
+        post: operations["setupMfa"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your password
+         * @description Needs the current password; the new one follows the complexity rule and must differ from it. Every other session of the user ends (this one stays), open reset links stop working, and `password_change_required` (GET /me) becomes false. A wrong current password is 422 with details.field=current_password; attempts spend the per-email budget of the sign-in group.
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's live sessions (signed-in devices), newest first */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/sessions/{sessionID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign out one of your sessions
+         * @description Its access tokens answer 401 from the next request and its refresh token stops working.
+         */
+        delete: operations["revokeSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This OpenAPI 3.1 document */
+        get: operations["getOpenApi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Rename the organization (admin+) */
+        patch: operations["updateOrg"];
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgID}/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Invitations of the organization that were not withdrawn, newest first (admin+) */
+        get: operations["listInvites"];
+        put?: never;
+        /**
+         * Invite someone by email (admin+; only an owner invites an owner)
+         * @description Emails a link `{base_url}/invite?token=…` valid seven days; the token is never returned here. An open invitation of the same address is replaced. A current member is 409.
+         */
+        post: operations["createInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgID}/invites/{inviteID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw an invitation not yet accepted (admin+; an owner invitation only by an owner)
+         * @description The link then answers 404.
+         */
+        delete: operations["revokeInvite"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgID}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Members of the organization (admin+) */
+        get: operations["listMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgID}/members/{userID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member (admin+; owners only by owners)
+         * @description The removed member's next request is 401. Removing the last owner is 409 `last_owner`.
+         */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role (admin+; owners only by owners)
+         * @description Only an owner may change an owner or grant the owner role (else 403). Demoting the last owner is 409 `last_owner`. The new role applies to the member's next request.
+         */
+        patch: operations["changeMemberRole"];
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgID}/oidc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's identity provider (owner only) */
+        get: operations["getOidcProvider"];
+        /**
+         * Create or replace the organization's identity provider (owner only)
+         * @description The issuer's discovery document and key set are fetched before anything is saved: unreachable or unusable gives 422 with the reason (details.field=issuer). The provider must offer the code flow, an allow-listed ID token algorithm and client_secret_basic or client_secret_post. An enabled provider cannot list a domain that another organization's enabled provider lists (409, details.domains). The client secret is stored encrypted.
+         */
+        put: operations["putOidcProvider"];
+        post?: never;
+        /**
+         * Remove the organization's identity provider (owner only)
+         * @description Sign-ins in flight for it fail at the callback. Accounts and memberships stay.
+         */
+        delete: operations["deleteOidcProvider"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Projects of the caller's organization (viewer+) */
+        get: operations["listProjects"];
+        put?: never;
+        /** Create a project (admin+) */
+        post: operations["createProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One project (viewer+) */
+        get: operations["getProject"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a project (owner)
+         * @description The project and everything under it stop being reachable at once; its id is never reused.
+         */
+        delete: operations["deleteProject"];
+        options?: never;
+        head?: never;
+        /** Rename a project or change its time zone (admin+) */
+        patch: operations["updateProject"];
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/behavior/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Collection settings of the project (viewer+) */
+        get: operations["getBehaviorSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change any subset of the settings atomically (admin+)
+         * @description The flags never enable form values or input replay.
+         */
+        patch: operations["patchBehaviorSettings"];
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/catalog/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Known event names with counts and first/last time of receipt (viewer+)
+         * @description Counts every stored event of the project. At most 10000 names (the most frequent), sorted by name.
+         */
+        get: operations["eventCatalog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/catalog/props": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Top-level property keys with inferred value types (viewer+)
+         * @description Read from the 10000 most recently received events that carry properties (of one event name with event=). Types: string, number, boolean, datetime (ISO 8601 strings), object, array, mixed (more than one). Keys seen only with null values are left out; at most 1000 keys (the most seen), sorted by key.
+         */
+        get: operations["propertyCatalog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stored events, or Integration Doctor records with view=doctor (viewer+)
+         * @description Newest first by time of receipt, ties broken by uuid descending. Keyset pages: events arriving while a client pages never shift, repeat or hide the events of later pages. A cursor is bound to the project, the view and every filter (not to limit). view=doctor: from and to required, half-open, at most 31 days; at most one event; user_id, anonymous_id, anon_id, actor_id and release are refused.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live server-sent events of the project (viewer+)
+         * @description text/event-stream of events committed after connecting. `event: event` carries an EventItem; at most 20 messages in any one-second window, and events beyond that are dropped and counted: `event: dropped` with data {"count": n}. Comment lines (`: heartbeat`) keep the connection alive.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List ingestion keys (never their values), newest first (admin or owner) */
+        get: operations["listIngestKeys"];
+        put?: never;
+        /**
+         * Issue an ingestion key (admin or owner); the value is returned once
+         * @description A browser token (pp_bt_) needs at least one domain and an expiry. A server key (pp_sk_) takes no domains and may have no expiry. Scopes default to every scope the type allows: browser events:write, identify:write, replay:write, capture:write; server events:write, identify:write.
+         */
+        post: operations["issueIngestKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/keys/{keyID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an ingestion key (admin or owner); revoking twice is harmless */
+        delete: operations["revokeIngestKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/keys/{keyID}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a key with a new value and revoke the old one (admin or owner)
+         * @description The replacement keeps name, type, scopes and domains. Keys are never extended: without expires_at the replacement gets the old key's lifetime again, counted from now. A legacy key must name the type of its replacement (browser or server); the replacement holds the identify/alias right.
+         */
+        post: operations["rotateIngestKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/queries/activity-summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * DAU, WAU, MAU and usage ratios for one local day
+         * @description WAU and MAU are exact distinct actors over the trailing 7 and 30 local days ending at date_to.
+         */
+        post: operations["queryActivitySummary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/queries/funnel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Funnel: conversion through ordered steps
+         * @description Every step-1 event in the range starts an attempt; later steps must follow within window_hours of it. dropped_at_step needs actor_drilldown.
+         */
+        post: operations["queryFunnel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/queries/lifecycle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lifecycle: new, returning, resurrecting and dormant actors per bucket
+         * @description dormant is reported as a non-positive number.
+         */
+        post: operations["queryLifecycle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/queries/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retention by cohort of first start event
+         * @description value=actors gives per-period ratios and counts; revenue, cumulative RUB per cohort member; paid_conversion, the cumulative share that paid.
+         */
+        post: operations["queryRetention"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/queries/retention/actors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Actors of one retention cohort and period
+         * @description Same semantics as retention; ordered by actor id; needs actor_drilldown and saved_segments.
+         */
+        post: operations["queryRetentionActors"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/queries/revenue-summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revenue, refunds, ARPU and ARPPU over a range
+         * @description ARPU divides revenue by distinct active actors over the whole range, each counted once.
+         */
+        post: operations["queryRevenueSummary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/queries/segmentation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Segmentation: a metric per time bucket, optionally grouped
+         * @description Buckets are local to the project time zone and zero-filled; group_by ranks values by the metric over the whole range.
+         */
+        post: operations["querySegmentation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/queries/stickiness": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stickiness: actors by number of distinct active days
+         * @description One entry per possible day count (1..days in range), zero-filled.
+         */
+        post: operations["queryStickiness"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/release-markers/deploy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a deploy with a release token of this project
+         * @description Header Idempotency-Key (required; 8 to 128 printable characters, no spaces or commas, else 422). A new key creates the marker (201); the same key with the same body answers 200 with Idempotency-Replayed: true; the same key with another body is 409 idempotency_conflict. Only release tokens are accepted here, and release tokens nowhere else.
+         */
+        post: operations["recordDeployMarker"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/release-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List release tokens (admin+) */
+        get: operations["listReleaseTokens"];
+        put?: never;
+        /** Issue a release token (admin+); scope release_markers:write; the value is returned once */
+        post: operations["issueReleaseToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/release-tokens/{tokenID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a release token (admin+); always available */
+        delete: operations["revokeReleaseToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/segments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Saved segments of the project, by id (viewer+) */
+        get: operations["listSegments"];
+        put?: never;
+        /** Save a segment (analyst+, saved_segments entitlement) */
+        post: operations["createSegment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/segments/{segmentID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One saved segment (viewer+) */
+        get: operations["getSegment"];
+        put?: never;
+        post?: never;
+        /** Delete a segment (analyst+); queries naming it then answer 422 */
+        delete: operations["deleteSegment"];
+        options?: never;
+        head?: never;
+        /** Rename a segment or replace its filters (analyst+, saved_segments entitlement) */
+        patch: operations["updateSegment"];
+        trace?: never;
+    };
+    "/v1/alias": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link a previous id (and everything linked to it) to a user id
+         * @description Bearer key (or legacy ?key=) with scope identify:write; same rules as identify.
+         */
+        post: operations["alias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/capture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Store the element the picker captured
+         * @description Bearer browser token (or legacy key) with scope capture:write. Stored under the picker token for the labeled-events picker to poll; at most 64 KiB.
+         */
+        post: operations["capture"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/config/{prefix}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public collection configuration of a browser token, by its eight-character prefix
+         * @description No authentication. Only enabled collection kinds are listed. Unknown, revoked or expired prefixes (and server keys) are 404.
+         */
+        get: operations["publicCollectionConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness (and readiness with ready=1) */
+        get: operations["healthIngest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/identify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link an anonymous id to a user id
+         * @description Bearer key (or legacy ?key=) with scope identify:write; keys issued before the linking split get 403 credential_rotation_required. An anonymous id already linked to another user stays with it (rejected[0].code identity_conflict).
+         */
+        post: operations["identify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Store a session-recording chunk
+         * @description Browser token (Bearer or body `credential`) or legacy key with scope replay:write. Refused in rejected[] (replay_disabled) while recordings are off for the project.
+         */
+        post: operations["replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sdk/browser/{version}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A versioned tracker file or its manifest (immutable; ETag is the quoted hex SHA-256) */
+        get: operations["getTrackerFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/t.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The current tracker core; not version-pinned, cached one hour, no ETag */
+        get: operations["getTrackerShortUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/track": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send events (202 after they are durably stored)
+         * @description Credential: Authorization: Bearer pp_bt_/pp_sk_ key, or a browser token in the body field `credential` (for sendBeacon, with a text/plain body), or a legacy key in ?key=. Scope events:write. Browser tokens only from their domains (Origin, else Referer).
+         */
+        post: operations["track"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        ActivitySummaryRequest: {
+            /**
+             * Format: date
+             * @description the last local day counted, normally the last complete one
+             */
+            date_to: string;
+            /**
+             * @description an event name, or `any` for every event
+             * @default any
+             */
+            event: string;
+        };
+        ActivitySummaryResponse: {
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_to: string;
+            dau: number;
+            /** @description fraction 0..1; null when the denominator is 0 */
+            dau_mau: number | null;
+            event: string;
+            mau: number;
+            /** @description share of MAU actors active on two or more days */
+            repeat_activity: number | null;
+            /** @description mean active days (of 30) per MAU actor */
+            usage_frequency: number | null;
+            wau: number;
+        };
+        AliasRequest: {
+            previous_id: string;
+            user_id: string;
+        };
+        /** @description A project without stored settings resolves to strict privacy with every kind disabled. */
+        BehaviorSettings: {
+            /** @description pp.click, rage and dead clicks */
+            autocapture_clicks: boolean;
+            /** @description form starts, submits and abandonment; never entered values */
+            autocapture_forms: boolean;
+            autocapture_hover_intent: boolean;
+            /** @description scroll depth */
+            autocapture_scroll: boolean;
+            /** @description section visibility */
+            autocapture_sections: boolean;
+            /** @description page performance and error diagnostics */
+            diagnostics_enabled: boolean;
+            /**
+             * @description strict masks all text in recordings and element texts
+             * @enum {unknown}
+             */
+            privacy_mode: "standard" | "strict";
+            /** @description session recordings; inputs are always masked */
+            replay_enabled: boolean;
+            /** @description share of sessions recorded, 0..1 (default 1) */
+            replay_sample_rate: number;
+            /**
+             * Format: date-time
+             * @description null while the defaults apply
+             */
+            updated_at: string | null;
+        };
+        Breakdown: {
+            /** @default 25 */
+            limit: number;
+            /** @description `url`, `path`, `referrer`, `source`, `sdk_name`, `release` or `props.<key>` (a top-level key, no `*`) */
+            property: string;
+        };
+        CaptureRequest: {
+            chain: components["schemas"]["ElementInfo"][];
+            element: components["schemas"]["ElementInfo"];
+            nonce: string;
+            picker_token: string;
+            selector: string;
+            url: string;
+        };
+        CollectionConfig: {
+            /** @description enabled kinds only */
+            collect: ("clicks" | "hover_intent" | "sections" | "scroll" | "forms" | "replay" | "diagnostics")[];
+            /** @enum {unknown} */
+            privacy_mode: "standard" | "strict";
+            /** @description present only when replay is enabled */
+            replay_sample_rate?: number;
+        };
+        /** @description `{period: "previous"}` (the same number of days just before date_from) or an explicit `{date_from, date_to}` */
+        CompareRequest: {
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_from?: string;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_to?: string;
+            /** @enum {unknown} */
+            period?: "previous";
+        };
+        /** @description the token response plus the shell sections this installation has; a section without data is absent */
+        CustomerBootstrapResponse: components["schemas"]["TokenResponse"] & {
+            /** @description cloud only */
+            billing?: Record<string, never>;
+            /** @description on-prem license summary (docs/license.md) */
+            license?: {
+                days_left?: number | null;
+                edition?: string | null;
+                /** Format: date-time */
+                expires_at?: string | null;
+                /** @description entitlements in force now */
+                features?: string[];
+                /** Format: date-time */
+                grace_ends_at?: string | null;
+                licensee?: string | null;
+                /** @enum {unknown} */
+                status?: "none" | "valid" | "expiring" | "grace" | "expired";
+                warnings?: string[];
+            };
+            /** @description cloud only */
+            usage?: Record<string, never>;
+        };
+        DeployMarker: {
+            commit: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            deployed_at: string;
+            description: string | null;
+            environment: string | null;
+            id: number;
+            release: string;
+            url: string | null;
+        };
+        /** @description Integration Doctor record, metadata v2: an accepted event or a refused attempt; never property values or identities. */
+        DoctorRecord: {
+            /** @description why an attempt was refused */
+            code?: string | null;
+            /** @description event name (of a refused attempt: as sent, at most 200 characters, when it was a string) */
+            event?: string | null;
+            /** @description position of the refused event in its request */
+            event_index?: number | null;
+            /** @description public id of the ingestion key */
+            key_id?: string | null;
+            /** @enum {unknown} */
+            kind: "accepted" | "rejected";
+            message?: string | null;
+            /** @constant */
+            metadata_version: 2;
+            /** @description refused attempts: track, identify, alias, replay or capture */
+            operation?: string | null;
+            /**
+             * @description valid: stored clean; invalid: stored with warnings; rejected: refused
+             * @enum {unknown}
+             */
+            outcome: "valid" | "invalid" | "rejected";
+            /** Format: date-time */
+            received_at: string;
+            /** @description the X-Request-Id the refused request was answered with */
+            request_id?: string | null;
+            sdk_name?: string | null;
+            sdk_version?: string | null;
+            source: string;
+            /**
+             * Format: date-time
+             * @description client time of an accepted event
+             */
+            ts?: string | null;
+            /** @description accepted events only */
+            uuid?: string | null;
+            /** @description invalid_reasons of an accepted event */
+            warnings: string[];
+        };
+        ElementInfo: {
+            attributes?: {
+                [key: string]: string;
+            };
+            classes?: string[];
+            id?: string;
+            nth_child?: number;
+            tag: string;
+            text?: string;
+        };
+        Error: {
+            error: {
+                /** @description machine-readable snake_case code */
+                code: string;
+                /** @description field names, limits, request id; never a stack trace */
+                details: Record<string, never>;
+                message: string;
+            };
+        };
+        /** @description A stored event. The live stream sends the same object. */
+        EventItem: {
+            /** @description the actor the event resolves to now: the user its distinct id is linked to, else the distinct id */
+            actor_id: string;
+            anonymous_id?: string | null;
+            /** @description user_id if the event had one, else anonymous_id */
+            distinct_id: string;
+            event: string;
+            /** @description stored with warnings */
+            invalid: boolean;
+            /** @description the warnings, e.g. ts_in_future, revenue_not_numeric */
+            invalid_reasons: string[];
+            path?: string | null;
+            props: Record<string, never> | null;
+            /**
+             * Format: date-time
+             * @description server time of receipt; the list is ordered by it
+             */
+            received_at: string;
+            referrer?: string | null;
+            release?: string | null;
+            /** @description props.revenue read as a signed number */
+            revenue?: number | null;
+            sdk_name?: string | null;
+            sdk_version?: string | null;
+            session_id?: string | null;
+            /** @enum {unknown} */
+            source: "browser" | "server" | "import" | "system" | "unknown";
+            /**
+             * Format: date-time
+             * @description client time (time of receipt when the client sent none)
+             */
+            ts: string;
+            url?: string | null;
+            user_id?: string | null;
+            /** Format: uuid */
+            uuid: string;
+        };
+        EventsPage: {
+            /** @description EventItem, or DoctorRecord with view=doctor; newest first */
+            items: (components["schemas"]["EventItem"] | components["schemas"]["DoctorRecord"])[];
+            /** @description opaque; null on the last page */
+            next_cursor: string | null;
+        };
+        FunnelRequest: {
+            breakdown?: components["schemas"]["Breakdown"];
+            compare?: components["schemas"]["CompareRequest"];
+            /**
+             * @default actors
+             * @enum {unknown}
+             */
+            count_by: "actors" | "totals";
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_from?: string;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_to?: string;
+            /** @description 1 ≤ k < steps; actors whose level is exactly k (needs actor_drilldown; count_by=actors only) */
+            dropped_at_step?: number;
+            /** @description opaque cursor from the previous page, bound to this query */
+            dropped_cursor?: string;
+            /** @default 50 */
+            dropped_limit: number;
+            steps: components["schemas"]["FunnelStep"][];
+            /**
+             * @description revenue adds the estimated monthly RUB loss per transition (count_by=actors only)
+             * @default actors
+             * @enum {unknown}
+             */
+            value: "actors" | "revenue";
+            /**
+             * @description conversion window from the step-1 event, inclusive
+             * @default 336
+             */
+            window_hours: number;
+        };
+        FunnelResponse: {
+            compare?: components["schemas"]["FunnelResult"];
+            dropped?: {
+                actors: {
+                    actor_id: string;
+                }[];
+                next_cursor: string | null;
+                step: number;
+            };
+        } & components["schemas"]["FunnelResult"];
+        FunnelResult: {
+            /** @description segments in rank order, `$other` last; they add up to the total */
+            breakdown?: {
+                /** @description the value, `$none` (absent) or `$other` */
+                name: string;
+                steps: components["schemas"]["FunnelStepResult"][];
+                value: string | null;
+            }[];
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_from: string;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_to: string;
+            revenue?: {
+                converting_actors: number;
+                /** @description RUB over the range */
+                revenue_per_converting_actor: number | null;
+                transitions: {
+                    dropped: number;
+                    /** @description RUB per 30 days */
+                    estimated_monthly_loss: number | null;
+                    from_step: number;
+                    to_step: number;
+                }[];
+            };
+            steps: components["schemas"]["FunnelStepResult"][];
+        };
+        FunnelStep: {
+            event: string;
+            filters?: components["schemas"]["QueryFilters"];
+            label?: string;
+        };
+        FunnelStepResult: {
+            /** @description count / step-1 count */
+            conversion_rate: number | null;
+            count: number;
+            event: string;
+            label: string;
+            mean_seconds_from_previous: number | null;
+            median_seconds_from_previous: number | null;
+            /** @description count / previous step count */
+            step_conversion_rate: number | null;
+        };
+        GroupBy: {
+            /** @default 10 */
+            limit: number;
+            /** @description `url`, `path`, `referrer`, `source`, `sdk_name`, `release` or `props.<key>` (a top-level key, no `*`) */
+            property: string;
+        };
+        IdentifyRequest: {
+            anonymous_id: string;
+            /** @description merged into the user's traits (at most 16 KiB) */
+            traits?: Record<string, never>;
+            user_id: string;
+        };
+        IngestAccepted: {
+            /** @description items stored (or already stored under the same uuid / seq) */
+            accepted: number;
+            rejected: {
+                /** @enum {unknown} */
+                code: "invalid_event" | "event_required" | "identity_required" | "invalid_field" | "too_large" | "identity_conflict" | "replay_disabled";
+                /** @description position in `events` (0 for a single item) */
+                index: number;
+                /** @description names the field, never its value */
+                message: string;
+            }[];
+        };
+        IngestKey: {
+            /** Format: date-time */
+            created_at: string;
+            domains: string[];
+            /** Format: date-time */
+            expires_at: string | null;
+            id: number;
+            /** @description false for legacy keys issued before identify/alias became a separate right; those get 403 credential_rotation_required there */
+            linking_split: boolean;
+            name: string;
+            /** @description the eight-character public id following the type prefix; public collection configuration is read by it */
+            prefix: string;
+            /** Format: date-time */
+            revoked_at: string | null;
+            rotated_from: number | null;
+            scopes: ("events:write" | "identify:write" | "replay:write" | "capture:write")[];
+            /** @enum {unknown} */
+            status: "active" | "revoked" | "expired";
+            /**
+             * @description value prefix pp_bt_, pp_sk_ or pp_wk_
+             * @enum {unknown}
+             */
+            type: "browser" | "server" | "legacy";
+        };
+        Invite: {
+            /** Format: date-time */
+            accepted_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            email: string;
+            /**
+             * Format: date-time
+             * @description seven days after creation
+             */
+            expires_at: string;
+            id: number;
+            /** @description user id of the inviter */
+            invited_by: number | null;
+            /** @enum {unknown} */
+            role: "viewer" | "analyst" | "admin" | "owner";
+            /** @enum {unknown} */
+            status: "pending" | "accepted" | "expired";
+        };
+        IssuedIngestKey: components["schemas"]["IngestKey"] & {
+            /** @description the full key value; shown only in this response */
+            value: string;
+        };
+        IssuedReleaseToken: components["schemas"]["ReleaseToken"] & {
+            /** @description the full key value; shown only in this response */
+            value: string;
+        };
+        LifecycleRequest: {
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_from: string;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_to: string;
+            filters?: components["schemas"]["QueryFilters"];
+            /**
+             * @default day
+             * @enum {unknown}
+             */
+            interval: "day" | "week";
+        };
+        LifecycleResponse: {
+            buckets: {
+                /**
+                 * Format: date
+                 * @description inclusive local date in the project time zone, YYYY-MM-DD
+                 */
+                bucket: string;
+                dormant: number;
+                new: number;
+                resurrecting: number;
+                returning: number;
+            }[];
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_from: string;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_to: string;
+            /** @enum {unknown} */
+            interval: "day" | "week";
+        };
+        Me: {
+            /** @description the access token's organization and the caller's role in it */
+            org: components["schemas"]["OrgMembership"];
+            /** @description every organization the caller belongs to (switch with POST /auth/refresh {org_id}) */
+            orgs: components["schemas"]["OrgMembership"][];
+            /** Format: uuid */
+            session_id: string;
+            user: {
+                /** Format: date-time */
+                created_at: string;
+                email: string;
+                id: number;
+                mfa_enabled: boolean;
+                name: string | null;
+                /** @description the password was set by someone else (first-start one-time password, operator reset); change it with POST /me/password */
+                password_change_required: boolean;
+            };
+        };
+        Member: {
+            email: string;
+            /** Format: date-time */
+            joined_at: string;
+            name: string | null;
+            /** @enum {unknown} */
+            role: "viewer" | "analyst" | "admin" | "owner";
+            user_id: number;
+        };
+        /** @description no token was issued; repeat the same request with `mfa_code` */
+        MFARequiredResponse: {
+            /** @constant */
+            mfa_required: true;
+        };
+        OIDCProvider: {
+            client_id: string;
+            /**
+             * @description the secret itself is never returned
+             * @constant
+             */
+            client_secret_set: true;
+            /** Format: date-time */
+            created_at: string;
+            domains: string[];
+            enabled: boolean;
+            issuer: string;
+            jit: {
+                /** @enum {unknown} */
+                default_role: "viewer" | "analyst" | "admin";
+                enabled: boolean;
+            };
+            org_id: number;
+            /** @description the redirect URI to register at the provider: BASE_URL/api/v1/auth/oidc/callback */
+            redirect_uri: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        OIDCStartResponse: {
+            /**
+             * Format: uri
+             * @description the identity provider's authorization URL; its state is valid ten minutes
+             */
+            authorization_url: string;
+        };
+        Organization: {
+            /** Format: date-time */
+            created_at: string;
+            id: number;
+            name: string;
+        };
+        OrgMembership: {
+            id: number;
+            name: string;
+            /** @enum {unknown} */
+            role: "viewer" | "analyst" | "admin" | "owner";
+        };
+        Project: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: int32 */
+            id: number;
+            name: string;
+            org_id: number;
+            timezone: string;
+        };
+        /** @description Scalars compare by their text (5 matches "5"). neq, not_in and not_contains also match events without the field; a JSON null counts as absent. */
+        QueryFilter: {
+            /** @description `url`, `path`, `referrer`, `source`, `sdk_name`, `release` or `props.<key>` (a top-level key, no `*`) */
+            field: string;
+            /** @enum {unknown} */
+            op: "eq" | "neq" | "in" | "not_in" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists";
+            /** @description eq/neq: a scalar; in/not_in: a non-empty array; contains/not_contains/starts_with: a string; gt/gte/lt/lte: a number (props.<key> only, JSON numbers only); exists/not_exists: none */
+            value?: string | number | boolean | (string | number | boolean)[] | null;
+        };
+        /** @description a QueryFilter, or `segment:<id>` naming a saved segment of the project (needs the saved_segments entitlement) */
+        QueryFilterItem: unknown;
+        /** @description all items must match (AND); at most 20 items and 8192 bytes as JSON */
+        QueryFilters: components["schemas"]["QueryFilterItem"][];
+        ReleaseToken: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string | null;
+            id: number;
+            name: string;
+            prefix: string;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /** @constant */
+            scope: "release_markers:write";
+            /** @enum {unknown} */
+            status: "active" | "revoked" | "expired";
+        };
+        ReplayRequest: {
+            anonymous_id: string;
+            /** @description a pp_bt_ browser token, for requests that cannot carry headers (sendBeacon) */
+            credential?: string;
+            /** @description rrweb events; at most 512 KiB serialized (else 413) */
+            events: Record<string, never>[];
+            /** @description chunk number within the session; a re-sent seq is stored once */
+            seq: number;
+            session_id: string;
+            /** @description sending client as name/version when X-PP-Tracker cannot be sent */
+            tracker?: string;
+        };
+        RetentionActorsRequest: {
+            /**
+             * Format: date
+             * @description a cohort label exactly as the retention response gives it
+             */
+            cohort: string;
+            /** @description opaque cursor from the previous page, bound to this query */
+            cursor?: string;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_from: string;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_to: string;
+            filters?: components["schemas"]["QueryFilters"];
+            /** @enum {unknown} */
+            granularity: "day" | "week";
+            /** @default 50 */
+            limit: number;
+            /** @description 0 is the whole cohort; at most periods */
+            period: number;
+            periods: number;
+            /** @description an event name, or `any` for every event */
+            return_event: string;
+            start_event: string;
+        };
+        RetentionActorsResponse: {
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            cohort: string;
+            items: {
+                actor_id: string;
+            }[];
+            next_cursor: string | null;
+            period: number;
+        };
+        RetentionRequest: {
+            compare?: components["schemas"]["CompareRequest"];
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_from?: string;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_to?: string;
+            filters?: components["schemas"]["QueryFilters"];
+            /**
+             * @default day
+             * @enum {unknown}
+             */
+            granularity: "day" | "week";
+            /**
+             * @description periods after period 0; values has periods + 1 entries
+             * @default 7
+             */
+            periods: number;
+            /**
+             * @description an event name, or `any` for every event
+             * @default any
+             */
+            return_event: string;
+            start_event: string;
+            /**
+             * @default actors
+             * @enum {unknown}
+             */
+            value: "actors" | "revenue" | "paid_conversion";
+        };
+        RetentionResponse: {
+            compare?: components["schemas"]["RetentionResult"];
+            /** @enum {unknown} */
+            granularity?: "day" | "week";
+            periods?: number;
+            /** @enum {unknown} */
+            value?: "actors" | "revenue" | "paid_conversion";
+        } & components["schemas"]["RetentionResult"];
+        RetentionResult: {
+            cohorts: {
+                /**
+                 * Format: date
+                 * @description inclusive local date in the project time zone, YYYY-MM-DD
+                 */
+                cohort: string;
+                /** @description value=actors only */
+                counts?: (number | null)[];
+                size: number;
+                /** @description index = period; null before the period starts or for an empty cohort */
+                values: (number | null)[];
+            }[];
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_from: string;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_to: string;
+        };
+        RevenueSummaryRequest: {
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_from: string;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_to: string;
+            filters?: components["schemas"]["QueryFilters"];
+        };
+        RevenueSummaryResponse: {
+            active_actors: number;
+            arppu: number | null;
+            arpu: number | null;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_from: string;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_to: string;
+            paying_actors: number;
+            refund_count: number;
+            refunds: number;
+            /** @description signed sum, RUB */
+            revenue: number;
+        };
+        SavedSegment: {
+            /** Format: date-time */
+            created_at: string;
+            filters: components["schemas"]["QueryFilter"][];
+            id: number;
+            name: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        SavedSegmentChange: {
+            /** @description Filter objects only (a segment cannot name another); at most 8192 bytes as JSON */
+            filters?: components["schemas"]["QueryFilter"][];
+            name?: string;
+        };
+        SavedSegmentCreate: {
+            /** @description Filter objects only (a segment cannot name another); at most 8192 bytes as JSON */
+            filters: components["schemas"]["QueryFilter"][];
+            name: string;
+        };
+        SegmentationRequest: {
+            compare?: components["schemas"]["CompareRequest"];
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_from?: string;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_to?: string;
+            /** @description an event name, or `any` for every event */
+            event: string;
+            filters?: components["schemas"]["QueryFilters"];
+            group_by?: components["schemas"]["GroupBy"];
+            /**
+             * @default day
+             * @enum {unknown}
+             */
+            interval: "hour" | "day" | "week" | "month";
+            /** @enum {unknown} */
+            metric: "events" | "uniques" | "revenue" | "revenue_avg";
+        };
+        SegmentationResponse: {
+            compare?: components["schemas"]["SegmentationResult"];
+            interval?: string;
+            metric?: string;
+        } & components["schemas"]["SegmentationResult"];
+        SegmentationResult: {
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_from: string;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_to: string;
+            series: {
+                /** @description `total` without group_by; else the value, `$none` or `$other` */
+                name: string;
+                points: {
+                    /** @description YYYY-MM-DD bucket start, or local RFC 3339 with offset for hours */
+                    bucket: string;
+                    value: number | null;
+                }[];
+                value: string | null;
+            }[];
+        };
+        Session: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description the session of the token making this request */
+            current: boolean;
+            /** Format: uuid */
+            id: string;
+            ip: string | null;
+            /**
+             * Format: date-time
+             * @description sign-in or latest refresh
+             */
+            last_seen_at: string;
+            user_agent: string | null;
+        };
+        StickinessRequest: {
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_from: string;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_to: string;
+            /**
+             * @description an event name, or `any` for every event
+             * @default any
+             */
+            event: string;
+            filters?: components["schemas"]["QueryFilters"];
+        };
+        StickinessResponse: {
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_from: string;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_to: string;
+            distribution: {
+                actors: number;
+                days: number;
+            }[];
+            event: string;
+        };
+        TokenResponse: {
+            /** @description JWT for `Authorization: Bearer`; lives 15 minutes */
+            access_token: string;
+            /** @constant */
+            expires_in: 900;
+            org: {
+                id: number;
+                name: string;
+                /** @enum {unknown} */
+                role: "viewer" | "analyst" | "admin" | "owner";
+            };
+            /** @constant */
+            token_type: "Bearer";
+            user: {
+                email: string;
+                id: number;
+                name: string | null;
+            };
+        };
+        /** @description One event. `anonymous_id` or `user_id` is required; a missing `ts` is the time of receipt; `uuid` makes re-sends idempotent. */
+        TrackEvent: {
+            anonymous_id?: string | null;
+            /** @description autocaptured element chain, target first */
+            elements?: Record<string, never>[] | null;
+            /** @description event name, e.g. pp.page_view or signup */
+            event: string;
+            /** @description event properties (JSON, at most 65536 bytes, 16 levels); props.revenue is read as a signed number */
+            props?: Record<string, never> | null;
+            referrer?: string | null;
+            /** @description the release of the sending application */
+            release?: string | null;
+            session_id?: string | null;
+            /**
+             * Format: date-time
+             * @description client time (RFC 3339, from 1970-01-02T00:00:00.000Z and before 2999-12-31T00:00:00.000Z); more than an hour ahead of the server it is stored but marked invalid
+             */
+            ts?: string;
+            url?: string | null;
+            user_id?: string | null;
+            /** @description client-chosen id (8-4-4-4-12 hex digits); an event whose uuid is already stored for the project is not stored again */
+            uuid?: string;
+        };
+        /** @description Either a batch {events: [...]} of at most 500 events, or one TrackEvent object. A body over 1 MiB or with more events is 413. Each event is checked on its own: defective events are refused in rejected[] while the others are stored. */
+        TrackRequest: {
+            /** @description a pp_bt_ browser token, for requests that cannot carry headers (sendBeacon) */
+            credential?: string;
+            events?: unknown[];
+            /** @description sending client as name/version when X-PP-Tracker cannot be sent */
+            tracker?: string;
+        };
+    };
+    responses: {
+        /** @description malformed request (unreadable JSON or path id) */
+        E400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description missing, invalid, expired or revoked credentials */
+        E401: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description subscription or trial state pauses this capability */
+        E402: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description role, entitlement or credential scope insufficient */
+        E403: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description resource missing or in another project or organization */
+        E404: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description query exceeded its time limit */
+        E408: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description conflict with existing state */
+        E409: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description request body over the limit */
+        E413: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description validation failed; details.field names the first offending field */
+        E422: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description rate limited; Retry-After gives seconds */
+        E429: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description not configured on this installation */
+        E501: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description not ready */
+        E503: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    bootstrap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description switch to this organization (active membership re-checked); absent keeps the current one */
+                    org_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description shell data */
+            200: {
+                headers: {
+                    /** @description `no-store` */
+                    "Cache-Control"?: string;
+                    /** @description refresh token: `pp_rt=…; Max-Age=2592000; Path=/api/v1/auth; HttpOnly; SameSite=Strict` (+ `Secure` when the base URL is https) */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerBootstrapResponse"];
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    acceptInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a current six-digit TOTP code or one unused recovery code */
+                    mfa_code?: string;
+                    name?: string;
+                    password?: string;
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description signed in, or a second factor is needed */
+            200: {
+                headers: {
+                    /** @description refresh token: `pp_rt=…; Max-Age=2592000; Path=/api/v1/auth; HttpOnly; SameSite=Strict` (+ `Secure` when the base URL is https) */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenResponse"] | components["schemas"]["MFARequiredResponse"];
+                };
+            };
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /** @description a current six-digit TOTP code or one unused recovery code */
+                    mfa_code?: string;
+                    org_id?: number;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description signed in, or a second factor is needed */
+            200: {
+                headers: {
+                    /** @description refresh token: `pp_rt=…; Max-Age=2592000; Path=/api/v1/auth; HttpOnly; SameSite=Strict` (+ `Secure` when the base URL is https) */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenResponse"] | components["schemas"]["MFARequiredResponse"];
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description signed out */
+            204: {
+                headers: {
+                    /** @description `pp_rt=; Max-Age=0; Path=/api/v1/auth; HttpOnly; SameSite=Strict` */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+        };
+    };
+    oidcCallback: {
+        parameters: {
+            query?: {
+                /** @description required unless the provider sent `error` */
+                code?: string;
+                /** @description an error code from the provider (the sign-in fails) */
+                error?: string;
+                /** @description RFC 9207 issuer identification; when present it must be the configured issuer */
+                iss?: string;
+                /** @description required; without it the answer is 401 like any failed callback */
+                state?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description signed in; the browser goes on to the web app */
+            303: {
+                headers: {
+                    /** @description the web-app callback URL (oidc.callback_url) */
+                    Location?: string;
+                    /** @description the refresh cookie `pp_rt`, exactly as a password login sets it */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["E401"];
+            429: components["responses"]["E429"];
+        };
+    };
+    oidcStart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email?: string;
+                    org_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description send the browser to authorization_url */
+            200: {
+                headers: {
+                    /** @description `no-store` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OIDCStartResponse"];
+                };
+            };
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    forgotPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description accepted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password: string;
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description password changed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    refresh: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description switch to this organization (active membership re-checked); absent keeps the current one */
+                    org_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description new tokens */
+            200: {
+                headers: {
+                    /** @description refresh token: `pp_rt=…; Max-Age=2592000; Path=/api/v1/auth; HttpOnly; SameSite=Strict` (+ `Secure` when the base URL is https) */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenResponse"];
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    register: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description ignored in legacy mode */
+                    device_fp?: unknown;
+                    /** Format: email */
+                    email: string;
+                    name?: string;
+                    /** @description organization name; default "<name>'s organization" */
+                    org_name?: string;
+                    password: string;
+                    /** @description IANA zone from the browser; anything else is ignored */
+                    timezone?: unknown;
+                    /** @description ignored in legacy mode */
+                    utm?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description signed in */
+            201: {
+                headers: {
+                    /** @description refresh token: `pp_rt=…; Max-Age=2592000; Path=/api/v1/auth; HttpOnly; SameSite=Strict` (+ `Secure` when the base URL is https) */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenResponse"];
+                };
+            };
+            403: components["responses"]["E403"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    healthApi: {
+        parameters: {
+            query?: {
+                /** @description also check both databases */
+                ready?: "1" | "true";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description alive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "ok";
+                        version: string;
+                    };
+                };
+            };
+            422: components["responses"]["E422"];
+            503: components["responses"]["E503"];
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the caller */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            401: components["responses"]["E401"];
+            429: components["responses"]["E429"];
+        };
+    };
+    disableMfa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a current six-digit TOTP code or one unused recovery code */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description MFA disabled; recovery codes deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["E401"];
+            409: components["responses"]["E409"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    enableMfa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description MFA enabled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description each usable once instead of a TOTP code; not shown again */
+                        recovery_codes: string[];
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            409: components["responses"]["E409"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    setupMfa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description secret for an authenticator app */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description otpauth://totp/… for a QR code */
+                        otpauth_url: string;
+                        /** @description base32 */
+                        secret: string;
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            409: components["responses"]["E409"];
+            429: components["responses"]["E429"];
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    current_password: string;
+                    new_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description changed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["E401"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description sessions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Session"][];
+                        next_cursor: null;
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            429: components["responses"]["E429"];
+        };
+    };
+    revokeSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getOpenApi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    updateOrg: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgID: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the organization */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    listInvites: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description invitations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Invite"][];
+                        /** @description these lists are short and come whole */
+                        next_cursor: null;
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    createInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgID: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /** @enum {unknown} */
+                    role: "viewer" | "analyst" | "admin" | "owner";
+                };
+            };
+        };
+        responses: {
+            /** @description the invitation */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invite"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    revokeInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inviteID: number;
+                orgID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description withdrawn */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description members, in joining order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Member"][];
+                        /** @description these lists are short and come whole */
+                        next_cursor: null;
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgID: number;
+                userID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            429: components["responses"]["E429"];
+        };
+    };
+    changeMemberRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgID: number;
+                userID: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {unknown} */
+                    role: "viewer" | "analyst" | "admin" | "owner";
+                };
+            };
+        };
+        responses: {
+            /** @description the member */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getOidcProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the provider; the client secret is never shown */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OIDCProvider"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    putOidcProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgID: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    client_id: string;
+                    /** @description required on the first PUT; absent later, the stored secret is kept */
+                    client_secret?: string;
+                    /** @description email domains that sign in through this provider, matched exactly (no subdomains); lower-cased */
+                    domains: string[];
+                    /** @default true */
+                    enabled?: boolean;
+                    /** @description exactly the `issuer` of the discovery document, e.g. https://sso.example.com/realms/acme */
+                    issuer: string;
+                    /** @description just-in-time membership: a verified user of an allowed domain who is not a member joins with default_role; off by default */
+                    jit?: {
+                        /**
+                         * @default viewer
+                         * @enum {unknown}
+                         */
+                        default_role?: "viewer" | "analyst" | "admin";
+                        enabled: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OIDCProvider"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    deleteOidcProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    listProjects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description projects */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Project"][];
+                        /** @description these lists are short and come whole */
+                        next_cursor: null;
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            429: components["responses"]["E429"];
+        };
+    };
+    createProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /**
+                     * @description IANA time zone, e.g. Europe/Berlin; calendar days in reports follow it
+                     * @default UTC
+                     */
+                    timezone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the project */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Project"];
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the project */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Project"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    deleteProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    updateProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description IANA time zone, e.g. Europe/Berlin; calendar days in reports follow it */
+                    timezone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the project */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Project"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getBehaviorSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BehaviorSettings"];
+                };
+            };
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    patchBehaviorSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description pp.click, rage and dead clicks */
+                    autocapture_clicks?: boolean;
+                    /** @description form starts, submits and abandonment; never entered values */
+                    autocapture_forms?: boolean;
+                    autocapture_hover_intent?: boolean;
+                    /** @description scroll depth */
+                    autocapture_scroll?: boolean;
+                    /** @description section visibility */
+                    autocapture_sections?: boolean;
+                    /** @description page performance and error diagnostics */
+                    diagnostics_enabled?: boolean;
+                    /**
+                     * @description strict masks all text in recordings and element texts
+                     * @enum {unknown}
+                     */
+                    privacy_mode?: "standard" | "strict";
+                    /** @description session recordings; inputs are always masked */
+                    replay_enabled?: boolean;
+                    /** @description share of sessions recorded, 0..1 (default 1) */
+                    replay_sample_rate?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description the settings after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BehaviorSettings"];
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    eventCatalog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the catalog */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            count: number;
+                            event: string;
+                            /** Format: date-time */
+                            first_seen: string;
+                            /** Format: date-time */
+                            last_seen: string;
+                        }[];
+                        truncated: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+        };
+    };
+    propertyCatalog: {
+        parameters: {
+            query?: {
+                /** @description only events of this name */
+                event?: string;
+            };
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the catalog */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        event: string | null;
+                        items: {
+                            key: string;
+                            /** @description sampled events carrying the key */
+                            seen: number;
+                            /** @enum {unknown} */
+                            type: "string" | "number" | "boolean" | "datetime" | "object" | "array" | "mixed";
+                        }[];
+                        sampled_events: number;
+                        truncated: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description events that resolve to this actor (through identify and alias links) */
+                actor_id?: string;
+                /** @description alias of anonymous_id; when both are given they must be equal */
+                anon_id?: string;
+                /** @description events sent with this anonymous id */
+                anonymous_id?: string;
+                /** @description next_cursor of the previous page; valid only with the same project, view and filters */
+                cursor?: string;
+                /** @description repeat to match any of the names; view=doctor takes at most one */
+                event?: string[];
+                /** @description time of receipt, inclusive (RFC 3339); required with view=doctor */
+                from?: string;
+                /** @description only events stored with warnings (doctor view: and refused attempts) */
+                invalid_only?: boolean;
+                /** @description page size (default 50, at most 500) */
+                limit?: number;
+                /** @description events sent with this release */
+                release?: string;
+                /** @description events sent by this client (the name part of X-PP-Tracker) */
+                sdk_name?: string;
+                source?: "browser" | "server" | "import" | "system" | "unknown";
+                /** @description time of receipt, exclusive (RFC 3339); required with view=doctor, at most 31 days after from */
+                to?: string;
+                /** @description events sent with this user id */
+                user_id?: string;
+                /** @description doctor: Integration Doctor records instead of events */
+                view?: "doctor";
+            };
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsPage"];
+                };
+            };
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    listIngestKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the keys, revoked and expired ones included */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["IngestKey"][];
+                        /** @description all records fit one page */
+                        next_cursor: null;
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    issueIngestKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description host names the token may be used from (Origin, else Referer host): `example.com` matches exactly, `*.example.com` every subdomain */
+                    domains?: string[];
+                    /**
+                     * Format: date-time
+                     * @description must be in the future
+                     */
+                    expires_at?: string;
+                    name: string;
+                    scopes?: ("events:write" | "identify:write" | "replay:write" | "capture:write")[];
+                    /** @enum {unknown} */
+                    type: "browser" | "server";
+                };
+            };
+        };
+        responses: {
+            /** @description the key with its value */
+            201: {
+                headers: {
+                    /** @description no-store: the value is shown once */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedIngestKey"];
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    revokeIngestKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                /** @description ingestion key id */
+                keyID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    rotateIngestKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                /** @description ingestion key id */
+                keyID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description host names the token may be used from (Origin, else Referer host): `example.com` matches exactly, `*.example.com` every subdomain */
+                    domains?: string[];
+                    /**
+                     * Format: date-time
+                     * @description must be in the future
+                     */
+                    expires_at?: string;
+                    /** @enum {unknown} */
+                    type?: "browser" | "server";
+                };
+            };
+        };
+        responses: {
+            /** @description the replacement with its value */
+            201: {
+                headers: {
+                    /** @description no-store: the value is shown once */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedIngestKey"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    queryActivitySummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActivitySummaryRequest"];
+            };
+        };
+        responses: {
+            /** @description the result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivitySummaryResponse"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    queryFunnel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FunnelRequest"];
+            };
+        };
+        responses: {
+            /** @description the result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FunnelResponse"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    queryLifecycle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LifecycleRequest"];
+            };
+        };
+        responses: {
+            /** @description the result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LifecycleResponse"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    queryRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RetentionRequest"];
+            };
+        };
+        responses: {
+            /** @description the result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetentionResponse"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    queryRetentionActors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RetentionActorsRequest"];
+            };
+        };
+        responses: {
+            /** @description the result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetentionActorsResponse"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    queryRevenueSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RevenueSummaryRequest"];
+            };
+        };
+        responses: {
+            /** @description the result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevenueSummaryResponse"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    querySegmentation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SegmentationRequest"];
+            };
+        };
+        responses: {
+            /** @description the result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentationResponse"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    queryStickiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StickinessRequest"];
+            };
+        };
+        responses: {
+            /** @description the result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StickinessResponse"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    recordDeployMarker: {
+        parameters: {
+            query?: never;
+            header: {
+                "Idempotency-Key": string;
+            };
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    commit?: string;
+                    /**
+                     * Format: date-time
+                     * @description default: the time the marker is recorded
+                     */
+                    deployed_at?: string;
+                    description?: string;
+                    environment?: string;
+                    release: string;
+                    /** Format: uri */
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the marker recorded earlier under this Idempotency-Key with the same body */
+            200: {
+                headers: {
+                    "Idempotency-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeployMarker"];
+                };
+            };
+            /** @description marker created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeployMarker"];
+                };
+            };
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    listReleaseTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the tokens */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["ReleaseToken"][];
+                        /** @description all records fit one page */
+                        next_cursor: null;
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    issueReleaseToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description must be in the future
+                     */
+                    expires_at?: string;
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the token with its value */
+            201: {
+                headers: {
+                    /** @description no-store: the value is shown once */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedReleaseToken"];
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    revokeReleaseToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                /** @description release token id */
+                tokenID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    listSegments: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["SavedSegment"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    createSegment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavedSegmentCreate"];
+            };
+        };
+        responses: {
+            /** @description created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedSegment"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getSegment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                segmentID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the segment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedSegment"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    deleteSegment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                segmentID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    updateSegment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                segmentID: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavedSegmentChange"];
+            };
+        };
+        responses: {
+            /** @description the segment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedSegment"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    alias: {
+        parameters: {
+            query?: {
+                /** @description deprecated: legacy pp_wk_ keys only (answered with Deprecation: true); browser and server keys here are refused */
+                key?: string;
+            };
+            header?: {
+                /** @description sending client as name/version, e.g. pp-browser/0.6.4; beacons put it in the body field `tracker` instead */
+                "X-PP-Tracker"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AliasRequest"];
+                "text/plain": components["schemas"]["AliasRequest"];
+            };
+        };
+        responses: {
+            /** @description stored (durably) before this answer */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestAccepted"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    capture: {
+        parameters: {
+            query?: {
+                /** @description deprecated: legacy pp_wk_ keys only (answered with Deprecation: true); browser and server keys here are refused */
+                key?: string;
+            };
+            header?: {
+                /** @description sending client as name/version, e.g. pp-browser/0.6.4; beacons put it in the body field `tracker` instead */
+                "X-PP-Tracker"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaptureRequest"];
+                "text/plain": components["schemas"]["CaptureRequest"];
+            };
+        };
+        responses: {
+            /** @description stored (durably) before this answer */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestAccepted"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    publicCollectionConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                prefix: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the configuration */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollectionConfig"];
+                };
+            };
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    healthIngest: {
+        parameters: {
+            query?: {
+                /** @description also check both databases */
+                ready?: "1" | "true";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description alive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "ok";
+                        version: string;
+                    };
+                };
+            };
+            422: components["responses"]["E422"];
+            503: components["responses"]["E503"];
+        };
+    };
+    identify: {
+        parameters: {
+            query?: {
+                /** @description deprecated: legacy pp_wk_ keys only (answered with Deprecation: true); browser and server keys here are refused */
+                key?: string;
+            };
+            header?: {
+                /** @description sending client as name/version, e.g. pp-browser/0.6.4; beacons put it in the body field `tracker` instead */
+                "X-PP-Tracker"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdentifyRequest"];
+                "text/plain": components["schemas"]["IdentifyRequest"];
+            };
+        };
+        responses: {
+            /** @description stored (durably) before this answer */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestAccepted"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    replay: {
+        parameters: {
+            query?: {
+                /** @description deprecated: legacy pp_wk_ keys only (answered with Deprecation: true); browser and server keys here are refused */
+                key?: string;
+            };
+            header?: {
+                /** @description sending client as name/version, e.g. pp-browser/0.6.4; beacons put it in the body field `tracker` instead */
+                "X-PP-Tracker"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplayRequest"];
+                "text/plain": components["schemas"]["ReplayRequest"];
+            };
+        };
+        responses: {
+            /** @description stored (durably) before this answer */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestAccepted"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    getTrackerFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description tracker.js, replay.js, diagnostics.js, picker.js or manifest.json */
+                file: string;
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file, byte for byte */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                    "text/javascript": string;
+                };
+            };
+            /** @description not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["E404"];
+        };
+    };
+    getTrackerShortUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the current core */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                    "text/javascript": string;
+                };
+            };
+            404: components["responses"]["E404"];
+        };
+    };
+    track: {
+        parameters: {
+            query?: {
+                /** @description deprecated: legacy pp_wk_ keys only (answered with Deprecation: true); browser and server keys here are refused */
+                key?: string;
+            };
+            header?: {
+                /** @description sending client as name/version, e.g. pp-browser/0.6.4; beacons put it in the body field `tracker` instead */
+                "X-PP-Tracker"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrackRequest"];
+                "text/plain": components["schemas"]["TrackRequest"];
+            };
+        };
+        responses: {
+            /** @description stored (durably) before this answer */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestAccepted"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+}

@@ -1,0 +1,70 @@
+// The application: the routes of the signed-out pages, the forced password change, and the
+// signed-in pages inside the shell. Pages load lazily, so the first screen carries little code.
+
+import { useEffect } from 'preact/hooks';
+import { ErrorBoundary, lazy, LocationProvider, Route, Router, useLocation } from 'preact-iso';
+import { bootstrap, useSession } from './session';
+import { Shell } from './Shell';
+import { Loading } from '../ui/states';
+import { SignIn, nextPath } from '../auth/SignIn';
+import { AuthCallback } from '../auth/AuthCallback';
+import { ChangePassword, ForgotPassword, ResetPassword } from '../auth/PasswordPages';
+import { Invite } from '../auth/Invite';
+import { Register } from '../auth/Register';
+import { Home, NotFound } from './Home';
+
+const Overview = lazy(() => import('../queries/Overview').then((m) => m.Overview));
+const Account = lazy(() => import('../accounts/Account').then((m) => m.Account));
+const Keys = lazy(() => import('../keys/Keys').then((m) => m.Keys));
+const LiveEvents = lazy(() => import('../events/LiveEvents').then((m) => m.LiveEvents));
+
+/** Pages anyone may open; every other path needs a session. */
+const PUBLIC_PATHS = ['/sign-in', '/register', '/forgot-password', '/reset-password', '/invite', '/auth/callback'];
+
+function Gate() {
+  const session = useSession();
+  const { path, url, query, route } = useLocation();
+  const isPublic = PUBLIC_PATHS.includes(path);
+  useEffect(() => {
+    if (session.status === 'signed-out' && !isPublic) route(`/sign-in${path === '/' ? '' : `?next=${encodeURIComponent(url)}`}`, true);
+    if (session.status === 'signed-in' && (path === '/sign-in' || path === '/register')) route(nextPath(query), true);
+  }, [session.status, path]);
+
+  if (isPublic) {
+    return (
+      <Router>
+        <Route path="/sign-in" component={SignIn} />
+        <Route path="/register" component={Register} />
+        <Route path="/forgot-password" component={ForgotPassword} />
+        <Route path="/reset-password" component={ResetPassword} />
+        <Route path="/invite" component={Invite} />
+        <Route path="/auth/callback" component={AuthCallback} />
+      </Router>
+    );
+  }
+  if (session.status !== 'signed-in') return <Loading label="Starting pp…" />;
+  if (session.me?.user.password_change_required) return <ChangePassword forced />;
+  return (
+    <Shell>
+      <Router>
+        <Route path="/" component={Home} />
+        <Route path="/projects/:projectId" component={Overview} />
+        <Route path="/projects/:projectId/keys" component={Keys} />
+        <Route path="/projects/:projectId/live" component={LiveEvents} />
+        <Route path="/account" component={Account} />
+        <Route default component={NotFound} />
+      </Router>
+    </Shell>
+  );
+}
+
+export function App() {
+  useEffect(() => void bootstrap(), []);
+  return (
+    <LocationProvider>
+      <ErrorBoundary>
+        <Gate />
+      </ErrorBoundary>
+    </LocationProvider>
+  );
+}

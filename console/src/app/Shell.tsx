@@ -1,0 +1,109 @@
+// The frame of every signed-in page: organization and project switchers, the navigation of the
+// current project, and the account menu. Children are the routed page.
+
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { signOut, switchOrganization, useSession } from './session';
+import { ErrorNote } from '../ui/states';
+
+export function currentProjectId(path: string): number | undefined {
+  const match = /^\/projects\/(\d+)/.exec(path);
+  return match ? Number(match[1]) : undefined;
+}
+
+interface NavItem {
+  href: string;
+  label: string;
+}
+
+function projectNav(id: number): Array<{ heading: string; items: NavItem[] }> {
+  const base = `/projects/${id}`;
+  return [
+    { heading: 'Insights', items: [{ href: base, label: 'Overview' }] },
+    { heading: 'Data', items: [{ href: `${base}/live`, label: 'Live events' }] },
+    { heading: 'Settings', items: [{ href: `${base}/keys`, label: 'Keys and tracker' }] },
+  ];
+}
+
+export function Shell({ children }: { children: ComponentChildren }) {
+  const { me, projects = [] } = useSession();
+  const { path, route } = useLocation();
+  const [error, setError] = useState<Error>();
+  const projectId = currentProjectId(path) ?? projects[0]?.id;
+
+  const changeOrg = async (orgId: number) => {
+    setError(undefined);
+    try {
+      await switchOrganization(orgId);
+      route('/', true);
+    } catch (err) {
+      setError(err as Error);
+    }
+  };
+
+  return (
+    <div class="shell">
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header class="topbar">
+        <a class="brand" href="/" aria-label="pp home">
+          pp
+        </a>
+        {me && me.orgs.length > 1 ? (
+          <label class="switcher">
+            <span class="visually-hidden">Organization</span>
+            <select value={String(me.org.id)} onChange={(e) => void changeOrg(Number((e.currentTarget as HTMLSelectElement).value))}>
+              {me.orgs.map((o) => (
+                <option value={String(o.id)}>{o.name}</option>
+              ))}
+            </select>
+          </label>
+        ) : (
+          <span class="org-name">{me?.org.name}</span>
+        )}
+        {projects.length > 0 && (
+          <label class="switcher">
+            <span class="visually-hidden">Project</span>
+            <select value={String(projectId)} onChange={(e) => route(`/projects/${(e.currentTarget as HTMLSelectElement).value}`)}>
+              {projects.map((p) => (
+                <option value={String(p.id)}>{p.name}</option>
+              ))}
+            </select>
+          </label>
+        )}
+        <nav class="account-nav" aria-label="Account">
+          <a href="/account">{me?.user.name ?? me?.user.email}</a>
+          <button type="button" class="link" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </nav>
+      </header>
+      <div class="body">
+        {projectId !== undefined && (
+          <nav class="sidebar" aria-label="Project">
+            {projectNav(projectId).map((group) => (
+              <div class="nav-group">
+                <div class="nav-heading">{group.heading}</div>
+                <ul>
+                  {group.items.map((item) => (
+                    <li>
+                      <a href={item.href} aria-current={path === item.href ? 'page' : undefined}>
+                        {item.label}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ))}
+          </nav>
+        )}
+        <main id="main" class="content" tabIndex={-1}>
+          <ErrorNote error={error} />
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+// Registration where the installation allows it: a user, an organization and a first project in
+// the browser's time zone. A closed installation answers with its own message, shown as is.
+
+import { useState } from 'preact/hooks';
+import { api, ok } from '../api/client';
+import { signedIn } from '../app/session';
+import { Field, Submit, fieldProblem } from '../ui/forms';
+import { ErrorNote } from '../ui/states';
+import { AuthLayout } from './AuthLayout';
+import { PASSWORD_RULE } from './PasswordPages';
+
+export function Register() {
+  const [form, setForm] = useState({ name: '', email: '', password: '', org_name: '' });
+  const [pending, setPending] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Error>();
+  const set = (key: keyof typeof form) => (value: string) => setForm({ ...form, [key]: value });
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      const body = { email: form.email, password: form.password, timezone, ...(form.name ? { name: form.name } : {}), ...(form.org_name ? { org_name: form.org_name } : {}) };
+      const { data, error: failure, response } = await api.POST('/api/v1/auth/register', { body });
+      if (response.status === 202) {
+        setPending(true);
+        return;
+      }
+      const answer = await ok(Promise.resolve({ data, error: failure, response }));
+      await signedIn(answer as { access_token: string });
+    } catch (err) {
+      setError(err as Error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const fields = ['email', 'password', 'name', 'org_name'];
+  return (
+    <AuthLayout title="Create your account">
+      {pending ? (
+        <p class="notice" role="status">
+          Check your email: a code and a link to confirm the address are on their way.
+        </p>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <Field label="Your name" autocomplete="name" value={form.name} onValue={set('name')} problem={fieldProblem(error, 'name')} />
+          <Field label="Work email" type="email" autocomplete="username" required value={form.email} onValue={set('email')} problem={fieldProblem(error, 'email')} />
+          <Field label="Password" type="password" autocomplete="new-password" required value={form.password} onValue={set('password')} hint={PASSWORD_RULE} problem={fieldProblem(error, 'password')} />
+          <Field label="Organization name" value={form.org_name} onValue={set('org_name')} hint="Optional; you can rename it later." problem={fieldProblem(error, 'org_name')} />
+          <ErrorNote error={error && !fields.some((f) => fieldProblem(error, f)) ? error : undefined} />
+          <Submit busy={busy}>Create the account</Submit>
+        </form>
+      )}
+      <div class="auth-links">
+        <a href="/sign-in">I have an account</a>
+      </div>
+    </AuthLayout>
+  );
+}

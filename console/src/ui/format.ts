@@ -1,0 +1,20 @@
+// Number and date formatting shared by pages and charts.
+
+export const formatNumber = (n: number | null | undefined): string => (n === null || n === undefined ? '—' : n.toLocaleString('en-US'));
+
+export const formatPercent = (fraction: number | null | undefined, digits = 1): string =>
+  fraction === null || fraction === undefined ? '—' : `${(fraction * 100).toFixed(digits)}%`;
+
+/** Today's date (YYYY-MM-DD) in a time zone, the calendar the project's reports use. */
+export function todayIn(timeZone: string, now = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
+
+/** A YYYY-MM-DD date moved by whole days. */
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+export const formatDateTime = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '—');

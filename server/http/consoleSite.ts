@@ -1,0 +1,95 @@
+// Serves the web console (dist/console, built from console/): hashed assets cached immutably, and
+// index.html, never cached and under a strict same-origin CSP, for every other page path so the
+// console's router can answer it. The API surfaces (/api/, /v1/) never reach this handler's pages.
+
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { RequestHandler } from 'express';
+import { packageRoot } from '../packageRoot.js';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const DAY = 'public, max-age=86400';
+
+/**
+ * Scripts, styles, fonts and connections only from this origin; images also as data: URLs (the
+ * MFA QR code). No inline script or style sheet: the build emits none. Framing is refused.
+ */
+export const CONSOLE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json; charset=utf-8',
+  '.woff2': 'font/woff2',
+};
+
+export interface ConsoleFiles {
+  index: Buffer;
+  /** `/assets/<name>` (hashed, immutable) and `/<name>` (the favicon: cached a day) → file */
+  files: Map<string, { body: Buffer; contentType: string; cacheControl: string }>;
+}
+
+export function consoleDir(): string {
+  return path.join(packageRoot(), 'dist', 'console');
+}
+
+/** The built console, read once at start; undefined when it was not built (an API-only checkout). */
+export function loadConsoleFiles(dir = consoleDir()): ConsoleFiles | undefined {
+  const indexFile = path.join(dir, 'index.html');
+  if (!existsSync(indexFile)) return undefined;
+  const files: ConsoleFiles['files'] = new Map();
+  const add = (folder: string, prefix: string, cacheControl: string) => {
+    if (!existsSync(folder)) return;
+    for (const name of readdirSync(folder)) {
+      const full = path.join(folder, name);
+      if (name === 'index.html' || !statSync(full).isFile()) continue;
+      files.set(`${prefix}${name}`, { body: readFileSync(full), contentType: CONTENT_TYPES[path.extname(name)] ?? 'application/octet-stream', cacheControl });
+    }
+  };
+  add(path.join(dir, 'assets'), '/assets/', IMMUTABLE);
+  add(dir, '/', DAY);
+  return { index: readFileSync(indexFile), files };
+}
+
+function isApiPath(p: string): boolean {
+  return p.startsWith('/api/') || p === '/api' || p.startsWith('/v1/') || p === '/v1';
+}
+
+/** A path that names a file (has an extension) is an asset or nothing; page paths get index.html. */
+function looksLikeFile(p: string): boolean {
+  return /\.[A-Za-z0-9]+$/.test(p);
+}
+
+export function consoleSite(files: ConsoleFiles | undefined): RequestHandler {
+  return (req, res, next) => {
+    if (!files || (req.method !== 'GET' && req.method !== 'HEAD') || isApiPath(req.path)) return next();
+    const asset = files.files.get(req.path);
+    if (asset) {
+      res.setHeader('Content-Type', asset.contentType);
+      res.setHeader('Cache-Control', asset.cacheControl);
+      res.end(req.method === 'HEAD' ? undefined : asset.body);
+      return;
+    }
+    if (req.path.startsWith('/assets/') || looksLikeFile(req.path)) return next();
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache, no-store, must-revalidate');
+    res.setHeader('Content-Security-Policy', CONSOLE_CSP);
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Referrer-Policy', 'same-origin');
+    res.end(req.method === 'HEAD' ? undefined : files.index);
+  };
+}

@@ -1,0 +1,85 @@
+// Signing in to the console in chromium: the password and the MFA step, the error the API gives
+// shown as is, a reload kept signed in by the refresh cookie, the forced change of the one-time
+// password printed at first start, sign-out. Each page is checked with axe-core.
+
+import t from 'tap';
+import { startTestServer } from '../support/testServer.js';
+import { createTenant, login, TEST_PASSWORD } from '../support/factories.js';
+import { launchChromium } from '../support/chromium.js';
+import { ROOMY_LIMITS, enableMfaOverHttp, totpAt } from '../auth/authTestKit.js';
+import { ensureDemoAccount } from '../../server/accounts/demoAccount.js';
+import { checkAccessible, checkClean, openConsole, signInThroughForm } from './consoleKit.js';
+
+const server = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
+const browser = await launchChromium();
+t.teardown(() => browser.close());
+
+t.test('password and second factor, then the project overview; a reload stays signed in', async (t) => {
+  const { owner, project } = await createTenant(server);
+  const { secret } = await enableMfaOverHttp(server, (await login(server, owner.email, TEST_PASSWORD)).token!);
+  const tab = await openConsole(browser, server, `/projects/${project.id}/keys`);
+  t.teardown(() => tab.close());
+  const { page } = tab;
+
+  await page.waitForURL(/\/sign-in\?next=/);
+  await page.getByRole('heading', { name: 'Sign in to pp' }).waitFor();
+  await checkAccessible(t, page, 'sign-in');
+
+  await signInThroughForm(page, owner.email, 'Wrong-Pass-1');
+  const refused = await server.request('POST', '/api/v1/auth/login', { body: { email: owner.email, password: 'Wrong-Pass-1' } });
+  await page.getByRole('alert').waitFor();
+  t.equal((await page.getByRole('alert').textContent())?.trim(), `${refused.body.error.message} (${refused.body.error.code})`, 'the API message, as the API gives it');
+
+  await page.getByLabel('Password').fill(TEST_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor();
+  await checkAccessible(t, page, 'MFA step');
+  // The next step's code: enabling MFA spent the current one, and a code is never accepted twice.
+  await page.getByLabel('Authentication code').fill(totpAt(server, secret, 1));
+  await page.getByRole('button', { name: 'Verify' }).click();
+
+  await page.waitForURL(`**/projects/${project.id}/keys`);
+  await page.getByRole('heading', { name: 'Keys and tracker' }).waitFor();
+  t.pass('the page asked for first opens after sign-in');
+
+  await page.reload();
+  await page.getByRole('heading', { name: 'Keys and tracker' }).waitFor();
+  t.equal(new URL(page.url()).pathname, `/projects/${project.id}/keys`, 'a reload stays signed in (bootstrap with the refresh cookie)');
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL(/\/sign-in/);
+  await page.getByText('You are signed out.').waitFor();
+  await page.goto('/');
+  await page.waitForURL(/\/sign-in/);
+  t.pass('after sign-out the cookie no longer signs in');
+  checkClean(t, tab);
+});
+
+t.test('the printed one-time password must be replaced before anything else', async (t) => {
+  // A data folder of its own: the demo owner is created only where there is no user yet.
+  const fresh = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
+  const demo = await ensureDemoAccount(fresh.running.services.meta, fresh.clock.now());
+  const tab = await openConsole(browser, fresh, '/');
+  t.teardown(() => tab.close());
+  const { page } = tab;
+  await page.waitForURL(/\/sign-in/);
+  await signInThroughForm(page, demo.email, demo.password!);
+  await page.getByRole('heading', { name: 'Set your own password' }).waitFor();
+  await checkAccessible(t, page, 'forced password change');
+  await page.goto(`/projects/${demo.project.id}`);
+  await page.getByRole('heading', { name: 'Set your own password' }).waitFor();
+  t.pass('no page opens while the one-time password is in use');
+
+  await page.getByLabel('Current password').fill(demo.password!);
+  await page.getByLabel('New password').fill('weak');
+  await page.getByRole('button', { name: 'Save the password' }).click();
+  await page.getByText('password must be at least 8 characters').waitFor();
+  t.pass('the rule broken is named beside the field');
+
+  await page.getByLabel('New password').fill('Mine-Own-Pass-7');
+  await page.getByRole('button', { name: 'Save the password' }).click();
+  await page.getByRole('heading', { name: demo.project.name }).waitFor();
+  t.equal(new URL(page.url()).pathname, `/projects/${demo.project.id}`, 'then the first project opens');
+  t.equal((await login(fresh, demo.email, 'Mine-Own-Pass-7')).status, 200, 'the new password is the password');
+  checkClean(t, tab);
+});
