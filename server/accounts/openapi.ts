@@ -117,8 +117,9 @@ export const accountsOpenApi: OpenApiFragment = {
     '/api/v1/orgs/{orgID}/invites': {
       post: op('orgs', 'createInvite', 'Invite someone by email (admin+; only an owner invites an owner)', {
         description:
-          'Emails a link `{base_url}/invite?token=…` valid seven days; the token is never returned here. An open invitation of the same address is replaced. ' +
-          'A current member is 409.',
+          'Emails a link `{base_url}/invite?token=…` valid seven days. An open invitation of the same address is replaced. A current member is 409. ' +
+          'When the server sends no mail (no `smtp_url`: messages wait in the outbox), the answer also carries that `link`, for the admin to pass on; ' +
+          'otherwise the token is never returned.',
         parameters: [ORG_ID],
         requestBody: jsonBody({
           type: 'object',
@@ -126,7 +127,12 @@ export const accountsOpenApi: OpenApiFragment = {
           required: ['email', 'role'],
           properties: { email: { type: 'string', format: 'email', maxLength: 254 }, role: ROLE },
         }),
-        responses: { '201': jsonResponse('the invitation', ref('Invite')), ...errors(400, 401, 403, 404, 409, 422, 429) },
+        responses: {
+          '201': jsonResponse('the invitation', {
+            allOf: [ref('Invite'), { type: 'object', properties: { link: { type: 'string', description: 'the accept link; only when the server sends no mail' } } }],
+          }),
+          ...errors(400, 401, 403, 404, 409, 422, 429),
+        },
       }),
       get: op('orgs', 'listInvites', 'Invitations of the organization that were not withdrawn, newest first (admin+)', {
         parameters: [ORG_ID],

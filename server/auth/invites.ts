@@ -10,7 +10,7 @@ import { findUserByEmail, getUser, insertUser, normalizeEmail, type User } from 
 import type { Role } from '../accounts/roles.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { notifyMailWorker } from '../mail/mailWorker.js';
-import { inviteMessage } from '../mail/messages.js';
+import { inviteLink, inviteMessage } from '../mail/messages.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 import { hashToken, randomToken } from './tokenHash.js';
 import { mfaEnabled, verifySecondFactor } from './mfa.js';
@@ -62,8 +62,14 @@ export interface NewInvite {
   actor: { userId: number; role: Role };
 }
 
+export interface CreatedInvite {
+  invite: Invite;
+  /** The accept link the email carries; never stored, so only the creator can be shown it. */
+  link: string;
+}
+
 /** Creates the invitation and queues its email; an earlier open invitation of the same address is replaced. */
-export function createInvite(services: Services, input: NewInvite): Invite {
+export function createInvite(services: Services, input: NewInvite): CreatedInvite {
   ownerRule(input.actor.role, input.role);
   const email = normalizeEmail(input.email);
   const existing = findUserByEmail(services.meta, email);
@@ -84,7 +90,8 @@ export function createInvite(services: Services, input: NewInvite): Invite {
   });
   const id = create();
   notifyMailWorker(services);
-  return present(services.meta.prepare(`SELECT ${COLUMNS} FROM invites WHERE id = ?`).get(id) as InviteRow, now);
+  const invite = present(services.meta.prepare(`SELECT ${COLUMNS} FROM invites WHERE id = ?`).get(id) as InviteRow, now);
+  return { invite, link: inviteLink(services.config.base_url, token) };
 }
 
 /** The organization's invitations that were not revoked, newest first. */

@@ -25,8 +25,13 @@ export function passwordResetMessage(baseUrl: string, to: string, token: string)
   };
 }
 
+/** The console page that accepts an invitation. */
+export function inviteLink(baseUrl: string, token: string): string {
+  return `${baseUrl}/invite?token=${encodeURIComponent(token)}`;
+}
+
 export function inviteMessage(baseUrl: string, to: string, token: string, invite: { orgName: string; role: string; inviter: string | null }): MailMessage {
-  const link = `${baseUrl}/invite?token=${encodeURIComponent(token)}`;
+  const link = inviteLink(baseUrl, token);
   const who = invite.inviter ? `${invite.inviter} invited you` : 'You have been invited';
   const intro = `${who} to join the organization "${invite.orgName}" on pp as ${invite.role}. The invitation is valid for seven days:`;
   return {

@@ -53,7 +53,7 @@ const ROWS: Row[] = [
     group: 'invites',
     minimum: 'admin',
     call: async (server, tenant) => {
-      const invite = createInvite(server.running.services, { orgId: tenant.org.id, email: uniqueEmail(), role: 'viewer', actor: { userId: tenant.owner.id, role: 'owner' } });
+      const { invite } = createInvite(server.running.services, { orgId: tenant.org.id, email: uniqueEmail(), role: 'viewer', actor: { userId: tenant.owner.id, role: 'owner' } });
       return { method: 'DELETE', path: `/api/v1/orgs/${tenant.org.id}/invites/${invite.id}` };
     },
   },

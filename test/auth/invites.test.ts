@@ -155,3 +155,18 @@ t.test('invitations', async (t) => {
     t.equal(res.body.org.role, 'analyst');
   });
 });
+
+t.test('without SMTP the admin is given the link to pass on, and it works', async (t) => {
+  const server = await startTestServer(t, { settings: ROOMY_LIMITS });
+  const { org, owner } = await createTenant(server);
+  const token = await accessTokenFor(server, owner, org);
+  const email = uniqueEmail('no-mail');
+  const res = await server.request('POST', `/api/v1/orgs/${org.id}/invites`, { token, body: { email, role: 'viewer' } });
+  t.equal(res.status, 201);
+  t.match(res.body.link, new RegExp(`^${server.url.replace(/[.]/g, '\\.')}/invite\\?token=[A-Za-z0-9_-]{43}$`));
+  const listed = await server.request('GET', `/api/v1/orgs/${org.id}/invites`, { token });
+  t.notOk('link' in listed.body.items[0], 'the list never shows it again');
+  const accepted = await server.request('POST', '/api/v1/auth/invite/accept', { body: { token: new URL(res.body.link).searchParams.get('token'), password: 'New-Member-5' } });
+  t.equal(accepted.status, 200);
+  t.equal(accepted.body.org.id, org.id);
+});

@@ -392,7 +392,7 @@ export interface paths {
         put?: never;
         /**
          * Invite someone by email (admin+; only an owner invites an owner)
-         * @description Emails a link `{base_url}/invite?token=…` valid seven days; the token is never returned here. An open invitation of the same address is replaced. A current member is 409.
+         * @description Emails a link `{base_url}/invite?token=…` valid seven days. An open invitation of the same address is replaced. A current member is 409. When the server sends no mail (no `smtp_url`: messages wait in the outbox), the answer also carries that `link`, for the admin to pass on; otherwise the token is never returned.
          */
         post: operations["createInvite"];
         delete?: never;
@@ -2767,7 +2767,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Invite"];
+                    "application/json": components["schemas"]["Invite"] & {
+                        /** @description the accept link; only when the server sends no mail */
+                        link?: string;
+                    };
                 };
             };
             400: components["responses"]["E400"];
