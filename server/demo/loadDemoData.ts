@@ -57,7 +57,7 @@ export interface DemoLoad {
   people: number;
 }
 
-export async function loadDemoData(services: Services, serverUrl: string, projectId: number, ownerId: number): Promise<DemoLoad> {
+export async function loadDemoData(services: Services, serverUrl: string, projectId: number, ownerId: number, options: { visitors?: number } = {}): Promise<DemoLoad> {
   const now = services.clock.now();
   patchBehaviorSettings(
     services.meta,
@@ -66,7 +66,7 @@ export async function loadDemoData(services: Services, serverUrl: string, projec
     ownerId,
     now,
   );
-  const data = demoEvents({ end: now });
+  const data = demoEvents({ end: now, visitors: options.visitors });
   const issued = issueIngestKey(services, projectId, { type: 'server', name: 'Demo data loader' }, ownerId);
   try {
     for (let i = 0; i < data.events.length; i += BATCH) await send(`${serverUrl}/v1/track`, issued.value, { events: data.events.slice(i, i + BATCH) });

@@ -17,6 +17,14 @@ const Overview = lazy(() => import('../queries/Overview').then((m) => m.Overview
 const Account = lazy(() => import('../accounts/Account').then((m) => m.Account));
 const Keys = lazy(() => import('../keys/Keys').then((m) => m.Keys));
 const LiveEvents = lazy(() => import('../events/LiveEvents').then((m) => m.LiveEvents));
+const Funnel = lazy(() => import('../queries/Funnel').then((m) => m.Funnel));
+const Retention = lazy(() => import('../queries/Retention').then((m) => m.Retention));
+const Segmentation = lazy(() => import('../queries/Segmentation').then((m) => m.Segmentation));
+const Lifecycle = lazy(() => import('../queries/Lifecycle').then((m) => m.Lifecycle));
+const Stickiness = lazy(() => import('../queries/Stickiness').then((m) => m.Stickiness));
+const Revenue = lazy(() => import('../queries/Revenue').then((m) => m.Revenue));
+const Organization = lazy(() => import('../accounts/Organization').then((m) => m.Organization));
+const ProjectSettings = lazy(() => import('../accounts/ProjectSettings').then((m) => m.ProjectSettings));
 
 /** Pages anyone may open; every other path needs a session. */
 const PUBLIC_PATHS = ['/sign-in', '/register', '/forgot-password', '/reset-password', '/invite', '/auth/callback'];
@@ -49,8 +57,16 @@ function Gate() {
       <Router>
         <Route path="/" component={Home} />
         <Route path="/projects/:projectId" component={Overview} />
+        <Route path="/projects/:projectId/insights/funnel" component={Funnel} />
+        <Route path="/projects/:projectId/insights/retention" component={Retention} />
+        <Route path="/projects/:projectId/insights/segmentation" component={Segmentation} />
+        <Route path="/projects/:projectId/insights/lifecycle" component={Lifecycle} />
+        <Route path="/projects/:projectId/insights/stickiness" component={Stickiness} />
+        <Route path="/projects/:projectId/insights/revenue" component={Revenue} />
         <Route path="/projects/:projectId/keys" component={Keys} />
         <Route path="/projects/:projectId/live" component={LiveEvents} />
+        <Route path="/projects/:projectId/settings" component={ProjectSettings} />
+        <Route path="/org" component={Organization} />
         <Route path="/account" component={Account} />
         <Route default component={NotFound} />
       </Router>

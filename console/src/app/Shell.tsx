@@ -20,9 +20,27 @@ interface NavItem {
 function projectNav(id: number): Array<{ heading: string; items: NavItem[] }> {
   const base = `/projects/${id}`;
   return [
-    { heading: 'Insights', items: [{ href: base, label: 'Overview' }] },
+    {
+      heading: 'Insights',
+      items: [
+        { href: base, label: 'Activity' },
+        { href: `${base}/insights/funnel`, label: 'Funnels' },
+        { href: `${base}/insights/retention`, label: 'Retention' },
+        { href: `${base}/insights/segmentation`, label: 'Segmentation' },
+        { href: `${base}/insights/lifecycle`, label: 'Lifecycle' },
+        { href: `${base}/insights/stickiness`, label: 'Stickiness' },
+        { href: `${base}/insights/revenue`, label: 'Revenue' },
+      ],
+    },
     { heading: 'Data', items: [{ href: `${base}/live`, label: 'Live events' }] },
-    { heading: 'Settings', items: [{ href: `${base}/keys`, label: 'Keys and tracker' }] },
+    {
+      heading: 'Settings',
+      items: [
+        { href: `${base}/keys`, label: 'Keys and tracker' },
+        { href: `${base}/settings`, label: 'Project settings' },
+        { href: '/org', label: 'Organization' },
+      ],
+    },
   ];
 }
 
@@ -89,7 +107,7 @@ export function Shell({ children }: { children: ComponentChildren }) {
                 <ul>
                   {group.items.map((item) => (
                     <li>
-                      <a href={item.href} aria-current={path === item.href ? 'page' : undefined}>
+                      <a href={item.href} aria-current={path === item.href.split('?')[0] ? 'page' : undefined}>
                         {item.label}
                       </a>
                     </li>

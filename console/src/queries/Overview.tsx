@@ -1,32 +1,34 @@
-// A project's first screen: the activity tiles (DAU, WAU, MAU, stickiness) for today in the
-// project's time zone, and daily active people over the last 30 days.
+// A project's first screen, the activity summary: DAU, WAU, MAU and how sticky the product is for
+// a day (today in the project's time zone unless the URL names one), and daily active people over
+// the 30 days up to it, for any event or one.
 
-import { useRoute } from 'preact-iso';
 import { api, ok } from '../api/client';
-import { useSession } from '../app/session';
 import { useAsync } from '../ui/useAsync';
 import { Empty, ErrorNote, Loading } from '../ui/states';
 import { LineChart } from '../ui/charts/LineChart';
-import { addDays, formatNumber, formatPercent, todayIn } from '../ui/format';
+import { addDays, formatNumber, formatPercent } from '../ui/format';
+import { ControlBar, EventPicker, useEventNames } from './controls/Controls';
+import { useInsight } from './insight';
+import { Tile } from './Tile';
 
 export function Overview() {
-  const { params } = useRoute();
-  const projectId = Number(params.projectId);
-  const project = useSession().projects?.find((p) => p.id === projectId);
+  const { projectId, project, today, url } = useInsight();
   const timezone = project?.timezone ?? 'UTC';
-  const dateTo = todayIn(timezone);
+  const dateTo = url.get('date', today);
+  const event = url.get('event', 'any');
+  const names = useEventNames(projectId);
   const path = { path: { id: projectId } };
 
-  const summary = useAsync(() => ok(api.POST('/api/v1/projects/{id}/queries/activity-summary', { params: path, body: { date_to: dateTo, event: 'any' } })), [projectId, dateTo]);
+  const summary = useAsync(() => ok(api.POST('/api/v1/projects/{id}/queries/activity-summary', { params: path, body: { date_to: dateTo, event } })), [projectId, dateTo, event]);
   const trend = useAsync(
     () =>
       ok(
         api.POST('/api/v1/projects/{id}/queries/segmentation', {
           params: path,
-          body: { event: 'any', metric: 'uniques', interval: 'day', date_from: addDays(dateTo, -29), date_to: dateTo },
+          body: { event, metric: 'uniques', interval: 'day', date_from: addDays(dateTo, -29), date_to: dateTo },
         }),
       ),
-    [projectId, dateTo],
+    [projectId, dateTo, event],
   );
 
   if (!project) return <Empty title="No such project in this organization" />;
@@ -37,9 +39,18 @@ export function Overview() {
       <div class="page-header">
         <h1 id="overview-title">{project.name}</h1>
         <span class="muted">
-          Today is {dateTo} in {timezone}
+          Activity on {dateTo}, days in {timezone}
         </span>
       </div>
+      <ControlBar>
+        <EventPicker label="Active means doing" value={event} names={names} allowAny onValue={(v) => url.set({ event: v })} />
+        <div class="control">
+          <label class="control-label" for="activity-date">
+            Day
+          </label>
+          <input id="activity-date" type="date" value={dateTo} max={today} onChange={(e) => url.set({ date: (e.currentTarget as HTMLInputElement).value })} />
+        </div>
+      </ControlBar>
       <ErrorNote error={summary.error} />
       {summary.loading && !s ? (
         <Loading />
@@ -69,14 +80,5 @@ export function Overview() {
         )
       )}
     </section>
-  );
-}
-
-function Tile({ label, value, name }: { label: string; value: string; name: string }) {
-  return (
-    <div class="tile" data-metric={name}>
-      <div class="tile-label">{label}</div>
-      <div class="tile-value">{value}</div>
-    </div>
   );
 }

@@ -10,6 +10,11 @@ export interface Series {
   values: Array<number | null>;
 }
 
+function shortLabel(label: string | undefined): string {
+  if (!label) return '';
+  return label.length > 10 ? `${label.slice(5, 10)} ${label.slice(11, 16)}` : label.slice(5);
+}
+
 const COLORS = ['#3b4cca', '#d9480f', '#2b8a3e', '#ae3ec9', '#1098ad', '#e67700', '#5c940d', '#c2255c'];
 
 export function LineChart({ labels, series, title, height = 260 }: { labels: string[]; series: Series[]; title: string; height?: number }) {
@@ -24,7 +29,8 @@ export function LineChart({ labels, series, title, height = 260 }: { labels: str
         height,
         scales: { x: { time: false } },
         axes: [
-          { values: (_u, ticks) => ticks.map((t) => labels[t] ?? '') , stroke: '#495057', grid: { stroke: '#e9ecef' } },
+          // Whole buckets only, as short dates (MM-DD, or MM-DD HH:MM for hours), spaced so they never overlap.
+          { space: 70, incrs: [1, 2, 7, 14, 30, 60, 90, 180, 365], values: (_u, ticks) => ticks.map((t) => shortLabel(labels[t])), stroke: '#495057', grid: { stroke: '#e9ecef' } },
           { stroke: '#495057', grid: { stroke: '#e9ecef' } },
         ],
         series: [{ label: 'Date', value: (_u, v) => labels[v] ?? '' }, ...series.map((s, i) => ({ label: s.name, stroke: COLORS[i % COLORS.length], width: 2, points: { show: labels.length < 40 } }))],

@@ -1,0 +1,74 @@
+// The license as the bootstrap reported it: status, licensee, expiry, warnings, and every feature
+// a license can grant with whether this one does.
+
+import { useSession } from '../app/session';
+import { FEATURES } from '../app/features';
+import { formatDateTime } from '../ui/format';
+
+interface LicenseSection {
+  status?: string;
+  licensee?: string | null;
+  edition?: string | null;
+  expires_at?: string | null;
+  days_left?: number | null;
+  features?: string[];
+  warnings?: string[];
+}
+
+export function LicenseCard() {
+  const license = (useSession().license ?? {}) as LicenseSection;
+  const granted = new Set(license.features ?? []);
+  return (
+    <div class="card" role="group" aria-labelledby="license-title">
+      <h2 id="license-title">License</h2>
+      <dl class="facts">
+        <dt>Status</dt>
+        <dd data-testid="license-status">{license.status ?? 'unknown'}</dd>
+        {license.licensee && (
+          <>
+            <dt>Licensee</dt>
+            <dd>
+              {license.licensee}
+              {license.edition ? ` (${license.edition})` : ''}
+            </dd>
+          </>
+        )}
+        {license.expires_at && (
+          <>
+            <dt>Expires</dt>
+            <dd>
+              {formatDateTime(license.expires_at)}
+              {typeof license.days_left === 'number' ? ` · ${license.days_left} days left` : ''}
+            </dd>
+          </>
+        )}
+      </dl>
+      {(license.warnings ?? []).map((w) => (
+        <p class="notice">{w}</p>
+      ))}
+      <table class="table">
+        <thead>
+          <tr>
+            <th scope="col">Feature</th>
+            <th scope="col">Unlocks</th>
+            <th scope="col">This license</th>
+          </tr>
+        </thead>
+        <tbody>
+          {Object.entries(FEATURES).map(([name, f]) => (
+            <tr data-feature={name}>
+              <td>
+                {f.title} <code>{name}</code>
+              </td>
+              <td>{f.unlocks}</td>
+              <td>{granted.has(name) ? <span class="badge active">granted</span> : <span class="badge">not granted</span>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p class="muted">
+        Reports, ingestion and export never depend on the license. An operator applies one with <code>ppctl license apply FILE</code> (see docs/license.md).
+      </p>
+    </div>
+  );
+}

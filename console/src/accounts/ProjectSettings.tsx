@@ -1,0 +1,157 @@
+// A project's settings: name and time zone (reports count calendar days in it), what the tracker
+// collects (behavior settings), and deletion (admins).
+
+import { useEffect, useState } from 'preact/hooks';
+import { useLocation, useRoute } from 'preact-iso';
+import { api, ok, type Schemas } from '../api/client';
+import { refreshProjects, useSession } from '../app/session';
+import { useAsync } from '../ui/useAsync';
+import { Field, Select, Submit, fieldProblem } from '../ui/forms';
+import { Empty, ErrorNote, Loading } from '../ui/states';
+
+type Settings = Schemas['BehaviorSettings'];
+
+const KINDS: Array<[keyof Settings, string, string]> = [
+  ['autocapture_clicks', 'Clicks', 'pp.click, rage and dead clicks'],
+  ['autocapture_scroll', 'Scroll depth', 'how far each page is read'],
+  ['autocapture_forms', 'Forms', 'starts, submits and abandonment; never the values typed'],
+  ['autocapture_sections', 'Sections', 'which sections of a page were seen'],
+  ['autocapture_hover_intent', 'Hover intent', 'where the pointer rested before a click'],
+  ['diagnostics_enabled', 'Diagnostics', 'JavaScript errors and web vitals'],
+  ['replay_enabled', 'Session recordings', 'inputs are always masked'],
+];
+
+export function ProjectSettings() {
+  const projectId = Number(useRoute().params.projectId);
+  const { me, projects } = useSession();
+  const project = projects?.find((p) => p.id === projectId);
+  const isAdmin = me?.org.role === 'admin' || me?.org.role === 'owner';
+  if (!project) return <Empty title="No such project in this organization" />;
+  return (
+    <section aria-labelledby="project-title">
+      <div class="page-header">
+        <h1 id="project-title">Project settings</h1>
+        <span class="muted">
+          {project.name} · id {project.id}
+        </span>
+      </div>
+      <GeneralCard project={project} canEdit={isAdmin} />
+      <BehaviorCard projectId={projectId} canEdit={isAdmin} />
+      {isAdmin && <DeleteCard projectId={projectId} name={project.name} />}
+    </section>
+  );
+}
+
+function GeneralCard({ project, canEdit }: { project: Schemas['Project']; canEdit: boolean }) {
+  const [name, setName] = useState(project.name);
+  const [timezone, setTimezone] = useState(project.timezone);
+  const [busy, setBusy] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const [error, setError] = useState<Error>();
+  useEffect(() => (setName(project.name), setTimezone(project.timezone)), [project.id]);
+  const save = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    setSaved(false);
+    try {
+      await ok(api.PATCH('/api/v1/projects/{id}', { params: { path: { id: project.id } }, body: { name, timezone } }));
+      await refreshProjects();
+      setSaved(true);
+    } catch (err) {
+      setError(err as Error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="card form-grid" onSubmit={save} noValidate aria-labelledby="general-title">
+      <h2 id="general-title">General</h2>
+      <Field label="Name" value={name} onValue={setName} problem={fieldProblem(error, 'name')} />
+      <Field label="Time zone" value={timezone} onValue={setTimezone} hint="IANA name such as Europe/Berlin. Daily, weekly and monthly buckets and every date in reports follow it." problem={fieldProblem(error, 'timezone')} />
+      <ErrorNote error={error && !['name', 'timezone'].some((f) => fieldProblem(error, f)) ? error : undefined} />
+      {saved && (
+        <p class="notice" role="status">
+          Saved.
+        </p>
+      )}
+      {canEdit && (
+        <div>
+          <Submit busy={busy}>Save</Submit>
+        </div>
+      )}
+    </form>
+  );
+}
+
+function BehaviorCard({ projectId, canEdit }: { projectId: number; canEdit: boolean }) {
+  const path = { params: { path: { id: projectId } } };
+  const stored = useAsync(() => ok(api.GET('/api/v1/projects/{id}/behavior/settings', path)), [projectId]);
+  const [error, setError] = useState<Error>();
+  const patch = async (change: Partial<Settings>) => {
+    setError(undefined);
+    try {
+      await ok(api.PATCH('/api/v1/projects/{id}/behavior/settings', { ...path, body: change }));
+      stored.reload();
+    } catch (err) {
+      setError(err as Error);
+    }
+  };
+  const s = stored.data;
+  return (
+    <div class="card" role="group" aria-labelledby="behavior-title">
+      <h2 id="behavior-title">What the tracker collects</h2>
+      <ErrorNote error={error ?? stored.error} />
+      {!s ? (
+        <Loading />
+      ) : (
+        <>
+          {KINDS.map(([key, label, help]) => (
+            <label class="check">
+              <input type="checkbox" checked={Boolean(s[key])} disabled={!canEdit} onChange={(e) => void patch({ [key]: (e.currentTarget as HTMLInputElement).checked })} />
+              <span>
+                <strong>{label}</strong> <span class="muted">— {help}</span>
+              </span>
+            </label>
+          ))}
+          <div class="form-grid">
+            <Select label="Privacy mode" value={s.privacy_mode} onValue={(v) => void patch({ privacy_mode: v as Settings['privacy_mode'] })} hint="Strict keeps element text and titles out of events and masks all text in recordings.">
+              <option value="strict">strict</option>
+              <option value="standard">standard</option>
+            </Select>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
+
+function DeleteCard({ projectId, name }: { projectId: number; name: string }) {
+  const { route } = useLocation();
+  const [typed, setTyped] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Error>();
+  const remove = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      await ok(api.DELETE('/api/v1/projects/{id}', { params: { path: { id: projectId } } }));
+      await refreshProjects();
+      route('/', true);
+    } catch (err) {
+      setError(err as Error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="card form-grid danger-zone" onSubmit={remove} noValidate aria-labelledby="delete-title">
+      <h2 id="delete-title">Delete the project</h2>
+      <p>Its keys and release tokens stop working at once and its events can no longer be read.</p>
+      <Field label={`Type the project name (${name}) to confirm`} value={typed} onValue={setTyped} />
+      <ErrorNote error={error} />
+      <div>{typed === name && <Submit variant="danger" busy={busy}>Delete {name}</Submit>}</div>
+    </form>
+  );
+}

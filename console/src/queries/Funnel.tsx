@@ -1,0 +1,249 @@
+// Funnel: ordered steps, conversion and time between them, optional breakdown, comparison with
+// the previous period, revenue lost per transition, and (licensed) the people who dropped off.
+
+import { useState } from 'preact/hooks';
+import { api, ok } from '../api/client';
+import { useAsync } from '../ui/useAsync';
+import { FunnelChart } from '../ui/charts/FunnelChart';
+import { formatDuration, formatNumber, formatPercent, formatRub } from '../ui/format';
+import { Gated } from '../ui/Gated';
+import { ErrorNote } from '../ui/states';
+import { CompareToggle, ControlBar, DateRange, EventPicker, FilterEditor, PropertyPicker, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
+import { InsightFrame, useInsight } from './insight';
+
+export function Funnel() {
+  const ctx = useInsight();
+  const { projectId, url, from, to } = ctx;
+  const names = useEventNames(projectId);
+  const keys = usePropertyKeys(projectId);
+  const steps = url.list('steps');
+  const filters = url.list('filter');
+  const breakdown = url.get('breakdown');
+  const compare = url.get('compare') === 'previous';
+  const countBy = url.get('count_by', 'actors') as 'actors' | 'totals';
+  const windowHours = Number(url.get('window', '336'));
+  const revenue = url.get('value') === 'revenue' && countBy === 'actors';
+  const ready = steps.length >= 2 && steps.every(Boolean);
+
+  const body = {
+    steps: steps.map((event, i) => ({ event, ...(i === 0 && filters.length ? { filters: filtersOf(filters) } : {}) })),
+    date_from: from,
+    date_to: to,
+    window_hours: windowHours,
+    count_by: countBy,
+    ...(breakdown ? { breakdown: { property: breakdown } } : {}),
+    ...(compare ? { compare: { period: 'previous' as const } } : {}),
+    ...(revenue ? { value: 'revenue' as const } : {}),
+  };
+  const key = JSON.stringify(body);
+  const answer = useAsync(() => (ready ? ok(api.POST('/api/v1/projects/{id}/queries/funnel', { params: { path: { id: projectId } }, body: body as never })) : Promise.resolve(undefined)), [projectId, key]);
+
+  const setStep = (i: number, event: string) => url.set({ steps: steps.map((s, j) => (j === i ? event : s)) });
+  const controls = (
+    <ControlBar>
+      <div class="steps">
+        {(steps.length ? steps : ['', '']).map((s, i) => (
+          <div class="step-pick">
+            <EventPicker label={`Step ${i + 1}`} value={s} names={names} onValue={(v) => (steps.length ? setStep(i, v) : url.set({ steps: i === 0 ? [v, ''] : ['', v] }))} />
+            {steps.length > 2 && (
+              <button type="button" class="link" aria-label={`Remove step ${i + 1}`} onClick={() => url.set({ steps: steps.filter((_, j) => j !== i) })}>
+                Remove
+              </button>
+            )}
+          </div>
+        ))}
+        {steps.length < 20 && (
+          <button type="button" class="button secondary small" onClick={() => url.set({ steps: [...(steps.length ? steps : ['', '']), ''] })}>
+            Add a step
+          </button>
+        )}
+      </div>
+      <DateRange from={from} to={to} today={ctx.today} onChange={(f, t) => url.set({ from: f, to: t })} />
+      <div class="control">
+        <label class="control-label" for="funnel-window">
+          Conversion window
+        </label>
+        <select id="funnel-window" value={String(windowHours)} onChange={(e) => url.set({ window: (e.currentTarget as HTMLSelectElement).value })}>
+          {[1, 24, 72, 168, 336, 720].map((h) => (
+            <option value={String(h)}>{h < 24 ? `${h} hour` : `${h / 24} days`}</option>
+          ))}
+        </select>
+      </div>
+      <div class="control">
+        <label class="control-label" for="funnel-count">
+          Count
+        </label>
+        <select id="funnel-count" value={countBy} onChange={(e) => url.set({ count_by: (e.currentTarget as HTMLSelectElement).value })}>
+          <option value="actors">people</option>
+          <option value="totals">attempts</option>
+        </select>
+      </div>
+      <PropertyPicker label="Breakdown" value={breakdown} keys={keys} onValue={(v) => url.set({ breakdown: v })} />
+      <CompareToggle on={compare} onValue={(on) => url.set({ compare: on ? 'previous' : undefined })} />
+      <label class="check control">
+        <input type="checkbox" checked={revenue} disabled={countBy !== 'actors'} onChange={(e) => url.set({ value: (e.currentTarget as HTMLInputElement).checked ? 'revenue' : undefined })} /> Revenue lost
+      </label>
+      <FilterEditor projectId={projectId} filters={filters} keys={keys} onChange={(f) => url.set({ filter: f })} />
+    </ControlBar>
+  );
+
+  return (
+    <InsightFrame title="Funnel" project={ctx.project} controls={controls} answer={answer} needs={ready ? undefined : 'Choose at least two steps'} isEmpty={(d) => !d || d.steps[0]!.count === 0}>
+      {(d) =>
+        d && (
+          <>
+            <p class="result-meta">
+              {d.date_from} to {d.date_to} · {countBy === 'actors' ? 'people' : 'attempts'} · {formatPercent(d.steps[d.steps.length - 1]!.conversion_rate)} converted overall
+            </p>
+            <FunnelChart
+              title="Funnel conversion by step"
+              steps={d.steps.map((s) => ({ label: s.label, count: s.count, conversion: s.conversion_rate, stepConversion: s.step_conversion_rate, medianSeconds: s.median_seconds_from_previous }))}
+              compare={d.compare?.steps.map((s) => ({ label: s.label, count: s.count, conversion: s.conversion_rate, stepConversion: s.step_conversion_rate, medianSeconds: s.median_seconds_from_previous }))}
+            />
+            <table class="table" data-testid="funnel-table">
+              <thead>
+                <tr>
+                  <th scope="col">Step</th>
+                  <th scope="col">{countBy === 'actors' ? 'People' : 'Attempts'}</th>
+                  <th scope="col">Of step 1</th>
+                  <th scope="col">Of previous</th>
+                  <th scope="col">Median time</th>
+                  <th scope="col">Mean time</th>
+                  {d.compare && <th scope="col">Previous period</th>}
+                </tr>
+              </thead>
+              <tbody>
+                {d.steps.map((s, i) => (
+                  <tr>
+                    <th scope="row">
+                      {i + 1}. {s.label}
+                    </th>
+                    <td data-col="count">{formatNumber(s.count)}</td>
+                    <td>{formatPercent(s.conversion_rate)}</td>
+                    <td>{i === 0 ? '—' : formatPercent(s.step_conversion_rate)}</td>
+                    <td>{s.median_seconds_from_previous === null ? '—' : formatDuration(s.median_seconds_from_previous)}</td>
+                    <td>{s.mean_seconds_from_previous === null ? '—' : formatDuration(s.mean_seconds_from_previous)}</td>
+                    {d.compare && <td>{formatNumber(d.compare.steps[i]?.count)}</td>}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {d.breakdown && d.breakdown.length > 0 && (
+              <>
+                <h2>By {breakdown}</h2>
+                <table class="table" data-testid="funnel-breakdown">
+                  <thead>
+                    <tr>
+                      <th scope="col">{breakdown}</th>
+                      {d.steps.map((s, i) => (
+                        <th scope="col">
+                          {i + 1}. {s.label}
+                        </th>
+                      ))}
+                      <th scope="col">Converted</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {d.breakdown.map((b) => (
+                      <tr>
+                        <th scope="row">{b.name}</th>
+                        {b.steps.map((s) => (
+                          <td>{formatNumber(s.count)}</td>
+                        ))}
+                        <td>{formatPercent(b.steps[b.steps.length - 1]?.conversion_rate)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </>
+            )}
+            {d.revenue && (
+              <>
+                <h2>Revenue lost between steps</h2>
+                <p class="result-meta">{formatRub(d.revenue.revenue_per_converting_actor)} per converting person over the range</p>
+                <table class="table" data-testid="funnel-revenue">
+                  <thead>
+                    <tr>
+                      <th scope="col">Transition</th>
+                      <th scope="col">Dropped</th>
+                      <th scope="col">Estimated loss per month</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {d.revenue.transitions.map((tr) => (
+                      <tr>
+                        <th scope="row">
+                          {tr.from_step} → {tr.to_step}
+                        </th>
+                        <td>{formatNumber(tr.dropped)}</td>
+                        <td>{formatRub(tr.estimated_monthly_loss)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </>
+            )}
+            {countBy === 'actors' && (
+              <Gated feature="actor_drilldown">
+                <DroppedActors projectId={projectId} body={body} stepCount={d.steps.length} />
+              </Gated>
+            )}
+          </>
+        )
+      }
+    </InsightFrame>
+  );
+}
+
+function DroppedActors({ projectId, body, stepCount }: { projectId: number; body: Record<string, unknown>; stepCount: number }) {
+  const [step, setStep] = useState(1);
+  const [pages, setPages] = useState<Array<{ actor_id: string }[]>>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [error, setError] = useState<Error>();
+  const load = async (at: number, from: string | null) => {
+    setError(undefined);
+    try {
+      const d = await ok(
+        api.POST('/api/v1/projects/{id}/queries/funnel', {
+          params: { path: { id: projectId } },
+          body: { ...body, compare: undefined, breakdown: undefined, value: undefined, dropped_at_step: at, ...(from ? { dropped_cursor: from } : {}) } as never,
+        }),
+      );
+      setPages((p) => (from ? [...p, d.dropped!.actors] : [d.dropped!.actors]));
+      setCursor(d.dropped!.next_cursor);
+    } catch (err) {
+      setError(err as Error);
+    }
+  };
+  return (
+    <div class="card" role="group" aria-labelledby="dropped-title">
+      <h2 id="dropped-title">Who dropped off</h2>
+      <div class="filter-row">
+        <label for="dropped-step">Reached step</label>
+        <select id="dropped-step" value={String(step)} onChange={(e) => setStep(Number((e.currentTarget as HTMLSelectElement).value))}>
+          {Array.from({ length: stepCount - 1 }, (_, i) => (
+            <option value={String(i + 1)}>{i + 1}, not {i + 2}</option>
+          ))}
+        </select>
+        <button type="button" class="button secondary small" onClick={() => void load(step, null)}>
+          Show people
+        </button>
+      </div>
+      <ErrorNote error={error} />
+      {pages.length > 0 && (
+        <ul class="actor-list" data-testid="dropped-actors">
+          {pages.flat().map((a) => (
+            <li>
+              <code>{a.actor_id}</code>
+            </li>
+          ))}
+        </ul>
+      )}
+      {cursor && (
+        <button type="button" class="button secondary small" onClick={() => void load(step, cursor)}>
+          More
+        </button>
+      )}
+    </div>
+  );
+}

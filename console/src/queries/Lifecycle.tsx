@@ -1,0 +1,77 @@
+// Lifecycle: each period's active people split into new, returning and resurrecting (above zero)
+// and those who went dormant (below zero).
+
+import { api, ok } from '../api/client';
+import { useAsync } from '../ui/useAsync';
+import { StackedBars } from '../ui/charts/StackedBars';
+import { formatNumber } from '../ui/format';
+import { ControlBar, DateRange, FilterEditor, filtersOf, usePropertyKeys } from './controls/Controls';
+import { InsightFrame, useInsight } from './insight';
+
+export function Lifecycle() {
+  const ctx = useInsight();
+  const { projectId, url, from, to } = ctx;
+  const keys = usePropertyKeys(projectId);
+  const interval = url.get('interval', 'day') as 'day' | 'week';
+  const filters = url.list('filter');
+  const body = { date_from: from, date_to: to, interval, ...(filters.length ? { filters: filtersOf(filters) } : {}) };
+  const key = JSON.stringify(body);
+  const answer = useAsync(() => ok(api.POST('/api/v1/projects/{id}/queries/lifecycle', { params: { path: { id: projectId } }, body: body as never })), [projectId, key]);
+  const controls = (
+    <ControlBar>
+      <DateRange from={from} to={to} today={ctx.today} onChange={(f, t) => url.set({ from: f, to: t })} />
+      <div class="control">
+        <label class="control-label" for="life-interval">
+          Per
+        </label>
+        <select id="life-interval" value={interval} onChange={(e) => url.set({ interval: (e.currentTarget as HTMLSelectElement).value })}>
+          <option value="day">day</option>
+          <option value="week">week</option>
+        </select>
+      </div>
+      <FilterEditor projectId={projectId} filters={filters} keys={keys} onChange={(f) => url.set({ filter: f })} />
+    </ControlBar>
+  );
+  return (
+    <InsightFrame title="Lifecycle" project={ctx.project} controls={controls} answer={answer} isEmpty={(d) => d.buckets.every((b) => !b.new && !b.returning && !b.resurrecting && !b.dormant)}>
+      {(d) => (
+        <>
+          <StackedBars
+            title="Active people by lifecycle state"
+            labels={d.buckets.map((b) => b.bucket)}
+            stacks={[
+              { name: 'new', color: '#2b8a3e', values: d.buckets.map((b) => b.new) },
+              { name: 'returning', color: '#3b4cca', values: d.buckets.map((b) => b.returning) },
+              { name: 'resurrecting', color: '#e67700', values: d.buckets.map((b) => b.resurrecting) },
+              { name: 'dormant', color: '#c92a2a', values: d.buckets.map((b) => -Math.abs(b.dormant)) },
+            ]}
+          />
+          <div class="scroll-x" tabIndex={0} role="region" aria-label="Lifecycle numbers">
+            <table class="table" data-testid="lifecycle-table">
+              <thead>
+                <tr>
+                  <th scope="col">{interval === 'day' ? 'Day' : 'Week'}</th>
+                  <th scope="col">New</th>
+                  <th scope="col">Returning</th>
+                  <th scope="col">Resurrecting</th>
+                  <th scope="col">Dormant</th>
+                </tr>
+              </thead>
+              <tbody>
+                {d.buckets.map((b) => (
+                  <tr>
+                    <th scope="row">{b.bucket}</th>
+                    <td>{formatNumber(b.new)}</td>
+                    <td>{formatNumber(b.returning)}</td>
+                    <td>{formatNumber(b.resurrecting)}</td>
+                    <td>{formatNumber(b.dormant)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </InsightFrame>
+  );
+}

@@ -1,0 +1,208 @@
+// Retention: cohorts by the day (or week) of their first start event, a shaded grid of who came
+// back in each later period, in three value modes; (licensed) the people of a cell.
+
+import { useState } from 'preact/hooks';
+import { api, ok, type Schemas } from '../api/client';
+import { useAsync } from '../ui/useAsync';
+import { formatNumber, formatPercent, formatRub } from '../ui/format';
+import { Gated } from '../ui/Gated';
+import { ErrorNote } from '../ui/states';
+import { CompareToggle, ControlBar, DateRange, EventPicker, FilterEditor, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
+import { InsightFrame, useInsight } from './insight';
+
+type Value = 'actors' | 'revenue' | 'paid_conversion';
+
+export function formatRetentionValue(value: number | null, mode: Value): string {
+  if (value === null) return '';
+  return mode === 'revenue' ? formatRub(value) : formatPercent(value);
+}
+
+/**
+ * Shade of a cell: the share of the grid's largest value, from white to a light accent. The text
+ * stays ink on every shade (at least 6:1), which a darker end could not keep in the middle range.
+ */
+function shade(value: number | null, max: number): { background: string } | undefined {
+  if (value === null || max <= 0) return undefined;
+  const k = Math.max(0, Math.min(1, value / max));
+  const [r, g, b] = [255 + (140 - 255) * k, 255 + (153 - 255) * k, 255 + (238 - 255) * k].map(Math.round) as [number, number, number];
+  return { background: `rgb(${r}, ${g}, ${b})` };
+}
+
+export function Retention() {
+  const ctx = useInsight(14);
+  const { projectId, url, from, to } = ctx;
+  const names = useEventNames(projectId);
+  const keys = usePropertyKeys(projectId);
+  const start = url.get('start');
+  const returning = url.get('return', 'any');
+  const granularity = url.get('granularity', 'day') as 'day' | 'week';
+  const periods = Number(url.get('periods', granularity === 'day' ? '7' : '4'));
+  const value = url.get('value', 'actors') as Value;
+  const compare = url.get('compare') === 'previous';
+  const filters = url.list('filter');
+  const [cell, setCell] = useState<{ cohort: string; period: number }>();
+
+  const body = {
+    start_event: start,
+    return_event: returning,
+    granularity,
+    periods,
+    value,
+    date_from: from,
+    date_to: to,
+    ...(filters.length ? { filters: filtersOf(filters) } : {}),
+    ...(compare ? { compare: { period: 'previous' as const } } : {}),
+  };
+  const key = JSON.stringify(body);
+  const answer = useAsync(() => (start ? ok(api.POST('/api/v1/projects/{id}/queries/retention', { params: { path: { id: projectId } }, body: body as never })) : Promise.resolve(undefined)), [projectId, key]);
+
+  const controls = (
+    <ControlBar>
+      <EventPicker label="People who did" value={start} names={names} onValue={(v) => url.set({ start: v })} />
+      <EventPicker label="and came back to do" value={returning} names={names} allowAny onValue={(v) => url.set({ return: v })} />
+      <DateRange from={from} to={to} today={ctx.today} onChange={(f, t) => url.set({ from: f, to: t })} />
+      <div class="control">
+        <label class="control-label" for="ret-granularity">
+          Periods
+        </label>
+        <select id="ret-granularity" value={granularity} onChange={(e) => url.set({ granularity: (e.currentTarget as HTMLSelectElement).value, periods: undefined })}>
+          <option value="day">days</option>
+          <option value="week">weeks</option>
+        </select>
+      </div>
+      <div class="control">
+        <label class="control-label" for="ret-periods">
+          How many
+        </label>
+        <input id="ret-periods" type="number" min={1} max={granularity === 'day' ? 90 : 26} value={periods} onChange={(e) => url.set({ periods: (e.currentTarget as HTMLInputElement).value })} />
+      </div>
+      <div class="control">
+        <label class="control-label" for="ret-value">
+          Show
+        </label>
+        <select id="ret-value" value={value} onChange={(e) => url.set({ value: (e.currentTarget as HTMLSelectElement).value })}>
+          <option value="actors">share who came back</option>
+          <option value="revenue">revenue per person (cumulative)</option>
+          <option value="paid_conversion">share who paid (cumulative)</option>
+        </select>
+      </div>
+      <CompareToggle on={compare} onValue={(on) => url.set({ compare: on ? 'previous' : undefined })} />
+      <FilterEditor projectId={projectId} filters={filters} keys={keys} onChange={(f) => url.set({ filter: f })} />
+    </ControlBar>
+  );
+
+  return (
+    <InsightFrame title="Retention" project={ctx.project} controls={controls} answer={answer} needs={start ? undefined : 'Choose the event that starts a cohort'} isEmpty={(d) => !d || d.cohorts.every((c) => c.size === 0)}>
+      {(d) =>
+        d && (
+          <>
+            <RetentionGrid result={d} periods={periods} granularity={granularity} value={value} onCell={value === 'actors' ? setCell : undefined} testId="retention-grid" />
+            {d.compare && (
+              <>
+                <h2>
+                  Previous period ({d.compare.date_from} to {d.compare.date_to})
+                </h2>
+                <RetentionGrid result={d.compare} periods={periods} granularity={granularity} value={value} testId="retention-compare" />
+              </>
+            )}
+            {cell && (
+              <Gated feature="actor_drilldown">
+                <CellActors projectId={projectId} body={body} cell={cell} />
+              </Gated>
+            )}
+          </>
+        )
+      }
+    </InsightFrame>
+  );
+}
+
+function RetentionGrid({
+  result,
+  periods,
+  granularity,
+  value,
+  onCell,
+  testId,
+}: {
+  result: Schemas['RetentionResult'];
+  periods: number;
+  granularity: 'day' | 'week';
+  value: Value;
+  onCell?(cell: { cohort: string; period: number }): void;
+  testId: string;
+}) {
+  const max = Math.max(0, ...result.cohorts.flatMap((c) => c.values.slice(value === 'actors' ? 1 : 0).map((v) => v ?? 0)));
+  return (
+    <div class="scroll-x" tabIndex={0} role="region" aria-label="Retention grid">
+      <table class="table retention" data-testid={testId}>
+        <thead>
+          <tr>
+            <th scope="col">Cohort</th>
+            <th scope="col">People</th>
+            {Array.from({ length: periods + 1 }, (_, p) => (
+              <th scope="col">
+                {granularity === 'day' ? 'Day' : 'Week'} {p}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {result.cohorts.map((c) => (
+            <tr>
+              <th scope="row">{c.cohort}</th>
+              <td>{formatNumber(c.size)}</td>
+              {c.values.map((v, p) => {
+                const text = formatRetentionValue(v, value);
+                const title = value === 'actors' && c.counts?.[p] != null ? `${c.counts[p]} of ${c.size}` : undefined;
+                return (
+                  <td class="cell" style={shade(v, p === 0 && value === 'actors' ? 1 : max)} title={title} data-value={v ?? ''}>
+                    {onCell && v !== null && c.size > 0 ? (
+                      <button type="button" class="cell-button" onClick={() => onCell({ cohort: c.cohort, period: p })}>
+                        {text}
+                        <span class="visually-hidden">: people of cohort {c.cohort}, period {p}</span>
+                      </button>
+                    ) : (
+                      text
+                    )}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function CellActors({ projectId, body, cell }: { projectId: number; body: Record<string, unknown>; cell: { cohort: string; period: number } }) {
+  const { value: _value, compare: _compare, ...query } = body;
+  const people = useAsync(
+    () =>
+      ok(
+        api.POST('/api/v1/projects/{id}/queries/retention/actors', {
+          params: { path: { id: projectId } },
+          body: { ...query, cohort: cell.cohort, period: cell.period } as never,
+        }),
+      ),
+    [projectId, JSON.stringify(query), cell.cohort, cell.period],
+  );
+  return (
+    <div class="card" role="group" aria-labelledby="cell-title">
+      <h2 id="cell-title">
+        Cohort {cell.cohort}, period {cell.period}
+      </h2>
+      <ErrorNote error={people.error} />
+      {people.data && (
+        <ul class="actor-list" data-testid="cell-actors">
+          {people.data.items.map((a) => (
+            <li>
+              <code>{a.actor_id}</code>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,120 @@
+// Segmentation: one event (or any) over time, as a line or bars, counted four ways (events,
+// unique people, revenue, revenue per event), grouped by a property, compared with the period
+// before.
+
+import { api, ok } from '../api/client';
+import { useAsync } from '../ui/useAsync';
+import { LineChart } from '../ui/charts/LineChart';
+import { BarChart } from '../ui/charts/BarChart';
+import { formatNumber } from '../ui/format';
+import { CompareToggle, ControlBar, DateRange, EventPicker, FilterEditor, PropertyPicker, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
+import { InsightFrame, useInsight } from './insight';
+
+const METRICS = [
+  ['events', 'events'],
+  ['uniques', 'unique people'],
+  ['revenue', 'revenue (RUB)'],
+  ['revenue_avg', 'revenue per event (RUB)'],
+] as const;
+
+export function Segmentation() {
+  const ctx = useInsight();
+  const { projectId, url, from, to } = ctx;
+  const names = useEventNames(projectId);
+  const keys = usePropertyKeys(projectId);
+  const event = url.get('event', 'any');
+  const metric = url.get('metric', 'events') as (typeof METRICS)[number][0];
+  const interval = url.get('interval', 'day') as 'hour' | 'day' | 'week' | 'month';
+  const groupBy = url.get('group_by');
+  const compare = url.get('compare') === 'previous';
+  const chart = url.get('chart', 'line');
+  const filters = url.list('filter');
+
+  const body = {
+    event,
+    metric,
+    interval,
+    date_from: from,
+    date_to: to,
+    ...(groupBy ? { group_by: { property: groupBy } } : {}),
+    ...(compare ? { compare: { period: 'previous' as const } } : {}),
+    ...(filters.length ? { filters: filtersOf(filters) } : {}),
+  };
+  const key = JSON.stringify(body);
+  const answer = useAsync(() => ok(api.POST('/api/v1/projects/{id}/queries/segmentation', { params: { path: { id: projectId } }, body: body as never })), [projectId, key]);
+
+  const controls = (
+    <ControlBar>
+      <EventPicker label="Event" value={event} names={names} allowAny onValue={(v) => url.set({ event: v })} />
+      <div class="control">
+        <label class="control-label" for="seg-metric">
+          Measure
+        </label>
+        <select id="seg-metric" value={metric} onChange={(e) => url.set({ metric: (e.currentTarget as HTMLSelectElement).value })}>
+          {METRICS.map(([v, label]) => (
+            <option value={v}>{label}</option>
+          ))}
+        </select>
+      </div>
+      <div class="control">
+        <label class="control-label" for="seg-interval">
+          Per
+        </label>
+        <select id="seg-interval" value={interval} onChange={(e) => url.set({ interval: (e.currentTarget as HTMLSelectElement).value })}>
+          {['hour', 'day', 'week', 'month'].map((i) => (
+            <option value={i}>{i}</option>
+          ))}
+        </select>
+      </div>
+      <DateRange from={from} to={to} today={ctx.today} onChange={(f, t) => url.set({ from: f, to: t })} />
+      <PropertyPicker label="Group by" value={groupBy} keys={keys} onValue={(v) => url.set({ group_by: v })} />
+      <div class="control">
+        <label class="control-label" for="seg-chart">
+          Chart
+        </label>
+        <select id="seg-chart" value={chart} onChange={(e) => url.set({ chart: (e.currentTarget as HTMLSelectElement).value })}>
+          <option value="line">line</option>
+          <option value="bar">bars</option>
+        </select>
+      </div>
+      <CompareToggle on={compare} onValue={(on) => url.set({ compare: on ? 'previous' : undefined })} />
+      <FilterEditor projectId={projectId} filters={filters} keys={keys} onChange={(f) => url.set({ filter: f })} />
+    </ControlBar>
+  );
+
+  return (
+    <InsightFrame title="Segmentation" project={ctx.project} controls={controls} answer={answer} isEmpty={(d) => d.series.every((s) => s.points.every((p) => !p.value))}>
+      {(d) => {
+        const labels = d.series[0]?.points.map((p) => p.bucket) ?? [];
+        const series = d.series.map((s) => ({ name: s.name, values: s.points.map((p) => p.value) }));
+        if (d.compare) series.push(...d.compare.series.map((s) => ({ name: `${s.name} (previous period)`, values: s.points.map((p) => p.value) })));
+        const totals = d.series.map((s) => ({ name: s.name, total: s.points.reduce((n, p) => n + (p.value ?? 0), 0) }));
+        return (
+          <>
+            {chart === 'bar' && series.length === 1 ? (
+              <BarChart title={`${event} by ${interval}`} bars={labels.map((l, i) => ({ label: l.slice(5, 16), value: series[0]!.values[i] ?? 0 }))} />
+            ) : (
+              <LineChart title={`${event} by ${interval}`} labels={labels} series={series} />
+            )}
+            <table class="table" data-testid="segmentation-table">
+              <thead>
+                <tr>
+                  <th scope="col">Series</th>
+                  <th scope="col">{metric === 'uniques' || metric === 'revenue_avg' ? 'Sum of buckets' : 'Total'}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {totals.map((s) => (
+                  <tr>
+                    <th scope="row">{s.name}</th>
+                    <td data-col="total">{formatNumber(Math.round(s.total * 100) / 100)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
+        );
+      }}
+    </InsightFrame>
+  );
+}

@@ -1,0 +1,52 @@
+// Stickiness: how many people did the event on exactly 1, 2, … days of the range.
+
+import { api, ok } from '../api/client';
+import { useAsync } from '../ui/useAsync';
+import { BarChart } from '../ui/charts/BarChart';
+import { formatNumber } from '../ui/format';
+import { ControlBar, DateRange, EventPicker, FilterEditor, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
+import { InsightFrame, useInsight } from './insight';
+
+export function Stickiness() {
+  const ctx = useInsight();
+  const { projectId, url, from, to } = ctx;
+  const names = useEventNames(projectId);
+  const keys = usePropertyKeys(projectId);
+  const event = url.get('event', 'any');
+  const filters = url.list('filter');
+  const body = { event, date_from: from, date_to: to, ...(filters.length ? { filters: filtersOf(filters) } : {}) };
+  const key = JSON.stringify(body);
+  const answer = useAsync(() => ok(api.POST('/api/v1/projects/{id}/queries/stickiness', { params: { path: { id: projectId } }, body: body as never })), [projectId, key]);
+  const controls = (
+    <ControlBar>
+      <EventPicker label="Event" value={event} names={names} allowAny onValue={(v) => url.set({ event: v })} />
+      <DateRange from={from} to={to} today={ctx.today} onChange={(f, t) => url.set({ from: f, to: t })} />
+      <FilterEditor projectId={projectId} filters={filters} keys={keys} onChange={(f) => url.set({ filter: f })} />
+    </ControlBar>
+  );
+  return (
+    <InsightFrame title="Stickiness" project={ctx.project} controls={controls} answer={answer} isEmpty={(d) => d.distribution.every((x) => x.actors === 0)}>
+      {(d) => (
+        <>
+          <BarChart title="People by number of active days" bars={d.distribution.map((x) => ({ label: String(x.days), value: x.actors }))} />
+          <table class="table" data-testid="stickiness-table">
+            <thead>
+              <tr>
+                <th scope="col">Days active</th>
+                <th scope="col">People</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.distribution.map((x) => (
+                <tr>
+                  <th scope="row">{x.days}</th>
+                  <td>{formatNumber(x.actors)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </InsightFrame>
+  );
+}

@@ -1,0 +1,191 @@
+// The controls insights share: date range with presets, event and property pickers fed by the
+// project's catalogs, a filter row (field, operator, value, or a saved segment), and compare.
+
+import { useId } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
+import { api, ok, type Schemas } from '../../api/client';
+import { useAsync } from '../../ui/useAsync';
+import { addDays } from '../../ui/format';
+import { useSession } from '../../app/session';
+import { hasFeature } from '../../app/features';
+
+export function ControlBar({ children }: { children: ComponentChildren }) {
+  return (
+    <div class="control-bar" role="group" aria-label="Query">
+      {children}
+    </div>
+  );
+}
+
+export function DateRange({ from, to, today, onChange }: { from: string; to: string; today: string; onChange(from: string, to: string): void }) {
+  const id = useId();
+  const presets: Array<[string, number]> = [
+    ['7 days', 7],
+    ['30 days', 30],
+    ['90 days', 90],
+  ];
+  return (
+    <div class="control">
+      <span class="control-label" id={id}>
+        Dates
+      </span>
+      <div class="range" role="group" aria-labelledby={id}>
+        {presets.map(([label, days]) => {
+          const active = to === today && from === addDays(today, -(days - 1));
+          return (
+            <button type="button" class={`chip${active ? ' active' : ''}`} aria-pressed={active} onClick={() => onChange(addDays(today, -(days - 1)), today)}>
+              {label}
+            </button>
+          );
+        })}
+        <input type="date" aria-label="From" value={from} max={to} onChange={(e) => onChange((e.currentTarget as HTMLInputElement).value, to)} />
+        <input type="date" aria-label="To" value={to} min={from} onChange={(e) => onChange(from, (e.currentTarget as HTMLInputElement).value)} />
+      </div>
+    </div>
+  );
+}
+
+/** The project's event names, most frequent first (the catalog), for every event picker of a page. */
+export function useEventNames(projectId: number): string[] {
+  const catalog = useAsync(() => ok(api.GET('/api/v1/projects/{id}/catalog/events', { params: { path: { id: projectId } } })), [projectId]);
+  return (catalog.data?.items ?? []).slice().sort((a, b) => b.count - a.count).map((e) => e.event);
+}
+
+export function EventPicker({ label, value, names, onValue, allowAny }: { label: string; value: string; names: string[]; onValue(v: string): void; allowAny?: boolean }) {
+  const id = useId();
+  const options = names.includes(value) || !value || value === 'any' ? names : [value, ...names];
+  return (
+    <div class="control">
+      <label class="control-label" for={id}>
+        {label}
+      </label>
+      <select id={id} value={value} onChange={(e) => onValue((e.currentTarget as HTMLSelectElement).value)}>
+        {allowAny && <option value="any">any event</option>}
+        {!allowAny && !value && <option value="">choose an event</option>}
+        {options.map((n) => (
+          <option value={n}>{n}</option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+export function usePropertyKeys(projectId: number): string[] {
+  const catalog = useAsync(() => ok(api.GET('/api/v1/projects/{id}/catalog/props', { params: { path: { id: projectId } } })), [projectId]);
+  return (catalog.data?.items ?? []).map((p) => `props.${p.key}`);
+}
+
+const BUILT_IN_FIELDS = ['url', 'path', 'referrer', 'source', 'sdk_name', 'release'];
+
+export function PropertyPicker({ label, value, keys, onValue }: { label: string; value: string; keys: string[]; onValue(v: string): void }) {
+  const id = useId();
+  return (
+    <div class="control">
+      <label class="control-label" for={id}>
+        {label}
+      </label>
+      <select id={id} value={value} onChange={(e) => onValue((e.currentTarget as HTMLSelectElement).value)}>
+        <option value="">none</option>
+        {[...BUILT_IN_FIELDS, ...keys].map((k) => (
+          <option value={k}>{k}</option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+export function CompareToggle({ on, onValue }: { on: boolean; onValue(on: boolean): void }) {
+  return (
+    <label class="check control">
+      <input type="checkbox" checked={on} onChange={(e) => onValue((e.currentTarget as HTMLInputElement).checked)} /> Compare with the previous period
+    </label>
+  );
+}
+
+export type FilterItem = Schemas['QueryFilter'] | string;
+
+const OPS: Array<Schemas['QueryFilter']['op']> = ['eq', 'neq', 'contains', 'not_contains', 'starts_with', 'gt', 'gte', 'lt', 'lte', 'exists', 'not_exists'];
+
+/** A filter in the URL: `field|op|value`, or `segment:<id>`. */
+export function parseFilter(text: string): FilterItem | undefined {
+  if (text.startsWith('segment:')) return text;
+  const [field, op, ...rest] = text.split('|');
+  if (!field || !op || !OPS.includes(op as Schemas['QueryFilter']['op'])) return undefined;
+  if (op === 'exists' || op === 'not_exists') return { field, op: op as Schemas['QueryFilter']['op'] };
+  const raw = rest.join('|');
+  const value = ['gt', 'gte', 'lt', 'lte'].includes(op) && raw !== '' && !Number.isNaN(Number(raw)) ? Number(raw) : raw;
+  return { field, op: op as Schemas['QueryFilter']['op'], value };
+}
+
+export function filterText(f: FilterItem): string {
+  return typeof f === 'string' ? f : [f.field, f.op, ...(f.value === undefined ? [] : [String(f.value)])].join('|');
+}
+
+/** Filters of the URL's `filter` list, as the API takes them. */
+export function filtersOf(texts: string[]): FilterItem[] {
+  return texts.map(parseFilter).filter((f): f is FilterItem => f !== undefined);
+}
+
+export function FilterEditor({ projectId, filters, keys, onChange }: { projectId: number; filters: string[]; keys: string[]; onChange(filters: string[]): void }) {
+  const { license } = useSession();
+  const segmentsAllowed = hasFeature(license, 'saved_segments');
+  const segments = useAsync(
+    () => (segmentsAllowed ? ok(api.GET('/api/v1/projects/{id}/segments', { params: { path: { id: projectId } } })).then((r) => r.items) : Promise.resolve([])),
+    [projectId, segmentsAllowed],
+  );
+  const update = (i: number, text: string) => onChange(filters.map((f, j) => (j === i ? text : f)));
+  return (
+    <div class="control filters">
+      <span class="control-label">Filters</span>
+      {filters.map((text, i) => {
+        const f = parseFilter(text);
+        if (typeof f === 'string' || text.startsWith('segment:')) {
+          const name = segments.data?.find((s) => `segment:${s.id}` === text)?.name ?? text;
+          return (
+            <div class="filter-row">
+              <span class="chip active">segment: {name}</span>
+              <button type="button" class="link" aria-label={`Remove segment ${name}`} onClick={() => onChange(filters.filter((_, j) => j !== i))}>
+                Remove
+              </button>
+            </div>
+          );
+        }
+        const [field = '', op = 'eq', ...rest] = text.split('|');
+        const value = rest.join('|');
+        return (
+          <div class="filter-row">
+            <select aria-label={`Filter ${i + 1} field`} value={field} onChange={(e) => update(i, [(e.currentTarget as HTMLSelectElement).value, op, value].join('|'))}>
+              {[...BUILT_IN_FIELDS, ...keys].map((k) => (
+                <option value={k}>{k}</option>
+              ))}
+            </select>
+            <select aria-label={`Filter ${i + 1} operator`} value={op} onChange={(e) => update(i, [field, (e.currentTarget as HTMLSelectElement).value, value].join('|'))}>
+              {OPS.map((o) => (
+                <option value={o}>{o}</option>
+              ))}
+            </select>
+            {op !== 'exists' && op !== 'not_exists' && (
+              <input aria-label={`Filter ${i + 1} value`} value={value} onChange={(e) => update(i, [field, op, (e.currentTarget as HTMLInputElement).value].join('|'))} />
+            )}
+            <button type="button" class="link" aria-label={`Remove filter ${i + 1}`} onClick={() => onChange(filters.filter((_, j) => j !== i))}>
+              Remove
+            </button>
+          </div>
+        );
+      })}
+      <div class="filter-add">
+        <button type="button" class="button secondary small" onClick={() => onChange([...filters, 'path|eq|/'])}>
+          Add a filter
+        </button>
+        {segmentsAllowed && (segments.data?.length ?? 0) > 0 && (
+          <select aria-label="Add a saved segment" value="" onChange={(e) => onChange([...filters, (e.currentTarget as HTMLSelectElement).value])}>
+            <option value="">add a saved segment…</option>
+            {segments.data!.map((s) => (
+              <option value={`segment:${s.id}`}>{s.name}</option>
+            ))}
+          </select>
+        )}
+      </div>
+    </div>
+  );
+}

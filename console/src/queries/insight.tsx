@@ -1,0 +1,69 @@
+// What every insight page shares: the project of the route, today in its time zone, the date
+// range of the URL (default: the last 30 days), and the frame with a title and the answer's
+// loading, error and empty states.
+
+import type { ComponentChildren } from 'preact';
+import { useRoute } from 'preact-iso';
+import { useSession, type Project } from '../app/session';
+import { addDays, todayIn } from '../ui/format';
+import { Empty, ErrorNote, Loading } from '../ui/states';
+import type { Async } from '../ui/useAsync';
+import { useUrlState, type UrlState } from './controls/urlState';
+
+export interface InsightContext {
+  projectId: number;
+  project?: Project;
+  today: string;
+  from: string;
+  to: string;
+  url: UrlState;
+}
+
+export function useInsight(defaultDays = 30): InsightContext {
+  const projectId = Number(useRoute().params.projectId);
+  const project = useSession().projects?.find((p) => p.id === projectId);
+  const today = todayIn(project?.timezone ?? 'UTC');
+  const url = useUrlState();
+  return { projectId, project, today, from: url.get('from', addDays(today, -(defaultDays - 1))), to: url.get('to', today), url };
+}
+
+export function InsightFrame<T>({
+  title,
+  project,
+  controls,
+  answer,
+  isEmpty,
+  needs,
+  children,
+}: {
+  title: string;
+  project?: Project;
+  controls: ComponentChildren;
+  answer?: Async<T>;
+  isEmpty?(data: T): boolean;
+  /** Why the query cannot run yet (e.g. no event chosen); shown instead of the answer. */
+  needs?: string;
+  children?: (data: T) => ComponentChildren;
+}) {
+  if (!project) return <Empty title="No such project in this organization" />;
+  return (
+    <section aria-labelledby="insight-title">
+      <div class="page-header">
+        <h1 id="insight-title">{title}</h1>
+        <span class="muted">
+          {project.name} · days in {project.timezone}
+        </span>
+      </div>
+      {controls}
+      {needs ? (
+        <Empty title={needs} />
+      ) : !answer ? null : (
+        <>
+          <ErrorNote error={answer.error} />
+          {answer.loading && <Loading label="Running the query…" />}
+          {answer.data !== undefined && !answer.loading && (isEmpty?.(answer.data) ? <Empty title="No events match in this range">Widen the dates or loosen the filters.</Empty> : children?.(answer.data))}
+        </>
+      )}
+    </section>
+  );
+}
