@@ -1,0 +1,128 @@
+// Accounts in chromium: an invitation passed on by link (no SMTP) accepted by a new person and by
+// an existing one with MFA, who then switches organization; two-factor enrolment on the account
+// page; a password reset from the emailed link (real SMTP sink). Each page checked with axe-core.
+
+import t from 'tap';
+import type { Page } from 'playwright-core';
+import { startTestServer } from '../support/testServer.js';
+import { addMember, createTenant, login, TEST_PASSWORD, uniqueEmail } from '../support/factories.js';
+import { launchChromium } from '../support/chromium.js';
+import { startSmtpSink, linkToken } from '../support/smtpSink.js';
+import { ROOMY_LIMITS, enableMfaOverHttp, totpAt } from '../auth/authTestKit.js';
+import { checkAccessible, checkClean, openConsole, signInThroughForm } from './consoleKit.js';
+
+const browser = await launchChromium();
+t.teardown(() => browser.close());
+
+async function inviteFromOrgPage(page: Page, email: string, role: string): Promise<string> {
+  await page.goto('/org');
+  await page.getByLabel('Email to invite').fill(email);
+  await page.getByLabel('Role', { exact: true }).selectOption(role);
+  await page.getByRole('button', { name: 'Invite', exact: true }).click();
+  return (await page.getByTestId('invite-link').textContent())!;
+}
+
+t.test('invitations passed on by link: a new person, and an existing one with MFA', async (t) => {
+  const server = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
+  const { owner, org, project } = await createTenant(server);
+  const admin = await openConsole(browser, server, '/sign-in');
+  t.teardown(() => admin.close());
+  await signInThroughForm(admin.page, owner.email, TEST_PASSWORD);
+  await admin.page.waitForURL(`**/projects/${project.id}`);
+
+  const newcomer = uniqueEmail('newcomer');
+  const link = await inviteFromOrgPage(admin.page, newcomer, 'analyst');
+  t.match(link, new RegExp(`^${server.url}/invite\\?token=`), 'the link to pass on is shown to the admin');
+  await admin.page.locator('table', { hasText: newcomer.toLowerCase() }).getByText('pending').waitFor();
+  await checkAccessible(t, admin.page, 'organization');
+
+  const guest = await openConsole(browser, server, link.slice(server.url.length));
+  t.teardown(() => guest.close());
+  await guest.page.getByRole('heading', { name: 'Join an organization' }).waitFor();
+  t.notMatch(guest.page.url(), /token=/, 'the token leaves the address bar');
+  await checkAccessible(t, guest.page, 'invitation');
+  await guest.page.getByRole('button', { name: 'Accept the invitation' }).click();
+  await guest.page.getByRole('heading', { name: 'Create your account' }).waitFor();
+  await guest.page.getByLabel('Your name').fill('New Comer');
+  await guest.page.getByLabel('Password').fill('Fresh-Start-8');
+  await guest.page.getByRole('button', { name: 'Create the account and join' }).click();
+  await guest.page.waitForURL(`**/projects/${project.id}`);
+  const me = await server.request('GET', '/api/v1/me', { token: (await login(server, newcomer, 'Fresh-Start-8')).token });
+  t.match(me.body, { user: { email: newcomer.toLowerCase(), name: 'New Comer' }, org: { id: org.id, role: 'analyst' } });
+  checkClean(t, guest);
+
+  // Someone already on pp, in another organization, with two-factor authentication.
+  const elsewhere = await createTenant(server);
+  const veteran = await addMember(server, elsewhere.org, 'viewer');
+  const { secret } = await enableMfaOverHttp(server, (await login(server, veteran.email, TEST_PASSWORD)).token!);
+  const second = await inviteFromOrgPage(admin.page, veteran.email, 'viewer');
+  const member = await openConsole(browser, server, second.slice(server.url.length));
+  t.teardown(() => member.close());
+  await member.page.getByRole('button', { name: 'Accept the invitation' }).click();
+  await member.page.getByLabel('Authentication code').fill(totpAt(server, secret, 1));
+  await member.page.getByRole('button', { name: 'Verify and join' }).click();
+  await member.page.waitForURL(`**/projects/${project.id}`);
+  const orgSwitch = member.page.getByLabel('Organization');
+  t.same((await orgSwitch.locator('option').allTextContents()).sort(), [elsewhere.org.name, org.name].sort(), 'both organizations to choose from');
+  await orgSwitch.selectOption(String(elsewhere.org.id));
+  await member.page.waitForURL(`**/projects/${elsewhere.project.id}`);
+  t.pass('switching organization opens its first project');
+  checkClean(t, member);
+  checkClean(t, admin);
+});
+
+t.test('two-factor enrolment on the account page', async (t) => {
+  const server = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
+  const { owner } = await createTenant(server);
+  const tab = await openConsole(browser, server, '/account');
+  t.teardown(() => tab.close());
+  const { page } = tab;
+  await page.waitForURL(/\/sign-in/);
+  await signInThroughForm(page, owner.email, TEST_PASSWORD);
+  await page.getByRole('heading', { name: 'Your account' }).waitFor();
+  await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+  const secret = (await page.getByTestId('mfa-secret').textContent())!;
+  t.ok(await page.getByRole('img', { name: 'QR code for the authenticator app' }).isVisible(), 'a QR code to scan');
+  await checkAccessible(t, page, 'MFA setup');
+  await page.getByLabel('Code from the app').fill(totpAt(server, secret));
+  await page.getByRole('button', { name: 'Turn on' }).click();
+  const codes = await page.getByTestId('recovery-codes').locator('li').allTextContents();
+  t.equal(codes.length, 10, 'ten recovery codes, shown once');
+  t.same((await login(server, owner.email, TEST_PASSWORD)).body, { mfa_required: true }, 'sign-in now asks for the second factor');
+  const withRecovery = await login(server, owner.email, TEST_PASSWORD, { mfa_code: codes[0]! });
+  t.ok(withRecovery.token, 'a recovery code from the page works');
+  await page.reload();
+  const sessions = page.locator('table', { hasText: 'This session' });
+  await sessions.waitFor();
+  t.equal(await sessions.locator('tbody tr').count(), 2, 'both sessions listed');
+  await checkAccessible(t, page, 'account');
+  await sessions.getByRole('button', { name: 'Sign out' }).click();
+  await sessions.locator('tbody tr').nth(1).waitFor({ state: 'detached' });
+  t.equal((await server.request('GET', '/api/v1/me', { token: withRecovery.token })).status, 401, 'the other session is signed out from the page');
+  checkClean(t, tab);
+});
+
+t.test('a password reset from the emailed link', async (t) => {
+  const sink = await startSmtpSink(t);
+  const server = await startTestServer(t, { settings: { ...ROOMY_LIMITS, smtp_url: sink.url }, now: new Date() });
+  const { owner } = await createTenant(server);
+  const tab = await openConsole(browser, server, '/sign-in');
+  t.teardown(() => tab.close());
+  const { page } = tab;
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await page.getByLabel('Email').fill(owner.email);
+  await page.getByRole('button', { name: 'Send the link' }).click();
+  await page.getByText('an email with a link is on its way').waitFor();
+  const mail = await sink.waitFor((m) => m.to.includes(owner.email.toLowerCase()));
+  await page.goto(`/reset-password?token=${encodeURIComponent(linkToken(mail, '/reset-password'))}`);
+  await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+  await checkAccessible(t, page, 'reset password');
+  await page.getByLabel('New password').fill('Reset-Works-3');
+  await page.getByRole('button', { name: 'Set the password' }).click();
+  await page.getByText('Your password is changed').waitFor();
+  await page.getByRole('link', { name: 'Sign in' }).first().click();
+  await signInThroughForm(page, owner.email, 'Reset-Works-3');
+  await page.waitForURL(/\/projects\/\d+$/);
+  t.pass('the new password signs in');
+  checkClean(t, tab);
+});
