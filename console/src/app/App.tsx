@@ -23,6 +23,8 @@ const Segmentation = lazy(() => import('../queries/Segmentation').then((m) => m.
 const Lifecycle = lazy(() => import('../queries/Lifecycle').then((m) => m.Lifecycle));
 const Stickiness = lazy(() => import('../queries/Stickiness').then((m) => m.Stickiness));
 const Revenue = lazy(() => import('../queries/Revenue').then((m) => m.Revenue));
+const EventsExplorer = lazy(() => import('../events/EventsExplorer').then((m) => m.EventsExplorer));
+const Catalog = lazy(() => import('../events/Catalog').then((m) => m.Catalog));
 const Organization = lazy(() => import('../accounts/Organization').then((m) => m.Organization));
 const ProjectSettings = lazy(() => import('../accounts/ProjectSettings').then((m) => m.ProjectSettings));
 
@@ -65,6 +67,8 @@ function Gate() {
         <Route path="/projects/:projectId/insights/revenue" component={Revenue} />
         <Route path="/projects/:projectId/keys" component={Keys} />
         <Route path="/projects/:projectId/live" component={LiveEvents} />
+        <Route path="/projects/:projectId/events" component={EventsExplorer} />
+        <Route path="/projects/:projectId/catalog" component={Catalog} />
         <Route path="/projects/:projectId/settings" component={ProjectSettings} />
         <Route path="/org" component={Organization} />
         <Route path="/account" component={Account} />

@@ -32,7 +32,14 @@ function projectNav(id: number): Array<{ heading: string; items: NavItem[] }> {
         { href: `${base}/insights/revenue`, label: 'Revenue' },
       ],
     },
-    { heading: 'Data', items: [{ href: `${base}/live`, label: 'Live events' }] },
+    {
+      heading: 'Data',
+      items: [
+        { href: `${base}/live`, label: 'Live events' },
+        { href: `${base}/events`, label: 'Events' },
+        { href: `${base}/catalog`, label: 'Catalog' },
+      ],
+    },
     {
       heading: 'Settings',
       items: [

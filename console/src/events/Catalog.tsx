@@ -1,0 +1,89 @@
+// The event and property catalogs: every event name the project has seen, how often and when
+// first and last; choosing one lists the property keys its events carry.
+
+import { useRoute } from 'preact-iso';
+import { api, ok } from '../api/client';
+import { useUrlState } from '../queries/controls/urlState';
+import { useAsync } from '../ui/useAsync';
+import { Empty, ErrorNote, Loading } from '../ui/states';
+import { formatDateTime, formatNumber } from '../ui/format';
+
+export function Catalog() {
+  const projectId = Number(useRoute().params.projectId);
+  const url = useUrlState();
+  const chosen = url.get('event');
+  const path = { path: { id: projectId } };
+  const events = useAsync(() => ok(api.GET('/api/v1/projects/{id}/catalog/events', { params: path })), [projectId]);
+  const props = useAsync(() => ok(api.GET('/api/v1/projects/{id}/catalog/props', { params: { ...path, query: chosen ? { event: chosen } : {} } })), [projectId, chosen]);
+  return (
+    <section aria-labelledby="catalog-title">
+      <div class="page-header">
+        <h1 id="catalog-title">Catalog</h1>
+      </div>
+      <div class="two-columns">
+        <div>
+          <h2>Events</h2>
+          <ErrorNote error={events.error} />
+          {events.loading && !events.data ? (
+            <Loading />
+          ) : events.data && events.data.items.length > 0 ? (
+            <table class="table" data-testid="event-catalog">
+              <thead>
+                <tr>
+                  <th scope="col">Event</th>
+                  <th scope="col">Count</th>
+                  <th scope="col">First seen</th>
+                  <th scope="col">Last seen</th>
+                </tr>
+              </thead>
+              <tbody>
+                {events.data.items.map((e) => (
+                  <tr aria-selected={e.event === chosen}>
+                    <td>
+                      <button type="button" class="link" onClick={() => url.set({ event: e.event === chosen ? undefined : e.event })}>
+                        {e.event}
+                      </button>
+                    </td>
+                    <td>{formatNumber(e.count)}</td>
+                    <td>{formatDateTime(e.first_seen)}</td>
+                    <td>{formatDateTime(e.last_seen)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            !events.error && <Empty title="No events yet" />
+          )}
+        </div>
+        <div>
+          <h2>{chosen ? `Properties of ${chosen}` : 'Properties of all events'}</h2>
+          <ErrorNote error={props.error} />
+          {props.loading && !props.data ? (
+            <Loading />
+          ) : props.data && props.data.items.length > 0 ? (
+            <table class="table" data-testid="property-catalog">
+              <thead>
+                <tr>
+                  <th scope="col">Key</th>
+                  <th scope="col">Seen</th>
+                </tr>
+              </thead>
+              <tbody>
+                {props.data.items.map((p) => (
+                  <tr>
+                    <td>
+                      <code>props.{p.key}</code>
+                    </td>
+                    <td>{formatNumber(p.seen)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            !props.error && <Empty title="No properties" />
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,222 @@
+// The events explorer: every filter of the events list, newest first with cursor paging, each
+// event's full JSON; and the Integration Doctor view of what was accepted, flagged or refused.
+// Filters live in the URL like an insight's parameters.
+
+import { useEffect, useState } from 'preact/hooks';
+import { useRoute } from 'preact-iso';
+import { api, ok, type Schemas } from '../api/client';
+import { useUrlState } from '../queries/controls/urlState';
+import { ErrorNote, Loading } from '../ui/states';
+import { formatDateTime } from '../ui/format';
+import { EventRow, type StoredEvent } from './EventRow';
+
+type Doctor = Schemas['DoctorRecord'];
+type Query = NonNullable<import('../api/schema').operations['listEvents']['parameters']['query']>;
+
+const TEXT_FILTERS: Array<[keyof Query, string]> = [
+  ['user_id', 'User id'],
+  ['anonymous_id', 'Anonymous id'],
+  ['actor_id', 'Person (actor id)'],
+  ['release', 'Release'],
+  ['sdk_name', 'Client (SDK)'],
+];
+
+const DAY_MS = 86_400_000;
+
+/** A datetime-local value (the browser's local time) as RFC 3339. */
+const toIso = (local: string) => (local ? new Date(local).toISOString() : '');
+const toLocal = (iso: string) => {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+};
+
+export function EventsExplorer() {
+  const projectId = Number(useRoute().params.projectId);
+  const url = useUrlState();
+  const doctor = url.get('view') === 'doctor';
+  // The doctor needs a range; by default the last day.
+  const to = url.get('to', doctor ? new Date(Math.ceil(Date.now() / 60_000) * 60_000).toISOString() : '');
+  const from = url.get('from', doctor ? new Date(Date.parse(to) - DAY_MS).toISOString() : '');
+  const query: Query = {
+    ...(doctor ? { view: 'doctor' as const } : {}),
+    ...(url.list('event').length ? { event: url.list('event') } : {}),
+    ...Object.fromEntries(TEXT_FILTERS.filter(([k]) => !doctor || k === 'sdk_name').map(([k]) => [k, url.get(k)]).filter(([, v]) => v)),
+    ...(url.get('source') ? { source: url.get('source') as Query['source'] } : {}),
+    ...(url.get('invalid_only') === 'true' ? { invalid_only: true } : {}),
+    ...(from ? { from } : {}),
+    ...(to ? { to } : {}),
+    limit: 50,
+  };
+  const key = JSON.stringify(query);
+  const [loaded, setLoaded] = useState<{ key: string; items: Array<StoredEvent | Doctor> }>({ key: '', items: [] });
+  // Rows of another query (another view or filter) are never drawn: they may be of the other kind.
+  const items = loaded.key === key ? loaded.items : [];
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<Error>();
+
+  const load = async (after: string | null) => {
+    setLoading(true);
+    setError(undefined);
+    try {
+      const page = await ok(api.GET('/api/v1/projects/{id}/events', { params: { path: { id: projectId }, query: { ...query, ...(after ? { cursor: after } : {}) } } }));
+      const rows = page.items as Array<StoredEvent | Doctor>;
+      setLoaded((was) => ({ key, items: after && was.key === key ? [...was.items, ...rows] : rows }));
+      setCursor(page.next_cursor);
+    } catch (err) {
+      setError(err as Error);
+    } finally {
+      setLoading(false);
+    }
+  };
+  useEffect(() => void load(null), [projectId, key]);
+
+  return (
+    <section aria-labelledby="explorer-title">
+      <div class="page-header">
+        <h1 id="explorer-title">{doctor ? 'Integration Doctor' : 'Events'}</h1>
+        <div class="range" role="group" aria-label="View">
+          <button type="button" class={`chip${doctor ? '' : ' active'}`} aria-pressed={!doctor} onClick={() => url.set({ view: undefined, from: undefined, to: undefined })}>
+            Events
+          </button>
+          <button type="button" class={`chip${doctor ? ' active' : ''}`} aria-pressed={doctor} onClick={() => url.set({ view: 'doctor', user_id: undefined, anonymous_id: undefined, actor_id: undefined, release: undefined })}>
+            Doctor
+          </button>
+        </div>
+      </div>
+      <p class="muted">
+        {doctor
+          ? 'Everything clients sent in the range: events stored clean, stored with warnings, and attempts refused with the reason.'
+          : 'Stored events, newest received first. Identities resolve through identify and alias links.'}
+      </p>
+      <Filters doctor={doctor} url={url} from={from} to={to} />
+      <ErrorNote error={error} />
+      {loading && items.length === 0 ? (
+        <Loading />
+      ) : items.length === 0 && !error ? (
+        <div class="state empty">
+          <strong>Nothing matches</strong>
+          <div>Loosen the filters{doctor ? ' or widen the range (at most 31 days)' : ''}.</div>
+        </div>
+      ) : doctor ? (
+        <DoctorTable records={items as Doctor[]} />
+      ) : (
+        <table class="table events-table" data-testid="events-table">
+          <thead>
+            <tr>
+              <th scope="col">Event</th>
+              <th scope="col">Person</th>
+              <th scope="col">URL or source</th>
+              <th scope="col">Time</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(items as StoredEvent[]).map((event) => (
+              <EventRow key={event.uuid} event={event} />
+            ))}
+          </tbody>
+        </table>
+      )}
+      {cursor && (
+        <button type="button" class="button secondary" disabled={loading} onClick={() => void load(cursor)}>
+          {loading ? 'Loading…' : 'Load more'}
+        </button>
+      )}
+    </section>
+  );
+}
+
+function Filters({ doctor, url, from, to }: { doctor: boolean; url: ReturnType<typeof useUrlState>; from: string; to: string }) {
+  const [draft, setDraft] = useState<Record<string, string>>({});
+  const value = (k: string) => draft[k] ?? url.get(k);
+  const apply = (e: Event) => {
+    e.preventDefault();
+    url.set(Object.fromEntries(Object.entries(draft).map(([k, v]) => [k, k === 'event' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v])));
+    setDraft({});
+  };
+  const set = (k: string) => (e: Event) => setDraft({ ...draft, [k]: (e.currentTarget as HTMLInputElement).value });
+  return (
+    <form class="control-bar" onSubmit={apply} aria-label="Filters">
+      <div class="control">
+        <label class="control-label" for="f-event">
+          Event names
+        </label>
+        <input id="f-event" value={draft.event ?? url.list('event').join(', ')} onInput={set('event')} placeholder={doctor ? 'one name' : 'comma separated'} />
+      </div>
+      {TEXT_FILTERS.filter(([k]) => !doctor || k === 'sdk_name').map(([k, label]) => (
+        <div class="control">
+          <label class="control-label" for={`f-${k}`}>
+            {label}
+          </label>
+          <input id={`f-${k}`} value={value(k)} onInput={set(k)} />
+        </div>
+      ))}
+      <div class="control">
+        <label class="control-label" for="f-source">
+          Source
+        </label>
+        <select id="f-source" value={value('source')} onChange={set('source')}>
+          <option value="">any</option>
+          {['browser', 'server', 'import', 'system', 'unknown'].map((s) => (
+            <option value={s}>{s}</option>
+          ))}
+        </select>
+      </div>
+      <div class="control">
+        <label class="control-label" for="f-from">
+          Received from
+        </label>
+        <input id="f-from" type="datetime-local" value={toLocal(draft.from ?? from)} onInput={(e) => setDraft({ ...draft, from: toIso((e.currentTarget as HTMLInputElement).value) })} />
+      </div>
+      <div class="control">
+        <label class="control-label" for="f-to">
+          Received before
+        </label>
+        <input id="f-to" type="datetime-local" value={toLocal(draft.to ?? to)} onInput={(e) => setDraft({ ...draft, to: toIso((e.currentTarget as HTMLInputElement).value) })} />
+      </div>
+      <label class="check control">
+        <input type="checkbox" checked={(draft.invalid_only ?? url.get('invalid_only')) === 'true'} onChange={(e) => setDraft({ ...draft, invalid_only: (e.currentTarget as HTMLInputElement).checked ? 'true' : '' })} />
+        {doctor ? 'Only problems' : 'Only events stored with warnings'}
+      </label>
+      <div class="control">
+        <button type="submit" class="button primary">
+          Apply
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function DoctorTable({ records }: { records: Doctor[] }) {
+  return (
+    <table class="table" data-testid="doctor-table">
+      <thead>
+        <tr>
+          <th scope="col">Received</th>
+          <th scope="col">Outcome</th>
+          <th scope="col">Event</th>
+          <th scope="col">Why</th>
+          <th scope="col">Client</th>
+          <th scope="col">Request</th>
+        </tr>
+      </thead>
+      <tbody>
+        {records.map((r) => (
+          <tr data-outcome={r.outcome}>
+            <td>{formatDateTime(r.received_at)}</td>
+            <td>
+              <span class={`badge ${r.outcome === 'valid' ? 'active' : 'revoked'}`}>{r.outcome}</span>
+            </td>
+            <td>{r.event ?? '—'}</td>
+            <td>{r.outcome === 'rejected' ? `${r.code ?? ''}${r.message ? `: ${r.message}` : ''}` : r.warnings.join(', ') || '—'}</td>
+            <td>{[r.sdk_name, r.sdk_version].filter(Boolean).join(' ') || r.source}</td>
+            <td>
+              <code>{r.request_id ?? r.uuid ?? ''}</code>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,105 @@
+// The data pages in chromium: the events explorer (rows and their order equal the list API's,
+// filters go into the URL, cursor paging), the Integration Doctor view with a refused attempt,
+// and the catalogs.
+
+import t from 'tap';
+import { randomUUID } from 'node:crypto';
+import { startTestServer } from '../support/testServer.js';
+import { createTenant, login, TEST_PASSWORD } from '../support/factories.js';
+import { createIngestKey, ingestEvents } from '../support/ingest.js';
+import { launchChromium } from '../support/chromium.js';
+import { ROOMY_LIMITS } from '../auth/authTestKit.js';
+import { checkAccessible, checkClean, openConsole, signInThroughForm } from './consoleKit.js';
+
+const server = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
+const { owner, project } = await createTenant(server);
+const key = createIngestKey(server, project);
+const now = Date.now();
+const events = Array.from({ length: 62 }, (_, i) => ({
+  event: i % 3 === 0 ? 'signup' : 'pp.page_view',
+  uuid: randomUUID(),
+  ts: new Date(now - (62 - i) * 60_000).toISOString(),
+  user_id: `user-${i % 7}`,
+  url: `https://shop.example/p/${i}`,
+  props: { plan: i % 2 ? 'pro' : 'free', n: i },
+}));
+const stored = await ingestEvents(server, key, events);
+if (stored.status !== 202) throw new Error(`ingest: ${stored.status} ${stored.text}`);
+// A refused attempt: neither identity is given.
+await ingestEvents(server, key, [{ event: 'orphan' }]);
+const token = (await login(server, owner.email, TEST_PASSWORD)).token!;
+const browser = await launchChromium();
+t.teardown(() => browser.close());
+const tab = await openConsole(browser, server, '/sign-in');
+t.teardown(() => tab.close());
+const { page } = tab;
+await signInThroughForm(page, owner.email, TEST_PASSWORD);
+await page.waitForURL(`**/projects/${project.id}`);
+
+async function listed(query: string): Promise<string[]> {
+  const uuids: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const res: { body: { items: Array<{ uuid: string }>; next_cursor: string | null } } = await server.request('GET', `/api/v1/projects/${project.id}/events?limit=50&${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token });
+    uuids.push(...res.body.items.map((e: { uuid: string }) => e.uuid));
+    cursor = res.body.next_cursor;
+  } while (cursor);
+  return uuids;
+}
+
+const drawnUuids = () => page.locator('.event-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-uuid')!));
+
+t.test('events: the list API order, paged with the cursor', async (t) => {
+  await page.getByRole('link', { name: 'Events', exact: true }).click();
+  await page.getByTestId('events-table').waitFor();
+  t.equal((await drawnUuids()).length, 50, 'a first page of 50');
+  await page.getByRole('button', { name: 'Load more' }).click();
+  await page.locator('.event-row').nth(50).waitFor();
+  t.same(await drawnUuids(), await listed(''), 'every event, in the order of the list API');
+  t.equal(await page.getByRole('button', { name: 'Load more' }).count(), 0, 'no more pages');
+  await checkAccessible(t, page, 'events');
+});
+
+t.test('events: filters are applied, kept in the URL and equal the API', async (t) => {
+  await page.getByLabel('Event names').fill('signup');
+  await page.getByLabel('User id').fill('user-3');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await page.waitForURL(/event=signup/);
+  t.match(page.url(), 'user_id=user-3');
+  const want = await listed('event=signup&user_id=user-3');
+  for (let i = 0; i < 100 && (await drawnUuids()).length !== want.length; i++) await page.waitForTimeout(50);
+  t.same(await drawnUuids(), want);
+  t.ok(want.length >= 2, `several events match (${want.length})`);
+  await page.locator('.event-row').first().getByRole('button').click();
+  const json = JSON.parse((await page.locator('.event-json pre').textContent())!);
+  t.match(json, { uuid: want[0], event: 'signup', user_id: 'user-3' }, 'the full JSON of an event');
+});
+
+t.test('the doctor view shows the refused attempt with its reason', async (t) => {
+  await page.goto(`/projects/${project.id}/events`);
+  await page.getByRole('button', { name: 'Doctor' }).click();
+  const refused = page.getByTestId('doctor-table').locator('tr[data-outcome=rejected]');
+  await refused.waitFor();
+  const doctor = await server.request('GET', `/api/v1/projects/${project.id}/events?view=doctor&from=${new Date(now - 86_400_000).toISOString()}&to=${new Date(now + 3_600_000).toISOString()}&invalid_only=true`, { token });
+  const record = doctor.body.items.find((r: { kind: string }) => r.kind === 'rejected');
+  t.match(await refused.textContent(), record.code, 'the refusal code the API records');
+  t.equal(await refused.count(), 1);
+  await checkAccessible(t, page, 'doctor');
+});
+
+t.test('catalogs: event counts, then the keys of one event', async (t) => {
+  await page.goto(`/projects/${project.id}/catalog`);
+  const table = page.getByTestId('event-catalog');
+  await table.waitFor();
+  const api = (await server.request('GET', `/api/v1/projects/${project.id}/catalog/events`, { token })).body.items;
+  const drawn = await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [r.children[0]!.textContent, Number(r.children[1]!.textContent!.replace(/,/g, ''))]));
+  t.same(drawn, api.map((e: { event: string; count: number }) => [e.event, e.count]));
+  await table.getByRole('button', { name: 'signup' }).click();
+  await page.getByRole('heading', { name: 'Properties of signup' }).waitFor();
+  const keys = (await server.request('GET', `/api/v1/projects/${project.id}/catalog/props?event=signup`, { token })).body.items.map((p: { key: string }) => `props.${p.key}`);
+  for (let i = 0; i < 100 && (await page.getByTestId('property-catalog').locator('code').allTextContents()).join() !== keys.join(); i++) await page.waitForTimeout(50);
+  t.same(await page.getByTestId('property-catalog').locator('code').allTextContents(), keys);
+  t.same(keys.sort(), ['props.n', 'props.plan']);
+  await checkAccessible(t, page, 'catalog');
+  checkClean(t, tab);
+});
