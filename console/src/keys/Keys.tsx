@@ -1,6 +1,6 @@
-// A project's ingestion keys: issue a browser token (domains and expiry required) or a server key,
-// see its value once with a copy button, rotate and revoke; and the tracker snippet with the
-// integrity value of the manifest of the tracker version this server ships.
+// A project's credentials: ingestion keys (a browser token with domains and expiry, or a server
+// key; the value once with a copy button; rotate and revoke), the tracker snippet with the
+// integrity value of the manifest of the tracker version this server ships, and release tokens.
 
 import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
@@ -11,6 +11,7 @@ import { Empty, ErrorNote, Loading } from '../ui/states';
 import { CopyButton } from '../ui/CopyButton';
 import { addDays, formatDateTime, todayIn } from '../ui/format';
 import { TrackerSnippet } from './TrackerSnippet';
+import { ReleaseTokens } from './ReleaseTokens';
 
 type Issued = { name: string; value: string };
 
@@ -108,6 +109,7 @@ export function Keys() {
         <Empty title="No keys yet">Issue a browser token for the tracker, or a server key for your backend.</Empty>
       )}
       <TrackerSnippet browserKey={browserKey} />
+      <ReleaseTokens projectId={projectId} />
     </section>
   );
 }

@@ -194,7 +194,8 @@ function CellActors({ projectId, body, cell }: { projectId: number; body: Record
         Cohort {cell.cohort}, period {cell.period}
       </h2>
       <ErrorNote error={people.error} />
-      {people.data && (
+      {people.data && people.data.items.length === 0 && <p class="muted">Nobody in this cell.</p>}
+      {people.data && people.data.items.length > 0 && (
         <ul class="actor-list" data-testid="cell-actors">
           {people.data.items.map((a) => (
             <li>

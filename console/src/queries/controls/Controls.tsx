@@ -1,13 +1,14 @@
 // The controls insights share: date range with presets, event and property pickers fed by the
 // project's catalogs, a filter row (field, operator, value, or a saved segment), and compare.
 
-import { useId } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import { api, ok, type Schemas } from '../../api/client';
 import { useAsync } from '../../ui/useAsync';
 import { addDays } from '../../ui/format';
 import { useSession } from '../../app/session';
 import { hasFeature } from '../../app/features';
+import { ErrorNote } from '../../ui/states';
 
 export function ControlBar({ children }: { children: ComponentChildren }) {
   return (
@@ -177,6 +178,7 @@ export function FilterEditor({ projectId, filters, keys, onChange }: { projectId
         <button type="button" class="button secondary small" onClick={() => onChange([...filters, 'path|eq|/'])}>
           Add a filter
         </button>
+        {segmentsAllowed && filters.some((f) => !f.startsWith('segment:')) && <SaveSegment projectId={projectId} filters={filters} onSaved={(id) => (segments.reload(), onChange([`segment:${id}`]))} />}
         {segmentsAllowed && (segments.data?.length ?? 0) > 0 && (
           <select aria-label="Add a saved segment" value="" onChange={(e) => onChange([...filters, (e.currentTarget as HTMLSelectElement).value])}>
             <option value="">add a saved segment…</option>
@@ -187,5 +189,31 @@ export function FilterEditor({ projectId, filters, keys, onChange }: { projectId
         )}
       </div>
     </div>
+  );
+}
+
+/** Saves the filter rows (not segments) as a named segment of the project, which then replaces them. */
+function SaveSegment({ projectId, filters, onSaved }: { projectId: number; filters: string[]; onSaved(id: number): void }) {
+  const [name, setName] = useState('');
+  const [error, setError] = useState<Error>();
+  const save = async () => {
+    setError(undefined);
+    try {
+      const rows = filtersOf(filters.filter((f) => !f.startsWith('segment:'))) as Schemas['QueryFilter'][];
+      const segment = await ok(api.POST('/api/v1/projects/{id}/segments', { params: { path: { id: projectId } }, body: { name: name.trim(), filters: rows } }));
+      setName('');
+      onSaved(segment.id);
+    } catch (err) {
+      setError(err as Error);
+    }
+  };
+  return (
+    <span class="filter-row">
+      <input aria-label="Segment name" placeholder="segment name" value={name} onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)} />
+      <button type="button" class="button secondary small" disabled={!name.trim()} onClick={() => void save()}>
+        Save as a segment
+      </button>
+      <ErrorNote error={error} />
+    </span>
   );
 }

@@ -1,0 +1,111 @@
+// Release tokens: the one credential a deploy pipeline holds, allowed only to record deploy markers.
+// Issued with a name (and an optional expiry), the value shown once; revocable at any time.
+
+import { useState } from 'preact/hooks';
+import { api, ok } from '../api/client';
+import { useAsync } from '../ui/useAsync';
+import { Field, Submit, fieldProblem } from '../ui/forms';
+import { ErrorNote, Loading } from '../ui/states';
+import { CopyButton } from '../ui/CopyButton';
+import { formatDateTime } from '../ui/format';
+
+export function ReleaseTokens({ projectId }: { projectId: number }) {
+  const path = { params: { path: { id: projectId } } };
+  const tokens = useAsync(() => ok(api.GET('/api/v1/projects/{id}/release-tokens', path)), [projectId]);
+  const [name, setName] = useState('');
+  const [expires, setExpires] = useState('');
+  const [issued, setIssued] = useState<{ name: string; value: string }>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Error>();
+  const issue = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const token = await ok(api.POST('/api/v1/projects/{id}/release-tokens', { ...path, body: { name, ...(expires ? { expires_at: `${expires}T00:00:00Z` } : {}) } }));
+      setIssued({ name: token.name, value: token.value });
+      setName('');
+      tokens.reload();
+    } catch (err) {
+      setError(err as Error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const revoke = async (id: number, label: string) => {
+    if (!confirm(`Revoke "${label}"? Deploys using it can no longer record markers.`)) return;
+    setError(undefined);
+    try {
+      await ok(api.DELETE('/api/v1/projects/{id}/release-tokens/{tokenID}', { params: { path: { id: projectId, tokenID: id } } }));
+      tokens.reload();
+    } catch (err) {
+      setError(err as Error);
+    }
+  };
+  return (
+    <div class="card" role="group" aria-labelledby="release-title">
+      <h2 id="release-title">Release tokens</h2>
+      <p class="muted">
+        For deploy pipelines: a <code>pp_rel_</code> token can only record deploy markers (<code>POST /api/v1/projects/{projectId}/release-markers/deploy</code>).
+      </p>
+      {issued && (
+        <div class="issued" role="status">
+          <strong>{issued.name}</strong>: copy the value now, it is not shown again.
+          <div class="secret-row">
+            <code data-testid="issued-release-token">{issued.value}</code>
+            <CopyButton value={issued.value} />
+          </div>
+        </div>
+      )}
+      <form class="form-grid inline-form" onSubmit={issue} noValidate aria-label="Issue a release token">
+        <Field label="Token name" value={name} onValue={setName} problem={fieldProblem(error, 'name')} />
+        <Field label="Expires on (optional)" type="date" value={expires} onValue={setExpires} problem={fieldProblem(error, 'expires_at')} />
+        <div>
+          <Submit busy={busy}>Issue the token</Submit>
+        </div>
+      </form>
+      <ErrorNote error={(error && !['name', 'expires_at'].some((f) => fieldProblem(error, f)) ? error : undefined) ?? tokens.error} />
+      {tokens.loading && !tokens.data ? (
+        <Loading />
+      ) : (
+        tokens.data &&
+        tokens.data.items.length > 0 && (
+          <table class="table" data-testid="release-tokens">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Prefix</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Status</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.data.items.map((tok) => (
+                <tr>
+                  <td>{tok.name}</td>
+                  <td>
+                    <code>{tok.prefix}</code>
+                  </td>
+                  <td>{formatDateTime(tok.expires_at)}</td>
+                  <td>
+                    <span class={`badge ${tok.status}`}>{tok.status}</span>
+                  </td>
+                  <td class="actions">
+                    {tok.status === 'active' && (
+                      <button type="button" class="button danger small" aria-label={`Revoke ${tok.name}`} onClick={() => void revoke(tok.id, tok.name)}>
+                        Revoke
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )
+      )}
+    </div>
+  );
+}
