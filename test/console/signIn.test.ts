@@ -83,3 +83,61 @@ t.test('the printed one-time password must be replaced before anything else', as
   t.equal((await login(fresh, demo.email, 'Mine-Own-Pass-7')).status, 200, 'the new password is the password');
   checkClean(t, tab);
 });
+
+t.test('an expired access token is refreshed behind the scenes; a revoked session goes back to sign-in', async (t) => {
+  const { owner, project } = await createTenant(server);
+  const tab = await openConsole(browser, server, '/sign-in');
+  t.teardown(() => tab.close());
+  const { page } = tab;
+  await signInThroughForm(page, owner.email, TEST_PASSWORD);
+  await page.waitForURL(`**/projects/${project.id}`);
+  let refreshes = 0;
+  page.on('request', (r) => void (r.url().endsWith('/api/v1/auth/refresh') && refreshes++));
+
+  server.clock.advance(16 * 60_000);
+  await page.getByRole('link', { name: 'Keys and tracker' }).click();
+  await page.getByText('No keys yet').waitFor();
+  t.equal(refreshes, 1, 'one refresh, then the request was answered');
+  t.equal(new URL(page.url()).pathname, `/projects/${project.id}/keys`, 'still on the page asked for');
+
+  const other = await login(server, owner.email, TEST_PASSWORD);
+  const sessions = await server.request('GET', '/api/v1/me/sessions', { token: other.token });
+  const theirs = sessions.body.items.find((s: { current: boolean }) => !s.current);
+  t.equal((await server.request('DELETE', `/api/v1/me/sessions/${theirs.id}`, { token: other.token })).status, 204);
+  await page.getByRole('link', { name: 'Project settings' }).click();
+  await page.getByText('Your session ended. Sign in again.').waitFor();
+  t.match(page.url(), /\/sign-in\?next=/, 'back to sign-in, the page to return to kept');
+  checkClean(t, tab);
+});
+
+t.test('registration creates an account with its first project', async (t) => {
+  const tab = await openConsole(browser, server, '/sign-in');
+  t.teardown(() => tab.close());
+  const { page } = tab;
+  await page.getByRole('link', { name: 'Create an account' }).click();
+  await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+  await checkAccessible(t, page, 'register');
+  const email = `founder-${Date.now()}@example.test`;
+  await page.getByLabel('Your name').fill('Founder');
+  await page.getByLabel('Work email').fill(email);
+  await page.getByLabel('Password').fill('no-rule');
+  await page.getByRole('button', { name: 'Create the account' }).click();
+  await page.getByText('password must be at least 8 characters').waitFor();
+  await page.getByLabel('Password').fill('Founder-Pass-1');
+  await page.getByRole('button', { name: 'Create the account' }).click();
+  await page.getByRole('heading', { name: 'My first project' }).waitFor();
+  t.pass('the new account lands in its first project');
+  checkClean(t, tab);
+});
+
+t.test('a closed installation says registration is closed', async (t) => {
+  const closed = await startTestServer(t, { settings: { ...ROOMY_LIMITS, signup_mode: 'closed' }, now: new Date() });
+  const tab = await openConsole(browser, closed, '/register');
+  t.teardown(() => tab.close());
+  const { page } = tab;
+  await page.getByLabel('Work email').fill('someone@example.test');
+  await page.getByLabel('Password').fill('Founder-Pass-1');
+  await page.getByRole('button', { name: 'Create the account' }).click();
+  await page.getByRole('alert').waitFor();
+  t.match(await page.getByRole('alert').textContent(), 'registration is closed on this installation; ask an administrator for an invitation');
+});

@@ -36,6 +36,8 @@ export interface TestIdp {
   clientId: string;
   clientSecret: string;
   accounts: Map<string, IdpAccount>;
+  /** Who signs in at the login page when a real browser (not signIn()) comes to it. */
+  browserAccount?: string;
   /** The kids currently published at jwks_uri. */
   keyIds(): string[];
   /** Replaces every signing key; the old ones are no longer published. */
@@ -121,7 +123,7 @@ export async function startTestIdp(t: Test, options: TestIdpOptions): Promise<Te
     const url = new URL(req.url ?? '/', issuer);
     if (url.pathname.startsWith('/interaction/')) {
       // The login page: whoever the test names has "entered their password".
-      const accountId = url.searchParams.get('account') ?? '';
+      const accountId = url.searchParams.get('account') ?? idp.browserAccount ?? '';
       provider
         .interactionDetails(req, res)
         .then(() => provider.interactionFinished(req, res, { login: { accountId } }, { mergeWithLastSubmission: false }))
