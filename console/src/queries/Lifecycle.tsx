@@ -7,6 +7,7 @@ import { StackedBars } from '../ui/charts/StackedBars';
 import { formatNumber } from '../ui/format';
 import { ControlBar, DateRange, FilterEditor, filtersOf, usePropertyKeys } from './controls/Controls';
 import { InsightFrame, useInsight } from './insight';
+import { LONG_TABLE, NumbersTable } from '../ui/NumbersTable';
 
 export function Lifecycle() {
   const ctx = useInsight();
@@ -46,6 +47,7 @@ export function Lifecycle() {
               { name: 'dormant', color: '#c92a2a', values: d.buckets.map((b) => -Math.abs(b.dormant)) },
             ]}
           />
+          <NumbersTable collapsed={d.buckets.length > LONG_TABLE}>
           <div class="scroll-x" tabIndex={0} role="region" aria-label="Lifecycle numbers">
             <table class="table" data-testid="lifecycle-table">
               <thead>
@@ -70,6 +72,7 @@ export function Lifecycle() {
               </tbody>
             </table>
           </div>
+          </NumbersTable>
         </>
       )}
     </InsightFrame>

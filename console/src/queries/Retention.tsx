@@ -1,16 +1,22 @@
 // Retention: cohorts by the day (or week) of their first start event, a shaded grid of who came
 // back in each later period, in three value modes; (licensed) the people of a cell.
 
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../api/client';
 import { useAsync } from '../ui/useAsync';
 import { formatNumber, formatPercent, formatRub } from '../ui/format';
 import { Gated } from '../ui/Gated';
+import { useSession } from '../app/session';
+import { hasFeature } from '../app/features';
+import { useDrawnMark } from '../ui/charts/drawn';
 import { ErrorNote } from '../ui/states';
 import { CompareToggle, ControlBar, DateRange, EventPicker, FilterEditor, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
 import { InsightFrame, useInsight } from './insight';
 
 type Value = 'actors' | 'revenue' | 'paid_conversion';
+
+/** Cohorts drawn before the first paint: more than a screen holds. */
+const FIRST_ROWS = 16;
 
 export function formatRetentionValue(value: number | null, mode: Value): string {
   if (value === null) return '';
@@ -18,14 +24,13 @@ export function formatRetentionValue(value: number | null, mode: Value): string 
 }
 
 /**
- * Shade of a cell: the share of the grid's largest value, from white to a light accent. The text
- * stays ink on every shade (at least 6:1), which a darker end could not keep in the middle range.
+ * Shade of a cell, one of ten steps from white to a light accent by its share of the grid's
+ * largest value: a class, not an inline style, because a 90-day grid has eight thousand cells.
+ * The text stays ink on every step (at least 6:1).
  */
-function shade(value: number | null, max: number): { background: string } | undefined {
-  if (value === null || max <= 0) return undefined;
-  const k = Math.max(0, Math.min(1, value / max));
-  const [r, g, b] = [255 + (140 - 255) * k, 255 + (153 - 255) * k, 255 + (238 - 255) * k].map(Math.round) as [number, number, number];
-  return { background: `rgb(${r}, ${g}, ${b})` };
+function shade(value: number | null, max: number): string {
+  if (value === null || max <= 0) return 'cell';
+  return `cell shade-${Math.round(Math.max(0, Math.min(1, value / max)) * 9)}`;
 }
 
 export function Retention() {
@@ -41,6 +46,8 @@ export function Retention() {
   const compare = url.get('compare') === 'previous';
   const filters = url.list('filter');
   const [cell, setCell] = useState<{ cohort: string; period: number }>();
+  // Cells open their people only with the license for it; otherwise the grid stays plain text.
+  const drilldown = hasFeature(useSession().license, 'actor_drilldown');
 
   const body = {
     start_event: start,
@@ -96,7 +103,8 @@ export function Retention() {
       {(d) =>
         d && (
           <>
-            <RetentionGrid result={d} periods={periods} granularity={granularity} value={value} onCell={value === 'actors' ? setCell : undefined} testId="retention-grid" />
+            <RetentionGrid result={d} periods={periods} granularity={granularity} value={value} onCell={value === 'actors' && drilldown ? setCell : undefined} testId="retention-grid" />
+            {value === 'actors' && !drilldown && <Gated feature="actor_drilldown">{null}</Gated>}
             {d.compare && (
               <>
                 <h2>
@@ -105,11 +113,7 @@ export function Retention() {
                 <RetentionGrid result={d.compare} periods={periods} granularity={granularity} value={value} testId="retention-compare" />
               </>
             )}
-            {cell && (
-              <Gated feature="actor_drilldown">
-                <CellActors projectId={projectId} body={body} cell={cell} />
-              </Gated>
-            )}
+            {cell && <CellActors projectId={projectId} body={body} cell={cell} />}
           </>
         )
       }
@@ -132,6 +136,15 @@ function RetentionGrid({
   onCell?(cell: { cohort: string; period: number }): void;
   testId: string;
 }) {
+  // The rows of the first screen first; the rest in the next task, so a 90-day grid appears at once.
+  const [rows, setRows] = useState(FIRST_ROWS);
+  useEffect(() => {
+    setRows(FIRST_ROWS);
+    if (result.cohorts.length <= FIRST_ROWS) return;
+    const later = setTimeout(() => setRows(result.cohorts.length), 0);
+    return () => clearTimeout(later);
+  }, [result]);
+  useDrawnMark([result]);
   const max = Math.max(0, ...result.cohorts.flatMap((c) => c.values.slice(value === 'actors' ? 1 : 0).map((v) => v ?? 0)));
   return (
     <div class="scroll-x" tabIndex={0} role="region" aria-label="Retention grid">
@@ -148,7 +161,7 @@ function RetentionGrid({
           </tr>
         </thead>
         <tbody>
-          {result.cohorts.map((c) => (
+          {result.cohorts.slice(0, rows).map((c) => (
             <tr>
               <th scope="row">{c.cohort}</th>
               <td>{formatNumber(c.size)}</td>
@@ -156,11 +169,10 @@ function RetentionGrid({
                 const text = formatRetentionValue(v, value);
                 const title = value === 'actors' && c.counts?.[p] != null ? `${c.counts[p]} of ${c.size}` : undefined;
                 return (
-                  <td class="cell" style={shade(v, p === 0 && value === 'actors' ? 1 : max)} title={title} data-value={v ?? ''}>
+                  <td class={shade(v, p === 0 && value === 'actors' ? 1 : max)} title={title} data-value={v ?? ''}>
                     {onCell && v !== null && c.size > 0 ? (
                       <button type="button" class="cell-button" onClick={() => onCell({ cohort: c.cohort, period: p })}>
                         {text}
-                        <span class="visually-hidden">: people of cohort {c.cohort}, period {p}</span>
                       </button>
                     ) : (
                       text

@@ -1,6 +1,8 @@
 // Vertical bars in SVG from plain numbers (stickiness, a segmentation shown as bars). Negative
 // values hang below the zero line. It never fetches.
 
+import { useDrawnMark } from './drawn';
+
 export interface Bar {
   label: string;
   value: number;
@@ -11,6 +13,7 @@ const H = 260;
 const PAD = 30;
 
 export function BarChart({ bars, title, color = '#3b4cca' }: { bars: Bar[]; title: string; color?: string }) {
+  useDrawnMark([bars]);
   const max = Math.max(0, ...bars.map((b) => b.value));
   const min = Math.min(0, ...bars.map((b) => b.value));
   const span = max - min || 1;

@@ -1,6 +1,8 @@
 // Funnel bars drawn in SVG: one bar per step, its height the share of step 1, with the count,
 // the conversion from the previous step and the median time it took. It never fetches.
 
+import { useDrawnMark } from './drawn';
+
 import { formatDuration } from '../format';
 
 export interface FunnelBar {
@@ -17,6 +19,7 @@ const TOP = 28;
 const BOTTOM = 64;
 
 export function FunnelChart({ steps, title, compare }: { steps: FunnelBar[]; title: string; compare?: FunnelBar[] }) {
+  useDrawnMark([steps, compare]);
   const n = steps.length;
   const slot = W / Math.max(n, 1);
   const barW = Math.min(120, slot * (compare ? 0.36 : 0.6));

@@ -1,9 +1,11 @@
-// A time series drawn by uPlot from plain numbers, with the same numbers in a table for screen
-// readers (and for tests that compare what is drawn with the API's answer). It never fetches.
+// A time series drawn by uPlot from plain numbers, with the same numbers in a table that opens
+// below it (for screen readers, and for tests that compare what is drawn with the API's answer).
+// It never fetches.
 
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { useStable } from './drawn';
 
 export interface Series {
   name: string;
@@ -19,9 +21,11 @@ const COLORS = ['#3b4cca', '#d9480f', '#2b8a3e', '#ae3ec9', '#1098ad', '#e67700'
 
 export function LineChart({ labels, series, title, height = 260 }: { labels: string[]; series: Series[]; title: string; height?: number }) {
   const box = useRef<HTMLDivElement>(null);
+  const data = useStable({ labels, series });
   useEffect(() => {
     const el = box.current;
     if (!el) return;
+    const { labels, series } = data;
     const xs = labels.map((_, i) => i);
     const plot = new uPlot(
       {
@@ -39,37 +43,56 @@ export function LineChart({ labels, series, title, height = 260 }: { labels: str
       [xs, ...series.map((s) => s.values)] as uPlot.AlignedData,
       el,
     );
+    performance.mark('pp:drawn');
     const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(el.clientWidth, 320), height }));
     resize.observe(el);
     return () => {
       resize.disconnect();
       plot.destroy();
     };
-  }, [labels, series, height]);
+  }, [data, height]);
   return (
     <figure class="chart">
       <div ref={box} class="chart-canvas" role="img" aria-label={title} />
-      <table class="visually-hidden chart-data">
-        <caption>{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Date</th>
-            {series.map((s) => (
-              <th scope="col">{s.name}</th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {labels.map((label, i) => (
-            <tr>
-              <th scope="row">{label}</th>
-              {series.map((s) => (
-                <td>{s.values[i] ?? ''}</td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable labels={labels} series={series} title={title} />
     </figure>
+  );
+}
+
+/**
+ * The chart's numbers as a table, built only when opened: a long hourly series in ten groups is
+ * twenty thousand cells, which would cost more than drawing the chart.
+ */
+function DataTable({ labels, series, title }: { labels: string[]; series: Series[]; title: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details class="chart-details" onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
+      <summary>Numbers of the chart</summary>
+      {open && (
+        <div class="scroll-x" tabIndex={0} role="region" aria-label={`${title}: numbers`}>
+          <table class="table chart-data">
+            <caption class="visually-hidden">{title}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                {series.map((s) => (
+                  <th scope="col">{s.name}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {labels.map((label, i) => (
+                <tr>
+                  <th scope="row">{label}</th>
+                  {series.map((s) => (
+                    <td>{s.values[i] ?? ''}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </details>
   );
 }

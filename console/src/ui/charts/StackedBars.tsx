@@ -1,6 +1,8 @@
 // Stacked bars in SVG: positive series stack up from zero, negative ones (lifecycle's dormant)
 // hang below it. Plain numbers in, nothing fetched.
 
+import { useDrawnMark } from './drawn';
+
 export interface Stack {
   name: string;
   color: string;
@@ -12,6 +14,7 @@ const H = 300;
 const PAD = 34;
 
 export function StackedBars({ labels, stacks, title }: { labels: string[]; stacks: Stack[]; title: string }) {
+  useDrawnMark([labels, stacks]);
   const up = labels.map((_, i) => stacks.reduce((s, st) => s + Math.max(0, st.values[i] ?? 0), 0));
   const down = labels.map((_, i) => stacks.reduce((s, st) => s + Math.min(0, st.values[i] ?? 0), 0));
   const max = Math.max(1, ...up);
