@@ -110,6 +110,8 @@ t.test('a password reset from the emailed link', async (t) => {
   t.teardown(() => tab.close());
   const { page } = tab;
   await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
+  await checkAccessible(t, page, 'forgot password');
   await page.getByLabel('Email').fill(owner.email);
   await page.getByRole('button', { name: 'Send the link' }).click();
   await page.getByText('an email with a link is on its way').waitFor();

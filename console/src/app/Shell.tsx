@@ -77,26 +77,24 @@ export function Shell({ children }: { children: ComponentChildren }) {
           pp
         </a>
         {me && me.orgs.length > 1 ? (
-          <label class="switcher">
-            <span class="visually-hidden">Organization</span>
-            <select value={String(me.org.id)} onChange={(e) => void changeOrg(Number((e.currentTarget as HTMLSelectElement).value))}>
+          <span class="switcher">
+            <select aria-label="Organization" value={String(me.org.id)} onChange={(e) => void changeOrg(Number((e.currentTarget as HTMLSelectElement).value))}>
               {me.orgs.map((o) => (
                 <option value={String(o.id)}>{o.name}</option>
               ))}
             </select>
-          </label>
+          </span>
         ) : (
           <span class="org-name">{me?.org.name}</span>
         )}
         {projects.length > 0 && (
-          <label class="switcher">
-            <span class="visually-hidden">Project</span>
-            <select value={String(projectId)} onChange={(e) => route(`/projects/${(e.currentTarget as HTMLSelectElement).value}`)}>
+          <span class="switcher">
+            <select aria-label="Project" value={String(projectId)} onChange={(e) => route(`/projects/${(e.currentTarget as HTMLSelectElement).value}`)}>
               {projects.map((p) => (
                 <option value={String(p.id)}>{p.name}</option>
               ))}
             </select>
-          </label>
+          </span>
         )}
         <nav class="account-nav" aria-label="Account">
           <a href="/account">{me?.user.name ?? me?.user.email}</a>
