@@ -34,6 +34,22 @@ export async function openConsole(browser: Browser, server: TestServer, path = '
   return { page, context, errors, cspViolations, close: () => context.close() };
 }
 
+/** A tab signed in through the form, on the first project's page; closed when `t` ends. */
+export async function signedInConsole(t: Test, browser: Browser, server: TestServer, email: string, password: string): Promise<ConsoleTab> {
+  const tab = await openConsole(browser, server, '/sign-in');
+  t.teardown(() => tab.close());
+  await signInThroughForm(tab.page, email, password);
+  await tab.page.waitForURL(/\/projects\/\d+$/);
+  return tab;
+}
+
+/** POST /api/v1/projects/{id}/queries/{kind} as `token`; the answer, or an error naming the status. */
+export async function askQuery(server: TestServer, token: string, projectId: number, kind: string, body: unknown): Promise<any> {
+  const res = await server.request('POST', `/api/v1/projects/${projectId}/queries/${kind}`, { token, body });
+  if (res.status !== 200) throw new Error(`${kind}: ${res.status} ${res.text}`);
+  return res.body;
+}
+
 export async function signInThroughForm(page: Page, email: string, password: string): Promise<void> {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);

@@ -9,7 +9,7 @@ import { createTenant, login, TEST_PASSWORD } from '../support/factories.js';
 import { createIngestKey, ingestEvents } from '../support/ingest.js';
 import { launchChromium } from '../support/chromium.js';
 import { ROOMY_LIMITS } from '../auth/authTestKit.js';
-import { checkAccessible, checkClean, openConsole, signInThroughForm } from './consoleKit.js';
+import { checkAccessible, checkClean, signedInConsole } from './consoleKit.js';
 
 const server = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
 const { owner, project } = await createTenant(server);
@@ -30,11 +30,8 @@ await ingestEvents(server, key, [{ event: 'orphan' }]);
 const token = (await login(server, owner.email, TEST_PASSWORD)).token!;
 const browser = await launchChromium();
 t.teardown(() => browser.close());
-const tab = await openConsole(browser, server, '/sign-in');
-t.teardown(() => tab.close());
+const tab = await signedInConsole(t, browser, server, owner.email, TEST_PASSWORD);
 const { page } = tab;
-await signInThroughForm(page, owner.email, TEST_PASSWORD);
-await page.waitForURL(`**/projects/${project.id}`);
 
 async function listed(query: string): Promise<string[]> {
   const uuids: string[] = [];

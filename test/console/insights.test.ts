@@ -4,13 +4,12 @@
 // parameters live in the URL.
 
 import t from 'tap';
-import type { Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/testServer.js';
 import { createTenant, login, TEST_PASSWORD } from '../support/factories.js';
 import { launchChromium } from '../support/chromium.js';
 import { ROOMY_LIMITS } from '../auth/authTestKit.js';
 import { loadDemoData } from '../../server/demo/loadDemoData.js';
-import { checkAccessible, checkClean, openConsole, signInThroughForm } from './consoleKit.js';
+import { askQuery, checkAccessible, checkClean, signedInConsole } from './consoleKit.js';
 
 const server: TestServer = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
 const { owner, project } = await createTenant(server, { timezone: 'America/New_York' });
@@ -18,22 +17,15 @@ await loadDemoData(server.running.services, server.url, project.id, owner.id, { 
 const token = (await login(server, owner.email, TEST_PASSWORD)).token!;
 const browser = await launchChromium();
 t.teardown(() => browser.close());
-const tab = await openConsole(browser, server, '/sign-in');
-t.teardown(() => tab.close());
-const page: Page = tab.page;
-await signInThroughForm(page, owner.email, TEST_PASSWORD);
-await page.waitForURL(`**/projects/${project.id}`);
+const tab = await signedInConsole(t, browser, server, owner.email, TEST_PASSWORD);
+const { page } = tab;
 
 const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date());
 const daysBefore = (n: number) => new Date(Date.parse(`${today}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);
 const from = daysBefore(27);
 const base = `/projects/${project.id}`;
 
-async function ask(kind: string, body: unknown): Promise<any> {
-  const res = await server.request('POST', `/api/v1/projects/${project.id}/queries/${kind}`, { token, body });
-  if (res.status !== 200) throw new Error(`${kind}: ${res.status} ${res.text}`);
-  return res.body;
-}
+const ask = (kind: string, body: unknown) => askQuery(server, token, project.id, kind, body);
 
 const numberIn = (text: string | null): number => Number((text ?? '').replace(/[^\d.-]/g, ''));
 

@@ -10,7 +10,7 @@ import { grantEntitlements } from '../support/license.js';
 import { launchChromium } from '../support/chromium.js';
 import { ROOMY_LIMITS } from '../auth/authTestKit.js';
 import { loadDemoData } from '../../server/demo/loadDemoData.js';
-import { checkAccessible, checkClean, openConsole, signInThroughForm } from './consoleKit.js';
+import { askQuery, checkAccessible, checkClean, signedInConsole } from './consoleKit.js';
 
 const server = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
 await grantEntitlements(server, ['actor_drilldown', 'saved_segments']);
@@ -19,20 +19,13 @@ await loadDemoData(server.running.services, server.url, project.id, owner.id, { 
 const token = (await login(server, owner.email, TEST_PASSWORD)).token!;
 const browser = await launchChromium();
 t.teardown(() => browser.close());
-const tab = await openConsole(browser, server, '/sign-in');
-t.teardown(() => tab.close());
+const tab = await signedInConsole(t, browser, server, owner.email, TEST_PASSWORD);
 const { page } = tab;
-await signInThroughForm(page, owner.email, TEST_PASSWORD);
-await page.waitForURL(`**/projects/${project.id}`);
 const today = new Date().toISOString().slice(0, 10);
 const from = new Date(Date.now() - 27 * 86_400_000).toISOString().slice(0, 10);
 const base = `/projects/${project.id}`;
 
-async function ask(kind: string, body: unknown): Promise<any> {
-  const res = await server.request('POST', `/api/v1/projects/${project.id}/queries/${kind}`, { token, body });
-  if (res.status !== 200) throw new Error(`${kind}: ${res.status} ${res.text}`);
-  return res.body;
-}
+const ask = (kind: string, body: unknown) => askQuery(server, token, project.id, kind, body);
 
 t.test('funnel: who dropped off after step 2', async (t) => {
   await page.goto(`${base}/insights/funnel?steps=pp.page_view~pp.form_start~signup&from=${from}&to=${today}`);

@@ -11,6 +11,8 @@ import { CopyButton } from '../ui/CopyButton';
 import { formatDateTime } from '../ui/format';
 import { PASSWORD_RULE } from '../auth/PasswordPages';
 import { QrCode } from './QrCode';
+import { useAction } from '../ui/useAction';
+import { TableHead } from '../ui/TableHead';
 
 export function Account() {
   const { me } = useSession();
@@ -30,25 +32,15 @@ export function Account() {
 function PasswordCard() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
-  const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
-  const [error, setError] = useState<Error>();
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
+  const { busy, error, handle } = useAction();
+  const submit = handle(async () => {
     setDone(false);
-    try {
-      await ok(api.POST('/api/v1/me/password', { body: { current_password: current, new_password: next } }));
-      setCurrent('');
-      setNext('');
-      setDone(true);
-    } catch (err) {
-      setError(err as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
+    await ok(api.POST('/api/v1/me/password', { body: { current_password: current, new_password: next } }));
+    setCurrent('');
+    setNext('');
+    setDone(true);
+  });
   return (
     <form class="card form-grid" onSubmit={submit} noValidate aria-labelledby="password-title">
       <h2 id="password-title">Password</h2>
@@ -71,19 +63,7 @@ function MfaCard({ enabled }: { enabled: boolean }) {
   const [setup, setSetup] = useState<{ secret: string; otpauth_url: string }>();
   const [code, setCode] = useState('');
   const [recovery, setRecovery] = useState<string[]>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
-  const run = async (work: () => Promise<void>) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await work();
-    } catch (err) {
-      setError(err as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, run } = useAction();
   const start = () => run(async () => setSetup(await ok(api.POST('/api/v1/me/mfa/setup'))));
   const confirm = (e: Event) => {
     e.preventDefault();
@@ -158,16 +138,12 @@ function MfaCard({ enabled }: { enabled: boolean }) {
 
 function SessionsCard() {
   const sessions = useAsync(() => ok(api.GET('/api/v1/me/sessions')), []);
-  const [error, setError] = useState<Error>();
-  const revoke = async (id: string) => {
-    setError(undefined);
-    try {
+  const { error, run } = useAction();
+  const revoke = (id: string) =>
+    run(async () => {
       await ok(api.DELETE('/api/v1/me/sessions/{sessionID}', { params: { path: { sessionID: id } } }));
       sessions.reload();
-    } catch (err) {
-      setError(err as Error);
-    }
-  };
+    });
   return (
     <div class="card" role="group" aria-labelledby="sessions-title">
       <h2 id="sessions-title">Signed-in sessions</h2>
@@ -176,17 +152,7 @@ function SessionsCard() {
         <Loading />
       ) : (
         <table class="table">
-          <thead>
-            <tr>
-              <th scope="col">Device</th>
-              <th scope="col">Address</th>
-              <th scope="col">Signed in</th>
-              <th scope="col">Last active</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Device', 'Address', 'Signed in', 'Last active']} actions />
           <tbody>
             {sessions.data?.items.map((s) => (
               <tr>

@@ -4,6 +4,7 @@
 import { useSession } from '../app/session';
 import { FEATURES } from '../app/features';
 import { formatDateTime } from '../ui/format';
+import { TableHead } from '../ui/TableHead';
 
 interface LicenseSection {
   status?: string;
@@ -47,13 +48,7 @@ export function LicenseCard() {
         <p class="notice">{w}</p>
       ))}
       <table class="table">
-        <thead>
-          <tr>
-            <th scope="col">Feature</th>
-            <th scope="col">Unlocks</th>
-            <th scope="col">This license</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Feature', 'Unlocks', 'This license']} />
         <tbody>
           {Object.entries(FEATURES).map(([name, f]) => (
             <tr data-feature={name}>

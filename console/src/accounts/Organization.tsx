@@ -7,10 +7,12 @@ import { refreshProjects, useSession } from '../app/session';
 import { useAsync } from '../ui/useAsync';
 import { Field, Select, Submit, fieldProblem } from '../ui/forms';
 import { ErrorNote, Loading } from '../ui/states';
-import { CopyButton } from '../ui/CopyButton';
 import { formatDateTime } from '../ui/format';
 import { SsoCard } from './SsoCard';
 import { LicenseCard } from './LicenseCard';
+import { useAction } from '../ui/useAction';
+import { ShownOnce } from '../ui/ShownOnce';
+import { TableHead } from '../ui/TableHead';
 
 type Role = Schemas['Member']['role'];
 const ROLES: Role[] = ['viewer', 'analyst', 'admin', 'owner'];
@@ -44,34 +46,17 @@ function ProjectsCard({ canCreate }: { canCreate: boolean }) {
   const { projects = [] } = useSession();
   const [name, setName] = useState('');
   const [timezone, setTimezone] = useState(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
-  const create = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      await ok(api.POST('/api/v1/projects', { body: { name, timezone } }));
-      setName('');
-      await refreshProjects();
-    } catch (err) {
-      setError(err as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, handle } = useAction();
+  const create = handle(async () => {
+    await ok(api.POST('/api/v1/projects', { body: { name, timezone } }));
+    setName('');
+    await refreshProjects();
+  });
   return (
     <div class="card" role="group" aria-labelledby="projects-title">
       <h2 id="projects-title">Projects</h2>
       <table class="table">
-        <thead>
-          <tr>
-            <th scope="col">Project</th>
-            <th scope="col">Id</th>
-            <th scope="col">Time zone</th>
-            <th scope="col">Created</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Project', 'Id', 'Time zone', 'Created']} />
         <tbody>
           {projects.map((p) => (
             <tr>
@@ -120,16 +105,7 @@ function MembersCard({ orgId, myRole, myId }: { orgId: number; myRole: Role; myI
         <Loading />
       ) : (
         <table class="table">
-          <thead>
-            <tr>
-              <th scope="col">Person</th>
-              <th scope="col">Role</th>
-              <th scope="col">Joined</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Person', 'Role', 'Joined']} actions />
           <tbody>
             {members.data?.items.map((m) => (
               <tr>
@@ -179,35 +155,21 @@ function InvitesCard({ orgId, myRole }: { orgId: number; myRole: Role }) {
   const [role, setRole] = useState<Role>('analyst');
   const [link, setLink] = useState<{ email: string; link: string }>();
   const [sent, setSent] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
-  const invite = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
+  const { busy, error, handle, run } = useAction();
+  const invite = handle(async () => {
     setLink(undefined);
     setSent(undefined);
-    try {
-      const created = (await ok(api.POST('/api/v1/orgs/{orgID}/invites', { params: { path: { orgID: orgId } }, body: { email, role } }))) as Schemas['Invite'] & { link?: string };
-      if (created.link) setLink({ email: created.email, link: created.link });
-      else setSent(created.email);
-      setEmail('');
-      invites.reload();
-    } catch (err) {
-      setError(err as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const withdraw = async (id: number) => {
-    setError(undefined);
-    try {
+    const created = (await ok(api.POST('/api/v1/orgs/{orgID}/invites', { params: { path: { orgID: orgId } }, body: { email, role } }))) as Schemas['Invite'] & { link?: string };
+    if (created.link) setLink({ email: created.email, link: created.link });
+    else setSent(created.email);
+    setEmail('');
+    invites.reload();
+  });
+  const withdraw = (id: number) =>
+    run(async () => {
       await ok(api.DELETE('/api/v1/orgs/{orgID}/invites/{inviteID}', { params: { path: { orgID: orgId, inviteID: id } } }));
       invites.reload();
-    } catch (err) {
-      setError(err as Error);
-    }
-  };
+    });
   return (
     <div class="card" role="group" aria-labelledby="invites-title">
       <h2 id="invites-title">Invitations</h2>
@@ -229,27 +191,13 @@ function InvitesCard({ orgId, myRole }: { orgId: number; myRole: Role }) {
         </p>
       )}
       {link && (
-        <div class="issued" role="status">
+        <ShownOnce value={link.link} testId="invite-link" copyLabel="Copy the link">
           This server sends no email, so pass this link to {link.email} yourself. It works once, for seven days, and is not shown again.
-          <div class="secret-row">
-            <code data-testid="invite-link">{link.link}</code>
-            <CopyButton value={link.link} label="Copy the link" />
-          </div>
-        </div>
+        </ShownOnce>
       )}
       {invites.data && invites.data.items.length > 0 && (
         <table class="table">
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Status</th>
-              <th scope="col">Expires</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Email', 'Role', 'Status', 'Expires']} actions />
           <tbody>
             {invites.data.items.map((i) => (
               <tr>

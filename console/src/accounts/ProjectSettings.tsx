@@ -8,6 +8,7 @@ import { refreshProjects, useSession } from '../app/session';
 import { useAsync } from '../ui/useAsync';
 import { Field, Select, Submit, fieldProblem } from '../ui/forms';
 import { Empty, ErrorNote, Loading } from '../ui/states';
+import { useAction } from '../ui/useAction';
 
 type Settings = Schemas['BehaviorSettings'];
 
@@ -45,25 +46,15 @@ export function ProjectSettings() {
 function GeneralCard({ project, canEdit }: { project: Schemas['Project']; canEdit: boolean }) {
   const [name, setName] = useState(project.name);
   const [timezone, setTimezone] = useState(project.timezone);
-  const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState(false);
-  const [error, setError] = useState<Error>();
+  const { busy, error, handle } = useAction();
   useEffect(() => (setName(project.name), setTimezone(project.timezone)), [project.id]);
-  const save = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
+  const save = handle(async () => {
     setSaved(false);
-    try {
-      await ok(api.PATCH('/api/v1/projects/{id}', { params: { path: { id: project.id } }, body: { name, timezone } }));
-      await refreshProjects();
-      setSaved(true);
-    } catch (err) {
-      setError(err as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
+    await ok(api.PATCH('/api/v1/projects/{id}', { params: { path: { id: project.id } }, body: { name, timezone } }));
+    await refreshProjects();
+    setSaved(true);
+  });
   return (
     <form class="card form-grid" onSubmit={save} noValidate aria-labelledby="general-title">
       <h2 id="general-title">General</h2>
@@ -87,16 +78,12 @@ function GeneralCard({ project, canEdit }: { project: Schemas['Project']; canEdi
 function BehaviorCard({ projectId, canEdit }: { projectId: number; canEdit: boolean }) {
   const path = { params: { path: { id: projectId } } };
   const stored = useAsync(() => ok(api.GET('/api/v1/projects/{id}/behavior/settings', path)), [projectId]);
-  const [error, setError] = useState<Error>();
-  const patch = async (change: Partial<Settings>) => {
-    setError(undefined);
-    try {
+  const { error, run } = useAction();
+  const patch = (change: Partial<Settings>) =>
+    run(async () => {
       await ok(api.PATCH('/api/v1/projects/{id}/behavior/settings', { ...path, body: change }));
       stored.reload();
-    } catch (err) {
-      setError(err as Error);
-    }
-  };
+    });
   const s = stored.data;
   return (
     <div class="card" role="group" aria-labelledby="behavior-title">
@@ -129,22 +116,12 @@ function BehaviorCard({ projectId, canEdit }: { projectId: number; canEdit: bool
 function DeleteCard({ projectId, name }: { projectId: number; name: string }) {
   const { route } = useLocation();
   const [typed, setTyped] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
-  const remove = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      await ok(api.DELETE('/api/v1/projects/{id}', { params: { path: { id: projectId } } }));
-      await refreshProjects();
-      route('/', true);
-    } catch (err) {
-      setError(err as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, handle } = useAction();
+  const remove = handle(async () => {
+    await ok(api.DELETE('/api/v1/projects/{id}', { params: { path: { id: projectId } } }));
+    await refreshProjects();
+    route('/', true);
+  });
   return (
     <form class="card form-grid danger-zone" onSubmit={remove} noValidate aria-labelledby="delete-title">
       <h2 id="delete-title">Delete the project</h2>

@@ -7,6 +7,7 @@ import { useAsync } from '../ui/useAsync';
 import { Field, Select, Submit, fieldProblem } from '../ui/forms';
 import { ErrorNote, Loading } from '../ui/states';
 import { CopyButton } from '../ui/CopyButton';
+import { useAction } from '../ui/useAction';
 
 export function SsoCard({ orgId }: { orgId: number }) {
   const current = useAsync(async () => {
@@ -18,41 +19,31 @@ export function SsoCard({ orgId }: { orgId: number }) {
     }
   }, [orgId]);
   const [form, setForm] = useState({ issuer: '', client_id: '', client_secret: '', domains: '', enabled: true, jit: false, role: 'viewer' });
-  const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState(false);
-  const [error, setError] = useState<Error>();
+  const { busy, error, handle } = useAction();
   useEffect(() => {
     const p = current.data;
     if (p) setForm({ issuer: p.issuer, client_id: p.client_id, client_secret: '', domains: p.domains.join(' '), enabled: p.enabled, jit: p.jit.enabled, role: p.jit.default_role });
   }, [current.data]);
   const set = (key: keyof typeof form) => (value: string | boolean) => setForm({ ...form, [key]: value });
-  const save = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
+  const save = handle(async () => {
     setSaved(false);
-    try {
-      await ok(
-        api.PUT('/api/v1/orgs/{orgID}/oidc', {
-          params: { path: { orgID: orgId } },
-          body: {
-            issuer: form.issuer.trim(),
-            client_id: form.client_id.trim(),
-            ...(form.client_secret ? { client_secret: form.client_secret } : {}),
-            domains: form.domains.split(/[\s,]+/).filter(Boolean),
-            enabled: form.enabled,
-            jit: { enabled: form.jit, default_role: form.role as 'viewer' | 'analyst' | 'admin' },
-          },
-        }),
-      );
-      setSaved(true);
-      current.reload();
-    } catch (err) {
-      setError(err as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
+    await ok(
+      api.PUT('/api/v1/orgs/{orgID}/oidc', {
+        params: { path: { orgID: orgId } },
+        body: {
+          issuer: form.issuer.trim(),
+          client_id: form.client_id.trim(),
+          ...(form.client_secret ? { client_secret: form.client_secret } : {}),
+          domains: form.domains.split(/[\s,]+/).filter(Boolean),
+          enabled: form.enabled,
+          jit: { enabled: form.jit, default_role: form.role as 'viewer' | 'analyst' | 'admin' },
+        },
+      }),
+    );
+    setSaved(true);
+    current.reload();
+  });
   const fields = ['issuer', 'client_id', 'client_secret', 'domains'];
   const redirect = current.data?.redirect_uri ?? `${location.origin}/api/v1/auth/oidc/callback`;
   return (

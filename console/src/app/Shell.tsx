@@ -2,10 +2,10 @@
 // current project, and the account menu. Children are the routed page.
 
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { signOut, switchOrganization, useSession } from './session';
 import { ErrorNote } from '../ui/states';
+import { useAction } from '../ui/useAction';
 
 export function currentProjectId(path: string): number | undefined {
   const match = /^\/projects\/(\d+)/.exec(path);
@@ -54,18 +54,14 @@ function projectNav(id: number): Array<{ heading: string; items: NavItem[] }> {
 export function Shell({ children }: { children: ComponentChildren }) {
   const { me, projects = [] } = useSession();
   const { path, route } = useLocation();
-  const [error, setError] = useState<Error>();
+  const { error, run } = useAction();
   const projectId = currentProjectId(path) ?? projects[0]?.id;
 
-  const changeOrg = async (orgId: number) => {
-    setError(undefined);
-    try {
+  const changeOrg = (orgId: number) =>
+    run(async () => {
       await switchOrganization(orgId);
       route('/', true);
-    } catch (err) {
-      setError(err as Error);
-    }
-  };
+    });
 
   return (
     <div class="shell">

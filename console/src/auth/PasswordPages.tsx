@@ -9,27 +9,18 @@ import { Field, Submit, fieldProblem } from '../ui/forms';
 import { ErrorNote } from '../ui/states';
 import { AuthLayout } from './AuthLayout';
 import { useTokenFromUrl } from './tokenFromUrl';
+import { useAction } from '../ui/useAction';
 
 export const PASSWORD_RULE = 'At least 8 characters, with an uppercase letter, a digit and a punctuation or symbol character.';
 
 export function ForgotPassword() {
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      await ok(api.POST('/api/v1/auth/password/forgot', { body: { email } }));
-      setSent(true);
-    } catch (err) {
-      setError(err as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, handle } = useAction();
+  const submit = handle(async () => {
+    await ok(api.POST('/api/v1/auth/password/forgot', { body: { email } }));
+    setSent(true);
+  });
   return (
     <AuthLayout title="Reset your password">
       {sent ? (
@@ -54,21 +45,11 @@ export function ResetPassword() {
   const token = useTokenFromUrl();
   const [password, setPassword] = useState('');
   const [done, setDone] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      await ok(api.POST('/api/v1/auth/password/reset', { body: { token, password } }));
-      setDone(true);
-    } catch (err) {
-      setError(err as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, handle } = useAction();
+  const submit = handle(async () => {
+    await ok(api.POST('/api/v1/auth/password/reset', { body: { token, password } }));
+    setDone(true);
+  });
   return (
     <AuthLayout title="Choose a new password">
       {done ? (
@@ -98,22 +79,12 @@ export function ChangePassword({ forced }: { forced?: boolean }) {
   const { route } = useLocation();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      await ok(api.POST('/api/v1/me/password', { body: { current_password: current, new_password: next } }));
-      await loadShell();
-      route('/', true);
-    } catch (err) {
-      setError(err as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, handle } = useAction();
+  const submit = handle(async () => {
+    await ok(api.POST('/api/v1/me/password', { body: { current_password: current, new_password: next } }));
+    await loadShell();
+    route('/', true);
+  });
   const fields = ['current_password', 'new_password'];
   return (
     <AuthLayout title="Set your own password">

@@ -7,6 +7,7 @@ import { useUrlState } from '../queries/controls/urlState';
 import { useAsync } from '../ui/useAsync';
 import { Empty, ErrorNote, Loading } from '../ui/states';
 import { formatDateTime, formatNumber } from '../ui/format';
+import { TableHead } from '../ui/TableHead';
 
 export function Catalog() {
   const projectId = Number(useRoute().params.projectId);
@@ -28,14 +29,7 @@ export function Catalog() {
             <Loading />
           ) : events.data && events.data.items.length > 0 ? (
             <table class="table" data-testid="event-catalog">
-              <thead>
-                <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">Count</th>
-                  <th scope="col">First seen</th>
-                  <th scope="col">Last seen</th>
-                </tr>
-              </thead>
+              <TableHead columns={['Event', 'Count', 'First seen', 'Last seen']} />
               <tbody>
                 {events.data.items.map((e) => (
                   <tr aria-selected={e.event === chosen}>
@@ -62,12 +56,7 @@ export function Catalog() {
             <Loading />
           ) : props.data && props.data.items.length > 0 ? (
             <table class="table" data-testid="property-catalog">
-              <thead>
-                <tr>
-                  <th scope="col">Key</th>
-                  <th scope="col">Seen</th>
-                </tr>
-              </thead>
+              <TableHead columns={['Key', 'Seen']} />
               <tbody>
                 {props.data.items.map((p) => (
                   <tr>

@@ -1,8 +1,9 @@
-// One stored event in a table: name, person, where it came from and when; a button opens its
-// full JSON below the row.
+// Stored events in a table: name, person, where each came from and when; a button opens an
+// event's full JSON below its row.
 
 import { useState } from 'preact/hooks';
 import { formatDateTime } from '../ui/format';
+import { TableHead } from '../ui/TableHead';
 
 export interface StoredEvent {
   uuid: string;
@@ -38,5 +39,18 @@ export function EventRow({ event }: { event: StoredEvent }) {
         </tr>
       )}
     </>
+  );
+}
+
+export function EventsTable({ events, testId }: { events: StoredEvent[]; testId?: string }) {
+  return (
+    <table class="table events-table" data-testid={testId}>
+      <TableHead columns={['Event', 'Person', 'URL or source', 'Time']} />
+      <tbody>
+        {events.map((event) => (
+          <EventRow key={event.uuid} event={event} />
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -8,7 +8,8 @@ import { api, ok, type Schemas } from '../api/client';
 import { useUrlState } from '../queries/controls/urlState';
 import { ErrorNote, Loading } from '../ui/states';
 import { formatDateTime } from '../ui/format';
-import { EventRow, type StoredEvent } from './EventRow';
+import { EventsTable, type StoredEvent } from './EventRow';
+import { TableHead } from '../ui/TableHead';
 
 type Doctor = Schemas['DoctorRecord'];
 type Query = NonNullable<import('../api/schema').operations['listEvents']['parameters']['query']>;
@@ -102,21 +103,7 @@ export function EventsExplorer() {
       ) : doctor ? (
         <DoctorTable records={items as Doctor[]} />
       ) : (
-        <table class="table events-table" data-testid="events-table">
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Person</th>
-              <th scope="col">URL or source</th>
-              <th scope="col">Time</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(items as StoredEvent[]).map((event) => (
-              <EventRow key={event.uuid} event={event} />
-            ))}
-          </tbody>
-        </table>
+        <EventsTable events={(items as StoredEvent[])} testId="events-table" />
       )}
       {cursor && (
         <button type="button" class="button secondary" disabled={loading} onClick={() => void load(cursor)}>
@@ -191,16 +178,7 @@ function Filters({ doctor, url, from, to }: { doctor: boolean; url: ReturnType<t
 function DoctorTable({ records }: { records: Doctor[] }) {
   return (
     <table class="table" data-testid="doctor-table">
-      <thead>
-        <tr>
-          <th scope="col">Received</th>
-          <th scope="col">Outcome</th>
-          <th scope="col">Event</th>
-          <th scope="col">Why</th>
-          <th scope="col">Client</th>
-          <th scope="col">Request</th>
-        </tr>
-      </thead>
+      <TableHead columns={['Received', 'Outcome', 'Event', 'Why', 'Client', 'Request']} />
       <tbody>
         {records.map((r) => (
           <tr data-outcome={r.outcome}>

@@ -7,7 +7,7 @@ import { useRoute } from 'preact-iso';
 import { apiFetch, toApiError } from '../api/client';
 import { ErrorNote } from '../ui/states';
 import { readEventStream } from './sse';
-import { EventRow, type StoredEvent } from './EventRow';
+import { EventsTable, type StoredEvent } from './EventRow';
 
 const KEEP = 200;
 
@@ -92,21 +92,7 @@ export function LiveEvents() {
           <div>Anything sent to this project from now on shows up here.</div>
         </div>
       ) : (
-        <table class="table events-table">
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Person</th>
-              <th scope="col">URL or source</th>
-              <th scope="col">Time</th>
-            </tr>
-          </thead>
-          <tbody>
-            {events.map((event) => (
-              <EventRow key={event.uuid} event={event} />
-            ))}
-          </tbody>
-        </table>
+        <EventsTable events={events} />
       )}
     </section>
   );

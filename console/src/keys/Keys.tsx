@@ -8,10 +8,12 @@ import { api, ok, type Schemas } from '../api/client';
 import { useAsync } from '../ui/useAsync';
 import { Field, Select, Submit, fieldProblem } from '../ui/forms';
 import { Empty, ErrorNote, Loading } from '../ui/states';
-import { CopyButton } from '../ui/CopyButton';
 import { addDays, formatDateTime, todayIn } from '../ui/format';
 import { TrackerSnippet } from './TrackerSnippet';
 import { ReleaseTokens } from './ReleaseTokens';
+import { useAction } from '../ui/useAction';
+import { ShownOnce } from '../ui/ShownOnce';
+import { TableHead } from '../ui/TableHead';
 
 type Issued = { name: string; value: string };
 
@@ -48,13 +50,9 @@ export function Keys() {
         <h1 id="keys-title">Keys and tracker</h1>
       </div>
       {issued && (
-        <div class="issued" role="status">
+        <ShownOnce value={issued.value} testId="issued-key">
           <strong>{issued.name}</strong>: copy the value now, it is not shown again.
-          <div class="secret-row">
-            <code data-testid="issued-key">{issued.value}</code>
-            <CopyButton value={issued.value} />
-          </div>
-        </div>
+        </ShownOnce>
       )}
       <ErrorNote error={error ?? keys.error} />
       <NewKey projectId={projectId} onIssued={(k) => (setIssued(k), keys.reload())} />
@@ -63,19 +61,7 @@ export function Keys() {
         <Loading />
       ) : keys.data && keys.data.items.length > 0 ? (
         <table class="table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Type</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">Domains</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Status</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'Type', 'Prefix', 'Domains', 'Expires', 'Status']} actions />
           <tbody>
             {keys.data.items.map((key) => (
               <tr>
@@ -119,26 +105,16 @@ function NewKey({ projectId, onIssued }: { projectId: number; onIssued(key: Issu
   const [name, setName] = useState('');
   const [domains, setDomains] = useState('');
   const [expires, setExpires] = useState(addDays(todayIn('UTC'), 365));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const body =
-        type === 'browser'
-          ? { type, name, domains: domains.split(/[\s,]+/).filter(Boolean), expires_at: `${expires}T00:00:00Z` }
-          : { type, name, ...(expires ? { expires_at: `${expires}T00:00:00Z` } : {}) };
-      const key = await ok(api.POST('/api/v1/projects/{id}/keys', { params: { path: { id: projectId } }, body }));
-      onIssued({ name: key.name, value: key.value });
-      setName('');
-    } catch (err) {
-      setError(err as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, handle } = useAction();
+  const submit = handle(async () => {
+    const body =
+      type === 'browser'
+        ? { type, name, domains: domains.split(/[\s,]+/).filter(Boolean), expires_at: `${expires}T00:00:00Z` }
+        : { type, name, ...(expires ? { expires_at: `${expires}T00:00:00Z` } : {}) };
+    const key = await ok(api.POST('/api/v1/projects/{id}/keys', { params: { path: { id: projectId } }, body }));
+    onIssued({ name: key.name, value: key.value });
+    setName('');
+  });
   const fields = ['name', 'domains', 'expires_at', 'type'];
   return (
     <form class="card form-grid" onSubmit={submit} noValidate aria-labelledby="new-key-title">

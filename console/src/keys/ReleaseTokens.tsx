@@ -6,8 +6,10 @@ import { api, ok } from '../api/client';
 import { useAsync } from '../ui/useAsync';
 import { Field, Submit, fieldProblem } from '../ui/forms';
 import { ErrorNote, Loading } from '../ui/states';
-import { CopyButton } from '../ui/CopyButton';
 import { formatDateTime } from '../ui/format';
+import { useAction } from '../ui/useAction';
+import { ShownOnce } from '../ui/ShownOnce';
+import { TableHead } from '../ui/TableHead';
 
 export function ReleaseTokens({ projectId }: { projectId: number }) {
   const path = { params: { path: { id: projectId } } };
@@ -15,33 +17,19 @@ export function ReleaseTokens({ projectId }: { projectId: number }) {
   const [name, setName] = useState('');
   const [expires, setExpires] = useState('');
   const [issued, setIssued] = useState<{ name: string; value: string }>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
-  const issue = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const token = await ok(api.POST('/api/v1/projects/{id}/release-tokens', { ...path, body: { name, ...(expires ? { expires_at: `${expires}T00:00:00Z` } : {}) } }));
-      setIssued({ name: token.name, value: token.value });
-      setName('');
-      tokens.reload();
-    } catch (err) {
-      setError(err as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const revoke = async (id: number, label: string) => {
-    if (!confirm(`Revoke "${label}"? Deploys using it can no longer record markers.`)) return;
-    setError(undefined);
-    try {
+  const { busy, error, handle, run } = useAction();
+  const issue = handle(async () => {
+    const token = await ok(api.POST('/api/v1/projects/{id}/release-tokens', { ...path, body: { name, ...(expires ? { expires_at: `${expires}T00:00:00Z` } : {}) } }));
+    setIssued({ name: token.name, value: token.value });
+    setName('');
+    tokens.reload();
+  });
+  const revoke = (id: number, label: string) =>
+    run(async () => {
+      if (!confirm(`Revoke "${label}"? Deploys using it can no longer record markers.`)) return;
       await ok(api.DELETE('/api/v1/projects/{id}/release-tokens/{tokenID}', { params: { path: { id: projectId, tokenID: id } } }));
       tokens.reload();
-    } catch (err) {
-      setError(err as Error);
-    }
-  };
+    });
   return (
     <div class="card" role="group" aria-labelledby="release-title">
       <h2 id="release-title">Release tokens</h2>
@@ -49,13 +37,9 @@ export function ReleaseTokens({ projectId }: { projectId: number }) {
         For deploy pipelines: a <code>pp_rel_</code> token can only record deploy markers (<code>POST /api/v1/projects/{projectId}/release-markers/deploy</code>).
       </p>
       {issued && (
-        <div class="issued" role="status">
+        <ShownOnce value={issued.value} testId="issued-release-token">
           <strong>{issued.name}</strong>: copy the value now, it is not shown again.
-          <div class="secret-row">
-            <code data-testid="issued-release-token">{issued.value}</code>
-            <CopyButton value={issued.value} />
-          </div>
-        </div>
+        </ShownOnce>
       )}
       <form class="form-grid inline-form" onSubmit={issue} noValidate aria-label="Issue a release token">
         <Field label="Token name" value={name} onValue={setName} problem={fieldProblem(error, 'name')} />
@@ -71,17 +55,7 @@ export function ReleaseTokens({ projectId }: { projectId: number }) {
         tokens.data &&
         tokens.data.items.length > 0 && (
           <table class="table" data-testid="release-tokens">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Name', 'Prefix', 'Expires', 'Status']} actions />
             <tbody>
               {tokens.data.items.map((tok) => (
                 <tr>

@@ -10,6 +10,8 @@ import { Gated } from '../ui/Gated';
 import { ErrorNote } from '../ui/states';
 import { CompareToggle, ControlBar, DateRange, EventPicker, FilterEditor, PropertyPicker, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
 import { InsightFrame, useInsight } from './insight';
+import { useAction } from '../ui/useAction';
+import { TableHead } from '../ui/TableHead';
 
 export function Funnel() {
   const ctx = useInsight();
@@ -162,13 +164,7 @@ export function Funnel() {
                 <h2>Revenue lost between steps</h2>
                 <p class="result-meta">{formatRub(d.revenue.revenue_per_converting_actor)} per converting person over the range</p>
                 <table class="table" data-testid="funnel-revenue">
-                  <thead>
-                    <tr>
-                      <th scope="col">Transition</th>
-                      <th scope="col">Dropped</th>
-                      <th scope="col">Estimated loss per month</th>
-                    </tr>
-                  </thead>
+                  <TableHead columns={['Transition', 'Dropped', 'Estimated loss per month']} />
                   <tbody>
                     {d.revenue.transitions.map((tr) => (
                       <tr>
@@ -199,10 +195,9 @@ function DroppedActors({ projectId, body, stepCount }: { projectId: number; body
   const [step, setStep] = useState(1);
   const [pages, setPages] = useState<Array<{ actor_id: string }[]>>([]);
   const [cursor, setCursor] = useState<string | null>(null);
-  const [error, setError] = useState<Error>();
-  const load = async (at: number, from: string | null) => {
-    setError(undefined);
-    try {
+  const { error, run } = useAction();
+  const load = (at: number, from: string | null) =>
+    run(async () => {
       const d = await ok(
         api.POST('/api/v1/projects/{id}/queries/funnel', {
           params: { path: { id: projectId } },
@@ -211,10 +206,7 @@ function DroppedActors({ projectId, body, stepCount }: { projectId: number; body
       );
       setPages((p) => (from ? [...p, d.dropped!.actors] : [d.dropped!.actors]));
       setCursor(d.dropped!.next_cursor);
-    } catch (err) {
-      setError(err as Error);
-    }
-  };
+    });
   return (
     <div class="card" role="group" aria-labelledby="dropped-title">
       <h2 id="dropped-title">Who dropped off</h2>

@@ -6,6 +6,7 @@ import { BarChart } from '../ui/charts/BarChart';
 import { formatNumber } from '../ui/format';
 import { ControlBar, DateRange, EventPicker, FilterEditor, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
 import { InsightFrame, useInsight } from './insight';
+import { TableHead } from '../ui/TableHead';
 
 export function Stickiness() {
   const ctx = useInsight();
@@ -30,12 +31,7 @@ export function Stickiness() {
         <>
           <BarChart title="People by number of active days" bars={d.distribution.map((x) => ({ label: String(x.days), value: x.actors }))} />
           <table class="table" data-testid="stickiness-table">
-            <thead>
-              <tr>
-                <th scope="col">Days active</th>
-                <th scope="col">People</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Days active', 'People']} />
             <tbody>
               {d.distribution.map((x) => (
                 <tr>

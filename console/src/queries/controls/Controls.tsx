@@ -9,6 +9,7 @@ import { addDays } from '../../ui/format';
 import { useSession } from '../../app/session';
 import { hasFeature } from '../../app/features';
 import { ErrorNote } from '../../ui/states';
+import { useAction } from '../../ui/useAction';
 
 export function ControlBar({ children }: { children: ComponentChildren }) {
   return (
@@ -195,18 +196,14 @@ export function FilterEditor({ projectId, filters, keys, onChange }: { projectId
 /** Saves the filter rows (not segments) as a named segment of the project, which then replaces them. */
 function SaveSegment({ projectId, filters, onSaved }: { projectId: number; filters: string[]; onSaved(id: number): void }) {
   const [name, setName] = useState('');
-  const [error, setError] = useState<Error>();
-  const save = async () => {
-    setError(undefined);
-    try {
+  const { error, run } = useAction();
+  const save = () =>
+    run(async () => {
       const rows = filtersOf(filters.filter((f) => !f.startsWith('segment:'))) as Schemas['QueryFilter'][];
       const segment = await ok(api.POST('/api/v1/projects/{id}/segments', { params: { path: { id: projectId } }, body: { name: name.trim(), filters: rows } }));
       setName('');
       onSaved(segment.id);
-    } catch (err) {
-      setError(err as Error);
-    }
-  };
+    });
   return (
     <span class="filter-row">
       <input aria-label="Segment name" placeholder="segment name" value={name} onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)} />
