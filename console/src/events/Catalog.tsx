@@ -3,7 +3,7 @@
 
 import { useRoute } from 'preact-iso';
 import { api, ok } from '../api/client';
-import { useUrlState } from '../queries/controls/urlState';
+import { useUrlState } from '../ui/urlState';
 import { useAsync } from '../ui/useAsync';
 import { Empty, ErrorNote, Loading } from '../ui/states';
 import { formatDateTime, formatNumber } from '../ui/format';

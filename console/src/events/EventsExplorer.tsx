@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { api, ok, type Schemas } from '../api/client';
-import { useUrlState } from '../queries/controls/urlState';
+import { useUrlState } from '../ui/urlState';
 import { ErrorNote, Loading } from '../ui/states';
 import { formatDateTime } from '../ui/format';
 import { EventsTable, type StoredEvent } from './EventRow';

@@ -8,7 +8,7 @@ import { useSession, type Project } from '../app/session';
 import { addDays, todayIn } from '../ui/format';
 import { Empty, ErrorNote, Loading } from '../ui/states';
 import type { Async } from '../ui/useAsync';
-import { useUrlState, type UrlState } from './controls/urlState';
+import { useUrlState, type UrlState } from '../ui/urlState';
 
 export interface InsightContext {
   projectId: number;
