@@ -68,6 +68,23 @@ t.test('invitations passed on by link: a new person, and an existing one with MF
   await member.page.waitForURL(`**/projects/${elsewhere.project.id}`);
   t.pass('switching organization opens its first project');
   checkClean(t, member);
+
+  // The admin changes the newcomer's role and removes the veteran, from the members table.
+  await admin.page.goto('/org');
+  await admin.page.getByLabel(`Role of ${newcomer.toLowerCase()}`).selectOption('viewer');
+  const ownerToken = (await login(server, owner.email, TEST_PASSWORD)).token;
+  for (let i = 0; i < 100; i++) {
+    const members = (await server.request('GET', `/api/v1/orgs/${org.id}/members`, { token: ownerToken })).body.items;
+    if (members.find((m: { email: string }) => m.email === newcomer.toLowerCase())?.role === 'viewer') break;
+    await admin.page.waitForTimeout(50);
+  }
+  const members = (await server.request('GET', `/api/v1/orgs/${org.id}/members`, { token: ownerToken })).body.items;
+  t.equal(members.find((m: { email: string }) => m.email === newcomer.toLowerCase()).role, 'viewer', 'the role changed through the API');
+  admin.page.once('dialog', (d) => void d.accept());
+  await admin.page.locator('tr', { hasText: veteran.email.toLowerCase() }).getByRole('button', { name: 'Remove' }).click();
+  await admin.page.locator('tr', { hasText: veteran.email.toLowerCase() }).getByRole('button', { name: 'Remove' }).waitFor({ state: 'detached' });
+  const after = (await server.request('GET', `/api/v1/orgs/${org.id}/members`, { token: ownerToken })).body.items;
+  t.notOk(after.some((m: { email: string }) => m.email === veteran.email.toLowerCase()), 'the member is removed');
   checkClean(t, admin);
 });
 
@@ -99,6 +116,14 @@ t.test('two-factor enrolment on the account page', async (t) => {
   await sessions.getByRole('button', { name: 'Sign out' }).click();
   await sessions.locator('tbody tr').nth(1).waitFor({ state: 'detached' });
   t.equal((await server.request('GET', '/api/v1/me', { token: withRecovery.token })).status, 401, 'the other session is signed out from the page');
+  // And at the sign-in page, in another browser, a recovery code instead of the app's code.
+  const other = await openConsole(browser, server, '/sign-in');
+  t.teardown(() => other.close());
+  await signInThroughForm(other.page, owner.email, TEST_PASSWORD);
+  await other.page.getByLabel('Authentication code').fill(codes[1]!);
+  await other.page.getByRole('button', { name: 'Verify' }).click();
+  await other.page.waitForURL(/\/projects\/\d+$/);
+  t.pass('signed in with a recovery code');
   checkClean(t, tab);
 });
 
