@@ -6,6 +6,7 @@ import { ValidationError } from '../http/errors.js';
 import { passwordHashOf, setPasswordChangeRequired, setPasswordHash } from '../accounts/users.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 import { revokeOtherSessions } from './sessions.js';
+import { retireOpenResets } from './passwordResets.js';
 
 export interface PasswordChange {
   userId: number;
@@ -27,7 +28,7 @@ export async function changePassword(services: Services, change: PasswordChange)
     setPasswordHash(services.meta, change.userId, newHash);
     setPasswordChangeRequired(services.meta, change.userId, false);
     // An emailed reset link would otherwise still set a password chosen before this change.
-    services.meta.prepare('UPDATE password_resets SET retired_at = ? WHERE user_id = ? AND used_at IS NULL AND retired_at IS NULL').run(now, change.userId);
+    retireOpenResets(services, change.userId, now);
     revokeOtherSessions(services, change.userId, change.sessionId);
   })();
 }

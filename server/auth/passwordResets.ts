@@ -18,6 +18,11 @@ const INVALID = 'invalid or expired token';
 
 const pending = new WeakMap<Services, Set<Promise<void>>>();
 
+/** Retires the user's unused reset links: a newer link, a reset or a password change makes them stale. */
+export function retireOpenResets(services: Services, userId: number, now: string): void {
+  services.meta.prepare('UPDATE password_resets SET retired_at = ? WHERE user_id = ? AND used_at IS NULL AND retired_at IS NULL').run(now, userId);
+}
+
 /** Issues a reset link for an existing account and queues its email, in one transaction. */
 export function issuePasswordReset(services: Services, email: string): void {
   const user = findUserByEmail(services.meta, email);
@@ -25,9 +30,7 @@ export function issuePasswordReset(services: Services, email: string): void {
   const token = randomToken();
   const now = services.clock.now();
   const issue = services.meta.transaction(() => {
-    services.meta
-      .prepare('UPDATE password_resets SET retired_at = ? WHERE user_id = ? AND used_at IS NULL AND retired_at IS NULL')
-      .run(now.toISOString(), user.id);
+    retireOpenResets(services, user.id, now.toISOString());
     services.meta
       .prepare('INSERT INTO password_resets (user_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?)')
       .run(user.id, hashToken(services, KIND, token), now.toISOString(), new Date(now.getTime() + RESET_TTL_MS).toISOString());
@@ -75,7 +78,7 @@ export async function resetPassword(services: Services, token: string, password:
     if (!row) return false;
     const now = services.clock.now().toISOString();
     services.meta.prepare('UPDATE password_resets SET used_at = ? WHERE id = ?').run(now, row.id);
-    services.meta.prepare('UPDATE password_resets SET retired_at = ? WHERE user_id = ? AND used_at IS NULL AND retired_at IS NULL').run(now, row.user_id);
+    retireOpenResets(services, row.user_id, now);
     setPasswordHash(services.meta, row.user_id, passwordHash);
     setPasswordChangeRequired(services.meta, row.user_id, false);
     revokeAllSessions(services, row.user_id);
@@ -95,7 +98,7 @@ export async function setPasswordByOperator(services: Services, email: string, p
   const passwordHash = await hashPassword(password);
   const apply = services.meta.transaction(() => {
     const now = services.clock.now().toISOString();
-    services.meta.prepare('UPDATE password_resets SET retired_at = ? WHERE user_id = ? AND used_at IS NULL AND retired_at IS NULL').run(now, user.id);
+    retireOpenResets(services, user.id, now);
     setPasswordHash(services.meta, user.id, passwordHash);
     setPasswordChangeRequired(services.meta, user.id, true);
     revokeAllSessions(services, user.id);
