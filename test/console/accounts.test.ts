@@ -10,6 +10,7 @@ import { launchChromium } from '../support/chromium.js';
 import { startSmtpSink, linkToken } from '../support/smtpSink.js';
 import { ROOMY_LIMITS, enableMfaOverHttp, totpAt } from '../auth/authTestKit.js';
 import { checkAccessible, checkClean, openConsole, signInThroughForm } from './consoleKit.js';
+import { eventually } from '../support/eventually.js';
 
 const browser = await launchChromium();
 t.teardown(() => browser.close());
@@ -73,13 +74,9 @@ t.test('invitations passed on by link: a new person, and an existing one with MF
   await admin.page.goto('/org');
   await admin.page.getByLabel(`Role of ${newcomer.toLowerCase()}`).selectOption('viewer');
   const ownerToken = (await login(server, owner.email, TEST_PASSWORD)).token;
-  for (let i = 0; i < 100; i++) {
-    const members = (await server.request('GET', `/api/v1/orgs/${org.id}/members`, { token: ownerToken })).body.items;
-    if (members.find((m: { email: string }) => m.email === newcomer.toLowerCase())?.role === 'viewer') break;
-    await admin.page.waitForTimeout(50);
-  }
-  const members = (await server.request('GET', `/api/v1/orgs/${org.id}/members`, { token: ownerToken })).body.items;
-  t.equal(members.find((m: { email: string }) => m.email === newcomer.toLowerCase()).role, 'viewer', 'the role changed through the API');
+  const membersNow = async () => (await server.request('GET', `/api/v1/orgs/${org.id}/members`, { token: ownerToken })).body.items as Array<{ email: string; role: string }>;
+  const members = await eventually('the role change', membersNow, (ms) => ms.find((m) => m.email === newcomer.toLowerCase())?.role === 'viewer');
+  t.equal(members.find((m) => m.email === newcomer.toLowerCase())!.role, 'viewer', 'the role changed through the API');
   admin.page.once('dialog', (d) => void d.accept());
   await admin.page.locator('tr', { hasText: veteran.email.toLowerCase() }).getByRole('button', { name: 'Remove' }).click();
   await admin.page.locator('tr', { hasText: veteran.email.toLowerCase() }).getByRole('button', { name: 'Remove' }).waitFor({ state: 'detached' });

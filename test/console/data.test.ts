@@ -10,6 +10,7 @@ import { createIngestKey, ingestEvents } from '../support/ingest.js';
 import { launchChromium } from '../support/chromium.js';
 import { ROOMY_LIMITS } from '../auth/authTestKit.js';
 import { checkAccessible, checkClean, signedInConsole } from './consoleKit.js';
+import { eventually } from '../support/eventually.js';
 
 const server = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
 const { owner, project } = await createTenant(server);
@@ -64,8 +65,7 @@ t.test('events: filters are applied, kept in the URL and equal the API', async (
   await page.waitForURL(/event=signup/);
   t.match(page.url(), 'user_id=user-3');
   const want = await listed('event=signup&user_id=user-3');
-  for (let i = 0; i < 100 && (await drawnUuids()).length !== want.length; i++) await page.waitForTimeout(50);
-  t.same(await drawnUuids(), want);
+  t.same(await eventually('the filtered rows', drawnUuids, (rows) => rows.length === want.length), want);
   t.ok(want.length >= 2, `several events match (${want.length})`);
   await page.locator('.event-row').first().getByRole('button').click();
   const json = JSON.parse((await page.locator('.event-json pre').textContent())!);
@@ -94,8 +94,8 @@ t.test('catalogs: event counts, then the keys of one event', async (t) => {
   await table.getByRole('button', { name: 'signup' }).click();
   await page.getByRole('heading', { name: 'Properties of signup' }).waitFor();
   const keys = (await server.request('GET', `/api/v1/projects/${project.id}/catalog/props?event=signup`, { token })).body.items.map((p: { key: string }) => `props.${p.key}`);
-  for (let i = 0; i < 100 && (await page.getByTestId('property-catalog').locator('code').allTextContents()).join() !== keys.join(); i++) await page.waitForTimeout(50);
-  t.same(await page.getByTestId('property-catalog').locator('code').allTextContents(), keys);
+  const drawnKeys = () => page.getByTestId('property-catalog').locator('code').allTextContents();
+  t.same(await eventually('the keys of signup', drawnKeys, (k) => k.join() === keys.join()), keys);
   t.same(keys.sort(), ['props.n', 'props.plan']);
   await checkAccessible(t, page, 'catalog');
   checkClean(t, tab);

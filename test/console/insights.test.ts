@@ -10,6 +10,7 @@ import { launchChromium } from '../support/chromium.js';
 import { ROOMY_LIMITS } from '../auth/authTestKit.js';
 import { loadDemoData } from '../../server/demo/loadDemoData.js';
 import { askQuery, checkAccessible, checkClean, signedInConsole } from './consoleKit.js';
+import { eventually } from '../support/eventually.js';
 
 const server: TestServer = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
 const { owner, project } = await createTenant(server, { timezone: 'America/New_York' });
@@ -65,8 +66,8 @@ t.test('funnel: step counts, breakdown and compare, from a link', async (t) => {
   t.ok(expected.steps[2].count > 0, 'people signed up');
   await checkAccessible(t, page, 'funnel');
   await page.getByLabel('Step 4', { exact: true }).selectOption('report_viewed');
-  for (let i = 0; i < 100 && !page.url().includes('steps=pp.page_view~pp.form_start~signup~report_viewed'); i++) await page.waitForTimeout(50);
-  t.match(page.url(), 'steps=pp.page_view~pp.form_start~signup~report_viewed');
+  const url = await eventually('the step in the URL', async () => page.url(), (u) => u.includes('steps=pp.page_view~pp.form_start~signup~report_viewed'));
+  t.match(url, 'steps=pp.page_view~pp.form_start~signup~report_viewed');
   await page.getByTestId('funnel-table').getByText('4. report_viewed').waitFor();
   t.pass('a changed step is written into the URL and answered');
 });

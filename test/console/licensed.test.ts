@@ -11,6 +11,7 @@ import { launchChromium } from '../support/chromium.js';
 import { ROOMY_LIMITS } from '../auth/authTestKit.js';
 import { loadDemoData } from '../../server/demo/loadDemoData.js';
 import { askQuery, checkAccessible, checkClean, signedInConsole } from './consoleKit.js';
+import { eventually } from '../support/eventually.js';
 
 const server = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
 await grantEntitlements(server, ['actor_drilldown', 'saved_segments']);
@@ -69,8 +70,8 @@ t.test('filters saved as a segment, then the segment as the filter', async (t) =
   const expected = await ask('segmentation', { event: 'pp.page_view', metric: 'events', interval: 'day', date_from: from, date_to: today, filters: [`segment:${segments[0].id}`] });
   const total = expected.series[0].points.reduce((n: number, p: { value: number }) => n + p.value, 0);
   t.ok(total > 0);
-  for (let i = 0; i < 100 && Number((await page.getByTestId('segmentation-table').locator('[data-col=total]').textContent())?.replace(/,/g, '')) !== total; i++) await page.waitForTimeout(50);
-  t.equal(Number((await page.getByTestId('segmentation-table').locator('[data-col=total]').textContent())!.replace(/,/g, '')), total, 'the page answers for the segment');
+  const drawnTotal = async () => Number((await page.getByTestId('segmentation-table').locator('[data-col=total]').textContent())?.replace(/,/g, ''));
+  t.equal(await eventually('the segment total', drawnTotal, (n) => n === total), total, 'the page answers for the segment');
 });
 
 t.test('release tokens: issued once, revoked', async (t) => {

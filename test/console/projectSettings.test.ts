@@ -9,6 +9,7 @@ import { createIngestKey } from '../support/ingest.js';
 import { launchChromium } from '../support/chromium.js';
 import { ROOMY_LIMITS } from '../auth/authTestKit.js';
 import { checkAccessible, checkClean, openConsole, signInThroughForm } from './consoleKit.js';
+import { eventually } from '../support/eventually.js';
 
 const server = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
 const { owner, project } = await createTenant(server);
@@ -42,16 +43,11 @@ t.test('what the tracker collects', async (t) => {
   await clicks.waitFor();
   const before = (await server.request('GET', `/api/v1/projects/${project.id}/behavior/settings`, { token })).body;
   await clicks.click();
-  for (let i = 0; i < 100; i++) {
-    const now = (await server.request('GET', `/api/v1/projects/${project.id}/behavior/settings`, { token })).body;
-    if (now.autocapture_clicks !== before.autocapture_clicks) break;
-    await page.waitForTimeout(50);
-  }
-  const after = (await server.request('GET', `/api/v1/projects/${project.id}/behavior/settings`, { token })).body;
+  const settings = async () => (await server.request('GET', `/api/v1/projects/${project.id}/behavior/settings`, { token })).body;
+  const after = await eventually('the clicks switch', settings, (now) => now.autocapture_clicks !== before.autocapture_clicks);
   t.equal(after.autocapture_clicks, !before.autocapture_clicks, 'switched through the API');
   await page.getByLabel('Privacy mode').selectOption('standard');
-  for (let i = 0; i < 100 && (await server.request('GET', `/api/v1/projects/${project.id}/behavior/settings`, { token })).body.privacy_mode !== 'standard'; i++) await page.waitForTimeout(50);
-  t.equal((await server.request('GET', `/api/v1/projects/${project.id}/behavior/settings`, { token })).body.privacy_mode, 'standard');
+  t.equal((await eventually('the privacy mode', settings, (now) => now.privacy_mode === 'standard')).privacy_mode, 'standard');
 });
 
 t.test('a key rotated from the keys page', async (t) => {

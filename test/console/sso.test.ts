@@ -7,6 +7,7 @@ import { launchChromium } from '../support/chromium.js';
 import { configureProvider, memberWithEmail, ssoSetup } from '../auth/oidc/oidcKit.js';
 import { checkAccessible, checkClean, openConsole, signInThroughForm } from './consoleKit.js';
 import { TEST_PASSWORD } from '../support/factories.js';
+import { eventually } from '../support/eventually.js';
 
 const setup = await ssoSetup(t);
 const { server, idp, tenant } = setup;
@@ -49,8 +50,7 @@ t.test("the owner's SSO settings show the provider", async (t) => {
   await tab.page.goto('/org');
   await tab.page.getByRole('heading', { name: 'Single sign-on' }).waitFor();
   const issuer = tab.page.getByLabel('Issuer');
-  for (let i = 0; i < 100 && (await issuer.inputValue()) === ''; i++) await tab.page.waitForTimeout(50);
-  t.equal(await issuer.inputValue(), idp.issuer);
+  t.equal(await eventually('the stored provider', () => issuer.inputValue(), (v) => v !== ''), idp.issuer);
   t.equal(await tab.page.getByLabel('Email domains').inputValue(), 'acme.test');
   await tab.page.getByLabel('Email domains').fill('acme.test acme-labs.test');
   await tab.page.getByRole('button', { name: 'Save the provider' }).click();

@@ -8,11 +8,10 @@ import { createProject } from '../../../server/accounts/projects.js';
 import { accessTokenFor, createTestUser, type Tenant } from '../../support/factories.js';
 import { createIngestKey, readTable, storedEvents, type TestKey } from '../../support/ingest.js';
 import type { TestServer } from '../../support/testServer.js';
+import { eventually } from '../../support/eventually.js';
 
 // Pages are served from 127.0.0.1 (any port): the host a browser token must be bound to.
 export const PAGE_HOST = '127.0.0.1';
-const POLL_MS = 100;
-export const ARRIVAL_TIMEOUT_MS = 10_000;
 
 export type StoredEvent = Record<string, any>;
 
@@ -27,15 +26,6 @@ export interface TrackedSite {
   everythingStored(): Promise<string>;
 }
 
-export async function eventually<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = ARRIVAL_TIMEOUT_MS): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last seen: ${JSON.stringify(value, null, 1).slice(0, 4000)}`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-}
 
 // createTenant's owner without a password: hashing one costs a second per test, and the
 // owner here only needs an access token.
