@@ -45,7 +45,7 @@ export async function startDemoServer(): Promise<DemoServer> {
 }
 
 /** A page of a fresh browser context, signed in as the demo owner with the first password changed. */
-export async function demoOwnerPage(browser: Browser, demo: DemoServer, onFirstPassword?: () => Promise<void>): Promise<Page> {
+export async function demoOwnerPage(browser: Browser, demo: DemoServer, onFirstPassword?: (page: Page) => Promise<void>): Promise<Page> {
   const page = await (await browser.newContext({ baseURL: demo.url, viewport: { width: 1360, height: 900 } })).newPage();
   await page.goto('/sign-in');
   await page.getByLabel('Email').fill('owner@pp.local');
@@ -53,7 +53,7 @@ export async function demoOwnerPage(browser: Browser, demo: DemoServer, onFirstP
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByLabel('Current password').fill(demo.password);
   await page.getByLabel('New password').fill(DEMO_OWNER_PASSWORD);
-  await onFirstPassword?.();
+  await onFirstPassword?.(page);
   await page.getByRole('button', { name: 'Save the password' }).click();
   await page.locator('.tiles').waitFor();
   return page;

@@ -28,10 +28,7 @@ try {
   const signInPage = await (await browser.newContext({ baseURL: demo.url, viewport: { width: 1360, height: 900 } })).newPage();
   await signInPage.goto('/');
   await shot(signInPage, 'sign-in', () => signInPage.getByRole('heading', { name: 'Sign in to pp' }).waitFor());
-  page = await demoOwnerPage(browser, demo, async () => {
-    const current = browser.contexts().at(-1)!.pages()[0]!;
-    await shot(current, 'first-password', () => current.getByRole('heading', { name: 'Set your own password' }).waitFor());
-  });
+  page = await demoOwnerPage(browser, demo, (current) => shot(current, 'first-password', () => current.getByRole('heading', { name: 'Set your own password' }).waitFor()));
   await shot(page, 'activity', () => page!.locator('.uplot').waitFor());
   const visit = async (name: string, url: string, ready: (p: Page) => Promise<unknown>) => {
     await page!.goto(url);

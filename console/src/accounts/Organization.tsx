@@ -3,7 +3,7 @@
 
 import { useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../api/client';
-import { refreshProjects, useSession } from '../app/session';
+import { loadShell, useSession } from '../app/session';
 import { useAsync } from '../ui/useAsync';
 import { Field, Select, Submit, fieldProblem } from '../ui/forms';
 import { ErrorNote, Loading } from '../ui/states';
@@ -50,7 +50,7 @@ function ProjectsCard({ canCreate }: { canCreate: boolean }) {
   const create = handle(async () => {
     await ok(api.POST('/api/v1/projects', { body: { name, timezone } }));
     setName('');
-    await refreshProjects();
+    await loadShell();
   });
   return (
     <div class="card" role="group" aria-labelledby="projects-title">

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api, ok, type Schemas } from '../api/client';
-import { refreshProjects, useSession } from '../app/session';
+import { loadShell, useSession } from '../app/session';
 import { useAsync } from '../ui/useAsync';
 import { Field, Select, Submit, fieldProblem } from '../ui/forms';
 import { Empty, ErrorNote, Loading } from '../ui/states';
@@ -52,7 +52,7 @@ function GeneralCard({ project, canEdit }: { project: Schemas['Project']; canEdi
   const save = handle(async () => {
     setSaved(false);
     await ok(api.PATCH('/api/v1/projects/{id}', { params: { path: { id: project.id } }, body: { name, timezone } }));
-    await refreshProjects();
+    await loadShell();
     setSaved(true);
   });
   return (
@@ -119,7 +119,7 @@ function DeleteCard({ projectId, name }: { projectId: number; name: string }) {
   const { busy, error, handle } = useAction();
   const remove = handle(async () => {
     await ok(api.DELETE('/api/v1/projects/{id}', { params: { path: { id: projectId } } }));
-    await refreshProjects();
+    await loadShell();
     route('/', true);
   });
   return (

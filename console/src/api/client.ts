@@ -27,10 +27,6 @@ export function setAccessToken(token: string | undefined): void {
   accessToken = token;
 }
 
-export function hasAccessToken(): boolean {
-  return accessToken !== undefined;
-}
-
 export function onSignedOut(listener: () => void): void {
   signedOutListener = listener;
 }

@@ -35,10 +35,6 @@ export function useSession(): SessionState {
   return current;
 }
 
-export function currentSession(): SessionState {
-  return state;
-}
-
 onSignedOut(() => publish({ status: 'signed-out', notice: 'Your session ended. Sign in again.' }));
 
 /** Reads who is signed in and their organization's projects once a token is held. */
@@ -89,8 +85,4 @@ export async function signOut(): Promise<void> {
   await fetch('/api/v1/auth/logout', { method: 'POST', credentials: 'same-origin' }).catch(() => undefined);
   setAccessToken(undefined);
   publish({ status: 'signed-out', notice: 'You are signed out.' });
-}
-
-export function refreshProjects(): Promise<void> {
-  return loadShell();
 }

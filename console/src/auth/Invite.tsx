@@ -11,6 +11,7 @@ import { ErrorNote } from '../ui/states';
 import { AuthLayout } from './AuthLayout';
 import { PASSWORD_RULE } from './PasswordPages';
 import { useTokenFromUrl } from './tokenFromUrl';
+import { useAction } from '../ui/useAction';
 
 export function Invite() {
   const token = useTokenFromUrl();
@@ -19,13 +20,9 @@ export function Invite() {
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const [mfaCode, setMfaCode] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
+  const { busy, error, handle } = useAction();
 
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
+  const submit = handle(async () => {
     const body = {
       token,
       ...(step === 'new-account' ? { password, ...(name.trim() ? { name: name.trim() } : {}) } : {}),
@@ -40,12 +37,11 @@ export function Invite() {
         route('/', true);
       }
     } catch (err) {
+      // A token alone does not create an account: the server asks for a password, so ask the person.
       if (step === 'accept' && err instanceof ApiError && err.status === 422 && err.details.field === 'password') setStep('new-account');
-      else setError(err as Error);
-    } finally {
-      setBusy(false);
+      else throw err;
     }
-  };
+  });
 
   if (!token) {
     return (

@@ -8,34 +8,22 @@ import { Field, Submit, fieldProblem } from '../ui/forms';
 import { ErrorNote } from '../ui/states';
 import { AuthLayout } from './AuthLayout';
 import { PASSWORD_RULE } from './PasswordPages';
+import { useAction } from '../ui/useAction';
 
 export function Register() {
   const [form, setForm] = useState({ name: '', email: '', password: '', org_name: '' });
   const [pending, setPending] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
+  const { busy, error, handle } = useAction();
   const set = (key: keyof typeof form) => (value: string) => setForm({ ...form, [key]: value });
 
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-      const body = { email: form.email, password: form.password, timezone, ...(form.name ? { name: form.name } : {}), ...(form.org_name ? { org_name: form.org_name } : {}) };
-      const { data, error: failure, response } = await api.POST('/api/v1/auth/register', { body });
-      if (response.status === 202) {
-        setPending(true);
-        return;
-      }
-      const answer = await ok(Promise.resolve({ data, error: failure, response }));
-      await signedIn(answer as { access_token: string });
-    } catch (err) {
-      setError(err as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = handle(async () => {
+    const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const body = { email: form.email, password: form.password, timezone, ...(form.name ? { name: form.name } : {}), ...(form.org_name ? { org_name: form.org_name } : {}) };
+    const answer = await ok(api.POST('/api/v1/auth/register', { body }));
+    // 201 signs in; 202 (a verified signup) carries no token: the account exists once the email is confirmed.
+    if ('access_token' in answer) await signedIn(answer as { access_token: string });
+    else setPending(true);
+  });
   const fields = ['email', 'password', 'name', 'org_name'];
   return (
     <AuthLayout title="Create your account">

@@ -7,6 +7,7 @@ import { signedIn, useSession } from '../app/session';
 import { Field, Submit, fieldProblem } from '../ui/forms';
 import { ErrorNote } from '../ui/states';
 import { AuthLayout } from './AuthLayout';
+import { useAction } from '../ui/useAction';
 
 /** Where to go after signing in: the page that sent the user here, if it is one of ours. */
 export function nextPath(query: Record<string, string>): string {
@@ -21,29 +22,19 @@ export function SignIn() {
   const [mfaCode, setMfaCode] = useState('');
   const [mfaStep, setMfaStep] = useState(false);
   const [sso, setSso] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
+  const { busy, error, handle, clear } = useAction();
 
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      if (sso) {
-        const start = await ok(api.POST('/api/v1/auth/oidc/start', { body: { email } }));
-        location.assign(start.authorization_url);
-        return;
-      }
-      const answer = await ok(api.POST('/api/v1/auth/login', { body: { email, password, ...(mfaStep ? { mfa_code: mfaCode.trim() } : {}) } }));
-      // Once signed in, the app's gate opens the page that sent the user here.
-      if ('mfa_required' in answer) setMfaStep(true);
-      else await signedIn(answer);
-    } catch (err) {
-      setError(err as Error);
-    } finally {
-      setBusy(false);
+  const submit = handle(async () => {
+    if (sso) {
+      const start = await ok(api.POST('/api/v1/auth/oidc/start', { body: { email } }));
+      location.assign(start.authorization_url);
+      return;
     }
-  };
+    const answer = await ok(api.POST('/api/v1/auth/login', { body: { email, password, ...(mfaStep ? { mfa_code: mfaCode.trim() } : {}) } }));
+    // Once signed in, the app's gate opens the page that sent the user here.
+    if ('mfa_required' in answer) setMfaStep(true);
+    else await signedIn(answer);
+  });
 
   return (
     <AuthLayout title={mfaStep ? 'Two-factor authentication' : sso ? 'Sign in with SSO' : 'Sign in to pp'}>
@@ -70,7 +61,7 @@ export function SignIn() {
       </form>
       <div class="auth-links">
         {!mfaStep && (
-          <button type="button" class="link" onClick={() => (setSso(!sso), setError(undefined))}>
+          <button type="button" class="link" onClick={() => (setSso(!sso), clear())}>
             {sso ? 'Sign in with a password' : 'Sign in with SSO'}
           </button>
         )}

@@ -8,7 +8,7 @@ import { FunnelChart } from '../ui/charts/FunnelChart';
 import { formatDuration, formatNumber, formatPercent, formatRub } from '../ui/format';
 import { Gated } from '../ui/Gated';
 import { ErrorNote } from '../ui/states';
-import { CompareToggle, ControlBar, DateRange, EventPicker, FilterEditor, PropertyPicker, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
+import { ChoiceControl, CompareToggle, ControlBar, DateRange, EventPicker, FilterEditor, PropertyPicker, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
 import { InsightFrame, useInsight } from './insight';
 import { useAction } from '../ui/useAction';
 import { TableHead } from '../ui/TableHead';
@@ -61,25 +61,8 @@ export function Funnel() {
         )}
       </div>
       <DateRange from={from} to={to} today={ctx.today} onChange={(f, t) => url.set({ from: f, to: t })} />
-      <div class="control">
-        <label class="control-label" for="funnel-window">
-          Conversion window
-        </label>
-        <select id="funnel-window" value={String(windowHours)} onChange={(e) => url.set({ window: (e.currentTarget as HTMLSelectElement).value })}>
-          {[1, 24, 72, 168, 336, 720].map((h) => (
-            <option value={String(h)}>{h < 24 ? `${h} hour` : `${h / 24} days`}</option>
-          ))}
-        </select>
-      </div>
-      <div class="control">
-        <label class="control-label" for="funnel-count">
-          Count
-        </label>
-        <select id="funnel-count" value={countBy} onChange={(e) => url.set({ count_by: (e.currentTarget as HTMLSelectElement).value })}>
-          <option value="actors">people</option>
-          <option value="totals">attempts</option>
-        </select>
-      </div>
+      <ChoiceControl label="Conversion window" value={String(windowHours)} choices={[1, 24, 72, 168, 336, 720].map((h) => [String(h), h < 24 ? `${h} hour` : `${h / 24} days`] as const)} onValue={(v) => url.set({ window: v })} />
+      <ChoiceControl label="Count" value={countBy} choices={[['actors', 'people'], ['totals', 'attempts']]} onValue={(v) => url.set({ count_by: v })} />
       <PropertyPicker label="Breakdown" value={breakdown} keys={keys} onValue={(v) => url.set({ breakdown: v })} />
       <CompareToggle on={compare} onValue={(on) => url.set({ compare: on ? 'previous' : undefined })} />
       <label class="check control">

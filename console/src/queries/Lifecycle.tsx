@@ -5,7 +5,7 @@ import { api, ok } from '../api/client';
 import { useAsync } from '../ui/useAsync';
 import { StackedBars } from '../ui/charts/StackedBars';
 import { formatNumber } from '../ui/format';
-import { ControlBar, DateRange, FilterEditor, filtersOf, usePropertyKeys } from './controls/Controls';
+import { ChoiceControl, ControlBar, DateRange, FilterEditor, filtersOf, usePropertyKeys } from './controls/Controls';
 import { InsightFrame, useInsight } from './insight';
 import { LONG_TABLE, NumbersTable } from '../ui/NumbersTable';
 
@@ -21,15 +21,7 @@ export function Lifecycle() {
   const controls = (
     <ControlBar>
       <DateRange from={from} to={to} today={ctx.today} onChange={(f, t) => url.set({ from: f, to: t })} />
-      <div class="control">
-        <label class="control-label" for="life-interval">
-          Per
-        </label>
-        <select id="life-interval" value={interval} onChange={(e) => url.set({ interval: (e.currentTarget as HTMLSelectElement).value })}>
-          <option value="day">day</option>
-          <option value="week">week</option>
-        </select>
-      </div>
+      <ChoiceControl label="Per" value={interval} choices={[['day', 'day'], ['week', 'week']]} onValue={(v) => url.set({ interval: v })} />
       <FilterEditor projectId={projectId} filters={filters} keys={keys} onChange={(f) => url.set({ filter: f })} />
     </ControlBar>
   );

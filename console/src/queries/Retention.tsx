@@ -10,7 +10,7 @@ import { useSession } from '../app/session';
 import { hasFeature } from '../app/features';
 import { useDrawnMark } from '../ui/charts/drawn';
 import { ErrorNote } from '../ui/states';
-import { CompareToggle, ControlBar, DateRange, EventPicker, FilterEditor, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
+import { ChoiceControl, CompareToggle, ControlBar, DateRange, EventPicker, FilterEditor, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
 import { InsightFrame, useInsight } from './insight';
 
 type Value = 'actors' | 'revenue' | 'paid_conversion';
@@ -18,7 +18,7 @@ type Value = 'actors' | 'revenue' | 'paid_conversion';
 /** Cohorts drawn before the first paint: more than a screen holds. */
 const FIRST_ROWS = 16;
 
-export function formatRetentionValue(value: number | null, mode: Value): string {
+function formatRetentionValue(value: number | null, mode: Value): string {
   if (value === null) return '';
   return mode === 'revenue' ? formatRub(value) : formatPercent(value);
 }
@@ -68,31 +68,14 @@ export function Retention() {
       <EventPicker label="People who did" value={start} names={names} onValue={(v) => url.set({ start: v })} />
       <EventPicker label="and came back to do" value={returning} names={names} allowAny onValue={(v) => url.set({ return: v })} />
       <DateRange from={from} to={to} today={ctx.today} onChange={(f, t) => url.set({ from: f, to: t })} />
-      <div class="control">
-        <label class="control-label" for="ret-granularity">
-          Periods
-        </label>
-        <select id="ret-granularity" value={granularity} onChange={(e) => url.set({ granularity: (e.currentTarget as HTMLSelectElement).value, periods: undefined })}>
-          <option value="day">days</option>
-          <option value="week">weeks</option>
-        </select>
-      </div>
+      <ChoiceControl label="Periods" value={granularity} choices={[['day', 'days'], ['week', 'weeks']]} onValue={(v) => url.set({ granularity: v, periods: undefined })} />
       <div class="control">
         <label class="control-label" for="ret-periods">
           How many
         </label>
         <input id="ret-periods" type="number" min={1} max={granularity === 'day' ? 90 : 26} value={periods} onChange={(e) => url.set({ periods: (e.currentTarget as HTMLInputElement).value })} />
       </div>
-      <div class="control">
-        <label class="control-label" for="ret-value">
-          Show
-        </label>
-        <select id="ret-value" value={value} onChange={(e) => url.set({ value: (e.currentTarget as HTMLSelectElement).value })}>
-          <option value="actors">share who came back</option>
-          <option value="revenue">revenue per person (cumulative)</option>
-          <option value="paid_conversion">share who paid (cumulative)</option>
-        </select>
-      </div>
+      <ChoiceControl label="Show" value={value} choices={[['actors', 'share who came back'], ['revenue', 'revenue per person (cumulative)'], ['paid_conversion', 'share who paid (cumulative)']]} onValue={(v) => url.set({ value: v })} />
       <CompareToggle on={compare} onValue={(on) => url.set({ compare: on ? 'previous' : undefined })} />
       <FilterEditor projectId={projectId} filters={filters} keys={keys} onChange={(f) => url.set({ filter: f })} />
     </ControlBar>

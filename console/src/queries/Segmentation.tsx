@@ -7,7 +7,7 @@ import { useAsync } from '../ui/useAsync';
 import { LineChart } from '../ui/charts/LineChart';
 import { BarChart } from '../ui/charts/BarChart';
 import { formatNumber } from '../ui/format';
-import { CompareToggle, ControlBar, DateRange, EventPicker, FilterEditor, PropertyPicker, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
+import { ChoiceControl, CompareToggle, ControlBar, DateRange, EventPicker, FilterEditor, PropertyPicker, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
 import { InsightFrame, useInsight } from './insight';
 
 const METRICS = [
@@ -46,37 +46,11 @@ export function Segmentation() {
   const controls = (
     <ControlBar>
       <EventPicker label="Event" value={event} names={names} allowAny onValue={(v) => url.set({ event: v })} />
-      <div class="control">
-        <label class="control-label" for="seg-metric">
-          Measure
-        </label>
-        <select id="seg-metric" value={metric} onChange={(e) => url.set({ metric: (e.currentTarget as HTMLSelectElement).value })}>
-          {METRICS.map(([v, label]) => (
-            <option value={v}>{label}</option>
-          ))}
-        </select>
-      </div>
-      <div class="control">
-        <label class="control-label" for="seg-interval">
-          Per
-        </label>
-        <select id="seg-interval" value={interval} onChange={(e) => url.set({ interval: (e.currentTarget as HTMLSelectElement).value })}>
-          {['hour', 'day', 'week', 'month'].map((i) => (
-            <option value={i}>{i}</option>
-          ))}
-        </select>
-      </div>
+      <ChoiceControl label="Measure" value={metric} choices={METRICS} onValue={(v) => url.set({ metric: v })} />
+      <ChoiceControl label="Per" value={interval} choices={['hour', 'day', 'week', 'month'].map((i) => [i, i] as const)} onValue={(v) => url.set({ interval: v })} />
       <DateRange from={from} to={to} today={ctx.today} onChange={(f, t) => url.set({ from: f, to: t })} />
       <PropertyPicker label="Group by" value={groupBy} keys={keys} onValue={(v) => url.set({ group_by: v })} />
-      <div class="control">
-        <label class="control-label" for="seg-chart">
-          Chart
-        </label>
-        <select id="seg-chart" value={chart} onChange={(e) => url.set({ chart: (e.currentTarget as HTMLSelectElement).value })}>
-          <option value="line">line</option>
-          <option value="bar">bars</option>
-        </select>
-      </div>
+      <ChoiceControl label="Chart" value={chart} choices={[['line', 'line'], ['bar', 'bars']]} onValue={(v) => url.set({ chart: v })} />
       <CompareToggle on={compare} onValue={(on) => url.set({ compare: on ? 'previous' : undefined })} />
       <FilterEditor projectId={projectId} filters={filters} keys={keys} onChange={(f) => url.set({ filter: f })} />
     </ControlBar>

@@ -8,6 +8,8 @@ export interface Action {
   error?: Error;
   /** Runs the work; its error is kept for the page to show. */
   run(work: () => Promise<void>): Promise<void>;
+  /** Forgets the error (the form changed to another question). */
+  clear(): void;
   /** A form's onSubmit that runs the work. */
   handle(work: () => Promise<void>): (e: Event) => void;
 }
@@ -30,6 +32,7 @@ export function useAction(): Action {
     busy,
     error,
     run,
+    clear: () => setError(undefined),
     handle: (work) => (e: Event) => {
       e.preventDefault();
       void run(work);

@@ -96,6 +96,23 @@ export function PropertyPicker({ label, value, keys, onValue }: { label: string;
   );
 }
 
+/** A labelled choice of the control bar: `choices` are [value, text] pairs. */
+export function ChoiceControl({ label, value, choices, onValue }: { label: string; value: string; choices: ReadonlyArray<readonly [string, string]>; onValue(v: string): void }) {
+  const id = useId();
+  return (
+    <div class="control">
+      <label class="control-label" for={id}>
+        {label}
+      </label>
+      <select id={id} value={value} onChange={(e) => onValue((e.currentTarget as HTMLSelectElement).value)}>
+        {choices.map(([v, text]) => (
+          <option value={v}>{text}</option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 export function CompareToggle({ on, onValue }: { on: boolean; onValue(on: boolean): void }) {
   return (
     <label class="check control">
