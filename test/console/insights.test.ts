@@ -97,6 +97,16 @@ t.test('segmentation: every bucket of every group', async (t) => {
   await checkAccessible(t, page, 'segmentation');
 });
 
+t.test('a filter from the URL, a list operator included, gives the API answer for that filter', async (t) => {
+  await page.goto(`${base}/insights/segmentation?event=pp.page_view&metric=events&interval=week&from=${from}&to=${today}&filter=path|in|/pricing,/signup`);
+  await page.getByTestId('segmentation-table').waitFor();
+  const expected = await ask('segmentation', { event: 'pp.page_view', metric: 'events', interval: 'week', date_from: from, date_to: today, filters: [{ field: 'path', op: 'in', value: ['/pricing', '/signup'] }] });
+  const total = expected.series[0].points.reduce((n: number, p: { value: number }) => n + p.value, 0);
+  t.ok(total > 0, `pricing and signup views (${total})`);
+  t.equal(Number((await page.getByTestId('segmentation-table').locator('[data-col=total]').textContent())!.replace(/,/g, '')), total);
+  t.equal(await page.getByLabel('Filter 1 operator').inputValue(), 'in', 'the filter row shows the operator');
+});
+
 t.test('lifecycle: new, returning, resurrecting and dormant per day', async (t) => {
   await page.goto(`${base}/insights/lifecycle?from=${from}&to=${today}`);
   await page.getByTestId('lifecycle-table').waitFor();

@@ -123,15 +123,17 @@ export function CompareToggle({ on, onValue }: { on: boolean; onValue(on: boolea
 
 export type FilterItem = Schemas['QueryFilter'] | string;
 
-const OPS: Array<Schemas['QueryFilter']['op']> = ['eq', 'neq', 'contains', 'not_contains', 'starts_with', 'gt', 'gte', 'lt', 'lte', 'exists', 'not_exists'];
+const OPS: Array<Schemas['QueryFilter']['op']> = ['eq', 'neq', 'in', 'not_in', 'contains', 'not_contains', 'starts_with', 'gt', 'gte', 'lt', 'lte', 'exists', 'not_exists'];
 
-/** A filter in the URL: `field|op|value`, or `segment:<id>`. */
+/** A filter in the URL: `field|op|value` (a list as `a,b,c`), or `segment:<id>`. */
 export function parseFilter(text: string): FilterItem | undefined {
   if (text.startsWith('segment:')) return text;
   const [field, op, ...rest] = text.split('|');
   if (!field || !op || !OPS.includes(op as Schemas['QueryFilter']['op'])) return undefined;
   if (op === 'exists' || op === 'not_exists') return { field, op: op as Schemas['QueryFilter']['op'] };
   const raw = rest.join('|');
+  // in / not_in take a list, typed as values separated by commas.
+  if (op === 'in' || op === 'not_in') return { field, op, value: raw.split(',').map((v) => v.trim()).filter(Boolean) };
   const value = ['gt', 'gte', 'lt', 'lte'].includes(op) && raw !== '' && !Number.isNaN(Number(raw)) ? Number(raw) : raw;
   return { field, op: op as Schemas['QueryFilter']['op'], value };
 }
