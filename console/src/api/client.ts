@@ -74,9 +74,13 @@ export function refreshAccessToken(orgId?: number): Promise<boolean> {
 
 async function sessionFetch(request: Request): Promise<Response> {
   const retry = request.clone();
+  const sentWith = accessToken;
   const first = await fetch(withToken(request));
   if (first.status !== 401 || isAuthOperation(request.url)) return first;
-  if (await refreshAccessToken()) return fetch(withToken(retry));
+  // A request that left before another one's refresh finished needs only the new token, not a
+  // second rotation.
+  const renewed = accessToken !== undefined && accessToken !== sentWith;
+  if (renewed || (await refreshAccessToken())) return fetch(withToken(retry));
   accessToken = undefined;
   signedOutListener?.();
   return first;
