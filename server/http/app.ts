@@ -28,6 +28,7 @@ import { keysDomain } from '../keys/routes.js';
 import { behaviorDomain } from '../behavior/routes.js';
 import { queriesDomain } from '../queries/routes.js';
 import { segmentsDomain } from '../accounts/segmentsDomain.js';
+import { pathCleaningDomain } from '../queries/pathCleaningDomain.js';
 import { eventsDomain } from '../events/routes.js';
 import { consoleSite, loadConsoleFiles } from './consoleSite.js';
 
@@ -51,6 +52,7 @@ export const DOMAINS: Domain[] = [
   behaviorDomain,
   queriesDomain,
   segmentsDomain,
+  pathCleaningDomain,
   eventsDomain,
 ];
 

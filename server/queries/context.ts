@@ -4,10 +4,11 @@
 
 import type { Config } from '../config.js';
 import type { Segments } from './sql.js';
+import type { PathCleaning } from './pathCleaning.js';
 import { localDate } from './localTime.js';
 
 export const QUERY_NAMES = [
-  'funnel', 'retention', 'retention_actors', 'segmentation', 'lifecycle', 'stickiness', 'activity_summary', 'revenue_summary',
+  'funnel', 'retention', 'retention_actors', 'segmentation', 'lifecycle', 'stickiness', 'activity_summary', 'revenue_summary', 'paths',
 ] as const;
 export type QueryName = (typeof QUERY_NAMES)[number];
 
@@ -19,6 +20,8 @@ export interface QueryContext {
   /** Interrupt each statement after this long (408 `query_timeout`). */
   timeoutMs: number;
   segments: Segments;
+  /** The project's path-cleaning rules and their revision (paths query items). */
+  pathCleaning: PathCleaning;
 }
 
 /** The query's own limit when configured, else the general `query_timeout_ms`. */

@@ -14,6 +14,7 @@ import { runSegmentation, shapeSegmentation, validateSegmentation, type Segmenta
 import { runLifecycle, shapeLifecycle, validateLifecycle, type LifecycleParams } from './lifecycle.js';
 import { runStickiness, shapeStickiness, validateStickiness, type StickinessParams } from './stickiness.js';
 import { runActivitySummary, shapeActivitySummary, validateActivitySummary, type ActivitySummaryParams } from './activitySummary.js';
+import { runPaths, shapePaths, validatePaths, type PathsParams } from './paths.js';
 import { runRevenueSummary, shapeRevenueSummary, validateRevenueSummary, type RevenueSummaryParams } from './revenueSummary.js';
 
 export interface QueryRoute<P = any> {
@@ -159,7 +160,24 @@ const revenueSummary: QueryRoute<RevenueSummaryParams> = {
   execute: async (store, p, ctx) => shapeRevenueSummary(await runRevenueSummary(store, p, ctx), p),
 };
 
-export const QUERIES: QueryRoute[] = [funnel, retention, retentionActors, segmentation, lifecycle, stickiness, activitySummary, revenueSummary];
+const paths: QueryRoute<PathsParams> = {
+  name: 'paths',
+  path: 'paths',
+  doc: {
+    operationId: 'queryPaths',
+    summary: 'Paths: the routes taken after or before a selected event',
+    description:
+      'Top routes and a Sankey graph whose steps add up ($other folds items past top_n and links below min_count, $end the routes that stopped). Page views are their cleaned paths (see the path-cleaning rules). mode=session needs actor_drilldown.',
+    request: 'PathsRequest',
+    response: 'PathResponse',
+    gated: true,
+  },
+  validate: validatePaths,
+  entitlements: (p) => (p.mode === 'session' ? ['actor_drilldown'] : []),
+  execute: async (store, p, ctx) => shapePaths(await runPaths(store, p, ctx), p),
+};
+
+export const QUERIES: QueryRoute[] = [funnel, retention, retentionActors, segmentation, lifecycle, stickiness, activitySummary, revenueSummary, paths];
 
 /** Every `filters` list of a query body: the top-level one and, for funnels, each step's. */
 export function filterListsOf(p: { filters?: FilterItem[]; steps?: Array<{ filters?: FilterItem[] }> }): FilterItem[][] {

@@ -7,6 +7,7 @@ import { FILTER_OPS, MAX_FILTERS } from './filters.js';
 
 const date: JsonSchema = { type: 'string', format: 'date', description: 'inclusive local date in the project time zone, YYYY-MM-DD' };
 const eventName: JsonSchema = { type: 'string', minLength: 1, maxLength: 200 };
+const pathItem: JsonSchema = { type: 'string', minLength: 1, maxLength: 1000 };
 const anyOrEvent: JsonSchema = { ...eventName, description: 'an event name, or `any` for every event' };
 const property: JsonSchema = {
   type: 'string',
@@ -135,6 +136,27 @@ const schemas: Record<string, JsonSchema> = {
     ['date_to'],
   ),
   RevenueSummaryRequest: obj({ ...rangeFields, filters: ref('QueryFilters') }, ['date_from', 'date_to']),
+  PathBreakdown: obj(
+    { property, limit: { type: 'integer', minimum: 1, maximum: 20, default: 5, description: 'values kept (by units); the rest fold into `$other`' } },
+    ['property'],
+  ),
+  PathsRequest: obj(
+    {
+      ...rangeFields,
+      selected_event: { ...pathItem, description: 'the anchor: an event name, `pp.page_view` for any page view, or a cleaned page path such as `/pricing`' },
+      direction: { enum: ['before', 'after'], description: 'after: the anchor and the items following it; before: the items leading to it' },
+      start_event: { ...pathItem, description: 'direction=before only: routes begin at the last such item before the anchor' },
+      end_event: { ...pathItem, description: 'direction=after only: routes end at the first such item after the anchor' },
+      depth: { type: 'integer', minimum: 1, maximum: 20, description: 'items after (or before) the anchor' },
+      min_count: { type: 'integer', minimum: 1, default: 1, description: 'routes below it are not listed; graph links below it fold into `$other`' },
+      mode: { enum: ['actor', 'session'], description: 'a route per actor, or per session (mode=session needs actor_drilldown)' },
+      filters: ref('QueryFilters'),
+      breakdown: ref('PathBreakdown'),
+      exclude_events: { type: 'array', maxItems: 50, uniqueItems: true, items: pathItem, description: 'items removed before routes are formed' },
+      top_n: { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'routes listed, and named items per graph step' },
+    },
+    ['date_from', 'date_to', 'selected_event', 'direction', 'depth', 'mode'],
+  ),
 
   FunnelStepResult: out({
     event: { type: 'string' },
@@ -232,6 +254,36 @@ const schemas: Record<string, JsonSchema> = {
     usage_frequency: { type: ['number', 'null'], description: 'mean active days (of 30) per MAU actor' },
     repeat_activity: { ...rate, description: 'share of MAU actors active on two or more days' },
   }),
+  PathGraph: out({
+    units: { ...count, description: 'units (actors or sessions) whose route reached the anchor' },
+    routes: {
+      type: 'array',
+      description: 'most frequent whole routes first, ties by their items; in time order',
+      items: out({ items: { type: 'array', items: { type: 'string' } }, count, share: { ...rate, description: 'count / units' } }),
+    },
+    sankey: out({
+      nodes: {
+        type: 'array',
+        description: 'by step; each step adds up to the units on their route one step nearer the anchor',
+        items: out({ step: { type: 'integer', description: '0 is the anchor; negative before it' }, item: { type: 'string', description: 'an item, `$other` or `$end`' }, count }),
+      },
+      links: { type: 'array', description: 'forward in time', items: out({ source: count, target: count, value: count }) },
+    }),
+  }),
+  PathResponse: {
+    allOf: [ref('PathGraph')],
+    properties: {
+      ...rangeFields,
+      direction: { enum: ['before', 'after'] },
+      counted: { enum: ['actors', 'sessions'] },
+      breakdown: {
+        type: 'array',
+        description: 'per value of the anchor event, in rank order, `$other` last',
+        items: { allOf: [ref('PathGraph')], properties: { name: { type: 'string' }, value: { type: ['string', 'null'] } } },
+      },
+    },
+    required: ['date_from', 'date_to', 'direction', 'counted'],
+  },
   RevenueSummaryResponse: out({
     ...rangeFields,
     revenue: { type: 'number', description: 'signed sum, RUB' },

@@ -18,6 +18,7 @@ import { segmentIds } from './filters.js';
 import { filterListsOf, QUERIES, type QueryRoute } from './index.js';
 import { queriesFragment, queryOperation } from './openapi.js';
 import { cacheKey, ResultCache } from './resultCache.js';
+import { getPathCleaning } from './pathCleaning.js';
 
 /** Tells whether an answer came from the result cache (`hit`), was computed (`miss`) or was asked fresh (`bypass`). */
 const CACHE_HEADER = 'X-PP-Cache';
@@ -33,7 +34,14 @@ function validate(q: QueryRoute): RequestHandler {
 
 function contextFor(services: Services, q: QueryRoute, req: Request, segments: QueryContext['segments']): QueryContext {
   const project = req.project!;
-  return { projectId: project.id, timezone: project.timezone, now: services.clock.now(), timeoutMs: queryTimeoutMs(services.config, q.name), segments };
+  return {
+    projectId: project.id,
+    timezone: project.timezone,
+    now: services.clock.now(),
+    timeoutMs: queryTimeoutMs(services.config, q.name),
+    segments,
+    pathCleaning: getPathCleaning(services.meta, project.id),
+  };
 }
 
 export const queriesDomain: Domain = {
@@ -51,8 +59,10 @@ export const queriesDomain: Domain = {
         if (referenced.length > 0) requireEntitlement(services, 'saved_segments');
         const segments = loadSegmentFilters(services.meta, req.project!.id, referenced);
         const ctx = contextFor(services, q, req, segments);
-        // Everything the answer depends on (no query reads the clock but through today's date).
-        const key = cacheKey([q.name, ctx.projectId, ctx.timezone, today(ctx), await services.events.dataVersion(ctx.projectId), [...segments], params]);
+        // Everything the answer depends on (no query reads the clock but through today's date); the
+        // URL-normalization revision changes only paths answers, but is rare enough to key them all.
+        const version = await services.events.dataVersion(ctx.projectId);
+        const key = cacheKey([q.name, ctx.projectId, ctx.timezone, ctx.pathCleaning.revision, today(ctx), version, [...segments], params]);
         const bypass = /\bno-(?:cache|store)\b/i.test(req.get('cache-control') ?? '');
         const cached = bypass ? undefined : cache.get(key);
         if (cached !== undefined) {

@@ -1,6 +1,6 @@
 // Answers depend on what events say, never on their random uuids: the same events loaded twice,
 // once with uuids in one order and once in the reverse order, give the same funnel (counts, times,
-// breakdown, dropped actors) and the same retention. The events are made simultaneous on purpose,
+// breakdown, dropped actors), the same retention and the same paths. The events are made simultaneous on purpose,
 // since the uuid is what a careless query would order simultaneous events by.
 
 import t from 'tap';
@@ -43,12 +43,21 @@ const retentionArb = fc.record({
   periods: fc.integer({ min: 1, max: 4 }),
 });
 
-t.test('permuting uuids changes no funnel and no retention', async (t) => {
+const pathsArb = fc.record({
+  selected_event: fc.constantFrom(...EVENT_NAMES),
+  direction: fc.constantFrom('before' as const, 'after' as const),
+  depth: fc.integer({ min: 1, max: 4 }),
+  mode: fc.constantFrom('actor' as const, 'session' as const),
+  breakdown: fc.option(fc.record({ property: fc.constantFrom('props.plan', 'props.n'), limit: fc.integer({ min: 1, max: 3 }) }), { nil: undefined }),
+});
+
+t.test('permuting uuids changes no funnel, retention or paths', async (t) => {
   await fc.assert(
-    fc.asyncProperty(scenarioArb({ maxDays: 7, ties: true }), several(fc.tuple(funnelArb, retentionArb)), async (s, qs) => {
+    fc.asyncProperty(scenarioArb({ maxDays: 7, ties: true }), several(fc.tuple(funnelArb, retentionArb, pathsArb)), async (s, qs) => {
       const projects = await seedTwice(h, s);
       const range = { date_from: s.date_from, date_to: s.date_to };
-      for (const [funnel, retention] of qs) {
+      for (const [funnel, retention, paths] of qs) {
+        await sameAnswer(projects, 'paths', { ...range, ...paths });
         await sameAnswer(projects, 'funnel', { ...range, ...funnel });
         if (funnel.count_by === 'actors') {
           for (let step = 1; step < funnel.steps.length; step++) {

@@ -14,6 +14,7 @@ const steps = (n: number) => Array.from({ length: n }, (_, i) => ({ event: `e${i
 const funnel = { date_from: '2026-03-01', date_to: '2026-03-10', steps: steps(2) };
 const range = { date_from: '2026-03-01', date_to: '2026-03-10' };
 const retentionActors = { start_event: 'signup', return_event: 'any', granularity: 'week', periods: 3, ...range, cohort: '2026-02-23', period: 0 };
+const paths = { ...range, selected_event: 'signup', direction: 'after', depth: 3, mode: 'actor' };
 const tooMany = Array.from({ length: 21 }, () => ({ field: 'props.plan', op: 'exists' }));
 const bulky = [{ field: 'props.note', op: 'eq', value: 'x'.repeat(8200) }];
 const bulkyBytes = Buffer.byteLength(JSON.stringify(bulky));
@@ -29,6 +30,7 @@ const VALID: Array<[string, object]> = [
   ['stickiness', range],
   ['activity-summary', { date_to: '2026-03-10' }],
   ['revenue-summary', range],
+  ['paths', paths],
 ];
 
 const CASES: Array<[string, string, object, string]> = [
@@ -56,6 +58,11 @@ const CASES: Array<[string, string, object, string]> = [
   ['no arppu', 'retention', { start_event: 'signup', value: 'arppu' }, 'invalid request body: value must be one of "actors", "revenue", "paid_conversion"'],
   ['zero periods', 'retention', { start_event: 'signup', periods: 0 }, 'invalid request body: periods must be >= 1'],
   ['no cohort', 'retention/actors', { ...retentionActors, cohort: undefined }, 'invalid request body: cohort is required'],
+  ['paths without mode', 'paths', { ...paths, mode: undefined }, 'invalid request body: mode is required'],
+  ['paths depth 21', 'paths', { ...paths, depth: 21 }, 'invalid request body: depth must be <= 20'],
+  ['start_event after', 'paths', { ...paths, start_event: 'a' }, 'start_event begins routes that lead to the selected event: it needs direction=before (use end_event with after)'],
+  ['end_event before', 'paths', { ...paths, direction: 'before', end_event: 'a' }, 'end_event ends routes that leave the selected event: it needs direction=after (use start_event with before)'],
+  ['selected excluded', 'paths', { ...paths, exclude_events: ['signup'] }, 'selected_event "signup" is also in exclude_events'],
   ['period past periods', 'retention/actors', { ...retentionActors, period: 4 }, 'period 4 is past periods 3'],
   ['cohort outside range', 'retention/actors', { ...retentionActors, cohort: '2026-03-16' }, 'cohort 2026-03-16 is not a week cohort of 2026-03-01..2026-03-10 (week cohorts are labelled by their Monday)'],
   ['no metric', 'segmentation', { event: 'any' }, 'invalid request body: metric is required'],
@@ -111,6 +118,8 @@ t.test('403 entitlement_required for plan-gated parameters', async (t) => {
     ['retention/actors', retentionActors, 'actor_drilldown'],
     ['segmentation', { metric: 'events', event: 'any', filters: ['segment:1'] }, 'saved_segments'],
     ['funnel', { ...funnel, steps: [{ event: 'a', filters: ['segment:1'] }, { event: 'b' }] }, 'saved_segments'],
+    ['paths', { ...paths, mode: 'session' }, 'actor_drilldown'],
+    ['paths', { ...paths, filters: ['segment:1'] }, 'saved_segments'],
   ] as const) {
     const res = await h.query(project, path, body);
     t.equal(res.status, 403, path);
@@ -164,7 +173,9 @@ t.test('arbitrary bodies never give a 500', async (t) => {
       steps: fc.array(fc.record({ event: text, filters: fc.array(fc.oneof(filter, text), { maxLength: 2 }) }, { requiredKeys: ['event'] }), { maxLength: 4 }),
       filters: fc.array(fc.oneof(filter, text), { maxLength: 3 }), group_by: fc.record({ property: text, limit: fc.integer({ min: 0, max: 60 }) }),
       breakdown: fc.record({ property: text }), compare: fc.oneof(fc.record({ period: fc.constant('previous') }), fc.record({ date_from: date, date_to: date })),
-      cursor: text, dropped_cursor: text,
+      cursor: text, dropped_cursor: text, selected_event: text, end_event: text, direction: fc.constantFrom('before', 'after', 'x'),
+      depth: fc.integer({ min: -1, max: 25 }), mode: fc.constantFrom('actor', 'session', 'x'), min_count: fc.integer({ min: -1, max: 5 }),
+      top_n: fc.integer({ min: 0, max: 120 }), exclude_events: fc.array(text, { maxLength: 3 }),
     },
     { requiredKeys: [] },
   );

@@ -686,6 +686,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{id}/path-cleaning": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's path-cleaning rules and their revision (viewer+) */
+        get: operations["getPathCleaning"];
+        /**
+         * Replace the path-cleaning rules (admin+); the revision moves on
+         * @description Each pattern must compile as RE2 (the query engine) and as a JavaScript regular expression; a defect is 422 naming the rule.
+         */
+        put: operations["setPathCleaning"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/path-cleaning/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Clean one URL with the saved rules, or with proposed ones, step by step (viewer+) */
+        post: operations["testPathCleaning"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{id}/queries/activity-summary": {
         parameters: {
             query?: never;
@@ -740,6 +778,26 @@ export interface paths {
          * @description dormant is reported as a non-positive number.
          */
         post: operations["queryLifecycle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/queries/paths": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Paths: the routes taken after or before a selected event
+         * @description Top routes and a Sankey graph whose steps add up ($other folds items past top_n and links below min_count, $end the routes that stopped). Page views are their cleaned paths (see the path-cleaning rules). mode=session needs actor_drilldown.
+         */
+        post: operations["queryPaths"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1633,6 +1691,143 @@ export interface components {
             name: string;
             /** @enum {unknown} */
             role: "viewer" | "analyst" | "admin" | "owner";
+        };
+        PathBreakdown: {
+            /**
+             * @description values kept (by units); the rest fold into `$other`
+             * @default 5
+             */
+            limit: number;
+            /** @description `url`, `path`, `referrer`, `source`, `sdk_name`, `release` or `props.<key>` (a top-level key, no `*`) */
+            property: string;
+        };
+        PathCleaning: {
+            /** @description the URL-normalization revision; grows with every change */
+            revision: number;
+            rules: components["schemas"]["PathRule"][];
+            /** Format: date-time */
+            updated_at: string | null;
+        };
+        PathCleaningChange: {
+            /** @description applied in order, each to the result of the previous one */
+            rules: components["schemas"]["PathRule"][];
+        };
+        PathCleaningTestRequest: {
+            /** @description rules to try instead of the saved ones */
+            rules?: components["schemas"]["PathRule"][];
+            /** @description an absolute URL or a path starting with `/` */
+            url: string;
+        };
+        PathCleaningTrace: {
+            /** @description the item a page view of this URL becomes */
+            cleaned: string | null;
+            /** @description the URL's path; null when it has none (then page views show as pp.page_view) */
+            path: string | null;
+            steps: {
+                alias: string;
+                matched: boolean;
+                pattern: string;
+                result: string;
+            }[];
+            url: string;
+        };
+        PathGraph: {
+            /** @description most frequent whole routes first, ties by their items; in time order */
+            routes: {
+                count: number;
+                items: string[];
+                /** @description count / units */
+                share: number | null;
+            }[];
+            sankey: {
+                /** @description forward in time */
+                links: {
+                    source: number;
+                    target: number;
+                    value: number;
+                }[];
+                /** @description by step; each step adds up to the units on their route one step nearer the anchor */
+                nodes: {
+                    count: number;
+                    /** @description an item, `$other` or `$end` */
+                    item: string;
+                    /** @description 0 is the anchor; negative before it */
+                    step: number;
+                }[];
+            };
+            /** @description units (actors or sessions) whose route reached the anchor */
+            units: number;
+        };
+        PathResponse: {
+            /** @description per value of the anchor event, in rank order, `$other` last */
+            breakdown?: ({
+                name?: string;
+                value?: string | null;
+            } & components["schemas"]["PathGraph"])[];
+            /** @enum {unknown} */
+            counted: "actors" | "sessions";
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_from: string;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_to: string;
+            /** @enum {unknown} */
+            direction: "before" | "after";
+        } & components["schemas"]["PathGraph"];
+        PathRule: {
+            /** @description what replaces every match, e.g. `/users/:id`; `\1`…`\9` insert groups */
+            alias: string;
+            /** @description a regular expression (RE2 syntax), e.g. `/users/\d+` */
+            pattern: string;
+        };
+        PathsRequest: {
+            breakdown?: components["schemas"]["PathBreakdown"];
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_from: string;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_to: string;
+            /** @description items after (or before) the anchor */
+            depth: number;
+            /**
+             * @description after: the anchor and the items following it; before: the items leading to it
+             * @enum {unknown}
+             */
+            direction: "before" | "after";
+            /** @description direction=after only: routes end at the first such item after the anchor */
+            end_event?: string;
+            /** @description items removed before routes are formed */
+            exclude_events?: string[];
+            filters?: components["schemas"]["QueryFilters"];
+            /**
+             * @description routes below it are not listed; graph links below it fold into `$other`
+             * @default 1
+             */
+            min_count: number;
+            /**
+             * @description a route per actor, or per session (mode=session needs actor_drilldown)
+             * @enum {unknown}
+             */
+            mode: "actor" | "session";
+            /** @description the anchor: an event name, `pp.page_view` for any page view, or a cleaned page path such as `/pricing` */
+            selected_event: string;
+            /** @description direction=before only: routes begin at the last such item before the anchor */
+            start_event?: string;
+            /**
+             * @description routes listed, and named items per graph step
+             * @default 20
+             */
+            top_n: number;
         };
         Project: {
             /** Format: date-time */
@@ -3548,6 +3743,98 @@ export interface operations {
             429: components["responses"]["E429"];
         };
     };
+    getPathCleaning: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the rules */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PathCleaning"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    setPathCleaning: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PathCleaningChange"];
+            };
+        };
+        responses: {
+            /** @description the rules */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PathCleaning"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    testPathCleaning: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PathCleaningTestRequest"];
+            };
+        };
+        responses: {
+            /** @description the trace */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PathCleaningTrace"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
     queryActivitySummary: {
         parameters: {
             query?: never;
@@ -3638,6 +3925,40 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LifecycleResponse"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    queryPaths: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PathsRequest"];
+            };
+        };
+        responses: {
+            /** @description the result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PathResponse"];
                 };
             };
             400: components["responses"]["E400"];

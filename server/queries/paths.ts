@@ -1,0 +1,309 @@
+// Paths: the routes units (actors, or their sessions) take after or before a selected event, as
+// the most frequent whole routes and as a Sankey graph whose every step adds up. SQL builds each
+// unit's route (items, repeats collapsed, anchored, cut); the routes come back grouped with their
+// counts, and the graph is folded from them here, step by step away from the anchor.
+
+import type { DuckDBListValue } from '@duckdb/node-api';
+import { ValidationError } from '../http/errors.js';
+import type { EventStore, Row } from '../store/eventStore.js';
+import type { QueryContext } from './context.js';
+import { checkFilters, type FilterItem } from './filters.js';
+import { checkRange, effectiveRange, type DateRange } from './ranges.js';
+import { cleanedPathSql } from './pathCleaning.js';
+import { actorOf, Binder, fieldText, filtersCondition, num, scanEvents, type BuiltSql } from './sql.js';
+
+export interface PathsParams {
+  date_from: string;
+  date_to: string;
+  selected_event: string;
+  direction: 'before' | 'after';
+  start_event?: string;
+  end_event?: string;
+  depth: number;
+  min_count: number;
+  mode: 'actor' | 'session';
+  filters?: FilterItem[];
+  breakdown?: { property: string; limit: number };
+  exclude_events?: string[];
+  top_n: number;
+}
+
+export interface PathRoute {
+  items: string[];
+  count: number;
+  share: number;
+}
+
+export interface SankeyNode {
+  /** Distance from the anchor in items: 0 is the anchor, negative before it. */
+  step: number;
+  /** An item, `$other` (items folded together) or `$end` (units whose route stopped). */
+  item: string;
+  count: number;
+}
+
+export interface SankeyLink {
+  /** Indexes into `nodes`; links run forward in time. */
+  source: number;
+  target: number;
+  value: number;
+}
+
+export interface PathsGraph {
+  units: number;
+  routes: PathRoute[];
+  sankey: { nodes: SankeyNode[]; links: SankeyLink[] };
+}
+
+export interface PathsSegment extends PathsGraph {
+  /** The breakdown value, `$none` for anchors without it, `$other` for values past the limit. */
+  name: string;
+  value: string | null;
+}
+
+export interface PathsResponse extends DateRange, PathsGraph {
+  direction: PathsParams['direction'];
+  counted: 'actors' | 'sessions';
+  breakdown?: PathsSegment[];
+}
+
+export const PAGE_VIEW = 'pp.page_view';
+export const OTHER = '$other';
+export const END = '$end';
+/** Events of an actor without a session id belong to one session until 30 minutes pass without one. */
+export const SESSION_GAP_MS = 30 * 60_000;
+
+// --- validation ------------------------------------------------------------------------------
+
+export function validatePaths(p: PathsParams): void {
+  checkRange(p.date_from, p.date_to);
+  checkFilters(p.filters);
+  if (p.direction === 'after' && p.start_event !== undefined) {
+    throw new ValidationError('start_event begins routes that lead to the selected event: it needs direction=before (use end_event with after)', 'start_event');
+  }
+  if (p.direction === 'before' && p.end_event !== undefined) {
+    throw new ValidationError('end_event ends routes that leave the selected event: it needs direction=after (use start_event with before)', 'end_event');
+  }
+  const excluded = new Set(p.exclude_events ?? []);
+  for (const field of ['selected_event', 'start_event', 'end_event'] as const) {
+    const name = p[field];
+    if (name !== undefined && excluded.has(name)) throw new ValidationError(`${field} ${JSON.stringify(name)} is also in exclude_events`, field);
+  }
+}
+
+// --- SQL -------------------------------------------------------------------------------------
+
+/**
+ * One row per distinct (breakdown value, route) with the units that took it. An item is the event
+ * name, or for a page view its cleaned path; a name matches an item when it is the item or when it
+ * is `pp.page_view` and the item is a page view's. Events come in time order; simultaneous ones
+ * start event first, then the selected event, other items, the end event, then by item and
+ * breakdown value: never by uuid. Consecutive events with the same item (of the same kind) are
+ * one item. The anchor is the unit's first selected event.
+ */
+export function pathsSql(p: PathsParams, range: DateRange, ctx: QueryContext): BuiltSql {
+  const b = new Binder();
+  const pageView = b.bind(PAGE_VIEW);
+  const columns: Record<string, string> = { actor: actorOf('key'), t: 'epoch_ms(e.ts)', event: 'e.event', path: 'e.path' };
+  if (p.mode === 'session') columns.sid = 'e.session_id';
+  if (p.breakdown) columns.bval = fieldText(b, p.breakdown.property);
+  const names = (list: string[]) => list.map((x) => b.bind(x)).join(', ');
+  const exclude = p.exclude_events ?? [];
+  // Excluded event names leave in the scan; page items need their cleaned path, below.
+  const where = [filtersCondition(b, p.filters, ctx.segments), ...(exclude.length > 0 ? [`e.event NOT IN (${names(exclude)})`] : [])];
+  const scan = scanEvents(b, columns, { projectId: ctx.projectId, timezone: ctx.timezone, from: range.date_from, to: range.date_to, where });
+  const matches = (name: string) => `(item = ${b.bind(name)} OR event = ${b.bind(name)})`;
+  const ctes: string[] = [`raw AS (${scan})`];
+  // Each distinct page path is cleaned once (rules are regular expressions), then joined back.
+  ctes.push(`pages AS (SELECT path, ${cleanedPathSql(b, ctx.pathCleaning.rules, 'path')} AS cleaned FROM (SELECT DISTINCT path FROM raw WHERE event = ${pageView} AND path IS NOT NULL))`);
+  const item = `CASE WHEN raw.event = ${pageView} AND raw.path IS NOT NULL THEN pages.cleaned ELSE raw.event END`;
+  const pageExcluded = exclude.length > 0 ? `WHERE NOT (raw.event = ${pageView} AND raw.path IS NOT NULL AND pages.cleaned IN (${names(exclude)}))` : '';
+  ctes.push(`ev AS (SELECT raw.*, ${item} AS item FROM raw LEFT JOIN pages ON pages.path = raw.path ${pageExcluded})`);
+  const sel = matches(p.selected_event);
+  const isStart = p.start_event !== undefined ? matches(p.start_event) : 'false';
+  const isEnd = p.end_event !== undefined ? matches(p.end_event) : 'false';
+  const role = `CASE WHEN ${isStart} THEN 0 WHEN ${sel} THEN 1 WHEN ${isEnd} THEN 3 ELSE 2 END`;
+  const unit = p.mode === 'session' ? 'actor, skey' : 'actor';
+  const order = ['t', 'role', 'item', ...(p.breakdown ? ['bval NULLS LAST'] : [])].join(', ');
+  const bval = p.breakdown ? 'bval' : 'CAST(NULL AS VARCHAR) AS bval';
+  const depth = b.bind(p.depth);
+  const after = p.direction === 'after';
+
+  let rows = 'ev';
+  if (p.mode === 'session') {
+    // Session-less events split where 30 minutes pass without one (per actor); others by their id.
+    const gap = b.bind(SESSION_GAP_MS);
+    ctes.push(`gaps AS (SELECT *, CASE WHEN sid IS NULL AND t - lag(t) OVER (PARTITION BY actor, sid IS NULL ORDER BY t) <= ${gap} THEN 0 ELSE 1 END AS fresh FROM ev)`);
+    ctes.push(`ss AS (SELECT *, CASE WHEN sid IS NULL THEN 'g' || CAST(sum(fresh) OVER (PARTITION BY actor, sid IS NULL ORDER BY t ROWS UNBOUNDED PRECEDING) AS VARCHAR) ELSE 's' || sid END AS skey FROM gaps)`);
+    rows = 'ss';
+  }
+  ctes.push(`od AS (SELECT ${unit}, t, item, event = ${b.bind(PAGE_VIEW)} AS pv, ${bval}, ${role} AS role, ${sel} AS sel, ${isStart} AS is_start, ${isEnd} AS is_end FROM ${rows})`);
+  // Only anchored units, and only their side of the anchor's instant, go on to be ordered.
+  ctes.push(`anc AS (SELECT ${unit}, min(t) AS at FROM od WHERE sel GROUP BY ${unit})`);
+  ctes.push(`near AS (SELECT od.* FROM od JOIN anc USING (${unit}) WHERE od.t ${after ? '>=' : '<='} anc.at)`);
+  ctes.push(`seq AS (SELECT *, lag(item) OVER w AS prev_item, lag(pv) OVER w AS prev_pv FROM near WINDOW w AS (PARTITION BY ${unit} ORDER BY ${order}))`);
+  ctes.push(`col AS (SELECT * FROM seq WHERE prev_item IS NULL OR prev_item <> item OR prev_pv <> pv)`);
+  ctes.push(`num AS (SELECT *, row_number() OVER (PARTITION BY ${unit} ORDER BY ${order}) AS rn FROM col)`);
+  // After: the anchor is the first item from its instant on. Before: items at its instant may follow it.
+  const step = after ? 'rn - 1' : `rn - min(CASE WHEN sel THEN rn END) OVER (PARTITION BY ${unit})`;
+  ctes.push(`st AS (SELECT *, ${step} AS step FROM num)`);
+  const inWindow = after ? `step <= ${depth}` : `step <= 0 AND step >= -${depth}`;
+  ctes.push(`win AS (SELECT * FROM st WHERE ${inWindow})`);
+  let routeRows = 'win';
+  if (p.end_event !== undefined || p.start_event !== undefined) {
+    // Cut after the first end item past the anchor, or from the last start item before it.
+    const bound = after
+      ? `step <= coalesce(min(CASE WHEN is_end AND step > 0 THEN step END) OVER u, ${depth})`
+      : `step >= coalesce(max(CASE WHEN is_start AND step < 0 THEN step END) OVER u, -${depth})`;
+    ctes.push(`cut AS (SELECT * FROM win WINDOW u AS (PARTITION BY ${unit}) QUALIFY ${bound})`);
+    routeRows = 'cut';
+  }
+  ctes.push(`routes AS (SELECT max(CASE WHEN step = 0 THEN bval END) AS bval, list(item ORDER BY step) AS items FROM ${routeRows} GROUP BY ${unit})`);
+  return { sql: `WITH ${ctes.join(',\n')}\nSELECT bval, items, count(*) AS n FROM routes GROUP BY bval, items`, params: b.values };
+}
+
+// --- execution -------------------------------------------------------------------------------
+
+interface RouteCount {
+  bval: string | null;
+  items: string[];
+  n: number;
+}
+
+export async function runPaths(store: EventStore, p: PathsParams, ctx: QueryContext): Promise<{ range: DateRange; rows: RouteCount[] }> {
+  const range = effectiveRange(p, ctx);
+  const q = pathsSql(p, range, ctx);
+  const rows = await store.read(q.sql, q.params, { timeoutMs: ctx.timeoutMs });
+  return { range, rows: rows.map((r: Row) => ({ bval: (r.bval as string | null) ?? null, items: (r.items as DuckDBListValue).items.map(String), n: num(r.n) })) };
+}
+
+// --- shaping ---------------------------------------------------------------------------------
+
+/** Byte order of UTF-8 text, as the database orders it. */
+export function compareText(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+/** Routes by their items, one item at a time; a route that is a prefix of another comes first. */
+export function compareRoutes(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const c = compareText(a[i]!, b[i]!);
+    if (c !== 0) return c;
+  }
+  return a.length - b.length;
+}
+
+/** The most frequent routes: count ≥ min_count, at most top_n, ties by the route's items. */
+function topRoutes(routes: RouteCount[], p: PathsParams, units: number): PathRoute[] {
+  return routes
+    .filter((r) => r.n >= p.min_count)
+    .sort((a, b) => b.n - a.n || compareRoutes(a.items, b.items))
+    .slice(0, p.top_n)
+    .map((r) => ({ items: r.items, count: r.n, share: r.n / units }));
+}
+
+/**
+ * The Sankey graph, built outwards from the anchor. At each step the top_n items (by units, ties
+ * by item) keep their name and the rest fold into `$other`; a unit whose route stopped goes to
+ * `$end`; a link carrying fewer than min_count units into a named item goes to `$other` instead.
+ * So each step's nodes add up to the units still on their route one step nearer the anchor.
+ */
+function sankeyOf(routes: RouteCount[], p: PathsParams): PathsGraph['sankey'] {
+  const after = p.direction === 'after';
+  const itemAt = (r: RouteCount, k: number) => (k < r.items.length ? r.items[after ? k : r.items.length - 1 - k]! : END);
+  const nodes: SankeyNode[] = [];
+  const links: Array<{ from: number; to: number; value: number }> = [];
+  let live = routes.map((r) => ({ route: r, node: -1 }));
+  for (let k = 0; k <= p.depth && live.length > 0; k++) {
+    const raw = new Map<string, number>();
+    for (const { route } of live) {
+      const it = itemAt(route, k);
+      if (it !== END) raw.set(it, (raw.get(it) ?? 0) + route.n);
+    }
+    const kept = new Set([...raw].sort((x, y) => y[1] - x[1] || compareText(x[0], y[0])).slice(0, p.top_n).map(([it]) => it));
+    const folded = live.map(({ route, node }) => {
+      const it = itemAt(route, k);
+      return { route, from: node, item: it === END || kept.has(it) ? it : OTHER };
+    });
+    if (k > 0) {
+      const carried = new Map<string, number>();
+      const linkKey = (f: { from: number; item: string }) => `${f.from}\u0000${f.item}`;
+      for (const f of folded) carried.set(linkKey(f), (carried.get(linkKey(f)) ?? 0) + f.route.n);
+      for (const f of folded) if (f.item !== END && f.item !== OTHER && carried.get(linkKey(f))! < p.min_count) f.item = OTHER;
+    }
+    const step = after ? k : -k;
+    const counts = new Map<string, number>();
+    for (const f of folded) counts.set(f.item, (counts.get(f.item) ?? 0) + f.route.n);
+    const rank = (it: string) => (it === END ? 2 : it === OTHER ? 1 : 0);
+    const index = new Map<string, number>();
+    for (const [it, count] of [...counts].sort((x, y) => rank(x[0]) - rank(y[0]) || y[1] - x[1] || compareText(x[0], y[0]))) {
+      index.set(it, nodes.length);
+      nodes.push({ step, item: it, count });
+    }
+    const carried = new Map<string, { from: number; to: number; value: number }>();
+    for (const f of folded) {
+      if (k === 0) continue;
+      const to = index.get(f.item)!;
+      const key = `${f.from}:${to}`;
+      const link = carried.get(key) ?? { from: f.from, to, value: 0 };
+      link.value += f.route.n;
+      carried.set(key, link);
+    }
+    links.push(...carried.values());
+    live = folded.filter((f) => f.item !== END).map((f) => ({ route: f.route, node: index.get(f.item)! }));
+  }
+  // Nodes in step order; links forward in time (before the anchor: from the earlier step).
+  const order = nodes.map((_, i) => i).sort((x, y) => nodes[x]!.step - nodes[y]!.step || x - y);
+  const position = new Map(order.map((old, i) => [old, i]));
+  return {
+    nodes: order.map((i) => nodes[i]!),
+    links: links
+      .map((l) => (after ? { source: position.get(l.from)!, target: position.get(l.to)!, value: l.value } : { source: position.get(l.to)!, target: position.get(l.from)!, value: l.value }))
+      .sort((x, y) => x.source - y.source || x.target - y.target),
+  };
+}
+
+function graphOf(routes: RouteCount[], p: PathsParams): PathsGraph {
+  const units = routes.reduce((s, r) => s + r.n, 0);
+  return { units, routes: topRoutes(routes, p, units), sankey: sankeyOf(routes, p) };
+}
+
+/** Routes with the same items merged (after the breakdown values were dropped or folded). */
+function merged(rows: RouteCount[], bval: string | null = null): RouteCount[] {
+  const byRoute = new Map<string, RouteCount>();
+  for (const r of rows) {
+    const key = JSON.stringify(r.items);
+    const m = byRoute.get(key);
+    if (m) m.n += r.n;
+    else byRoute.set(key, { bval, items: r.items, n: r.n });
+  }
+  return [...byRoute.values()];
+}
+
+function segmentsOf(rows: RouteCount[], p: PathsParams): PathsSegment[] {
+  const totals = new Map<string | null, number>();
+  for (const r of rows) totals.set(r.bval, (totals.get(r.bval) ?? 0) + r.n);
+  const ranked = [...totals].sort((a, b) => b[1] - a[1] || (a[0] === null ? 1 : b[0] === null ? -1 : compareText(a[0], b[0])));
+  const limit = p.breakdown!.limit;
+  const segments: PathsSegment[] = ranked.slice(0, limit).map(([value]) => ({
+    name: value === null ? '$none' : value,
+    value,
+    ...graphOf(rows.filter((r) => r.bval === value), p),
+  }));
+  if (ranked.length > limit) {
+    const rest = new Set(ranked.slice(limit).map(([v]) => v));
+    segments.push({ name: '$other', value: null, ...graphOf(merged(rows.filter((r) => rest.has(r.bval))), p) });
+  }
+  return segments;
+}
+
+export function shapePaths(run: { range: DateRange; rows: RouteCount[] }, p: PathsParams): PathsResponse {
+  const response: PathsResponse = {
+    ...run.range,
+    direction: p.direction,
+    counted: p.mode === 'actor' ? 'actors' : 'sessions',
+    ...graphOf(merged(run.rows), p),
+  };
+  if (p.breakdown) response.breakdown = segmentsOf(run.rows, p);
+  return response;
+}
