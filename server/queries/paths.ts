@@ -126,7 +126,6 @@ export function pathsSql(p: PathsParams, range: DateRange, ctx: QueryContext): B
   const unit = p.mode === 'session' ? 'actor, skey' : 'actor';
   const order = ['t', 'role', 'item', ...(p.breakdown ? ['bval NULLS LAST'] : [])].join(', ');
   const bval = p.breakdown ? 'bval' : 'CAST(NULL AS VARCHAR) AS bval';
-  const depth = b.bind(p.depth);
   const after = p.direction === 'after';
 
   let rows = 'ev';
@@ -143,22 +142,22 @@ export function pathsSql(p: PathsParams, range: DateRange, ctx: QueryContext): B
   ctes.push(`near AS (SELECT od.* FROM od JOIN anc USING (${unit}) WHERE od.t ${after ? '>=' : '<='} anc.at)`);
   ctes.push(`seq AS (SELECT *, lag(item) OVER w AS prev_item, lag(pv) OVER w AS prev_pv FROM near WINDOW w AS (PARTITION BY ${unit} ORDER BY ${order}))`);
   ctes.push(`col AS (SELECT * FROM seq WHERE prev_item IS NULL OR prev_item <> item OR prev_pv <> pv)`);
-  ctes.push(`num AS (SELECT *, row_number() OVER (PARTITION BY ${unit} ORDER BY ${order}) AS rn FROM col)`);
-  // After: the anchor is the first item from its instant on. Before: items at its instant may follow it.
-  const step = after ? 'rn - 1' : `rn - min(CASE WHEN sel THEN rn END) OVER (PARTITION BY ${unit})`;
-  ctes.push(`st AS (SELECT *, ${step} AS step FROM num)`);
-  const inWindow = after ? `step <= ${depth}` : `step <= 0 AND step >= -${depth}`;
-  ctes.push(`win AS (SELECT * FROM st WHERE ${inWindow})`);
-  let routeRows = 'win';
-  if (p.end_event !== undefined || p.start_event !== undefined) {
-    // Cut after the first end item past the anchor, or from the last start item before it.
-    const bound = after
-      ? `step <= coalesce(min(CASE WHEN is_end AND step > 0 THEN step END) OVER u, ${depth})`
-      : `step >= coalesce(max(CASE WHEN is_start AND step < 0 THEN step END) OVER u, -${depth})`;
-    ctes.push(`cut AS (SELECT * FROM win WINDOW u AS (PARTITION BY ${unit}) QUALIFY ${bound})`);
-    routeRows = 'cut';
-  }
-  ctes.push(`routes AS (SELECT max(CASE WHEN step = 0 THEN bval END) AS bval, list(item ORDER BY step) AS items FROM ${routeRows} GROUP BY ${unit})`);
+  // One more pass over the collapsed items gives the anchor row its neighbours: the next (or
+  // previous) `depth` items and whether each is an end (start) item. After, the anchor is the first
+  // item from its instant on; before, items of its instant may follow it, so it is the first
+  // selected one.
+  const ks = Array.from({ length: p.depth }, (_, i) => i + 1);
+  const shift = after ? 'lead' : 'lag';
+  const edge = after ? (p.end_event !== undefined ? 'is_end' : undefined) : p.start_event !== undefined ? 'is_start' : undefined;
+  const neighbours = ks.map((k) => `${shift}(item, ${k}) OVER w AS i${k}${edge ? `, ${shift}(${edge}, ${k}) OVER w AS c${k}` : ''}`);
+  const anchor = after ? 'row_number() OVER w = 1' : `sel AND sum(CASE WHEN sel THEN 1 ELSE 0 END) OVER (w ROWS UNBOUNDED PRECEDING) = 1`;
+  ctes.push(`nb AS (SELECT bval, item, ${neighbours.join(', ')}, ${anchor} AS is_anchor FROM col WINDOW w AS (PARTITION BY ${unit} ORDER BY ${order}))`);
+  // The route in time order; cut at the first end item after the anchor (the last start item before it).
+  const cut = edge ? `CASE ${ks.map((k) => `WHEN c${k} THEN ${k}`).join(' ')} ELSE ${p.depth} END` : String(p.depth);
+  const items = after ? ['item', ...ks.map((k) => `i${k}`)] : [...ks.map((k) => `i${k}`).reverse(), 'item'];
+  const full = `list_value(${items.join(', ')})`;
+  const sliced = after ? `list_slice(${full}, 1, ${cut} + 1)` : `list_slice(${full}, ${p.depth + 1} - ${cut}, ${p.depth + 1})`;
+  ctes.push(`routes AS (SELECT bval, list_filter(${sliced}, x -> x IS NOT NULL) AS items FROM nb WHERE is_anchor)`);
   return { sql: `WITH ${ctes.join(',\n')}\nSELECT bval, items, count(*) AS n FROM routes GROUP BY bval, items`, params: b.values };
 }
 
