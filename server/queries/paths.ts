@@ -109,37 +109,40 @@ export function pathsSql(p: PathsParams, range: DateRange, ctx: QueryContext): B
   if (p.breakdown) columns.bval = fieldText(b, p.breakdown.property);
   const names = (list: string[]) => list.map((x) => b.bind(x)).join(', ');
   const exclude = p.exclude_events ?? [];
-  // Excluded event names leave in the scan; page items need their cleaned path, below.
-  const where = [filtersCondition(b, p.filters, ctx.segments), ...(exclude.length > 0 ? [`e.event NOT IN (${names(exclude)})`] : [])];
+  // An excluded event still counts as activity between sessions; in actor mode, excluded event
+  // names can leave in the scan already.
+  const scanExcludes = exclude.length > 0 && p.mode === 'actor';
+  const where = [filtersCondition(b, p.filters, ctx.segments), ...(scanExcludes ? [`e.event NOT IN (${names(exclude)})`] : [])];
   const scan = scanEvents(b, columns, { projectId: ctx.projectId, timezone: ctx.timezone, from: range.date_from, to: range.date_to, where });
-  const matches = (name: string) => `(item = ${b.bind(name)} OR event = ${b.bind(name)})`;
+  const unit = p.mode === 'session' ? 'actor, skey' : 'actor';
+  const after = p.direction === 'after';
   const ctes: string[] = [`raw AS (${scan})`];
-  // Each distinct page path is cleaned once (rules are regular expressions), then joined back.
+  let rows = 'raw';
+  if (p.mode === 'session') {
+    // Session-less events split where 30 minutes pass without one (per actor); others by their id.
+    const gap = b.bind(SESSION_GAP_MS);
+    ctes.push(`gaps AS (SELECT *, CASE WHEN sid IS NULL AND t - lag(t) OVER (PARTITION BY actor, sid IS NULL ORDER BY t) <= ${gap} THEN 0 ELSE 1 END AS fresh FROM raw)`);
+    ctes.push(`ss AS (SELECT *, CASE WHEN sid IS NULL THEN 'g' || CAST(sum(fresh) OVER (PARTITION BY actor, sid IS NULL ORDER BY t ROWS UNBOUNDED PRECEDING) AS VARCHAR) ELSE 's' || sid END AS skey FROM gaps)`);
+    rows = 'ss';
+  }
+  // Each distinct page path is cleaned once (rules are regular expressions). Anchors are found on
+  // the raw rows through the few paths that clean to the selected (or an excluded) name; only the
+  // anchored units' rows on the anchor's side are then given their items and ordered.
   ctes.push(`pages AS (SELECT path, ${cleanedPathSql(b, ctx.pathCleaning.rules, 'path')} AS cleaned FROM (SELECT DISTINCT path FROM raw WHERE event = ${pageView} AND path IS NOT NULL))`);
-  const item = `CASE WHEN raw.event = ${pageView} AND raw.path IS NOT NULL THEN pages.cleaned ELSE raw.event END`;
-  const pageExcluded = exclude.length > 0 ? `WHERE NOT (raw.event = ${pageView} AND raw.path IS NOT NULL AND pages.cleaned IN (${names(exclude)}))` : '';
-  ctes.push(`ev AS (SELECT raw.*, ${item} AS item FROM raw LEFT JOIN pages ON pages.path = raw.path ${pageExcluded})`);
+  const rawIs = (list: string[]) => `(event IN (${names(list)}) OR coalesce(event = ${pageView} AND path IN (SELECT path FROM pages WHERE cleaned IN (${names(list)})), false))`;
+  const rawExcluded = exclude.length > 0 ? ` AND NOT ${rawIs(exclude)}` : '';
+  ctes.push(`anc AS (SELECT ${unit}, min(t) AS at FROM ${rows} WHERE ${rawIs([p.selected_event])}${rawExcluded} GROUP BY ${unit})`);
+  const item = `CASE WHEN r.event = ${pageView} AND r.path IS NOT NULL THEN pages.cleaned ELSE r.event END`;
+  ctes.push(`ev AS (SELECT r.*, ${item} AS item FROM ${rows} r JOIN anc USING (${unit}) LEFT JOIN pages ON pages.path = r.path WHERE r.t ${after ? '>=' : '<='} anc.at)`);
+  const matches = (name: string) => `(item = ${b.bind(name)} OR event = ${b.bind(name)})`;
   const sel = matches(p.selected_event);
   const isStart = p.start_event !== undefined ? matches(p.start_event) : 'false';
   const isEnd = p.end_event !== undefined ? matches(p.end_event) : 'false';
   const role = `CASE WHEN ${isStart} THEN 0 WHEN ${sel} THEN 1 WHEN ${isEnd} THEN 3 ELSE 2 END`;
-  const unit = p.mode === 'session' ? 'actor, skey' : 'actor';
   const order = ['t', 'role', 'item', ...(p.breakdown ? ['bval NULLS LAST'] : [])].join(', ');
   const bval = p.breakdown ? 'bval' : 'CAST(NULL AS VARCHAR) AS bval';
-  const after = p.direction === 'after';
-
-  let rows = 'ev';
-  if (p.mode === 'session') {
-    // Session-less events split where 30 minutes pass without one (per actor); others by their id.
-    const gap = b.bind(SESSION_GAP_MS);
-    ctes.push(`gaps AS (SELECT *, CASE WHEN sid IS NULL AND t - lag(t) OVER (PARTITION BY actor, sid IS NULL ORDER BY t) <= ${gap} THEN 0 ELSE 1 END AS fresh FROM ev)`);
-    ctes.push(`ss AS (SELECT *, CASE WHEN sid IS NULL THEN 'g' || CAST(sum(fresh) OVER (PARTITION BY actor, sid IS NULL ORDER BY t ROWS UNBOUNDED PRECEDING) AS VARCHAR) ELSE 's' || sid END AS skey FROM gaps)`);
-    rows = 'ss';
-  }
-  ctes.push(`od AS (SELECT ${unit}, t, item, event = ${b.bind(PAGE_VIEW)} AS pv, ${bval}, ${role} AS role, ${sel} AS sel, ${isStart} AS is_start, ${isEnd} AS is_end FROM ${rows})`);
-  // Only anchored units, and only their side of the anchor's instant, go on to be ordered.
-  ctes.push(`anc AS (SELECT ${unit}, min(t) AS at FROM od WHERE sel GROUP BY ${unit})`);
-  ctes.push(`near AS (SELECT od.* FROM od JOIN anc USING (${unit}) WHERE od.t ${after ? '>=' : '<='} anc.at)`);
+  const kept = exclude.length > 0 ? `WHERE NOT (${exclude.map(matches).join(' OR ')})` : '';
+  ctes.push(`near AS (SELECT ${unit}, t, item, event = ${pageView} AS pv, ${bval}, ${role} AS role, ${sel} AS sel, ${isStart} AS is_start, ${isEnd} AS is_end FROM ev ${kept})`);
   ctes.push(`seq AS (SELECT *, lag(item) OVER w AS prev_item, lag(pv) OVER w AS prev_pv FROM near WINDOW w AS (PARTITION BY ${unit} ORDER BY ${order}))`);
   ctes.push(`col AS (SELECT * FROM seq WHERE prev_item IS NULL OR prev_item <> item OR prev_pv <> pv)`);
   // One more pass over the collapsed items gives the anchor row its neighbours: the next (or

@@ -111,6 +111,21 @@ t.test('paths over hand-made events in America/New_York', async (t) => {
   t.strictSame(asActors.body.routes.map((r: { items: string[] }) => r.items), [['signup', '/users/:id'], ['signup', '/users/:id', '/home']], 'alice goes on the next day');
 });
 
+t.test('excluded events still keep a session alive, and can take the anchor away', async (t) => {
+  await grantEntitlements(h.server, ['actor_drilldown']);
+  const p = h.project('UTC');
+  await seedEvents(h.server, p, [
+    pv('2026-05-04T10:00:00Z', '/a', { user_id: 'dave' }),
+    { event: 'ping', ts: '2026-05-04T10:25:00Z', user_id: 'dave' },
+    { event: 'signup', ts: '2026-05-04T10:50:00Z', user_id: 'dave' },
+  ]);
+  const body = { date_from: '2026-05-04', date_to: '2026-05-04', selected_event: 'signup', direction: 'before', depth: 3, mode: 'session', exclude_events: ['ping'] };
+  const res = await h.query(p, 'paths', body);
+  t.strictSame(res.body.routes, [{ items: ['/a', 'signup'], count: 1, share: 1 }], 'the ping bridges 50 minutes');
+  const gone = await h.query(p, 'paths', { ...body, selected_event: '/a', direction: 'after', exclude_events: ['pp.page_view'] });
+  t.strictSame({ units: gone.body.units, routes: gone.body.routes, sankey: gone.body.sankey }, { units: 0, routes: [], sankey: { nodes: [], links: [] } });
+});
+
 t.test('path-cleaning rules: roles, checks, the test call and the revision', async (t) => {
   const p = h.project('UTC');
   const base = `/api/v1/projects/${p}/path-cleaning`;
