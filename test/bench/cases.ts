@@ -9,7 +9,7 @@ import { mondayOf, type CohortSpec, type PeerScope } from './peerSql.js';
 export type Figures = Record<string, number | string>;
 
 export interface PpRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   /** Path below /api/v1/projects/{id}/; also the OpenAPI path that must be mounted. */
   path: string;
   body?: unknown;
@@ -49,6 +49,16 @@ const FUNNEL = ['view_pricing', 'signup_started', 'signup_completed'];
 const RETENTION: CohortSpec = { from: FROM_90, to: TO, startEvent: 'pp.page_view', returnEvent: 'any', periods: 8 };
 const retentionBody = { start_event: RETENTION.startEvent, return_event: RETENTION.returnEvent, granularity: 'week', periods: RETENTION.periods, date_from: RETENTION.from, date_to: RETENTION.to };
 const ACTORS_LIMIT = 50;
+/** The rules a team would write for the generated site's numbered pages. */
+const PATH_RULES = [
+  { pattern: '^/product/\\d+$', alias: '/product/:id' },
+  { pattern: '^/catalog/\\d+$', alias: '/catalog/:id' },
+  { pattern: '^/blog/post-\\d+$', alias: '/blog/:post' },
+];
+const PATHS = {
+  from: FROM_30, to: TO, selected: 'view_pricing', depth: 4, top: 20, rules: PATH_RULES,
+  exclude: ['pp.click', 'pp.scroll_depth', 'pp.rage_click', 'pp.dead_click'],
+};
 const EVENTS_LIMIT = 50;
 
 const n = (v: unknown) => Number(v);
@@ -193,6 +203,23 @@ export const CASES: BenchCase[] = [
     }),
   },
   {
+    kind: 'paths',
+    title: 'Paths, 4 steps after a page, 30 days, 3 cleaning rules',
+    targetMs: 300,
+    peerTarget: true,
+    needs: 'path_rules',
+    pp: () => ({
+      method: 'POST', path: 'queries/paths',
+      body: {
+        date_from: PATHS.from, date_to: PATHS.to, selected_event: PATHS.selected, direction: 'after', depth: PATHS.depth, mode: 'actor',
+        exclude_events: PATHS.exclude, top_n: PATHS.top,
+      },
+    }),
+    ppFigures: (b) => Object.fromEntries((b.routes as Array<{ items: string[]; count: number }>).map((r) => [r.items.join(' → '), r.count])),
+    peerSql: (s) => peer.pathsSql(s, PATHS),
+    peerFigures: (rows) => Object.fromEntries(rows.map(([route, count]) => [(route as string[]).join(' → '), n(count)])),
+  },
+  {
     kind: 'events_first_page',
     title: 'Events list, first page (50, newest received first)',
     targetMs: 100,
@@ -218,6 +245,7 @@ export const CASES: BenchCase[] = [
 
 /** Requests whose answers cases need (`needs`), made once before timing. */
 export const PREPARATIONS: Record<string, PpRequest> = {
+  path_rules: { method: 'PUT', path: 'path-cleaning', body: { rules: PATH_RULES } },
   events_deep_seek: { method: 'GET', path: 'events', query: { limit: String(EVENTS_LIMIT), to: DEEP_BEFORE } },
 };
 

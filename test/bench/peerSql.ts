@@ -50,7 +50,7 @@ export function scan(s: PeerScope, o: ScanOptions): string {
   where.push(`ts < ${utc(addDays(o.to, 2))} + ${o.extraAfterSeconds ?? 0}`);
   if (o.extraAfterSeconds === undefined) where.push(`day <= ${date(o.to)}`);
   where.push(...(o.where ?? []));
-  const inner = `SELECT ts, event, distinct_id, props, revenue, toDate(ts, ${tz}) AS day FROM events WHERE ${where.join(' AND ')}`;
+  const inner = `SELECT ts, event, distinct_id, path, props, revenue, toDate(ts, ${tz}) AS day FROM events WHERE ${where.join(' AND ')}`;
   if (!o.actors) return `SELECT ${o.columns} FROM (${inner})`;
   return `SELECT ${o.columns} FROM (SELECT *, if(actor_id = '', distinct_id, actor_id) AS actor FROM (${inner})
     ANY LEFT JOIN (SELECT distinct_id, actor_id FROM identity_links WHERE project_id = ${s.projectId}) USING distinct_id)`;
@@ -149,6 +149,35 @@ export function revenueSummarySql(s: PeerScope, p: { from: string; to: string })
   const rows = scan(s, { ...p, actors: true, columns: 'actor, ifNull(revenue, 0) AS r' });
   return `SELECT sum(total), count(), countIf(total > 0), sumIf(total, total > 0), sum(refunds), sum(refund_count) FROM (
     SELECT actor, sum(r) AS total, sumIf(r, r < 0) AS refunds, countIf(r < 0) AS refund_count FROM (${rows}) GROUP BY actor)`;
+}
+
+export interface PathsSpec {
+  from: string;
+  to: string;
+  selected: string;
+  depth: number;
+  exclude: string[];
+  rules: Array<{ pattern: string; alias: string }>;
+  top: number;
+}
+
+/**
+ * The top routes after a selected event, per actor: each actor's items (event names, page views as
+ * cleaned paths) in time order, repeats collapsed, from the first selected item on. Bench data has
+ * no simultaneous events of one person, so time alone orders them as pp does.
+ */
+export function pathsSql(s: PeerScope, p: PathsSpec): string {
+  const trimmed = `if(replaceRegexpOne(path, '/+$', '') = '', '/', replaceRegexpOne(path, '/+$', ''))`;
+  const cleaned = p.rules.reduce((x, r) => `replaceRegexpAll(${x}, ${lit(r.pattern)}, ${lit(r.alias)})`, trimmed);
+  const item = `if(event = 'pp.page_view' AND path != '', ${cleaned}, event)`;
+  const excluded = p.exclude.length > 0 ? [`event NOT IN (${p.exclude.map(lit).join(', ')})`, `NOT (event = 'pp.page_view' AND path != '' AND ${cleaned} IN (${p.exclude.map(lit).join(', ')}))`] : [];
+  const rows = scan(s, { from: p.from, to: p.to, actors: true, columns: `actor, ts, ${item} AS item`, where: excluded });
+  return `SELECT route, count() AS c FROM (
+      SELECT arraySlice(items, indexOf(items, ${lit(p.selected)}), ${p.depth + 1}) AS route FROM (
+        SELECT arrayFilter((x, prev) -> x != prev, sorted, arrayPushFront(arrayPopBack(sorted), '')) AS items FROM (
+          SELECT arrayMap(x -> x.2, arraySort(x -> x.1, groupArray((ts, item)))) AS sorted FROM (${rows}) GROUP BY actor))
+      WHERE has(items, ${lit(p.selected)}))
+    GROUP BY route ORDER BY c DESC, route LIMIT ${p.top}`;
 }
 
 /** Receipt times (epoch ms) of the project's events, newest first: page `page` (0-based) before `beforeMs`. */
