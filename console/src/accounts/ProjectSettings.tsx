@@ -1,5 +1,5 @@
 // A project's settings: name and time zone (reports count calendar days in it), what the tracker
-// collects (behavior settings), and deletion (admins).
+// collects (behavior settings), how page URLs are cleaned for paths, and deletion (admins).
 
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
@@ -9,6 +9,7 @@ import { useAsync } from '../ui/useAsync';
 import { Field, Select, Submit, fieldProblem } from '../ui/forms';
 import { Empty, ErrorNote, Loading } from '../ui/states';
 import { useAction } from '../ui/useAction';
+import { PathCleaningCard } from '../queries/PathCleaningCard';
 
 type Settings = Schemas['BehaviorSettings'];
 
@@ -38,6 +39,7 @@ export function ProjectSettings() {
       </div>
       <GeneralCard project={project} canEdit={isAdmin} />
       <BehaviorCard projectId={projectId} canEdit={isAdmin} />
+      <PathCleaningCard projectId={projectId} canEdit={isAdmin} />
       {isAdmin && <DeleteCard projectId={projectId} name={project.name} />}
     </section>
   );

@@ -29,6 +29,7 @@ function projectNav(id: number): Array<{ heading: string; items: NavItem[] }> {
         { href: `${base}/insights/segmentation`, label: 'Segmentation' },
         { href: `${base}/insights/lifecycle`, label: 'Lifecycle' },
         { href: `${base}/insights/stickiness`, label: 'Stickiness' },
+        { href: `${base}/insights/paths`, label: 'Paths' },
         { href: `${base}/insights/revenue`, label: 'Revenue' },
       ],
     },

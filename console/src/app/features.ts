@@ -2,7 +2,7 @@
 // locked feature and the organization's license panel.
 
 export const FEATURES: Record<string, { title: string; unlocks: string }> = {
-  actor_drilldown: { title: 'People drill-down', unlocks: 'the people who dropped off at a funnel step and the people of a retention cell' },
+  actor_drilldown: { title: 'People drill-down', unlocks: 'the people who dropped off at a funnel step, the people of a retention cell, and paths counted per session' },
   saved_segments: { title: 'Saved segments', unlocks: 'saving filters as segments and using them in every insight' },
 };
 

@@ -1,0 +1,243 @@
+// Paths: the routes people (or, licensed, their sessions) take after or before a selected event or
+// cleaned page path, as a Sankey graph and the most frequent whole routes. A named node of the
+// graph anchors the query on its item.
+
+import { useEffect, useId, useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
+import { api, ok, type Schemas } from '../api/client';
+import { useAsync } from '../ui/useAsync';
+import { SankeyChart, type FlowNode } from '../ui/charts/Sankey';
+import { formatNumber, formatPercent } from '../ui/format';
+import { Gated } from '../ui/Gated';
+import { Empty } from '../ui/states';
+import { TableHead } from '../ui/TableHead';
+import { useSession } from '../app/session';
+import { hasFeature } from '../app/features';
+import { ChoiceControl, ControlBar, DateRange, FilterEditor, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
+import { InsightFrame, useInsight } from './insight';
+
+type Direction = 'after' | 'before';
+type PathNode = Schemas['PathResponse']['sankey']['nodes'][number];
+
+const OTHER = '$other';
+const END = '$end';
+
+const isNamed = (item: string) => item !== OTHER && item !== END;
+
+/** `$other` folds items past top_n; `$end` is where routes stopped (before the anchor: began). */
+function itemLabel(item: string, direction: Direction): string {
+  if (item === OTHER) return 'Other';
+  if (item === END) return direction === 'after' ? 'Route ends' : 'Route starts';
+  return item;
+}
+
+export function Paths() {
+  const ctx = useInsight();
+  const { projectId, url, from, to } = ctx;
+  const names = useEventNames(projectId);
+  const keys = usePropertyKeys(projectId);
+  const licensed = hasFeature(useSession().license, 'actor_drilldown');
+  const event = url.get('event', 'pp.page_view');
+  const direction = url.get('direction', 'after') as Direction;
+  const depth = Number(url.get('depth', '5'));
+  const mode = url.get('mode', 'actor') as 'actor' | 'session';
+  const start = url.get('start');
+  const end = url.get('end');
+  const minCount = Number(url.get('min_count', '1'));
+  const topN = Number(url.get('top_n', '20'));
+  const exclude = url.list('exclude');
+  const filters = url.list('filter');
+  // Without the license a session count would be refused: the page explains instead of asking.
+  const locked = mode === 'session' && !licensed;
+
+  const body = {
+    date_from: from,
+    date_to: to,
+    selected_event: event,
+    direction,
+    depth,
+    mode,
+    min_count: minCount,
+    top_n: topN,
+    ...(direction === 'before' && start ? { start_event: start } : {}),
+    ...(direction === 'after' && end ? { end_event: end } : {}),
+    ...(exclude.length ? { exclude_events: exclude } : {}),
+    ...(filters.length ? { filters: filtersOf(filters) } : {}),
+  };
+  const key = JSON.stringify(body);
+  const answer = useAsync(
+    () => (!locked ? ok(api.POST('/api/v1/projects/{id}/queries/paths', { params: { path: { id: projectId } }, body: body as never })) : Promise.resolve(undefined)),
+    [projectId, key, locked],
+  );
+  // Cleaned page paths are not in the event catalog: the items of the last answer are offered too.
+  const seen = (answer.data?.sankey.nodes ?? []).map((n) => n.item).filter(isNamed);
+  const suggestions = [...new Set([...names, ...seen])];
+
+  const controls = (
+    <>
+      <ControlBar>
+        <EventField label="Selected event or page" value={event} names={suggestions} onValue={(v) => url.set({ event: v })} />
+        <ChoiceControl label="Routes" value={direction} choices={[['after', 'after it'], ['before', 'before it']]} onValue={(v) => url.set({ direction: v, start: undefined, end: undefined })} />
+        {direction === 'after' ? (
+          <EventField label="End at (optional)" value={end} names={suggestions} onValue={(v) => url.set({ end: v })} />
+        ) : (
+          <EventField label="Start at (optional)" value={start} names={suggestions} onValue={(v) => url.set({ start: v })} />
+        )}
+        <NumberControl label="Steps" value={depth} min={1} max={20} onValue={(v) => url.set({ depth: v })} />
+        <ModeControl mode={mode} licensed={licensed} onValue={(v) => url.set({ mode: v === 'actor' ? undefined : v })} />
+        <NumberControl label="Least count" value={minCount} min={1} onValue={(v) => url.set({ min_count: v })} />
+        <NumberControl label="Top items" value={topN} min={1} max={100} onValue={(v) => url.set({ top_n: v })} />
+        <DateRange from={from} to={to} today={ctx.today} onChange={(f, t) => url.set({ from: f, to: t })} />
+        <ExcludeControl excluded={exclude} names={suggestions} onChange={(list) => url.set({ exclude: list })} />
+        <FilterEditor projectId={projectId} filters={filters} keys={keys} onChange={(f) => url.set({ filter: f })} />
+      </ControlBar>
+      {locked && <Gated feature="actor_drilldown">{null}</Gated>}
+    </>
+  );
+
+  const anchorOn = (item: string) => url.set({ event: item, exclude: exclude.filter((x) => x !== item) });
+
+  return (
+    <InsightFrame title="Paths" project={ctx.project} controls={controls} answer={locked ? undefined : answer}>
+      {(d) =>
+        d && (
+          <>
+            {d.units === 0 ? (
+              <Empty title={`No ${d.counted} with ${event} from ${d.date_from} to ${d.date_to}`}>Widen the dates, loosen the filters or choose another event or page.</Empty>
+            ) : (
+              <>
+                <p class="result-meta" data-testid="paths-units">
+                  {formatNumber(d.units)} {d.counted} · {d.direction === 'after' ? 'after' : 'before'} {event} · {d.date_from} to {d.date_to}
+                </p>
+                <SankeyChart
+                  title={`Routes ${d.direction} ${event} of ${formatNumber(d.units)} ${d.counted}, ${d.sankey.nodes.length} nodes`}
+                  nodes={d.sankey.nodes.map((n) => flowNode(n, d.direction, d.counted, event))}
+                  links={d.sankey.links}
+                  onPick={(i) => anchorOn(d.sankey.nodes[i]!.item)}
+                />
+                <h2>Top routes</h2>
+                {d.routes.length === 0 ? (
+                  <p class="muted">No route was taken by at least {formatNumber(minCount)} {d.counted}.</p>
+                ) : (
+                  <table class="table" data-testid="paths-routes">
+                    <TableHead columns={['Rank', 'Route', d.counted === 'actors' ? 'Actors' : 'Sessions', 'Share']} />
+                    <tbody>
+                      {d.routes.map((r, i) => (
+                        <tr>
+                          <td>{i + 1}</td>
+                          <th scope="row">{r.items.join(' → ')}</th>
+                          <td data-col="count">{formatNumber(r.count)}</td>
+                          <td data-col="share">{formatPercent(r.share)}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                )}
+              </>
+            )}
+            {!licensed && <Gated feature="actor_drilldown">{null}</Gated>}
+          </>
+        )
+      }
+    </InsightFrame>
+  );
+}
+
+function flowNode(n: PathNode, direction: Direction, counted: string, anchor: string): FlowNode {
+  const label = itemLabel(n.item, direction);
+  const pickable = isNamed(n.item) && n.item !== anchor;
+  return {
+    step: n.step,
+    label,
+    count: n.count,
+    key: n.item,
+    muted: !isNamed(n.item),
+    ...(pickable ? { action: `Anchor on ${n.item} (${formatNumber(n.count)} ${counted} at step ${n.step})` } : {}),
+  };
+}
+
+/** An event name or page path typed freely, the catalog offered as suggestions; taken on change. */
+function EventField({ label, value, names, onValue, clearOnPick }: { label: string; value: string; names: string[]; onValue(v: string): void; clearOnPick?: boolean }) {
+  const [draft, setDraft] = useState(value);
+  useEffect(() => setDraft(value), [value]);
+  return (
+    <Labelled label={label}>
+      {(id) => (
+        <>
+          <input
+            id={id}
+            list={`${id}-names`}
+            value={draft}
+            autocomplete="off"
+            onInput={(e) => setDraft((e.currentTarget as HTMLInputElement).value)}
+            onChange={(e) => {
+              const v = (e.currentTarget as HTMLInputElement).value.trim();
+              if (v === value) return;
+              onValue(v);
+              if (clearOnPick) setDraft('');
+            }}
+          />
+          <datalist id={`${id}-names`}>
+            {names.map((n) => (
+              <option value={n} />
+            ))}
+          </datalist>
+        </>
+      )}
+    </Labelled>
+  );
+}
+
+/** A control of the bar with its label; `children` draws the field given the id the label names. */
+function Labelled({ label, children }: { label: string; children(id: string): ComponentChildren }) {
+  const id = useId();
+  return (
+    <div class="control">
+      <label class="control-label" for={id}>
+        {label}
+      </label>
+      {children(id)}
+    </div>
+  );
+}
+
+function NumberControl({ label, value, min, max, onValue }: { label: string; value: number; min: number; max?: number; onValue(v: string): void }) {
+  return <Labelled label={label}>{(id) => <input id={id} type="number" class="narrow" min={min} max={max} value={value} onChange={(e) => onValue((e.currentTarget as HTMLInputElement).value)} />}</Labelled>;
+}
+
+/** Actors always; sessions only with the actor_drilldown license (the choice shows it is locked). */
+function ModeControl({ mode, licensed, onValue }: { mode: string; licensed: boolean; onValue(v: string): void }) {
+  return (
+    <Labelled label="Count">
+      {(id) => (
+        <select id={id} value={mode} onChange={(e) => onValue((e.currentTarget as HTMLSelectElement).value)}>
+          <option value="actor">people</option>
+          <option value="session" disabled={!licensed && mode !== 'session'}>
+            {licensed ? 'sessions' : 'sessions (needs a license)'}
+          </option>
+        </select>
+      )}
+    </Labelled>
+  );
+}
+
+/** Events and pages left out before routes are formed: each removable, more added by name. */
+function ExcludeControl({ excluded, names, onChange }: { excluded: string[]; names: string[]; onChange(list: string[]): void }) {
+  return (
+    <div class="control">
+      <EventField label="Leave out" value="" names={names.filter((n) => !excluded.includes(n))} clearOnPick onValue={(v) => v && !excluded.includes(v) && onChange([...excluded, v])} />
+      {excluded.length > 0 && (
+        <ul class="chip-list" aria-label="Left out">
+          {excluded.map((x) => (
+            <li>
+              <span class="chip active">{x}</span>
+              <button type="button" class="link" aria-label={`Stop leaving out ${x}`} onClick={() => onChange(excluded.filter((y) => y !== x))}>
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

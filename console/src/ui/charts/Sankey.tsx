@@ -1,0 +1,131 @@
+// A Sankey graph in SVG, laid out by d3-sankey: one column per step, nodes as bars labelled with
+// their text and count, links as bands as wide as the units they carry. Nodes that can be picked
+// get a button laid over their bar, outside the picture, so they stay in the tab order and in the
+// accessibility tree. It never fetches.
+
+import { useMemo } from 'preact/hooks';
+import { sankey, sankeyLinkHorizontal, type SankeyLink, type SankeyNode } from 'd3-sankey';
+import { useDrawnMark, useStable } from './drawn';
+import { formatNumber } from '../format';
+
+export interface FlowNode {
+  /** The node's column: steps are consecutive integers, smallest on the left. */
+  step: number;
+  label: string;
+  count: number;
+  /** Drawn in a quiet color (folded or ended routes). */
+  muted?: boolean;
+  /** The accessible name of the node's button; a node without one cannot be picked. */
+  action?: string;
+  /** An identifier for tests and styles, e.g. the item. */
+  key: string;
+}
+
+export interface FlowLink {
+  /** Indexes into the nodes; links run from a step to the next. */
+  source: number;
+  target: number;
+  value: number;
+}
+
+type Laid = SankeyNode<FlowNode & { fixedValue: number }, FlowLink>;
+
+const COLUMN_W = 210;
+const ROW_H = 52;
+const PAD = 10;
+const NODE_W = 14;
+const LABEL_CHARS = 26;
+/** A node's button covers its bar and its label. */
+const HIT_W = 190;
+
+const mid = (n: Laid) => (n.y0! + n.y1!) / 2;
+const hitH = (n: Laid) => Math.max(36, n.y1! - n.y0!);
+
+const shorten = (text: string) => (text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS - 1)}…` : text);
+
+export function SankeyChart({ title, nodes, links, onPick }: { title: string; nodes: FlowNode[]; links: FlowLink[]; onPick(index: number): void }) {
+  const data = useStable({ nodes, links });
+  useDrawnMark(data);
+  const graph = useMemo(() => layout(data.nodes, data.links), [data]);
+  const { width, height } = graph;
+  const path = sankeyLinkHorizontal();
+  return (
+    <div class="scroll-x" tabIndex={0} role="region" aria-label={`${title} (scrolls sideways)`}>
+      <figure class="chart sankey" data-testid="sankey" style={{ minWidth: `${Math.min(width, graph.columns * 150)}px` }}>
+        <div class="sankey-frame">
+          <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={title} class="svg-chart">
+            <g class="sankey-links">
+              {graph.links.map((l) => (
+                <path d={path(l) ?? ''} stroke-width={Math.max(1, l.width ?? 1)} class={(l.source as Laid).muted || (l.target as Laid).muted ? 'sankey-link muted' : 'sankey-link'} />
+              ))}
+            </g>
+            {graph.nodes.map((n) => {
+              // The last column's labels sit left of their bars, the others' right of them.
+              const last = n.step === graph.lastStep;
+              const x = last ? n.x0! - 6 : n.x1! + 6;
+              const y = mid(n);
+              return (
+                <g>
+                  <rect class={n.muted ? 'sankey-node muted' : 'sankey-node'} data-item={n.key} data-step={n.step} x={n.x0} y={n.y0} width={n.x1! - n.x0!} height={Math.max(1, n.y1! - n.y0!)} />
+                  <text x={x} y={y - 3} text-anchor={last ? 'end' : 'start'} class="bar-label">
+                    {shorten(n.label)}
+                  </text>
+                  <text x={x} y={y + 12} text-anchor={last ? 'end' : 'start'} class="bar-sub">
+                    {formatNumber(n.count)}
+                  </text>
+                </g>
+              );
+            })}
+          </svg>
+          <div class="sankey-picks">
+            {graph.nodes.map(
+              (n, i) =>
+                n.action && (
+                  <button
+                    type="button"
+                    class="sankey-pick"
+                    data-item={n.key}
+                    aria-label={n.action}
+                    title={n.action}
+                    style={{
+                      left: `${((n.step === graph.lastStep ? n.x1! - HIT_W : n.x0!) / width) * 100}%`,
+                      top: `${((mid(n) - hitH(n) / 2) / height) * 100}%`,
+                      width: `${(HIT_W / width) * 100}%`,
+                      height: `${(hitH(n) / height) * 100}%`,
+                    }}
+                    onClick={() => onPick(i)}
+                  />
+                ),
+            )}
+          </div>
+        </div>
+      </figure>
+    </div>
+  );
+}
+
+/** The graph placed in a box that grows with the steps and the fullest column. */
+function layout(nodes: FlowNode[], links: FlowLink[]) {
+  const first = Math.min(...nodes.map((n) => n.step));
+  const lastStep = Math.max(...nodes.map((n) => n.step));
+  const columns = lastStep - first + 1;
+  const perColumn = new Map<number, number>();
+  for (const n of nodes) perColumn.set(n.step, (perColumn.get(n.step) ?? 0) + 1);
+  const width = Math.max(860, columns * COLUMN_W);
+  const height = Math.max(200, Math.max(...perColumn.values()) * ROW_H + PAD * 2);
+  const laid = sankey<FlowNode & { fixedValue: number }, FlowLink>()
+    .nodeWidth(NODE_W)
+    .nodePadding(22)
+    // Columns by step, not by the longest chain: a route that began early (before the anchor)
+    // still sits in its own step's column. The API's order within a step is kept.
+    .nodeAlign((n) => n.step - first)
+    .nodeSort(null)
+    .extent([
+      [1, PAD],
+      [width - 1, height - PAD],
+    ])({
+    nodes: nodes.map((n) => ({ ...n, fixedValue: n.count })),
+    links: links.map((l) => ({ ...l })),
+  });
+  return { nodes: laid.nodes as Laid[], links: laid.links as Array<SankeyLink<FlowNode & { fixedValue: number }, FlowLink>>, width, height, columns, lastStep };
+}
