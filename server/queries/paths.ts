@@ -176,14 +176,37 @@ export async function runPaths(store: EventStore, p: PathsParams, ctx: QueryCont
   const range = effectiveRange(p, ctx);
   const q = pathsSql(p, range, ctx);
   const rows = await store.read(q.sql, q.params, { timeoutMs: ctx.timeoutMs });
-  return { range, rows: rows.map((r: Row) => ({ bval: (r.bval as string | null) ?? null, items: (r.items as DuckDBListValue).items.map(String), n: num(r.n) })) };
+  // One string per distinct item, so the graph's maps hash each item once.
+  const pool = new Map<string, string>();
+  const interned = (v: unknown) => {
+    const text = String(v);
+    const known = pool.get(text);
+    if (known !== undefined) return known;
+    pool.set(text, text);
+    return text;
+  };
+  return { range, rows: rows.map((r: Row) => ({ bval: (r.bval as string | null) ?? null, items: (r.items as DuckDBListValue).items.map(interned), n: num(r.n) })) };
 }
 
 // --- shaping ---------------------------------------------------------------------------------
 
-/** Byte order of UTF-8 text, as the database orders it. */
+const isSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdfff;
+
+/**
+ * Byte order of UTF-8 text, as the database orders it, without encoding: UTF-16 units order the
+ * same way except that a surrogate (a character past U+FFFF) sorts after every other unit.
+ */
 export function compareText(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (isSurrogate(x) !== isSurrogate(y)) return isSurrogate(x) ? 1 : -1;
+    return x - y;
+  }
+  return a.length - b.length;
 }
 
 /** Routes by their items, one item at a time; a route that is a prefix of another comes first. */
@@ -212,58 +235,86 @@ function topRoutes(routes: RouteCount[], p: PathsParams, units: number): PathRou
  */
 function sankeyOf(routes: RouteCount[], p: PathsParams): PathsGraph['sankey'] {
   const after = p.direction === 'after';
-  const itemAt = (r: RouteCount, k: number) => (k < r.items.length ? r.items[after ? k : r.items.length - 1 - k]! : END);
+  // Items become small integers (0 is $end, 1 is $other), so each step's tallies are array reads.
+  const names = [END, OTHER];
+  const ids = new Map(names.map((name, id) => [name, id]));
+  const idOf = (name: string) => {
+    let id = ids.get(name);
+    if (id === undefined) {
+      id = names.length;
+      ids.set(name, id);
+      names.push(name);
+    }
+    return id;
+  };
+  const outwards = routes.map((r) => (after ? r.items : [...r.items].reverse()).map(idOf));
+  const units = routes.map((r) => r.n);
+  const rankOf = (id: number) => (id === 0 ? 2 : id === 1 ? 1 : 0);
   const nodes: SankeyNode[] = [];
   const links: Array<{ from: number; to: number; value: number }> = [];
-  let live = routes.map((r) => ({ route: r, node: -1 }));
+  const folded = new Int32Array(routes.length);
+  const nodeOf = new Int32Array(routes.length).fill(-1);
+  let live = routes.map((_, i) => i);
   for (let k = 0; k <= p.depth && live.length > 0; k++) {
-    const raw = new Map<string, number>();
-    for (const { route } of live) {
-      const it = itemAt(route, k);
-      if (it !== END) raw.set(it, (raw.get(it) ?? 0) + route.n);
+    const raw = new Float64Array(names.length);
+    for (const i of live) {
+      const id = outwards[i]![k];
+      if (id !== undefined) raw[id]! += units[i]!;
     }
-    const kept = new Set([...raw].sort((x, y) => y[1] - x[1] || compareText(x[0], y[0])).slice(0, p.top_n).map(([it]) => it));
-    const folded = live.map(({ route, node }) => {
-      const it = itemAt(route, k);
-      return { route, from: node, item: it === END || kept.has(it) ? it : OTHER };
-    });
+    const kept = new Uint8Array(names.length);
+    const present = [...raw.keys()].filter((id) => raw[id]! > 0);
+    present.sort((x, y) => raw[y]! - raw[x]! || compareText(names[x]!, names[y]!));
+    for (const id of present.slice(0, p.top_n)) kept[id] = 1;
+    for (const i of live) {
+      const id = outwards[i]![k];
+      folded[i] = id === undefined ? 0 : kept[id] ? id : 1;
+    }
     if (k > 0) {
-      const carried = new Map<string, number>();
-      const linkKey = (f: { from: number; item: string }) => `${f.from}\u0000${f.item}`;
-      for (const f of folded) carried.set(linkKey(f), (carried.get(linkKey(f)) ?? 0) + f.route.n);
-      for (const f of folded) if (f.item !== END && f.item !== OTHER && carried.get(linkKey(f))! < p.min_count) f.item = OTHER;
+      // A link below min_count into a named item goes to $other of this step instead.
+      const carried = new Map<number, number>();
+      const key = (i: number) => nodeOf[i]! * names.length + folded[i]!;
+      for (const i of live) carried.set(key(i), (carried.get(key(i)) ?? 0) + units[i]!);
+      for (const i of live) if (folded[i]! > 1 && carried.get(key(i))! < p.min_count) folded[i] = 1;
     }
+    const counts = new Float64Array(names.length);
+    for (const i of live) counts[folded[i]!]! += units[i]!;
     const step = after ? k : -k;
-    const counts = new Map<string, number>();
-    for (const f of folded) counts.set(f.item, (counts.get(f.item) ?? 0) + f.route.n);
-    const rank = (it: string) => (it === END ? 2 : it === OTHER ? 1 : 0);
-    const index = new Map<string, number>();
-    for (const [it, count] of [...counts].sort((x, y) => rank(x[0]) - rank(y[0]) || y[1] - x[1] || compareText(x[0], y[0]))) {
-      index.set(it, nodes.length);
-      nodes.push({ step, item: it, count });
+    const ordered = [...counts.keys()].filter((id) => counts[id]! > 0);
+    ordered.sort((x, y) => rankOf(x) - rankOf(y) || counts[y]! - counts[x]! || compareText(names[x]!, names[y]!));
+    const index = new Int32Array(names.length);
+    for (const id of ordered) {
+      index[id] = nodes.length;
+      nodes.push({ step, item: names[id]!, count: counts[id]! });
     }
-    const carried = new Map<string, { from: number; to: number; value: number }>();
-    for (const f of folded) {
-      if (k === 0) continue;
-      const to = index.get(f.item)!;
-      const key = `${f.from}:${to}`;
-      const link = carried.get(key) ?? { from: f.from, to, value: 0 };
-      link.value += f.route.n;
-      carried.set(key, link);
+    if (k > 0) {
+      const carried = new Map<number, { from: number; to: number; value: number }>();
+      for (const i of live) {
+        const from = nodeOf[i]!;
+        const to = index[folded[i]!]!;
+        const key = from * MAX_NODES + to;
+        const link = carried.get(key) ?? { from, to, value: 0 };
+        link.value += units[i]!;
+        carried.set(key, link);
+      }
+      links.push(...carried.values());
     }
-    links.push(...carried.values());
-    live = folded.filter((f) => f.item !== END).map((f) => ({ route: f.route, node: index.get(f.item)! }));
+    live = live.filter((i) => folded[i] !== 0);
+    for (const i of live) nodeOf[i] = index[folded[i]!]!;
   }
   // Nodes in step order; links forward in time (before the anchor: from the earlier step).
   const order = nodes.map((_, i) => i).sort((x, y) => nodes[x]!.step - nodes[y]!.step || x - y);
-  const position = new Map(order.map((old, i) => [old, i]));
+  const position = new Int32Array(nodes.length);
+  order.forEach((old, i) => (position[old] = i));
   return {
     nodes: order.map((i) => nodes[i]!),
     links: links
-      .map((l) => (after ? { source: position.get(l.from)!, target: position.get(l.to)!, value: l.value } : { source: position.get(l.to)!, target: position.get(l.from)!, value: l.value }))
+      .map((l) => (after ? { source: position[l.from]!, target: position[l.to]!, value: l.value } : { source: position[l.to]!, target: position[l.from]!, value: l.value }))
       .sort((x, y) => x.source - y.source || x.target - y.target),
   };
 }
+
+/** More nodes than any graph has (21 steps of at most 100 items, $other and $end): link keys. */
+const MAX_NODES = 4096;
 
 function graphOf(routes: RouteCount[], p: PathsParams): PathsGraph {
   const units = routes.reduce((s, r) => s + r.n, 0);
@@ -274,7 +325,7 @@ function graphOf(routes: RouteCount[], p: PathsParams): PathsGraph {
 function merged(rows: RouteCount[], bval: string | null = null): RouteCount[] {
   const byRoute = new Map<string, RouteCount>();
   for (const r of rows) {
-    const key = JSON.stringify(r.items);
+    const key = r.items.join('\u0000');
     const m = byRoute.get(key);
     if (m) m.n += r.n;
     else byRoute.set(key, { bval, items: r.items, n: r.n });

@@ -11,6 +11,7 @@ import { seedEvents, seedIdentity, type SeedEvent } from '../support/seedEvents.
 import { grantEntitlements } from '../support/license.js';
 import { accessTokenFor, addMember } from '../support/factories.js';
 import { pathsOracle, type PathRule, type PathsInput } from '../oracles/paths.js';
+import { compareText } from '../../server/queries/paths.js';
 
 const SITE = 'https://Shop.Example';
 const pv = (ts: string, path: string, who: Partial<SeedEvent>): SeedEvent => ({ event: 'pp.page_view', ts, url: `${SITE}${path}`, ...who });
@@ -169,6 +170,15 @@ t.test('path-cleaning rules: roles, checks, the test call and the revision', asy
   t.strictSame(noPath.body, { url: 'pricing page', path: null, cleaned: null, steps: [] });
   const other = await h.server.request('GET', '/api/v1/projects/2147483000/path-cleaning', { token: h.token });
   t.equal(other.status, 404);
+});
+
+t.test('routes and items order as UTF-8 bytes, as the database orders text', async (t) => {
+  const text = fc.string({ unit: fc.constantFrom('a', 'b', '/', 'é', '\uffef', '😀', '𝄞'), maxLength: 6 });
+  fc.assert(
+    fc.property(text, text, (a, b) => Math.sign(compareText(a, b)) === Math.sign(Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')))),
+    { numRuns: 2000 },
+  );
+  t.pass('the same order as the bytes');
 });
 
 // --- random data ---------------------------------------------------------------------------------
