@@ -1,10 +1,10 @@
 // `npm run bench:console`: how long the console takes from a query's answer to its chart on screen,
 // for the largest answers an insight gives (hourly series over 90 days in ten groups, a 90-day
-// retention grid, a year of lifecycle, a funnel broken down by page). Answer size, not the
+// retention grid, a year of lifecycle, a funnel broken down by page, a 21-step paths graph). Answer size, not the
 // number of events behind it, sets the drawing work, so the demo project serves; the query time
 // itself is measured by `npm run bench`. Writes the figures into docs/BENCHMARKS.md.
 //
-//   node dist/test/bench/consoleRender.js [--runs 7] [--no-docs]
+//   node dist/test/bench/consoleRender.js [--runs 7] [--no-docs] [--only paths,funnel]
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -15,7 +15,9 @@ import { launchChromium } from '../support/chromium.js';
 import { packageRoot } from '../../server/packageRoot.js';
 import { demoOwnerPage, startDemoServer } from '../console/demoServer.js';
 
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '7' }, 'no-docs': { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({
+  options: { runs: { type: 'string', default: '7' }, 'no-docs': { type: 'boolean', default: false }, only: { type: 'string' } },
+});
 const runs = Number(args.runs);
 const TARGET_MS = 100;
 
@@ -27,6 +29,7 @@ const CASES: Array<{ name: string; url: string; shape: string }> = [
   { name: 'retention', url: `/projects/1/insights/retention?start=pp.page_view&return=any&periods=90&from=${daysBefore(89)}&to=${today}`, shape: '90 cohorts × 91 periods' },
   { name: 'lifecycle', url: `/projects/1/insights/lifecycle?from=${daysBefore(364)}&to=${today}`, shape: '365 days × 4 states' },
   { name: 'funnel', url: `/projects/1/insights/funnel?steps=pp.page_view~pp.click~pp.form_start~signup~report_viewed~purchase&breakdown=path&from=${daysBefore(29)}&to=${today}`, shape: '6 steps, 10 segments' },
+  { name: 'paths', url: `/projects/1/insights/paths?event=pp.page_view&depth=20&top_n=20&from=${daysBefore(29)}&to=${today}`, shape: 'a Sankey graph of 21 steps × 22 nodes' },
   { name: 'stickiness', url: `/projects/1/insights/stickiness?event=any&from=${daysBefore(89)}&to=${today}`, shape: '90 bars' },
   { name: 'activity', url: `/projects/1?event=any`, shape: '6 tiles, 30 points' },
 ];
@@ -57,7 +60,8 @@ const browser = await launchChromium();
 const rows: Array<{ name: string; shape: string; median: number; max: number }> = [];
 try {
   const page = await demoOwnerPage(browser, demo);
-  for (const c of CASES) {
+  const only = args.only?.split(',');
+  for (const c of CASES.filter((x) => !only || only.includes(x.name))) {
     await renderTime(page, c.url); // warm-up: the page's code is loaded once
     const times: number[] = [];
     for (let r = 0; r < runs; r++) times.push(await renderTime(page, c.url));

@@ -2,8 +2,7 @@
 // cleaned page path, as a Sankey graph and the most frequent whole routes. A named node of the
 // graph anchors the query on its item.
 
-import { useEffect, useId, useState } from 'preact/hooks';
-import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../api/client';
 import { useAsync } from '../ui/useAsync';
 import { SankeyChart, type FlowNode } from '../ui/charts/Sankey';
@@ -13,7 +12,7 @@ import { Empty } from '../ui/states';
 import { TableHead } from '../ui/TableHead';
 import { useSession } from '../app/session';
 import { hasFeature } from '../app/features';
-import { ChoiceControl, ControlBar, DateRange, FilterEditor, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
+import { ChoiceControl, ControlBar, DateRange, FilterEditor, filtersOf, Labelled, useEventNames, usePropertyKeys } from './controls/Controls';
 import { InsightFrame, useInsight } from './insight';
 
 type Direction = 'after' | 'before';
@@ -185,19 +184,6 @@ function EventField({ label, value, names, onValue, clearOnPick }: { label: stri
         </>
       )}
     </Labelled>
-  );
-}
-
-/** A control of the bar with its label; `children` draws the field given the id the label names. */
-function Labelled({ label, children }: { label: string; children(id: string): ComponentChildren }) {
-  const id = useId();
-  return (
-    <div class="control">
-      <label class="control-label" for={id}>
-        {label}
-      </label>
-      {children(id)}
-    </div>
   );
 }
 

@@ -1,6 +1,11 @@
 // Number and date formatting shared by pages and charts.
 
-export const formatNumber = (n: number | null | undefined): string => (n === null || n === undefined ? '—' : n.toLocaleString('en-US'));
+// One formatter each: `toLocaleString` builds a new one on every call, which a chart of a thousand
+// labels pays for in tens of milliseconds.
+const NUMBER = new Intl.NumberFormat('en-US');
+const RUB = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+
+export const formatNumber = (n: number | null | undefined): string => (n === null || n === undefined ? '—' : NUMBER.format(n));
 
 export const formatPercent = (fraction: number | null | undefined, digits = 1): string =>
   fraction === null || fraction === undefined ? '—' : `${(fraction * 100).toFixed(digits)}%`;
@@ -29,4 +34,4 @@ export function formatDuration(seconds: number): string {
 }
 
 export const formatRub = (n: number | null | undefined): string =>
-  n === null || n === undefined ? '—' : `${n.toLocaleString('en-US', { maximumFractionDigits: 2 })} ₽`;
+  n === null || n === undefined ? '—' : `${RUB.format(n)} ₽`;

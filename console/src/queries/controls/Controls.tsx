@@ -53,22 +53,33 @@ export function useEventNames(projectId: number): string[] {
   return (catalog.data?.items ?? []).slice().sort((a, b) => b.count - a.count).map((e) => e.event);
 }
 
-export function EventPicker({ label, value, names, onValue, allowAny }: { label: string; value: string; names: string[]; onValue(v: string): void; allowAny?: boolean }) {
+/** A control of the bar with its label; `children` draws the field given the id the label names. */
+export function Labelled({ label, children }: { label: string; children(id: string): ComponentChildren }) {
   const id = useId();
-  const options = names.includes(value) || !value || value === 'any' ? names : [value, ...names];
   return (
     <div class="control">
       <label class="control-label" for={id}>
         {label}
       </label>
-      <select id={id} value={value} onChange={(e) => onValue((e.currentTarget as HTMLSelectElement).value)}>
-        {allowAny && <option value="any">any event</option>}
-        {!allowAny && !value && <option value="">choose an event</option>}
-        {options.map((n) => (
-          <option value={n}>{n}</option>
-        ))}
-      </select>
+      {children(id)}
     </div>
+  );
+}
+
+export function EventPicker({ label, value, names, onValue, allowAny }: { label: string; value: string; names: string[]; onValue(v: string): void; allowAny?: boolean }) {
+  const options = names.includes(value) || !value || value === 'any' ? names : [value, ...names];
+  return (
+    <Labelled label={label}>
+      {(id) => (
+        <select id={id} value={value} onChange={(e) => onValue((e.currentTarget as HTMLSelectElement).value)}>
+          {allowAny && <option value="any">any event</option>}
+          {!allowAny && !value && <option value="">choose an event</option>}
+          {options.map((n) => (
+            <option value={n}>{n}</option>
+          ))}
+        </select>
+      )}
+    </Labelled>
   );
 }
 
@@ -80,36 +91,32 @@ export function usePropertyKeys(projectId: number): string[] {
 const BUILT_IN_FIELDS = ['url', 'path', 'referrer', 'source', 'sdk_name', 'release'];
 
 export function PropertyPicker({ label, value, keys, onValue }: { label: string; value: string; keys: string[]; onValue(v: string): void }) {
-  const id = useId();
   return (
-    <div class="control">
-      <label class="control-label" for={id}>
-        {label}
-      </label>
-      <select id={id} value={value} onChange={(e) => onValue((e.currentTarget as HTMLSelectElement).value)}>
-        <option value="">none</option>
-        {[...BUILT_IN_FIELDS, ...keys].map((k) => (
-          <option value={k}>{k}</option>
-        ))}
-      </select>
-    </div>
+    <Labelled label={label}>
+      {(id) => (
+        <select id={id} value={value} onChange={(e) => onValue((e.currentTarget as HTMLSelectElement).value)}>
+          <option value="">none</option>
+          {[...BUILT_IN_FIELDS, ...keys].map((k) => (
+            <option value={k}>{k}</option>
+          ))}
+        </select>
+      )}
+    </Labelled>
   );
 }
 
 /** A labelled choice of the control bar: `choices` are [value, text] pairs. */
 export function ChoiceControl({ label, value, choices, onValue }: { label: string; value: string; choices: ReadonlyArray<readonly [string, string]>; onValue(v: string): void }) {
-  const id = useId();
   return (
-    <div class="control">
-      <label class="control-label" for={id}>
-        {label}
-      </label>
-      <select id={id} value={value} onChange={(e) => onValue((e.currentTarget as HTMLSelectElement).value)}>
-        {choices.map(([v, text]) => (
-          <option value={v}>{text}</option>
-        ))}
-      </select>
-    </div>
+    <Labelled label={label}>
+      {(id) => (
+        <select id={id} value={value} onChange={(e) => onValue((e.currentTarget as HTMLSelectElement).value)}>
+          {choices.map(([v, text]) => (
+            <option value={v}>{text}</option>
+          ))}
+        </select>
+      )}
+    </Labelled>
   );
 }
 

@@ -65,15 +65,15 @@ export function SankeyChart({ title, nodes, links, onPick }: { title: string; no
               const x = last ? n.x0! - 6 : n.x1! + 6;
               const y = mid(n);
               return (
-                <g>
+                <>
                   <rect class={n.muted ? 'sankey-node muted' : 'sankey-node'} data-item={n.key} data-step={n.step} x={n.x0} y={n.y0} width={n.x1! - n.x0!} height={Math.max(1, n.y1! - n.y0!)} />
                   <text x={x} y={y - 3} text-anchor={last ? 'end' : 'start'} class="bar-label">
                     {shorten(n.label)}
+                    <tspan x={x} dy={15} class="bar-sub">
+                      {formatNumber(n.count)}
+                    </tspan>
                   </text>
-                  <text x={x} y={y + 12} text-anchor={last ? 'end' : 'start'} class="bar-sub">
-                    {formatNumber(n.count)}
-                  </text>
-                </g>
+                </>
               );
             })}
           </svg>
