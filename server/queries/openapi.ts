@@ -279,7 +279,11 @@ const schemas: Record<string, JsonSchema> = {
       breakdown: {
         type: 'array',
         description: 'per value of the anchor event, in rank order, `$other` last',
-        items: { allOf: [ref('PathGraph')], properties: { name: { type: 'string' }, value: { type: ['string', 'null'] } } },
+        items: {
+          allOf: [ref('PathGraph')],
+          properties: { name: { type: 'string', description: 'the value, `$none` (absent) or `$other`' }, value: { type: ['string', 'null'] } },
+          required: ['name', 'value'],
+        },
       },
     },
     required: ['date_from', 'date_to', 'direction', 'counted'],

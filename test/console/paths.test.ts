@@ -98,6 +98,21 @@ t.test('a node clicked, then one picked with the keyboard, anchors the query on 
   t.same(signup.routes.map((r: Route) => r.items), [['signup', '/users/42'], ['signup', '/users/7']], 'each user page its own item before any rule');
 });
 
+t.test('broken down by a property of the selected event, one segment at a time', async (t) => {
+  await page.goto(`${base}/insights/paths?event=pp.page_view&breakdown=path&from=${from}&to=${today}`);
+  await page.getByLabel('Segment').waitFor();
+  const expected = await askQuery(server, token, project.id, 'paths', { ...QUERY, selected_event: 'pp.page_view', breakdown: { property: 'path', limit: 5 } });
+  const segments = expected.breakdown as Array<{ name: string; units: number; routes: Route[] }>;
+  t.same(segments.map((g) => [g.name, g.units]), [['/home', 5], ['/blog', 1]], 'the first page of each person');
+  t.same(await page.getByLabel('Segment').locator('option').allTextContents(), ['all (6)', '/home (5)', '/blog (1)']);
+  t.same(await routesOnPage(page), routesOf(expected.routes), 'all segments together first');
+  await page.getByLabel('Segment').selectOption('/blog');
+  const blog = segments.find((g) => g.name === '/blog')!;
+  t.same(await eventually('the /blog segment', () => routesOnPage(page), (rows) => JSON.stringify(rows) === JSON.stringify(routesOf(blog.routes))), routesOf(blog.routes));
+  t.equal(new URL(page.url()).searchParams.get('segment'), '/blog', 'in the URL');
+  t.match(await page.getByTestId('paths-units').textContent(), '1 actor ·');
+});
+
 t.test('an empty answer and a refused question say so', async (t) => {
   await page.goto(`${base}/insights/paths?event=never_sent&from=${from}&to=${today}`);
   await page.getByText('No actors with never_sent').waitFor();

@@ -1761,8 +1761,9 @@ export interface components {
         PathResponse: {
             /** @description per value of the anchor event, in rank order, `$other` last */
             breakdown?: ({
-                name?: string;
-                value?: string | null;
+                /** @description the value, `$none` (absent) or `$other` */
+                name: string;
+                value: string | null;
             } & components["schemas"]["PathGraph"])[];
             /** @enum {unknown} */
             counted: "actors" | "sessions";

@@ -12,7 +12,7 @@ import { Empty } from '../ui/states';
 import { TableHead } from '../ui/TableHead';
 import { useSession } from '../app/session';
 import { hasFeature } from '../app/features';
-import { ChoiceControl, ControlBar, DateRange, FilterEditor, filtersOf, Labelled, useEventNames, usePropertyKeys } from './controls/Controls';
+import { ChoiceControl, ControlBar, DateRange, FilterEditor, filtersOf, Labelled, PropertyPicker, useEventNames, usePropertyKeys } from './controls/Controls';
 import { InsightFrame, useInsight } from './insight';
 
 type Direction = 'after' | 'before';
@@ -22,6 +22,8 @@ const OTHER = '$other';
 const END = '$end';
 
 const isNamed = (item: string) => item !== OTHER && item !== END;
+/** Values of a breakdown shown, the rest together as other values. */
+const SEGMENTS = 5;
 
 /** `$other` folds items past top_n; `$end` is where routes stopped (before the anchor: began). */
 function itemLabel(item: string, direction: Direction): string {
@@ -46,6 +48,8 @@ export function Paths() {
   const topN = Number(url.get('top_n', '20'));
   const exclude = url.list('exclude');
   const filters = url.list('filter');
+  const breakdown = url.get('breakdown');
+  const segment = url.get('segment');
   // Without the license a session count would be refused: the page explains instead of asking.
   const locked = mode === 'session' && !licensed;
 
@@ -62,6 +66,7 @@ export function Paths() {
     ...(direction === 'after' && end ? { end_event: end } : {}),
     ...(exclude.length ? { exclude_events: exclude } : {}),
     ...(filters.length ? { filters: filtersOf(filters) } : {}),
+    ...(breakdown ? { breakdown: { property: breakdown, limit: SEGMENTS } } : {}),
   };
   const key = JSON.stringify(body);
   const answer = useAsync(
@@ -88,6 +93,7 @@ export function Paths() {
         <NumberControl label="Top items" value={topN} min={1} max={100} onValue={(v) => url.set({ top_n: v })} />
         <DateRange from={from} to={to} today={ctx.today} onChange={(f, t) => url.set({ from: f, to: t })} />
         <ExcludeControl excluded={exclude} names={suggestions} onChange={(list) => url.set({ exclude: list })} />
+        <PropertyPicker label="Break down by (on the selected event)" value={breakdown} keys={keys} onValue={(v) => url.set({ breakdown: v || undefined, segment: undefined })} />
         <FilterEditor projectId={projectId} filters={filters} keys={keys} onChange={(f) => url.set({ filter: f })} />
       </ControlBar>
       {locked && <Gated feature="actor_drilldown">{null}</Gated>}
@@ -105,33 +111,15 @@ export function Paths() {
               <Empty title={`No ${d.counted} with ${event} from ${d.date_from} to ${d.date_to}`}>Widen the dates, loosen the filters or choose another event or page.</Empty>
             ) : (
               <>
-                <p class="result-meta" data-testid="paths-units">
-                  {formatNumber(d.units)} {d.counted} · {d.direction === 'after' ? 'after' : 'before'} {event} · {d.date_from} to {d.date_to}
-                </p>
-                <SankeyChart
-                  title={`Routes ${d.direction} ${event} of ${formatNumber(d.units)} ${d.counted}, ${d.sankey.nodes.length} nodes`}
-                  nodes={d.sankey.nodes.map((n) => flowNode(n, d.direction, d.counted, event))}
-                  links={d.sankey.links}
-                  onPick={(i) => anchorOn(d.sankey.nodes[i]!.item)}
-                />
-                <h2>Top routes</h2>
-                {d.routes.length === 0 ? (
-                  <p class="muted">No route was taken by at least {formatNumber(minCount)} {d.counted}.</p>
-                ) : (
-                  <table class="table" data-testid="paths-routes">
-                    <TableHead columns={['Rank', 'Route', d.counted === 'actors' ? 'Actors' : 'Sessions', 'Share']} />
-                    <tbody>
-                      {d.routes.map((r, i) => (
-                        <tr>
-                          <td>{i + 1}</td>
-                          <th scope="row">{r.items.join(' → ')}</th>
-                          <td data-col="count">{formatNumber(r.count)}</td>
-                          <td data-col="share">{formatPercent(r.share)}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
+                {d.breakdown && (
+                  <ChoiceControl
+                    label="Segment"
+                    value={d.breakdown.some((g) => g.name === segment) ? segment : ''}
+                    choices={[['', `all (${formatNumber(d.units)})`], ...d.breakdown.map((g) => [g.name, `${segmentLabel(g.name)} (${formatNumber(g.units)})`] as const)]}
+                    onValue={(v) => url.set({ segment: v || undefined })}
+                  />
                 )}
+                <Routes graph={d.breakdown?.find((g) => g.name === segment) ?? d} counted={d.counted} direction={d.direction} event={event} minCount={minCount} onPick={anchorOn} />
               </>
             )}
             {!licensed && <Gated feature="actor_drilldown">{null}</Gated>}
@@ -139,6 +127,49 @@ export function Paths() {
         )
       }
     </InsightFrame>
+  );
+}
+
+/** "1 actor", "2,300 sessions". */
+const unitsText = (n: number, counted: string) => `${formatNumber(n)} ${n === 1 ? counted.slice(0, -1) : counted}`;
+
+type Graph = Pick<Schemas['PathResponse'], 'units' | 'routes' | 'sankey'>;
+
+/** `$none` (the property absent on the selected event) and `$other` (values past the limit) in words. */
+const segmentLabel = (name: string) => (name === '$none' ? 'not set' : name === '$other' ? 'other values' : name);
+
+/** One graph: units, the Sankey and the top routes (of every unit, or of one segment). */
+function Routes({ graph, counted, direction, event, minCount, onPick }: { graph: Graph; counted: string; direction: Direction; event: string; minCount: number; onPick(item: string): void }) {
+  return (
+    <>
+      <p class="result-meta" data-testid="paths-units">
+        {unitsText(graph.units, counted)} · {direction === 'after' ? 'after' : 'before'} {event}
+      </p>
+      <SankeyChart
+        title={`Routes ${direction} ${event} of ${unitsText(graph.units, counted)}, ${graph.sankey.nodes.length} nodes`}
+        nodes={graph.sankey.nodes.map((n) => flowNode(n, direction, counted, event))}
+        links={graph.sankey.links}
+        onPick={(i) => onPick(graph.sankey.nodes[i]!.item)}
+      />
+      <h2>Top routes</h2>
+      {graph.routes.length === 0 ? (
+        <p class="muted">No route was taken by at least {formatNumber(minCount)} {counted}.</p>
+      ) : (
+        <table class="table" data-testid="paths-routes">
+          <TableHead columns={['Rank', 'Route', counted === 'actors' ? 'Actors' : 'Sessions', 'Share']} />
+          <tbody>
+            {graph.routes.map((r, i) => (
+              <tr>
+                <td>{i + 1}</td>
+                <th scope="row">{r.items.join(' → ')}</th>
+                <td data-col="count">{formatNumber(r.count)}</td>
+                <td data-col="share">{formatPercent(r.share)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
   );
 }
 
