@@ -15,6 +15,7 @@ import { runLifecycle, shapeLifecycle, validateLifecycle, type LifecycleParams }
 import { runStickiness, shapeStickiness, validateStickiness, type StickinessParams } from './stickiness.js';
 import { runActivitySummary, shapeActivitySummary, validateActivitySummary, type ActivitySummaryParams } from './activitySummary.js';
 import { runPaths, shapePaths, validatePaths, type PathsParams } from './paths.js';
+import { runCorrelations, shapeCorrelations, validateCorrelations, type CorrelationsParams } from './correlations.js';
 import { runRevenueSummary, shapeRevenueSummary, validateRevenueSummary, type RevenueSummaryParams } from './revenueSummary.js';
 
 export interface QueryRoute<P = any> {
@@ -177,7 +178,24 @@ const paths: QueryRoute<PathsParams> = {
   execute: async (store, p, ctx) => shapePaths(await runPaths(store, p, ctx), p),
 };
 
-export const QUERIES: QueryRoute[] = [funnel, retention, retentionActors, segmentation, lifecycle, stickiness, activitySummary, revenueSummary, paths];
+const correlations: QueryRoute<CorrelationsParams> = {
+  name: 'correlations',
+  path: 'correlations',
+  doc: {
+    operationId: 'queryCorrelations',
+    summary: 'Correlations: events that go with reaching a target event, by lift',
+    description:
+      "Converters are observed before their first target event, others for the converters' median time to convert from their first activity. Odds ratios with 95% intervals, p and Benjamini–Hochberg q values. Associations, not causes.",
+    request: 'CorrelationsRequest',
+    response: 'CorrelationsResponse',
+    gated: true,
+  },
+  validate: validateCorrelations,
+  entitlements: none,
+  execute: async (store, p, ctx) => shapeCorrelations(await runCorrelations(store, p, ctx), p),
+};
+
+export const QUERIES: QueryRoute[] = [funnel, retention, retentionActors, segmentation, lifecycle, stickiness, activitySummary, revenueSummary, paths, correlations];
 
 /** Every `filters` list of a query body: the top-level one and, for funnels, each step's. */
 export function filterListsOf(p: { filters?: FilterItem[]; steps?: Array<{ filters?: FilterItem[] }> }): FilterItem[][] {

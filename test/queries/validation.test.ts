@@ -31,6 +31,7 @@ const VALID: Array<[string, object]> = [
   ['activity-summary', { date_to: '2026-03-10' }],
   ['revenue-summary', range],
   ['paths', paths],
+  ['correlations', { ...range, target_event: 'purchase' }],
 ];
 
 const CASES: Array<[string, string, object, string]> = [
@@ -175,7 +176,8 @@ t.test('arbitrary bodies never give a 500', async (t) => {
       breakdown: fc.record({ property: text }), compare: fc.oneof(fc.record({ period: fc.constant('previous') }), fc.record({ date_from: date, date_to: date })),
       cursor: text, dropped_cursor: text, selected_event: text, end_event: text, direction: fc.constantFrom('before', 'after', 'x'),
       depth: fc.integer({ min: -1, max: 25 }), mode: fc.constantFrom('actor', 'session', 'x'), min_count: fc.integer({ min: -1, max: 5 }),
-      top_n: fc.integer({ min: 0, max: 120 }), exclude_events: fc.array(text, { maxLength: 3 }),
+      top_n: fc.integer({ min: 0, max: 120 }), exclude_events: fc.array(text, { maxLength: 3 }), target_event: text,
+      min_n: fc.integer({ min: -1, max: 10 }), exclude_managed: fc.oneof(fc.boolean(), text),
     },
     { requiredKeys: [] },
   );

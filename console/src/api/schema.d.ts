@@ -744,6 +744,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{id}/queries/correlations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Correlations: events that go with reaching a target event, by lift
+         * @description Converters are observed before their first target event, others for the converters' median time to convert from their first activity. Odds ratios with 95% intervals, p and Benjamini–Hochberg q values. Associations, not causes.
+         */
+        post: operations["queryCorrelations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{id}/queries/funnel": {
         parameters: {
             query?: never;
@@ -1268,6 +1288,86 @@ export interface components {
             date_to?: string;
             /** @enum {unknown} */
             period?: "previous";
+        };
+        CorrelationsRequest: {
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_from: string;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_to: string;
+            /**
+             * @description leave out autocapture (`pp.*`) and labeled-event rows
+             * @default true
+             */
+            exclude_managed: boolean;
+            filters?: components["schemas"]["QueryFilters"];
+            /**
+             * @description candidates listed, by lift
+             * @default 20
+             */
+            limit: number;
+            /**
+             * @description candidates are events at least this many actors did in their observation window
+             * @default 5
+             */
+            min_n: number;
+            /** @description the conversion: actors who did it in the range converted */
+            target_event: string;
+        };
+        CorrelationsResponse: {
+            /** @description actors with any (matching) event in the range */
+            actors: number;
+            /** @description by lift (highest first; null last), ties by event name */
+            candidates: {
+                actors: number;
+                /** @description fraction 0..1; null when the denominator is 0 */
+                conversion_with: number | null;
+                /** @description fraction 0..1; null when the denominator is 0 */
+                conversion_without: number | null;
+                converted_did: number;
+                converted_did_not: number;
+                event: string;
+                /** @description P(convert | did) / P(convert) */
+                lift: number | null;
+                not_converted_did: number;
+                not_converted_did_not: number;
+                /** @description one added to each cell */
+                odds_ratio: number;
+                odds_ratio_high: number;
+                /** @description 95% interval */
+                odds_ratio_low: number;
+                /** @description two-sided, of the log odds ratio */
+                p_value: number;
+                /** @description Benjamini–Hochberg over every candidate tested */
+                q_value: number;
+            }[];
+            /** @description candidates that met min_n; the q values adjust over all of them */
+            candidates_tested: number;
+            /** @description fraction 0..1; null when the denominator is 0 */
+            conversion_rate: number | null;
+            converters: number;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_from: string;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_to: string;
+            /** @description non-converters are observed this long from their first activity (the converters' median time to convert); null without converters */
+            observation_seconds: number | null;
+            /** @description converters and non-converters differ by more than 10 to 1 */
+            skewed: boolean;
+            target_event: string;
+            /** @description these are associations, not causes */
+            warning: string;
         };
         /** @description the token response plus the shell sections this installation has; a section without data is absent */
         CustomerBootstrapResponse: components["schemas"]["TokenResponse"] & {
@@ -3863,6 +3963,40 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    queryCorrelations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CorrelationsRequest"];
+            };
+        };
+        responses: {
+            /** @description the result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrelationsResponse"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
