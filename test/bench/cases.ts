@@ -55,6 +55,7 @@ const PATH_RULES = [
   { pattern: '^/catalog/\\d+$', alias: '/catalog/:id' },
   { pattern: '^/blog/post-\\d+$', alias: '/blog/:post' },
 ];
+const CORRELATION_TARGET = 'signup_completed';
 const PATHS = {
   from: FROM_30, to: TO, selected: 'view_pricing', depth: 4, top: 20, rules: PATH_RULES,
   exclude: ['pp.click', 'pp.scroll_depth', 'pp.rage_click', 'pp.dead_click'],
@@ -218,6 +219,24 @@ export const CASES: BenchCase[] = [
     ppFigures: (b) => Object.fromEntries((b.routes as Array<{ items: string[]; count: number }>).map((r) => [r.items.join(' → '), r.count])),
     peerSql: (s) => peer.pathsSql(s, PATHS),
     peerFigures: (rows) => Object.fromEntries(rows.map(([route, count]) => [(route as string[]).join(' → '), n(count)])),
+  },
+  {
+    kind: 'correlations',
+    title: 'Correlations with signup_completed, 30 days',
+    targetMs: 1000,
+    peerTarget: true,
+    pp: () => ({ method: 'POST', path: 'queries/correlations', body: { date_from: FROM_30, date_to: TO, target_event: CORRELATION_TARGET, min_n: 5, limit: 20 } }),
+    ppFigures: (b) => {
+      const out: Figures = {};
+      for (const c of b.candidates as Array<{ event: string; actors: number; converted_did: number }>) Object.assign(out, { [`${c.event}|did`]: c.actors, [`${c.event}|converted`]: c.converted_did });
+      return out;
+    },
+    peerSql: (s) => peer.correlationsSql(s, { from: FROM_30, to: TO, target: CORRELATION_TARGET, minN: 5, limit: 20 }),
+    peerFigures: (rows) => {
+      const out: Figures = {};
+      for (const [event, did, conv] of rows) Object.assign(out, { [`${event}|did`]: n(did), [`${event}|converted`]: n(conv) });
+      return out;
+    },
   },
   {
     kind: 'events_first_page',

@@ -180,6 +180,25 @@ export function pathsSql(s: PeerScope, p: PathsSpec): string {
     GROUP BY route ORDER BY c DESC, route LIMIT ${p.top}`;
 }
 
+/**
+ * Correlations with a target event: per actor the first event and first conversion; converters
+ * observed before converting, the others for the converters' exact median time to convert (the
+ * mean of the middle two for an even count); per candidate, actors who did it and how many of them
+ * converted; the top `limit` by conversion among those who did it (the order of lift), ties by name.
+ */
+export function correlationsSql(s: PeerScope, p: { from: string; to: string; target: string; minN: number; limit: number }): string {
+  const rows = scan(s, { from: p.from, to: p.to, actors: true, columns: 'actor, toUInt32(ts) AS t, event' });
+  const target = lit(p.target);
+  const perActor = `SELECT actor, min(t) AS first, minIf(t, event = ${target}) AS converted_at, countIf(event = ${target}) > 0 AS converted FROM (${rows}) GROUP BY actor`;
+  const span = `SELECT if(n % 2 = 1, toFloat64(sorted[intDiv(n, 2) + 1]), (sorted[intDiv(n, 2)] + sorted[intDiv(n, 2) + 1]) / 2) AS span
+    FROM (SELECT arraySort(groupArray(converted_at - first)) AS sorted, length(sorted) AS n FROM (${perActor}) WHERE converted)`;
+  const windows = `SELECT actor, converted, if(converted, toFloat64(converted_at), first + span) AS until FROM (${perActor}) CROSS JOIN (${span})`;
+  return `SELECT event, count() AS did, sum(converted) AS conv FROM (
+      SELECT DISTINCT actor, event, converted FROM (${rows}) ANY INNER JOIN (${windows}) USING actor
+      WHERE t < until AND event != ${target} AND event NOT LIKE 'pp.%')
+    GROUP BY event HAVING did >= ${p.minN} ORDER BY conv / did DESC, event LIMIT ${p.limit}`;
+}
+
 /** Receipt times (epoch ms) of the project's events, newest first: page `page` (0-based) before `beforeMs`. */
 export function eventsPageSql(s: PeerScope, p: { beforeMs?: number; page: number; limit: number }): string {
   const where = [`project_id = ${s.projectId}`];
