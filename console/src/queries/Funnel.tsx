@@ -85,6 +85,12 @@ export function Funnel() {
               steps={d.steps.map((s) => ({ label: s.label, count: s.count, conversion: s.conversion_rate, stepConversion: s.step_conversion_rate, medianSeconds: s.median_seconds_from_previous }))}
               compare={d.compare?.steps.map((s) => ({ label: s.label, count: s.count, conversion: s.conversion_rate, stepConversion: s.step_conversion_rate, medianSeconds: s.median_seconds_from_previous }))}
             />
+            <p>
+              <a href={correlationsLink(projectId, steps[steps.length - 1]!, d.date_from, d.date_to)} data-testid="funnel-correlations">
+                What goes with reaching {steps[steps.length - 1]}?
+              </a>{' '}
+              <span class="muted">Events people did before converting, against those who did not.</span>
+            </p>
             <table class="table" data-testid="funnel-table">
               <thead>
                 <tr>
@@ -221,4 +227,9 @@ function DroppedActors({ projectId, body, stepCount }: { projectId: number; body
       )}
     </div>
   );
+}
+
+/** The correlations view with the funnel's last step as the conversion, over the same dates. */
+function correlationsLink(projectId: number, target: string, from: string, to: string): string {
+  return `/projects/${projectId}/insights/correlations?${new URLSearchParams({ target, from, to }).toString()}`;
 }
