@@ -15,6 +15,7 @@ import { runLifecycle, shapeLifecycle, validateLifecycle, type LifecycleParams }
 import { runStickiness, shapeStickiness, validateStickiness, type StickinessParams } from './stickiness.js';
 import { runActivitySummary, shapeActivitySummary, validateActivitySummary, type ActivitySummaryParams } from './activitySummary.js';
 import { runPaths, shapePaths, validatePaths, type PathsParams } from './paths.js';
+import { runActivationDrivers, shapeActivationDrivers, validateActivationDrivers, type ActivationDriversParams } from './activationDrivers.js';
 import { runCorrelations, shapeCorrelations, validateCorrelations, type CorrelationsParams } from './correlations.js';
 import { runRevenueSummary, shapeRevenueSummary, validateRevenueSummary, type RevenueSummaryParams } from './revenueSummary.js';
 
@@ -195,7 +196,26 @@ const correlations: QueryRoute<CorrelationsParams> = {
   execute: async (store, p, ctx) => shapeCorrelations(await runCorrelations(store, p, ctx), p),
 };
 
-export const QUERIES: QueryRoute[] = [funnel, retention, retentionActors, segmentation, lifecycle, stickiness, activitySummary, revenueSummary, paths, correlations];
+const activationDrivers: QueryRoute<ActivationDriversParams> = {
+  name: 'activation_drivers',
+  path: 'activation-drivers',
+  doc: {
+    operationId: 'queryActivationDrivers',
+    summary: 'Activation drivers: early behaviors that go with being retained',
+    description:
+      'Discovery (70% of actors by a hash of their id) picks each candidate’s window and threshold by phi; validation (the other 30%) judges that choice once. Actors whose outcome window is open at as_of are left out. Associations, not causes.',
+    request: 'ActivationDriversRequest',
+    response: 'ActivationDriversResponse',
+    gated: true,
+  },
+  validate: validateActivationDrivers,
+  entitlements: none,
+  execute: async (store, p, ctx) => shapeActivationDrivers(await runActivationDrivers(store, p, ctx), p, ctx),
+};
+
+export const QUERIES: QueryRoute[] = [
+  funnel, retention, retentionActors, segmentation, lifecycle, stickiness, activitySummary, revenueSummary, paths, correlations, activationDrivers,
+];
 
 /** Every `filters` list of a query body: the top-level one and, for funnels, each step's. */
 export function filterListsOf(p: { filters?: FilterItem[]; steps?: Array<{ filters?: FilterItem[] }> }): FilterItem[][] {

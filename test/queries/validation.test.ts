@@ -32,6 +32,7 @@ const VALID: Array<[string, object]> = [
   ['revenue-summary', range],
   ['paths', paths],
   ['correlations', { ...range, target_event: 'purchase' }],
+  ['activation-drivers', { ...range, anchor_event: 'signup', outcome: { event: 'report', from_day: 7, to_day: 14 } }],
 ];
 
 const CASES: Array<[string, string, object, string]> = [

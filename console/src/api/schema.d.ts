@@ -724,6 +724,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{id}/queries/activation-drivers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activation drivers: early behaviors that go with being retained
+         * @description Discovery (70% of actors by a hash of their id) picks each candidate’s window and threshold by phi; validation (the other 30%) judges that choice once. Actors whose outcome window is open at as_of are left out. Associations, not causes.
+         */
+        post: operations["queryActivationDrivers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{id}/queries/activity-summary": {
         parameters: {
             query?: never;
@@ -1191,6 +1211,120 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ActivationDriversRequest: {
+            /** @description each actor's first such event with its local date in the range is their anchor */
+            anchor_event: string;
+            /** @description each at most outcome.from_day (a window must end before the outcome window); default [1, 3, 7, 10, 14, 30] trimmed to outcome.from_day */
+            behavior_windows_days?: number[];
+            /**
+             * @description the events most eligible actors did within the longest window
+             * @default 50
+             */
+            candidate_limit: number;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_from: string;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_to: string;
+            /**
+             * @description leave out autocapture (`pp.*`) and labeled-event rows as candidates
+             * @default true
+             */
+            exclude_managed_events: boolean;
+            /** @description never candidates */
+            excluded_events?: string[];
+            filters?: components["schemas"]["QueryFilters"];
+            outcome: components["schemas"]["ActivationOutcome"];
+        };
+        ActivationDriversResponse: {
+            anchor_event: string;
+            /** @description actors with an anchor in the range */
+            anchored: number;
+            /**
+             * Format: date-time
+             * @description the instant maturity was judged against, captured once when the request started
+             */
+            as_of: string;
+            candidates_considered: number;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_from: string;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_to: string;
+            /** @description by validation phi (highest first, null last), ties by event name */
+            drivers: {
+                /** @enum {unknown} */
+                band: "highly predictive" | "moderately predictive" | "slightly predictive" | "not predictive";
+                /** @enum {unknown} */
+                direction: "positive" | "negative" | "none";
+                discovery: {
+                    actors: number;
+                    phi: number;
+                    support: number;
+                };
+                event: string;
+                threshold: number;
+                /** @description the validation interval leaves out zero */
+                validated: boolean;
+                validation: {
+                    actors: number;
+                    lift: number | null;
+                    phi: number | null;
+                    phi_high: number | null;
+                    /** @description 95% interval by Fisher's z */
+                    phi_low: number | null;
+                    /** @description fraction 0..1; null when the denominator is 0 */
+                    ppv: number | null;
+                    /** @description fraction 0..1; null when the denominator is 0 */
+                    retention_above: number | null;
+                    /** @description fraction 0..1; null when the denominator is 0 */
+                    retention_below: number | null;
+                    support: number;
+                    /** @description fraction 0..1; null when the denominator is 0 */
+                    tpr: number | null;
+                };
+                window_days: number;
+            }[];
+            /** @description anchored actors whose outcome window has closed by as_of */
+            eligible: number;
+            /** @description anchored actors whose outcome window is still open: left out, not counted as lost */
+            immature: number;
+            outcome: components["schemas"]["ActivationOutcome"];
+            retained: number;
+            /** @description fraction 0..1; null when the denominator is 0 */
+            retention_rate: number | null;
+            split: {
+                discovery_actors: number;
+                discovery_share: number;
+                method: string;
+                validation_actors: number;
+                validation_share: number;
+            };
+            /** @description k in "did it at least k times" */
+            thresholds: number[];
+            /** @description these are associations, not causes */
+            warning: string;
+            windows_days: number[];
+        };
+        /** @description retained: the outcome event at least once in [anchor day + from_day, anchor day + to_day); repeats do not strengthen it */
+        ActivationOutcome: {
+            /** @description the outcome event */
+            event: string;
+            /** @description first local day of the outcome window, counted from the anchor day (day 0) */
+            from_day: number;
+            /** @description the window ends before this day */
+            to_day: number;
+        };
         ActivitySummaryRequest: {
             /**
              * Format: date
@@ -3932,6 +4066,40 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    queryActivationDrivers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActivationDriversRequest"];
+            };
+        };
+        responses: {
+            /** @description the result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivationDriversResponse"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
         };
