@@ -239,6 +239,17 @@ export const CASES: BenchCase[] = [
     },
   },
   {
+    kind: 'activation_drivers',
+    title: 'Activation drivers, signups over 60 days, return in days 7–27',
+    targetMs: 1000,
+    peerTarget: false,
+    pp: () => ({
+      method: 'POST', path: 'queries/activation-drivers',
+      body: { date_from: FROM_90, date_to: addDays(TO, -30), anchor_event: CORRELATION_TARGET, outcome: { event: 'pp.page_view', from_day: 7, to_day: 28 } },
+    }),
+    ppFigures: (b) => Object.fromEntries((b.drivers as Array<{ event: string; window_days: number; threshold: number; validation: { support: number } }>).map((d) => [d.event, `${d.window_days}d ≥${d.threshold}: ${d.validation.support}`])),
+  },
+  {
     kind: 'events_first_page',
     title: 'Events list, first page (50, newest received first)',
     targetMs: 100,
