@@ -24,6 +24,7 @@ const Lifecycle = lazy(() => import('../queries/Lifecycle').then((m) => m.Lifecy
 const Stickiness = lazy(() => import('../queries/Stickiness').then((m) => m.Stickiness));
 const Paths = lazy(() => import('../queries/Paths').then((m) => m.Paths));
 const Correlations = lazy(() => import('../queries/Correlations').then((m) => m.Correlations));
+const ActivationDrivers = lazy(() => import('../queries/ActivationDrivers').then((m) => m.ActivationDrivers));
 const Revenue = lazy(() => import('../queries/Revenue').then((m) => m.Revenue));
 const EventsExplorer = lazy(() => import('../events/EventsExplorer').then((m) => m.EventsExplorer));
 const Catalog = lazy(() => import('../events/Catalog').then((m) => m.Catalog));
@@ -68,6 +69,7 @@ function Gate() {
         <Route path="/projects/:projectId/insights/stickiness" component={Stickiness} />
         <Route path="/projects/:projectId/insights/paths" component={Paths} />
         <Route path="/projects/:projectId/insights/correlations" component={Correlations} />
+        <Route path="/projects/:projectId/insights/activation-drivers" component={ActivationDrivers} />
         <Route path="/projects/:projectId/insights/revenue" component={Revenue} />
         <Route path="/projects/:projectId/keys" component={Keys} />
         <Route path="/projects/:projectId/live" component={LiveEvents} />

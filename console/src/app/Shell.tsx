@@ -31,6 +31,7 @@ function projectNav(id: number): Array<{ heading: string; items: NavItem[] }> {
         { href: `${base}/insights/stickiness`, label: 'Stickiness' },
         { href: `${base}/insights/paths`, label: 'Paths' },
         { href: `${base}/insights/correlations`, label: 'Correlations' },
+        { href: `${base}/insights/activation-drivers`, label: 'Activation drivers' },
         { href: `${base}/insights/revenue`, label: 'Revenue' },
       ],
     },
