@@ -64,6 +64,10 @@ export class EventStore {
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'true',
       threads: '2',
+      // Hand freed memory back after any task that held more than this (DuckDB's default is 128 MB):
+      // across a run of different queries the server's peak RSS stays about 40 MB lower, at no
+      // measurable cost in query time (docs/BENCHMARKS.md).
+      allocator_flush_threshold: '32MB',
       ...(options.memoryLimitMb ? { memory_limit: `${options.memoryLimitMb}MB` } : {}),
       ...(options.tempDirectory ? { temp_directory: options.tempDirectory } : {}),
     });
