@@ -10,9 +10,8 @@ import { today, type QueryContext } from './context.js';
 import { addDays } from './dates.js';
 import { checkFilters, type FilterItem } from './filters.js';
 import { checkRange, effectiveRange, type DateRange } from './ranges.js';
-import { MANAGED_EVENT } from './correlations.js';
-import { compareText } from './paths.js';
-import { ACTOR, Binder, dateValue, filtersCondition, num, scanEvents, type BuiltSql } from './sql.js';
+import { phi, phiInterval, ratio, type Table } from './stats.js';
+import { ACTOR, Binder, compareText, dateValue, filtersCondition, managedEvent, num, scanEvents, type BuiltSql } from './sql.js';
 
 export interface ActivationOutcome {
   event: string;
@@ -99,7 +98,7 @@ UNION ALL SELECT (SELECT count(*) FROM anchors), NULL, NULL, 0`,
   const b = new Binder();
   const longest = windows.at(-1)!;
   const excluded = [p.anchor_event, ...(p.excluded_events ?? [])].map((x) => b.bind(x)).join(', ');
-  const where = [`e.event NOT IN (${excluded})`, filtersCondition(b, p.filters, ctx.segments), ...(p.exclude_managed_events ? [`NOT ${MANAGED_EVENT()}`] : [])];
+  const where = [`e.event NOT IN (${excluded})`, filtersCondition(b, p.filters, ctx.segments), ...(p.exclude_managed_events ? [`NOT ${managedEvent()}`] : [])];
   const behaviorScan = scanEvents(b, (local) => ({ actor: ACTOR, t: 'epoch_ms(e.ts)', day: local.day, event: 'e.event' }), {
     projectId: ctx.projectId, timezone: ctx.timezone, from: range.date_from, to: addDays(range.date_to, longest - 1), where,
   });
@@ -125,34 +124,6 @@ export async function runActivationDrivers(store: EventStore, p: ActivationDrive
 }
 
 // --- statistics and shaping ------------------------------------------------------------------
-
-/** A 2×2 table: x = did it (at least k times within w days), y = retained. */
-interface Table {
-  x1y1: number;
-  x1y0: number;
-  x0y1: number;
-  x0y0: number;
-}
-
-/** The phi coefficient; null when a margin is empty. */
-export function phi(t: Table): number | null {
-  const x1 = t.x1y1 + t.x1y0;
-  const x0 = t.x0y1 + t.x0y0;
-  const y1 = t.x1y1 + t.x0y1;
-  const y0 = t.x1y0 + t.x0y0;
-  if (x1 === 0 || x0 === 0 || y1 === 0 || y0 === 0) return null;
-  return (t.x1y1 * t.x0y0 - t.x1y0 * t.x0y1) / Math.sqrt(x1 * x0 * y1 * y0);
-}
-
-const Z95 = 1.959963984540054;
-
-/** A 95% interval of phi by Fisher's z; null below four actors. */
-export function phiInterval(value: number, n: number): { low: number; high: number } | null {
-  if (n < 4) return null;
-  const z = Math.atanh(Math.max(-0.999999999999, Math.min(0.999999999999, value)));
-  const se = 1 / Math.sqrt(n - 3);
-  return { low: Math.tanh(z - Z95 * se), high: Math.tanh(z + Z95 * se) };
-}
 
 /** Amplitude Compass's bands, by the size of phi. */
 export function band(value: number | null): string {
@@ -199,8 +170,6 @@ export interface ActivationDriversResponse extends DateRange {
   warning: string;
   drivers: Driver[];
 }
-
-const ratio = (x: number, y: number) => (y === 0 ? null : x / y);
 
 interface Group {
   n: number;

@@ -3,12 +3,12 @@
 // others for the converters' median time to convert from their first activity, so that people who
 // never convert do not look busier merely for being watched longer. Association, never cause.
 
-import type { EventStore } from '../store/eventStore.js';
+import type { EventStore, Row } from '../store/eventStore.js';
 import type { QueryContext } from './context.js';
 import { checkFilters, type FilterItem } from './filters.js';
 import { checkRange, effectiveRange, type DateRange } from './ranges.js';
-import { ACTOR, Binder, filtersCondition, num, numOrNull, scanEvents, type BuiltSql } from './sql.js';
-import { compareText } from './paths.js';
+import { ACTOR, Binder, compareText, filtersCondition, managedEvent, num, numOrNull, scanEvents, type BuiltSql } from './sql.js';
+import { benjaminiHochberg, oddsRatio, ratio } from './stats.js';
 
 export interface CorrelationsParams {
   date_from: string;
@@ -61,9 +61,6 @@ export interface CorrelationsResponse extends DateRange {
 export const CORRELATION_WARNING =
   'These are associations, not causes: actors who did an event converted more (or less) often, which does not mean the event made them convert. Test a change before acting on it.';
 
-/** Events pp derives or captures itself: autocapture (`pp.*`) and labeled-event rows. */
-export const MANAGED_EVENT = (alias = 'e') => `(starts_with(${alias}.event, 'pp.') OR ${alias}.rule_id IS NOT NULL)`;
-
 export function validateCorrelations(p: CorrelationsParams): void {
   checkRange(p.date_from, p.date_to);
   checkFilters(p.filters);
@@ -76,7 +73,7 @@ export function validateCorrelations(p: CorrelationsParams): void {
  */
 export function correlationsSql(p: CorrelationsParams, range: DateRange, ctx: QueryContext): BuiltSql {
   const b = new Binder();
-  const managed = p.exclude_managed ? MANAGED_EVENT() : 'false';
+  const managed = p.exclude_managed ? managedEvent() : 'false';
   const scan = scanEvents(b, { actor: ACTOR, t: 'epoch_ms(e.ts)', event: 'e.event', managed }, {
     projectId: ctx.projectId, timezone: ctx.timezone, from: range.date_from, to: range.date_to, where: [filtersCondition(b, p.filters, ctx.segments)],
   });
@@ -94,75 +91,14 @@ SELECT totals.*, cand.event, cand.did, cand.did_converted FROM totals LEFT JOIN 
   return { sql, params: b.values };
 }
 
-export async function runCorrelations(store: EventStore, p: CorrelationsParams, ctx: QueryContext): Promise<{ range: DateRange; rows: Awaited<ReturnType<EventStore['read']>> }> {
+export async function runCorrelations(store: EventStore, p: CorrelationsParams, ctx: QueryContext): Promise<{ range: DateRange; rows: Row[] }> {
   const range = effectiveRange(p, ctx);
   const q = correlationsSql(p, range, ctx);
   return { range, rows: await store.read(q.sql, q.params, { timeoutMs: ctx.timeoutMs }) };
 }
 
-// --- statistics ------------------------------------------------------------------------------
 
-/**
- * erfc(x) for x ≥ 0 to about 1e-15: below 3 by the series of erf with positive terms (no
- * cancellation), above by the continued fraction of erfc evaluated with Lentz's method.
- */
-export function erfc(x: number): number {
-  if (x < 3) {
-    let term = x;
-    let sum = x;
-    for (let n = 1; n < 200 && term > sum * 1e-17; n++) {
-      term *= (2 * x * x) / (2 * n + 1);
-      sum += term;
-    }
-    return 1 - ((2 / Math.sqrt(Math.PI)) * Math.exp(-x * x) * sum);
-  }
-  // erfc(x) = exp(-x²)/√π · 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + …)))).
-  const tiny = 1e-300;
-  let f = x;
-  let c = x;
-  let d = 0;
-  for (let n = 1; n < 500; n++) {
-    const a = n / 2;
-    d = x + a * d;
-    d = Math.abs(d) < tiny ? tiny : d;
-    c = x + a / c;
-    c = Math.abs(c) < tiny ? tiny : c;
-    d = 1 / d;
-    const delta = c * d;
-    f *= delta;
-    if (Math.abs(delta - 1) < 1e-16) break;
-  }
-  return Math.exp(-x * x) / Math.sqrt(Math.PI) / f;
-}
-
-/** Two-sided p of a standard normal statistic. */
-export const twoSidedP = (z: number): number => Math.min(1, erfc(Math.abs(z) / Math.SQRT2));
-
-const Z95 = 1.959963984540054;
-
-/** Odds ratio with one added to each cell, its 95% interval and the two-sided p of its logarithm. */
-export function oddsRatio(a: number, b: number, c: number, d: number): { ratio: number; low: number; high: number; p: number } {
-  const log = Math.log(((a + 1) * (d + 1)) / ((b + 1) * (c + 1)));
-  const se = Math.sqrt(1 / (a + 1) + 1 / (b + 1) + 1 / (c + 1) + 1 / (d + 1));
-  return { ratio: Math.exp(log), low: Math.exp(log - Z95 * se), high: Math.exp(log + Z95 * se), p: twoSidedP(log / se) };
-}
-
-/** Benjamini–Hochberg adjusted p values, in the order given. */
-export function benjaminiHochberg(ps: number[]): number[] {
-  const order = ps.map((p, i) => [p, i] as const).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-  const q = new Array<number>(ps.length);
-  let running = 1;
-  for (let r = order.length - 1; r >= 0; r--) {
-    const [p, i] = order[r]!;
-    running = Math.min(running, (p * ps.length) / (r + 1));
-    q[i] = running;
-  }
-  return q;
-}
-
-const ratio = (x: number, y: number) => (y === 0 ? null : x / y);
-
-export function shapeCorrelations(run: { range: DateRange; rows: Awaited<ReturnType<EventStore['read']>> }, p: CorrelationsParams): CorrelationsResponse {
+export function shapeCorrelations(run: { range: DateRange; rows: Row[] }, p: CorrelationsParams): CorrelationsResponse {
   const first = run.rows[0] ?? {};
   const actors = num(first.actors);
   const converters = num(first.converters);

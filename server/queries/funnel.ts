@@ -7,6 +7,7 @@ import type { EventStore, Row } from '../store/eventStore.js';
 import type { QueryContext } from './context.js';
 import type { CursorCodec } from './cursors.js';
 import { rangeLength } from './dates.js';
+import { ratio } from './stats.js';
 import { checkFilters, type FilterItem } from './filters.js';
 import { checkCompare, checkRange, compareRange, effectiveRange, type CompareRequest, type DateRange } from './ranges.js';
 import { ACTOR, actorOf, Binder, dateValue, eventCondition, fieldText, filtersCondition, hasFilters, num, numOrNull, scanEvents, type ActorForm, type BuiltSql } from './sql.js';
@@ -268,8 +269,6 @@ export async function runFunnel(store: EventStore, p: FunnelParams, ctx: QueryCo
 }
 
 // --- shaping ---------------------------------------------------------------------------------
-
-const ratio = (a: number, b: number) => (b === 0 ? null : a / b);
 
 function shapeSteps(p: FunnelParams, row: Row): FunnelStepResult[] {
   const counts = p.steps.map((_, i) => num(row[`c${i + 1}`]));

@@ -47,9 +47,14 @@ function trimmedSql(path: string): string {
   return `CASE WHEN rtrim(${path}, '/') = '' THEN '/' ELSE rtrim(${path}, '/') END`;
 }
 
+/** One rule applied to a text expression: every match of its pattern replaced by its alias. */
+function ruleSql(b: Binder, rule: PathRule, text: string): string {
+  return `regexp_replace(${text}, ${b.bind(rule.pattern)}, ${b.bind(rule.alias)}, 'g')`;
+}
+
 /** The cleaned path of a path expression: trimmed, then each rule in order. */
 export function cleanedPathSql(b: Binder, rules: readonly PathRule[], path: string): string {
-  return rules.reduce((x, r) => `regexp_replace(${x}, ${b.bind(r.pattern)}, ${b.bind(r.alias)}, 'g')`, trimmedSql(path));
+  return rules.reduce((x, r) => ruleSql(b, r, x), trimmedSql(path));
 }
 
 /**
@@ -95,7 +100,7 @@ export async function traceCleaning(store: EventStore, url: string, rules: reado
   const columns = [`${trimmedSql(start)} AS s0`];
   rules.forEach((r, i) => {
     columns.push(`regexp_matches(s${i}, ${b.bind(r.pattern)}) AS m${i + 1}`);
-    columns.push(`regexp_replace(s${i}, ${b.bind(r.pattern)}, ${b.bind(r.alias)}, 'g') AS s${i + 1}`);
+    columns.push(`${ruleSql(b, r, `s${i}`)} AS s${i + 1}`);
   });
   // Each step reads the previous one's result: one lateral column list.
   const row = (await store.read(`SELECT ${columns.join(', ')}`, b.values as DuckDBValue[], { timeoutMs: 5000 }))[0]!;

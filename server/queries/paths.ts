@@ -10,7 +10,7 @@ import type { QueryContext } from './context.js';
 import { checkFilters, type FilterItem } from './filters.js';
 import { checkRange, effectiveRange, type DateRange } from './ranges.js';
 import { cleanedPathSql } from './pathCleaning.js';
-import { actorOf, Binder, fieldText, filtersCondition, num, scanEvents, type BuiltSql } from './sql.js';
+import { actorOf, Binder, compareText, fieldText, filtersCondition, num, scanEvents, type BuiltSql } from './sql.js';
 
 export interface PathsParams {
   date_from: string;
@@ -190,25 +190,6 @@ export async function runPaths(store: EventStore, p: PathsParams, ctx: QueryCont
 
 // --- shaping ---------------------------------------------------------------------------------
 
-const isSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdfff;
-
-/**
- * Byte order of UTF-8 text, as the database orders it, without encoding: UTF-16 units order the
- * same way except that a surrogate (a character past U+FFFF) sorts after every other unit.
- */
-export function compareText(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    if (isSurrogate(x) !== isSurrogate(y)) return isSurrogate(x) ? 1 : -1;
-    return x - y;
-  }
-  return a.length - b.length;
-}
-
 /** Routes by their items, one item at a time; a route that is a prefix of another comes first. */
 export function compareRoutes(a: readonly string[], b: readonly string[]): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
@@ -322,13 +303,13 @@ function graphOf(routes: RouteCount[], p: PathsParams): PathsGraph {
 }
 
 /** Routes with the same items merged (after the breakdown values were dropped or folded). */
-function merged(rows: RouteCount[], bval: string | null = null): RouteCount[] {
+function merged(rows: RouteCount[]): RouteCount[] {
   const byRoute = new Map<string, RouteCount>();
   for (const r of rows) {
     const key = r.items.join('\u0000');
     const m = byRoute.get(key);
     if (m) m.n += r.n;
-    else byRoute.set(key, { bval, items: r.items, n: r.n });
+    else byRoute.set(key, { bval: null, items: r.items, n: r.n });
   }
   return [...byRoute.values()];
 }

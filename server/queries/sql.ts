@@ -313,6 +313,31 @@ export function scanPropertyDays(b: Binder, o: DayScanOptions & { key: string })
   SELECT gval, day, count(*), sum(revenue) FROM (${raw}) GROUP BY gval, day`;
 }
 
+/** Events pp derives or captures itself: autocapture (`pp.*`) and labeled-event rows. */
+export function managedEvent(row = 'e'): string {
+  return `(starts_with(${row}.event, 'pp.') OR ${row}.rule_id IS NOT NULL)`;
+}
+
+const isSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdfff;
+
+/**
+ * The order the engine sorts text in (UTF-8 bytes), for orderings finished in TypeScript; computed
+ * without encoding: UTF-16 units order the
+ * same way except that a surrogate (a character past U+FFFF) sorts after every other unit.
+ */
+export function compareText(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (isSurrogate(x) !== isSurrogate(y)) return isSurrogate(x) ? 1 : -1;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
 /** DuckDB counts arrive as BigInt, sums as numbers; either may be NULL. */
 export function num(value: unknown): number {
   return typeof value === 'bigint' ? Number(value) : Number(value ?? 0);

@@ -8,7 +8,7 @@ import { difference, queryHarness } from './harness.js';
 import { EVENT_NAMES, filtersArb, RUNS, scenarioArb, seedScenario, several } from './scenarios.js';
 import { seedEvents, type SeedEvent } from '../support/seedEvents.js';
 import { correlationsOracle } from '../oracles/correlations.js';
-import { benjaminiHochberg, twoSidedP } from '../../server/queries/correlations.js';
+import { benjaminiHochberg, twoSidedP } from '../../server/queries/stats.js';
 
 const at = (time: string) => `2026-04-02T${time}:00Z`;
 const ev = (event: string, time: string, user: string): SeedEvent => ({ event, ts: at(time), user_id: user });
