@@ -6,14 +6,10 @@ import { api, ok } from '../api/client';
 import { useAsync } from '../ui/useAsync';
 import { formatNumber, formatPercent } from '../ui/format';
 import { TableHead } from '../ui/TableHead';
-import { ControlBar, DateRange, EventPicker, FilterEditor, Labelled, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
+import { ControlBar, DateRange, EventPicker, FilterEditor, NumberControl, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
 import { InsightFrame, useInsight } from './insight';
 
 const signed = (x: number | null) => (x === null ? '—' : x.toFixed(2));
-
-function DayField({ label, value, min, onValue }: { label: string; value: number; min: number; onValue(v: string): void }) {
-  return <Labelled label={label}>{(id) => <input id={id} type="number" class="narrow" min={min} max={401} value={value} onChange={(e) => onValue((e.currentTarget as HTMLInputElement).value)} />}</Labelled>;
-}
 
 export function ActivationDrivers() {
   const ctx = useInsight(60);
@@ -43,8 +39,8 @@ export function ActivationDrivers() {
       <EventPicker label="Starting with (anchor)" value={anchor} names={names} onValue={(v) => url.set({ anchor: v })} />
       <DateRange from={from} to={to} today={ctx.today} onChange={(f, t) => url.set({ from: f, to: t })} />
       <EventPicker label="Retained if they did" value={outcome} names={names} onValue={(v) => url.set({ outcome: v })} />
-      <DayField label="From day" value={fromDay} min={1} onValue={(v) => url.set({ from_day: v })} />
-      <DayField label="Until day" value={toDay} min={2} onValue={(v) => url.set({ to_day: v })} />
+      <NumberControl label="From day" value={fromDay} min={1} max={400} onValue={(v) => url.set({ from_day: v })} />
+      <NumberControl label="Until day" value={toDay} min={2} max={401} onValue={(v) => url.set({ to_day: v })} />
       <FilterEditor projectId={projectId} filters={filters} keys={keys} onChange={(f) => url.set({ filter: f })} />
     </ControlBar>
   );

@@ -7,7 +7,7 @@ import { api, ok } from '../api/client';
 import { useAsync } from '../ui/useAsync';
 import { formatDuration, formatNumber, formatPercent } from '../ui/format';
 import { TableHead } from '../ui/TableHead';
-import { ControlBar, DateRange, EventPicker, FilterEditor, Labelled, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
+import { ControlBar, DateRange, EventPicker, FilterEditor, NumberControl, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
 import { InsightFrame, useInsight } from './insight';
 
 const ratio = (x: number | null) => (x === null ? '—' : x.toFixed(2));
@@ -40,9 +40,7 @@ export function Correlations() {
     <ControlBar>
       <EventPicker label="Converted when they did" value={target} names={names} onValue={(v) => url.set({ target: v })} />
       <DateRange from={from} to={to} today={ctx.today} onChange={(f, t) => url.set({ from: f, to: t })} />
-      <Labelled label="At least this many people">
-        {(id) => <input id={id} type="number" class="narrow" min={1} value={minN} onChange={(e) => url.set({ min_n: (e.currentTarget as HTMLInputElement).value })} />}
-      </Labelled>
+      <NumberControl label="At least this many people" value={minN} min={1} onValue={(v) => url.set({ min_n: v })} />
       <label class="check control">
         <input type="checkbox" checked={managed} onChange={(e) => url.set({ managed: (e.currentTarget as HTMLInputElement).checked ? 'include' : undefined })} /> Include autocapture
       </label>

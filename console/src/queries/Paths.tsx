@@ -12,7 +12,7 @@ import { Empty } from '../ui/states';
 import { TableHead } from '../ui/TableHead';
 import { useSession } from '../app/session';
 import { hasFeature } from '../app/features';
-import { ChoiceControl, ControlBar, DateRange, FilterEditor, filtersOf, Labelled, PropertyPicker, useEventNames, usePropertyKeys } from './controls/Controls';
+import { ChoiceControl, ControlBar, DateRange, FilterEditor, filtersOf, Labelled, NumberControl, PropertyPicker, useEventNames, usePropertyKeys } from './controls/Controls';
 import { InsightFrame, useInsight } from './insight';
 
 type Direction = 'after' | 'before';
@@ -216,10 +216,6 @@ function EventField({ label, value, names, onValue, clearOnPick }: { label: stri
       )}
     </Labelled>
   );
-}
-
-function NumberControl({ label, value, min, max, onValue }: { label: string; value: number; min: number; max?: number; onValue(v: string): void }) {
-  return <Labelled label={label}>{(id) => <input id={id} type="number" class="narrow" min={min} max={max} value={value} onChange={(e) => onValue((e.currentTarget as HTMLInputElement).value)} />}</Labelled>;
 }
 
 /** Actors always; sessions only with the actor_drilldown license (the choice shows it is locked). */

@@ -66,6 +66,11 @@ export function Labelled({ label, children }: { label: string; children(id: stri
   );
 }
 
+/** A whole number of the bar, taken when the field is left or Enter is pressed. */
+export function NumberControl({ label, value, min, max, onValue }: { label: string; value: number; min: number; max?: number; onValue(v: string): void }) {
+  return <Labelled label={label}>{(id) => <input id={id} type="number" class="narrow" min={min} max={max} value={value} onChange={(e) => onValue((e.currentTarget as HTMLInputElement).value)} />}</Labelled>;
+}
+
 export function EventPicker({ label, value, names, onValue, allowAny }: { label: string; value: string; names: string[]; onValue(v: string): void; allowAny?: boolean }) {
   const options = names.includes(value) || !value || value === 'any' ? names : [value, ...names];
   return (
