@@ -3,27 +3,20 @@
 // answer to the same question.
 
 import t from 'tap';
-import { createHash } from 'node:crypto';
 import { startTestServer } from '../support/testServer.js';
 import { createTenant, login, TEST_PASSWORD } from '../support/factories.js';
 import { seedEvents, type SeedEvent } from '../support/seedEvents.js';
 import { launchChromium } from '../support/chromium.js';
 import { ROOMY_LIMITS } from '../auth/authTestKit.js';
-import { askQuery, checkAccessible, checkClean, signedInConsole } from './consoleKit.js';
+import { idsIn } from '../oracles/activationDrivers.js';
+import { askQuery, checkAccessible, checkClean, daysBefore, signedInConsole, UTC_TODAY } from './consoleKit.js';
 
 const DAY = 86_400_000;
 const server = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
 const { owner, project } = await createTenant(server, { timezone: 'UTC' });
 const token = (await login(server, owner.email, TEST_PASSWORD)).token!;
 
-const today = new Date().toISOString().slice(0, 10);
-const daysBefore = (n: number) => new Date(Date.parse(`${today}T00:00:00Z`) - n * DAY).toISOString().slice(0, 10);
-const discovery = (id: string) => createHash('md5').update(id, 'utf8').digest().readBigUInt64LE(8) % 100n < 70n;
-const idsIn = (wanted: boolean, n: number, prefix: string) => {
-  const out: string[] = [];
-  for (let i = 0; out.length < n; i++) if (discovery(`${prefix}${i}`) === wanted) out.push(`${prefix}${i}`);
-  return out;
-};
+const today = UTC_TODAY;
 
 const events: SeedEvent[] = [];
 /** One person: signs up on a day, invites `invites` times that day, and comes back in week 2 or not. */

@@ -10,6 +10,10 @@ import type { TestServer } from '../support/testServer.js';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
+/** Today's date in UTC, and the date n days before it: where tests put their hand-made events. */
+export const UTC_TODAY = new Date().toISOString().slice(0, 10);
+export const daysBefore = (n: number, today = UTC_TODAY): string => new Date(Date.parse(`${today}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);
+
 export interface ConsoleTab {
   page: Page;
   context: BrowserContext;

@@ -9,7 +9,7 @@ import { createTenant, login, TEST_PASSWORD } from '../support/factories.js';
 import { launchChromium } from '../support/chromium.js';
 import { ROOMY_LIMITS } from '../auth/authTestKit.js';
 import { loadDemoData } from '../../server/demo/loadDemoData.js';
-import { askQuery, checkAccessible, checkClean, signedInConsole } from './consoleKit.js';
+import { askQuery, checkAccessible, checkClean, signedInConsole, daysBefore as daysBeforeDate } from './consoleKit.js';
 import { eventually } from '../support/eventually.js';
 
 const server: TestServer = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
@@ -22,7 +22,7 @@ const tab = await signedInConsole(t, browser, server, owner.email, TEST_PASSWORD
 const { page } = tab;
 
 const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date());
-const daysBefore = (n: number) => new Date(Date.parse(`${today}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);
+const daysBefore = (n: number) => daysBeforeDate(n, today);
 const from = daysBefore(27);
 const base = `/projects/${project.id}`;
 

@@ -11,15 +11,14 @@ import { addMember, createTenant, login, TEST_PASSWORD } from '../support/factor
 import { seedEvents, type SeedEvent } from '../support/seedEvents.js';
 import { launchChromium } from '../support/chromium.js';
 import { ROOMY_LIMITS } from '../auth/authTestKit.js';
-import { askQuery, checkAccessible, checkClean, signedInConsole } from './consoleKit.js';
+import { askQuery, checkAccessible, checkClean, daysBefore, signedInConsole, UTC_TODAY } from './consoleKit.js';
 import { eventually } from '../support/eventually.js';
 
 const server = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
 const { owner, org, project } = await createTenant(server, { timezone: 'UTC' });
 const token = (await login(server, owner.email, TEST_PASSWORD)).token!;
 
-const today = new Date().toISOString().slice(0, 10);
-const daysBefore = (n: number) => new Date(Date.parse(`${today}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);
+const today = UTC_TODAY;
 const from = daysBefore(6);
 const day = daysBefore(2);
 

@@ -19,8 +19,16 @@ export interface ActivationDriversInput {
 
 const THRESHOLDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
-function discoveryOf(actor: string): boolean {
+/** Whether an actor id lands in discovery: the low 64 bits of its md5, modulo 100, below 70. */
+export function discoveryOf(actor: string): boolean {
   return createHash('md5').update(actor, 'utf8').digest().readBigUInt64LE(8) % 100n < 70n;
+}
+
+/** The first n ids `<prefix><i>` that land in discovery (or, with `wanted` false, in validation). */
+export function idsIn(wanted: boolean, n: number, prefix: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; out.length < n; i++) if (discoveryOf(`${prefix}${i}`) === wanted) out.push(`${prefix}${i}`);
+  return out;
 }
 
 function phi(a: number, b: number, c: number, d: number): number | null {

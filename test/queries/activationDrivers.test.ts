@@ -4,22 +4,14 @@
 
 import t from 'tap';
 import fc from 'fast-check';
-import { createHash } from 'node:crypto';
 import { difference, queryHarness } from './harness.js';
 import { ZONES, RUNS } from './scenarios.js';
 import { seedEvents, seedIdentity, type SeedEvent } from '../support/seedEvents.js';
-import { activationDriversOracle, type ActivationDriversInput } from '../oracles/activationDrivers.js';
+import { activationDriversOracle, idsIn, type ActivationDriversInput } from '../oracles/activationDrivers.js';
 
 const h = await queryHarness(t);
 const DAY = 86_400_000;
-const discovery = (id: string) => createHash('md5').update(id, 'utf8').digest().readBigUInt64LE(8) % 100n < 70n;
 
-/** Actor ids that the split puts in discovery, and in validation. */
-function idsIn(wanted: boolean, n: number, prefix: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; out.length < n; i++) if (discovery(`${prefix}${i}`) === wanted) out.push(`${prefix}${i}`);
-  return out;
-}
 
 const BODY = {
   date_from: '2026-03-01',
