@@ -5,7 +5,7 @@
 // the paths query's cache key carries it.
 
 import type { DuckDBValue } from '@duckdb/node-api';
-import type { MetaDb } from '../store/sqlite.js';
+import { cachedStatement, type MetaDb } from '../store/sqlite.js';
 import type { EventStore } from '../store/eventStore.js';
 import { ValidationError } from '../http/errors.js';
 import { pathOf } from '../ingest/normalizeEvent.js';
@@ -25,7 +25,8 @@ export interface PathCleaning {
 export const MAX_PATH_RULES = 50;
 
 export function getPathCleaning(db: MetaDb, projectId: number): PathCleaning {
-  const row = db.prepare('SELECT rules, revision, updated_at FROM path_cleaning WHERE project_id = ?').get(projectId) as
+  // Every query request reads it (the revision keys cached answers): compiled once.
+  const row = cachedStatement(db, 'SELECT rules, revision, updated_at FROM path_cleaning WHERE project_id = ?').get(projectId) as
     | { rules: string; revision: number; updated_at: string }
     | undefined;
   if (!row) return { rules: [], revision: 0, updated_at: null };
