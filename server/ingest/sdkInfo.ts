@@ -23,7 +23,7 @@ export function sdkOf(req: Request): SdkInfo | null {
   const header = req.get('x-pp-tracker');
   if (header !== undefined) {
     const parsed = parseTracker(header);
-    if (!parsed) throw new ValidationError('X-PP-Tracker must look like name/version, e.g. pp-browser/0.6.4', 'X-PP-Tracker');
+    if (!parsed) throw new ValidationError('X-PP-Tracker must look like name/version, e.g. pp-browser/0.6.5', 'X-PP-Tracker');
     return parsed;
   }
   const body = req.body as { tracker?: unknown } | undefined;

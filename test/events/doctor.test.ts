@@ -31,9 +31,9 @@ t.test('doctor view', async (t) => {
   const mixedRequestId = mixed.headers.get('x-request-id');
   // 30 minutes ago: a browser token used from a foreign origin (refused as a whole), then a valid browser event.
   server.clock.set(minutesBefore(30));
-  const foreign = await ingestEvents(server, browser, [{ event: 'pp.page_view', anonymous_id: 'a' }], { headers: { origin: 'https://evil.example', 'x-pp-tracker': 'pp-browser/0.6.4' } });
+  const foreign = await ingestEvents(server, browser, [{ event: 'pp.page_view', anonymous_id: 'a' }], { headers: { origin: 'https://evil.example', 'x-pp-tracker': 'pp-browser/0.6.5' } });
   t.equal(foreign.status, 403);
-  await ingestOk(server, browser, [{ uuid: uuidOf(3), event: 'pp.page_view', anonymous_id: 'a' }], { origin: 'https://shop.example', 'x-pp-tracker': 'pp-browser/0.6.4' });
+  await ingestOk(server, browser, [{ uuid: uuidOf(3), event: 'pp.page_view', anonymous_id: 'a' }], { origin: 'https://shop.example', 'x-pp-tracker': 'pp-browser/0.6.5' });
   // Two hours ago: outside the range asked for below.
   server.clock.set(minutesBefore(120));
   await ingestOk(server, key, [{ uuid: uuidOf(4), event: 'old', user_id: 'alice' }]);
@@ -80,12 +80,12 @@ t.test('doctor view', async (t) => {
       // 30 minutes ago: the refused request and the accepted browser event; refused first at equal times.
       {
         ...common, kind: 'rejected', outcome: 'rejected', received_at: minutesBefore(30), ts: null, event: null, uuid: null, operation: 'track',
-        source: 'browser', sdk_name: 'pp-browser', sdk_version: '0.6.4', key_id: browser.prefix, warnings: [],
+        source: 'browser', sdk_name: 'pp-browser', sdk_version: '0.6.5', key_id: browser.prefix, warnings: [],
         code: 'credential_origin_forbidden', message: 'this key may not be used from this origin', request_id: foreign.headers.get('x-request-id'), event_index: null,
       },
       {
         ...common, kind: 'accepted', outcome: 'valid', received_at: minutesBefore(30), ts: minutesBefore(30), event: 'pp.page_view', uuid: uuidOf(3), operation: null,
-        source: 'browser', sdk_name: 'pp-browser', sdk_version: '0.6.4', key_id: browser.prefix, warnings: [], code: null, message: null, request_id: null, event_index: null,
+        source: 'browser', sdk_name: 'pp-browser', sdk_version: '0.6.5', key_id: browser.prefix, warnings: [], code: null, message: null, request_id: null, event_index: null,
       },
       // 40 minutes ago, one request: the refused event first, then the accepted ones by uuid descending.
       {

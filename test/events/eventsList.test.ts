@@ -29,7 +29,7 @@ t.test('events list', async (t) => {
   await ingestOk(server, key, [{ uuid: u3, event: 'purchase', user_id: 'bob', props: { revenue: 'lots' } }]);
   server.clock.set(hoursBefore(1));
   await ingestOk(server, key, [{ uuid: u4, event: 'pp.click', anonymous_id: 'anon-b', release: 'v2', ts: new Date(T0.getTime() + 3 * 3_600_000).toISOString() }]);
-  await ingestOk(server, browser, [{ uuid: u5, event: 'signup', anonymous_id: 'anon-c' }], { origin: 'https://shop.example', 'x-pp-tracker': 'pp-browser/0.6.4' });
+  await ingestOk(server, browser, [{ uuid: u5, event: 'signup', anonymous_id: 'anon-c' }], { origin: 'https://shop.example', 'x-pp-tracker': 'pp-browser/0.6.5' });
   const linked = await server.request('POST', '/v1/identify', { token: key.value, body: { anonymous_id: 'anon-a', user_id: 'alice' } });
   t.equal(linked.status, 202);
   server.clock.set(T0);
@@ -106,7 +106,7 @@ t.test('events list', async (t) => {
     t.match(byUuid[u1], { ts: hoursBefore(3.5), received_at: hoursBefore(3), actor_id: 'alice', distinct_id: 'alice', release: 'v1', props: null });
     t.match(byUuid[u3], { invalid: true, invalid_reasons: ['revenue_not_numeric'], revenue: null, props: { revenue: 'lots' }, sdk_name: null });
     t.match(byUuid[u4], { invalid: true, invalid_reasons: ['ts_in_future'], actor_id: 'anon-b' });
-    t.match(byUuid[u5], { source: 'browser', sdk_name: 'pp-browser', sdk_version: '0.6.4', actor_id: 'anon-c' });
+    t.match(byUuid[u5], { source: 'browser', sdk_name: 'pp-browser', sdk_version: '0.6.5', actor_id: 'anon-c' });
   });
 
   t.test('filters', async (t) => {

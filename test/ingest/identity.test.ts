@@ -103,7 +103,7 @@ t.test('identity', async (t) => {
 
   t.test('a browser token identifies from its own page', async (t) => {
     const browser = createIngestKey(server, project, { type: 'browser', domains: ['shop.example'] });
-    const res = await identify(server, browser.value, { anonymous_id: 'anon-b', user_id: 'user-b' }, { origin: 'https://shop.example', 'x-pp-tracker': 'pp-browser/0.6.4' });
+    const res = await identify(server, browser.value, { anonymous_id: 'anon-b', user_id: 'user-b' }, { origin: 'https://shop.example', 'x-pp-tracker': 'pp-browser/0.6.5' });
     t.equal(res.status, 202);
   });
 

@@ -17,7 +17,7 @@ t.test('replay and capture', async (t) => {
   const snapshot = { type: 2, timestamp: Date.parse('2026-11-02T11:59:00Z'), data: { node: { type: 0, childNodes: [{ type: 3, textContent: '*'.repeat(2000) }] } } };
   const chunk = (seq: number, events: unknown[] = [snapshot, { type: 3, timestamp: Date.parse('2026-11-02T11:59:05Z'), data: { source: 1 } }]) => ({
     credential: browser.value,
-    tracker: 'pp-browser/0.6.4',
+    tracker: 'pp-browser/0.6.5',
     session_id: 'sess-1',
     anonymous_id: 'anon-1',
     seq,
@@ -81,7 +81,7 @@ t.test('replay and capture', async (t) => {
     t.equal(noChain.body.error.message, 'invalid request body: chain must NOT have fewer than 1 items');
     const inBody = await server.request('POST', '/v1/capture', { body: { ...capture, credential: browser.value }, headers: page });
     t.equal(inBody.status, 401, '`credential` is not read on capture');
-    const res = await server.request('POST', '/v1/capture', { token: browser.value, body: capture, headers: { ...page, 'x-pp-tracker': 'pp-browser/0.6.4' } });
+    const res = await server.request('POST', '/v1/capture', { token: browser.value, body: capture, headers: { ...page, 'x-pp-tracker': 'pp-browser/0.6.5' } });
     t.equal(res.status, 202);
     t.same(res.body, { accepted: 1, rejected: [] });
     const stored = await readCapture(server.running.services, project.id, capture.picker_token);

@@ -37,7 +37,7 @@ t.test('track', async (t) => {
     }
     const header = await ingestEvents(server, key, [{ event: 'a', anonymous_id: 'x' }], { headers: { 'x-pp-tracker': 'bad header' } });
     t.equal(header.status, 422);
-    t.equal(header.body.error.message, 'X-PP-Tracker must look like name/version, e.g. pp-browser/0.6.4');
+    t.equal(header.body.error.message, 'X-PP-Tracker must look like name/version, e.g. pp-browser/0.6.5');
     t.equal(await countRows(server, 'events', project.id), 0, 'nothing stored by refused requests');
   });
 
@@ -186,14 +186,14 @@ t.test('track', async (t) => {
     const uuid = randomUUID();
     const body = JSON.stringify({
       credential: browser.value,
-      tracker: 'pp-browser/0.6.4',
+      tracker: 'pp-browser/0.6.5',
       events: [{ event: 'pp.page_view', uuid, ts: NOW, anonymous_id: 'anon-b', session_id: 'sess-b', url: 'https://www.example.com/pricing', props: { navigation: 'load' } }],
     });
     const res = await server.request('POST', '/v1/track', { raw: body, headers: { 'content-type': 'text/plain;charset=UTF-8', origin: 'https://www.example.com' } });
     t.equal(res.status, 202);
     t.equal(res.headers.get('access-control-allow-origin'), 'https://www.example.com');
     const [row] = await readTable(server, `SELECT source, sdk_name, sdk_version, key_id, path FROM events WHERE uuid = $1::UUID`, [uuid]);
-    t.same(row, { source: 'browser', sdk_name: 'pp-browser', sdk_version: '0.6.4', key_id: browser.prefix, path: '/pricing' });
+    t.same(row, { source: 'browser', sdk_name: 'pp-browser', sdk_version: '0.6.5', key_id: browser.prefix, path: '/pricing' });
   });
 
   t.test('one event object, not wrapped in a batch', async (t) => {

@@ -35,7 +35,7 @@ t.test('two builds give identical bytes', async (t) => {
 });
 
 t.test('output lives under the version from version.ts', async (t) => {
-  t.equal(TRACKER_VERSION, '0.6.4');
+  t.equal(TRACKER_VERSION, '0.6.5');
   t.equal(path.basename(first.dir), TRACKER_VERSION);
   t.equal(first.manifest.version, TRACKER_VERSION);
 });

@@ -1,6 +1,7 @@
 // What the tracker captures in a real browser, read back from the event store: SPA page
-// views, rage and dead clicks, scroll depth and form abandonment without any typed value,
-// strict mode without text, autocapture gated by the public configuration, a beacon on page
+// views, where clicks land, rage and dead clicks, scroll depth, form abandonment and
+// submission (timings, corrections, blank fields) without any typed value, strict mode
+// without text, autocapture gated by the public configuration, a beacon on page
 // hide, identify merging the anonymous actor, and replay chunks when recordings are on.
 import t, { type Test } from 'tap';
 import type { BehaviorSettingsPatch } from '../../server/behavior/behaviorSettings.js';
@@ -19,6 +20,7 @@ const TEST_TIMEOUT_MS = 30_000;
 const VERSIONED = `/v1/sdk/browser/${TRACKER_VERSION}`;
 // Typed into fields; must never leave the page.
 const SECRET = 'Zebra-Quartz-4711';
+const TYPED = 'Quokka';
 
 const server = await startTestServer(t, { now: new Date() });
 // With the back/forward cache on, as in a user's browser, for the restore page view.
@@ -102,35 +104,77 @@ t.test('a restore from the back/forward cache is a page view', { timeout: TEST_T
   t.same(named(events, 'pp.page_view').map((e) => [props(e).navigation, e.url]).sort(), [['bfcache', url], ['load', url]]);
 });
 
-t.test('a rage click and a dead click are detected', { timeout: TEST_TIMEOUT_MS }, async (t) => {
-  const body = `<button id="again" onclick="this.dataset.n = (+this.dataset.n || 0) + 1">Try again</button>
+// Asserts an integer percent within ±2 of the expected one.
+function near(t: Test, got: unknown, want: number, what: string): void {
+  t.ok(Number.isInteger(got) && Math.abs((got as number) - want) <= 2, `${what}: ${got} ≈ ${want}`);
+}
+
+t.test('a rage click and a dead click are detected, each click placed in the viewport and its element', { timeout: TEST_TIMEOUT_MS }, async (t) => {
+  const body = `<header style="position: fixed; top: 0; left: 0; right: 0"><div><button id="menu" type="button" onclick="this.dataset.open = 1">Menu</button></div></header>
+<button id="again" style="margin-top: 60px; width: 200px; height: 40px" onclick="this.dataset.n = (+this.dataset.n || 0) + 1">Try again</button>
 <p id="plain" style="margin-top: 80px">Nothing happens here</p>`;
   const { site, tab } = await visit(t, { autocapture_clicks: true, privacy_mode: 'standard' }, { body });
   const box = (await tab.page.locator('#again').boundingBox())!;
-  for (let i = 0; i < 3; i++) await tab.page.mouse.click(box.x + box.width / 2 + i * 5, box.y + box.height / 2);
+  t.same([box.width, box.height], [200, 40]);
+  // 50, 60 and 70 px from the left edge (25, 30, 35 %), 10 px from the top (25 %).
+  for (let i = 0; i < 3; i++) await tab.page.mouse.click(box.x + 50 + i * 10, box.y + 10);
+  // The menu opens (an attribute changes), so its click is not dead.
+  await tab.page.click('#menu');
   await tab.page.click('#plain');
 
   // The dead click is judged 2.5 s after it; then it waits for the next batch.
   const events = await site.waitForEvents('the rage and the dead click', (es) => named(es, 'pp.rage_click').length >= 1 && named(es, 'pp.dead_click').length >= 1);
-  t.equal(named(events, 'pp.click').length, 4);
+  const clicks = named(events, 'pp.click');
+  t.equal(clicks.length, 5);
+  const [vw, vh] = (await tab.page.evaluate(`[innerWidth, innerHeight]`)) as [number, number];
+  for (const c of clicks) t.match(props(c), { vw, vh }, `${elements(c)[0]?.id}: the viewport's size`);
+
+  const again = clicks.filter((c) => elements(c)[0]?.id === 'again').map(props).sort((a, b) => a.ox - b.ox);
+  t.equal(again.length, 3);
+  again.forEach((p, i) => {
+    near(t, p.ox, 25 + i * 5, `click ${i + 1} ox`);
+    near(t, p.oy, 25, `click ${i + 1} oy`);
+    t.notOk('fixed' in p, `click ${i + 1}: not in a fixed element`);
+  });
+  const menu = props(clicks.find((c) => elements(c)[0]?.id === 'menu'));
+  t.equal(menu.fixed, true, 'a button inside a fixed header');
+  near(t, menu.ox, 50, 'menu ox (clicked at the centre)');
+  near(t, menu.oy, 50, 'menu oy');
+
   const rage = named(events, 'pp.rage_click');
   t.equal(rage.length, 1, 'once per burst');
-  t.match(props(rage[0]), { clicks: 3 });
+  const r = props(rage[0]);
+  t.match(r, { clicks: 3, vw, vh });
+  near(t, r.ox, 35, 'rage ox of the last click');
+  near(t, r.oy, 25, 'rage oy');
+  t.notOk('fixed' in r || 'interactive' in r, 'rage: no fixed, no interactive');
   t.match(elements(rage[0])[0], { tag: 'button', id: 'again', text: 'Try again' });
   const dead = named(events, 'pp.dead_click');
   t.equal(dead.length, 1, 'only the click that changed nothing');
   t.match(elements(dead[0])[0], { tag: 'p', id: 'plain' });
-  t.equal(props(dead[0]).interactive, false);
+  const d = props(dead[0]);
+  t.match(d, { interactive: false, vw, vh });
+  near(t, d.ox, 50, 'dead click ox (clicked at the centre)');
+  near(t, d.oy, 50, 'dead click oy');
+  t.notOk('fixed' in d);
   t.equal(await tab.page.evaluate(`document.querySelector('#again').dataset.n`), '3', 'the page saw the clicks too');
 });
 
 t.test('scroll depth and a form abandonment arrive without the typed value', { timeout: TEST_TIMEOUT_MS }, async (t) => {
   const body = `<div style="height: 3000px">Long article</div>
-<form id="signup"><input name="email" type="email"><textarea name="note"></textarea><button>Send</button></form>
+<form id="signup"><input name="email" type="email"><textarea name="note"></textarea><input name="city"><button>Send</button></form>
 <div style="height: 1000px"></div>`;
   const { site, tab, url } = await visit(t, { autocapture_scroll: true, autocapture_forms: true, privacy_mode: 'standard' }, { body });
+  // The first page view of the document starts at its navigation start.
+  const beforeFocus = Number(await tab.page.evaluate(`performance.now()`));
   await tab.page.fill('input[name=email]', SECRET);
   await tab.page.fill('textarea[name=note]', `${SECRET} again`);
+  // Two deletions are two corrections.
+  await tab.page.keyboard.type(TYPED);
+  await tab.page.keyboard.press('Backspace');
+  await tab.page.keyboard.press('Backspace');
+  // Abandoned here, focused and left untouched.
+  await tab.page.focus('input[name=city]');
   await tab.page.evaluate(`scrollTo(0, document.documentElement.scrollHeight)`);
   // Depth is sampled in an animation frame after the scroll event.
   await tab.page.evaluate(`new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))`);
@@ -143,22 +187,82 @@ t.test('scroll depth and a form abandonment arrive without the typed value', { t
   const height = Number(await tab.page.evaluate(`document.documentElement.scrollHeight`));
   t.same(d, { percent: 100, pixels: height, page_height: height }, 'scrolled to the bottom');
   t.equal(named(events, 'pp.form_start').length, 1);
+  const start = props(named(events, 'pp.form_start')[0]);
+  t.ok(start.since_load_ms >= Math.floor(beforeFocus), `first focus ${start.since_load_ms} ms after the navigation start (≥ ${beforeFocus})`);
   const abandon = named(events, 'pp.form_abandon')[0]!;
   t.equal(abandon.url, url);
   const a = props(abandon);
   t.equal(a.form, 'form#signup');
-  t.same(a.focus_order, ['input[name="email"]', 'textarea[name="note"]']);
-  t.equal(a.last_field, 'textarea[name="note"]');
+  t.equal(a.since_load_ms, start.since_load_ms, 'since_load_ms of the first focus');
+  t.same(a.focus_order, ['input[name="email"]', 'textarea[name="note"]', 'input[name="city"]']);
+  t.equal(a.last_field, 'input[name="city"]');
+  t.same(
+    a.fields.map((f: Record<string, unknown>) => Object.keys(f).sort()),
+    [
+      ['changed', 'corrections', 'field', 'focus_count', 'tag', 'time_ms', 'to_change_ms', 'type'],
+      ['changed', 'corrections', 'field', 'focus_count', 'tag', 'time_ms', 'to_change_ms', 'type'],
+      ['changed', 'corrections', 'field', 'focus_count', 'tag', 'time_ms', 'type'],
+    ],
+    'to_change_ms only for the fields that changed',
+  );
   t.match(a.fields, [
-    { field: 'input[name="email"]', tag: 'input', type: 'email', focus_count: 1, changed: true },
-    { field: 'textarea[name="note"]', tag: 'textarea', focus_count: 1, changed: true },
+    { field: 'input[name="email"]', tag: 'input', type: 'email', focus_count: 1, changed: true, corrections: 0, to_change_ms: Number },
+    { field: 'textarea[name="note"]', tag: 'textarea', focus_count: 1, changed: true, corrections: 2, to_change_ms: Number },
+    { field: 'input[name="city"]', tag: 'input', type: 'text', focus_count: 1, changed: false, corrections: 0 },
   ]);
+  for (const f of a.fields.slice(0, 2)) t.ok(f.to_change_ms >= 0 && f.to_change_ms <= f.time_ms, `${f.field}: changed within its focus time`);
+  t.notOk('blank_fields' in a, 'blank fields only at a submit');
   t.equal(named(events, 'pp.form_submit').length, 0);
 
   const stored = await site.everythingStored();
-  t.notOk(stored.includes('Zebra') || stored.includes('4711'), 'the typed value is nowhere in the store');
+  t.notOk(/Zebra|4711|Quokka|Quok/.test(stored), 'the typed values are nowhere in the store');
   const sent = await tab.sent(server.url);
-  t.notOk(sent.some((r) => r.body.includes('Zebra') || r.url.includes('Zebra')), 'nor in any request the page made');
+  t.notOk(sent.some((r) => /Zebra|Quok/.test(r.body + r.url)), 'nor in any request the page made');
+});
+
+t.test('a submitted form names its blank fields and never its values', { timeout: TEST_TIMEOUT_MS }, async (t) => {
+  const body = `<form id="order">
+<input name="name"><input name="email" type="email"><textarea name="note"></textarea>
+<input name="terms" type="checkbox"><input name="news" type="checkbox" checked>
+<input name="size" type="radio" value="s"><input name="size" type="radio" value="m">
+<input name="speed" type="radio" value="slow"><input name="speed" type="radio" value="fast" checked>
+<select name="country"><option value="">Choose</option><option value="fr">France</option></select>
+<select name="color"><option value="red">Red</option></select>
+<input name="token" type="hidden"><input name="pw" type="password"><input name="card_number">
+<div data-pp-no-capture><input name="private"></div>
+<input type="submit" value="Order"><button id="go">Order</button></form>`;
+  const { site, tab } = await visit(t, { autocapture_forms: true, privacy_mode: 'standard' }, { body });
+  await tab.page.evaluate(`document.querySelector('#order').addEventListener('submit', (e) => e.preventDefault())`);
+  // The page view that the form belongs to starts at this SPA navigation, long after the load.
+  await tab.page.waitForFunction(`performance.now() > 2000`);
+  const navigatedAt = Number(await tab.page.evaluate(`history.pushState({}, '', '/site/checkout'); performance.now()`));
+  await tab.page.fill('input[name=name]', SECRET);
+  // Typed, then wholly deleted: empty again at the submit.
+  await tab.page.click('textarea[name=note]');
+  await tab.page.keyboard.type(TYPED);
+  await tab.page.keyboard.press('ControlOrMeta+A');
+  await tab.page.keyboard.press('Delete');
+  await tab.page.click('#go');
+  const submittedAt = Number(await tab.page.evaluate(`performance.now()`));
+
+  const events = await site.waitForEvents('the form submit', (es) => named(es, 'pp.form_submit').length === 1);
+  const start = props(named(events, 'pp.form_start')[0]);
+  t.ok(start.since_load_ms >= 0 && start.since_load_ms <= submittedAt - navigatedAt + 1, `first focus ${start.since_load_ms} ms into the SPA page view`);
+  const s = props(named(events, 'pp.form_submit')[0]);
+  t.equal(s.since_load_ms, start.since_load_ms);
+  t.same(
+    s.blank_fields,
+    ['input[name="email"]', 'textarea[name="note"]', 'input[name="terms"]', 'input[name="size"]', 'select[name="country"]'],
+    'the untouched and emptied fields, nothing hidden, sensitive or excluded',
+  );
+  t.match(s.fields, [
+    { field: 'input[name="name"]', changed: true, corrections: 0, to_change_ms: Number },
+    { field: 'textarea[name="note"]', changed: true, corrections: 1, to_change_ms: Number },
+  ]);
+
+  const stored = await site.everythingStored();
+  t.notOk(/Zebra|4711|Quokka/.test(stored), 'no typed value is stored');
+  t.notOk(/"(fr|red|slow|fast|on)"/.test(stored), 'nor any value of a choice');
 });
 
 t.test('strict mode sends no text', { timeout: TEST_TIMEOUT_MS }, async (t) => {
@@ -187,6 +291,7 @@ t.test('strict mode sends no text', { timeout: TEST_TIMEOUT_MS }, async (t) => {
   t.match(elements(named(events, 'pp.click')[0])[0], { tag: 'a', id: 'buy', classes: ['cta', 'big'] });
   t.notOk(String(props(named(events, 'pp.section_view')[0]).section).includes('Pricing'), 'sections named by selector, not label');
   t.same(props(named(events, 'pp.form_submit')[0]).fields.map((f: Record<string, unknown>) => f.field), ['input#who'], 'fields by id');
+  t.same(props(named(events, 'pp.form_submit')[0]).blank_fields, [], 'the one field was filled');
   const stored = await site.everythingStored();
   t.notOk(/Lemon|Zebra/.test(stored), 'no text of the page, no value, no title, no label is stored');
 });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { packageRoot } from '../../server/packageRoot.js';
 import { startTestServer } from '../support/testServer.js';
 
-const VERSION = '0.6.4';
+const VERSION = '0.6.5';
 const dist = path.join(packageRoot(), 'sdk', 'browser', 'dist', VERSION);
 
 async function fetchBytes(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: Buffer }> {

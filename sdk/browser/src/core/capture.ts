@@ -5,6 +5,8 @@ import type { ElementInfo, PrivacyMode, Props } from '../shared/types.js';
 export interface Capture {
   mode: PrivacyMode;
   emit(event: string, props?: Props, elements?: ElementInfo[], url?: string): void;
+  // Milliseconds since the current page view started.
+  sincePageStart(): number;
 }
 
 export interface Feature {

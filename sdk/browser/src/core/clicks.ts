@@ -1,7 +1,9 @@
 // Click autocapture: pp.click for every capturable click, pp.rage_click for bursts of
-// clicks in one spot, pp.dead_click when a click changes nothing on the page.
+// clicks in one spot, pp.dead_click when a click changes nothing on the page. Each says
+// where the click landed: on the page, in the viewport's size, and inside the element.
+import type { Props } from '../shared/types.js';
 import type { Capture, Feature } from './capture.js';
-import { describe, interactiveAncestor } from './elements.js';
+import { describe, interactiveAncestor, startOf } from './elements.js';
 import { on } from './util.js';
 
 const RAGE_COUNT = 3;
@@ -27,6 +29,25 @@ function looksInteractive(el: Element): boolean {
   }
 }
 
+// Percent of the element's box, so that clicks on one element compare across screen sizes.
+// A click without a pointer position (keyboard, script) has none to give.
+function offsetIn(el: Element, e: MouseEvent): { ox: number; oy: number } | undefined {
+  const r = el.getBoundingClientRect();
+  if (!e.detail || !r.width || !r.height) return undefined;
+  const pct = (at: number, size: number): number => Math.min(100, Math.max(0, Math.round((at / size) * 100)));
+  return { ox: pct(e.clientX - r.left, r.width), oy: pct(e.clientY - r.top, r.height) };
+}
+
+// A fixed or sticky element does not move with the page, so its page coordinates depend on
+// the scroll position at the time of the click.
+function inFixed(el: Element): boolean {
+  for (let e: Element | null = el; e && e !== document.body; e = e.parentElement) {
+    const p = getComputedStyle(e).position;
+    if (p === 'fixed' || p === 'sticky') return true;
+  }
+  return false;
+}
+
 function selectionKey(): string {
   const s = document.getSelection();
   return s ? `${s.rangeCount}:${s.isCollapsed}:${s.toString()}` : '';
@@ -37,7 +58,7 @@ export function startClicks(cap: Capture): Feature {
   let raged = false;
   let pending: { finish(alive: boolean): void } | undefined;
 
-  const judgeDead = (target: Element, props: Record<string, unknown>, elements: ReturnType<typeof describe>): void => {
+  const judgeDead = (target: Element, props: Props, elements: ReturnType<typeof describe>): void => {
     pending?.finish(true);
     const selection = selectionKey();
     const active = document.activeElement;
@@ -74,7 +95,10 @@ export function startClicks(cap: Capture): Feature {
     if (!elements) return;
     const x = Math.round(e.pageX);
     const y = Math.round(e.pageY);
-    const props = { x, y, interactive: looksInteractive(target) };
+    // The offset is within the element reported first, the outer <svg> for a drawn target.
+    const where: Props = { x, y, vw: innerWidth, vh: innerHeight, ...offsetIn(startOf(target), e) };
+    if (inFixed(target)) where.fixed = true;
+    const props = { ...where, interactive: looksInteractive(target) };
     cap.emit('pp.click', props, elements);
 
     const now = Date.now();
@@ -88,7 +112,7 @@ export function startClicks(cap: Capture): Feature {
     while (burst.length && now - burst[0].t > RAGE_WINDOW_MS) burst.shift();
     if (!raged && burst.length >= RAGE_COUNT) {
       raged = true;
-      cap.emit('pp.rage_click', { x, y, clicks: burst.length }, elements);
+      cap.emit('pp.rage_click', { ...where, clicks: burst.length }, elements);
     }
 
     const modified = e.metaKey || e.ctrlKey || e.shiftKey || e.altKey || e.button !== 0;

@@ -112,7 +112,7 @@ function describeOne(el: Element, mode: PrivacyMode, withText: boolean): Element
 }
 
 // Starts at the outermost <svg> when the target is drawn inside one: its paths are noise.
-function startOf(el: Element): Element {
+export function startOf(el: Element): Element {
   let svg: Element | null = null;
   for (let e: Element | null = el; e; e = e.parentElement) if (e.tagName.toLowerCase() === 'svg') svg = e;
   return svg || el;

@@ -1,6 +1,7 @@
 // Form interaction: pp.form_start on the first focus in a form, then the order of field
-// focuses and the time spent in each, reported by pp.form_submit or, when the page view
-// ends first, pp.form_abandon. No value is ever read; sensitive fields are not seen.
+// focuses, the time spent in each and how soon and how often it was edited, reported by
+// pp.form_submit or, when the page view ends first, pp.form_abandon. A value is only ever
+// compared with '' (blank_fields at submit) and never sent; sensitive fields are not seen.
 import type { PrivacyMode } from '../shared/types.js';
 import type { Capture, Feature } from './capture.js';
 import { describe, isExcluded, isField, selectorOf } from './elements.js';
@@ -16,12 +17,17 @@ interface FieldStat {
   time_ms: number;
   focus_count: number;
   changed: boolean;
+  to_change_ms?: number;
+  corrections: number;
+  // When the field first had focus; not sent.
+  first: number;
 }
 
 interface FormState {
   form: HTMLFormElement;
   selector: string;
   started: number;
+  since_load_ms?: number;
   order: string[];
   fields: Map<string, FieldStat>;
   focused?: { field: string; since: number };
@@ -38,6 +44,36 @@ function fieldKey(el: Element, form: HTMLFormElement, mode: PrivacyMode): string
   return selectorOf(el, mode, form);
 }
 
+const newState = (form: HTMLFormElement, mode: PrivacyMode): FormState => ({
+  form,
+  selector: selectorOf(form, mode),
+  started: Date.now(),
+  order: [],
+  fields: new Map(),
+});
+
+// The capturable fields left empty: an unchecked checkbox, a radio group with nothing
+// checked (named by its first radio), a select with no non-empty choice, an empty text.
+function blankFields(form: HTMLFormElement, mode: PrivacyMode): string[] {
+  const all = Array.from(form.elements) as HTMLInputElement[];
+  const groups = new Set<string>();
+  const out = new Set<string>();
+  for (const el of all) {
+    if (out.size >= MAX_FIELDS) break;
+    if (!fieldOf(el) || isExcluded(el)) continue;
+    let blank: boolean;
+    if (el.type === 'radio' && el.name) {
+      if (groups.has(el.name)) continue;
+      groups.add(el.name);
+      blank = !all.some((o) => o.type === 'radio' && o.name === el.name && o.checked);
+    } else if (el.type === 'radio' || el.type === 'checkbox') blank = !el.checked;
+    else if (el instanceof HTMLSelectElement) blank = el.selectedIndex < 0 || el.value === '';
+    else blank = el.value === '';
+    if (blank) out.add(fieldKey(el, form, mode));
+  }
+  return Array.from(out);
+}
+
 export function startForms(cap: Capture): Feature {
   let forms = new Map<HTMLFormElement, FormState>();
 
@@ -51,7 +87,7 @@ export function startForms(cap: Capture): Feature {
   const report = (st: FormState, event: 'pp.form_submit' | 'pp.form_abandon', url?: string): void => {
     blurCurrent(st);
     forms.delete(st.form);
-    const fields = Array.from(st.fields.values());
+    const fields = Array.from(st.fields.values(), ({ first, ...f }) => f);
     cap.emit(
       event,
       {
@@ -60,6 +96,8 @@ export function startForms(cap: Capture): Feature {
         focus_order: st.order,
         last_field: st.order[st.order.length - 1],
         duration_ms: Date.now() - st.started,
+        since_load_ms: st.since_load_ms,
+        blank_fields: event === 'pp.form_submit' ? blankFields(st.form, cap.mode) : undefined,
       },
       describe(st.form, cap.mode) || undefined,
       url,
@@ -70,24 +108,26 @@ export function startForms(cap: Capture): Feature {
     const el = fieldOf(e.target);
     const form = el && (el as HTMLInputElement).form;
     if (!el || !form || isExcluded(el) || isExcluded(form)) return;
+    const now = Date.now();
     let st = forms.get(form);
     const field = fieldKey(el, form, cap.mode);
     if (!st) {
-      st = { form, selector: selectorOf(form, cap.mode), started: Date.now(), order: [], fields: new Map() };
+      st = newState(form, cap.mode);
+      st.since_load_ms = cap.sincePageStart();
       forms.set(form, st);
-      cap.emit('pp.form_start', { form: st.selector, field }, describe(form, cap.mode) || undefined);
+      cap.emit('pp.form_start', { form: st.selector, field, since_load_ms: st.since_load_ms }, describe(form, cap.mode) || undefined);
     }
     blurCurrent(st);
     let stat = st.fields.get(field);
     if (!stat) {
       if (st.fields.size >= MAX_FIELDS) return;
-      stat = { field, tag: el.tagName.toLowerCase(), time_ms: 0, focus_count: 0, changed: false };
+      stat = { field, tag: el.tagName.toLowerCase(), time_ms: 0, focus_count: 0, changed: false, corrections: 0, first: now };
       if (cap.mode === 'standard') stat.type = (el as HTMLInputElement).type;
       st.fields.set(field, stat);
     }
     stat.focus_count++;
     if (st.order.length < MAX_ORDER) st.order.push(field);
-    st.focused = { field, since: Date.now() };
+    st.focused = { field, since: now };
   });
 
   on(document, 'focusout', (e: FocusEvent) => {
@@ -97,14 +137,18 @@ export function startForms(cap: Capture): Feature {
     if (st) blurCurrent(st);
   });
 
-  // Only the fact that a field changed is kept; the event's value is never read.
+  // Only when and how a field changed is kept; the event's data is never read. A deletion
+  // (backspace, delete, cut) counts as a correction.
   const changed = (e: Event): void => {
     const el = fieldOf(e.target);
     const form = el && (el as HTMLInputElement).form;
     const st = form ? forms.get(form) : undefined;
     if (!el || !form || !st) return;
     const stat = st.fields.get(fieldKey(el, form, cap.mode));
-    if (stat) stat.changed = true;
+    if (!stat) return;
+    stat.changed = true;
+    stat.to_change_ms ??= Date.now() - stat.first;
+    if ((e as InputEvent).inputType?.startsWith('delete')) stat.corrections++;
   };
   on(document, 'input', changed);
   on(document, 'change', changed);
@@ -112,14 +156,7 @@ export function startForms(cap: Capture): Feature {
   on(document, 'submit', (e: SubmitEvent) => {
     const form = e.target instanceof HTMLFormElement ? e.target : null;
     if (!form || isExcluded(form)) return;
-    const st = forms.get(form) || {
-      form,
-      selector: selectorOf(form, cap.mode),
-      started: Date.now(),
-      order: [],
-      fields: new Map(),
-    };
-    report(st, 'pp.form_submit');
+    report(forms.get(form) || newState(form, cap.mode), 'pp.form_submit');
   });
 
   return {

@@ -41,7 +41,9 @@ let config: CollectConfig | undefined;
 let features: Feature[] = [];
 let pendingViews: Array<[Navigation, string]> = [];
 const hideCallbacks: Array<() => void> = [];
-const page = { url: '', referrer: '' };
+// start: performance.now() when the current page view began; 0, the navigation start, for
+// the document's first page view, whenever init ran.
+const page = { url: '', referrer: '', start: 0 };
 
 function emit(event: string, props?: Props, elements?: ElementInfo[], url?: string, ts?: string, referrer?: string): void {
   const ev: WireEvent = {
@@ -75,6 +77,7 @@ function endPage(): void {
 }
 
 function startPage(navigation: Navigation): void {
+  page.start = performance.now();
   pageView(navigation, isoNow());
   for (const f of features) f.pageStart?.();
 }
@@ -168,7 +171,11 @@ function moduleContext(cfg: CollectConfig, picker: ModuleContext['pickerParams']
 }
 
 function startFeatures(cfg: CollectConfig): void {
-  const cap: Capture = { mode: cfg.privacy_mode, emit: (e, p, els, url) => emit(e, p, els, url) };
+  const cap: Capture = {
+    mode: cfg.privacy_mode,
+    emit: (e, p, els, url) => emit(e, p, els, url),
+    sincePageStart: () => Math.round(performance.now() - page.start),
+  };
   const has = (k: CollectConfig['collect'][number]): boolean => cfg.collect.includes(k);
   const list: Array<Feature | undefined> = [
     has('clicks') ? startClicks(cap) : undefined,
