@@ -1,11 +1,19 @@
-// Behavior settings routes: read (viewer+) and atomic partial update (admin+). Other behavior
-// reports mount their own routes.
+// Behavior routes: the settings (viewer+ read, admin+ atomic partial update) and the page behavior
+// and forms reports (viewer+). The purge jobs mount their own routes (purgeRoutes.ts).
 
 import type { Domain } from '../http/domain.js';
 import { errors, jsonBody, jsonResponse, ref, type Parameter } from '../http/openapi.js';
 import { authenticate } from '../auth/authenticate.js';
 import { projectAccess } from '../accounts/access.js';
 import { getBehaviorSettings, patchBehaviorSettings, type BehaviorSettingsPatch } from './behaviorSettings.js';
+import type { Request } from 'express';
+import type { Services } from '../services.js';
+import { cursorCodec } from '../queries/cursors.js';
+import { localDate } from '../queries/localTime.js';
+import { parseReportParams } from './reportParams.js';
+import { behaviorUrls, pageBehavior, type ReportContext } from './pageBehavior.js';
+import { formDetail, formsReport } from './formAnalytics.js';
+import { reportsOpenapi } from './reportsOpenapi.js';
 
 const projectId: Parameter = { name: 'id', in: 'path', required: true, description: 'project id', schema: { type: 'integer', minimum: 1, maximum: 2147483647 } };
 
@@ -31,8 +39,9 @@ const settingsSchema = {
 export const behaviorDomain: Domain = {
   name: 'behavior',
   openapi: {
-    schemas: { BehaviorSettings: settingsSchema },
+    schemas: { BehaviorSettings: settingsSchema, ...reportsOpenapi.schemas },
     paths: {
+      ...reportsOpenapi.paths,
       '/api/v1/projects/{id}/behavior/settings': {
         get: {
           operationId: 'getBehaviorSettings',
@@ -64,5 +73,37 @@ export const behaviorDomain: Domain = {
       const patch = req.body as BehaviorSettingsPatch;
       res.json(patchBehaviorSettings(services.meta, req.project!.id, patch, req.auth!.userId, services.clock.now()));
     });
+
+    const viewer = projectAccess(services, 'viewer');
+    const cursors = cursorCodec(services);
+    const text = (req: Request, name: string) => (req.valid.query[name] === undefined ? undefined : String(req.valid.query[name]));
+    routes.get('/api/v1/projects/{id}/pages/behavior/urls', auth, viewer, async (req, res) => {
+      const { ctx, params } = reportOf(services, req);
+      res.json(await behaviorUrls(services.events, params, ctx, cursors));
+    });
+    routes.get('/api/v1/projects/{id}/pages/behavior', auth, viewer, async (req, res) => {
+      const { ctx, params } = reportOf(services, req);
+      res.json(await pageBehavior(services.events, text(req, 'url')!, params, ctx, cursors));
+    });
+    routes.get('/api/v1/projects/{id}/forms', auth, viewer, async (req, res) => {
+      const { ctx, params } = reportOf(services, req);
+      res.json(await formsReport(services.events, params, ctx, cursors));
+    });
+    routes.get('/api/v1/projects/{id}/forms/detail', auth, viewer, async (req, res) => {
+      const { ctx, params } = reportOf(services, req);
+      res.json(await formDetail(services.events, text(req, 'form')!, text(req, 'url'), params, ctx, cursors));
+    });
   },
 };
+
+/** The report's project context and checked parameters. */
+function reportOf(services: Services, req: Request) {
+  const project = req.project!;
+  const ctx: ReportContext = {
+    projectId: project.id,
+    timezone: project.timezone,
+    timeoutMs: services.config.query_timeout_ms,
+    privacyMode: getBehaviorSettings(services.meta, project.id).privacy_mode,
+  };
+  return { ctx, params: parseReportParams(req.valid.query, localDate(services.clock.now(), project.timezone)) };
+}

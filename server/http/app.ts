@@ -26,6 +26,7 @@ import { ingestDomain } from '../ingest/routes.js';
 import { ingestCors } from '../ingest/ingestCors.js';
 import { keysDomain } from '../keys/routes.js';
 import { behaviorDomain } from '../behavior/routes.js';
+import { formPurgeDomain } from '../behavior/purgeRoutes.js';
 import { queriesDomain } from '../queries/routes.js';
 import { segmentsDomain } from '../accounts/segmentsDomain.js';
 import { pathCleaningDomain } from '../queries/pathCleaningDomain.js';
@@ -50,6 +51,7 @@ export const DOMAINS: Domain[] = [
   ingestDomain,
   keysDomain,
   behaviorDomain,
+  formPurgeDomain,
   queriesDomain,
   segmentsDomain,
   pathCleaningDomain,

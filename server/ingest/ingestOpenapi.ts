@@ -17,7 +17,7 @@ const trackerHeader: Parameter = {
   name: 'X-PP-Tracker',
   in: 'header',
   required: false,
-  description: 'sending client as name/version, e.g. pp-browser/0.6.4; beacons put it in the body field `tracker` instead',
+  description: 'sending client as name/version, e.g. pp-browser/0.6.5; beacons put it in the body field `tracker` instead',
   schema: { type: 'string', pattern: TRACKER_PATTERN },
 };
 

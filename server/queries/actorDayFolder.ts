@@ -7,8 +7,15 @@
 // raw events past the folded point (see scanActorDays in sql.ts).
 //
 // The folder relies on rowids of `events` growing in commit order, which holds because events are
-// only ever appended. It runs on a connection of its own, so its transactions never wait for
-// ingestion's group commits, nor they for it.
+// appended. Deleting events (a purge, through `exclusive`) breaks it twice: the rollup rows still
+// count the deleted events, so the deleting transaction drops the project's rows (forgetFolded),
+// and a checkpoint that compacts row groups renumbers the rows after the deleted ones, then or at
+// any later checkpoint. So every pass first checks, in its own transaction, that the event at the
+// folded rowid is still the one folded there, and folds everything again when it is not. Until that
+// pass, queries miss the events stored past the folded point that the renumbering moved before it,
+// and those stored since (the pass moves the data version, so no such answer stays cached). It runs
+// on a connection of its own, so its transactions never wait for ingestion's group commits, nor
+// they for it.
 
 import { INTEGER, LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api';
 import type { Services } from '../services.js';
@@ -52,12 +59,11 @@ const propertyAggregate = (where: string) => `SELECT project_id, day, event, key
   GROUP BY project_id, day, event, key, value`;
 
 export class ActorDayFolder {
-  private running: Promise<FoldProgress> | undefined;
+  private running: Promise<unknown> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private conn: DuckDBConnection | undefined;
   private stopped = false;
   private upToDate = false;
-  private verified = false;
   private retryCompactionAt = 0;
 
   constructor(private readonly services: Services) {}
@@ -79,21 +85,36 @@ export class ActorDayFolder {
    * while a pass runs wait for it and then run their own.
    */
   catchUp(options: { maxRows?: number } = {}): Promise<FoldProgress> {
-    return this.serialized(() => this.fold(options.maxRows ?? Number.POSITIVE_INFINITY));
+    return this.serialized(() => this.fold(options.maxRows ?? Number.POSITIVE_INFINITY), () => ({ folded: 0, refolded: 0, compacted: false }));
   }
 
   /** Merges every delta row now, whether or not it is due. */
   async compact(): Promise<void> {
-    await this.serialized(async () => ({ folded: 0, refolded: 0, compacted: await this.compactIfDue(true) }));
+    await this.serialized(() => this.compactIfDue(true), () => false);
   }
 
-  private async serialized(work: () => Promise<FoldProgress>): Promise<FoldProgress> {
+  /**
+   * Runs `work` while no pass runs (none starts before it ends), then checks the folded point
+   * again: work that deletes events may have let a checkpoint renumber rowids. Once the folder is
+   * stopped no pass runs any more, and the work runs at once.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    return this.serialized(async () => {
+      const result = await work();
+      if (!this.stopped) await this.verifyFoldedPoint();
+      return result;
+    });
+  }
+
+  /** Runs `work` once no other work of the folder runs; once stopped, answers `ifStopped()` instead when given. */
+  private async serialized<T>(work: () => Promise<T>, ifStopped?: () => T): Promise<T> {
     while (this.running) await this.running.catch(() => undefined);
-    if (this.stopped) return { folded: 0, refolded: 0, compacted: false };
-    this.running = work().finally(() => {
+    if (this.stopped && ifStopped) return ifStopped();
+    const running = work().finally(() => {
       this.running = undefined;
     });
-    return this.running;
+    this.running = running;
+    return running;
   }
 
   /** Stops the timer and interrupts a pass in progress, which rolls back. */
@@ -110,7 +131,6 @@ export class ActorDayFolder {
   }
 
   private async fold(maxRows: number): Promise<FoldProgress> {
-    if (!this.verified) await this.verifyFoldedPoint();
     const progress: FoldProgress = { folded: 0, refolded: 0, compacted: false };
     const started = performance.now();
     let caughtUp = false;
@@ -139,14 +159,16 @@ export class ActorDayFolder {
    * One transaction: projects with a new or changed zone folded from scratch, property keys added
    * to the setting folded from the start and removed ones dropped, then new events.
    */
-  private foldPass(budget: number): Promise<{ folded: number; refolded: number; caughtUp: boolean; through: number }> {
+  private async foldPass(budget: number): Promise<{ folded: number; refolded: number; caughtUp: boolean; through: number }> {
     const live = liveProjects(this.services);
     const keys = [...new Set(this.services.config.events.rollup_properties)];
-    return this.transaction(async (conn) => {
+    let emptied: number[] = [];
+    const pass = await this.transaction(async (conn) => {
+      emptied = await emptyIfMoved(conn, this.services);
       const [state] = (await conn.runAndReadAll('SELECT through_rowid AS w, (SELECT coalesce(max(rowid), -1) FROM events) AS top FROM actor_day_state')).getRowObjects();
       const through = Number(state!.w);
       const top = Number(state!.top);
-      // Never below `through`: the event folded there is still stored (verifyFoldedPoint).
+      // Never below `through`: the event folded there is still stored (emptyIfMoved).
       const upto = Math.min(top, through + budget);
       const zones = new Map((await conn.runAndReadAll('SELECT project_id, timezone FROM actor_day_zones')).getRows().map(([id, tz]) => [Number(id), String(tz)]));
       const stale = live.filter((p) => zones.get(p.id) !== p.timezone);
@@ -192,31 +214,22 @@ export class ActorDayFolder {
       await conn.run('UPDATE actor_day_state SET through_rowid = $upto, through_uuid = (SELECT uuid FROM events WHERE rowid = $upto)', { upto: BigInt(upto) });
       return { folded: upto - through, refolded: stale.length, caughtUp: upto === top, through: upto };
     });
+    this.answersChanged(emptied);
+    return pass;
+  }
+
+  /** Checks the folded point on its own (after work that deleted events), folding everything again when it moved. */
+  private async verifyFoldedPoint(): Promise<void> {
+    this.answersChanged(await this.transaction((conn) => emptyIfMoved(conn, this.services)));
   }
 
   /**
-   * Checks, once per process, that the event at the folded rowid is still the one folded there. A
-   * store copied or restored in another order has other rowids; its rollup is then emptied and
-   * folded again from the start.
+   * Moves the data version of projects whose rollup rows were emptied, once that is committed: an
+   * answer computed from the moved rowids before (read a few too few raw events) must not be served
+   * from the cache.
    */
-  private async verifyFoldedPoint(): Promise<void> {
-    const conn = await this.connection();
-    const [state] = (await conn.runAndReadAll('SELECT through_rowid AS w, through_uuid::VARCHAR AS folded FROM actor_day_state')).getRowObjects();
-    const through = Number(state!.w);
-    if (through >= 0) {
-      const [event] = (await conn.runAndReadAll('SELECT uuid::VARCHAR AS stored FROM events WHERE rowid = $w', { w: BigInt(through) })).getRowObjects();
-      if (event?.stored !== state!.folded) {
-        this.services.log.warn({ through_rowid: through }, 'actor days do not match the stored events (a restored or copied store); folding them again');
-        await this.transaction(async (c) => {
-          await c.run('DELETE FROM actor_days');
-          await c.run('DELETE FROM property_days');
-          await c.run('DELETE FROM property_day_keys');
-          await c.run('DELETE FROM actor_day_zones');
-          await c.run('UPDATE actor_day_state SET through_rowid = -1, through_uuid = NULL, compacted_rows = 0');
-        });
-      }
-    }
-    this.verified = true;
+  private answersChanged(projectIds: number[]): void {
+    if (projectIds.length > 0) this.services.events.changed(projectIds);
   }
 
   /**
@@ -268,6 +281,36 @@ export class ActorDayFolder {
       throw err;
     }
   }
+}
+
+/**
+ * In the caller's transaction: whether the event at the folded rowid is still the one folded there.
+ * When it is not (a store restored or copied in another order, or rowids renumbered by a checkpoint
+ * after events were deleted), empties both rollups and answers the projects they held, which are
+ * then read raw and folded again from the start. One point lookup when the point holds.
+ */
+async function emptyIfMoved(conn: DuckDBConnection, services: Services): Promise<number[]> {
+  const [state] = (await conn.runAndReadAll('SELECT through_rowid AS w, through_uuid::VARCHAR AS folded FROM actor_day_state')).getRowObjects();
+  const through = Number(state!.w);
+  if (through < 0) return [];
+  const [event] = (await conn.runAndReadAll('SELECT uuid::VARCHAR AS stored FROM events WHERE rowid = $w', { w: BigInt(through) })).getRowObjects();
+  if (event?.stored === state!.folded) return [];
+  services.log.warn({ through_rowid: through }, 'actor days do not match the stored events (rowids changed: a restored or copied store, or deleted events compacted); folding them again');
+  const held = (await conn.runAndReadAll('SELECT project_id FROM actor_day_zones')).getRows().map(([id]) => Number(id));
+  await conn.run('DELETE FROM actor_days');
+  await conn.run('DELETE FROM property_days');
+  await conn.run('DELETE FROM property_day_keys');
+  await conn.run('DELETE FROM actor_day_zones');
+  await conn.run('UPDATE actor_day_state SET through_rowid = -1, through_uuid = NULL, compacted_rows = 0');
+  return held;
+}
+
+/**
+ * Drops a project's rollup rows in the caller's transaction (one that deletes some of its events):
+ * until the next pass folds it again from the start, the project is read from raw events alone.
+ */
+export async function forgetFolded(conn: DuckDBConnection, projectId: number): Promise<void> {
+  for (const table of ['actor_days', 'property_days', 'actor_day_zones']) await conn.run(`DELETE FROM ${table} WHERE project_id = $1`, [projectId]);
 }
 
 const projectTypes = { ids: LIST(INTEGER), zones: LIST(VARCHAR) };

@@ -116,7 +116,7 @@ function withTies(events: SeedEvent[]): fc.Arbitrary<SeedEvent[]> {
   });
 }
 
-export function scenarioArb(options: { maxEvents?: number; maxDays?: number; ties?: boolean } = {}): fc.Arbitrary<Scenario> {
+export function scenarioArb(options: { minEvents?: number; maxEvents?: number; maxDays?: number; ties?: boolean } = {}): fc.Arbitrary<Scenario> {
   return fc
     .record({
       window: fc.constantFrom(...WINDOWS),
@@ -134,7 +134,7 @@ export function scenarioArb(options: { maxEvents?: number; maxDays?: number; tie
         window: fc.constant(r.window),
         date_from: fc.constant(date_from),
         date_to: fc.constant(date_to),
-        events: fc.array(eventArb(r.window, date_from, date_to), { maxLength: options.maxEvents ?? 40 }).chain((events) => (options.ties ? withTies(events) : fc.constant(events))),
+        events: fc.array(eventArb(r.window, date_from, date_to), { minLength: options.minEvents ?? 0, maxLength: options.maxEvents ?? 40 }).chain((events) => (options.ties ? withTies(events) : fc.constant(events))),
         links: linksArb,
         now: fc.constant(now),
       });

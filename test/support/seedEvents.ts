@@ -16,6 +16,8 @@ export interface SeedEvent {
   url?: string;
   referrer?: string;
   props?: Record<string, unknown>;
+  /** The element chain of element events (target first). */
+  elements?: Record<string, unknown>[];
   source?: string;
   sdk_name?: string;
   release?: string;
@@ -37,14 +39,15 @@ export interface StoredEvent {
   path: string | null;
   referrer: string | null;
   props: Record<string, unknown>;
+  elements: Record<string, unknown>[] | null;
   revenue: number | null;
 }
 
 const COLUMNS = [
   'project_id', 'uuid', 'ts', 'received_at', 'event', 'distinct_id', 'anonymous_id', 'user_id', 'session_id',
-  'source', 'sdk_name', 'release', 'url', 'path', 'referrer', 'props', 'revenue',
+  'source', 'sdk_name', 'release', 'url', 'path', 'referrer', 'props', 'elements', 'revenue',
 ] as const;
-const CASTS: Partial<Record<(typeof COLUMNS)[number], string>> = { uuid: 'UUID', ts: 'TIMESTAMPTZ', received_at: 'TIMESTAMPTZ', props: 'JSON' };
+const CASTS: Partial<Record<(typeof COLUMNS)[number], string>> = { uuid: 'UUID', ts: 'TIMESTAMPTZ', received_at: 'TIMESTAMPTZ', props: 'JSON', elements: 'JSON' };
 const ROWS_PER_INSERT = 100;
 
 export function normalizeEvent(e: SeedEvent): StoredEvent {
@@ -75,6 +78,7 @@ export function normalizeEvent(e: SeedEvent): StoredEvent {
     path,
     referrer: e.referrer ?? null,
     props,
+    elements: e.elements ?? null,
     revenue,
   };
 }
@@ -104,6 +108,7 @@ export async function seedEvents(server: TestServer, projectId: number, events: 
         path: e.path,
         referrer: e.referrer,
         props: JSON.stringify(e.props),
+        elements: e.elements === null ? null : JSON.stringify(e.elements),
         revenue: e.revenue,
       };
       const placeholders = COLUMNS.map((c) => {

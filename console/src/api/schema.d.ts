@@ -527,6 +527,44 @@ export interface paths {
         patch: operations["updateProject"];
         trace?: never;
     };
+    "/api/v1/projects/{id}/behavior/forms/purge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The latest 50 form-data purge jobs of the project, newest first (admin+) */
+        get: operations["listFormPurges"];
+        put?: never;
+        /**
+         * Delete all collected form-interaction data of the project (admin+), as a background job
+         * @description Queues a job deleting every pp.form_start, pp.form_submit, pp.form_abandon event of the project, all time, and what is derived from them (daily rollups are folded again, cached answers drop). While a job of the project is queued or running, answers that job instead of queueing another. Events arriving after the job ran are kept: turn `autocapture_forms` off first. Without `X-Confirm-Purge: true`, 422 `confirmation_required`. Not plan-gated.
+         */
+        post: operations["purgeFormData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/behavior/forms/purge/{jobID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One form-data purge job of the project (admin+) */
+        get: operations["getFormPurge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{id}/behavior/settings": {
         parameters: {
             query?: never;
@@ -628,6 +666,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{id}/forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Forms with views, starts, submits, conversion and abandonment */
+        get: operations["listForms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/forms/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One form's fields ranked by drop-off; never an entered value */
+        get: operations["getFormDetail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{id}/keys": {
         parameters: {
             query?: never;
@@ -680,6 +752,40 @@ export interface paths {
          * @description The replacement keeps name, type, scopes and domains. Keys are never extended: without expires_at the replacement gets the old key's lifetime again, counted from now. A legacy key must name the type of its replacement (browser or server); the replacement holds the identify/alias right.
          */
         post: operations["rotateIngestKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/pages/behavior": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One page: figures, click heatmap and clicked elements */
+        get: operations["getPageBehavior"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/pages/behavior/urls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Pages ordered by event count, with click, rage/dead-click and scroll figures */
+        get: operations["listBehaviorUrls"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1358,6 +1464,24 @@ export interface components {
             previous_id: string;
             user_id: string;
         };
+        BehaviorPage: {
+            /** Format: date */
+            date_from: string;
+            /** Format: date */
+            date_to: string;
+            heatmap: {
+                bands: components["schemas"]["HeatmapBand"][];
+                unplaced: number;
+                x_step_percent: number;
+                y_step_px: number;
+            };
+            items: components["schemas"]["ClickedElement"][];
+            next_cursor: string | null;
+            /** @enum {unknown} */
+            privacy_mode: "standard" | "strict";
+            summary: components["schemas"]["PageFigures"];
+            url: string;
+        };
         /** @description A project without stored settings resolves to strict privacy with every kind disabled. */
         BehaviorSettings: {
             /** @description pp.click, rage and dead clicks */
@@ -1386,6 +1510,40 @@ export interface components {
              */
             updated_at: string | null;
         };
+        BehaviorURL: {
+            clicks: number;
+            /** @description dead_clicks / clicks (0 without clicks) */
+            dead_click_rate: number;
+            dead_clicks: number;
+            events: number;
+            page_views: number;
+            /** @description rage_clicks / clicks (0 without clicks) */
+            rage_click_rate: number;
+            rage_clicks: number;
+            scroll: {
+                mean_depth: number | null;
+                measured: number;
+                /** @description fraction; null when the denominator is 0 */
+                reach_25: number | null;
+                /** @description fraction; null when the denominator is 0 */
+                reach_50: number | null;
+                /** @description fraction; null when the denominator is 0 */
+                reach_75: number | null;
+                /** @description fraction; null when the denominator is 0 */
+                reach_100: number | null;
+            };
+            unique_clickers: number;
+            /** @description normalized page URL */
+            url: string;
+        };
+        BehaviorURLsPage: {
+            /** Format: date */
+            date_from: string;
+            /** Format: date */
+            date_to: string;
+            items: components["schemas"]["BehaviorURL"][];
+            next_cursor: string | null;
+        };
         Breakdown: {
             /** @default 25 */
             limit: number;
@@ -1399,6 +1557,21 @@ export interface components {
             picker_token: string;
             selector: string;
             url: string;
+        };
+        ClickedElement: {
+            /** @description clicks per 10 % cell of the element box (x, y: lower bounds in percent) */
+            cells: {
+                clicks: number;
+                x: number;
+                y: number;
+            }[];
+            clicks: number;
+            dead_clicks: number;
+            rage_clicks: number;
+            selector: string;
+            tag: string;
+            /** @description most frequent visible text, standard privacy mode only */
+            text: string | null;
         };
         CollectionConfig: {
             /** @description enabled kinds only */
@@ -1639,6 +1812,100 @@ export interface components {
             /** @description opaque; null on the last page */
             next_cursor: string | null;
         };
+        FormDetailPage: {
+            abandoned: number;
+            attempts: number;
+            /** Format: date */
+            date_from: string;
+            /** Format: date */
+            date_to: string;
+            form: string;
+            items: components["schemas"]["FormField"][];
+            /** @description milliseconds; null when nothing was measured */
+            median_hesitation_ms: number | null;
+            next_cursor: string | null;
+            submitted: number;
+            url: string | null;
+        };
+        FormField: {
+            corrections: number;
+            /** @description fraction; null when the denominator is 0 */
+            drop_off_rate: number | null;
+            drop_offs: number;
+            /** @description field selector, relative to its form */
+            field: string;
+            interactions: number;
+            left_blank: number;
+            /** @description milliseconds; null when nothing was measured */
+            median_time_ms: number | null;
+            /** @description milliseconds; null when nothing was measured */
+            median_to_change_ms: number | null;
+            refocuses: number;
+            tag: string | null;
+            type: string | null;
+        };
+        FormPurgeJob: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description events deleted; null until the job succeeded */
+            deleted_events: number | null;
+            /** @description why the job failed; null otherwise */
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description null until the job succeeded or failed
+             */
+            finished_at: string | null;
+            /** Format: int64 */
+            id: number;
+            /** @description id of the user who asked for the purge */
+            requested_by: number | null;
+            /**
+             * Format: date-time
+             * @description when the job last started; null while it never ran
+             */
+            started_at: string | null;
+            /**
+             * @description queued → running → succeeded or failed; a job running when the server stopped is queued again at its start
+             * @enum {unknown}
+             */
+            state: "queued" | "running" | "succeeded" | "failed";
+        };
+        FormPurgeJobList: {
+            /** @description the latest 50 jobs, newest first */
+            items: components["schemas"]["FormPurgeJob"][];
+            /** @description older jobs are not listed */
+            next_cursor: null;
+        };
+        FormsPage: {
+            /** Format: date */
+            date_from: string;
+            /** Format: date */
+            date_to: string;
+            items: components["schemas"]["FormSummary"][];
+            next_cursor: string | null;
+        };
+        FormSummary: {
+            /** @description fraction; null when the denominator is 0 */
+            abandonment_rate: number | null;
+            abandons: number;
+            /** @description fraction; null when the denominator is 0 */
+            conversion_rate: number | null;
+            /** @description privacy-safe form selector */
+            form: string;
+            /** @description milliseconds; null when nothing was measured */
+            median_time_to_submit_ms: number | null;
+            resubmissions: number;
+            /** @description fraction; null when the denominator is 0 */
+            start_rate: number | null;
+            starters: number;
+            starts: number;
+            submits: number;
+            submitters: number;
+            /** @description normalized page URL */
+            url: string;
+            views: number;
+        };
         FunnelRequest: {
             breakdown?: components["schemas"]["Breakdown"];
             compare?: components["schemas"]["CompareRequest"];
@@ -1739,6 +2006,21 @@ export interface components {
             limit: number;
             /** @description `url`, `path`, `referrer`, `source`, `sdk_name`, `release` or `props.<key>` (a top-level key, no `*`) */
             property: string;
+        };
+        HeatmapBand: {
+            /** @enum {unknown} */
+            band: "mobile" | "tablet" | "desktop" | "wide";
+            /** @description x: lower bound of a 2 % column of the viewport width; y: lower bound of a 25 px row of the page */
+            cells: {
+                clicks: number;
+                x: number;
+                y: number;
+            }[];
+            clicks: number;
+            fixed_clicks: number;
+            max_width: number | null;
+            min_width: number;
+            truncated: boolean;
         };
         IdentifyRequest: {
             anonymous_id: string;
@@ -1925,6 +2207,30 @@ export interface components {
             name: string;
             /** @enum {unknown} */
             role: "viewer" | "analyst" | "admin" | "owner";
+        };
+        PageFigures: {
+            clicks: number;
+            /** @description dead_clicks / clicks (0 without clicks) */
+            dead_click_rate: number;
+            dead_clicks: number;
+            events: number;
+            page_views: number;
+            /** @description rage_clicks / clicks (0 without clicks) */
+            rage_click_rate: number;
+            rage_clicks: number;
+            scroll: {
+                mean_depth: number | null;
+                measured: number;
+                /** @description fraction; null when the denominator is 0 */
+                reach_25: number | null;
+                /** @description fraction; null when the denominator is 0 */
+                reach_50: number | null;
+                /** @description fraction; null when the denominator is 0 */
+                reach_75: number | null;
+                /** @description fraction; null when the denominator is 0 */
+                reach_100: number | null;
+            };
+            unique_clickers: number;
         };
         PathBreakdown: {
             /**
@@ -3585,6 +3891,94 @@ export interface operations {
             429: components["responses"]["E429"];
         };
     };
+    listFormPurges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the jobs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FormPurgeJobList"];
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    purgeFormData: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description must be `true`: the purge cannot be undone */
+                "X-Confirm-Purge": "true";
+            };
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the new job, or the one already queued or running */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FormPurgeJob"];
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getFormPurge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                /** @description purge job id */
+                jobID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the job */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FormPurgeJob"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
     getBehaviorSettings: {
         parameters: {
             query?: never;
@@ -3825,6 +4219,92 @@ export interface operations {
             429: components["responses"]["E429"];
         };
     };
+    listForms: {
+        parameters: {
+            query?: {
+                /** @description next_cursor of the previous page; bound to the whole query scope */
+                cursor?: string;
+                /** @description inclusive local date; give date_from and date_to together (neither: the latest 30 local dates) */
+                date_from?: string;
+                /** @description inclusive local date; give date_from and date_to together (neither: the latest 30 local dates) */
+                date_to?: string;
+                /** @description JSON array of at most 20 Filter objects (8192 bytes decoded); saved segments are not accepted */
+                filters?: string;
+                /** @description page size (default 50, at most 500) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Forms with views, starts, submits, conversion and abandonment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FormsPage"];
+                };
+            };
+            401: components["responses"]["E401"];
+            402: components["responses"]["E402"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getFormDetail: {
+        parameters: {
+            query: {
+                /** @description next_cursor of the previous page; bound to the whole query scope */
+                cursor?: string;
+                /** @description inclusive local date; give date_from and date_to together (neither: the latest 30 local dates) */
+                date_from?: string;
+                /** @description inclusive local date; give date_from and date_to together (neither: the latest 30 local dates) */
+                date_to?: string;
+                /** @description JSON array of at most 20 Filter objects (8192 bytes decoded); saved segments are not accepted */
+                filters?: string;
+                /** @description exact privacy-safe form selector */
+                form: string;
+                /** @description page size (default 50, at most 500) */
+                limit?: number;
+                /** @description exact page; without it every page with this form counts */
+                url?: string;
+            };
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One form's fields ranked by drop-off; never an entered value */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FormDetailPage"];
+                };
+            };
+            401: components["responses"]["E401"];
+            402: components["responses"]["E402"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
     listIngestKeys: {
         parameters: {
             query?: never;
@@ -3974,6 +4454,86 @@ export interface operations {
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getPageBehavior: {
+        parameters: {
+            query: {
+                /** @description next_cursor of the previous page; bound to the whole query scope */
+                cursor?: string;
+                /** @description inclusive local date; give date_from and date_to together (neither: the latest 30 local dates) */
+                date_from?: string;
+                /** @description inclusive local date; give date_from and date_to together (neither: the latest 30 local dates) */
+                date_to?: string;
+                /** @description JSON array of at most 20 Filter objects (8192 bytes decoded); saved segments are not accepted */
+                filters?: string;
+                /** @description page size (default 50, at most 500) */
+                limit?: number;
+                /** @description the page; normalized before matching */
+                url: string;
+            };
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page: figures, click heatmap and clicked elements */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BehaviorPage"];
+                };
+            };
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    listBehaviorUrls: {
+        parameters: {
+            query?: {
+                /** @description next_cursor of the previous page; bound to the whole query scope */
+                cursor?: string;
+                /** @description inclusive local date; give date_from and date_to together (neither: the latest 30 local dates) */
+                date_from?: string;
+                /** @description inclusive local date; give date_from and date_to together (neither: the latest 30 local dates) */
+                date_to?: string;
+                /** @description JSON array of at most 20 Filter objects (8192 bytes decoded); saved segments are not accepted */
+                filters?: string;
+                /** @description page size (default 50, at most 500) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pages ordered by event count, with click, rage/dead-click and scroll figures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BehaviorURLsPage"];
+                };
+            };
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
         };
@@ -4764,7 +5324,7 @@ export interface operations {
                 key?: string;
             };
             header?: {
-                /** @description sending client as name/version, e.g. pp-browser/0.6.4; beacons put it in the body field `tracker` instead */
+                /** @description sending client as name/version, e.g. pp-browser/0.6.5; beacons put it in the body field `tracker` instead */
                 "X-PP-Tracker"?: string;
             };
             path?: never;
@@ -4802,7 +5362,7 @@ export interface operations {
                 key?: string;
             };
             header?: {
-                /** @description sending client as name/version, e.g. pp-browser/0.6.4; beacons put it in the body field `tracker` instead */
+                /** @description sending client as name/version, e.g. pp-browser/0.6.5; beacons put it in the body field `tracker` instead */
                 "X-PP-Tracker"?: string;
             };
             path?: never;
@@ -4893,7 +5453,7 @@ export interface operations {
                 key?: string;
             };
             header?: {
-                /** @description sending client as name/version, e.g. pp-browser/0.6.4; beacons put it in the body field `tracker` instead */
+                /** @description sending client as name/version, e.g. pp-browser/0.6.5; beacons put it in the body field `tracker` instead */
                 "X-PP-Tracker"?: string;
             };
             path?: never;
@@ -4931,7 +5491,7 @@ export interface operations {
                 key?: string;
             };
             header?: {
-                /** @description sending client as name/version, e.g. pp-browser/0.6.4; beacons put it in the body field `tracker` instead */
+                /** @description sending client as name/version, e.g. pp-browser/0.6.5; beacons put it in the body field `tracker` instead */
                 "X-PP-Tracker"?: string;
             };
             path?: never;
@@ -5026,7 +5586,7 @@ export interface operations {
                 key?: string;
             };
             header?: {
-                /** @description sending client as name/version, e.g. pp-browser/0.6.4; beacons put it in the body field `tracker` instead */
+                /** @description sending client as name/version, e.g. pp-browser/0.6.5; beacons put it in the body field `tracker` instead */
                 "X-PP-Tracker"?: string;
             };
             path?: never;

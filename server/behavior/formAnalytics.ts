@@ -1,0 +1,179 @@
+// The forms reports (docs/behavior.md#forms): forms ranked by starts with views, starts, submits,
+// conversion, time to submit and abandonment, deduplicated per visit unit and local day; and one
+// form's fields ranked by drop-off. Only what the tracker records is read (focus, time, changes,
+// deletions, emptiness at submit); no value exists to read.
+
+import type { EventStore } from '../store/eventStore.js';
+import type { CursorCodec } from '../queries/cursors.js';
+import { Binder, compareText, filtersCondition, num, numOrNull, scanEvents } from '../queries/sql.js';
+import { ValidationError } from '../http/errors.js';
+import { normalizePageUrl, pageUrlsSql } from './pageUrl.js';
+import { pageOf, positionOf, type ReportParams } from './reportParams.js';
+import type { ReportContext } from './pageBehavior.js';
+
+const rate = (n: number, d: number) => (d === 0 ? null : n / d);
+
+/** The range's page views and form events with a URL, each with its local day. */
+function scan(b: Binder, p: ReportParams, ctx: ReportContext, columns: Record<string, string>, events: string): string {
+  return scanEvents(b, (local) => ({ day: local.day, ...columns }), {
+    projectId: ctx.projectId,
+    timezone: ctx.timezone,
+    from: p.date_from,
+    to: p.date_to,
+    where: [`e.event IN ${events}`, 'e.url IS NOT NULL', filtersCondition(b, p.filters, new Map())],
+  });
+}
+
+/** `unit` (the session, else the actor) and `actor` of the rows of `rel`, resolved through identity links. */
+const withUnits = (rel: string, project: string) => `SELECT r.*, coalesce(l.actor_key, r.distinct_key) AS actor,
+    coalesce('s:' || r.session_id, 'a:' || CAST(coalesce(l.actor_key, r.distinct_key) AS VARCHAR)) AS unit
+  FROM ${rel} r LEFT JOIN identity_links l ON l.project_id = ${project} AND l.distinct_key = r.distinct_key`;
+
+type FormPosition = [starts: number, form: string, url: string];
+
+/** GET /forms: forms (selector and page) by deduplicated starts, keyset-paginated. */
+export async function formsReport(store: EventStore, p: ReportParams, ctx: ReportContext, codec: CursorCodec) {
+  const scope = { report: 'forms', project: ctx.projectId, date_from: p.date_from, date_to: p.date_to, filters: p.filters, limit: p.limit };
+  const after = positionOf<FormPosition>(codec, scope, p.cursor);
+  const b = new Binder();
+  const project = b.bind(ctx.projectId);
+  const ev = scan(b, p, ctx, {
+    url: 'e.url', event: 'e.event', session_id: 'e.session_id', distinct_key: 'e.distinct_key',
+    form: `CASE WHEN e.event <> 'pp.page_view' THEN json_extract_string(e.props, '$.form') END`,
+    duration: `CASE WHEN e.event = 'pp.form_submit' THEN TRY_CAST(json_extract_string(e.props, '$.duration_ms') AS DOUBLE) END`,
+  }, `('pp.page_view', 'pp.form_start', 'pp.form_submit', 'pp.form_abandon')`);
+  const keyset = after
+    ? `WHERE a.starts < ${b.bind(after[0])} OR (a.starts = ${b.bind(after[0])} AND (a.form > ${b.bind(after[1])} OR (a.form = ${b.bind(after[1])} AND a.page > ${b.bind(after[2])})))`
+    : '';
+  const sql = `WITH ev AS (${ev}),
+    pages AS (${pageUrlsSql('SELECT DISTINCT url FROM ev')}),
+    fe AS (${withUnits(`(SELECT p.page, ev.* FROM ev JOIN pages p USING (url) WHERE ev.event <> 'pp.page_view' AND ev.form IS NOT NULL AND p.page IS NOT NULL)`, project)}),
+    pv AS (${withUnits(`(SELECT DISTINCT p.page, ev.day, ev.session_id, CASE WHEN ev.session_id IS NULL THEN ev.distinct_key END AS distinct_key
+      FROM ev JOIN pages p USING (url) WHERE ev.event = 'pp.page_view' AND p.page IN (SELECT page FROM fe))`, project)}),
+    views AS (SELECT page, count(DISTINCT (unit, day)) AS views FROM pv GROUP BY page),
+    visits AS (SELECT page, form, unit, day,
+        bool_or(event = 'pp.form_start') AS started, bool_or(event = 'pp.form_submit') AS submitted,
+        bool_or(event = 'pp.form_abandon') AS abandoned, count(*) FILTER (WHERE event = 'pp.form_submit') AS submit_events
+      FROM fe GROUP BY page, form, unit, day),
+    per_visit AS (SELECT page, form, count(*) FILTER (WHERE started) AS starts, count(*) FILTER (WHERE submitted) AS submits,
+        count(*) FILTER (WHERE started AND submitted) AS converted, count(*) FILTER (WHERE abandoned AND NOT submitted) AS abandons,
+        sum(submit_events) - count(*) FILTER (WHERE submitted) AS resubmissions
+      FROM visits GROUP BY page, form),
+    per_actor AS (SELECT page, form, count(DISTINCT actor) FILTER (WHERE event = 'pp.form_start') AS starters,
+        count(DISTINCT actor) FILTER (WHERE event = 'pp.form_submit') AS submitters, median(duration) AS median_time_to_submit_ms
+      FROM fe GROUP BY page, form),
+    a AS (SELECT v.*, pa.starters, pa.submitters, pa.median_time_to_submit_ms, coalesce(w.views, 0) AS views
+      FROM per_visit v JOIN per_actor pa USING (page, form) LEFT JOIN views w USING (page))
+    SELECT * FROM a ${keyset} ORDER BY a.starts DESC, a.form, a.page LIMIT ${b.bind(p.limit + 1)}`;
+  const rows = await store.read(sql, b.values, { timeoutMs: ctx.timeoutMs });
+  const items = rows.map((r) => {
+    const starts = num(r.starts);
+    const views = num(r.views);
+    return {
+      form: String(r.form),
+      url: String(r.page),
+      views,
+      starts,
+      starters: num(r.starters),
+      submits: num(r.submits),
+      submitters: num(r.submitters),
+      resubmissions: num(r.resubmissions),
+      abandons: num(r.abandons),
+      start_rate: rate(starts, views),
+      conversion_rate: rate(num(r.converted), starts),
+      abandonment_rate: rate(num(r.abandons), starts),
+      median_time_to_submit_ms: numOrNull(r.median_time_to_submit_ms),
+    };
+  });
+  return { date_from: p.date_from, date_to: p.date_to, ...pageOf(codec, scope, items, p.limit, (i): FormPosition => [i.starts, i.form, i.url]) };
+}
+
+export interface FieldRow {
+  field: string;
+  tag: string | null;
+  type: string | null;
+  drop_offs: number;
+  drop_off_rate: number | null;
+  interactions: number;
+  median_time_ms: number | null;
+  median_to_change_ms: number | null;
+  refocuses: number;
+  corrections: number;
+  left_blank: number;
+}
+
+type FieldPosition = [dropOffs: number, interactions: number, field: string];
+
+const FIELD_TYPE = `'[{"field":"VARCHAR","tag":"VARCHAR","type":"VARCHAR","time_ms":"DOUBLE","focus_count":"DOUBLE","to_change_ms":"DOUBLE","corrections":"DOUBLE"}]'`;
+
+/** GET /forms/detail?form=[&url=]: one form's attempts and its fields ranked by drop-off. */
+export async function formDetail(store: EventStore, form: string, url: string | undefined, p: ReportParams, ctx: ReportContext, codec: CursorCodec) {
+  const page = url === undefined ? null : normalizePageUrl(url);
+  if (url !== undefined && page === null) throw new ValidationError('url must not be empty', 'url');
+  const scope = { report: 'forms/detail', project: ctx.projectId, form, url: page, date_from: p.date_from, date_to: p.date_to, filters: p.filters, limit: p.limit };
+  const after = positionOf<FieldPosition>(codec, scope, p.cursor);
+  const b = new Binder();
+  const ev = scan(b, p, ctx, { url: 'e.url', event: 'e.event', uuid: 'e.uuid', props: 'e.props' }, "('pp.form_submit', 'pp.form_abandon')");
+  const formValue = b.bind(form);
+  const pageCondition = page === null ? 'TRUE' : `p.page = ${b.bind(page)}`;
+  const sql = `WITH ev AS (${ev}),
+    pages AS (${pageUrlsSql('SELECT DISTINCT url FROM ev')}),
+    att AS (SELECT ev.uuid, ev.event = 'pp.form_submit' AS submitted, ev.props
+      FROM ev JOIN pages p USING (url) WHERE p.page IS NOT NULL AND ${pageCondition} AND json_extract_string(ev.props, '$.form') = ${formValue}),
+    f AS (SELECT uuid, unnest(coalesce(TRY(from_json(json_extract(props, '$.fields'), ${FIELD_TYPE})), [])) AS f FROM att),
+    fields AS (SELECT f.field AS field, min(f.tag) AS tag, min(f.type) AS type, count(DISTINCT uuid) AS interactions,
+        median(f.time_ms) AS median_time_ms, median(f.to_change_ms) AS median_to_change_ms,
+        sum(greatest(coalesce(f.focus_count, 1) - 1, 0)) AS refocuses, sum(coalesce(f.corrections, 0)) AS corrections
+      FROM f WHERE f.field IS NOT NULL GROUP BY f.field),
+    drops AS (SELECT json_extract_string(props, '$.last_field') AS field, count(*) AS drop_offs FROM att WHERE NOT submitted GROUP BY 1),
+    blanks AS (SELECT field, count(DISTINCT uuid) AS left_blank FROM (
+        SELECT uuid, unnest(coalesce(TRY(from_json(json_extract(props, '$.blank_fields'), '["VARCHAR"]')), [])) AS field FROM att WHERE submitted) GROUP BY field),
+    names AS (SELECT field FROM fields UNION SELECT field FROM drops UNION SELECT field FROM blanks)
+    SELECT 'field' AS part, n.field, fl.tag, fl.type, coalesce(d.drop_offs, 0) AS drop_offs, coalesce(fl.interactions, 0) AS interactions,
+        fl.median_time_ms, fl.median_to_change_ms, coalesce(fl.refocuses, 0) AS refocuses, coalesce(fl.corrections, 0) AS corrections,
+        coalesce(bl.left_blank, 0) AS left_blank, NULL::BIGINT AS attempts, NULL::BIGINT AS submits, NULL::DOUBLE AS hesitation
+      FROM names n LEFT JOIN fields fl USING (field) LEFT JOIN drops d USING (field) LEFT JOIN blanks bl USING (field) WHERE n.field IS NOT NULL
+    UNION ALL
+    SELECT 'form', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, count(*), count(*) FILTER (WHERE submitted),
+        median(TRY_CAST(json_extract_string(props, '$.since_load_ms') AS DOUBLE))
+      FROM att`;
+  const rows = await store.read(sql, b.values, { timeoutMs: ctx.timeoutMs });
+  const head = rows.find((r) => r.part === 'form')!;
+  const attempts = num(head.attempts);
+  const submitted = num(head.submits);
+  const abandoned = attempts - submitted;
+  const fields: FieldRow[] = rows
+    .filter((r) => r.part === 'field')
+    .map((r) => ({
+      field: String(r.field),
+      tag: r.tag === null ? null : String(r.tag),
+      type: r.type === null ? null : String(r.type),
+      drop_offs: num(r.drop_offs),
+      drop_off_rate: rate(num(r.drop_offs), abandoned),
+      interactions: num(r.interactions),
+      median_time_ms: numOrNull(r.median_time_ms),
+      median_to_change_ms: numOrNull(r.median_to_change_ms),
+      refocuses: num(r.refocuses),
+      corrections: num(r.corrections),
+      left_blank: num(r.left_blank),
+    }))
+    .sort((x, y) => compareFields(x, [y.drop_offs, y.interactions, y.field]));
+  const start = after ? fields.findIndex((f) => compareFields(f, after) > 0) : 0;
+  const rest = start < 0 ? [] : fields.slice(start, start + p.limit + 1);
+  return {
+    form,
+    url: page,
+    date_from: p.date_from,
+    date_to: p.date_to,
+    attempts,
+    submitted,
+    abandoned,
+    median_hesitation_ms: numOrNull(head.hesitation),
+    ...pageOf(codec, scope, rest, p.limit, (f): FieldPosition => [f.drop_offs, f.interactions, f.field]),
+  };
+}
+
+/** Ranking order: drop-offs, interactions (most first), then field selector. */
+function compareFields(f: FieldRow, k: FieldPosition): number {
+  return k[0] - f.drop_offs || k[1] - f.interactions || compareText(f.field, k[2]);
+}

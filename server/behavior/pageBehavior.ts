@@ -1,0 +1,268 @@
+// The page behavior reports (docs/behavior.md#page-behavior): pages ranked by event count with
+// their click, rage/dead-click and scroll figures, and one page's figures with its click heatmap
+// and clicked elements. SQL groups events by normalized page; elements are grouped by their chain
+// in SQL and by selector here, since the selector is the tracker's rule (elementSelector.ts).
+
+import type { EventStore } from '../store/eventStore.js';
+import type { CursorCodec } from '../queries/cursors.js';
+import { Binder, compareText, filtersCondition, num, numOrNull, scanEvents } from '../queries/sql.js';
+import { ValidationError } from '../http/errors.js';
+import { normalizePageUrl, pageUrlsSql, pathPartOf } from './pageUrl.js';
+import { selectorOfChain, type ChainElement } from './elementSelector.js';
+import { pageOf, positionOf, type ReportParams } from './reportParams.js';
+
+export interface ReportContext {
+  projectId: number;
+  timezone: string;
+  timeoutMs: number;
+  privacyMode: 'standard' | 'strict';
+}
+
+export interface PageFigures {
+  events: number;
+  page_views: number;
+  clicks: number;
+  unique_clickers: number;
+  rage_clicks: number;
+  rage_click_rate: number;
+  dead_clicks: number;
+  dead_click_rate: number;
+  scroll: { measured: number; reach_25: number | null; reach_50: number | null; reach_75: number | null; reach_100: number | null; mean_depth: number | null };
+}
+
+/** Viewport-width bands of the heatmap: name and lower bound (px); each ends where the next begins. */
+export const BANDS = [
+  { band: 'mobile', min_width: 0 },
+  { band: 'tablet', min_width: 768 },
+  { band: 'desktop', min_width: 1024 },
+  { band: 'wide', min_width: 1440 },
+] as const;
+export const X_STEP_PERCENT = 2;
+export const Y_STEP_PX = 25;
+export const ELEMENT_STEP_PERCENT = 10;
+export const MAX_CELLS = 5000;
+
+const CLICKISH = ['pp.click', 'pp.rage_click', 'pp.dead_click'];
+
+/** The scan of the range's events that have a URL, with the report's filters. */
+function scan(b: Binder, p: ReportParams, ctx: ReportContext, columns: Record<string, string>, where: string[] = []): string {
+  return scanEvents(b, columns, {
+    projectId: ctx.projectId,
+    timezone: ctx.timezone,
+    from: p.date_from,
+    to: p.date_to,
+    where: ['e.url IS NOT NULL', filtersCondition(b, p.filters, new Map()), ...where],
+  });
+}
+
+const num0 = (v: unknown) => (v === null || v === undefined ? 0 : num(v));
+
+/** The headline aggregates over rows of `ev`-shaped relations (event, percent, actor). */
+const FIGURES = `count(*) AS events,
+  count(*) FILTER (WHERE event = 'pp.page_view') AS page_views,
+  count(*) FILTER (WHERE event = 'pp.click') AS clicks,
+  count(*) FILTER (WHERE event = 'pp.rage_click') AS rage_clicks,
+  count(*) FILTER (WHERE event = 'pp.dead_click') AS dead_clicks,
+  count(percent) AS measured,
+  count(*) FILTER (WHERE percent >= 25) AS r25,
+  count(*) FILTER (WHERE percent >= 50) AS r50,
+  count(*) FILTER (WHERE percent >= 75) AS r75,
+  count(*) FILTER (WHERE percent >= 100) AS r100,
+  avg(percent) AS mean_depth`;
+
+const PERCENT = `CASE WHEN e.event = 'pp.scroll_depth' THEN TRY_CAST(json_extract_string(e.props, '$.percent') AS DOUBLE) END`;
+
+function figuresOf(r: Record<string, unknown>, uniqueClickers: number): PageFigures {
+  const clicks = num0(r.clicks);
+  const measured = num0(r.measured);
+  const share = (k: string) => (measured === 0 ? null : num0(r[k]) / measured);
+  return {
+    events: num0(r.events),
+    page_views: num0(r.page_views),
+    clicks,
+    unique_clickers: uniqueClickers,
+    rage_clicks: num0(r.rage_clicks),
+    rage_click_rate: clicks === 0 ? 0 : num0(r.rage_clicks) / clicks,
+    dead_clicks: num0(r.dead_clicks),
+    dead_click_rate: clicks === 0 ? 0 : num0(r.dead_clicks) / clicks,
+    scroll: { measured, reach_25: share('r25'), reach_50: share('r50'), reach_75: share('r75'), reach_100: share('r100'), mean_depth: numOrNull(r.mean_depth) },
+  };
+}
+
+/** Distinct clicking actors per page, from the distinct (page, distinct id) pairs of clicks. */
+const clickersSql = (project: string) => `SELECT c.page, count(DISTINCT coalesce(l.actor_key, c.distinct_key)) AS unique_clickers
+  FROM (SELECT DISTINCT page, distinct_key FROM pe WHERE event = 'pp.click') c
+  LEFT JOIN identity_links l ON l.project_id = ${project} AND l.distinct_key = c.distinct_key GROUP BY c.page`;
+
+type UrlPosition = [events: number, url: string];
+
+/** GET /pages/behavior/urls: pages by event count (most first, then URL), keyset-paginated. */
+export async function behaviorUrls(store: EventStore, p: ReportParams, ctx: ReportContext, codec: CursorCodec) {
+  const scope = { report: 'pages/behavior/urls', project: ctx.projectId, date_from: p.date_from, date_to: p.date_to, filters: p.filters, limit: p.limit };
+  const after = positionOf<UrlPosition>(codec, scope, p.cursor);
+  const b = new Binder();
+  const project = b.bind(ctx.projectId);
+  const ev = scan(b, p, ctx, { url: 'e.url', event: 'e.event', distinct_key: 'e.distinct_key', percent: PERCENT });
+  const keyset = after ? `WHERE a.events < ${b.bind(after[0])} OR (a.events = ${b.bind(after[0])} AND a.page > ${b.bind(after[1])})` : '';
+  const sql = `WITH ev AS (${ev}),
+    pages AS (${pageUrlsSql('SELECT DISTINCT url FROM ev')}),
+    pe AS (SELECT p.page, ev.* FROM ev JOIN pages p USING (url) WHERE p.page IS NOT NULL),
+    agg AS (SELECT page, ${FIGURES} FROM pe GROUP BY page),
+    ranked AS (SELECT a.* FROM agg a ${keyset} ORDER BY a.events DESC, a.page LIMIT ${b.bind(p.limit + 1)})
+    SELECT r.*, coalesce(c.unique_clickers, 0) AS unique_clickers FROM ranked r
+    LEFT JOIN (${clickersSql(project)}) c ON c.page = r.page
+    ORDER BY r.events DESC, r.page`;
+  const rows = await store.read(sql, b.values, { timeoutMs: ctx.timeoutMs });
+  const items = rows.map((r) => ({ url: String(r.page), ...figuresOf(r, num0(r.unique_clickers)) }));
+  return { date_from: p.date_from, date_to: p.date_to, ...pageOf(codec, scope, items, p.limit, (i): UrlPosition => [i.events, i.url]) };
+}
+
+export interface ElementRow {
+  selector: string;
+  tag: string;
+  text: string | null;
+  clicks: number;
+  rage_clicks: number;
+  dead_clicks: number;
+  cells: { x: number; y: number; clicks: number }[];
+}
+
+type ElementPosition = [clicks: number, rage: number, dead: number, selector: string];
+
+/** GET /pages/behavior?url=: one page's figures, heatmap and clicked elements (keyset-paginated). */
+export async function pageBehavior(store: EventStore, url: string, p: ReportParams, ctx: ReportContext, codec: CursorCodec) {
+  const page = normalizePageUrl(url);
+  if (page === null) throw new ValidationError('url must not be empty', 'url');
+  const scope = { report: 'pages/behavior', project: ctx.projectId, url: page, date_from: p.date_from, date_to: p.date_to, filters: p.filters, limit: p.limit };
+  const after = positionOf<ElementPosition>(codec, scope, p.cursor);
+  const b = new Binder();
+  const project = b.bind(ctx.projectId);
+  const clickProps = `CASE WHEN e.event IN (${CLICKISH.map((n) => `'${n}'`).join(', ')}) THEN e.props END`;
+  const ev = scan(b, p, ctx, {
+    url: 'e.url', event: 'e.event', distinct_key: 'e.distinct_key', percent: PERCENT, props: clickProps,
+    chain: `CASE WHEN e.event IN (${CLICKISH.map((n) => `'${n}'`).join(', ')}) THEN CAST(e.elements AS VARCHAR) END`,
+  }, [`contains(e.url, ${b.bind(pathPartOf(page))})`]);
+  const target = b.bind(page);
+  const coord = (k: string) => `TRY_CAST(json_extract_string(props, '$.${k}') AS DOUBLE)`;
+  const sql = `WITH ev AS (${ev}),
+    pages AS (${pageUrlsSql('SELECT DISTINCT url FROM ev')}),
+    pe AS (SELECT p.page, ev.* FROM ev JOIN pages p USING (url) WHERE p.page = ${target}),
+    clicks AS (SELECT event, chain, ${coord('x')} AS x, ${coord('y')} AS y, ${coord('vw')} AS vw, ${coord('ox')} AS ox, ${coord('oy')} AS oy,
+        coalesce(TRY_CAST(json_extract_string(props, '$.fixed') AS BOOLEAN), false) AS fixed
+      FROM pe WHERE chain IS NOT NULL OR event = 'pp.click')
+    SELECT 'summary' AS part, NULL::VARCHAR AS k1, NULL::DOUBLE AS k2, NULL::DOUBLE AS k3, NULL::VARCHAR AS k4, ${FIGURES.replaceAll('\n', ' ')},
+      (SELECT unique_clickers FROM (${clickersSql(project)})) AS n
+      FROM pe
+    UNION ALL
+    SELECT 'cell', band, cx, cy, NULL, ${zeros()}, count(*) FROM (
+      SELECT CASE ${BANDS.slice(1).reverse().map((x) => `WHEN vw >= ${x.min_width} THEN '${x.band}'`).join(' ')} ELSE '${BANDS[0].band}' END AS band,
+        CASE WHEN NOT fixed THEN least(${100 - X_STEP_PERCENT}, greatest(0, floor(100 * x / vw / ${X_STEP_PERCENT}) * ${X_STEP_PERCENT})) END AS cx,
+        CASE WHEN NOT fixed THEN greatest(0, floor(y / ${Y_STEP_PX}) * ${Y_STEP_PX}) END AS cy
+      FROM clicks WHERE event = 'pp.click' AND vw > 0 AND x IS NOT NULL AND y IS NOT NULL)
+      GROUP BY band, cx, cy
+    UNION ALL
+    SELECT 'unplaced', NULL, NULL, NULL, NULL, ${zeros()}, count(*) FROM clicks WHERE event = 'pp.click' AND NOT coalesce(vw > 0 AND x IS NOT NULL AND y IS NOT NULL, false)
+    UNION ALL
+    SELECT 'element', event, ex, ey, chain, ${zeros()}, count(*) FROM (
+      SELECT event, chain,
+        CASE WHEN event = 'pp.click' AND ox IS NOT NULL AND oy IS NOT NULL THEN least(${100 - ELEMENT_STEP_PERCENT}, greatest(0, floor(ox / ${ELEMENT_STEP_PERCENT}) * ${ELEMENT_STEP_PERCENT})) END AS ex,
+        CASE WHEN event = 'pp.click' AND ox IS NOT NULL AND oy IS NOT NULL THEN least(${100 - ELEMENT_STEP_PERCENT}, greatest(0, floor(oy / ${ELEMENT_STEP_PERCENT}) * ${ELEMENT_STEP_PERCENT})) END AS ey
+      FROM clicks WHERE chain IS NOT NULL)
+      GROUP BY event, chain, ex, ey`;
+  const rows = await store.read(sql, b.values, { timeoutMs: ctx.timeoutMs });
+  const summary = rows.find((r) => r.part === 'summary') ?? {};
+  const elements = rankElements(rows.filter((r) => r.part === 'element'), ctx.privacyMode);
+  const start = after ? elements.findIndex((e) => compareElements(e, after) > 0) : 0;
+  const rest = start < 0 ? [] : elements.slice(start, start + p.limit + 1);
+  return {
+    url: page,
+    date_from: p.date_from,
+    date_to: p.date_to,
+    privacy_mode: ctx.privacyMode,
+    summary: figuresOf(summary, num0(summary.n)),
+    heatmap: heatmapOf(rows),
+    ...pageOf(codec, scope, rest, p.limit, (e): ElementPosition => [e.clicks, e.rage_clicks, e.dead_clicks, e.selector]),
+  };
+}
+
+/** Placeholders for the figure columns in the parts of the union that do not use them. */
+function zeros(): string {
+  return Array.from({ length: 11 }, () => 'NULL').join(', ');
+}
+
+function heatmapOf(rows: Record<string, unknown>[]) {
+  const bands = BANDS.map((band, i) => {
+    const mine = rows.filter((r) => r.part === 'cell' && r.k1 === band.band);
+    const placed = mine.filter((r) => r.k2 !== null).map((r) => ({ x: num(r.k2), y: num(r.k3), clicks: num(r.n) }));
+    placed.sort((a, b) => b.clicks - a.clicks || a.y - b.y || a.x - b.x);
+    const fixed = mine.filter((r) => r.k2 === null).reduce((s, r) => s + num(r.n), 0);
+    return {
+      band: band.band,
+      min_width: band.min_width,
+      max_width: i + 1 < BANDS.length ? BANDS[i + 1]!.min_width - 1 : null,
+      clicks: placed.reduce((s, c) => s + c.clicks, 0) + fixed,
+      fixed_clicks: fixed,
+      cells: placed.slice(0, MAX_CELLS),
+      truncated: placed.length > MAX_CELLS,
+    };
+  });
+  const unplaced = rows.filter((r) => r.part === 'unplaced').reduce((s, r) => s + num(r.n), 0);
+  return { x_step_percent: X_STEP_PERCENT, y_step_px: Y_STEP_PX, unplaced, bands };
+}
+
+function parseChain(text: unknown): ChainElement[] | null {
+  if (typeof text !== 'string') return null;
+  try {
+    const chain = JSON.parse(text) as unknown;
+    return Array.isArray(chain) && chain.length > 0 && chain.every((e) => typeof e === 'object' && e !== null) ? (chain as ChainElement[]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Element rows (event, cell, chain, count) merged by selector and ranked. */
+function rankElements(rows: Record<string, unknown>[], mode: 'standard' | 'strict'): ElementRow[] {
+  const bySelector = new Map<string, ElementRow & { texts: Map<string, number>; cellMap: Map<string, number> }>();
+  const selectors = new Map<string, { selector: string; chain: ChainElement[] } | null>();
+  for (const r of rows) {
+    const key = String(r.k4);
+    if (!selectors.has(key)) {
+      const chain = parseChain(r.k4);
+      selectors.set(key, chain ? { selector: selectorOfChain(chain), chain } : null);
+    }
+    const parsed = selectors.get(key);
+    if (!parsed) continue;
+    let el = bySelector.get(parsed.selector);
+    if (!el) {
+      el = { selector: parsed.selector, tag: String(parsed.chain[0]!.tag ?? ''), text: null, clicks: 0, rage_clicks: 0, dead_clicks: 0, cells: [], texts: new Map(), cellMap: new Map() };
+      bySelector.set(parsed.selector, el);
+    }
+    const n = num(r.n);
+    if (r.k1 === 'pp.click') {
+      el.clicks += n;
+      const text = parsed.chain[0]!.text;
+      if (typeof text === 'string' && text !== '') el.texts.set(text, (el.texts.get(text) ?? 0) + n);
+      if (r.k2 !== null && r.k3 !== null) {
+        const cell = `${num(r.k2)},${num(r.k3)}`;
+        el.cellMap.set(cell, (el.cellMap.get(cell) ?? 0) + n);
+      }
+    } else if (r.k1 === 'pp.rage_click') el.rage_clicks += n;
+    else el.dead_clicks += n;
+  }
+  const out: ElementRow[] = [];
+  for (const el of bySelector.values()) {
+    const texts = [...el.texts].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]));
+    const cells = [...el.cellMap].map(([k, clicks]) => {
+      const [x, y] = k.split(',').map(Number) as [number, number];
+      return { x, y, clicks };
+    });
+    cells.sort((a, b) => b.clicks - a.clicks || a.y - b.y || a.x - b.x);
+    out.push({ selector: el.selector, tag: el.tag, text: mode === 'standard' ? (texts[0]?.[0] ?? null) : null, clicks: el.clicks, rage_clicks: el.rage_clicks, dead_clicks: el.dead_clicks, cells });
+  }
+  return out.sort((a, b) => compareElements(a, [b.clicks, b.rage_clicks, b.dead_clicks, b.selector]));
+}
+
+/** Ranking order: clicks, rage clicks, dead clicks (most first), then selector. */
+function compareElements(e: ElementRow, k: ElementPosition): number {
+  return k[0] - e.clicks || k[1] - e.rage_clicks || k[2] - e.dead_clicks || compareText(e.selector, k[3]);
+}

@@ -1,0 +1,303 @@
+// Page behavior and forms reports: hand-made events with every figure checked, the report
+// parameters' refusals, roles, paging, then random events (DST windows, identity links, ties)
+// compared with test/oracles/behavior.ts.
+
+import t from 'tap';
+import fc from 'fast-check';
+import { difference, queryHarness } from '../queries/harness.js';
+import { filtersArb, RUNS, scenarioArb, seedScenario } from '../queries/scenarios.js';
+import { seedEvents, type SeedEvent } from '../support/seedEvents.js';
+import { accessTokenFor, addMember, createTenant } from '../support/factories.js';
+import { behaviorUrlsOracle, formDetailOracle, formsOracle, pageBehaviorOracle, pageOfUrl } from '../oracles/behavior.js';
+import { normalizePageUrl } from '../../server/behavior/pageUrl.js';
+import { cssEscape, selectorOfChain } from '../../server/behavior/elementSelector.js';
+
+const h = await queryHarness(t);
+
+async function get(projectId: number, path: string, params: Record<string, unknown> = {}, token = h.token) {
+  const qs = new URLSearchParams(Object.entries(params).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, typeof v === "string" ? v : JSON.stringify(v)]));
+  return h.server.request('GET', `/api/v1/projects/${projectId}/${path}${qs.size > 0 ? `?${qs}` : ''}`, { token });
+}
+
+const at = (time: string, day = '02') => `2026-04-${day}T${time}:00Z`;
+const RANGE = { date_from: '2026-04-01', date_to: '2026-04-03' };
+const BUY = [{ tag: 'button', id: 'buy', nth_child: 2, text: 'Buy now' }, { tag: 'div', classes: ['hero'], nth_child: 1 }];
+const LINK = [{ tag: 'a', classes: ['nav', 'top'], nth_child: 3, text: 'Docs' }, { tag: 'nav', nth_child: 1 }];
+const HOME = 'https://shop.example.com/';
+const CART = 'https://Shop.example.com/cart/?step=2#top';
+
+function handMade(): SeedEvent[] {
+  const ev = (event: string, time: string, anon: string, url: string, props: Record<string, unknown> = {}, elements?: Record<string, unknown>[]): SeedEvent => ({
+    event, ts: at(time), anonymous_id: anon, session_id: `s-${anon}`, url, props, ...(elements ? { elements } : {}),
+  });
+  return [
+    ev('pp.page_view', '10:00', 'a', CART),
+    ev('pp.page_view', '10:05', 'b', 'https://shop.example.com/cart'),
+    ev('pp.page_view', '10:06', 'b', HOME),
+    // Three clicks on Buy (two people, desktop and mobile), one on a fixed nav link, one without viewport.
+    ev('pp.click', '10:01', 'a', CART, { x: 700, y: 260, vw: 1280, vh: 800, ox: 55, oy: 20 }, BUY),
+    ev('pp.click', '10:02', 'a', CART, { x: 702, y: 262, vw: 1280, vh: 800, ox: 57, oy: 25 }, BUY),
+    ev('pp.click', '10:07', 'b', CART, { x: 200, y: 90, vw: 390, vh: 800, ox: 5, oy: 99 }, BUY),
+    ev('pp.click', '10:08', 'b', CART, { x: 100, y: 3000, vw: 1280, vh: 800, ox: 50, oy: 50, fixed: true }, LINK),
+    ev('pp.click', '10:09', 'b', CART, { x: 10, y: 10 }, LINK),
+    ev('pp.rage_click', '10:02', 'a', CART, { x: 702, y: 262, clicks: 3 }, BUY),
+    ev('pp.dead_click', '10:09', 'b', CART, { x: 10, y: 10 }, LINK),
+    ev('pp.scroll_depth', '10:04', 'a', CART, { percent: 80 }),
+    ev('pp.scroll_depth', '10:06', 'b', CART, { percent: 30 }),
+    ev('signup', '10:10', 'b', CART),
+    // Forms: a starts and submits twice (one visit), b starts and abandons at the email field.
+    ev('pp.form_start', '10:01', 'a', CART, { form: 'form#checkout', field: 'input[name="email"]', since_load_ms: 4000 }),
+    ev('pp.form_submit', '10:03', 'a', CART, {
+      form: 'form#checkout', duration_ms: 60000, since_load_ms: 4000, last_field: 'input[name="zip"]', blank_fields: ['input[name="note"]'],
+      fields: [
+        { field: 'input[name="email"]', tag: 'input', type: 'email', time_ms: 5000, focus_count: 2, changed: true, to_change_ms: 800, corrections: 1 },
+        { field: 'input[name="zip"]', tag: 'input', type: 'text', time_ms: 2000, focus_count: 1, changed: true, to_change_ms: 300, corrections: 0 },
+      ],
+    }),
+    ev('pp.form_submit', '10:04', 'a', CART, { form: 'form#checkout', duration_ms: 80000, fields: [], blank_fields: [] }),
+    ev('pp.form_start', '10:07', 'b', CART, { form: 'form#checkout', field: 'input[name="email"]', since_load_ms: 10000 }),
+    ev('pp.form_abandon', '10:09', 'b', CART, {
+      form: 'form#checkout', duration_ms: 120000, since_load_ms: 10000, last_field: 'input[name="email"]',
+      fields: [{ field: 'input[name="email"]', tag: 'input', type: 'email', time_ms: 9000, focus_count: 1, changed: true, to_change_ms: 2000, corrections: 4 }],
+    }),
+    // Outside the range: not counted.
+    { event: 'pp.click', ts: '2026-04-05T10:00:00Z', anonymous_id: 'c', url: CART, props: { x: 1, y: 1, vw: 1280 }, elements: BUY },
+  ];
+}
+
+t.test('page behavior over hand-made events', async (t) => {
+  const p = h.project('UTC');
+  await seedEvents(h.server, p, handMade());
+  await h.server.request('PATCH', `/api/v1/projects/${p}/behavior/settings`, { body: { privacy_mode: 'standard' }, token: h.token });
+
+  const urls = await get(p, 'pages/behavior/urls', RANGE);
+  t.equal(urls.status, 200, urls.text);
+  t.strictSame(urls.body.items.map((i: { url: string; events: number }) => [i.url, i.events]), [['https://shop.example.com/cart', 17], [HOME, 1]], 'by event count; query, fragment and trailing slash dropped, host lowercased');
+  const cart = urls.body.items[0];
+  t.match(cart, { page_views: 2, clicks: 5, unique_clickers: 2, rage_clicks: 1, dead_clicks: 1, rage_click_rate: 0.2, dead_click_rate: 0.2 });
+  // Depths 80 and 30: both reach 25, one reaches 50 and 75, none 100.
+  t.strictSame(cart.scroll, { measured: 2, reach_25: 1, reach_50: 0.5, reach_75: 0.5, reach_100: 0, mean_depth: 55 });
+
+  const page = await get(p, 'pages/behavior', { ...RANGE, url: 'https://SHOP.example.com:443/cart?x=1' });
+  t.equal(page.status, 200, page.text);
+  t.equal(page.body.url, 'https://shop.example.com/cart');
+  t.strictSame(page.body.summary, (({ url: _u, ...rest }) => rest)(cart), 'the same figures as the list');
+  const bands = Object.fromEntries(page.body.heatmap.bands.map((b: { band: string }) => [b.band, b]));
+  // 700/1280 = 54.7 % → column 54; 702/1280 = 54.8 % → 54; rows 250 (260, 262).
+  t.strictSame(bands.desktop.cells, [{ x: 54, y: 250, clicks: 2 }]);
+  t.match(bands.desktop, { clicks: 3, fixed_clicks: 1, min_width: 1024, max_width: 1439, truncated: false });
+  // 200/390 = 51.3 % → 50; row 75.
+  t.strictSame(bands.mobile.cells, [{ x: 50, y: 75, clicks: 1 }]);
+  t.equal(page.body.heatmap.unplaced, 1, 'the click without a viewport width');
+  t.strictSame(page.body.items, [
+    { selector: 'button#buy', tag: 'button', text: 'Buy now', clicks: 3, rage_clicks: 1, dead_clicks: 0, cells: [{ x: 50, y: 20, clicks: 2 }, { x: 0, y: 90, clicks: 1 }] },
+    { selector: 'body > nav:nth-child(1) > a.nav.top:nth-child(3)', tag: 'a', text: 'Docs', clicks: 2, rage_clicks: 0, dead_clicks: 1, cells: [{ x: 50, y: 50, clicks: 1 }] },
+  ]);
+  t.equal(page.body.next_cursor, null);
+
+  await h.server.request('PATCH', `/api/v1/projects/${p}/behavior/settings`, { body: { privacy_mode: 'strict' }, token: h.token });
+  const strict = await get(p, 'pages/behavior', { ...RANGE, url: CART });
+  t.strictSame(strict.body.items.map((i: { text: unknown }) => i.text), [null, null], 'no text in strict mode');
+
+  const filtered = await get(p, 'pages/behavior/urls', { ...RANGE, filters: [{ field: 'props.percent', op: 'gte', value: 50 }] });
+  t.strictSame(filtered.body.items.map((i: { url: string; events: number }) => [i.url, i.events]), [['https://shop.example.com/cart', 1]]);
+
+  const first = await get(p, 'pages/behavior', { ...RANGE, url: CART, limit: 1 });
+  t.equal(first.body.items[0].selector, 'button#buy');
+  const second = await get(p, 'pages/behavior', { ...RANGE, url: CART, limit: 1, cursor: first.body.next_cursor });
+  t.equal(second.body.items[0].selector, 'body > nav:nth-child(1) > a.nav.top:nth-child(3)');
+  t.equal(second.body.next_cursor, null);
+  const elsewhere = await get(p, 'pages/behavior', { ...RANGE, url: HOME, limit: 1, cursor: first.body.next_cursor });
+  t.equal(elsewhere.status, 422, 'a cursor of another page');
+});
+
+t.test('forms over hand-made events', async (t) => {
+  const p = h.project('UTC');
+  await seedEvents(h.server, p, handMade());
+  const forms = await get(p, 'forms', RANGE);
+  t.equal(forms.status, 200, forms.text);
+  t.strictSame(forms.body.items, [{
+    form: 'form#checkout',
+    url: 'https://shop.example.com/cart',
+    views: 2, // a's and b's visits with a page view of the cart
+    starts: 2,
+    starters: 2,
+    submits: 1, // a submitted twice in one visit
+    submitters: 1,
+    resubmissions: 1,
+    abandons: 1,
+    start_rate: 1,
+    conversion_rate: 0.5,
+    abandonment_rate: 0.5,
+    median_time_to_submit_ms: 70000,
+  }]);
+
+  const detail = await get(p, 'forms/detail', { ...RANGE, form: 'form#checkout' });
+  t.equal(detail.status, 200, detail.text);
+  t.match(detail.body, { form: 'form#checkout', url: null, attempts: 3, submitted: 2, abandoned: 1, median_hesitation_ms: 7000 });
+  t.strictSame(detail.body.items, [
+    { field: 'input[name="email"]', tag: 'input', type: 'email', drop_offs: 1, drop_off_rate: 1, interactions: 2, median_time_ms: 7000, median_to_change_ms: 1400, refocuses: 1, corrections: 5, left_blank: 0 },
+    { field: 'input[name="zip"]', tag: 'input', type: 'text', drop_offs: 0, drop_off_rate: 0, interactions: 1, median_time_ms: 2000, median_to_change_ms: 300, refocuses: 0, corrections: 0, left_blank: 0 },
+    { field: 'input[name="note"]', tag: null, type: null, drop_offs: 0, drop_off_rate: 0, interactions: 0, median_time_ms: null, median_to_change_ms: null, refocuses: 0, corrections: 0, left_blank: 1 },
+  ]);
+  const onPage = await get(p, 'forms/detail', { ...RANGE, form: 'form#checkout', url: HOME });
+  t.match(onPage.body, { url: HOME, attempts: 0, items: [] });
+});
+
+t.test('report parameters', async (t) => {
+  const p = h.project('UTC');
+  const refused = async (params: Record<string, unknown>, field: string, path = 'pages/behavior/urls') => {
+    const res = await get(p, path, params);
+    t.equal(res.status, 422, `${JSON.stringify(params)}: ${res.text}`);
+    t.equal(res.body.error?.details?.field, field, JSON.stringify(params));
+  };
+  await refused({ date_from: '2026-04-01' }, 'date_to');
+  await refused({ date_from: '2026-04-03', date_to: '2026-04-01' }, 'date_from');
+  await refused({ date_from: '2025-01-01', date_to: '2026-04-01' }, 'date_to');
+  await refused({ filters: '{"field":"url"}' }, 'filters');
+  await refused({ filters: 'not json' }, 'filters');
+  await refused({ filters: ['segment:1'] }, 'filters[0]');
+  await refused({ filters: Array.from({ length: 21 }, () => ({ field: 'url', op: 'exists' })) }, 'filters');
+  await refused({ filters: [{ field: 'props.x', op: 'eq', value: 'y'.repeat(8200) }] }, 'filters');
+  await refused({ filters: [{ field: 'nope', op: 'eq', value: 1 }] }, 'filters[0].field');
+  await refused({ cursor: 'c1.abc.def' }, 'cursor');
+  await refused({}, 'form', 'forms/detail');
+  const res = await get(p, 'pages/behavior');
+  t.equal(res.status, 422, 'url is required');
+  t.equal((await get(p, 'forms', { limit: 501 })).status, 422);
+
+  // Neither date: the latest 30 local dates, today included.
+  h.server.clock.set(new Date('2026-04-10T12:00:00Z'));
+  await h.renewToken();
+  const latest = await get(p, 'forms');
+  t.match(latest.body, { date_from: '2026-03-12', date_to: '2026-04-10', items: [], next_cursor: null });
+});
+
+t.test('roles and projects', async (t) => {
+  const p = h.project('UTC');
+  t.equal((await h.server.request('GET', `/api/v1/projects/${p}/forms`)).status, 401);
+  const viewer = await accessTokenFor(h.server, await addMember(h.server, h.tenant.org, 'viewer'), h.tenant.org);
+  for (const path of ['pages/behavior/urls', 'forms']) t.equal((await get(p, path, {}, viewer)).status, 200, `${path} for a viewer`);
+  const other = await createTenant(h.server);
+  const outsider = await accessTokenFor(h.server, other.owner, other.org);
+  t.equal((await get(p, 'forms', {}, outsider)).status, 404);
+  t.equal((await get(p, 'pages/behavior', { url: HOME }, outsider)).status, 404);
+});
+
+t.test('normalized URLs and selectors', async (t) => {
+  const cases: Array<[string, string | null]> = [
+    ['https://Shop.example.com:443/cart/?step=2#top', 'https://shop.example.com/cart'],
+    ['http://a.example:80', 'http://a.example/'],
+    ['http://a.example:8080/x//', 'http://a.example:8080/x'],
+    ['https://a.example/#/items?id=1', 'https://a.example/#/items?id=1'],
+    ['https://a.example/app/#!b', 'https://a.example/app#!b'],
+    ['/relative/path/?q', '/relative/path'],
+    ['', null],
+  ];
+  for (const [url, page] of cases) t.equal(normalizePageUrl(url), page, url);
+  t.equal(cssEscape('1a b'), '\\31 a\\ b');
+  t.equal(cssEscape('-'), '\\-');
+  t.equal(selectorOfChain([{ tag: 'input', nth_child: 2, attributes: { name: 'e"mail' } }]), 'input[name="e\\"mail"]');
+  t.equal(selectorOfChain([{ tag: 'span', nth_child: 1 }, { tag: 'div', id: '9x', nth_child: 1 }]), 'div#\\39 x > span:nth-child(1)');
+  const deep = Array.from({ length: 8 }, (_, i) => ({ tag: 'div', classes: ['a', 'b', 'c', 'd'], nth_child: i + 1 }));
+  t.equal(selectorOfChain(deep).split(' > ').length, 6, 'six steps at most');
+});
+
+// Random behavior on top of the random scenarios: each event becomes a page view, click, rage or
+// dead click, scroll depth or form event on one of a few URL spellings of three pages.
+const SPELLINGS = [
+  ['https://a.example/p/1', 'https://A.example/p/1/', 'https://a.example:443/p/1?utm=x'],
+  ['https://a.example/', 'https://a.example', 'https://a.example/#top'],
+  ['https://a.example/#/app', 'https://a.example/#/app'],
+];
+const CHAINS = [
+  [{ tag: 'button', id: 'go', nth_child: 1, text: 'Go' }],
+  [{ tag: 'a', classes: ['x'], nth_child: 2, text: 'More' }, { tag: 'li', nth_child: 1 }],
+  [{ tag: 'a', classes: ['x'], nth_child: 2, text: 'Less' }, { tag: 'li', nth_child: 1 }],
+  [{ tag: 'span', nth_child: 3 }, { tag: 'div', classes: ['card', 'wide'], nth_child: 1 }, { tag: 'main', id: 'm', nth_child: 1 }],
+];
+const FIELDS = ['input[name="email"]', 'input[name="zip"]', 'select:nth-child(3)'];
+const KINDS = ['pp.page_view', 'pp.click', 'pp.click', 'pp.rage_click', 'pp.dead_click', 'pp.scroll_depth', 'pp.form_start', 'pp.form_submit', 'pp.form_abandon', 'other'];
+
+function decorate(e: SeedEvent, r: number[]): SeedEvent {
+  const pick = <T>(list: readonly T[], i: number) => list[Math.floor(r[i]! * list.length) % list.length]!;
+  const kind = pick(KINDS, 0);
+  const url = pick(pick(SPELLINGS, 1), 2);
+  const session = r[3]! < 0.3 ? undefined : `s${Math.floor(r[3]! * 3)}`;
+  const base = { ...e, url, session_id: session, props: { ...e.props } };
+  const n = (i: number, max: number) => Math.floor(r[i]! * max);
+  switch (kind) {
+    case 'pp.click':
+    case 'pp.rage_click':
+    case 'pp.dead_click':
+      return {
+        ...base, event: kind, elements: pick(CHAINS, 4),
+        props: { ...base.props, x: n(5, 1600), y: n(6, 3000), ...(r[7]! < 0.8 ? { vw: pick([375, 767, 768, 1023, 1024, 1439, 1440, 1920], 8), ox: n(9, 101), oy: n(10, 101) } : {}), ...(r[11]! < 0.2 ? { fixed: true } : {}) },
+      };
+    case 'pp.scroll_depth':
+      return { ...base, event: kind, props: { ...base.props, percent: pick([0, 24, 25, 50, 74, 75, 100], 5) } };
+    case 'pp.form_start':
+      return { ...base, event: kind, props: { ...base.props, form: pick(['form#f', 'form#f', 'form#f', 'form.g:nth-child(2)'], 5), field: pick(FIELDS, 6), since_load_ms: n(7, 5) * 1000 } };
+    case 'pp.form_submit':
+    case 'pp.form_abandon': {
+      const fields = FIELDS.filter((_, i) => r[8 + i]! < 0.6).map((field, i) => ({ field, tag: field.split(/[[:]/)[0], time_ms: n(5, 4) * 1000, focus_count: 1 + n(6, 3), to_change_ms: r[7]! < 0.5 ? n(11, 3) * 100 : undefined, corrections: n(9, 3) + i }));
+      return {
+        ...base, event: kind,
+        props: {
+          ...base.props, form: pick(['form#f', 'form#f', 'form#f', 'form.g:nth-child(2)'], 5), fields, duration_ms: n(10, 4) * 1000, since_load_ms: r[11]! < 0.7 ? n(4, 4) * 500 : undefined,
+          ...(fields.length > 0 ? { last_field: pick(fields, 2).field } : {}), ...(kind === 'pp.form_submit' ? { blank_fields: FIELDS.filter((_, i) => r[9 + i]! > 0.7) } : {}),
+        },
+      };
+    }
+    case 'pp.page_view':
+      return { ...base, event: kind };
+    default:
+      return base;
+  }
+}
+
+const reportArb = fc.record({ filters: fc.option(filtersArb, { nil: undefined }), limit: fc.integer({ min: 1, max: 4 }), mode: fc.constantFrom('standard', 'strict') });
+
+t.test('random events agree with the reference reports', async (t) => {
+  await fc.assert(
+    fc.asyncProperty(scenarioArb({ maxDays: 6, minEvents: 80, maxEvents: 150, ties: true }), fc.array(fc.array(fc.noBias(fc.integer({ min: 0, max: 9999 })).map((v) => v / 10000), { minLength: 12, maxLength: 12 }), { minLength: 150, maxLength: 150 }), reportArb, async (s, randoms, q) => {
+      const events = s.events.map((e, i) => decorate(e, randoms[i % randoms.length]!));
+      const { projectId, events: stored } = await seedScenario(h, { ...s, events });
+      await h.server.request('PATCH', `/api/v1/projects/${projectId}/behavior/settings`, { body: { privacy_mode: q.mode }, token: h.token });
+      const input = { date_from: s.date_from, date_to: s.date_to, filters: q.filters };
+      const params = { date_from: s.date_from, date_to: s.date_to, filters: q.filters, limit: q.limit };
+      const check = (label: string, actual: unknown, expected: unknown) => {
+        const diff = difference(actual, expected);
+        if (diff) throw new Error(`${label} ${JSON.stringify(params)} in ${s.tz}: ${diff}`);
+      };
+      const all = async (path: string, extra: Record<string, unknown> = {}) => {
+        const items: unknown[] = [];
+        let cursor: string | undefined;
+        let body: Record<string, unknown> = {};
+        do {
+          const res = await get(projectId, path, { ...params, ...extra, cursor });
+          if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
+          body = res.body;
+          items.push(...(body.items as unknown[]));
+          cursor = (body.next_cursor as string | null) ?? undefined;
+        } while (cursor);
+        return { ...body, items };
+      };
+      check('urls', (await all('pages/behavior/urls')).items, behaviorUrlsOracle(stored, s.links, input, s.tz));
+      for (const spellings of SPELLINGS) {
+        const { summary, heatmap, items, url } = (await all('pages/behavior', { url: spellings[0] })) as Record<string, unknown>;
+        check(`page ${spellings[0]}`, { url, summary, heatmap, items }, pageBehaviorOracle(stored, s.links, spellings[spellings.length - 1]!, input, s.tz, q.mode));
+      }
+      check('forms', (await all('forms')).items, formsOracle(stored, s.links, input, s.tz));
+      for (const form of ['form#f', 'form.g:nth-child(2)']) {
+        for (const url of [undefined, SPELLINGS[0]![1]]) {
+          const { items, attempts, submitted, abandoned, median_hesitation_ms, url: page } = (await all('forms/detail', { form, url })) as Record<string, unknown>;
+          check(`form ${form} ${url}`, { form, url: page, attempts, submitted, abandoned, median_hesitation_ms, items }, formDetailOracle(stored, form, url, input, s.tz));
+        }
+      }
+      t.ok(pageOfUrl(SPELLINGS[0]![1]!) === normalizePageUrl(SPELLINGS[0]![1]!));
+    }),
+    { numRuns: RUNS },
+  );
+  t.pass('behavior and forms reports agree with the reference');
+});
