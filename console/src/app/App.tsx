@@ -30,6 +30,10 @@ const EventsExplorer = lazy(() => import('../events/EventsExplorer').then((m) =>
 const Catalog = lazy(() => import('../events/Catalog').then((m) => m.Catalog));
 const Organization = lazy(() => import('../accounts/Organization').then((m) => m.Organization));
 const ProjectSettings = lazy(() => import('../accounts/ProjectSettings').then((m) => m.ProjectSettings));
+const BehaviorPages = lazy(() => import('../behavior/Pages').then((m) => m.Pages));
+const PageReport = lazy(() => import('../behavior/PageReport').then((m) => m.PageReport));
+const BehaviorForms = lazy(() => import('../behavior/Forms').then((m) => m.Forms));
+const FormDetail = lazy(() => import('../behavior/FormDetail').then((m) => m.FormDetail));
 
 /** Pages anyone may open; every other path needs a session. */
 const PUBLIC_PATHS = ['/sign-in', '/register', '/forgot-password', '/reset-password', '/invite', '/auth/callback'];
@@ -71,6 +75,10 @@ function Gate() {
         <Route path="/projects/:projectId/insights/correlations" component={Correlations} />
         <Route path="/projects/:projectId/insights/activation-drivers" component={ActivationDrivers} />
         <Route path="/projects/:projectId/insights/revenue" component={Revenue} />
+        <Route path="/projects/:projectId/behavior/pages" component={BehaviorPages} />
+        <Route path="/projects/:projectId/behavior/page" component={PageReport} />
+        <Route path="/projects/:projectId/behavior/forms" component={BehaviorForms} />
+        <Route path="/projects/:projectId/behavior/form" component={FormDetail} />
         <Route path="/projects/:projectId/keys" component={Keys} />
         <Route path="/projects/:projectId/live" component={LiveEvents} />
         <Route path="/projects/:projectId/events" component={EventsExplorer} />

@@ -36,6 +36,13 @@ function projectNav(id: number): Array<{ heading: string; items: NavItem[] }> {
       ],
     },
     {
+      heading: 'Behavior',
+      items: [
+        { href: `${base}/behavior/pages`, label: 'Pages' },
+        { href: `${base}/behavior/forms`, label: 'Forms' },
+      ],
+    },
+    {
       heading: 'Data',
       items: [
         { href: `${base}/live`, label: 'Live events' },

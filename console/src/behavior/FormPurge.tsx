@@ -1,0 +1,154 @@
+// Deleting all of a project's form data (admins and owners): a dialog that asks for the project's
+// name, the purge queued with its confirmation header, the job followed until it succeeds or
+// fails, and the latest purges of the project.
+
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, ok, type Schemas } from '../api/client';
+import { formatDateTime, formatNumber } from '../ui/format';
+import { Field, Submit } from '../ui/forms';
+import { ErrorNote, Loading } from '../ui/states';
+import { TableHead } from '../ui/TableHead';
+import { useAction } from '../ui/useAction';
+import { useAsync } from '../ui/useAsync';
+
+type Job = Schemas['FormPurgeJob'];
+
+/** How often a queued or running purge is asked for its state. */
+const POLL_MS = 1000;
+
+const finished = (job: Job) => job.state === 'succeeded' || job.state === 'failed';
+
+export function FormPurge({ projectId, projectName, onPurged }: { projectId: number; projectName: string; onPurged(): void }) {
+  const path = { path: { id: projectId } };
+  const jobs = useAsync(() => ok(api.GET('/api/v1/projects/{id}/behavior/forms/purge', { params: path })), [projectId]);
+  const [open, setOpen] = useState(false);
+  const [job, setJob] = useState<Job>();
+  const [pollError, setPollError] = useState<Error>();
+
+  // A purge another admin started, still queued or running, is followed like one started here.
+  const active = job ?? jobs.data?.items.find((j) => !finished(j));
+  useEffect(() => {
+    if (!active || finished(active)) return;
+    const timer = setTimeout(() => {
+      ok(api.GET('/api/v1/projects/{id}/behavior/forms/purge/{jobID}', { params: { path: { id: projectId, jobID: active.id } } })).then(
+        (next) => {
+          setPollError(undefined);
+          setJob(next);
+          if (finished(next)) {
+            jobs.reload();
+            onPurged();
+          }
+        },
+        (error: Error) => (setPollError(error), setJob({ ...active })),
+      );
+    }, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [active]);
+
+  return (
+    <section class="card danger-zone" aria-labelledby="purge-title">
+      <h2 id="purge-title">Form data</h2>
+      <p>
+        Deleting the project's form data removes every form start, submit and abandon it ever collected, and every figure derived from them. Form events that arrive afterwards are kept: turn
+        off form collection in the project settings first to stop them.
+      </p>
+      <button type="button" class="button danger" disabled={active !== undefined && !finished(active)} onClick={() => setOpen(true)}>
+        Delete all form data
+      </button>
+      {active && <JobStatus job={active} />}
+      <ErrorNote error={pollError} />
+      {open && (
+        <ConfirmDialog
+          projectId={projectId}
+          projectName={projectName}
+          onClose={() => setOpen(false)}
+          onQueued={(queued) => {
+            setOpen(false);
+            setJob(queued);
+            jobs.reload();
+          }}
+        />
+      )}
+      <h3>Latest deletions</h3>
+      <ErrorNote error={jobs.error} />
+      {jobs.loading && !jobs.data ? <Loading /> : <JobsTable jobs={jobs.data?.items ?? []} />}
+    </section>
+  );
+}
+
+function JobStatus({ job }: { job: Job }) {
+  const text =
+    job.state === 'succeeded'
+      ? `Form data deleted: ${formatNumber(job.deleted_events)} form events.`
+      : job.state === 'failed'
+        ? `The deletion failed: ${job.error ?? 'no reason given'}.`
+        : job.state === 'running'
+          ? 'Deleting form data…'
+          : 'The deletion is queued…';
+  return (
+    <p class={job.state === 'failed' ? 'error-note' : 'notice'} role="status" data-testid="purge-status" data-state={job.state}>
+      {text}
+    </p>
+  );
+}
+
+function JobsTable({ jobs }: { jobs: Job[] }) {
+  if (jobs.length === 0) return <p class="muted">Form data of this project was never deleted.</p>;
+  return (
+    <table class="table" data-testid="purge-jobs">
+      <TableHead columns={['Requested', 'State', 'Events deleted', 'Started', 'Finished', 'Error']} />
+      <tbody>
+        {jobs.map((j) => (
+          <tr data-state={j.state}>
+            <td>{formatDateTime(j.created_at)}</td>
+            <td>
+              <span class={`badge${j.state === 'succeeded' ? ' active' : j.state === 'failed' ? ' revoked' : ''}`}>{j.state}</span>
+            </td>
+            <td>{formatNumber(j.deleted_events)}</td>
+            <td>{formatDateTime(j.started_at)}</td>
+            <td>{formatDateTime(j.finished_at)}</td>
+            <td>{j.error ?? '—'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** A modal dialog: the purge is queued only once the project's name is typed exactly. */
+function ConfirmDialog({ projectId, projectName, onClose, onQueued }: { projectId: number; projectName: string; onClose(): void; onQueued(job: Job): void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [typed, setTyped] = useState('');
+  const { busy, error, handle } = useAction();
+  useEffect(() => {
+    ref.current?.showModal();
+  }, []);
+  const purge = handle(async () => {
+    const job = await ok(api.POST('/api/v1/projects/{id}/behavior/forms/purge', { params: { path: { id: projectId }, header: { 'X-Confirm-Purge': 'true' } } }));
+    onQueued(job);
+  });
+  return (
+    <dialog ref={ref} class="dialog" aria-labelledby="purge-dialog-title" onClose={onClose} data-testid="purge-dialog">
+      <form onSubmit={purge} noValidate>
+        <h2 id="purge-dialog-title">Delete all form data of {projectName}?</h2>
+        <p>Every form start, submit and abandon of the project, of all time, is deleted, with the form figures built from them. This cannot be undone.</p>
+        <Field label={`Type the project name (${projectName}) to confirm`} value={typed} onValue={setTyped} autoFocus />
+        <ErrorNote error={error} />
+        <div class="dialog-actions">
+          <button type="button" class="button secondary" onClick={() => ref.current?.close()}>
+            Cancel
+          </button>
+          {typed === projectName ? (
+            <Submit variant="danger" busy={busy}>
+              Delete all form data
+            </Submit>
+          ) : (
+            <button type="submit" class="button danger" disabled>
+              Delete all form data
+            </button>
+          )}
+        </div>
+      </form>
+    </dialog>
+  );
+}
