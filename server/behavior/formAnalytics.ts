@@ -5,7 +5,8 @@
 
 import type { EventStore } from '../store/eventStore.js';
 import type { CursorCodec } from '../queries/cursors.js';
-import { Binder, compareText, filtersCondition, num, numOrNull, scanEvents } from '../queries/sql.js';
+import { listValue } from '@duckdb/node-api';
+import { Binder, compareText, filtersCondition, num, numOrNull, scanEvents, scanPageDays } from '../queries/sql.js';
 import { ValidationError } from '../http/errors.js';
 import { normalizePageUrl, pageUrlsSql } from './pageUrl.js';
 import { pageOf, positionOf, type ReportParams } from './reportParams.js';
@@ -38,19 +39,15 @@ export async function formsReport(store: EventStore, p: ReportParams, ctx: Repor
   const b = new Binder();
   const project = b.bind(ctx.projectId);
   const ev = scan(b, p, ctx, {
-    url: 'e.url', event: 'e.event', session_id: 'e.session_id', distinct_key: 'e.distinct_key',
-    form: `CASE WHEN e.event <> 'pp.page_view' THEN json_extract_string(e.props, '$.form') END`,
+    url: 'e.url', event: 'e.event', session_id: 'e.session_id', distinct_key: 'e.distinct_key', form: `json_extract_string(e.props, '$.form')`,
     duration: `CASE WHEN e.event = 'pp.form_submit' THEN TRY_CAST(json_extract_string(e.props, '$.duration_ms') AS DOUBLE) END`,
-  }, `('pp.page_view', 'pp.form_start', 'pp.form_submit', 'pp.form_abandon')`);
+  }, `('pp.form_start', 'pp.form_submit', 'pp.form_abandon')`);
   const keyset = after
     ? `WHERE a.starts < ${b.bind(after[0])} OR (a.starts = ${b.bind(after[0])} AND (a.form > ${b.bind(after[1])} OR (a.form = ${b.bind(after[1])} AND a.page > ${b.bind(after[2])})))`
     : '';
   const sql = `WITH ev AS (${ev}),
     pages AS (${pageUrlsSql('SELECT DISTINCT url FROM ev')}),
-    fe AS (${withUnits(`(SELECT p.page, ev.* FROM ev JOIN pages p USING (url) WHERE ev.event <> 'pp.page_view' AND ev.form IS NOT NULL AND p.page IS NOT NULL)`, project)}),
-    pv AS (${withUnits(`(SELECT DISTINCT p.page, ev.day, ev.session_id, CASE WHEN ev.session_id IS NULL THEN ev.distinct_key END AS distinct_key
-      FROM ev JOIN pages p USING (url) WHERE ev.event = 'pp.page_view' AND p.page IN (SELECT page FROM fe))`, project)}),
-    views AS (SELECT page, count(DISTINCT (unit, day)) AS views FROM pv GROUP BY page),
+    fe AS (${withUnits(`(SELECT p.page, ev.* FROM ev JOIN pages p USING (url) WHERE ev.form IS NOT NULL AND p.page IS NOT NULL)`, project)}),
     visits AS (SELECT page, form, unit, day,
         bool_or(event = 'pp.form_start') AS started, bool_or(event = 'pp.form_submit') AS submitted,
         bool_or(event = 'pp.form_abandon') AS abandoned, count(*) FILTER (WHERE event = 'pp.form_submit') AS submit_events
@@ -62,30 +59,58 @@ export async function formsReport(store: EventStore, p: ReportParams, ctx: Repor
     per_actor AS (SELECT page, form, count(DISTINCT actor) FILTER (WHERE event = 'pp.form_start') AS starters,
         count(DISTINCT actor) FILTER (WHERE event = 'pp.form_submit') AS submitters, median(duration) AS median_time_to_submit_ms
       FROM fe GROUP BY page, form),
-    a AS (SELECT v.*, pa.starters, pa.submitters, pa.median_time_to_submit_ms, coalesce(w.views, 0) AS views
-      FROM per_visit v JOIN per_actor pa USING (page, form) LEFT JOIN views w USING (page))
+    a AS (SELECT v.*, pa.starters, pa.submitters, pa.median_time_to_submit_ms FROM per_visit v JOIN per_actor pa USING (page, form))
     SELECT * FROM a ${keyset} ORDER BY a.starts DESC, a.form, a.page LIMIT ${b.bind(p.limit + 1)}`;
   const rows = await store.read(sql, b.values, { timeoutMs: ctx.timeoutMs });
+  const views = await viewsOf(store, [...new Set(rows.map((r) => String(r.page)))], p, ctx);
   const items = rows.map((r) => {
     const starts = num(r.starts);
-    const views = num(r.views);
+    const seen = views.get(String(r.page)) ?? 0;
     return {
       form: String(r.form),
       url: String(r.page),
-      views,
+      views: seen,
       starts,
       starters: num(r.starters),
       submits: num(r.submits),
       submitters: num(r.submitters),
       resubmissions: num(r.resubmissions),
       abandons: num(r.abandons),
-      start_rate: rate(starts, views),
+      start_rate: rate(starts, seen),
       conversion_rate: rate(num(r.converted), starts),
       abandonment_rate: rate(num(r.abandons), starts),
       median_time_to_submit_ms: numOrNull(r.median_time_to_submit_ms),
     };
   });
   return { date_from: p.date_from, date_to: p.date_to, ...pageOf(codec, scope, items, p.limit, (i): FormPosition => [i.starts, i.form, i.url]) };
+}
+
+/**
+ * (visit unit, local day) pairs with a page view of each page, from the sessions and the
+ * session-less ids the page rollup keeps per stored URL and day (with the raw events past it).
+ */
+async function viewsOf(store: EventStore, pages: string[], p: ReportParams, ctx: ReportContext): Promise<Map<string, number>> {
+  if (pages.length === 0) return new Map();
+  const scan = (b: Binder, urls?: string[]) => scanPageDays(b, {
+    projectId: ctx.projectId, timezone: ctx.timezone, from: p.date_from, to: p.date_to, rollup: p.filters.length === 0, where: [filtersCondition(b, p.filters, new Map())], urls,
+  });
+  const find = new Binder();
+  const stored = await store.read(`SELECT DISTINCT url FROM (${scan(find)})`, find.values, { timeoutMs: ctx.timeoutMs });
+  const wanted = new Set(pages);
+  const mapped = stored.map((r) => String(r.url)).map((url) => [url, normalizePageUrl(url)] as const).filter(([, page]) => page !== null && wanted.has(page));
+  if (mapped.length === 0) return new Map();
+  const b = new Binder();
+  const project = b.bind(ctx.projectId);
+  const urls = b.bind(listValue(mapped.map(([url]) => url)));
+  const sql = `WITH m AS (SELECT unnest(${urls}::VARCHAR[]) AS url, unnest(${b.bind(listValue(mapped.map(([, page]) => page!)))}::VARCHAR[]) AS page),
+    pd AS (SELECT m.page, d.day, d.sessions, d.sessionless FROM (${scan(b, mapped.map(([url]) => url))}) d JOIN m USING (url)),
+    units AS (SELECT DISTINCT page, day, 's' AS kind, unnest(sessions) AS k FROM pd
+      UNION
+      SELECT DISTINCT a.page, a.day, 'a', coalesce(l.actor_key, a.k) FROM (SELECT page, day, unnest(sessionless) AS k FROM pd) a
+        LEFT JOIN identity_links l ON l.project_id = ${project} AND l.distinct_key = a.k)
+    SELECT page, count(*) AS views FROM units GROUP BY page`;
+  const rows = await store.read(sql, b.values, { timeoutMs: ctx.timeoutMs });
+  return new Map(rows.map((r) => [String(r.page), num(r.views)]));
 }
 
 export interface FieldRow {

@@ -5,7 +5,7 @@
 
 import type { EventStore } from '../store/eventStore.js';
 import type { CursorCodec } from '../queries/cursors.js';
-import { Binder, compareText, filtersCondition, num, numOrNull, scanEvents } from '../queries/sql.js';
+import { Binder, compareText, filtersCondition, num, PAGE_DAY_COLUMNS, scanEvents, scanPageDays } from '../queries/sql.js';
 import { ValidationError } from '../http/errors.js';
 import { normalizePageUrl, pageUrlsSql, pathPartOf } from './pageUrl.js';
 import { selectorOfChain, type ChainElement } from './elementSelector.js';
@@ -44,33 +44,31 @@ export const MAX_CELLS = 5000;
 
 const CLICKISH = ['pp.click', 'pp.rage_click', 'pp.dead_click'];
 
-/** The scan of the range's events that have a URL, with the report's filters. */
-function scan(b: Binder, p: ReportParams, ctx: ReportContext, columns: Record<string, string>, where: string[] = []): string {
-  return scanEvents(b, columns, {
+/** The range's figures per stored URL (see scanPageDays), with the report's filters. */
+function byUrl(b: Binder, p: ReportParams, ctx: ReportContext, where: string[] = [], urls?: string[]): string {
+  return scanPageDays(b, {
     projectId: ctx.projectId,
     timezone: ctx.timezone,
     from: p.date_from,
     to: p.date_to,
-    where: ['e.url IS NOT NULL', filtersCondition(b, p.filters, new Map()), ...where],
+    // The rollup holds every event; filters on event fields need the raw events.
+    rollup: p.filters.length === 0,
+    where: [filtersCondition(b, p.filters, new Map()), ...where],
+    urls,
   });
 }
 
 const num0 = (v: unknown) => (v === null || v === undefined ? 0 : num(v));
 
-/** The headline aggregates over rows of `ev`-shaped relations (event, percent, actor). */
-const FIGURES = `count(*) AS events,
-  count(*) FILTER (WHERE event = 'pp.page_view') AS page_views,
-  count(*) FILTER (WHERE event = 'pp.click') AS clicks,
-  count(*) FILTER (WHERE event = 'pp.rage_click') AS rage_clicks,
-  count(*) FILTER (WHERE event = 'pp.dead_click') AS dead_clicks,
-  count(percent) AS measured,
-  count(*) FILTER (WHERE percent >= 25) AS r25,
-  count(*) FILTER (WHERE percent >= 50) AS r50,
-  count(*) FILTER (WHERE percent >= 75) AS r75,
-  count(*) FILTER (WHERE percent >= 100) AS r100,
-  avg(percent) AS mean_depth`;
+/** The headline figures summed over rows of PAGE_DAY_COLUMNS. */
+const FIGURES = `sum(events) AS events, sum(page_views) AS page_views, sum(clicks) AS clicks, sum(rage_clicks) AS rage_clicks,
+  sum(dead_clicks) AS dead_clicks, sum(measured) AS measured, sum(r25) AS r25, sum(r50) AS r50, sum(r75) AS r75, sum(r100) AS r100,
+  sum(depth_sum) AS depth_sum`;
 
-const PERCENT = `CASE WHEN e.event = 'pp.scroll_depth' THEN TRY_CAST(json_extract_string(e.props, '$.percent') AS DOUBLE) END`;
+/** Distinct clicking actors of the `clickers` key lists of `rows`, grouped by `group` (or overall). */
+const clickersSql = (rows: string, project: string, group?: string) => `SELECT ${group ? `${group}, ` : ''}count(DISTINCT coalesce(l.actor_key, ck.k)) AS n
+  FROM (SELECT DISTINCT ${group ? `${group}, ` : ''}unnest(clickers) AS k FROM ${rows}) ck
+  LEFT JOIN identity_links l ON l.project_id = ${project} AND l.distinct_key = ck.k${group ? ` GROUP BY ${group}` : ''}`;
 
 function figuresOf(r: Record<string, unknown>, uniqueClickers: number): PageFigures {
   const clicks = num0(r.clicks);
@@ -85,14 +83,9 @@ function figuresOf(r: Record<string, unknown>, uniqueClickers: number): PageFigu
     rage_click_rate: clicks === 0 ? 0 : num0(r.rage_clicks) / clicks,
     dead_clicks: num0(r.dead_clicks),
     dead_click_rate: clicks === 0 ? 0 : num0(r.dead_clicks) / clicks,
-    scroll: { measured, reach_25: share('r25'), reach_50: share('r50'), reach_75: share('r75'), reach_100: share('r100'), mean_depth: numOrNull(r.mean_depth) },
+    scroll: { measured, reach_25: share('r25'), reach_50: share('r50'), reach_75: share('r75'), reach_100: share('r100'), mean_depth: measured === 0 ? null : num0(r.depth_sum) / measured },
   };
 }
-
-/** Distinct clicking actors per page, from the distinct (page, distinct id) pairs of clicks. */
-const clickersSql = (project: string) => `SELECT c.page, count(DISTINCT coalesce(l.actor_key, c.distinct_key)) AS unique_clickers
-  FROM (SELECT DISTINCT page, distinct_key FROM pe WHERE event = 'pp.click') c
-  LEFT JOIN identity_links l ON l.project_id = ${project} AND l.distinct_key = c.distinct_key GROUP BY c.page`;
 
 type UrlPosition = [events: number, url: string];
 
@@ -102,18 +95,18 @@ export async function behaviorUrls(store: EventStore, p: ReportParams, ctx: Repo
   const after = positionOf<UrlPosition>(codec, scope, p.cursor);
   const b = new Binder();
   const project = b.bind(ctx.projectId);
-  const ev = scan(b, p, ctx, { url: 'e.url', event: 'e.event', distinct_key: 'e.distinct_key', percent: PERCENT });
+  const rows = byUrl(b, p, ctx);
   const keyset = after ? `WHERE a.events < ${b.bind(after[0])} OR (a.events = ${b.bind(after[0])} AND a.page > ${b.bind(after[1])})` : '';
-  const sql = `WITH ev AS (${ev}),
-    pages AS (${pageUrlsSql('SELECT DISTINCT url FROM ev')}),
-    pe AS (SELECT p.page, ev.* FROM ev JOIN pages p USING (url) WHERE p.page IS NOT NULL),
-    agg AS (SELECT page, ${FIGURES} FROM pe GROUP BY page),
-    ranked AS (SELECT a.* FROM agg a ${keyset} ORDER BY a.events DESC, a.page LIMIT ${b.bind(p.limit + 1)})
-    SELECT r.*, coalesce(c.unique_clickers, 0) AS unique_clickers FROM ranked r
-    LEFT JOIN (${clickersSql(project)}) c ON c.page = r.page
+  const sql = `WITH byurl AS (${rows}),
+    pages AS (${pageUrlsSql('SELECT DISTINCT url FROM byurl')}),
+    pu AS (SELECT p.page, u.* FROM byurl u JOIN pages p USING (url) WHERE p.page IS NOT NULL),
+    agg AS (SELECT page, ${FIGURES} FROM pu GROUP BY page),
+    ranked AS (SELECT a.* FROM agg a ${keyset} ORDER BY a.events DESC, a.page LIMIT ${b.bind(p.limit + 1)}),
+    clickers AS (${clickersSql('pu WHERE page IN (SELECT page FROM ranked)', project, 'page')})
+    SELECT r.*, coalesce(c.n, 0) AS unique_clickers FROM ranked r LEFT JOIN clickers c USING (page)
     ORDER BY r.events DESC, r.page`;
-  const rows = await store.read(sql, b.values, { timeoutMs: ctx.timeoutMs });
-  const items = rows.map((r) => ({ url: String(r.page), ...figuresOf(r, num0(r.unique_clickers)) }));
+  const found = await store.read(sql, b.values, { timeoutMs: ctx.timeoutMs });
+  const items = found.map((r) => ({ url: String(r.page), ...figuresOf(r, num0(r.unique_clickers)) }));
   return { date_from: p.date_from, date_to: p.date_to, ...pageOf(codec, scope, items, p.limit, (i): UrlPosition => [i.events, i.url]) };
 }
 
@@ -135,24 +128,34 @@ export async function pageBehavior(store: EventStore, url: string, p: ReportPara
   if (page === null) throw new ValidationError('url must not be empty', 'url');
   const scope = { report: 'pages/behavior', project: ctx.projectId, url: page, date_from: p.date_from, date_to: p.date_to, filters: p.filters, limit: p.limit };
   const after = positionOf<ElementPosition>(codec, scope, p.cursor);
+  // First the stored URLs that are this page (a cheap read of the rollup), then everything else
+  // from the events of those URLs alone.
+  const find = new Binder();
+  const stored = await store.read(`SELECT DISTINCT url FROM (${byUrl(find, p, ctx, [`contains(e.url, ${find.bind(pathPartOf(page))})`])})`, find.values, { timeoutMs: ctx.timeoutMs });
+  const urls = stored.map((r) => String(r.url)).filter((u) => normalizePageUrl(u) === page).sort(compareText);
   const b = new Binder();
   const project = b.bind(ctx.projectId);
-  const clickProps = `CASE WHEN e.event IN (${CLICKISH.map((n) => `'${n}'`).join(', ')}) THEN e.props END`;
-  const ev = scan(b, p, ctx, {
-    url: 'e.url', event: 'e.event', distinct_key: 'e.distinct_key', percent: PERCENT, props: clickProps,
-    chain: `CASE WHEN e.event IN (${CLICKISH.map((n) => `'${n}'`).join(', ')}) THEN CAST(e.elements AS VARCHAR) END`,
-  }, [`contains(e.url, ${b.bind(pathPartOf(page))})`]);
-  const target = b.bind(page);
-  const coord = (k: string) => `TRY_CAST(json_extract_string(props, '$.${k}') AS DOUBLE)`;
-  const sql = `WITH ev AS (${ev}),
-    pages AS (${pageUrlsSql('SELECT DISTINCT url FROM ev')}),
-    pe AS (SELECT p.page, ev.* FROM ev JOIN pages p USING (url) WHERE p.page = ${target}),
-    clicks AS (SELECT event, chain, ${coord('x')} AS x, ${coord('y')} AS y, ${coord('vw')} AS vw, ${coord('ox')} AS ox, ${coord('oy')} AS oy,
-        coalesce(TRY_CAST(json_extract_string(props, '$.fixed') AS BOOLEAN), false) AS fixed
-      FROM pe WHERE chain IS NOT NULL OR event = 'pp.click')
+  // Only the rows of those URLs are read whole; their props are parsed once.
+  const clicksOf = scanEvents(b, { event: 'e.event', elements: 'e.elements', props: 'e.props' }, {
+    projectId: ctx.projectId, timezone: ctx.timezone, from: p.date_from, to: p.date_to,
+    where: [
+      `e.event IN (${CLICKISH.map((n) => `'${n}'`).join(', ')})`,
+      // The bounds are a filter the scan applies itself, before it reads the other columns; the
+      // list alone becomes a join after the scan.
+      ...(urls.length > 0 ? [`e.url BETWEEN ${b.bind(urls[0]!)} AND ${b.bind(urls[urls.length - 1]!)}`] : []),
+      `e.url IN (${urls.length > 0 ? urls.map((u) => b.bind(u)).join(', ') : 'NULL'})`,
+      filtersCondition(b, p.filters, new Map()),
+    ],
+  });
+  const at = (i: number) => `TRY_CAST(json_extract_string(j[${i}], '$') AS DOUBLE)`;
+  const sql = `WITH pd AS (${urls.length > 0 ? byUrl(b, p, ctx, [], urls) : `SELECT NULL::VARCHAR AS url, ${PAGE_DAY_COLUMNS.split(', ').map((c) => (c === 'clickers' ? 'CAST([] AS UBIGINT[]) AS clickers' : `0 AS ${c}`)).join(', ')} WHERE false`}),
+    raw AS MATERIALIZED (${clicksOf}),
+    clicks AS (SELECT event, CAST(elements AS VARCHAR) AS chain, ${at(1)} AS x, ${at(2)} AS y, ${at(3)} AS vw, ${at(4)} AS ox, ${at(5)} AS oy,
+        coalesce(TRY_CAST(json_extract_string(j[6], '$') AS BOOLEAN), false) AS fixed
+      FROM (SELECT event, elements, json_extract(props, ['$.x', '$.y', '$.vw', '$.ox', '$.oy', '$.fixed']) AS j FROM raw))
     SELECT 'summary' AS part, NULL::VARCHAR AS k1, NULL::DOUBLE AS k2, NULL::DOUBLE AS k3, NULL::VARCHAR AS k4, ${FIGURES.replaceAll('\n', ' ')},
-      (SELECT unique_clickers FROM (${clickersSql(project)})) AS n
-      FROM pe
+      (${clickersSql('pd', project)}) AS n
+      FROM pd
     UNION ALL
     SELECT 'cell', band, cx, cy, NULL, ${zeros()}, count(*) FROM (
       SELECT CASE ${BANDS.slice(1).reverse().map((x) => `WHEN vw >= ${x.min_width} THEN '${x.band}'`).join(' ')} ELSE '${BANDS[0].band}' END AS band,

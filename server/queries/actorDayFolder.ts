@@ -19,7 +19,7 @@
 
 import { INTEGER, LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api';
 import type { Services } from '../services.js';
-import { ACTOR_DAY_MEASURES, propsPath } from './sql.js';
+import { ACTOR_DAY_MEASURES, PAGE_DAY_MEASURES, SCROLL_PERCENT, propsPath } from './sql.js';
 
 /** How often the folder looks for new events. */
 const PASS_INTERVAL_MS = 5_000;
@@ -57,6 +57,12 @@ const propertyAggregate = (where: string) => `SELECT project_id, day, event, key
     FROM events e JOIN (SELECT unnest($ids) AS project_id, unnest($zones) AS timezone) z ON z.project_id = e.project_id
     CROSS JOIN (SELECT unnest($keys) AS key, unnest($paths) AS path) k WHERE ${where})
   GROUP BY project_id, day, event, key, value`;
+
+/** (project, local day, URL) figures of the same events for the page behavior reports (page_days). */
+const pageAggregate = (where: string) => `SELECT project_id, day, url, ${PAGE_DAY_MEASURES}
+  FROM (SELECT e.project_id, CAST(timezone(z.timezone, e.ts) AS DATE) AS day, e.url, e.event, e.distinct_key, e.session_id, ${SCROLL_PERCENT} AS pct
+    FROM events e JOIN (SELECT unnest($ids) AS project_id, unnest($zones) AS timezone) z ON z.project_id = e.project_id WHERE e.url IS NOT NULL AND ${where})
+  GROUP BY project_id, day, url`;
 
 export class ActorDayFolder {
   private running: Promise<unknown> | undefined;
@@ -185,6 +191,7 @@ export class ActorDayFolder {
         const types = { ids: LIST(INTEGER) };
         await conn.run('DELETE FROM actor_days WHERE project_id IN (SELECT unnest($ids))', ids, types);
         await conn.run('DELETE FROM property_days WHERE project_id IN (SELECT unnest($ids))', ids, types);
+        await conn.run('DELETE FROM page_days WHERE project_id IN (SELECT unnest($ids))', ids, types);
         await conn.run('DELETE FROM actor_day_zones WHERE project_id IN (SELECT unnest($ids))', ids, types);
       }
       if (removed.length > 0) {
@@ -199,6 +206,7 @@ export class ActorDayFolder {
       };
       if (stale.length > 0) {
         await conn.run(`INSERT INTO actor_days ${aggregate('e.rowid <= $upto')}`, { ...projectLists(stale), upto: BigInt(upto) }, projectTypes);
+        await conn.run(`INSERT INTO page_days ${pageAggregate('e.rowid <= $upto')}`, { ...projectLists(stale), upto: BigInt(upto) }, projectTypes);
         await properties(stale, keys, 'e.rowid <= $upto', { upto: BigInt(upto) });
         await conn.run('INSERT INTO actor_day_zones SELECT unnest($ids), unnest($zones)', projectLists(stale), projectTypes);
       }
@@ -209,6 +217,7 @@ export class ActorDayFolder {
       if (current.length > 0 && upto > through) {
         const bounds = { through: BigInt(through), upto: BigInt(upto) };
         await conn.run(`INSERT INTO actor_days ${aggregate('e.rowid > $through AND e.rowid <= $upto')}`, { ...projectLists(current), ...bounds }, projectTypes);
+        await conn.run(`INSERT INTO page_days ${pageAggregate('e.rowid > $through AND e.rowid <= $upto')}`, { ...projectLists(current), ...bounds }, projectTypes);
         await properties(current, kept, 'e.rowid > $through AND e.rowid <= $upto', bounds);
       }
       await conn.run('UPDATE actor_day_state SET through_rowid = $upto, through_uuid = (SELECT uuid FROM events WHERE rowid = $upto)', { upto: BigInt(upto) });
@@ -257,6 +266,14 @@ export class ActorDayFolder {
           FROM property_days GROUP BY project_id, day, event, key, value ORDER BY project_id, key, event, day`);
         await c.run('DROP TABLE property_days');
         await c.run('ALTER TABLE property_days_merged RENAME TO property_days');
+        await c.run('CREATE TABLE page_days_merged AS FROM page_days LIMIT 0');
+        await c.run(`INSERT INTO page_days_merged
+          SELECT project_id, day, url, sum(events), sum(page_views), sum(clicks), sum(rage_clicks), sum(dead_clicks), sum(measured),
+            sum(r25), sum(r50), sum(r75), sum(r100), sum(depth_sum), list_distinct(flatten(list(clickers))),
+            list_distinct(flatten(list(sessions))), list_distinct(flatten(list(sessionless)))
+          FROM page_days GROUP BY project_id, day, url ORDER BY project_id, day, url`);
+        await c.run('DROP TABLE page_days');
+        await c.run('ALTER TABLE page_days_merged RENAME TO page_days');
         await c.run('UPDATE actor_day_state SET compacted_rows = (SELECT count(*) FROM actor_days)');
       });
     } catch (err) {
@@ -299,6 +316,7 @@ async function emptyIfMoved(conn: DuckDBConnection, services: Services): Promise
   const held = (await conn.runAndReadAll('SELECT project_id FROM actor_day_zones')).getRows().map(([id]) => Number(id));
   await conn.run('DELETE FROM actor_days');
   await conn.run('DELETE FROM property_days');
+  await conn.run('DELETE FROM page_days');
   await conn.run('DELETE FROM property_day_keys');
   await conn.run('DELETE FROM actor_day_zones');
   await conn.run('UPDATE actor_day_state SET through_rowid = -1, through_uuid = NULL, compacted_rows = 0');
@@ -310,7 +328,7 @@ async function emptyIfMoved(conn: DuckDBConnection, services: Services): Promise
  * until the next pass folds it again from the start, the project is read from raw events alone.
  */
 export async function forgetFolded(conn: DuckDBConnection, projectId: number): Promise<void> {
-  for (const table of ['actor_days', 'property_days', 'actor_day_zones']) await conn.run(`DELETE FROM ${table} WHERE project_id = $1`, [projectId]);
+  for (const table of ['actor_days', 'property_days', 'page_days', 'actor_day_zones']) await conn.run(`DELETE FROM ${table} WHERE project_id = $1`, [projectId]);
 }
 
 const projectTypes = { ids: LIST(INTEGER), zones: LIST(VARCHAR) };

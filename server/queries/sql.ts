@@ -233,6 +233,21 @@ export function scanEvents(b: Binder, columns: ScanColumns, o: ScanOptions): str
  * order: events, revenue, revenue_events, refunds, refund_events. The folder writes rows with them;
  * scanActorDays computes the not yet folded part with them.
  */
+/**
+ * The measures of a page_days row over rows with `event`, `pct` (a scroll depth's percent, else
+ * NULL), `distinct_key` and `session_id`, in the table's column order from `events` on. The folder
+ * writes rows with them; the behavior reports compute the part not yet folded with them.
+ */
+export const PAGE_DAY_MEASURES = `count(*), count(*) FILTER (WHERE event = 'pp.page_view'), count(*) FILTER (WHERE event = 'pp.click'),
+  count(*) FILTER (WHERE event = 'pp.rage_click'), count(*) FILTER (WHERE event = 'pp.dead_click'), count(pct),
+  count(*) FILTER (WHERE pct >= 25), count(*) FILTER (WHERE pct >= 50), count(*) FILTER (WHERE pct >= 75), count(*) FILTER (WHERE pct >= 100),
+  sum(pct), coalesce(list(DISTINCT distinct_key) FILTER (WHERE event = 'pp.click'), CAST([] AS UBIGINT[])),
+  coalesce(list(DISTINCT md5_number_lower(session_id)) FILTER (WHERE event = 'pp.page_view' AND session_id IS NOT NULL), CAST([] AS UBIGINT[])),
+  coalesce(list(DISTINCT distinct_key) FILTER (WHERE event = 'pp.page_view' AND session_id IS NULL), CAST([] AS UBIGINT[]))`;
+
+/** A scroll depth's percent on `e` (NULL for other events), as page_days folds it. */
+export const SCROLL_PERCENT = `CASE WHEN e.event = 'pp.scroll_depth' THEN TRY_CAST(json_extract_string(e.props, '$.percent') AS DOUBLE) END`;
+
 export const ACTOR_DAY_MEASURES = 'count(*), sum(revenue), count(revenue), sum(revenue) FILTER (WHERE revenue < 0), count(*) FILTER (WHERE revenue < 0)';
 
 export interface DayScanOptions {
@@ -311,6 +326,34 @@ export function scanPropertyDays(b: Binder, o: DayScanOptions & { key: string })
   return `${folded}
   UNION ALL
   SELECT gval, day, count(*), sum(revenue) FROM (${raw}) GROUP BY gval, day`;
+}
+
+/** The columns of page_days after its key, in order, as scanPageDays gives them. */
+export const PAGE_DAY_COLUMNS = 'events, page_views, clicks, rage_clicks, dead_clicks, measured, r25, r50, r75, r100, depth_sum, clickers, sessions, sessionless';
+
+/**
+ * `SELECT url, day, <PAGE_DAY_COLUMNS>`: the project's figures per stored URL and local day, from the per-day page
+ * rollup where it is folded in this zone, plus the raw events past the folded rowid, in one
+ * snapshot; `where` (conditions on `e`) applies to the raw part only, so it must hold for every
+ * folded row (`urls` keeps both parts to those URLs). A URL may come in several rows; callers sum.
+ * Without `rollup` (filters on event fields) every raw event is read.
+ */
+export function scanPageDays(b: Binder, o: Omit<DayScanOptions, 'event' | 'actors'> & { rollup: boolean; where: string[]; urls?: string[] }): string {
+  const urlList = o.urls ? `(${o.urls.map((u) => b.bind(u)).join(', ')})` : undefined;
+  const rawWhere = ['e.url IS NOT NULL', ...o.where, ...(urlList ? [`e.url IN ${urlList}`] : [])];
+  let folded = '';
+  if (o.rollup) {
+    const point = foldedPoint(b, { ...o, event: 'any' });
+    const where = [`d.project_id = ${point.project}`, ...point.rollupWhere, ...(urlList ? [`d.url IN ${urlList}`] : [])];
+    folded = `SELECT d.url, d.day, ${PAGE_DAY_COLUMNS} FROM page_days d WHERE ${where.join(' AND ')}
+  UNION ALL
+  `;
+    rawWhere.push(point.rawWhere);
+  }
+  const raw = scanEvents(b, (local) => ({ url: 'e.url', day: local.day, event: 'e.event', distinct_key: 'e.distinct_key', session_id: 'e.session_id', pct: SCROLL_PERCENT }), {
+    projectId: o.projectId, timezone: o.timezone, from: o.from, to: o.to, where: rawWhere,
+  });
+  return `${folded}SELECT * FROM (SELECT url, day, ${PAGE_DAY_MEASURES} FROM (${raw}) GROUP BY url, day) r(url, day, ${PAGE_DAY_COLUMNS})`;
 }
 
 /** Events pp derives or captures itself: autocapture (`pp.*`) and labeled-event rows. */
