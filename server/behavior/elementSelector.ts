@@ -13,10 +13,14 @@ export interface ChainElement {
 }
 
 const MAX_STEPS = 6;
+const PLAIN = /^(?!-?\d)(?!-$)[\w-]+$/;
 const FIELD_TAGS = ['input', 'select', 'textarea'];
 
 /** CSS.escape of the CSS Object Model, which the tracker uses in the browser. */
 export function cssEscape(value: string): string {
+  // Most ids and classes need no escaping: ASCII word characters and hyphens, not starting with a
+  // digit (or a hyphen and a digit), and not a lone hyphen.
+  if (PLAIN.test(value)) return value;
   let out = '';
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);

@@ -6,7 +6,7 @@
 import type { EventStore } from '../store/eventStore.js';
 import type { CursorCodec } from '../queries/cursors.js';
 import { listValue } from '@duckdb/node-api';
-import { Binder, compareText, filtersCondition, num, numOrNull, scanEvents, scanPageDays } from '../queries/sql.js';
+import { Binder, compareText, filtersCondition, num, numOrNull, scanEvents, scanFormDays, scanPageDays } from '../queries/sql.js';
 import { ValidationError } from '../http/errors.js';
 import { normalizePageUrl, pageUrlsSql } from './pageUrl.js';
 import { pageOf, positionOf, type ReportParams } from './reportParams.js';
@@ -14,7 +14,7 @@ import type { ReportContext } from './pageBehavior.js';
 
 const rate = (n: number, d: number) => (d === 0 ? null : n / d);
 
-/** The range's page views and form events with a URL, each with its local day. */
+/** The range's events of these names with a URL, each with its local day. */
 function scan(b: Binder, p: ReportParams, ctx: ReportContext, columns: Record<string, string>, events: string): string {
   return scanEvents(b, (local) => ({ day: local.day, ...columns }), {
     projectId: ctx.projectId,
@@ -25,11 +25,6 @@ function scan(b: Binder, p: ReportParams, ctx: ReportContext, columns: Record<st
   });
 }
 
-/** `unit` (the session, else the actor) and `actor` of the rows of `rel`, resolved through identity links. */
-const withUnits = (rel: string, project: string) => `SELECT r.*, coalesce(l.actor_key, r.distinct_key) AS actor,
-    coalesce('s:' || r.session_id, 'a:' || CAST(coalesce(l.actor_key, r.distinct_key) AS VARCHAR)) AS unit
-  FROM ${rel} r LEFT JOIN identity_links l ON l.project_id = ${project} AND l.distinct_key = r.distinct_key`;
-
 type FormPosition = [starts: number, form: string, url: string];
 
 /** GET /forms: forms (selector and page) by deduplicated starts, keyset-paginated. */
@@ -38,28 +33,32 @@ export async function formsReport(store: EventStore, p: ReportParams, ctx: Repor
   const after = positionOf<FormPosition>(codec, scope, p.cursor);
   const b = new Binder();
   const project = b.bind(ctx.projectId);
-  const ev = scan(b, p, ctx, {
-    url: 'e.url', event: 'e.event', session_id: 'e.session_id', distinct_key: 'e.distinct_key', form: `json_extract_string(e.props, '$.form')`,
-    duration: `CASE WHEN e.event = 'pp.form_submit' THEN TRY_CAST(json_extract_string(e.props, '$.duration_ms') AS DOUBLE) END`,
-  }, `('pp.form_start', 'pp.form_submit', 'pp.form_abandon')`);
+  const fd = scanFormDays(b, {
+    projectId: ctx.projectId, timezone: ctx.timezone, from: p.date_from, to: p.date_to, rollup: p.filters.length === 0, where: [filtersCondition(b, p.filters, new Map())],
+  });
   const keyset = after
     ? `WHERE a.starts < ${b.bind(after[0])} OR (a.starts = ${b.bind(after[0])} AND (a.form > ${b.bind(after[1])} OR (a.form = ${b.bind(after[1])} AND a.page > ${b.bind(after[2])})))`
     : '';
-  const sql = `WITH ev AS (${ev}),
-    pages AS (${pageUrlsSql('SELECT DISTINCT url FROM ev')}),
-    fe AS (${withUnits(`(SELECT p.page, ev.* FROM ev JOIN pages p USING (url) WHERE ev.form IS NOT NULL AND p.page IS NOT NULL)`, project)}),
-    visits AS (SELECT page, form, unit, day,
-        bool_or(event = 'pp.form_start') AS started, bool_or(event = 'pp.form_submit') AS submitted,
-        bool_or(event = 'pp.form_abandon') AS abandoned, count(*) FILTER (WHERE event = 'pp.form_submit') AS submit_events
-      FROM fe GROUP BY page, form, unit, day),
+  const sql = `WITH fd AS (${fd}),
+    pages AS (${pageUrlsSql('SELECT DISTINCT url FROM fd')}),
+    fa AS (SELECT p.page, f.form, f.day, coalesce(l.actor_key, f.distinct_key) AS actor,
+        coalesce('s:' || CAST(f.session_key AS VARCHAR), 'a:' || CAST(coalesce(l.actor_key, f.distinct_key) AS VARCHAR)) AS unit,
+        f.starts, f.submits, f.abandons, f.durations
+      FROM fd f JOIN pages p USING (url) LEFT JOIN identity_links l ON l.project_id = ${project} AND l.distinct_key = f.distinct_key
+      WHERE p.page IS NOT NULL),
+    visits AS (SELECT page, form, unit, day, sum(starts) > 0 AS started, sum(submits) > 0 AS submitted, sum(abandons) > 0 AS abandoned,
+        sum(submits) AS submit_events
+      FROM fa GROUP BY page, form, unit, day),
     per_visit AS (SELECT page, form, count(*) FILTER (WHERE started) AS starts, count(*) FILTER (WHERE submitted) AS submits,
         count(*) FILTER (WHERE started AND submitted) AS converted, count(*) FILTER (WHERE abandoned AND NOT submitted) AS abandons,
         sum(submit_events) - count(*) FILTER (WHERE submitted) AS resubmissions
       FROM visits GROUP BY page, form),
-    per_actor AS (SELECT page, form, count(DISTINCT actor) FILTER (WHERE event = 'pp.form_start') AS starters,
-        count(DISTINCT actor) FILTER (WHERE event = 'pp.form_submit') AS submitters, median(duration) AS median_time_to_submit_ms
-      FROM fe GROUP BY page, form),
-    a AS (SELECT v.*, pa.starters, pa.submitters, pa.median_time_to_submit_ms FROM per_visit v JOIN per_actor pa USING (page, form))
+    per_actor AS (SELECT page, form, count(DISTINCT actor) FILTER (WHERE starts > 0) AS starters,
+        count(DISTINCT actor) FILTER (WHERE submits > 0) AS submitters
+      FROM fa GROUP BY page, form),
+    durations AS (SELECT page, form, median(d) AS median_time_to_submit_ms FROM (SELECT page, form, unnest(durations) AS d FROM fa) GROUP BY page, form),
+    a AS (SELECT v.*, pa.starters, pa.submitters, d.median_time_to_submit_ms
+      FROM per_visit v JOIN per_actor pa USING (page, form) LEFT JOIN durations d USING (page, form))
     SELECT * FROM a ${keyset} ORDER BY a.starts DESC, a.form, a.page LIMIT ${b.bind(p.limit + 1)}`;
   const rows = await store.read(sql, b.values, { timeoutMs: ctx.timeoutMs });
   const views = await viewsOf(store, [...new Set(rows.map((r) => String(r.page)))], p, ctx);

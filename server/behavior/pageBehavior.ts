@@ -131,7 +131,8 @@ export async function pageBehavior(store: EventStore, url: string, p: ReportPara
   // First the stored URLs that are this page (a cheap read of the rollup), then everything else
   // from the events of those URLs alone.
   const find = new Binder();
-  const stored = await store.read(`SELECT DISTINCT url FROM (${byUrl(find, p, ctx, [`contains(e.url, ${find.bind(pathPartOf(page))})`])})`, find.values, { timeoutMs: ctx.timeoutMs });
+  const part = find.bind(pathPartOf(page));
+  const stored = await store.read(`SELECT DISTINCT url FROM (${byUrl(find, p, ctx, [`contains(e.url, ${part})`])}) WHERE contains(url, ${part})`, find.values, { timeoutMs: ctx.timeoutMs });
   const urls = stored.map((r) => String(r.url)).filter((u) => normalizePageUrl(u) === page).sort(compareText);
   const b = new Binder();
   const project = b.bind(ctx.projectId);
@@ -152,28 +153,29 @@ export async function pageBehavior(store: EventStore, url: string, p: ReportPara
     raw AS MATERIALIZED (${clicksOf}),
     clicks AS (SELECT event, CAST(elements AS VARCHAR) AS chain, ${at(1)} AS x, ${at(2)} AS y, ${at(3)} AS vw, ${at(4)} AS ox, ${at(5)} AS oy,
         coalesce(TRY_CAST(json_extract_string(j[6], '$') AS BOOLEAN), false) AS fixed
-      FROM (SELECT event, elements, json_extract(props, ['$.x', '$.y', '$.vw', '$.ox', '$.oy', '$.fixed']) AS j FROM raw))
-    SELECT 'summary' AS part, NULL::VARCHAR AS k1, NULL::DOUBLE AS k2, NULL::DOUBLE AS k3, NULL::VARCHAR AS k4, ${FIGURES.replaceAll('\n', ' ')},
-      (${clickersSql('pd', project)}) AS n
-      FROM pd
-    UNION ALL
-    SELECT 'cell', band, cx, cy, NULL, ${zeros()}, count(*) FROM (
-      SELECT CASE ${BANDS.slice(1).reverse().map((x) => `WHEN vw >= ${x.min_width} THEN '${x.band}'`).join(' ')} ELSE '${BANDS[0].band}' END AS band,
-        CASE WHEN NOT fixed THEN least(${100 - X_STEP_PERCENT}, greatest(0, floor(100 * x / vw / ${X_STEP_PERCENT}) * ${X_STEP_PERCENT})) END AS cx,
-        CASE WHEN NOT fixed THEN greatest(0, floor(y / ${Y_STEP_PX}) * ${Y_STEP_PX}) END AS cy
-      FROM clicks WHERE event = 'pp.click' AND vw > 0 AND x IS NOT NULL AND y IS NOT NULL)
-      GROUP BY band, cx, cy
-    UNION ALL
-    SELECT 'unplaced', NULL, NULL, NULL, NULL, ${zeros()}, count(*) FROM clicks WHERE event = 'pp.click' AND NOT coalesce(vw > 0 AND x IS NOT NULL AND y IS NOT NULL, false)
-    UNION ALL
-    SELECT 'element', event, ex, ey, chain, ${zeros()}, count(*) FROM (
-      SELECT event, chain,
-        CASE WHEN event = 'pp.click' AND ox IS NOT NULL AND oy IS NOT NULL THEN least(${100 - ELEMENT_STEP_PERCENT}, greatest(0, floor(ox / ${ELEMENT_STEP_PERCENT}) * ${ELEMENT_STEP_PERCENT})) END AS ex,
-        CASE WHEN event = 'pp.click' AND ox IS NOT NULL AND oy IS NOT NULL THEN least(${100 - ELEMENT_STEP_PERCENT}, greatest(0, floor(oy / ${ELEMENT_STEP_PERCENT}) * ${ELEMENT_STEP_PERCENT})) END AS ey
-      FROM clicks WHERE chain IS NOT NULL)
-      GROUP BY event, chain, ex, ey`;
-  const rows = await store.read(sql, b.values, { timeoutMs: ctx.timeoutMs });
-  const summary = rows.find((r) => r.part === 'summary') ?? {};
+      FROM (SELECT event, elements, json_extract(props, ['$.x', '$.y', '$.vw', '$.ox', '$.oy', '$.fixed']) AS j FROM raw)),
+    parts AS (
+      SELECT 'cell' AS part, band AS k1, cx AS k2, cy AS k3, NULL::VARCHAR AS k4, count(*) AS n FROM (
+        SELECT CASE ${BANDS.slice(1).reverse().map((x) => `WHEN vw >= ${x.min_width} THEN '${x.band}'`).join(' ')} ELSE '${BANDS[0].band}' END AS band,
+          CASE WHEN NOT fixed THEN least(${100 - X_STEP_PERCENT}, greatest(0, floor(100 * x / vw / ${X_STEP_PERCENT}) * ${X_STEP_PERCENT})) END AS cx,
+          CASE WHEN NOT fixed THEN greatest(0, floor(y / ${Y_STEP_PX}) * ${Y_STEP_PX}) END AS cy
+        FROM clicks WHERE event = 'pp.click' AND vw > 0 AND x IS NOT NULL AND y IS NOT NULL)
+        GROUP BY band, cx, cy
+      UNION ALL
+      SELECT 'unplaced', NULL, NULL, NULL, NULL, count(*) FROM clicks WHERE event = 'pp.click' AND NOT coalesce(vw > 0 AND x IS NOT NULL AND y IS NOT NULL, false)
+      UNION ALL
+      SELECT 'element', event, ex, ey, chain, count(*) FROM (
+        SELECT event, chain,
+          CASE WHEN event = 'pp.click' AND ox IS NOT NULL AND oy IS NOT NULL THEN least(${100 - ELEMENT_STEP_PERCENT}, greatest(0, floor(ox / ${ELEMENT_STEP_PERCENT}) * ${ELEMENT_STEP_PERCENT})) END AS ex,
+          CASE WHEN event = 'pp.click' AND ox IS NOT NULL AND oy IS NOT NULL THEN least(${100 - ELEMENT_STEP_PERCENT}, greatest(0, floor(oy / ${ELEMENT_STEP_PERCENT}) * ${ELEMENT_STEP_PERCENT})) END AS ey
+        FROM clicks WHERE chain IS NOT NULL)
+        GROUP BY event, chain, ex, ey)
+    -- The cells and elements come as one JSON text: thousands of rows convert far faster that way.
+    SELECT ${FIGURES.replaceAll('\n', ' ')}, (${clickersSql('pd', project)}) AS n,
+      (SELECT CAST(to_json(coalesce(list({'part': part, 'k1': k1, 'k2': k2, 'k3': k3, 'k4': k4, 'n': n}), [])) AS VARCHAR) FROM parts) AS parts
+      FROM pd`;
+  const [summary = {}] = await store.read(sql, b.values, { timeoutMs: ctx.timeoutMs });
+  const rows = JSON.parse(String(summary.parts ?? '[]')) as Record<string, unknown>[];
   const elements = rankElements(rows.filter((r) => r.part === 'element'), ctx.privacyMode);
   const start = after ? elements.findIndex((e) => compareElements(e, after) > 0) : 0;
   const rest = start < 0 ? [] : elements.slice(start, start + p.limit + 1);
@@ -186,11 +188,6 @@ export async function pageBehavior(store: EventStore, url: string, p: ReportPara
     heatmap: heatmapOf(rows),
     ...pageOf(codec, scope, rest, p.limit, (e): ElementPosition => [e.clicks, e.rage_clicks, e.dead_clicks, e.selector]),
   };
-}
-
-/** Placeholders for the figure columns in the parts of the union that do not use them. */
-function zeros(): string {
-  return Array.from({ length: 11 }, () => 'NULL').join(', ');
 }
 
 function heatmapOf(rows: Record<string, unknown>[]) {

@@ -19,7 +19,7 @@
 
 import { INTEGER, LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api';
 import type { Services } from '../services.js';
-import { ACTOR_DAY_MEASURES, PAGE_DAY_MEASURES, SCROLL_PERCENT, propsPath } from './sql.js';
+import { ACTOR_DAY_MEASURES, FORM_DAY_MEASURES, FORM_DAY_SOURCE, PAGE_DAY_MEASURES, SCROLL_PERCENT, propsPath } from './sql.js';
 
 /** How often the folder looks for new events. */
 const PASS_INTERVAL_MS = 5_000;
@@ -63,6 +63,15 @@ const pageAggregate = (where: string) => `SELECT project_id, day, url, ${PAGE_DA
   FROM (SELECT e.project_id, CAST(timezone(z.timezone, e.ts) AS DATE) AS day, e.url, e.event, e.distinct_key, e.session_id, ${SCROLL_PERCENT} AS pct
     FROM events e JOIN (SELECT unnest($ids) AS project_id, unnest($zones) AS timezone) z ON z.project_id = e.project_id WHERE e.url IS NOT NULL AND ${where})
   GROUP BY project_id, day, url`;
+
+/** (project, local day, URL, form, session, distinct id) form interaction of the same events (form_days). */
+const formAggregate = (where: string) => `SELECT project_id, day, url, form, session_key, distinct_key, ${FORM_DAY_MEASURES}
+  FROM (SELECT e.project_id, CAST(timezone(z.timezone, e.ts) AS DATE) AS day, e.url, e.event, e.distinct_key,
+      ${Object.entries(FORM_DAY_SOURCE).map(([k, v]) => `${v} AS ${k}`).join(', ')}
+    FROM events e JOIN (SELECT unnest($ids) AS project_id, unnest($zones) AS timezone) z ON z.project_id = e.project_id
+    WHERE e.event IN ('pp.form_start', 'pp.form_submit', 'pp.form_abandon') AND e.url IS NOT NULL AND ${where})
+  WHERE form IS NOT NULL
+  GROUP BY project_id, day, url, form, session_key, distinct_key`;
 
 export class ActorDayFolder {
   private running: Promise<unknown> | undefined;
@@ -192,6 +201,7 @@ export class ActorDayFolder {
         await conn.run('DELETE FROM actor_days WHERE project_id IN (SELECT unnest($ids))', ids, types);
         await conn.run('DELETE FROM property_days WHERE project_id IN (SELECT unnest($ids))', ids, types);
         await conn.run('DELETE FROM page_days WHERE project_id IN (SELECT unnest($ids))', ids, types);
+        await conn.run('DELETE FROM form_days WHERE project_id IN (SELECT unnest($ids))', ids, types);
         await conn.run('DELETE FROM actor_day_zones WHERE project_id IN (SELECT unnest($ids))', ids, types);
       }
       if (removed.length > 0) {
@@ -207,6 +217,7 @@ export class ActorDayFolder {
       if (stale.length > 0) {
         await conn.run(`INSERT INTO actor_days ${aggregate('e.rowid <= $upto')}`, { ...projectLists(stale), upto: BigInt(upto) }, projectTypes);
         await conn.run(`INSERT INTO page_days ${pageAggregate('e.rowid <= $upto')}`, { ...projectLists(stale), upto: BigInt(upto) }, projectTypes);
+        await conn.run(`INSERT INTO form_days ${formAggregate('e.rowid <= $upto')}`, { ...projectLists(stale), upto: BigInt(upto) }, projectTypes);
         await properties(stale, keys, 'e.rowid <= $upto', { upto: BigInt(upto) });
         await conn.run('INSERT INTO actor_day_zones SELECT unnest($ids), unnest($zones)', projectLists(stale), projectTypes);
       }
@@ -218,6 +229,7 @@ export class ActorDayFolder {
         const bounds = { through: BigInt(through), upto: BigInt(upto) };
         await conn.run(`INSERT INTO actor_days ${aggregate('e.rowid > $through AND e.rowid <= $upto')}`, { ...projectLists(current), ...bounds }, projectTypes);
         await conn.run(`INSERT INTO page_days ${pageAggregate('e.rowid > $through AND e.rowid <= $upto')}`, { ...projectLists(current), ...bounds }, projectTypes);
+        await conn.run(`INSERT INTO form_days ${formAggregate('e.rowid > $through AND e.rowid <= $upto')}`, { ...projectLists(current), ...bounds }, projectTypes);
         await properties(current, kept, 'e.rowid > $through AND e.rowid <= $upto', bounds);
       }
       await conn.run('UPDATE actor_day_state SET through_rowid = $upto, through_uuid = (SELECT uuid FROM events WHERE rowid = $upto)', { upto: BigInt(upto) });
@@ -274,6 +286,12 @@ export class ActorDayFolder {
           FROM page_days GROUP BY project_id, day, url ORDER BY project_id, day, url`);
         await c.run('DROP TABLE page_days');
         await c.run('ALTER TABLE page_days_merged RENAME TO page_days');
+        await c.run('CREATE TABLE form_days_merged AS FROM form_days LIMIT 0');
+        await c.run(`INSERT INTO form_days_merged
+          SELECT project_id, day, url, form, session_key, distinct_key, sum(starts), sum(submits), sum(abandons), flatten(list(durations))
+          FROM form_days GROUP BY project_id, day, url, form, session_key, distinct_key ORDER BY project_id, day, url, form`);
+        await c.run('DROP TABLE form_days');
+        await c.run('ALTER TABLE form_days_merged RENAME TO form_days');
         await c.run('UPDATE actor_day_state SET compacted_rows = (SELECT count(*) FROM actor_days)');
       });
     } catch (err) {
@@ -317,6 +335,7 @@ async function emptyIfMoved(conn: DuckDBConnection, services: Services): Promise
   await conn.run('DELETE FROM actor_days');
   await conn.run('DELETE FROM property_days');
   await conn.run('DELETE FROM page_days');
+  await conn.run('DELETE FROM form_days');
   await conn.run('DELETE FROM property_day_keys');
   await conn.run('DELETE FROM actor_day_zones');
   await conn.run('UPDATE actor_day_state SET through_rowid = -1, through_uuid = NULL, compacted_rows = 0');
@@ -328,7 +347,7 @@ async function emptyIfMoved(conn: DuckDBConnection, services: Services): Promise
  * until the next pass folds it again from the start, the project is read from raw events alone.
  */
 export async function forgetFolded(conn: DuckDBConnection, projectId: number): Promise<void> {
-  for (const table of ['actor_days', 'property_days', 'page_days', 'actor_day_zones']) await conn.run(`DELETE FROM ${table} WHERE project_id = $1`, [projectId]);
+  for (const table of ['actor_days', 'property_days', 'page_days', 'form_days', 'actor_day_zones']) await conn.run(`DELETE FROM ${table} WHERE project_id = $1`, [projectId]);
 }
 
 const projectTypes = { ids: LIST(INTEGER), zones: LIST(VARCHAR) };
