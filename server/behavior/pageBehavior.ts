@@ -5,7 +5,7 @@
 
 import type { EventStore } from '../store/eventStore.js';
 import type { CursorCodec } from '../queries/cursors.js';
-import { Binder, compareText, filtersCondition, num, PAGE_DAY_COLUMNS, scanEvents, scanPageDays } from '../queries/sql.js';
+import { Binder, compareText, filtersCondition, HEATMAP_BANDS, num, PAGE_DAY_COLUMNS, scanClicks, scanPageDays, X_STEP_PERCENT, Y_STEP_PX, type ClickRollup } from '../queries/sql.js';
 import { ValidationError } from '../http/errors.js';
 import { normalizePageUrl, pageUrlsSql, pathPartOf } from './pageUrl.js';
 import { selectorOfChain, type ChainElement } from './elementSelector.js';
@@ -30,19 +30,10 @@ export interface PageFigures {
   scroll: { measured: number; reach_25: number | null; reach_50: number | null; reach_75: number | null; reach_100: number | null; mean_depth: number | null };
 }
 
-/** Viewport-width bands of the heatmap: name and lower bound (px); each ends where the next begins. */
-export const BANDS = [
-  { band: 'mobile', min_width: 0 },
-  { band: 'tablet', min_width: 768 },
-  { band: 'desktop', min_width: 1024 },
-  { band: 'wide', min_width: 1440 },
-] as const;
-export const X_STEP_PERCENT = 2;
-export const Y_STEP_PX = 25;
-export const ELEMENT_STEP_PERCENT = 10;
+/** The heatmap's bands and steps are the click rollup's (sql.ts). */
+export const BANDS = HEATMAP_BANDS;
 export const MAX_CELLS = 5000;
 
-const CLICKISH = ['pp.click', 'pp.rage_click', 'pp.dead_click'];
 
 /** The range's figures per stored URL (see scanPageDays), with the report's filters. */
 function byUrl(b: Binder, p: ReportParams, ctx: ReportContext, where: string[] = [], urls?: string[]): string {
@@ -136,40 +127,15 @@ export async function pageBehavior(store: EventStore, url: string, p: ReportPara
   const urls = stored.map((r) => String(r.url)).filter((u) => normalizePageUrl(u) === page).sort(compareText);
   const b = new Binder();
   const project = b.bind(ctx.projectId);
-  // Only the rows of those URLs are read whole; their props are parsed once.
-  const clicksOf = scanEvents(b, { event: 'e.event', elements: 'e.elements', props: 'e.props' }, {
-    projectId: ctx.projectId, timezone: ctx.timezone, from: p.date_from, to: p.date_to,
-    where: [
-      `e.event IN (${CLICKISH.map((n) => `'${n}'`).join(', ')})`,
-      // The bounds are a filter the scan applies itself, before it reads the other columns; the
-      // list alone becomes a join after the scan.
-      ...(urls.length > 0 ? [`e.url BETWEEN ${b.bind(urls[0]!)} AND ${b.bind(urls[urls.length - 1]!)}`] : []),
-      `e.url IN (${urls.length > 0 ? urls.map((u) => b.bind(u)).join(', ') : 'NULL'})`,
-      filtersCondition(b, p.filters, new Map()),
-    ],
+  const clicks = (table: ClickRollup) => scanClicks(b, table, {
+    projectId: ctx.projectId, timezone: ctx.timezone, from: p.date_from, to: p.date_to, rollup: p.filters.length === 0, where: [filtersCondition(b, p.filters, new Map())], urls,
   });
-  const at = (i: number) => `TRY_CAST(json_extract_string(j[${i}], '$') AS DOUBLE)`;
   const sql = `WITH pd AS (${urls.length > 0 ? byUrl(b, p, ctx, [], urls) : `SELECT NULL::VARCHAR AS url, ${PAGE_DAY_COLUMNS.split(', ').map((c) => (c === 'clickers' ? 'CAST([] AS UBIGINT[]) AS clickers' : `0 AS ${c}`)).join(', ')} WHERE false`}),
-    raw AS MATERIALIZED (${clicksOf}),
-    clicks AS (SELECT event, CAST(elements AS VARCHAR) AS chain, ${at(1)} AS x, ${at(2)} AS y, ${at(3)} AS vw, ${at(4)} AS ox, ${at(5)} AS oy,
-        coalesce(TRY_CAST(json_extract_string(j[6], '$') AS BOOLEAN), false) AS fixed
-      FROM (SELECT event, elements, json_extract(props, ['$.x', '$.y', '$.vw', '$.ox', '$.oy', '$.fixed']) AS j FROM raw)),
-    parts AS (
-      SELECT 'cell' AS part, band AS k1, cx AS k2, cy AS k3, NULL::VARCHAR AS k4, count(*) AS n FROM (
-        SELECT CASE ${BANDS.slice(1).reverse().map((x) => `WHEN vw >= ${x.min_width} THEN '${x.band}'`).join(' ')} ELSE '${BANDS[0].band}' END AS band,
-          CASE WHEN NOT fixed THEN least(${100 - X_STEP_PERCENT}, greatest(0, floor(100 * x / vw / ${X_STEP_PERCENT}) * ${X_STEP_PERCENT})) END AS cx,
-          CASE WHEN NOT fixed THEN greatest(0, floor(y / ${Y_STEP_PX}) * ${Y_STEP_PX}) END AS cy
-        FROM clicks WHERE event = 'pp.click' AND vw > 0 AND x IS NOT NULL AND y IS NOT NULL)
-        GROUP BY band, cx, cy
+    cells AS (SELECT band, cx, cy, sum(clicks) AS n FROM (${clicks('click_cells')}) GROUP BY band, cx, cy),
+    elements AS (SELECT event, chain, ex, ey, sum(clicks) AS n FROM (${clicks('click_elements')}) GROUP BY event, chain, ex, ey),
+    parts AS (SELECT CASE WHEN band IS NULL THEN 'unplaced' ELSE 'cell' END AS part, band AS k1, cx AS k2, cy AS k3, NULL::VARCHAR AS k4, n FROM cells
       UNION ALL
-      SELECT 'unplaced', NULL, NULL, NULL, NULL, count(*) FROM clicks WHERE event = 'pp.click' AND NOT coalesce(vw > 0 AND x IS NOT NULL AND y IS NOT NULL, false)
-      UNION ALL
-      SELECT 'element', event, ex, ey, chain, count(*) FROM (
-        SELECT event, chain,
-          CASE WHEN event = 'pp.click' AND ox IS NOT NULL AND oy IS NOT NULL THEN least(${100 - ELEMENT_STEP_PERCENT}, greatest(0, floor(ox / ${ELEMENT_STEP_PERCENT}) * ${ELEMENT_STEP_PERCENT})) END AS ex,
-          CASE WHEN event = 'pp.click' AND ox IS NOT NULL AND oy IS NOT NULL THEN least(${100 - ELEMENT_STEP_PERCENT}, greatest(0, floor(oy / ${ELEMENT_STEP_PERCENT}) * ${ELEMENT_STEP_PERCENT})) END AS ey
-        FROM clicks WHERE chain IS NOT NULL)
-        GROUP BY event, chain, ex, ey)
+      SELECT 'element', event, ex, ey, chain, n FROM elements)
     -- The cells and elements come as one JSON text: thousands of rows convert far faster that way.
     SELECT ${FIGURES.replaceAll('\n', ' ')}, (${clickersSql('pd', project)}) AS n,
       (SELECT CAST(to_json(coalesce(list({'part': part, 'k1': k1, 'k2': k2, 'k3': k3, 'k4': k4, 'n': n}), [])) AS VARCHAR) FROM parts) AS parts

@@ -19,7 +19,7 @@
 
 import { INTEGER, LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api';
 import type { Services } from '../services.js';
-import { ACTOR_DAY_MEASURES, FORM_DAY_MEASURES, FORM_DAY_SOURCE, PAGE_DAY_MEASURES, SCROLL_PERCENT, propsPath } from './sql.js';
+import { ACTOR_DAY_MEASURES, CLICK_ROLLUPS, clickRollupRows, clickSourceColumns, FORM_DAY_MEASURES, FORM_DAY_SOURCE, PAGE_DAY_MEASURES, SCROLL_PERCENT, propsPath, type ClickRollup } from './sql.js';
 
 /** How often the folder looks for new events. */
 const PASS_INTERVAL_MS = 5_000;
@@ -72,6 +72,13 @@ const formAggregate = (where: string) => `SELECT project_id, day, url, form, ses
     WHERE e.event IN ('pp.form_start', 'pp.form_submit', 'pp.form_abandon') AND e.url IS NOT NULL AND ${where})
   WHERE form IS NOT NULL
   GROUP BY project_id, day, url, form, session_key, distinct_key`;
+
+/** (project, local day, URL, placement) counts of the same clicks for the heatmap (click_cells, click_elements). */
+const clickAggregate = (table: ClickRollup, where: string) => clickRollupRows(table, `SELECT e.project_id, CAST(timezone(z.timezone, e.ts) AS DATE) AS day, e.url,
+      ${Object.entries(clickSourceColumns(table)).map(([k, v]) => `${v} AS ${k}`).join(', ')}
+    FROM events e JOIN (SELECT unnest($ids) AS project_id, unnest($zones) AS timezone) z ON z.project_id = e.project_id
+    WHERE ${CLICK_ROLLUPS[table].where} AND e.url IS NOT NULL AND ${where}`, ['project_id', 'day', 'url']);
+const CLICK_TABLES = Object.keys(CLICK_ROLLUPS) as ClickRollup[];
 
 export class ActorDayFolder {
   private running: Promise<unknown> | undefined;
@@ -202,6 +209,7 @@ export class ActorDayFolder {
         await conn.run('DELETE FROM property_days WHERE project_id IN (SELECT unnest($ids))', ids, types);
         await conn.run('DELETE FROM page_days WHERE project_id IN (SELECT unnest($ids))', ids, types);
         await conn.run('DELETE FROM form_days WHERE project_id IN (SELECT unnest($ids))', ids, types);
+        for (const t of CLICK_TABLES) await conn.run(`DELETE FROM ${t} WHERE project_id IN (SELECT unnest($ids))`, ids, types);
         await conn.run('DELETE FROM actor_day_zones WHERE project_id IN (SELECT unnest($ids))', ids, types);
       }
       if (removed.length > 0) {
@@ -218,6 +226,7 @@ export class ActorDayFolder {
         await conn.run(`INSERT INTO actor_days ${aggregate('e.rowid <= $upto')}`, { ...projectLists(stale), upto: BigInt(upto) }, projectTypes);
         await conn.run(`INSERT INTO page_days ${pageAggregate('e.rowid <= $upto')}`, { ...projectLists(stale), upto: BigInt(upto) }, projectTypes);
         await conn.run(`INSERT INTO form_days ${formAggregate('e.rowid <= $upto')}`, { ...projectLists(stale), upto: BigInt(upto) }, projectTypes);
+        for (const t of CLICK_TABLES) await conn.run(`INSERT INTO ${t} ${clickAggregate(t, 'e.rowid <= $upto')}`, { ...projectLists(stale), upto: BigInt(upto) }, projectTypes);
         await properties(stale, keys, 'e.rowid <= $upto', { upto: BigInt(upto) });
         await conn.run('INSERT INTO actor_day_zones SELECT unnest($ids), unnest($zones)', projectLists(stale), projectTypes);
       }
@@ -230,6 +239,7 @@ export class ActorDayFolder {
         await conn.run(`INSERT INTO actor_days ${aggregate('e.rowid > $through AND e.rowid <= $upto')}`, { ...projectLists(current), ...bounds }, projectTypes);
         await conn.run(`INSERT INTO page_days ${pageAggregate('e.rowid > $through AND e.rowid <= $upto')}`, { ...projectLists(current), ...bounds }, projectTypes);
         await conn.run(`INSERT INTO form_days ${formAggregate('e.rowid > $through AND e.rowid <= $upto')}`, { ...projectLists(current), ...bounds }, projectTypes);
+        for (const t of CLICK_TABLES) await conn.run(`INSERT INTO ${t} ${clickAggregate(t, 'e.rowid > $through AND e.rowid <= $upto')}`, { ...projectLists(current), ...bounds }, projectTypes);
         await properties(current, kept, 'e.rowid > $through AND e.rowid <= $upto', bounds);
       }
       await conn.run('UPDATE actor_day_state SET through_rowid = $upto, through_uuid = (SELECT uuid FROM events WHERE rowid = $upto)', { upto: BigInt(upto) });
@@ -292,6 +302,13 @@ export class ActorDayFolder {
           FROM form_days GROUP BY project_id, day, url, form, session_key, distinct_key ORDER BY project_id, day, url, form`);
         await c.run('DROP TABLE form_days');
         await c.run('ALTER TABLE form_days_merged RENAME TO form_days');
+        for (const t of CLICK_TABLES) {
+          const keys = ['project_id', 'day', 'url', ...CLICK_ROLLUPS[t].keys].join(', ');
+          await c.run(`CREATE TABLE ${t}_merged AS FROM ${t} LIMIT 0`);
+          await c.run(`INSERT INTO ${t}_merged SELECT ${keys}, sum(clicks) FROM ${t} GROUP BY ${keys} ORDER BY project_id, day, url`);
+          await c.run(`DROP TABLE ${t}`);
+          await c.run(`ALTER TABLE ${t}_merged RENAME TO ${t}`);
+        }
         await c.run('UPDATE actor_day_state SET compacted_rows = (SELECT count(*) FROM actor_days)');
       });
     } catch (err) {
@@ -336,6 +353,7 @@ async function emptyIfMoved(conn: DuckDBConnection, services: Services): Promise
   await conn.run('DELETE FROM property_days');
   await conn.run('DELETE FROM page_days');
   await conn.run('DELETE FROM form_days');
+  for (const t of CLICK_TABLES) await conn.run(`DELETE FROM ${t}`);
   await conn.run('DELETE FROM property_day_keys');
   await conn.run('DELETE FROM actor_day_zones');
   await conn.run('UPDATE actor_day_state SET through_rowid = -1, through_uuid = NULL, compacted_rows = 0');
@@ -347,7 +365,7 @@ async function emptyIfMoved(conn: DuckDBConnection, services: Services): Promise
  * until the next pass folds it again from the start, the project is read from raw events alone.
  */
 export async function forgetFolded(conn: DuckDBConnection, projectId: number): Promise<void> {
-  for (const table of ['actor_days', 'property_days', 'page_days', 'form_days', 'actor_day_zones']) await conn.run(`DELETE FROM ${table} WHERE project_id = $1`, [projectId]);
+  for (const table of ['actor_days', 'property_days', 'page_days', 'form_days', ...CLICK_TABLES, 'actor_day_zones']) await conn.run(`DELETE FROM ${table} WHERE project_id = $1`, [projectId]);
 }
 
 const projectTypes = { ids: LIST(INTEGER), zones: LIST(VARCHAR) };
