@@ -2,7 +2,8 @@
 // views, where clicks land, rage and dead clicks, scroll depth, form abandonment and
 // submission (timings, corrections, blank fields) without any typed value, strict mode
 // without text, autocapture gated by the public configuration, a beacon on page
-// hide, identify merging the anonymous actor, and replay chunks when recordings are on.
+// hide, identify merging the anonymous actor, and replay chunks when recordings are on; and
+// the behavior and forms reports over what arrived.
 import t, { type Test } from 'tap';
 import type { BehaviorSettingsPatch } from '../../server/behavior/behaviorSettings.js';
 import { readReplayChunks } from '../../server/ingest/replay.js';
@@ -15,6 +16,7 @@ import type { Manifest } from '../sdk/support/trackerBuild.js';
 import { openTrackedPage, pageHtml, trackerTag, type TrackedPage } from '../sdk/support/trackerPage.js';
 import { readTable } from '../support/ingest.js';
 import { startTestServer } from '../support/testServer.js';
+import { accessTokenFor } from '../support/factories.js';
 
 const TEST_TIMEOUT_MS = 30_000;
 const VERSIONED = `/v1/sdk/browser/${TRACKER_VERSION}`;
@@ -109,11 +111,19 @@ function near(t: Test, got: unknown, want: number, what: string): void {
   t.ok(Number.isInteger(got) && Math.abs((got as number) - want) <= 2, `${what}: ${got} ≈ ${want}`);
 }
 
+// A behavior report of the site's project over the latest 30 days, as its owner asks for it.
+async function report(site: TrackedSite, path: string, query: Record<string, string>): Promise<Record<string, any>> {
+  const token = await accessTokenFor(server, site.tenant.owner, site.tenant.org);
+  const res = await server.request<Record<string, any>>('GET', `/api/v1/projects/${site.tenant.project.id}/${path}?${new URLSearchParams(query)}`, { token });
+  if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${res.text}`);
+  return res.body;
+}
+
 t.test('a rage click and a dead click are detected, each click placed in the viewport and its element', { timeout: TEST_TIMEOUT_MS }, async (t) => {
   const body = `<header style="position: fixed; top: 0; left: 0; right: 0"><div><button id="menu" type="button" onclick="this.dataset.open = 1">Menu</button></div></header>
 <button id="again" style="margin-top: 60px; width: 200px; height: 40px" onclick="this.dataset.n = (+this.dataset.n || 0) + 1">Try again</button>
 <p id="plain" style="margin-top: 80px">Nothing happens here</p>`;
-  const { site, tab } = await visit(t, { autocapture_clicks: true, privacy_mode: 'standard' }, { body });
+  const { site, tab, url } = await visit(t, { autocapture_clicks: true, privacy_mode: 'standard' }, { body });
   const box = (await tab.page.locator('#again').boundingBox())!;
   t.same([box.width, box.height], [200, 40]);
   // 50, 60 and 70 px from the left edge (25, 30, 35 %), 10 px from the top (25 %).
@@ -158,6 +168,21 @@ t.test('a rage click and a dead click are detected, each click placed in the vie
   near(t, d.oy, 50, 'dead click oy');
   t.notOk('fixed' in d);
   t.equal(await tab.page.evaluate(`document.querySelector('#again').dataset.n`), '3', 'the page saw the clicks too');
+
+  // The page's report counts what the tracker sent.
+  const page = await report(site, 'pages/behavior', { url });
+  t.match(page.summary, { page_views: 1, clicks: 5, unique_clickers: 1, rage_clicks: 1, dead_clicks: 1, rage_click_rate: 0.2, dead_click_rate: 0.2 });
+  const band = page.heatmap.bands.find((b: { clicks: number }) => b.clicks > 0);
+  t.match(band, { clicks: 5, fixed_clicks: 1 }, 'the menu click is not placed on the page');
+  t.equal(band.cells.reduce((n: number, c: { clicks: number }) => n + c.clicks, 0), 4, 'the other four are');
+  t.match(page.items, [
+    { selector: 'button#again', tag: 'button', text: 'Try again', clicks: 3, rage_clicks: 1, dead_clicks: 0 },
+    { selector: 'p#plain', tag: 'p', clicks: 1, dead_clicks: 1 },
+    { selector: 'button#menu', tag: 'button', text: 'Menu', clicks: 1, rage_clicks: 0, dead_clicks: 0 },
+  ]);
+  const cells = page.items[0].cells as Array<{ x: number; y: number; clicks: number }>;
+  t.equal(cells.reduce((n, c) => n + c.clicks, 0), 3, 'every click on the button in a cell of it');
+  t.ok(cells.every((c) => c.y === 20 && (c.x === 20 || c.x === 30)), 'from 25 % to 35 % across, 25 % down');
 });
 
 t.test('scroll depth and a form abandonment arrive without the typed value', { timeout: TEST_TIMEOUT_MS }, async (t) => {
@@ -213,6 +238,20 @@ t.test('scroll depth and a form abandonment arrive without the typed value', { t
   for (const f of a.fields.slice(0, 2)) t.ok(f.to_change_ms >= 0 && f.to_change_ms <= f.time_ms, `${f.field}: changed within its focus time`);
   t.notOk('blank_fields' in a, 'blank fields only at a submit');
   t.equal(named(events, 'pp.form_submit').length, 0);
+
+  // The reports count what the tracker sent: one start, abandoned at the city field.
+  const forms = await report(site, 'forms', {});
+  t.match(forms.items, [{ form: 'form#signup', url, views: 1, starts: 1, starters: 1, submits: 0, abandons: 1, conversion_rate: 0, abandonment_rate: 1 }]);
+  const detail = await report(site, 'forms/detail', { form: 'form#signup', url });
+  t.match(detail, { attempts: 1, submitted: 0, abandoned: 1, median_hesitation_ms: start.since_load_ms });
+  t.match(detail.items, [
+    { field: 'input[name="city"]', drop_offs: 1, drop_off_rate: 1, interactions: 1, corrections: 0 },
+    { field: 'input[name="email"]', drop_offs: 0, interactions: 1, corrections: 0 },
+    { field: 'textarea[name="note"]', drop_offs: 0, interactions: 1, corrections: 2 },
+  ]);
+  const scrolled = await report(site, 'pages/behavior', { url });
+  t.match(scrolled.summary.scroll, { measured: 1, reach_25: 1, reach_50: 1, reach_75: 1, reach_100: 1, mean_depth: 100 });
+  t.notOk(/Zebra|4711|Quok/.test(JSON.stringify([forms, detail, scrolled])), 'no typed value in any report');
 
   const stored = await site.everythingStored();
   t.notOk(/Zebra|4711|Quokka|Quok/.test(stored), 'the typed values are nowhere in the store');
