@@ -1,10 +1,11 @@
-// Keeps the per-day actor rollup (actor_days, see migrations/duckdb/0020) and the per-day property
-// rollup (property_days, 0022) folded from the events table in the background: every few seconds,
-// events stored since the last pass are aggregated per (project, local day, event, distinct id) and
-// per (project, local day, event, key, value) of the keys in events.rollup_properties, in each
-// project's zone. A project whose zone changed is folded again from scratch, a key added to the
-// setting is folded from the first event, and a key removed from it is dropped. Queries stay exact whatever the folder's progress, as they read the
-// raw events past the folded point (see scanActorDays in sql.ts).
+// Keeps the per-day rollups folded from the events table in the background: actor_days (see
+// migrations/duckdb/0020), property_days (0022), and for the behavior reports page_days (0025),
+// form_days (0026), click_cells and click_elements (0027). Every few seconds, events stored since
+// the last pass are aggregated per project and local day in the project's zone, all in one
+// transaction up to one folded rowid. A project whose zone changed is folded again from scratch, a
+// key added to events.rollup_properties is folded from the first event, and a key removed from it
+// is dropped. Queries stay exact whatever the folder's progress, as they read the raw events past
+// the folded point (see scanActorDays, scanPageDays, scanFormDays and scanClicks in sql.ts).
 //
 // The folder relies on rowids of `events` growing in commit order, which holds because events are
 // appended. Deleting events (a purge, through `exclusive`) breaks it twice: the rollup rows still
