@@ -6,11 +6,11 @@
 import type { EventStore } from '../store/eventStore.js';
 import type { CursorCodec } from '../queries/cursors.js';
 import { listValue } from '@duckdb/node-api';
-import { Binder, compareText, filtersCondition, num, numOrNull, scanEvents, scanFormDays, scanPageDays } from '../queries/sql.js';
+import { Binder, compareText, filtersCondition, num, numOrNull, scanEvents, scanFormDays } from '../queries/sql.js';
 import { ValidationError } from '../http/errors.js';
 import { normalizePageUrl, pageUrlsSql } from './pageUrl.js';
 import { pageOf, positionOf, type ReportParams } from './reportParams.js';
-import type { ReportContext } from './pageBehavior.js';
+import { byUrl, storedUrlsOf, type ReportContext } from './pageBehavior.js';
 
 const rate = (n: number, d: number) => (d === 0 ? null : n / d);
 
@@ -90,19 +90,13 @@ export async function formsReport(store: EventStore, p: ReportParams, ctx: Repor
  */
 async function viewsOf(store: EventStore, pages: string[], p: ReportParams, ctx: ReportContext): Promise<Map<string, number>> {
   if (pages.length === 0) return new Map();
-  const scan = (b: Binder, urls?: string[]) => scanPageDays(b, {
-    projectId: ctx.projectId, timezone: ctx.timezone, from: p.date_from, to: p.date_to, rollup: p.filters.length === 0, where: [filtersCondition(b, p.filters, new Map())], urls,
-  });
-  const find = new Binder();
-  const stored = await store.read(`SELECT DISTINCT url FROM (${scan(find)})`, find.values, { timeoutMs: ctx.timeoutMs });
-  const wanted = new Set(pages);
-  const mapped = stored.map((r) => String(r.url)).map((url) => [url, normalizePageUrl(url)] as const).filter(([, page]) => page !== null && wanted.has(page));
+  const mapped = [...(await storedUrlsOf(store, new Set(pages), p, ctx)).entries()];
   if (mapped.length === 0) return new Map();
   const b = new Binder();
   const project = b.bind(ctx.projectId);
   const urls = b.bind(listValue(mapped.map(([url]) => url)));
-  const sql = `WITH m AS (SELECT unnest(${urls}::VARCHAR[]) AS url, unnest(${b.bind(listValue(mapped.map(([, page]) => page!)))}::VARCHAR[]) AS page),
-    pd AS (SELECT m.page, d.day, d.sessions, d.sessionless FROM (${scan(b, mapped.map(([url]) => url))}) d JOIN m USING (url)),
+  const sql = `WITH m AS (SELECT unnest(${urls}::VARCHAR[]) AS url, unnest(${b.bind(listValue(mapped.map(([, page]) => page)))}::VARCHAR[]) AS page),
+    pd AS (SELECT m.page, d.day, d.sessions, d.sessionless FROM (${byUrl(b, p, ctx, [], mapped.map(([url]) => url))}) d JOIN m USING (url)),
     units AS (SELECT DISTINCT page, day, 's' AS kind, unnest(sessions) AS k FROM pd
       UNION
       SELECT DISTINCT a.page, a.day, 'a', coalesce(l.actor_key, a.k) FROM (SELECT page, day, unnest(sessionless) AS k FROM pd) a

@@ -5,7 +5,7 @@
 
 import type { EventStore } from '../store/eventStore.js';
 import type { CursorCodec } from '../queries/cursors.js';
-import { Binder, compareText, filtersCondition, HEATMAP_BANDS, num, PAGE_DAY_COLUMNS, scanClicks, scanPageDays, X_STEP_PERCENT, Y_STEP_PX, type ClickRollup } from '../queries/sql.js';
+import { Binder, compareText, filtersCondition, HEATMAP_BANDS, num, scanClicks, scanPageDays, X_STEP_PERCENT, Y_STEP_PX, type ClickRollup } from '../queries/sql.js';
 import { ValidationError } from '../http/errors.js';
 import { normalizePageUrl, pageUrlsSql, pathPartOf } from './pageUrl.js';
 import { selectorOfChain, type ChainElement } from './elementSelector.js';
@@ -30,13 +30,11 @@ export interface PageFigures {
   scroll: { measured: number; reach_25: number | null; reach_50: number | null; reach_75: number | null; reach_100: number | null; mean_depth: number | null };
 }
 
-/** The heatmap's bands and steps are the click rollup's (sql.ts). */
-export const BANDS = HEATMAP_BANDS;
 export const MAX_CELLS = 5000;
 
 
 /** The range's figures per stored URL (see scanPageDays), with the report's filters. */
-function byUrl(b: Binder, p: ReportParams, ctx: ReportContext, where: string[] = [], urls?: string[]): string {
+export function byUrl(b: Binder, p: ReportParams, ctx: ReportContext, where: string[] = [], urls?: string[]): string {
   return scanPageDays(b, {
     projectId: ctx.projectId,
     timezone: ctx.timezone,
@@ -47,6 +45,22 @@ function byUrl(b: Binder, p: ReportParams, ctx: ReportContext, where: string[] =
     where: [filtersCondition(b, p.filters, new Map()), ...where],
     urls,
   });
+}
+
+/**
+ * The stored URLs of the range (the page rollup's, and the raw events' past it) whose page is one
+ * of `pages`, each with its page; `part`, a text every such URL contains, narrows the read.
+ */
+export async function storedUrlsOf(store: EventStore, pages: ReadonlySet<string>, p: ReportParams, ctx: ReportContext, part?: string): Promise<Map<string, string>> {
+  const b = new Binder();
+  const within = part === undefined ? undefined : b.bind(part);
+  const sql = `SELECT DISTINCT url FROM (${byUrl(b, p, ctx, within ? [`contains(e.url, ${within})`] : [])})${within ? ` WHERE contains(url, ${within})` : ''}`;
+  const found = new Map<string, string>();
+  for (const r of await store.read(sql, b.values, { timeoutMs: ctx.timeoutMs })) {
+    const page = normalizePageUrl(String(r.url));
+    if (page !== null && pages.has(page)) found.set(String(r.url), page);
+  }
+  return found;
 }
 
 const num0 = (v: unknown) => (v === null || v === undefined ? 0 : num(v));
@@ -121,16 +135,13 @@ export async function pageBehavior(store: EventStore, url: string, p: ReportPara
   const after = positionOf<ElementPosition>(codec, scope, p.cursor);
   // First the stored URLs that are this page (a cheap read of the rollup), then everything else
   // from the events of those URLs alone.
-  const find = new Binder();
-  const part = find.bind(pathPartOf(page));
-  const stored = await store.read(`SELECT DISTINCT url FROM (${byUrl(find, p, ctx, [`contains(e.url, ${part})`])}) WHERE contains(url, ${part})`, find.values, { timeoutMs: ctx.timeoutMs });
-  const urls = stored.map((r) => String(r.url)).filter((u) => normalizePageUrl(u) === page).sort(compareText);
+  const urls = [...(await storedUrlsOf(store, new Set([page]), p, ctx, pathPartOf(page))).keys()].sort(compareText);
   const b = new Binder();
   const project = b.bind(ctx.projectId);
   const clicks = (table: ClickRollup) => scanClicks(b, table, {
     projectId: ctx.projectId, timezone: ctx.timezone, from: p.date_from, to: p.date_to, rollup: p.filters.length === 0, where: [filtersCondition(b, p.filters, new Map())], urls,
   });
-  const sql = `WITH pd AS (${urls.length > 0 ? byUrl(b, p, ctx, [], urls) : `SELECT NULL::VARCHAR AS url, ${PAGE_DAY_COLUMNS.split(', ').map((c) => (c === 'clickers' ? 'CAST([] AS UBIGINT[]) AS clickers' : `0 AS ${c}`)).join(', ')} WHERE false`}),
+  const sql = `WITH pd AS (${byUrl(b, p, ctx, [], urls)}),
     cells AS (SELECT band, cx, cy, sum(clicks) AS n FROM (${clicks('click_cells')}) GROUP BY band, cx, cy),
     elements AS (SELECT event, chain, ex, ey, sum(clicks) AS n FROM (${clicks('click_elements')}) GROUP BY event, chain, ex, ey),
     parts AS (SELECT CASE WHEN band IS NULL THEN 'unplaced' ELSE 'cell' END AS part, band AS k1, cx AS k2, cy AS k3, NULL::VARCHAR AS k4, n FROM cells
@@ -157,7 +168,7 @@ export async function pageBehavior(store: EventStore, url: string, p: ReportPara
 }
 
 function heatmapOf(rows: Record<string, unknown>[]) {
-  const bands = BANDS.map((band, i) => {
+  const bands = HEATMAP_BANDS.map((band, i) => {
     const mine = rows.filter((r) => r.part === 'cell' && r.k1 === band.band);
     const placed = mine.filter((r) => r.k2 !== null).map((r) => ({ x: num(r.k2), y: num(r.k3), clicks: num(r.n) }));
     placed.sort((a, b) => b.clicks - a.clicks || a.y - b.y || a.x - b.x);
@@ -165,7 +176,7 @@ function heatmapOf(rows: Record<string, unknown>[]) {
     return {
       band: band.band,
       min_width: band.min_width,
-      max_width: i + 1 < BANDS.length ? BANDS[i + 1]!.min_width - 1 : null,
+      max_width: i + 1 < HEATMAP_BANDS.length ? HEATMAP_BANDS[i + 1]!.min_width - 1 : null,
       clicks: placed.reduce((s, c) => s + c.clicks, 0) + fixed,
       fixed_clicks: fixed,
       cells: placed.slice(0, MAX_CELLS),

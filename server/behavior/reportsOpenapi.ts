@@ -3,7 +3,8 @@
 
 import { errors, jsonResponse, ref, type JsonSchema, type Operation, type Parameter } from '../http/openapi.js';
 import { DEFAULT_REPORT_LIMIT, MAX_REPORT_LIMIT } from './reportParams.js';
-import { BANDS, MAX_CELLS } from './pageBehavior.js';
+import { MAX_CELLS } from './pageBehavior.js';
+import { HEATMAP_BANDS } from '../queries/sql.js';
 
 const projectId: Parameter = { name: 'id', in: 'path', required: true, description: 'project id', schema: { type: 'integer', minimum: 1, maximum: 2147483647 } };
 const date = (name: string): Parameter => ({
@@ -53,7 +54,7 @@ const schemas: Record<string, JsonSchema> = {
     cells: { type: 'array', items: cell, description: 'clicks per 10 % cell of the element box (x, y: lower bounds in percent)' },
   }),
   HeatmapBand: obj({
-    band: { enum: BANDS.map((b) => b.band) },
+    band: { enum: HEATMAP_BANDS.map((b) => b.band) },
     min_width: count,
     max_width: { type: ['integer', 'null'] },
     clicks: count,

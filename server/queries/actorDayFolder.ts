@@ -80,6 +80,8 @@ const clickAggregate = (table: ClickRollup, where: string) => clickRollupRows(ta
     FROM events e JOIN (SELECT unnest($ids) AS project_id, unnest($zones) AS timezone) z ON z.project_id = e.project_id
     WHERE ${CLICK_ROLLUPS[table].where} AND e.url IS NOT NULL AND ${where}`, ['project_id', 'day', 'url']);
 const CLICK_TABLES = Object.keys(CLICK_ROLLUPS) as ClickRollup[];
+/** Every rollup table holding rows per project, then the record of which projects are folded. */
+const PROJECT_TABLES = ['actor_days', 'property_days', 'page_days', 'form_days', ...CLICK_TABLES, 'actor_day_zones'];
 
 export class ActorDayFolder {
   private running: Promise<unknown> | undefined;
@@ -206,12 +208,7 @@ export class ActorDayFolder {
       if (dropped.length > 0) {
         const ids = { ids: listValue(dropped) };
         const types = { ids: LIST(INTEGER) };
-        await conn.run('DELETE FROM actor_days WHERE project_id IN (SELECT unnest($ids))', ids, types);
-        await conn.run('DELETE FROM property_days WHERE project_id IN (SELECT unnest($ids))', ids, types);
-        await conn.run('DELETE FROM page_days WHERE project_id IN (SELECT unnest($ids))', ids, types);
-        await conn.run('DELETE FROM form_days WHERE project_id IN (SELECT unnest($ids))', ids, types);
-        for (const t of CLICK_TABLES) await conn.run(`DELETE FROM ${t} WHERE project_id IN (SELECT unnest($ids))`, ids, types);
-        await conn.run('DELETE FROM actor_day_zones WHERE project_id IN (SELECT unnest($ids))', ids, types);
+        for (const t of PROJECT_TABLES) await conn.run(`DELETE FROM ${t} WHERE project_id IN (SELECT unnest($ids))`, ids, types);
       }
       if (removed.length > 0) {
         const gone = { keys: listValue(removed) };
@@ -350,13 +347,7 @@ async function emptyIfMoved(conn: DuckDBConnection, services: Services): Promise
   if (event?.stored === state!.folded) return [];
   services.log.warn({ through_rowid: through }, 'actor days do not match the stored events (rowids changed: a restored or copied store, or deleted events compacted); folding them again');
   const held = (await conn.runAndReadAll('SELECT project_id FROM actor_day_zones')).getRows().map(([id]) => Number(id));
-  await conn.run('DELETE FROM actor_days');
-  await conn.run('DELETE FROM property_days');
-  await conn.run('DELETE FROM page_days');
-  await conn.run('DELETE FROM form_days');
-  for (const t of CLICK_TABLES) await conn.run(`DELETE FROM ${t}`);
-  await conn.run('DELETE FROM property_day_keys');
-  await conn.run('DELETE FROM actor_day_zones');
+  for (const t of [...PROJECT_TABLES, 'property_day_keys']) await conn.run(`DELETE FROM ${t}`);
   await conn.run('UPDATE actor_day_state SET through_rowid = -1, through_uuid = NULL, compacted_rows = 0');
   return held;
 }
@@ -366,7 +357,7 @@ async function emptyIfMoved(conn: DuckDBConnection, services: Services): Promise
  * until the next pass folds it again from the start, the project is read from raw events alone.
  */
 export async function forgetFolded(conn: DuckDBConnection, projectId: number): Promise<void> {
-  for (const table of ['actor_days', 'property_days', 'page_days', 'form_days', ...CLICK_TABLES, 'actor_day_zones']) await conn.run(`DELETE FROM ${table} WHERE project_id = $1`, [projectId]);
+  for (const table of PROJECT_TABLES) await conn.run(`DELETE FROM ${table} WHERE project_id = $1`, [projectId]);
 }
 
 const projectTypes = { ids: LIST(INTEGER), zones: LIST(VARCHAR) };
