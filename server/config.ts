@@ -55,6 +55,7 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'events.memory_limit_mb', env: 'PP_EVENTS_MEMORY_LIMIT_MB', kind: 'int', description: 'memory the event database may use for queries and ingestion, in MiB; larger intermediate results spill to DATA_DIR/events.tmp (default 192)' },
   { key: 'events.rollup_properties', env: 'PP_EVENTS_ROLLUP_PROPERTIES', kind: 'list', description: 'comma-separated top-level property keys whose daily event counts per value are kept in a rollup, so breakdowns by them read no raw events (default none)' },
   { key: 'events.stream_heartbeat_ms', env: 'PP_EVENTS_STREAM_HEARTBEAT_MS', kind: 'int', description: 'interval of the keep-alive comment on the live event stream, in ms (default 15000)' },
+  { key: 'picker_enabled', env: 'PP_PICKER_ENABLED', kind: 'bool', description: 'let analysts pick elements on their sites for labeled-event rules with a signed picker token (default true); false answers the picker operations 501' },
   { key: 'tls_cert', env: 'PP_TLS_CERT', kind: 'string', description: 'PEM certificate (chain) file; with tls_key the server speaks HTTPS itself' },
   { key: 'tls_key', env: 'PP_TLS_KEY', kind: 'string', description: 'PEM private key file matching tls_cert' },
 ];
@@ -88,6 +89,8 @@ export interface Config {
   /** Single sign-on; `callback_url` unset means BASE_URL/auth/callback (see oidcCallbackUrl). */
   oidc: { callback_url?: string; http_timeout_ms: number; allow_private_issuers: boolean };
   events: { stream_heartbeat_ms: number; memory_limit_mb: number; rollup_properties: string[] };
+  /** Whether picker tokens are issued (their key derives from the server secret). */
+  picker_enabled: boolean;
   /** Both set: the server listens with HTTPS using these PEM files. */
   tls_cert?: string;
   tls_key?: string;
@@ -129,6 +132,7 @@ const DEFAULTS = {
   'events.stream_heartbeat_ms': 15_000,
   'events.memory_limit_mb': 192,
   'events.rollup_properties': [] as string[],
+  picker_enabled: true,
 } as Record<string, unknown>;
 
 export function loadConfig(sources: ConfigSources = {}): Config {

@@ -16,6 +16,7 @@ import { openMetaDb } from './store/sqlite.js';
 import { prepareDataDir } from './store/dataDir.js';
 import { LicenseManager } from './license/licenseManager.js';
 import { openIngestWriter } from './ingest/groupWriter.js';
+import { deriveStored } from './labeled/derive.js';
 
 export interface OpenOptions {
   clock?: Clock;
@@ -60,7 +61,8 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
       license,
       onShutdown: (hook) => hooks.push(hook),
     };
-    await openIngestWriter(services);
+    // Labeled events are derived as events are stored, from the first journaled batch loaded on.
+    await openIngestWriter(services, (conn, stored) => deriveStored(services, conn, stored));
     let closed = false;
     const store = events;
     return {

@@ -27,6 +27,7 @@ import { ingestCors } from '../ingest/ingestCors.js';
 import { keysDomain } from '../keys/routes.js';
 import { behaviorDomain } from '../behavior/routes.js';
 import { formPurgeDomain } from '../behavior/purgeRoutes.js';
+import { labeledEventsDomain } from '../labeled/routes.js';
 import { queriesDomain } from '../queries/routes.js';
 import { segmentsDomain } from '../accounts/segmentsDomain.js';
 import { pathCleaningDomain } from '../queries/pathCleaningDomain.js';
@@ -52,6 +53,7 @@ export const DOMAINS: Domain[] = [
   keysDomain,
   behaviorDomain,
   formPurgeDomain,
+  labeledEventsDomain,
   queriesDomain,
   segmentsDomain,
   pathCleaningDomain,

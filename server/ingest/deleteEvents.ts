@@ -4,12 +4,19 @@
 
 import { INTEGER, LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api';
 
-/** Deletes every event of the project named one of `names`, all time; answers how many. */
+/**
+ * Deletes every event of the project named one of `names`, all time, with the labeled events
+ * derived from them (whatever their rule); answers how many events it deleted in all.
+ */
 export async function deleteEvents(conn: DuckDBConnection, projectId: number, names: readonly string[]): Promise<number> {
-  const result = await conn.run(
-    'DELETE FROM events WHERE project_id = $project AND event IN (SELECT unnest($names))',
-    { project: projectId, names: listValue([...names]) },
-    { project: INTEGER, names: LIST(VARCHAR) },
+  const params = { project: projectId, names: listValue([...names]) };
+  const types = { project: INTEGER, names: LIST(VARCHAR) };
+  const labels = await conn.run(
+    `DELETE FROM events WHERE project_id = $project AND rule_id IS NOT NULL
+       AND source_uuid IN (SELECT uuid FROM events WHERE project_id = $project AND event IN (SELECT unnest($names)) AND rule_id IS NULL)`,
+    params,
+    types,
   );
-  return result.rowsChanged;
+  const sources = await conn.run('DELETE FROM events WHERE project_id = $project AND event IN (SELECT unnest($names)) AND rule_id IS NULL', params, types);
+  return labels.rowsChanged + sources.rowsChanged;
 }

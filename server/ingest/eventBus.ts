@@ -16,7 +16,7 @@ export interface CommittedEvent {
   anonymous_id: string | null;
   user_id: string | null;
   session_id: string | null;
-  source: 'browser' | 'server' | 'unknown';
+  source: 'browser' | 'server' | 'unknown' | 'system';
   sdk_name: string | null;
   sdk_version: string | null;
   release: string | null;

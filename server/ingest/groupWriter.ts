@@ -3,9 +3,10 @@
 // MAX_GROUP_ROWS rows, the batches that arrived while the previous group committed). A group is
 // deduplicated by (project, uuid) within itself and against recently stored events (an in-memory
 // filter of stored pairs spares reading the table for uuids never seen), and appended in one
-// transaction that also records the journal position it loads through. Then its events are
-// published. Reads wait until what was acknowledged before they started is loaded, so an answered
-// event is in every later answer.
+// transaction that also records the journal position it loads through, together with the labeled
+// events derived from them (the `derive` option). Then its events are published. Reads wait until
+// what was acknowledged before they started is loaded, so an answered event is in every later
+// answer.
 // Other ingest writes (identity links, recordings, captures) run as exclusive jobs between
 // groups, so none of them ever interleaves with another on the writer connection.
 
@@ -18,6 +19,7 @@ import { ServiceUnavailableError, StorageFullError } from '../http/errors.js';
 import { isStorageFull } from '../store/storageFull.js';
 import { eventBus, type EventBus } from './eventBus.js';
 import { committedEvent, type EventRow } from './normalizeEvent.js';
+import type { CommittedEvent } from './eventBus.js';
 import type { RejectionRow } from './rejections.js';
 import { TableAppender } from './tableAppender.js';
 import { distinctKeys } from './distinctKey.js';
@@ -65,7 +67,11 @@ export interface WriterOptions {
   retryMs?: number;
   /** How long a read waits for the load (default READ_WAIT_MS). */
   readWaitMs?: number;
+  /** Derives events from those just appended, in their transaction (labeled events); answers the derived ones. */
+  derive?: Derive;
 }
+
+export type Derive = (conn: DuckDBConnection, stored: readonly EventRow[]) => Promise<CommittedEvent[]>;
 
 /** The filter drops a quarter of its capacity at a time, so it holds at least the newest 3/4. */
 const FILTER_GENERATIONS = 4;
@@ -303,11 +309,12 @@ export class GroupWriter {
 
   private async commit(conn: DuckDBConnection, group: BatchItem[], attempt = 1): Promise<void> {
     let stored: EventRow[];
+    let derived: CommittedEvent[];
     let duplicates: number;
     const seq = group.reduce<number | undefined>((max, item) => (item.seq === undefined ? max : Math.max(max ?? 0, item.seq)), undefined);
     try {
       ({ stored, duplicates } = await this.deduplicate(conn, group));
-      await this.write(conn, stored, group.flatMap((item) => item.batch.rejections), seq);
+      derived = await this.write(conn, stored, group.flatMap((item) => item.batch.rejections), seq);
     } catch (err) {
       // Whether a failed COMMIT stored anything is not certain: the filter is read again from the table.
       this.filter = undefined;
@@ -326,7 +333,7 @@ export class GroupWriter {
     for (const item of group) item.resolve();
     if (seq !== undefined) this.settle(seq, group.reduce((n, item) => n + rowsOf(item.batch), 0));
     // Most of the time nobody watches the live stream: then the events need no second shape.
-    if (this.bus.subscriberCount > 0) this.bus.publish(stored.map(committedEvent));
+    if (this.bus.subscriberCount > 0) this.bus.publish([...stored.map(committedEvent), ...derived]);
   }
 
   /**
@@ -362,8 +369,9 @@ export class GroupWriter {
    * transaction; the COMMIT (write-ahead log and fsync) runs off the JavaScript thread, so
    * requests keep being read while the previous group is made durable.
    */
-  private async write(conn: DuckDBConnection, events: EventRow[], rejections: RejectionRow[], seq: number | undefined): Promise<void> {
-    if (events.length === 0 && rejections.length === 0 && seq === undefined) return;
+  private async write(conn: DuckDBConnection, events: EventRow[], rejections: RejectionRow[], seq: number | undefined): Promise<CommittedEvent[]> {
+    if (events.length === 0 && rejections.length === 0 && seq === undefined) return [];
+    let derived: CommittedEvent[] = [];
     const keyOf = distinctKeys();
     for (const row of events) row.distinct_key = keyOf(row.distinct_id);
     await conn.run('BEGIN TRANSACTION');
@@ -374,6 +382,7 @@ export class GroupWriter {
         for (const row of rows) appender.append(row);
         await appender.flush();
       }
+      if (events.length > 0 && this.options.derive) derived = await this.options.derive(conn, events);
       if (seq !== undefined) await conn.run('UPDATE ingest_journal SET position = $1', [BigInt(seq)], [BIGINT]);
       await conn.run('COMMIT');
     } catch (err) {
@@ -384,6 +393,7 @@ export class GroupWriter {
       // Also after a failed COMMIT, which may have stored the rows: cached answers must not outlive them.
       this.services.events.changed(new Set(events.map((row) => row.project_id)));
     }
+    return derived;
   }
 
   /** Keeps the first occurrence of each (project, uuid) that is not stored yet. */
@@ -515,13 +525,14 @@ const writers = new WeakMap<Services, GroupWriter>();
  * process answered but did not load, loaded before this returns. Reads wait for the writer from
  * then on. It is flushed and closed at shutdown.
  */
-export async function openIngestWriter(services: Services): Promise<GroupWriter> {
+export async function openIngestWriter(services: Services, derive?: Derive): Promise<GroupWriter> {
   const journal = IngestJournal.open(path.join(services.config.data_dir, JOURNAL_DIR), services.log);
   const writer = new GroupWriter(services, eventBus(services), {
     maxGroupRows: MAX_GROUP_ROWS,
     dedupWindowMs: Math.max(1, services.config.ingest.dedup_window_hours) * 3_600_000,
     filterCapacity: Math.max(1000, services.config.ingest.dedup_filter_events),
     journal,
+    derive,
   });
   writers.set(services, writer);
   services.onShutdown(() => writer.close());

@@ -16,6 +16,7 @@ import { crc32 } from 'node:zlib';
 import type { Logger } from '../http/logger.js';
 import type { EventRow } from './normalizeEvent.js';
 import type { RejectionRow } from './rejections.js';
+import { ELEMENT_EVENTS, elementColumns } from './elementColumns.js';
 
 export interface JournalBatch {
   events: EventRow[];
@@ -79,6 +80,8 @@ function decodePayload(payload: Buffer): JournalRecord {
       events: events.map((values) => {
         const row = decodeRow<EventRow>(values, EVENT_FIELDS);
         row.props_value = row.props === null ? null : (JSON.parse(row.props) as Record<string, unknown>);
+        // Element columns are not journaled: they follow from the chain.
+        if (row.elements !== null && ELEMENT_EVENTS.has(row.event)) Object.assign(row, elementColumns(row.event, JSON.parse(row.elements)));
         return row;
       }),
       rejections: rejections.map((values) => decodeRow<RejectionRow>(values, REJECTION_FIELDS)),

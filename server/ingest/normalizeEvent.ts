@@ -8,11 +8,12 @@ import type { EventSource } from './credentials.js';
 import type { SdkInfo } from './sdkInfo.js';
 import type { EventJsonText, TrackEvent } from './eventSchema.js';
 import { jsonText } from './jsonText.js';
+import { elementColumns, type ElementColumns } from './elementColumns.js';
 
 /** How far ahead of the server a client clock may be before its events are marked invalid. */
 export const FUTURE_TOLERANCE_MS = 60 * 60 * 1000;
 
-export interface EventRow {
+export interface EventRow extends Partial<ElementColumns> {
   project_id: number;
   uuid: string;
   ts: Date;
@@ -112,6 +113,7 @@ export function normalizeEvent(ev: TrackEvent, ctx: NormalizeContext, text?: Eve
     invalid: reasons.length > 0,
     invalid_reasons: reasons.length > 0 ? reasons : null,
     props_value: props,
+    ...elementColumns(ev.event, ev.elements),
   };
 }
 

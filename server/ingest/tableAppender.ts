@@ -18,7 +18,7 @@ import {
 /** Rows put in a chunk between two turns of the event loop (at most DuckDB's vector size, 2048). */
 const STEP_ROWS = 512;
 
-export type CellValue = string | number | bigint | boolean | Date | Uint8Array | string[] | null | undefined;
+export type CellValue = string | number | bigint | boolean | Date | Uint8Array | Array<string | number | null> | null | undefined;
 
 type Convert = (value: Exclude<CellValue, null | undefined>) => DuckDBValue;
 
@@ -45,7 +45,8 @@ function converterFor(dataType: string): Convert {
     case 'UUID':
       return (v) => uuidValue(v as string);
     case 'VARCHAR[]':
-      return (v) => listValue(v as string[]);
+    case 'INTEGER[]':
+      return (v) => listValue(v as Array<string | number | null>);
     case 'VARCHAR':
     case 'JSON':
       return (v) => String(v);

@@ -59,10 +59,10 @@ const propertyAggregate = (where: string) => `SELECT project_id, day, event, key
     CROSS JOIN (SELECT unnest($keys) AS key, unnest($paths) AS path) k WHERE ${where})
   GROUP BY project_id, day, event, key, value`;
 
-/** (project, local day, URL) figures of the same events for the page behavior reports (page_days). */
+/** (project, local day, URL) figures of the same events for the page behavior reports (page_days); labeled events are their sources again, not counted. */
 const pageAggregate = (where: string) => `SELECT project_id, day, url, ${PAGE_DAY_MEASURES}
   FROM (SELECT e.project_id, CAST(timezone(z.timezone, e.ts) AS DATE) AS day, e.url, e.event, e.distinct_key, e.session_id, ${SCROLL_PERCENT} AS pct
-    FROM events e JOIN (SELECT unnest($ids) AS project_id, unnest($zones) AS timezone) z ON z.project_id = e.project_id WHERE e.url IS NOT NULL AND ${where})
+    FROM events e JOIN (SELECT unnest($ids) AS project_id, unnest($zones) AS timezone) z ON z.project_id = e.project_id WHERE e.url IS NOT NULL AND e.rule_id IS NULL AND ${where})
   GROUP BY project_id, day, url`;
 
 /** (project, local day, URL, form, session, distinct id) form interaction of the same events (form_days). */

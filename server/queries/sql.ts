@@ -340,7 +340,7 @@ export const PAGE_DAY_COLUMNS = 'events, page_views, clicks, rage_clicks, dead_c
  */
 export function scanPageDays(b: Binder, o: Omit<DayScanOptions, 'event' | 'actors'> & { rollup: boolean; where: string[]; urls?: string[] }): string {
   const urlList = o.urls ? `(${o.urls.length > 0 ? o.urls.map((u) => b.bind(u)).join(', ') : 'NULL'})` : undefined;
-  const rawWhere = ['e.url IS NOT NULL', ...o.where, ...(urlList ? [`e.url IN ${urlList}`] : [])];
+  const rawWhere = ['e.url IS NOT NULL', 'e.rule_id IS NULL', ...o.where, ...(urlList ? [`e.url IN ${urlList}`] : [])];
   let folded = '';
   if (o.rollup) {
     const point = foldedPoint(b, { ...o, event: 'any' });

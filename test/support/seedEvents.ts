@@ -123,6 +123,13 @@ export async function seedEvents(server: TestServer, projectId: number, events: 
       params,
     );
   }
+  // The element columns labeled-event rules match, from the chains, as the migration fills them.
+  await server.running.services.events.write(
+    `UPDATE events SET el_tags = pp_el_tags(elements), el_ids = pp_el_ids(elements), el_classes = pp_el_classes(elements), el_nth = pp_el_nth(elements),
+       el_attrs = pp_el_attrs(elements), el_text = pp_el_text(elements)
+     WHERE project_id = $1 AND event IN ('pp.click', 'pp.form_submit') AND elements IS NOT NULL AND el_tags IS NULL`,
+    [projectId],
+  );
   return stored;
 }
 

@@ -758,6 +758,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{id}/labeled-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every labeled-event rule of the project, ordered by event name (viewer+) */
+        get: operations["listLabeledEventRules"];
+        put?: never;
+        /** Create a rule, active; its events are derived over all history in the background (analyst+) */
+        post: operations["createLabeledEventRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/labeled-events/{ruleID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One rule (viewer+) */
+        get: operations["getLabeledEventRule"];
+        put?: never;
+        post?: never;
+        /** Mark a rule deleting; its derived events are deleted in the background, then the rule (analyst+) */
+        delete: operations["deleteLabeledEventRule"];
+        options?: never;
+        head?: never;
+        /** Replace a rule’s names, texts and conditions; changed conditions derive its events again (analyst+) */
+        patch: operations["replaceLabeledEventRule"];
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/labeled-events/{ruleID}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Disable an active rule; its derived events are deleted in the background (analyst+) */
+        post: operations["disableLabeledEventRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/labeled-events/{ruleID}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enable a disabled rule; its events are derived over all history in the background (analyst+) */
+        post: operations["enableLabeledEventRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/labeled-events/picker-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A signed ten-minute element-picker token bound to the project, with its nonce (analyst+) */
+        post: operations["issuePickerToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/labeled-events/picker/captures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the picker captured an element under the token, and its selector metadata (analyst+) */
+        get: operations["pollPickerCapture"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/labeled-events/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Count the raw events a rule would match over the last 30 days; nothing is stored (analyst+) */
+        post: operations["previewLabeledEventRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{id}/pages/behavior": {
         parameters: {
             query?: never;
@@ -2091,6 +2213,107 @@ export interface components {
             /** @description the full key value; shown only in this response */
             value: string;
         };
+        LabeledEventAttribute: {
+            /** @description id, class, href, name, type, role, aria-label or a data-pp-* attribute */
+            name: string;
+            /** @enum {unknown} */
+            op: "eq" | "contains" | "exists";
+            /** @description required for eq and contains; ignored for exists */
+            value?: string;
+        };
+        LabeledEventMaterialization: {
+            /** @description events the rule labels after the job; null until it succeeded */
+            derived_events: number | null;
+            /** @description why the job failed */
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description null until the job ended
+             */
+            finished_at: string | null;
+            /** @enum {unknown} */
+            state: "queued" | "running" | "succeeded" | "failed";
+        };
+        LabeledEventPreview: {
+            /** @description raw events matching, with their time in (from, to] */
+            count: number;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+        };
+        LabeledEventPreviewBody: {
+            /** @description conditions on the matched element */
+            attributes?: components["schemas"]["LabeledEventAttribute"][] | null;
+            /**
+             * @description the autocapture event the rule labels
+             * @enum {unknown}
+             */
+            base_event: "pp.click" | "pp.form_submit" | "pp.page_view";
+            /** @description what the rule is for */
+            description?: string | null;
+            /** @description a name for people */
+            display_name?: string | null;
+            /** @description the derived events’ name, unique in the project; not starting with pp. */
+            event_name?: string;
+            /** @description the clicked element's text, case-insensitive */
+            match_text?: string | null;
+            /** @description CSS subset: tag, #id, .class, [attr], [attr=value], :nth-child(n), descendant and > combinators */
+            selector?: string | null;
+            /** @description exact normalized URL, or with * wildcards; starting with / it is matched against the path */
+            url_pattern?: string | null;
+        };
+        LabeledEventRule: {
+            attributes: components["schemas"]["LabeledEventAttribute"][];
+            /** @enum {unknown} */
+            base_event: "pp.click" | "pp.form_submit" | "pp.page_view";
+            /** Format: date-time */
+            created_at: string;
+            created_by: number | null;
+            description: string | null;
+            display_name: string | null;
+            event_name: string;
+            /** Format: int64 */
+            id: number;
+            match_text: string | null;
+            /** @description the latest derivation or teardown job */
+            materialization: components["schemas"]["LabeledEventMaterialization"] | null;
+            selector: string | null;
+            /**
+             * @description active → disabled → active; active or disabled → deleting, then gone
+             * @enum {unknown}
+             */
+            state: "active" | "disabled" | "deleting";
+            /** Format: date-time */
+            updated_at: string;
+            updated_by: number | null;
+            url_pattern: string | null;
+        };
+        LabeledEventRuleBody: {
+            /** @description conditions on the matched element */
+            attributes?: components["schemas"]["LabeledEventAttribute"][] | null;
+            /**
+             * @description the autocapture event the rule labels
+             * @enum {unknown}
+             */
+            base_event: "pp.click" | "pp.form_submit" | "pp.page_view";
+            /** @description what the rule is for */
+            description?: string | null;
+            /** @description a name for people */
+            display_name?: string | null;
+            /** @description the derived events’ name, unique in the project; not starting with pp. */
+            event_name: string;
+            /** @description the clicked element's text, case-insensitive */
+            match_text?: string | null;
+            /** @description CSS subset: tag, #id, .class, [attr], [attr=value], :nth-child(n), descendant and > combinators */
+            selector?: string | null;
+            /** @description exact normalized URL, or with * wildcards; starting with / it is matched against the path */
+            url_pattern?: string | null;
+        };
+        LabeledEventRuleList: {
+            /** @description every rule of the project, by event name */
+            items: components["schemas"]["LabeledEventRule"][];
+        };
         LifecycleRequest: {
             /**
              * Format: date
@@ -2369,6 +2592,40 @@ export interface components {
              * @default 20
              */
             top_n: number;
+        };
+        PickerCapturePoll: {
+            /** Format: date-time */
+            captured_at?: string;
+            element?: {
+                attributes: {
+                    [key: string]: string;
+                };
+                classes: string[];
+                id: string | null;
+                tag: string;
+            };
+            /** Format: date-time */
+            expires_at: string;
+            /** @description whether the picker captured an element under the token yet */
+            ready: boolean;
+            /** @description a short stable selector for the element (data-pp-*, id, then tags and classes) */
+            selector?: string;
+            /** @description the element's text (standard privacy mode only) */
+            text?: string | null;
+            /** @description the page the element was picked on */
+            url?: string;
+            /** @description that page normalized, as a url_pattern */
+            url_pattern?: string | null;
+        };
+        PickerToken: {
+            /**
+             * Format: date-time
+             * @description 10 minutes after issue
+             */
+            expires_at: string;
+            nonce: string;
+            /** @description signed, bound to the project and the user; open the site with ?pp_picker_token=…&pp_picker_nonce=… */
+            token: string;
         };
         Project: {
             /** Format: date-time */
@@ -4454,6 +4711,308 @@ export interface operations {
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    listLabeledEventRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the rules */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabeledEventRuleList"];
+                };
+            };
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    createLabeledEventRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LabeledEventRuleBody"];
+            };
+        };
+        responses: {
+            /** @description the rule */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabeledEventRule"];
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getLabeledEventRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                /** @description rule id */
+                ruleID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the rule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabeledEventRule"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    deleteLabeledEventRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                /** @description rule id */
+                ruleID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleting */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            429: components["responses"]["E429"];
+        };
+    };
+    replaceLabeledEventRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                /** @description rule id */
+                ruleID: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LabeledEventRuleBody"];
+            };
+        };
+        responses: {
+            /** @description the rule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabeledEventRule"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    disableLabeledEventRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                /** @description rule id */
+                ruleID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            429: components["responses"]["E429"];
+        };
+    };
+    enableLabeledEventRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                /** @description rule id */
+                ruleID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            429: components["responses"]["E429"];
+        };
+    };
+    issuePickerToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PickerToken"];
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
+        };
+    };
+    pollPickerCapture: {
+        parameters: {
+            query: {
+                /** @description the picker token (redacted from logs) */
+                token: string;
+            };
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the capture */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PickerCapturePoll"];
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
+        };
+    };
+    previewLabeledEventRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LabeledEventPreviewBody"];
+            };
+        };
+        responses: {
+            /** @description the count */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabeledEventPreview"];
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
         };

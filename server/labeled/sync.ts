@@ -1,0 +1,51 @@
+// The job that brings a rule's derived events in line with the rule as it is when the job runs:
+// an active rule's events are deleted and derived again over all history, a disabled or deleting
+// rule's are deleted, and a deleting rule is then removed. Reading the rule at run time makes the
+// job safe to run twice and in any order with the changes that queued it. Deleting events moves
+// the project's daily rollups out of step, so they are dropped in the same transaction and folded
+// again in the background (see server/queries/actorDayFolder.ts), as for a forms purge.
+
+import type { Services } from '../services.js';
+import type { Job } from '../store/jobs.js';
+import { ingestWriter } from '../ingest/groupWriter.js';
+import { actorDayFolder, forgetFolded } from '../queries/actorDayFolder.js';
+import { deleteDerived, deriveAll } from './derive.js';
+import { storedRule } from './rules.js';
+
+export interface SyncResult {
+  rule_id: number;
+  deleted_events: number;
+  derived_events: number;
+}
+
+export async function syncRule(services: Services, job: Job): Promise<SyncResult> {
+  const { meta } = services;
+  const link = meta.prepare('SELECT rule_id FROM labeled_event_jobs WHERE job_id = ?').get(job.id) as { rule_id: number } | undefined;
+  if (!link) throw new Error(`job ${job.id} names no labeled-event rule`);
+  // Events acknowledged before now are loaded first, so the job sees them whatever the rule was then.
+  await ingestWriter(services).loaded();
+  const rule = storedRule(meta, link.rule_id);
+  const projectId = job.project_id!;
+  const result = await actorDayFolder(services).exclusive(() =>
+    services.events.useWriter(async (conn) => {
+      await conn.run('BEGIN TRANSACTION');
+      try {
+        const deleted = await deleteDerived(conn, projectId, link.rule_id);
+        const derived = rule?.state === 'active' ? await deriveAll(conn, rule) : 0;
+        if (deleted > 0) await forgetFolded(conn, projectId);
+        await conn.run('COMMIT');
+        if (deleted > 0) await conn.run('FORCE CHECKPOINT');
+        return { rule_id: link.rule_id, deleted_events: deleted, derived_events: derived };
+      } catch (err) {
+        await conn.run('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        services.events.changed([projectId]);
+      }
+    }, { changes: 'reported' }),
+  );
+  meta.prepare('UPDATE labeled_event_jobs SET derived_events = ? WHERE job_id = ?').run(result.derived_events, job.id);
+  if (rule?.state === 'deleting') meta.prepare("DELETE FROM labeled_event_rules WHERE id = ? AND state = 'deleting'").run(rule.id);
+  services.log.info({ job_id: job.id, project_id: projectId, ...result }, 'labeled-event rule synced');
+  return result;
+}
