@@ -62,7 +62,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
       onShutdown: (hook) => hooks.push(hook),
     };
     // Labeled events are derived as events are stored, from the first journaled batch loaded on.
-    await openIngestWriter(services, (conn, stored) => deriveStored(services, conn, stored));
+    await openIngestWriter(services, (stored) => deriveStored(services, stored));
     let closed = false;
     const store = events;
     return {

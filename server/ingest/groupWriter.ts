@@ -19,7 +19,6 @@ import { ServiceUnavailableError, StorageFullError } from '../http/errors.js';
 import { isStorageFull } from '../store/storageFull.js';
 import { eventBus, type EventBus } from './eventBus.js';
 import { committedEvent, type EventRow } from './normalizeEvent.js';
-import type { CommittedEvent } from './eventBus.js';
 import type { RejectionRow } from './rejections.js';
 import { TableAppender } from './tableAppender.js';
 import { distinctKeys } from './distinctKey.js';
@@ -67,11 +66,11 @@ export interface WriterOptions {
   retryMs?: number;
   /** How long a read waits for the load (default READ_WAIT_MS). */
   readWaitMs?: number;
-  /** Derives events from those just appended, in their transaction (labeled events); answers the derived ones. */
+  /** Events derived from those about to be stored (labeled events), appended in the same transaction. */
   derive?: Derive;
 }
 
-export type Derive = (conn: DuckDBConnection, stored: readonly EventRow[]) => Promise<CommittedEvent[]>;
+export type Derive = (stored: readonly EventRow[]) => EventRow[];
 
 /** The filter drops a quarter of its capacity at a time, so it holds at least the newest 3/4. */
 const FILTER_GENERATIONS = 4;
@@ -309,7 +308,7 @@ export class GroupWriter {
 
   private async commit(conn: DuckDBConnection, group: BatchItem[], attempt = 1): Promise<void> {
     let stored: EventRow[];
-    let derived: CommittedEvent[];
+    let derived: EventRow[];
     let duplicates: number;
     const seq = group.reduce<number | undefined>((max, item) => (item.seq === undefined ? max : Math.max(max ?? 0, item.seq)), undefined);
     try {
@@ -333,7 +332,7 @@ export class GroupWriter {
     for (const item of group) item.resolve();
     if (seq !== undefined) this.settle(seq, group.reduce((n, item) => n + rowsOf(item.batch), 0));
     // Most of the time nobody watches the live stream: then the events need no second shape.
-    if (this.bus.subscriberCount > 0) this.bus.publish([...stored.map(committedEvent), ...derived]);
+    if (this.bus.subscriberCount > 0) this.bus.publish([...stored, ...derived].map(committedEvent));
   }
 
   /**
@@ -369,20 +368,19 @@ export class GroupWriter {
    * transaction; the COMMIT (write-ahead log and fsync) runs off the JavaScript thread, so
    * requests keep being read while the previous group is made durable.
    */
-  private async write(conn: DuckDBConnection, events: EventRow[], rejections: RejectionRow[], seq: number | undefined): Promise<CommittedEvent[]> {
+  private async write(conn: DuckDBConnection, events: EventRow[], rejections: RejectionRow[], seq: number | undefined): Promise<EventRow[]> {
     if (events.length === 0 && rejections.length === 0 && seq === undefined) return [];
-    let derived: CommittedEvent[] = [];
     const keyOf = distinctKeys();
     for (const row of events) row.distinct_key = keyOf(row.distinct_id);
+    const derived = events.length > 0 && this.options.derive ? this.options.derive(events) : [];
     await conn.run('BEGIN TRANSACTION');
     try {
-      for (const [table, rows] of [['events', events], ['ingest_rejections', rejections]] as const) {
+      for (const [table, rows] of [['events', derived.length > 0 ? [...events, ...derived] : events], ['ingest_rejections', rejections]] as const) {
         if (rows.length === 0) continue;
         const appender = await this.appender(conn, table);
         for (const row of rows) appender.append(row);
         await appender.flush();
       }
-      if (events.length > 0 && this.options.derive) derived = await this.options.derive(conn, events);
       if (seq !== undefined) await conn.run('UPDATE ingest_journal SET position = $1', [BigInt(seq)], [BIGINT]);
       await conn.run('COMMIT');
     } catch (err) {

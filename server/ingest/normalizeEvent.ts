@@ -23,7 +23,7 @@ export interface EventRow extends Partial<ElementColumns> {
   anonymous_id: string | null;
   user_id: string | null;
   session_id: string | null;
-  source: EventSource;
+  source: EventSource | 'system';
   sdk_name: string | null;
   sdk_version: string | null;
   key_id: string;
@@ -38,6 +38,9 @@ export interface EventRow extends Partial<ElementColumns> {
   invalid: boolean;
   /** NULL when there is no soft defect: appending an empty list costs more than the rest of the row. */
   invalid_reasons: string[] | null;
+  /** A labeled event's rule and the event it labels (server/labeled/derive.ts); absent otherwise. */
+  rule_id?: number;
+  source_uuid?: string;
   /** distinctKey(distinct_id), set by the writer as it appends the row (not journaled). */
   distinct_key?: bigint;
   /** The parsed properties, handed to event bus subscribers (not a column). */

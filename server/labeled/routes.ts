@@ -39,7 +39,7 @@ const conditions: Record<string, JsonSchema> = {
   url_pattern: text(LIMITS.url_pattern, 'exact normalized URL, or with * wildcards; starting with / it is matched against the path'),
   match_text: text(LIMITS.match_text, "the clicked element's text, case-insensitive"),
   attributes: { type: ['array', 'null'], maxItems: LIMITS.attributes, items: ref('LabeledEventAttribute'), description: 'conditions on the matched element' },
-  event_name: { type: 'string', minLength: 1, maxLength: LIMITS.event_name, description: 'the derived events’ name, unique in the project; not starting with pp.' },
+  event_name: { type: 'string', maxLength: LIMITS.event_name, description: 'the derived events’ name, unique in the project; not starting with pp.' },
   display_name: text(LIMITS.display_name, 'a name for people'),
   description: text(LIMITS.description, 'what the rule is for'),
 };
@@ -53,7 +53,7 @@ const schemas: Record<string, JsonSchema> = {
     required: ['state', 'derived_events', 'finished_at', 'error'],
     properties: {
       state: { enum: ['queued', 'running', 'succeeded', 'failed'] },
-      derived_events: { type: ['integer', 'null'], minimum: 0, description: 'events the rule labels after the job; null until it succeeded' },
+      derived_events: { type: ['integer', 'null'], minimum: 0, description: 'events the rule labeled after its latest successful job (kept while another runs); null until one succeeded' },
       finished_at: stamp('null until the job ended'),
       error: { type: ['string', 'null'], description: 'why the job failed' },
     },

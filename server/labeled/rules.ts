@@ -127,13 +127,18 @@ export function checkRuleBody(body: Body, options: { eventNameRequired: boolean 
 
 const COLUMNS = `r.id, r.project_id, r.base_event, r.selector, r.url_pattern, r.match_text, r.attributes, r.event_name, r.display_name, r.description,
   r.state, r.created_at, r.updated_at, r.created_by, r.updated_by`;
-const LATEST_JOB = `SELECT j.state, l.derived_events, j.finished_at, j.error FROM labeled_event_jobs l JOIN jobs j ON j.id = l.job_id
+const LATEST_JOB = `SELECT j.state, j.finished_at, j.error FROM labeled_event_jobs l JOIN jobs j ON j.id = l.job_id
   WHERE l.rule_id = ? ORDER BY l.job_id DESC LIMIT 1`;
+
+const LAST_COUNT = `SELECT l.derived_events FROM labeled_event_jobs l JOIN jobs j ON j.id = l.job_id
+  WHERE l.rule_id = ? AND j.state = 'succeeded' ORDER BY l.job_id DESC LIMIT 1`;
 
 function present(meta: MetaDb, row: RuleRow): LabeledEventRule {
   const { project_id: _project, attributes, ...rest } = row;
   const job = meta.prepare(LATEST_JOB).get(row.id) as Materialization | undefined;
-  const materialization = job ? { ...job, derived_events: job.state === 'succeeded' ? job.derived_events : null } : null;
+  // While a job runs again, the count of the last one that succeeded stays shown.
+  const last = meta.prepare(LAST_COUNT).get(row.id) as { derived_events: number } | undefined;
+  const materialization = job ? { ...job, derived_events: last?.derived_events ?? null } : null;
   return { ...rest, attributes: JSON.parse(attributes) as RuleAttribute[], materialization };
 }
 
@@ -168,17 +173,20 @@ function storedOf(row: RuleRow): StoredRule {
   };
 }
 
-/** Every active rule of the installation, by project. */
-function activeRules(meta: MetaDb): Map<number, StoredRule[]> {
+/** Every active rule of the installation, by project and base event. */
+function activeRules(meta: MetaDb): ActiveRules {
   const rows = meta.prepare(`SELECT ${COLUMNS} FROM labeled_event_rules r WHERE r.state = 'active' ORDER BY r.id`).all() as RuleRow[];
-  const byProject = new Map<number, StoredRule[]>();
+  const byProject: ActiveRules = new Map();
   for (const row of rows) {
-    const list = byProject.get(row.project_id) ?? [];
-    list.push(storedOf(row));
-    byProject.set(row.project_id, list);
+    const byEvent = byProject.get(row.project_id) ?? new Map<string, StoredRule[]>();
+    byEvent.set(row.base_event, [...(byEvent.get(row.base_event) ?? []), storedOf(row)]);
+    byProject.set(row.project_id, byEvent);
   }
   return byProject;
 }
+
+/** Active rules by project, then by base event. */
+export type ActiveRules = Map<number, Map<string, StoredRule[]>>;
 
 function nameTaken(meta: MetaDb, projectId: number, eventName: string, except: number | null): never | void {
   const other = meta.prepare('SELECT id, state FROM labeled_event_rules WHERE project_id = ? AND event_name = ? AND id IS NOT ?').get(projectId, eventName, except) as
@@ -202,9 +210,9 @@ function queueSync(meta: MetaDb, projectId: number, ruleId: number, now: Date): 
 }
 
 /** The active rules of the installation by project, read once per change of rules. */
-const activeCache = new WeakMap<Services, Map<number, StoredRule[]>>();
+const activeCache = new WeakMap<Services, ActiveRules>();
 
-export function activeRulesOf(services: Services): Map<number, StoredRule[]> {
+export function activeRulesOf(services: Services): ActiveRules {
   let rules = activeCache.get(services);
   if (!rules) {
     rules = activeRules(services.meta);

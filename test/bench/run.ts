@@ -21,7 +21,8 @@ import { processMemory, resetPeak } from './processes.js';
 import { loadPeer, peerTableBytes, createPeerSchema } from './peerStore.js';
 import { EVENT_TABLE_COLUMNS, EVENT_TABLE_ENGINE } from './peerSql.js';
 import { timeBaseline, timePeer, timePp, type Outcome } from './queryBench.js';
-import { BENCHMARKS_SKELETON, benchmarksJson, label, markdownBlock, updateBenchmarksMd, type CaseReport, type EngineIngest, type RunReport, type SizeReport } from './report.js';
+import { BENCHMARKS_SKELETON, benchmarksJson, label, markdownBlock, updateBenchmarksMd, type CaseReport, type EngineIngest, type RulesIngest, type RunReport, type SizeReport } from './report.js';
+import { benchRules, createRules, timeLabeledRule } from './labeledBench.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -42,9 +43,12 @@ const { values: args } = parseArgs({
 const sizes = args.events.split(',').map((s) => Number(s.trim()));
 if (sizes.some((n) => !Number.isInteger(n) || n < 1000)) throw new Error(`--events takes event counts of at least 1000, got ${args.events}`);
 const only = args.only ? new Set(args.only.split(',').map((s) => s.trim())) : undefined;
-const known = new Set(['ingest', ...CASES.map((c) => c.kind)]);
+const known = new Set(['ingest', 'labeled', ...CASES.map((c) => c.kind)]);
 for (const k of only ?? []) if (!known.has(k)) throw new Error(`--only: unknown case ${k}; known: ${[...known].join(', ')}`);
 const cases = CASES.filter((c) => !only || only.has(c.kind));
+const labeledOn = !only || only.has('labeled');
+/** Active labeled-event rules per project in the second ingest run. */
+const INGEST_RULES = 20;
 const runs = Number(args.runs);
 const warmups = Number(args.warmups);
 const seed = Number(args.seed);
@@ -103,14 +107,18 @@ function fileBytes(file: string): number {
   return [file, `${file}.wal`].filter(existsSync).reduce((n, f) => n + statSync(f).size, 0);
 }
 
-/** Stored rows and distinct uuids in an event store no server holds. */
-async function countStored(dataDir: string): Promise<{ stored: number; distinct: number }> {
+/** Stored rows and distinct uuids (labeled events aside), and labeled events, in an event store no server holds. */
+async function countStored(dataDir: string): Promise<{ stored: number; distinct: number; derived: number }> {
   const instance = await DuckDBInstance.create(path.join(dataDir, 'events.duckdb'), { access_mode: 'READ_ONLY' });
   const conn = await instance.connect();
-  const [row] = (await conn.runAndReadAll('SELECT count(*) AS n, count(DISTINCT (project_id, uuid)) AS d FROM events')).getRowObjects();
+  const [row] = (
+    await conn.runAndReadAll(
+      'SELECT count(*) FILTER (WHERE rule_id IS NULL) AS n, count(DISTINCT (project_id, uuid)) FILTER (WHERE rule_id IS NULL) AS d, count(rule_id) AS r FROM events',
+    )
+  ).getRowObjects();
   conn.closeSync();
   instance.closeSync();
-  return { stored: Number(row!.n), distinct: Number(row!.d) };
+  return { stored: Number(row!.n), distinct: Number(row!.d), derived: Number(row!.r) };
 }
 
 // --- ingest --------------------------------------------------------------------------------------
@@ -148,19 +156,50 @@ async function ingestPhase(): Promise<RunReport['ingest']> {
   } finally {
     await server.stop();
   }
-  if (!withPeer) return { pp };
+  const ppRules = await ingestWithRules(batches, bodies, sizesOf, indexes.slice(0, split));
+  if (!withPeer) return { pp, ppRules };
   // A ClickHouse of its own: thousands of 100-row parts keep it merging (and a DROP waiting) for
   // minutes, which must not overlap the query runs.
   const dir = path.join(workDir, 'clickhouse-ingest');
   rmSync(dir, { recursive: true, force: true });
   const ch = children.add(await ClickHouse.start(dir));
   try {
-    return { pp, peer: await peerIngest(ch, batches, sizesOf, indexes, split, inst) };
+    return { pp, ppRules, peer: await peerIngest(ch, batches, sizesOf, indexes, split, inst) };
   } finally {
     await ch.stop();
     children.delete(ch);
     // Its tens of thousands of part files take minutes to delete: that waits for the end of the run.
     leftovers.push(dir);
+  }
+}
+
+/**
+ * The saturated run again on a fresh installation whose every project has twenty active
+ * labeled-event rules: what deriving labels as events are stored costs ingestion.
+ */
+async function ingestWithRules(batches: Batch[], bodies: string[], sizesOf: number[], indexes: number[]): Promise<RulesIngest> {
+  const inst = await createInstallation(path.join(workDir, 'ingest-pp-rules'), null);
+  const server = children.add(await PpServer.start(inst, path.join(workDir, 'ingest-pp-rules.log')));
+  try {
+    for (const p of inst.projects) await createRules(server, p.id, benchRules(INGEST_RULES));
+    const keys = inst.projects.map((p) => p.serverKey.value);
+    const target: Target = {
+      port: server.port,
+      request: (i) => ({ path: '/v1/track', headers: { authorization: `Bearer ${keys[batches[i]!.project]!}`, 'content-type': 'application/json', 'x-pp-tracker': 'pp-node/0.3.1' }, body: bodies[i]! }),
+      accepted: (status, body) => (status === 202 ? (JSON.parse(body) as { accepted: number }).accepted : 0),
+    };
+    resetPeak(server.pid);
+    log(`ingest pp with ${INGEST_RULES} rules per project: ${clients} clients, ${indexes.length} batches as fast as acknowledged`);
+    const saturated = await saturate(target, indexes, sizesOf, clients);
+    log(`ingest pp with rules: ${Math.round(saturated.eventsPerS)} events/s, p50 ${saturated.p50Ms.toFixed(1)} ms, p99 ${saturated.p99Ms.toFixed(1)} ms, ${saturated.failures} failures`);
+    const rssPeakMb = server.memory().peakMb;
+    await server.stop();
+    const counted = await countStored(inst.dataDir);
+    log(`ingest pp with rules: sent ${saturated.accepted}, stored ${counted.stored}, labeled ${counted.derived}`);
+    return { saturated, rssPeakMb, ...counted, expected: saturated.accepted, rules: INGEST_RULES };
+  } finally {
+    await server.stop();
+    children.delete(server);
   }
 }
 
@@ -254,6 +293,7 @@ async function sizePhase(events: number, ch: ClickHouse | undefined): Promise<Si
   // Measured after the server stopped: the store then also holds the per-day rollup it folded.
   const fileSize = fileBytes(path.join(dataDir, 'events.duckdb'));
   const report: SizeReport = { events, generateMs: ds.generateMs, pp: { loadMs, fileBytes: fileSize, rssPeakMb, rssAfterStartMb, baselineMs, memoryLimitMb }, cases: [] };
+  if (labeledOn) report.labeled = await labeledPhase(inst, main.id, events);
   let peerOutcomes = new Map<string, Outcome>();
   if (ch) {
     log(`${label(events)}: loading ClickHouse`);
@@ -270,6 +310,23 @@ async function sizePhase(events: number, ch: ClickHouse | undefined): Promise<Si
   report.cases = cases.map((c) => caseReport(c, ppOutcomes.get(c.kind), ch ? peerOutcomes.get(c.kind) : undefined));
   for (const c of report.cases) if (c.check.startsWith('mismatch')) log(`${label(events)} ${c.kind}: ${c.check}`);
   return report;
+}
+
+/**
+ * One labeled-event rule derived over the main project's whole history and torn down, on the store
+ * the queries ran on, after its size was measured (the labels and their deletion leave space behind).
+ */
+async function labeledPhase(inst: Installation, projectId: number, events: number): Promise<SizeReport['labeled']> {
+  const server = children.add(await PpServer.start(inst, path.join(workDir, `pp-${label(events)}-labeled.log`)));
+  try {
+    await server.waitForLog('actor days up to date', 30 * 60_000);
+    const figures = await timeLabeledRule(server, projectId);
+    log(`${label(events)}: a labeled-event rule derived ${figures.derivedEvents} events in ${(figures.materializeMs / 1000).toFixed(1)} s, torn down in ${(figures.teardownMs / 1000).toFixed(1)} s`);
+    return figures;
+  } finally {
+    await server.stop();
+    children.delete(server);
+  }
 }
 
 // --- main ------------------------------------------------------------------------------------
@@ -293,7 +350,7 @@ async function main(): Promise<void> {
       log(`ClickHouse ${ch.version} on 127.0.0.1:${ch.port} (pid ${ch.pid})`);
     }
     // `--only ingest` measures ingestion alone: no data set, no query run.
-    if (cases.length > 0) for (const n of sizes) report.sizes.push(await sizePhase(n, ch));
+    if (cases.length > 0 || labeledOn) for (const n of sizes) report.sizes.push(await sizePhase(n, ch));
   } finally {
     await children.stopAll();
     for (const dir of leftovers) rmSync(dir, { recursive: true, force: true });

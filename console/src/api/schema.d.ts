@@ -2222,7 +2222,7 @@ export interface components {
             value?: string;
         };
         LabeledEventMaterialization: {
-            /** @description events the rule labels after the job; null until it succeeded */
+            /** @description events the rule labeled after its latest successful job (kept while another runs); null until one succeeded */
             derived_events: number | null;
             /** @description why the job failed */
             error: string | null;

@@ -1,0 +1,142 @@
+// A rule's conditions as a predicate on an event about to be stored: the condition of matchSql.ts
+// read the same way over the same element columns, for deriving labels inside the ingest writer's
+// group commit, where a SQL statement per group would cost more than the group itself. The
+// randomized tests hold both to the reference matcher (test/oracles/labeled.ts).
+
+import type { EventRow } from '../ingest/normalizeEvent.js';
+import { ATTR_END, ATTR_VALUE } from '../ingest/elementColumns.js';
+import { normalizePageUrl } from '../behavior/pageUrl.js';
+import { parseSelector, type Compound } from './selector.js';
+import { textPattern, type RuleAttribute, type RuleConditions } from './matchSql.js';
+
+/**
+ * An event as rules read it: the row, with its normalized URL and lowercased text worked out once
+ * for all the rules that ask (`undefined` until then).
+ */
+export interface RowView {
+  row: EventRow;
+  page?: string | null;
+  /** The page without its origin: path and hash route. */
+  path?: string | null;
+  text?: string | null;
+  /** Normalized URLs already worked out for other rows (the events of a group share few URLs). */
+  pages: Map<string, string | null>;
+}
+
+function pageOf(v: RowView): string | null {
+  if (v.page === undefined) {
+    const url = v.row.url;
+    if (url === null) v.page = null;
+    else {
+      let page = v.pages.get(url);
+      if (page === undefined) v.pages.set(url, (page = normalizePageUrl(url)));
+      v.page = page;
+    }
+  }
+  return v.page;
+}
+
+function pathOf(v: RowView): string | null {
+  if (v.path === undefined) {
+    const page = pageOf(v);
+    v.path = page === null ? null : page.replace(ORIGIN, '');
+  }
+  return v.path;
+}
+
+function lowerTextOf(v: RowView): string | null {
+  if (v.text === undefined) v.text = v.row.el_text == null ? null : v.row.el_text.toLowerCase();
+  return v.text;
+}
+
+export type RowMatcher = (v: RowView) => boolean;
+
+/** The element columns of a row, the lists indexed from 0. */
+type Columns = Pick<EventRow, 'el_tags' | 'el_ids' | 'el_classes' | 'el_nth' | 'el_attrs'>;
+type ElementTest = (c: Columns, i: number) => boolean;
+
+function attributeTest(a: RuleAttribute): ElementTest {
+  const key = `${ATTR_END}${a.name}${ATTR_VALUE}`;
+  if (a.op === 'exists') return (c, i) => c.el_attrs?.[i]?.includes(key) ?? false;
+  if (a.op === 'eq') {
+    const pair = `${key}${a.value!}${ATTR_END}`;
+    return (c, i) => c.el_attrs?.[i]?.includes(pair) ?? false;
+  }
+  const part = a.value!;
+  return (c, i) => {
+    const attrs = c.el_attrs?.[i];
+    if (attrs == null) return false;
+    const at = attrs.indexOf(key);
+    const value = at < 0 ? '' : attrs.slice(at + key.length).split(ATTR_END, 1)[0]!;
+    return value.includes(part);
+  };
+}
+
+function compoundTest(k: Compound): ElementTest {
+  const tests: ElementTest[] = [];
+  if (k.tag) tests.push((c, i) => c.el_tags?.[i] === k.tag);
+  for (const id of k.ids) tests.push((c, i) => c.el_ids?.[i] === id);
+  for (const cls of k.classes) tests.push((c, i) => c.el_classes?.[i]?.includes(` ${cls} `) ?? false);
+  for (const n of k.nthChild) tests.push((c, i) => c.el_nth?.[i] === n);
+  for (const a of k.attributes) tests.push(attributeTest({ name: a.name, op: a.value === undefined ? 'exists' : 'eq', value: a.value }));
+  return (c, i) => tests.every((t) => t(c, i));
+}
+
+/** Whether some element matches the rightmost compound and `attributes`, its ancestors the rest. */
+function chainTest(selector: string, attributes: RuleAttribute[]): (c: Columns) => boolean {
+  const sel = parseSelector(selector);
+  const compounds = [...sel.compounds].reverse().map(compoundTest);
+  const combinators = [...sel.combinators].reverse();
+  const attrs = attributes.map(attributeTest);
+  const rest = (c: Columns, k: number, i: number, size: number): boolean => {
+    if (k === compounds.length) return true;
+    if (combinators[k - 1] === 'child') return i + 1 < size && compounds[k]!(c, i + 1) && rest(c, k + 1, i + 1, size);
+    for (let j = i + 1; j < size; j++) if (compounds[k]!(c, j) && rest(c, k + 1, j, size)) return true;
+    return false;
+  };
+  return (c) => {
+    const size = c.el_tags?.length ?? 0;
+    for (let i = 0; i < size; i++) if (compounds[0]!(c, i) && attrs.every((a) => a(c, i)) && rest(c, 1, i, size)) return true;
+    return false;
+  };
+}
+
+const ORIGIN = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]*/;
+
+/** The test of a url_pattern on an event: on its page, or on the page's path when the pattern starts with `/`. */
+function urlTest(pattern: string): RowMatcher {
+  const subject = pattern.startsWith('/') ? pathOf : pageOf;
+  let test: (s: string) => boolean;
+  if (pattern.includes('*')) {
+    const re = new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's');
+    test = (s) => re.test(s);
+  } else {
+    const exact = normalizePageUrl(pattern) ?? pattern;
+    test = (s) => s === exact;
+  }
+  return (v) => {
+    const s = subject(v);
+    return s !== null && test(s);
+  };
+}
+
+/** The rule as a predicate on a row with its element columns. */
+export function compileRule(rule: RuleConditions): RowMatcher {
+  const tests: RowMatcher[] = [(v) => v.row.event === rule.base_event];
+  if (rule.base_event !== 'pp.page_view') {
+    if (rule.match_text) {
+      const text = textPattern(rule.match_text).toLowerCase();
+      tests.push((v) => lowerTextOf(v) === text);
+    }
+    if (rule.selector) {
+      const chain = chainTest(rule.selector, rule.attributes);
+      tests.push((v) => chain(v.row));
+    } else if (rule.attributes.length > 0) {
+      const attrs = rule.attributes.map(attributeTest);
+      tests.push((v) => attrs.every((a) => a(v.row, 0)));
+    }
+  }
+  // Last: normalizing the URL costs most.
+  if (rule.url_pattern) tests.push(urlTest(rule.url_pattern));
+  return (v) => tests.every((t) => t(v));
+}
