@@ -34,6 +34,8 @@ const BehaviorPages = lazy(() => import('../behavior/Pages').then((m) => m.Pages
 const PageReport = lazy(() => import('../behavior/PageReport').then((m) => m.PageReport));
 const BehaviorForms = lazy(() => import('../behavior/Forms').then((m) => m.Forms));
 const FormDetail = lazy(() => import('../behavior/FormDetail').then((m) => m.FormDetail));
+const LabeledRules = lazy(() => import('../labeled/Rules').then((m) => m.Rules));
+const RuleEditor = lazy(() => import('../labeled/RuleEditor').then((m) => m.RuleEditor));
 
 /** Pages anyone may open; every other path needs a session. */
 const PUBLIC_PATHS = ['/sign-in', '/register', '/forgot-password', '/reset-password', '/invite', '/auth/callback'];
@@ -79,6 +81,9 @@ function Gate() {
         <Route path="/projects/:projectId/behavior/page" component={PageReport} />
         <Route path="/projects/:projectId/behavior/forms" component={BehaviorForms} />
         <Route path="/projects/:projectId/behavior/form" component={FormDetail} />
+        <Route path="/projects/:projectId/labeled-events" component={LabeledRules} />
+        <Route path="/projects/:projectId/labeled-events/new" component={RuleEditor} />
+        <Route path="/projects/:projectId/labeled-events/:ruleId" component={RuleEditor} />
         <Route path="/projects/:projectId/keys" component={Keys} />
         <Route path="/projects/:projectId/live" component={LiveEvents} />
         <Route path="/projects/:projectId/events" component={EventsExplorer} />

@@ -48,6 +48,7 @@ function projectNav(id: number): Array<{ heading: string; items: NavItem[] }> {
         { href: `${base}/live`, label: 'Live events' },
         { href: `${base}/events`, label: 'Events' },
         { href: `${base}/catalog`, label: 'Catalog' },
+        { href: `${base}/labeled-events`, label: 'Labeled events' },
       ],
     },
     {
