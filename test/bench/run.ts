@@ -123,6 +123,16 @@ async function countStored(dataDir: string): Promise<{ stored: number; distinct:
 
 // --- ingest --------------------------------------------------------------------------------------
 
+/** /v1/track requests of the batches, each with its project's server key, to one pp server. */
+function trackTarget(server: PpServer, inst: Installation, batches: Batch[], bodies: string[]): Target {
+  const keys = inst.projects.map((p) => p.serverKey.value);
+  return {
+    port: server.port,
+    request: (i) => ({ path: '/v1/track', headers: { authorization: `Bearer ${keys[batches[i]!.project]!}`, 'content-type': 'application/json', 'x-pp-tracker': 'pp-node/0.3.1' }, body: bodies[i]! }),
+    accepted: (status, body) => (status === 202 ? (JSON.parse(body) as { accepted: number }).accepted : 0),
+  };
+}
+
 async function ingestPhase(): Promise<RunReport['ingest']> {
   log(`ingest: generating ${ingestEvents.toLocaleString('en-US')} events as batches of 100`);
   const batches = ingestBatches(seed + 1, ingestEvents);
@@ -135,12 +145,7 @@ async function ingestPhase(): Promise<RunReport['ingest']> {
   const server = children.add(await PpServer.start(inst, path.join(workDir, 'ingest-pp.log')));
   let pp: EngineIngest;
   try {
-    const keys = inst.projects.map((p) => p.serverKey.value);
-    const target: Target = {
-      port: server.port,
-      request: (i) => ({ path: '/v1/track', headers: { authorization: `Bearer ${keys[batches[i]!.project]!}`, 'content-type': 'application/json', 'x-pp-tracker': 'pp-node/0.3.1' }, body: bodies[i]! }),
-      accepted: (status, body) => (status === 202 ? (JSON.parse(body) as { accepted: number }).accepted : 0),
-    };
+    const target = trackTarget(server, inst, batches, bodies);
     resetPeak(server.pid);
     log(`ingest pp: ${clients} clients, ${split} batches as fast as acknowledged`);
     const saturated = await saturate(target, indexes.slice(0, split), sizesOf, clients);
@@ -182,12 +187,7 @@ async function ingestWithRules(batches: Batch[], bodies: string[], sizesOf: numb
   const server = children.add(await PpServer.start(inst, path.join(workDir, 'ingest-pp-rules.log')));
   try {
     for (const p of inst.projects) await createRules(server, p.id, benchRules(INGEST_RULES));
-    const keys = inst.projects.map((p) => p.serverKey.value);
-    const target: Target = {
-      port: server.port,
-      request: (i) => ({ path: '/v1/track', headers: { authorization: `Bearer ${keys[batches[i]!.project]!}`, 'content-type': 'application/json', 'x-pp-tracker': 'pp-node/0.3.1' }, body: bodies[i]! }),
-      accepted: (status, body) => (status === 202 ? (JSON.parse(body) as { accepted: number }).accepted : 0),
-    };
+    const target = trackTarget(server, inst, batches, bodies);
     resetPeak(server.pid);
     log(`ingest pp with ${INGEST_RULES} rules per project: ${clients} clients, ${indexes.length} batches as fast as acknowledged`);
     const saturated = await saturate(target, indexes, sizesOf, clients);
