@@ -73,6 +73,12 @@ export async function deleteDerived(conn: DuckDBConnection, projectId: number, r
   return Number(result.rowsChanged);
 }
 
+/** How many events each rule of the project labels now (derived over history, and since as events arrived). */
+export async function labeledCounts(services: Services, projectId: number): Promise<Map<number, number>> {
+  const rows = await services.events.read('SELECT rule_id, count(*) AS n FROM events WHERE project_id = $1 AND rule_id IS NOT NULL GROUP BY rule_id', [projectId]);
+  return new Map(rows.map((r) => [Number(r.rule_id), Number(r.n)]));
+}
+
 /** How many events of the project a rule matches with `ts` in (from, to]: nothing written. */
 export async function countMatching(services: Services, rule: Omit<StoredRule, 'id' | 'event_name' | 'state'>, from: Date, to: Date): Promise<number> {
   const b = new Binder();

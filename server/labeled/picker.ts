@@ -76,12 +76,29 @@ function anchorOf(el: ElementInfo): string | undefined {
   return undefined;
 }
 
+const INTERACTIVE_TAGS = new Set(['a', 'button', 'input', 'select', 'textarea', 'label', 'summary', 'option']);
+const INTERACTIVE_ROLES = new Set(['button', 'link', 'tab', 'menuitem', 'checkbox', 'radio', 'switch', 'option']);
+
 /**
- * A short selector for the chain's first element in the rules' subset: its own data-pp-* or id;
- * else its tag and classes under the nearest ancestor with such a mark; else the path of tags,
- * classes and positions from the nearest of the top three ancestors.
+ * Where in the chain the element a person means is: the nearest element that is a control (a
+ * link, button, field, label…, or one with such a role or a data-pp-* mark), so that picking a
+ * button by its label names the button, whose own clicks a rule must also match; the picked
+ * element itself when none is.
  */
-export function stableSelector(chain: ElementInfo[]): string {
+export function meantIndex(chain: ElementInfo[]): number {
+  const i = chain.findIndex(
+    (el) => INTERACTIVE_TAGS.has(el.tag.toLowerCase()) || INTERACTIVE_ROLES.has(el.attributes?.role ?? '') || Object.keys(el.attributes ?? {}).some((n) => n.startsWith('data-pp-')),
+  );
+  return Math.max(i, 0);
+}
+
+/**
+ * A short selector, in the rules' subset, for the element a person meant by picking the chain's
+ * first one (meantIndex): its own data-pp-* or id; else its tag and classes under the nearest
+ * ancestor with such a mark; else the path of tags, classes and positions from two levels up.
+ */
+export function stableSelector(picked: ElementInfo[]): string {
+  const chain = picked.slice(meantIndex(picked));
   const [target, ...ancestors] = chain;
   if (!target) return '';
   const own = anchorOf(target);
@@ -109,7 +126,7 @@ export async function pollCapture(services: Services, projectId: number, token: 
   const capture = await readCapture(services, projectId, token);
   if (!capture || capture.nonce !== payload.n) return { ready: false, expires_at };
   const chain = capture.chain.length > 0 ? capture.chain : [capture.element];
-  const target = chain[0]!;
+  const target = chain[meantIndex(chain)]!;
   const attributes = Object.fromEntries(Object.entries(target.attributes ?? {}).filter(([name, v]) => ATTRIBUTE_NAME.test(name) && typeof v === 'string'));
   return {
     ready: true,
@@ -118,7 +135,8 @@ export async function pollCapture(services: Services, projectId: number, token: 
     url: capture.url,
     url_pattern: normalizePageUrl(capture.url),
     selector: stableSelector(chain),
-    text: typeof target.text === 'string' && target.text !== '' ? target.text : null,
+    // Only the picked element carries its text (the tracker's rule): a control's label is that.
+    text: typeof chain[0]!.text === 'string' && chain[0]!.text !== '' ? chain[0]!.text : null,
     element: { tag: target.tag.toLowerCase(), id: target.id ?? null, classes: target.classes ?? [], attributes },
   };
 }

@@ -10,9 +10,9 @@ import { projectAccess } from '../accounts/access.js';
 import { recordAudit } from '../audit/recordAudit.js';
 import { jobRunner } from '../store/jobs.js';
 import { BASE_EVENTS } from './matchSql.js';
-import { countMatching } from './derive.js';
+import { countMatching, labeledCounts } from './derive.js';
 import { issuePickerToken, pickerEnabled, pollCapture, PICKER_TOKEN_SECONDS } from './picker.js';
-import { checkRuleBody, createRule, getRule, LIMITS, listRules, MAX_RULES_PER_PROJECT, replaceRule, resumeDeletions, RULE_SYNC, transition, type Transition } from './rules.js';
+import { checkRuleBody, createRule, getRule, LIMITS, listRules, type LabeledEventRule, MAX_RULES_PER_PROJECT, replaceRule, resumeDeletions, RULE_SYNC, transition, type Transition } from './rules.js';
 import { syncRule } from './sync.js';
 
 const BASE = '/api/v1/projects/{id}/labeled-events';
@@ -60,7 +60,7 @@ const schemas: Record<string, JsonSchema> = {
   },
   LabeledEventRule: {
     type: 'object',
-    required: ['id', 'base_event', 'selector', 'url_pattern', 'match_text', 'attributes', 'event_name', 'display_name', 'description', 'state', 'materialization',
+    required: ['id', 'base_event', 'selector', 'url_pattern', 'match_text', 'attributes', 'event_name', 'display_name', 'description', 'state', 'labeled_events', 'materialization',
       'created_at', 'updated_at', 'created_by', 'updated_by'],
     properties: {
       id: { type: 'integer', format: 'int64' },
@@ -73,6 +73,7 @@ const schemas: Record<string, JsonSchema> = {
       display_name: { type: ['string', 'null'] },
       description: { type: ['string', 'null'] },
       state: { enum: ['active', 'disabled', 'deleting'], description: 'active → disabled → active; active or disabled → deleting, then gone' },
+      labeled_events: { type: 'integer', minimum: 0, description: 'events the rule labels now: derived over history, and since as events arrived' },
       materialization: { oneOf: [ref('LabeledEventMaterialization'), { type: 'null' }], description: 'the latest derivation or teardown job' },
       created_at: { type: 'string', format: 'date-time' },
       updated_at: { type: 'string', format: 'date-time' },
@@ -212,17 +213,23 @@ export const labeledEventsDomain: Domain = {
     resumeDeletions(services);
     const auth = { auth: [authenticate(services)] };
     const ruleOf = (req: Request) => Number(req.valid.params.ruleID);
+    /** Rules with how many events each labels now, read from the event store. */
+    const counted = async (projectId: number, rules: LabeledEventRule[]) => {
+      const counts = await labeledCounts(services, projectId);
+      return rules.map((r) => ({ ...r, labeled_events: counts.get(r.id) ?? 0 }));
+    };
+    const one = async (req: Request, rule: LabeledEventRule) => (await counted(req.project!.id, [rule]))[0];
     const audit = (req: Request, action: string, target: number, details: Record<string, unknown> = {}) =>
       recordAudit(services, { actor_user_id: req.auth!.userId, org_id: req.project!.org_id, action, target: String(target), outcome: 'success', details: { project_id: req.project!.id, ...details } });
 
-    routes.get(BASE, auth, projectAccess(services, 'viewer'), (req, res) => {
-      res.json({ items: listRules(services.meta, req.project!.id) });
+    routes.get(BASE, auth, projectAccess(services, 'viewer'), async (req, res) => {
+      res.json({ items: await counted(req.project!.id, listRules(services.meta, req.project!.id)) });
     });
 
-    routes.post(BASE, auth, ruleBody(true), projectAccess(services, 'analyst'), (req, res) => {
+    routes.post(BASE, auth, ruleBody(true), projectAccess(services, 'analyst'), async (req, res) => {
       const rule = createRule(services, req.project!.id, req.auth!.userId, req.body);
       audit(req, 'labeled_event.create', rule.id, { event_name: rule.event_name });
-      res.status(201).json(rule);
+      res.status(201).json(await one(req, rule));
     });
 
     routes.post(`${BASE}/preview`, auth, ruleBody(false), projectAccess(services, 'analyst'), async (req, res) => {
@@ -242,14 +249,14 @@ export const labeledEventsDomain: Domain = {
       res.json(await pollCapture(services, req.project!.id, String(req.valid.query.token)));
     });
 
-    routes.get(ONE, auth, projectAccess(services, 'viewer'), (req, res) => {
-      res.json(getRule(services.meta, req.project!.id, ruleOf(req)));
+    routes.get(ONE, auth, projectAccess(services, 'viewer'), async (req, res) => {
+      res.json(await one(req, getRule(services.meta, req.project!.id, ruleOf(req))));
     });
 
-    routes.patch(ONE, auth, ruleBody(true), projectAccess(services, 'analyst'), (req, res) => {
+    routes.patch(ONE, auth, ruleBody(true), projectAccess(services, 'analyst'), async (req, res) => {
       const rule = replaceRule(services, req.project!.id, ruleOf(req), req.auth!.userId, req.body);
       audit(req, 'labeled_event.update', rule.id, { event_name: rule.event_name });
-      res.json(rule);
+      res.json(await one(req, rule));
     });
 
     for (const [what, path] of [['disable', `${ONE}/disable`], ['enable', `${ONE}/enable`], ['delete', ONE]] as const) {

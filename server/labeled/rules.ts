@@ -71,7 +71,9 @@ export function checkRuleBody(body: Body, options: { eventNameRequired: boolean 
   const text = (field: string): string | null => {
     const v = body[field];
     if (typeof v !== 'string' || v.trim() === '') return null;
-    if (CONTROL.test(v) && field !== 'description') problems.push({ field, message: `${field} must not contain control characters` });
+    // Whitespace of a text to match is collapsed to spaces; the description is free text.
+    const checked = field === 'match_text' ? textPattern(v) : v;
+    if (CONTROL.test(checked) && field !== 'description') problems.push({ field, message: `${field} must not contain control characters` });
     return v;
   };
   const base = body.base_event as BaseEvent;

@@ -152,8 +152,9 @@ t.test('an analyst creates a rule in the editor: the live count is the API previ
   const row = await settledRow(page, 'start_trial', 'active');
   const stored = (await rulesApi('GET', `/${created.id}`)).body;
   t.equal(stored.materialization.state, 'succeeded');
-  t.equal(row.derived, String(stored.materialization.derived_events), 'the derived count is the API’s');
-  t.equal(stored.materialization.derived_events, 8, 'the six of the last 30 days and the two before');
+  t.equal(row.derived, String(stored.labeled_events), 'the derived count is the API’s');
+  t.equal(stored.labeled_events, 8, 'the six of the last 30 days and the two before');
+  t.equal(stored.materialization.derived_events, 8, 'all labeled by the derivation over history');
   t.same(row.cells, ['start_trial', 'Start trial', 'pp.click'], 'name, display name and base event');
   t.equal(await page.locator('tr[data-event-name="start_trial"] [data-testid=derived-events]').textContent(), '8');
   await checkAccessible(t, page, 'rules list');
@@ -166,15 +167,15 @@ t.test('disable and enable from the list', async (t) => {
   const disabled = await settledRow(page, 'start_trial', 'disabled');
   const afterDisable = await ruleNamed('start_trial');
   t.equal(afterDisable.state, 'disabled');
-  t.equal(disabled.derived, String(afterDisable.materialization.derived_events), 'the teardown’s count is the API’s');
+  t.equal(disabled.derived, String(afterDisable.labeled_events), 'the teardown’s count is the API’s');
   t.equal(await page.getByRole('button', { name: 'Disable start_trial' }).count(), 0, 'a disabled rule is not offered disabling');
 
   await page.getByRole('button', { name: 'Enable start_trial' }).click();
   const enabled = await settledRow(page, 'start_trial', 'active');
   const afterEnable = await ruleNamed('start_trial');
   t.equal(afterEnable.state, 'active');
-  t.equal(enabled.derived, String(afterEnable.materialization.derived_events));
-  t.equal(afterEnable.materialization.derived_events, 8, 'derived again over all history');
+  t.equal(enabled.derived, String(afterEnable.labeled_events));
+  t.equal(afterEnable.labeled_events, 8, 'derived again over all history');
   checkClean(t, tab);
 });
 
@@ -195,7 +196,7 @@ t.test('a rule opens from the list for editing', async (t) => {
   t.match(after, { display_name: 'Trial started', description: null, selector: before.selector, url_pattern: before.url_pattern, attributes: before.attributes }, 'replaced: the display name changed, the emptied description gone, the conditions kept');
   const row = await settledRow(page, 'start_trial', 'active');
   t.same(row.cells, ['start_trial', 'Trial started', 'pp.click']);
-  t.equal(row.derived, String(after.materialization.derived_events));
+  t.equal(row.derived, String(after.labeled_events));
   checkClean(t, tab);
 });
 
@@ -339,7 +340,7 @@ t.test('deleting a rule asks first, then the rule leaves the list', async (t) =>
   await page.getByRole('button', { name: 'Delete start_trial' }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete the rule start_trial?' });
   await dialog.waitFor();
-  t.match(await dialog.textContent(), `Its derived events (${rule.materialization.derived_events} now) are removed from every report`);
+  t.match(await dialog.textContent(), `Its derived events (${rule.labeled_events} now) are removed from every report`);
   await checkAccessible(t, page, 'delete confirmation');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await dialog.waitFor({ state: 'hidden' });

@@ -1,6 +1,6 @@
 // The picker's suggested selector: short (the element's own data-pp-* or id, else under the
 // nearest ancestor that has one, else a path of tags, classes and positions), always inside the
-// rules' selector subset, and always matching the element it was made for.
+// rules' selector subset, and always matching a click on the element it was made for.
 
 import t from 'tap';
 import fc from 'fast-check';
@@ -24,11 +24,19 @@ t.test('hand-made chains', async (t) => {
   t.equal(stableSelector([{ ...button, id: 'buy' }]), 'button#buy', 'then the id');
   t.equal(stableSelector([{ ...button, id: 'a:b' }]), 'button[id="a:b"]', 'an id that is not an identifier, as an attribute');
   t.equal(stableSelector([button, { tag: 'section', id: 'pricing', nth_child: 3 }]), 'section#pricing button.btn.primary', 'under the nearest marked ancestor');
+  const div = { tag: 'div', classes: ['hero'], nth_child: 1 };
   t.equal(
-    stableSelector([{ tag: 'span', nth_child: 1 }, button, { tag: 'div', classes: ['hero'], nth_child: 1 }, { tag: 'main', nth_child: 1 }]),
-    'div.hero:nth-child(1) > button.btn.primary:nth-child(2) > span:nth-child(1)',
-    'else the path from the third element up',
+    stableSelector([{ tag: 'span', nth_child: 1 }, { tag: 'p', nth_child: 2 }, div, { tag: 'main', nth_child: 1 }]),
+    'div.hero:nth-child(1) > p:nth-child(2) > span:nth-child(1)',
+    'else the path from two levels up',
   );
+  t.equal(
+    stableSelector([{ tag: 'span', nth_child: 1 }, button, div, { tag: 'main', nth_child: 1 }]),
+    'main:nth-child(1) > div.hero:nth-child(1) > button.btn.primary:nth-child(2)',
+    'the label of a button names the button',
+  );
+  t.equal(stableSelector([{ tag: 'span', nth_child: 1 }, { tag: 'div', attributes: { role: 'button' }, nth_child: 1 }, { tag: 'li', id: 'plan' }]), 'li#plan div', 'or an element with a control role');
+  t.equal(stableSelector([{ tag: 'span', nth_child: 1, text: 'Buy' }, { tag: 'button', id: 'buy' }]), 'button#buy');
 });
 
 const word = fc.constantFrom('buy', 'btn', 'x-1', 'a:b', 'two words', '9lives', 'Émile');

@@ -2275,6 +2275,8 @@ export interface components {
             event_name: string;
             /** Format: int64 */
             id: number;
+            /** @description events the rule labels now: derived over history, and since as events arrived */
+            labeled_events: number;
             match_text: string | null;
             /** @description the latest derivation or teardown job */
             materialization: components["schemas"]["LabeledEventMaterialization"] | null;

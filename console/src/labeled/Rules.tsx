@@ -163,7 +163,7 @@ export function Rules() {
           }}
         >
           <p>
-            Its derived events{typeof deleting.materialization?.derived_events === 'number' ? ` (${formatNumber(deleting.materialization.derived_events)} now)` : ''} are removed from every report,
+            Its derived events ({formatNumber(deleting.labeled_events)} now) are removed from every report,
             then the rule is gone. The autocaptured events it labeled are kept. The name <code>{deleting.event_name}</code> is free again once the deletion is done.
           </p>
         </ConfirmDialog>
@@ -172,16 +172,16 @@ export function Rules() {
   );
 }
 
-/** The latest derivation or teardown: its state, and how many events the rule labels after it. */
+/** The latest derivation or teardown's state; once it succeeded, how many events the rule labels now. */
 function MaterializationCell({ rule }: { rule: Rule }) {
   const m = rule.materialization;
   if (!m) return <span class="muted">—</span>;
   const removing = rule.state !== 'active';
   const label = m.state === 'queued' ? 'queued' : m.state === 'running' ? (removing ? 'removing…' : 'deriving…') : m.state;
   return (
-    <span data-testid="materialization" data-state={m.state} data-derived-events={m.state === 'succeeded' ? m.derived_events : undefined}>
+    <span data-testid="materialization" data-state={m.state} data-derived-events={m.state === 'succeeded' ? rule.labeled_events : undefined}>
       <span class={`badge job-${m.state}`}>{label}</span>{' '}
-      {m.state === 'succeeded' && <strong data-testid="derived-events">{formatNumber(m.derived_events)}</strong>}
+      {m.state === 'succeeded' && <strong data-testid="derived-events">{formatNumber(rule.labeled_events)}</strong>}
       {m.state === 'succeeded' && m.finished_at && <span class="muted labeled-when">{formatDateTime(m.finished_at)}</span>}
       {m.state === 'failed' && <span class="problem"> {m.error ?? 'no reason given'}</span>}
     </span>
