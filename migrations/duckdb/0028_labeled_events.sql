@@ -8,7 +8,11 @@
 -- el_attrs (every attribute as chr(30) name chr(31) value ... chr(30), id and class included;
 -- chr(30) alone without any; only names of lowercase letters, digits, '_', ':' and '-' that start
 -- with a letter, as every attribute the tracker captures), plus el_text, the target's text. The
--- pp_el_* macros compute them from the JSON chain; server/labeled/elementColumns.ts computes the same in TypeScript at ingest.
+-- pp_el_* macros compute them from the JSON chain; server/ingest/elementColumns.ts computes the
+-- same in TypeScript at ingest. Events stored before this migration keep them NULL: the jobs and
+-- previews that match in SQL compute them from the chain for such rows (server/labeled/derive.ts).
+-- Filling them here would move every stored click: DuckDB updates a list column by deleting the
+-- row and appending it again, which the rollup folder's rowids cannot follow.
 ALTER TABLE events ADD COLUMN source_uuid UUID;
 ALTER TABLE events ADD COLUMN el_tags VARCHAR[];
 ALTER TABLE events ADD COLUMN el_ids VARCHAR[];
@@ -41,7 +45,3 @@ CREATE MACRO pp_el_attrs(elements) AS list_transform(pp_el_chain(elements), lamb
          lambda a: regexp_full_match(a.key, '[a-z][a-z0-9_:-]*') AND json_type(a.value) = 'VARCHAR'),
        lambda a: a.key || chr(31) || pp_el_clean(json_extract_string(a.value, '$')) || chr(30)), '') ELSE '' END);
 CREATE MACRO pp_el_text(elements) AS CASE WHEN json_type(elements) = 'ARRAY' THEN pp_el_string(json_extract(elements, '$[0]'), 'text') END;
-
-UPDATE events SET el_tags = pp_el_tags(elements), el_ids = pp_el_ids(elements), el_classes = pp_el_classes(elements),
-  el_nth = pp_el_nth(elements), el_attrs = pp_el_attrs(elements), el_text = pp_el_text(elements)
-  WHERE event IN ('pp.click', 'pp.form_submit') AND elements IS NOT NULL;

@@ -59,11 +59,23 @@ function derivedRows(b: Binder, rule: StoredRule, from: string, urls: () => stri
 
 const INSERT = `INSERT INTO events (${DERIVED_COLUMNS.join(', ')})`;
 
+const ELEMENT_COLUMNS = ['tags', 'ids', 'classes', 'nth', 'attrs', 'text'];
+
+/**
+ * The project's events of one name, as rules match them: events stored before the element
+ * columns existed (NULL there) get them from their chain, computed once per row.
+ */
+function candidates(b: Binder, projectId: number, event: string, where = ''): string {
+  const filled = ELEMENT_COLUMNS.map((c) => `coalesce(el_${c}, pp_el_${c}(elements)) AS el_${c}`).join(', ');
+  return `(SELECT * REPLACE (${filled}) FROM events e
+    WHERE project_id = ${b.bind(projectId)} AND event = ${b.bind(event)} AND rule_id IS NULL${where ? ` AND ${where}` : ''})`;
+}
+
 /** Derives a rule's events over all the project's history; answers how many. In the caller's transaction. */
 export async function deriveAll(conn: DuckDBConnection, rule: StoredRule): Promise<number> {
   const b = new Binder();
   const urls = () => `SELECT DISTINCT url FROM events WHERE project_id = ${b.bind(rule.project_id)} AND event = ${b.bind(rule.base_event)} AND url IS NOT NULL`;
-  const result = await conn.run(`${INSERT} ${derivedRows(b, rule, 'events', urls)}`, b.values);
+  const result = await conn.run(`${INSERT} ${derivedRows(b, rule, candidates(b, rule.project_id, rule.base_event), urls)}`, b.values);
   return Number(result.rowsChanged);
 }
 
@@ -84,10 +96,7 @@ export async function countMatching(services: Services, rule: Omit<StoredRule, '
   const b = new Binder();
   const range = () => `e.ts > CAST(${b.bind(from.toISOString())} AS TIMESTAMPTZ) AND e.ts <= CAST(${b.bind(to.toISOString())} AS TIMESTAMPTZ)`;
   const urls = () => `SELECT DISTINCT url FROM events e WHERE project_id = ${b.bind(rule.project_id)} AND event = ${b.bind(rule.base_event)} AND url IS NOT NULL AND ${range()}`;
-  const [row] = await services.events.read(
-    `SELECT count(*) AS n FROM events e WHERE e.project_id = ${b.bind(rule.project_id)} AND e.rule_id IS NULL AND ${range()} AND ${ruleCondition(b, rule, urls)}`,
-    b.values,
-  );
+  const [row] = await services.events.read(`SELECT count(*) AS n FROM ${candidates(b, rule.project_id, rule.base_event, range())} e WHERE ${ruleCondition(b, rule, urls)}`, b.values);
   return Number(row?.n ?? 0);
 }
 

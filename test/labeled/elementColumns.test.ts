@@ -1,12 +1,14 @@
 // The element columns rules match are computed twice: in TypeScript as events are stored
-// (server/ingest/elementColumns.ts) and by the pp_el_* macros of migration 0028 for events stored
-// before it (and seeded ones). On random chains, odd shapes included, both give the same columns.
+// (server/ingest/elementColumns.ts) and by the pp_el_* macros of migration 0028, which rule jobs
+// and previews use for events stored before it (and the tests' seeded events). On random chains,
+// odd shapes included, both give the same columns; and events without them are still matched.
 
 import t from 'tap';
 import fc from 'fast-check';
 import { startTestServer } from '../support/testServer.js';
-import { createTenant } from '../support/factories.js';
+import { accessTokenFor, createTenant } from '../support/factories.js';
 import { readTable } from '../support/ingest.js';
+import { eventually } from '../support/eventually.js';
 import { elementColumns } from '../../server/ingest/elementColumns.js';
 
 const word = fc.constantFrom('a', 'btn', 'Buy', 'data', 'x\u001ey', 'q"t', 'é', '', ' ');
@@ -65,4 +67,35 @@ t.test('the macros and the ingest code agree on every chain', async (t) => {
   );
   t.ok(n >= 150);
   t.equal(elementColumns('pp.page_view', [{ tag: 'a' }]), null, 'only click and form-submit events have them');
+});
+
+t.test('events stored before the columns existed are matched through their chains', async (t) => {
+  const server = await startTestServer(t);
+  const { owner, org, project } = await createTenant(server);
+  const token = await accessTokenFor(server, owner, org);
+  const services = server.running.services;
+  const chain = [{ tag: 'span', text: 'Buy' }, { tag: 'button', id: 'buy', classes: ['btn'], nth_child: 2, attributes: { 'data-pp-name': 'buy' } }];
+  // As an older version stored them: the chain only, no element columns.
+  const insert = (event: string, elements: unknown, url: string) =>
+    services.events.write(
+      `INSERT INTO events (project_id, uuid, ts, received_at, event, distinct_id, source, url, elements)
+       VALUES ($1, uuid(), CAST($2 AS TIMESTAMPTZ), CAST($2 AS TIMESTAMPTZ), $3, 'a', 'browser', $4, $5)`,
+      [project.id, '2026-10-30T10:00:00Z', event, url, elements === null ? null : JSON.stringify(elements)],
+    );
+  await insert('pp.click', chain, 'https://shop.example/pricing');
+  await insert('pp.click', [{ tag: 'a', text: 'Docs' }], 'https://shop.example/pricing');
+  await insert('pp.form_submit', [{ tag: 'form', id: 'signup' }], 'https://shop.example/signup');
+  const stored = await readTable(server, 'SELECT count(el_tags) AS n FROM events WHERE project_id = $1', [project.id]);
+  t.same(stored, [{ n: 0 }], 'no element columns stored');
+  const base = `/api/v1/projects/${project.id}/labeled-events`;
+  const body = { base_event: 'pp.click', selector: '[data-pp-name=buy] span', match_text: 'buy', url_pattern: '/pricing' };
+  t.equal((await server.request('POST', `${base}/preview`, { token, body })).body.count, 1, 'the preview matches the old click');
+  const created = await server.request('POST', base, { token, body: { ...body, event_name: 'buy' } });
+  const form = await server.request('POST', base, { token, body: { base_event: 'pp.form_submit', selector: 'form#signup', event_name: 'signed_up' } });
+  for (const id of [created.body.id, form.body.id]) {
+    const rule = await eventually('the rule derived', async () => (await server.request('GET', `${base}/${id}`, { token })).body, (r) => r.materialization?.state === 'succeeded');
+    t.equal(rule.labeled_events, 1, `${rule.event_name}: the old event is labeled`);
+  }
+  const rows = await readTable(server, 'SELECT count(*) AS n FROM events WHERE project_id = $1 AND rule_id IS NULL AND el_tags IS NOT NULL', [project.id]);
+  t.same(rows, [{ n: 0 }], 'and the stored events are left as they were (an update would move them)');
 });

@@ -83,7 +83,10 @@ export function normalizeEvent(e: SeedEvent): StoredEvent {
   };
 }
 
-/** Stores the events of one project and returns them as stored. */
+/** The element columns ingestion fills for clicks and form submits, here from the migration's macros. */
+const ELEMENT_COLUMNS = ['tags', 'ids', 'classes', 'nth', 'attrs', 'text'];
+
+/** Stores the events of one project (labeled events are not derived) and returns them as stored. */
 export async function seedEvents(server: TestServer, projectId: number, events: SeedEvent[]): Promise<StoredEvent[]> {
   const stored = events.map(normalizeEvent);
   const receivedAt = server.clock.now().toISOString();
@@ -119,17 +122,12 @@ export async function seedEvents(server: TestServer, projectId: number, events: 
       return `(${placeholders.join(', ')})`;
     });
     await server.running.services.events.write(
-      `INSERT INTO events (${COLUMNS.join(', ')}, distinct_key) SELECT *, md5_number_lower(distinct_id) FROM (VALUES ${rows.join(', ')}) v(${COLUMNS.join(', ')})`,
+      `INSERT INTO events (${COLUMNS.join(', ')}, distinct_key, ${ELEMENT_COLUMNS.map((c) => `el_${c}`).join(', ')})
+       SELECT *, md5_number_lower(distinct_id), ${ELEMENT_COLUMNS.map((c) => `CASE WHEN event IN ('pp.click', 'pp.form_submit') THEN pp_el_${c}(elements) END`).join(', ')}
+       FROM (VALUES ${rows.join(', ')}) v(${COLUMNS.join(', ')})`,
       params,
     );
   }
-  // The element columns labeled-event rules match, from the chains, as the migration fills them.
-  await server.running.services.events.write(
-    `UPDATE events SET el_tags = pp_el_tags(elements), el_ids = pp_el_ids(elements), el_classes = pp_el_classes(elements), el_nth = pp_el_nth(elements),
-       el_attrs = pp_el_attrs(elements), el_text = pp_el_text(elements)
-     WHERE project_id = $1 AND event IN ('pp.click', 'pp.form_submit') AND elements IS NOT NULL AND el_tags IS NULL`,
-    [projectId],
-  );
   return stored;
 }
 
