@@ -12,14 +12,14 @@ const PAGES = ['pricing', 'cart', 'help', 'account'];
 
 /**
  * `count` rule bodies over what the generator's clicks, forms and pages carry: specific buttons by
- * class and text, links of one part of the site, the signup form, single pages.
+ * class and text, links of one part of the site, the forms of one part, single pages.
  */
 export function benchRules(count: number): Array<Record<string, unknown>> {
   const kinds: Array<(i: number) => Record<string, unknown>> = [
     (i) => ({ base_event: 'pp.click', selector: 'button.btn-primary', match_text: BUTTONS[i % BUTTONS.length] }),
     (i) => ({ base_event: 'pp.click', selector: `div.hero > a.btn`, url_pattern: `/${SECTIONS[i % SECTIONS.length]}*` }),
     (i) => ({ base_event: 'pp.click', selector: 'div.product-grid button:nth-child(2)', match_text: BUTTONS[(i + 3) % BUTTONS.length] }),
-    () => ({ base_event: 'pp.form_submit', selector: 'form', url_pattern: '/signup' }),
+    (i) => ({ base_event: 'pp.form_submit', selector: 'form', url_pattern: `/${SECTIONS[(i + 1) % SECTIONS.length]}*` }),
     (i) => ({ base_event: 'pp.page_view', url_pattern: `/${PAGES[i % PAGES.length]}` }),
   ];
   return Array.from({ length: count }, (_, i) => ({ ...kinds[i % kinds.length]!(i), event_name: `bench_rule_${i}` }));
