@@ -13,9 +13,9 @@ import { hostAllowed, requestHost } from '../keys/domainRules.js';
 import { rejectionRows } from './rejections.js';
 import { sdkHint } from './sdkInfo.js';
 import { ingestWriter } from './groupWriter.js';
+import type { EventSource } from './normalizeEvent.js';
 
 export type IngestOperation = 'track' | 'identify' | 'alias' | 'replay' | 'capture';
-export type EventSource = 'browser' | 'server' | 'unknown';
 
 export interface IngestCredential {
   key: IngestKey;

@@ -4,11 +4,13 @@
 
 import { randomUUID } from 'node:crypto';
 import type { CommittedEvent } from './eventBus.js';
-import type { EventSource } from './credentials.js';
 import type { SdkInfo } from './sdkInfo.js';
 import type { EventJsonText, TrackEvent } from './eventSchema.js';
 import { jsonText } from './jsonText.js';
 import { elementColumns, type ElementColumns } from './elementColumns.js';
+
+/** Who sent an event: a browser key, a server key, or a legacy key (unknown). Labeled events are `system`. */
+export type EventSource = 'browser' | 'server' | 'unknown';
 
 /** How far ahead of the server a client clock may be before its events are marked invalid. */
 export const FUTURE_TOLERANCE_MS = 60 * 60 * 1000;
