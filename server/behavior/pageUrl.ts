@@ -33,10 +33,18 @@ export function pageUrlsSql(urls: string): string {
       SELECT url, regexp_extract(url, '^([^#?]*)(\\?[^#]*)?(#.*)?$', ['base', 'q', 'frag'], 's') AS p FROM (${urls})))`;
 }
 
+/** A normalized page without its origin: its path, with its hash route if it has one. */
+export function pagePath(page: string): string {
+  const split = ORIGIN.exec(page);
+  return split ? split[2]! : page;
+}
+
+/** `pagePath` in SQL, of a page expression. */
+export const pagePathSql = (page: string): string => `regexp_replace(${page}, '^[A-Za-z][A-Za-z0-9+.-]*://[^/]*', '')`;
+
 /** A part every raw URL of the page contains, for a cheap pre-filter before the exact match. */
 export function pathPartOf(page: string): string {
-  const split = ORIGIN.exec(page);
-  const rest = split ? split[2]! : page;
+  const rest = pagePath(page);
   const hash = rest.search(/#[/!]/);
   return hash >= 0 ? rest.slice(0, hash) : rest;
 }

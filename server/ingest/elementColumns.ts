@@ -12,6 +12,18 @@ export const ATTR_VALUE = '\x1f';
 /** Attribute names kept: those the tracker captures are all of this shape. */
 export const ATTRIBUTE_NAME = /^[a-z][a-z0-9_:-]*$/;
 
+/** The columns, in the table's order. */
+export const ELEMENT_COLUMNS = ['el_tags', 'el_ids', 'el_classes', 'el_nth', 'el_attrs', 'el_text'] as const;
+
+/** A column computed in SQL from a JSON chain, by the macro of migration 0028 named after it. */
+export const elementColumnSql = (column: (typeof ELEMENT_COLUMNS)[number], elements: string): string => `pp_${column}(${elements})`;
+
+/** SQL of every column for a row of `event` with the chain `elements`: NULL for other events. */
+export function elementColumnsSql(event: string, elements: string): string[] {
+  const named = [...ELEMENT_EVENTS].map((e) => `'${e}'`).join(', ');
+  return ELEMENT_COLUMNS.map((c) => `CASE WHEN ${event} IN (${named}) THEN ${elementColumnSql(c, elements)} END`);
+}
+
 export interface ElementColumns {
   el_tags: Array<string | null>;
   el_ids: Array<string | null>;

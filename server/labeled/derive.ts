@@ -1,16 +1,16 @@
 // Deriving labeled events (docs/labeled-events.md#derived-events): the rows a rule adds for the
-// events it matches, written by SQL from the matching rows themselves. Over all history of a
-// project by SQL from the matching rows themselves (the sync job, sync.ts), and for events as they
-// are stored by the ingest writer, which appends the rows `deriveStored` makes in the transaction
-// that appends their sources, so a stored event and its labels commit together.
+// events it matches. Over all history of a project by SQL from the matching rows themselves (the
+// sync job, sync.ts); for events as they are stored, by the ingest writer, which appends the rows
+// `deriveStored` makes in the transaction that appends their sources, so a stored event and its
+// labels commit together.
 
 import { createHash } from 'node:crypto';
 import { BIGINT, INTEGER, type DuckDBConnection } from '@duckdb/node-api';
 import type { Services } from '../services.js';
 import type { EventRow } from '../ingest/normalizeEvent.js';
+import { ELEMENT_COLUMNS, elementColumnSql } from '../ingest/elementColumns.js';
 import { Binder } from '../queries/sql.js';
 import { ruleCondition } from './matchSql.js';
-import { compileRule, type RowMatcher } from './matchRow.js';
 import { activeRulesOf, type StoredRule } from './rules.js';
 
 /** The columns a derived event fills; the others (revenue, elements, element columns) stay NULL. */
@@ -23,50 +23,23 @@ const DERIVED_COLUMNS = [
  * A derived event's uuid: the md5 of its source's uuid and its rule's id read as a uuid, so
  * deriving again gives the same events.
  */
-export const derivedUuid = (source: string, rule: string) => `CAST(md5(CAST(${source} AS VARCHAR) || ':' || CAST(${rule} AS VARCHAR)) AS UUID)`;
+const derivedUuid = (source: string, rule: string) => `CAST(md5(CAST(${source} AS VARCHAR) || ':' || CAST(${rule} AS VARCHAR)) AS UUID)`;
 
 /** `SELECT` of the events `rule` derives from the rows of `from` (aliased `e`) that match it. */
 function derivedRows(b: Binder, rule: StoredRule, from: string, urls: () => string): string {
   const ruleId = `CAST(${b.bind(rule.id)} AS BIGINT)`;
-  const values: Record<(typeof DERIVED_COLUMNS)[number], string> = {
-    project_id: 'e.project_id',
-    uuid: derivedUuid('e.uuid', ruleId),
-    ts: 'e.ts',
-    received_at: 'e.received_at',
-    event: b.bind(rule.event_name),
-    distinct_id: 'e.distinct_id',
-    anonymous_id: 'e.anonymous_id',
-    user_id: 'e.user_id',
-    session_id: 'e.session_id',
-    source: "'system'",
-    sdk_name: 'e.sdk_name',
-    sdk_version: 'e.sdk_version',
-    key_id: 'e.key_id',
-    release: 'e.release',
-    url: 'e.url',
-    path: 'e.path',
-    referrer: 'e.referrer',
-    props: 'e.props',
-    invalid: 'e.invalid',
-    invalid_reasons: 'e.invalid_reasons',
-    rule_id: ruleId,
-    source_uuid: 'e.uuid',
-    distinct_key: 'e.distinct_key',
-  };
-  return `SELECT ${DERIVED_COLUMNS.map((c) => values[c]).join(', ')} FROM ${from} e
-    WHERE e.project_id = ${b.bind(rule.project_id)} AND e.rule_id IS NULL AND ${ruleCondition(b, rule, urls)}`;
+  const values: Record<string, string> = { uuid: derivedUuid('e.uuid', ruleId), event: b.bind(rule.event_name), source: "'system'", rule_id: ruleId, source_uuid: 'e.uuid' };
+  return `SELECT ${DERIVED_COLUMNS.map((c) => values[c] ?? `e.${c}`).join(', ')} FROM ${from} e WHERE ${ruleCondition(b, rule, urls)}`;
 }
 
 const INSERT = `INSERT INTO events (${DERIVED_COLUMNS.join(', ')})`;
-
-const ELEMENT_COLUMNS = ['tags', 'ids', 'classes', 'nth', 'attrs', 'text'];
 
 /**
  * The project's events of one name, as rules match them: events stored before the element
  * columns existed (NULL there) get them from their chain, computed once per row.
  */
 function candidates(b: Binder, projectId: number, event: string, where = ''): string {
-  const filled = ELEMENT_COLUMNS.map((c) => `coalesce(el_${c}, pp_el_${c}(elements)) AS el_${c}`).join(', ');
+  const filled = ELEMENT_COLUMNS.map((c) => `coalesce(${c}, ${elementColumnSql(c, 'elements')}) AS ${c}`).join(', ');
   return `(SELECT * REPLACE (${filled}) FROM events e
     WHERE project_id = ${b.bind(projectId)} AND event = ${b.bind(event)} AND rule_id IS NULL${where ? ` AND ${where}` : ''})`;
 }
@@ -100,16 +73,8 @@ export async function countMatching(services: Services, rule: Omit<StoredRule, '
   return Number(row?.n ?? 0);
 }
 
-const matchers = new WeakMap<StoredRule, RowMatcher>();
-
-function matcherOf(rule: StoredRule): RowMatcher {
-  let m = matchers.get(rule);
-  if (!m) matchers.set(rule, (m = compileRule(rule)));
-  return m;
-}
-
 /** The uuid `derivedUuid` gives in SQL, computed here. */
-export function derivedUuidOf(source: string, ruleId: number): string {
+function derivedUuidOf(source: string, ruleId: number): string {
   const h = createHash('md5').update(`${source}:${ruleId}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
@@ -160,10 +125,7 @@ export function deriveStored(services: Services, rows: readonly EventRow[]): Eve
     const rules = active.get(row.project_id)?.get(row.event);
     if (!rules) continue;
     const view = { row, pages };
-    for (const rule of rules) {
-      if (!matcherOf(rule)(view)) continue;
-      out.push(labelOf(row, rule));
-    }
+    for (const rule of rules) if (rule.matches(view)) out.push(labelOf(row, rule));
   }
   return out;
 }

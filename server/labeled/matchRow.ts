@@ -5,9 +5,9 @@
 
 import type { EventRow } from '../ingest/normalizeEvent.js';
 import { ATTR_END, ATTR_VALUE } from '../ingest/elementColumns.js';
-import { normalizePageUrl } from '../behavior/pageUrl.js';
+import { normalizePageUrl, pagePath } from '../behavior/pageUrl.js';
 import { parseSelector, type Compound } from './selector.js';
-import { textPattern, type RuleAttribute, type RuleConditions } from './matchSql.js';
+import type { RuleAttribute, RuleConditions } from './matchSql.js';
 
 /**
  * An event as rules read it: the row, with its normalized URL and lowercased text worked out once
@@ -39,7 +39,7 @@ function pageOf(v: RowView): string | null {
 function pathOf(v: RowView): string | null {
   if (v.path === undefined) {
     const page = pageOf(v);
-    v.path = page === null ? null : page.replace(ORIGIN, '');
+    v.path = page === null ? null : pagePath(page);
   }
   return v.path;
 }
@@ -78,7 +78,7 @@ function compoundTest(k: Compound): ElementTest {
   for (const id of k.ids) tests.push((c, i) => c.el_ids?.[i] === id);
   for (const cls of k.classes) tests.push((c, i) => c.el_classes?.[i]?.includes(` ${cls} `) ?? false);
   for (const n of k.nthChild) tests.push((c, i) => c.el_nth?.[i] === n);
-  for (const a of k.attributes) tests.push(attributeTest({ name: a.name, op: a.value === undefined ? 'exists' : 'eq', value: a.value }));
+  for (const a of k.attributes) tests.push(attributeTest(a));
   return (c, i) => tests.every((t) => t(c, i));
 }
 
@@ -100,8 +100,6 @@ function chainTest(selector: string, attributes: RuleAttribute[]): (c: Columns) 
     return false;
   };
 }
-
-const ORIGIN = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]*/;
 
 /** The test of a url_pattern on an event: on its page, or on the page's path when the pattern starts with `/`. */
 function urlTest(pattern: string): RowMatcher {
@@ -125,7 +123,7 @@ export function compileRule(rule: RuleConditions): RowMatcher {
   const tests: RowMatcher[] = [(v) => v.row.event === rule.base_event];
   if (rule.base_event !== 'pp.page_view') {
     if (rule.match_text) {
-      const text = textPattern(rule.match_text).toLowerCase();
+      const text = rule.match_text.toLowerCase();
       tests.push((v) => lowerTextOf(v) === text);
     }
     if (rule.selector) {

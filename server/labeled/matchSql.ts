@@ -1,11 +1,11 @@
 // A rule's conditions as one SQL condition on an event row `e` (docs/labeled-events.md#matching),
 // over the element columns stored at ingest (server/ingest/elementColumns.ts). Derivation over
-// all history, derivation as events are stored and the preview all match with it, so they agree.
-// Every value is bound.
+// all history and the preview match with it; the ingest writer matches with the same conditions
+// read in TypeScript (matchRow.ts). Every value is bound.
 
 import type { Binder } from '../queries/sql.js';
 import { ATTR_END, ATTR_VALUE } from '../ingest/elementColumns.js';
-import { normalizePageUrl, pageUrlsSql } from '../behavior/pageUrl.js';
+import { normalizePageUrl, pagePathSql, pageUrlsSql } from '../behavior/pageUrl.js';
 import { parseSelector, type Compound, type Selector } from './selector.js';
 
 export const BASE_EVENTS = ['pp.click', 'pp.form_submit', 'pp.page_view'] as const;
@@ -17,7 +17,7 @@ export interface RuleAttribute {
   value?: string;
 }
 
-/** What a rule matches; empty strings are already null. */
+/** What a rule matches, as checkRuleBody leaves it: empty strings null, the text to match collapsed. */
 export interface RuleConditions {
   base_event: BaseEvent;
   selector: string | null;
@@ -26,9 +26,6 @@ export interface RuleConditions {
   attributes: RuleAttribute[];
 }
 
-/** The text a rule's `match_text` is compared with: trimmed, runs of whitespace made one space. */
-export const textPattern = (text: string): string => text.trim().replace(/\s+/g, ' ');
-
 /** The SQL condition for element `i` (a 1-based list index) of the chain. */
 function compoundAt(b: Binder, c: Compound, i: string): string[] {
   const parts: string[] = [];
@@ -36,7 +33,7 @@ function compoundAt(b: Binder, c: Compound, i: string): string[] {
   for (const id of c.ids) parts.push(`e.el_ids[${i}] = ${b.bind(id)}`);
   for (const cls of c.classes) parts.push(`contains(e.el_classes[${i}], ${b.bind(` ${cls} `)})`);
   for (const n of c.nthChild) parts.push(`e.el_nth[${i}] = ${b.bind(n)}`);
-  for (const a of c.attributes) parts.push(attributeAt(b, { name: a.name, op: a.value === undefined ? 'exists' : 'eq', value: a.value }, i));
+  for (const a of c.attributes) parts.push(attributeAt(b, a, i));
   return parts;
 }
 
@@ -72,8 +69,6 @@ function chainCondition(b: Binder, sel: Selector, attributes: RuleAttribute[]): 
   return `len(list_filter(range(1, ${size} + 1), lambda i0: ${all(first)})) > 0`;
 }
 
-const ORIGIN_SQL = `regexp_replace(page, '^[A-Za-z][A-Za-z0-9+.-]*://[^/]*', '')`;
-
 /** A `*` pattern as a LIKE pattern with `\` as its escape. */
 export function likePattern(pattern: string): string {
   return pattern.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
@@ -82,7 +77,7 @@ export function likePattern(pattern: string): string {
 /** The condition on `page` (a normalized URL) that a url_pattern sets. */
 function pageCondition(b: Binder, pattern: string): string {
   const onPath = pattern.startsWith('/');
-  const subject = onPath ? ORIGIN_SQL : 'page';
+  const subject = onPath ? pagePathSql('page') : 'page';
   if (pattern.includes('*')) return `${subject} LIKE ${b.bind(likePattern(pattern))} ESCAPE '\\'`;
   return `${subject} = ${b.bind(normalizePageUrl(pattern) ?? pattern)}`;
 }
@@ -98,7 +93,7 @@ export function ruleCondition(b: Binder, rule: RuleConditions, urls: () => strin
     parts.push(`e.url IN (SELECT url FROM (${pageUrlsSql(urls())}) WHERE ${pageCondition(b, rule.url_pattern)})`);
   }
   if (rule.base_event !== 'pp.page_view') {
-    if (rule.match_text) parts.push(`lower(e.el_text) = lower(${b.bind(textPattern(rule.match_text))})`);
+    if (rule.match_text) parts.push(`lower(e.el_text) = lower(${b.bind(rule.match_text)})`);
     if (rule.selector) parts.push(chainCondition(b, parseSelector(rule.selector), rule.attributes));
     else if (rule.attributes.length > 0) parts.push(all(rule.attributes.map((a) => attributeAt(b, a, '1'))));
   }

@@ -7,7 +7,8 @@ import type { MetaDb } from '../store/sqlite.js';
 import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from '../http/errors.js';
 import { kickJobs, queueJob, type JobState } from '../store/jobs.js';
 import { ATTRIBUTE_NAME } from '../ingest/elementColumns.js';
-import { textPattern, type BaseEvent, type RuleAttribute, type RuleConditions } from './matchSql.js';
+import type { BaseEvent, RuleAttribute, RuleConditions } from './matchSql.js';
+import { compileRule, type RowMatcher } from './matchRow.js';
 import { parseSelector, SelectorError } from './selector.js';
 
 export const RULE_SYNC = 'labeled_event_sync';
@@ -53,7 +54,10 @@ interface RuleRow extends Omit<LabeledEventRule, 'attributes' | 'materialization
   attributes: string;
 }
 
-/** Tag names the attribute conditions accept: what the tracker captures (docs/tracker.md#elements). */
+/** The text a rule's `match_text` is compared with: trimmed, runs of whitespace made one space. */
+const textPattern = (text: string): string => text.trim().replace(/\s+/g, ' ');
+
+/** Attribute names the attribute conditions accept: what the tracker captures (docs/tracker.md#elements). */
 const CAPTURED_ATTRIBUTES = new Set(['id', 'class', 'href', 'name', 'type', 'role', 'aria-label']);
 const isCaptured = (name: string) => CAPTURED_ATTRIBUTES.has(name) || (name.startsWith('data-pp-') && ATTRIBUTE_NAME.test(name));
 // Separators of the stored attribute encoding, and other control characters, never match anything.
@@ -81,6 +85,8 @@ export function checkRuleBody(body: Body, options: { eventNameRequired: boolean 
   const urlPattern = text('url_pattern');
   const matchText = text('match_text');
   const eventName = text('event_name');
+  const displayName = text('display_name');
+  const description = text('description');
   const attributes = ((body.attributes as RuleAttribute[] | null | undefined) ?? []).map((a) => ({ ...a }));
 
   if (eventName === null) {
@@ -122,37 +128,40 @@ export function checkRuleBody(body: Body, options: { eventNameRequired: boolean 
     match_text: matchText === null ? null : textPattern(matchText),
     attributes,
     event_name: eventName ?? '',
-    display_name: text('display_name'),
-    description: text('description'),
+    display_name: displayName,
+    description,
   };
 }
 
 const COLUMNS = `r.id, r.project_id, r.base_event, r.selector, r.url_pattern, r.match_text, r.attributes, r.event_name, r.display_name, r.description,
   r.state, r.created_at, r.updated_at, r.created_by, r.updated_by`;
-const LATEST_JOB = `SELECT j.state, j.finished_at, j.error FROM labeled_event_jobs l JOIN jobs j ON j.id = l.job_id
-  WHERE l.rule_id = ? ORDER BY l.job_id DESC LIMIT 1`;
 
-const LAST_COUNT = `SELECT l.derived_events FROM labeled_event_jobs l JOIN jobs j ON j.id = l.job_id
-  WHERE l.rule_id = ? AND j.state = 'succeeded' ORDER BY l.job_id DESC LIMIT 1`;
+/**
+ * Rules with their latest job, and the count of the latest one that succeeded (shown while
+ * another runs), in one statement.
+ */
+const WITH_JOBS = `SELECT ${COLUMNS}, j.state AS job_state, j.finished_at AS job_finished_at, j.error AS job_error,
+    (SELECT s.derived_events FROM labeled_event_jobs s JOIN jobs sj ON sj.id = s.job_id
+      WHERE s.rule_id = r.id AND sj.state = 'succeeded' ORDER BY s.job_id DESC LIMIT 1) AS job_count
+  FROM labeled_event_rules r LEFT JOIN jobs j ON j.id = (SELECT max(job_id) FROM labeled_event_jobs WHERE rule_id = r.id)`;
 
-function present(meta: MetaDb, row: RuleRow): LabeledEventRule {
-  const { project_id: _project, attributes, ...rest } = row;
-  const job = meta.prepare(LATEST_JOB).get(row.id) as Materialization | undefined;
-  // While a job runs again, the count of the last one that succeeded stays shown.
-  const last = meta.prepare(LAST_COUNT).get(row.id) as { derived_events: number } | undefined;
-  const materialization = job ? { ...job, derived_events: last?.derived_events ?? null } : null;
+type PresentedRow = RuleRow & { job_state: JobState | null; job_finished_at: string | null; job_error: string | null; job_count: number | null };
+
+function present(row: PresentedRow): LabeledEventRule {
+  const { project_id: _project, attributes, job_state, job_finished_at, job_error, job_count, ...rest } = row;
+  const materialization = job_state === null ? null : { state: job_state, derived_events: job_count, finished_at: job_finished_at, error: job_error };
   return { ...rest, attributes: JSON.parse(attributes) as RuleAttribute[], materialization };
 }
 
 export function listRules(meta: MetaDb, projectId: number): LabeledEventRule[] {
-  const rows = meta.prepare(`SELECT ${COLUMNS} FROM labeled_event_rules r WHERE r.project_id = ? ORDER BY r.event_name`).all(projectId) as RuleRow[];
-  return rows.map((r) => present(meta, r));
+  const rows = meta.prepare(`${WITH_JOBS} WHERE r.project_id = ? ORDER BY r.event_name`).all(projectId) as PresentedRow[];
+  return rows.map(present);
 }
 
 export function getRule(meta: MetaDb, projectId: number, ruleId: number): LabeledEventRule {
-  const row = meta.prepare(`SELECT ${COLUMNS} FROM labeled_event_rules r WHERE r.project_id = ? AND r.id = ?`).get(projectId, ruleId) as RuleRow | undefined;
+  const row = meta.prepare(`${WITH_JOBS} WHERE r.project_id = ? AND r.id = ?`).get(projectId, ruleId) as PresentedRow | undefined;
   if (!row) throw new NotFoundError('labeled-event rule not found');
-  return present(meta, row);
+  return present(row);
 }
 
 /** The rule as the sync job and the writer read it; undefined once it is gone. */
@@ -175,22 +184,30 @@ function storedOf(row: RuleRow): StoredRule {
   };
 }
 
+/** An active rule with its conditions compiled for the rows the ingest writer is about to store. */
+export interface ActiveRule extends StoredRule {
+  matches: RowMatcher;
+}
+
+/** Active rules by project, then by base event. */
+export type ActiveRules = Map<number, Map<string, ActiveRule[]>>;
+
 /** Every active rule of the installation, by project and base event. */
 function activeRules(meta: MetaDb): ActiveRules {
   const rows = meta.prepare(`SELECT ${COLUMNS} FROM labeled_event_rules r WHERE r.state = 'active' ORDER BY r.id`).all() as RuleRow[];
   const byProject: ActiveRules = new Map();
   for (const row of rows) {
-    const byEvent = byProject.get(row.project_id) ?? new Map<string, StoredRule[]>();
-    byEvent.set(row.base_event, [...(byEvent.get(row.base_event) ?? []), storedOf(row)]);
-    byProject.set(row.project_id, byEvent);
+    let byEvent = byProject.get(row.project_id);
+    if (!byEvent) byProject.set(row.project_id, (byEvent = new Map()));
+    let list = byEvent.get(row.base_event);
+    if (!list) byEvent.set(row.base_event, (list = []));
+    const rule = storedOf(row);
+    list.push({ ...rule, matches: compileRule(rule) });
   }
   return byProject;
 }
 
-/** Active rules by project, then by base event. */
-export type ActiveRules = Map<number, Map<string, StoredRule[]>>;
-
-function nameTaken(meta: MetaDb, projectId: number, eventName: string, except: number | null): never | void {
+function nameTaken(meta: MetaDb, projectId: number, eventName: string, except: number | null): void {
   const other = meta.prepare('SELECT id, state FROM labeled_event_rules WHERE project_id = ? AND event_name = ? AND id IS NOT ?').get(projectId, eventName, except) as
     | { id: number; state: RuleState }
     | undefined;

@@ -2,10 +2,11 @@
 // tag, #id, .class, [attr], [attr=value] and :nth-child(n), joined by descendant and child
 // combinators. Anything else is refused by name, so a rule never silently means something else.
 
+/** `[name]` (exists) or `[name=value]` (eq), as a rule's attribute conditions say it. */
 export interface AttributeTest {
   /** Lowercase. */
   name: string;
-  /** Undefined: the attribute is present. */
+  op: 'exists' | 'eq';
   value?: string;
 }
 
@@ -123,7 +124,7 @@ function attribute(r: Reader): AttributeTest {
   }
   if (r.peek() !== ']') r.fail(`expected ] at position ${r.at + 1}`, r.peek() === '' ? undefined : 'attribute flags');
   r.at += 1;
-  return value === undefined ? { name: name[0].toLowerCase() } : { name: name[0].toLowerCase(), value };
+  return value === undefined ? { name: name[0].toLowerCase(), op: 'exists' } : { name: name[0].toLowerCase(), op: 'eq', value };
 }
 
 function pseudo(r: Reader): number {

@@ -8,6 +8,7 @@
 
 import { INTEGER, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
 import { NULL, type DataSet } from './dataSet.js';
+import { ELEMENT_COLUMNS, elementColumnsSql } from '../../server/ingest/elementColumns.js';
 
 export interface StoreProject {
   id: number;
@@ -49,11 +50,6 @@ function projectMap(projects: readonly StoreProject[]): { sql: string; params: A
   return { sql: `(VALUES ${rows.join(', ')}) AS m(idx, project_id, browser_key, server_key)`, params, types };
 }
 
-/** The element columns labeled-event rules match, filled for click and form-submit events as ingestion does. */
-const ELEMENT_COLUMNS = ['tags', 'ids', 'classes', 'nth', 'attrs', 'text']
-  .map((c) => `CASE WHEN s.event IN ('pp.click', 'pp.form_submit') THEN pp_el_${c}(s.elements) END`)
-  .join(', ');
-
 export async function loadEventStore(conn: DuckDBConnection, ds: DataSet, projects: readonly StoreProject[]): Promise<LoadStats> {
   const started = performance.now();
   const map = projectMap(projects);
@@ -63,7 +59,7 @@ export async function loadEventStore(conn: DuckDBConnection, ds: DataSet, projec
   const files = ds.eventFiles.map((f) => `'${sqlPath(f)}'`).join(', ');
   await conn.run(
     `INSERT INTO events (project_id, uuid, ts, received_at, event, distinct_id, distinct_key, anonymous_id, user_id, session_id, source, sdk_name, sdk_version, key_id,
-         release, url, path, referrer, props, revenue, elements, invalid, el_tags, el_ids, el_classes, el_nth, el_attrs, el_text)
+         release, url, path, referrer, props, revenue, elements, invalid, ${ELEMENT_COLUMNS.join(', ')})
        SELECT m.project_id, s.uuid, epoch_ms(s.ts_ms)::TIMESTAMPTZ, epoch_ms(s.received_ms)::TIMESTAMPTZ, s.event, s.distinct_id, md5_number_lower(s.distinct_id),
          s.anonymous_id, s.user_id,
          s.session_id, s.source,
@@ -71,7 +67,8 @@ export async function loadEventStore(conn: DuckDBConnection, ds: DataSet, projec
          CASE s.source WHEN 'browser' THEN '${SDKS.browser.version}' ELSE '${SDKS.server.version}' END,
          CASE s.source WHEN 'browser' THEN m.browser_key ELSE m.server_key END,
          s.release, s.url, s.path, s.referrer, s.props, s.revenue, s.elements, false,
-         ${ELEMENT_COLUMNS}
+         -- the element columns ingestion fills for clicks and form submits
+         ${elementColumnsSql('s.event', 's.elements').join(', ')}
        FROM read_csv([${files}], ${csvOptions(CSV_TYPES)}) s JOIN ${map.sql} ON m.idx = s.p
        ORDER BY s.received_ms`,
     map.params,

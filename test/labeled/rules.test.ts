@@ -93,6 +93,7 @@ t.test('labeled-event rules over HTTP', async (t) => {
     const cases: Array<[Record<string, unknown>, string, RegExp]> = [
       [{ base_event: 'pp.click' }, 'event_name', /required/],
       [{ base_event: 'pp.click', event_name: '  ' }, 'event_name', /event_name is required/],
+      [{ base_event: 'pp.click', event_name: 'x', display_name: 'a\u0001b' }, 'display_name', /control characters/],
       [{ base_event: 'pp.scroll_depth', event_name: 'x' }, 'base_event', /./],
       [{ base_event: 'pp.click', event_name: 'pp.mine' }, 'event_name', /pp\./],
       [{ base_event: 'pp.click', event_name: 'x', selector: 'div + button' }, 'selector', /adjacent sibling combinator \+ is not supported/],

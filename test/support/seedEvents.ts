@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { TestServer } from './testServer.js';
+import { ELEMENT_COLUMNS, elementColumnsSql } from '../../server/ingest/elementColumns.js';
 
 export interface SeedEvent {
   event: string;
@@ -83,9 +84,6 @@ export function normalizeEvent(e: SeedEvent): StoredEvent {
   };
 }
 
-/** The element columns ingestion fills for clicks and form submits, here from the migration's macros. */
-const ELEMENT_COLUMNS = ['tags', 'ids', 'classes', 'nth', 'attrs', 'text'];
-
 /** Stores the events of one project (labeled events are not derived) and returns them as stored. */
 export async function seedEvents(server: TestServer, projectId: number, events: SeedEvent[]): Promise<StoredEvent[]> {
   const stored = events.map(normalizeEvent);
@@ -122,8 +120,9 @@ export async function seedEvents(server: TestServer, projectId: number, events: 
       return `(${placeholders.join(', ')})`;
     });
     await server.running.services.events.write(
-      `INSERT INTO events (${COLUMNS.join(', ')}, distinct_key, ${ELEMENT_COLUMNS.map((c) => `el_${c}`).join(', ')})
-       SELECT *, md5_number_lower(distinct_id), ${ELEMENT_COLUMNS.map((c) => `CASE WHEN event IN ('pp.click', 'pp.form_submit') THEN pp_el_${c}(elements) END`).join(', ')}
+      // The element columns ingestion fills for clicks and form submits, here from the migration's macros.
+      `INSERT INTO events (${COLUMNS.join(', ')}, distinct_key, ${ELEMENT_COLUMNS.join(', ')})
+       SELECT *, md5_number_lower(distinct_id), ${elementColumnsSql('event', 'elements').join(', ')}
        FROM (VALUES ${rows.join(', ')}) v(${COLUMNS.join(', ')})`,
       params,
     );
