@@ -70,14 +70,19 @@ export function parseRevenue(value: unknown): { revenue: number | null; invalid?
   return { revenue: null, invalid: true };
 }
 
-/** The path of an absolute URL, or of a relative one that starts with `/`. */
+/**
+ * The path of an absolute URL, or of a relative one that starts with `/`. A URL without such a
+ * path (`mailto:…`, `app:home`) has none, so every stored path starts with `/`.
+ */
 export function pathOf(url: string | null): string | null {
   if (!url) return null;
+  let path: string;
   try {
-    return new URL(url).pathname;
+    path = new URL(url).pathname;
   } catch {
-    return url.startsWith('/') ? url.split(/[?#]/, 1)[0]! : null;
+    path = url.split(/[?#]/, 1)[0]!;
   }
+  return path.startsWith('/') ? path : null;
 }
 
 /** `text`: the JSON.stringify of props and elements, when the check computed it. */

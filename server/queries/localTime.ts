@@ -78,6 +78,11 @@ export function hourBuckets(from: string, to: string, tz: string): number[] {
   return [...starts].sort((a, b) => a - b);
 }
 
+/** The first instant (epoch ms) of a local date: its first hour's start, wherever DST moves midnight. */
+export function dayStartMs(date: string, tz: string): number {
+  return hourBuckets(date, date, tz)[0]!;
+}
+
 /** The zone's offset from UTC at an instant in ms (local wall time minus UTC), to the second. */
 export function zoneOffsetMs(tz: string, ms: number): number {
   const p = localParts(ms, tz);

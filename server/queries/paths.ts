@@ -3,14 +3,16 @@
 // unit's route (items, repeats collapsed, anchored, cut); the routes come back grouped with their
 // counts, and the graph is folded from them here, step by step away from the anchor.
 
-import type { DuckDBListValue } from '@duckdb/node-api';
+import type { DuckDBMaterializedResult } from '@duckdb/node-api';
 import { ValidationError } from '../http/errors.js';
-import type { EventStore, Row } from '../store/eventStore.js';
+import type { EventStore } from '../store/eventStore.js';
 import type { QueryContext } from './context.js';
 import { checkFilters, type FilterItem } from './filters.js';
 import { checkRange, effectiveRange, type DateRange } from './ranges.js';
 import { cleanedPathSql } from './pathCleaning.js';
-import { actorOf, Binder, compareText, fieldText, filtersCondition, num, scanEvents, type BuiltSql } from './sql.js';
+import { addDays } from './dates.js';
+import { dayStartMs } from './localTime.js';
+import { Binder, compareText, fieldText, filtersCondition, type BuiltSql } from './sql.js';
 
 export interface PathsParams {
   date_from: string;
@@ -100,68 +102,95 @@ export function validatePaths(p: PathsParams): void {
  * start event first, then the selected event, other items, the end event, then by item and
  * breakdown value: never by uuid. Consecutive events with the same item (of the same kind) are
  * one item. The anchor is the unit's first selected event.
+ *
+ * Anchors are found first, from the selected events alone; only the anchored actors' events on the
+ * anchor's side are then read, given their items, and ordered. Items are small integers while they
+ * are ordered and compared (`dict`, numbered in the items' text order), names again at the end.
  */
 export function pathsSql(p: PathsParams, range: DateRange, ctx: QueryContext): BuiltSql {
   const b = new Binder();
-  const pageView = b.bind(PAGE_VIEW);
-  const columns: Record<string, string> = { actor: actorOf('key'), t: 'epoch_ms(e.ts)', event: 'e.event', path: 'e.path' };
-  if (p.mode === 'session') columns.sid = 'e.session_id';
-  if (p.breakdown) columns.bval = fieldText(b, p.breakdown.property);
-  const names = (list: string[]) => list.map((x) => b.bind(x)).join(', ');
+  const after = p.direction === 'after';
+  const session = p.mode === 'session';
+  const rules = ctx.pathCleaning.rules;
   const exclude = p.exclude_events ?? [];
+  const names = (list: string[]) => list.map((x) => b.bind(x)).join(', ');
+  const pageView = b.bind(PAGE_VIEW);
+  const projectId = b.bind(ctx.projectId);
+  // The range's local days as instants, so the scans compare timestamps only.
+  const instant = (ms: number) => `CAST(${b.bind(new Date(ms).toISOString())} AS TIMESTAMPTZ)`;
+  const since = instant(dayStartMs(range.date_from, ctx.timezone));
+  const until = instant(dayStartMs(addDays(range.date_to, 1), ctx.timezone));
+  const inRange = `e.project_id = ${projectId} AND e.ts >= ${since} AND e.ts < ${until} AND ${filtersCondition(b, p.filters, ctx.segments)}`;
+  const ctes: string[] = [];
+
+  // Which page views a name can match before items exist. Every stored path starts with `/`, and
+  // so does its cleaning when every alias does: then a name without one is an event name only.
+  // Other names go through the cleaned paths of the range.
+  const slashKept = rules.every((r) => r.alias.startsWith('/'));
+  const paged = (list: string[]) => list.filter((n) => !slashKept || n.startsWith('/'));
+  const rangePages = paged([p.selected_event, ...exclude]).length > 0;
+  if (rangePages) {
+    ctes.push(`pages AS (SELECT path, ${cleanedPathSql(b, rules, 'path')} AS cleaned FROM (SELECT DISTINCT e.path FROM events e WHERE ${inRange} AND e.event = ${pageView} AND e.path IS NOT NULL))`);
+  }
+  const rawIs = (list: string[]) => {
+    const pages = paged(list);
+    const viaPages = pages.length > 0 ? ` OR coalesce(e.event = ${pageView} AND e.path IN (SELECT path FROM pages WHERE cleaned IN (${names(pages)})), false)` : '';
+    return `(e.event IN (${names(list)})${viaPages})`;
+  };
+  const notExcluded = exclude.length > 0 ? ` AND NOT ${rawIs(exclude)}` : '';
+  ctes.push(`hits AS (SELECT e.distinct_key, epoch_ms(e.ts) AS t FROM events e WHERE ${inRange} AND ${rawIs([p.selected_event])}${notExcluded})`);
+  // Per anchored actor, the instant that bounds the events read: the anchor itself, or with
+  // sessions (each anchored on its own) the first selected event after, the last one before.
+  const bound = after || !session ? 'min' : 'max';
+  ctes.push(`anc AS (SELECT actor, edge, row_number() OVER () AS a FROM (SELECT COALESCE(l.actor_key, h.distinct_key) AS actor, ${bound}(h.t) AS edge FROM hits h LEFT JOIN identity_links l ON l.project_id = ${projectId} AND l.distinct_key = h.distinct_key GROUP BY 1))`);
+  // The keys whose events are an anchored actor's: those linked to it, and its own unless linked on.
+  ctes.push(`keyed AS (SELECT l.distinct_key, anc.a, anc.edge FROM identity_links l JOIN anc ON l.actor_key = anc.actor WHERE l.project_id = ${projectId}
+    UNION ALL SELECT anc.actor, anc.a, anc.edge FROM anc WHERE NOT EXISTS (SELECT 1 FROM identity_links l WHERE l.project_id = ${projectId} AND l.distinct_key = anc.actor))`);
+  const columns = ['k.a', 'epoch_ms(e.ts) AS t', 'e.event', 'e.path', ...(session ? ['e.session_id AS sid'] : []), p.breakdown ? `${fieldText(b, p.breakdown.property)} AS bval` : 'CAST(NULL AS VARCHAR) AS bval'];
   // An excluded event still counts as activity between sessions; in actor mode, excluded event
   // names can leave in the scan already.
-  const scanExcludes = exclude.length > 0 && p.mode === 'actor';
-  const where = [filtersCondition(b, p.filters, ctx.segments), ...(scanExcludes ? [`e.event NOT IN (${names(exclude)})`] : [])];
-  const scan = scanEvents(b, columns, { projectId: ctx.projectId, timezone: ctx.timezone, from: range.date_from, to: range.date_to, where });
-  const unit = p.mode === 'session' ? 'actor, skey' : 'actor';
-  const after = p.direction === 'after';
-  const ctes: string[] = [`raw AS (${scan})`];
-  let rows = 'raw';
-  if (p.mode === 'session') {
+  const scanExcludes = exclude.length > 0 && !session ? ` AND e.event NOT IN (${names(exclude)})` : '';
+  ctes.push(`ev AS (SELECT ${columns.join(', ')} FROM events e JOIN keyed k ON k.distinct_key = e.distinct_key WHERE ${inRange}${scanExcludes} AND epoch_ms(e.ts) ${after ? '>=' : '<='} k.edge)`);
+  let rows = 'ev';
+  if (session) {
     // Session-less events split where 30 minutes pass without one (per actor); others by their id.
     const gap = b.bind(SESSION_GAP_MS);
-    ctes.push(`gaps AS (SELECT *, CASE WHEN sid IS NULL AND t - lag(t) OVER (PARTITION BY actor, sid IS NULL ORDER BY t) <= ${gap} THEN 0 ELSE 1 END AS fresh FROM raw)`);
-    ctes.push(`ss AS (SELECT *, CASE WHEN sid IS NULL THEN 'g' || CAST(sum(fresh) OVER (PARTITION BY actor, sid IS NULL ORDER BY t ROWS UNBOUNDED PRECEDING) AS VARCHAR) ELSE 's' || sid END AS skey FROM gaps)`);
+    ctes.push(`gaps AS (SELECT *, CASE WHEN sid IS NULL AND t - lag(t) OVER (PARTITION BY a, sid IS NULL ORDER BY t) <= ${gap} THEN 0 ELSE 1 END AS fresh FROM ev)`);
+    ctes.push(`ss AS (SELECT *, CASE WHEN sid IS NULL THEN 'g' || CAST(sum(fresh) OVER (PARTITION BY a, sid IS NULL ORDER BY t ROWS UNBOUNDED PRECEDING) AS VARCHAR) ELSE 's' || sid END AS skey FROM gaps)`);
     rows = 'ss';
   }
-  // Each distinct page path is cleaned once (rules are regular expressions). Anchors are found on
-  // the raw rows through the few paths that clean to the selected (or an excluded) name; only the
-  // anchored units' rows on the anchor's side are then given their items and ordered.
-  ctes.push(`pages AS (SELECT path, ${cleanedPathSql(b, ctx.pathCleaning.rules, 'path')} AS cleaned FROM (SELECT DISTINCT path FROM raw WHERE event = ${pageView} AND path IS NOT NULL))`);
-  const rawIs = (list: string[]) => `(event IN (${names(list)}) OR coalesce(event = ${pageView} AND path IN (SELECT path FROM pages WHERE cleaned IN (${names(list)})), false))`;
-  const rawExcluded = exclude.length > 0 ? ` AND NOT ${rawIs(exclude)}` : '';
-  ctes.push(`anc AS (SELECT ${unit}, min(t) AS at FROM ${rows} WHERE ${rawIs([p.selected_event])}${rawExcluded} GROUP BY ${unit})`);
-  const item = `CASE WHEN r.event = ${pageView} AND r.path IS NOT NULL THEN pages.cleaned ELSE r.event END`;
-  ctes.push(`ev AS (SELECT r.*, ${item} AS item FROM ${rows} r JOIN anc USING (${unit}) LEFT JOIN pages ON pages.path = r.path WHERE r.t ${after ? '>=' : '<='} anc.at)`);
-  const matches = (name: string) => `(item = ${b.bind(name)} OR event = ${b.bind(name)})`;
+  // Each distinct page path is cleaned once (rules are regular expressions).
+  if (!rangePages) {
+    ctes.push(`pages AS (SELECT path, ${cleanedPathSql(b, rules, 'path')} AS cleaned FROM (SELECT DISTINCT path FROM ev WHERE event = ${pageView} AND path IS NOT NULL))`);
+  }
+  ctes.push(`its AS (SELECT r.*, CASE WHEN r.event = ${pageView} AND r.path IS NOT NULL THEN pages.cleaned ELSE r.event END AS item, r.event = ${pageView} AS pv FROM ${rows} r LEFT JOIN pages ON pages.path = r.path)`);
+  // What a name matches is a property of the item (a page view's event is pp.page_view, another's its item).
+  const matches = (name: string | undefined) => (name === undefined ? 'false' : `(item = ${b.bind(name)}${name === PAGE_VIEW ? ' OR pv' : ''})`);
   const sel = matches(p.selected_event);
-  const isStart = p.start_event !== undefined ? matches(p.start_event) : 'false';
-  const isEnd = p.end_event !== undefined ? matches(p.end_event) : 'false';
-  const role = `CASE WHEN ${isStart} THEN 0 WHEN ${sel} THEN 1 WHEN ${isEnd} THEN 3 ELSE 2 END`;
-  const order = ['t', 'role', 'item', ...(p.breakdown ? ['bval NULLS LAST'] : [])].join(', ');
-  const bval = p.breakdown ? 'bval' : 'CAST(NULL AS VARCHAR) AS bval';
-  const kept = exclude.length > 0 ? `WHERE NOT (${exclude.map(matches).join(' OR ')})` : '';
-  ctes.push(`near AS (SELECT ${unit}, t, item, event = ${pageView} AS pv, ${bval}, ${role} AS role, ${sel} AS sel, ${isStart} AS is_start, ${isEnd} AS is_end FROM ev ${kept})`);
-  ctes.push(`seq AS (SELECT *, lag(item) OVER w AS prev_item, lag(pv) OVER w AS prev_pv FROM near WINDOW w AS (PARTITION BY ${unit} ORDER BY ${order}))`);
-  ctes.push(`col AS (SELECT * FROM seq WHERE prev_item IS NULL OR prev_item <> item OR prev_pv <> pv)`);
-  // One more pass over the collapsed items gives the anchor row its neighbours: the next (or
-  // previous) `depth` items and whether each is an end (start) item. After, the anchor is the first
-  // item from its instant on; before, items of its instant may follow it, so it is the first
-  // selected one.
-  const ks = Array.from({ length: p.depth }, (_, i) => i + 1);
-  const shift = after ? 'lead' : 'lag';
-  const edge = after ? (p.end_event !== undefined ? 'is_end' : undefined) : p.start_event !== undefined ? 'is_start' : undefined;
-  const neighbours = ks.map((k) => `${shift}(item, ${k}) OVER w AS i${k}${edge ? `, ${shift}(${edge}, ${k}) OVER w AS c${k}` : ''}`);
-  const anchor = after ? 'row_number() OVER w = 1' : `sel AND sum(CASE WHEN sel THEN 1 ELSE 0 END) OVER (w ROWS UNBOUNDED PRECEDING) = 1`;
-  ctes.push(`nb AS (SELECT bval, item, ${neighbours.join(', ')}, ${anchor} AS is_anchor FROM col WINDOW w AS (PARTITION BY ${unit} ORDER BY ${order}))`);
-  // The route in time order; cut at the first end item after the anchor (the last start item before it).
-  const cut = edge ? `CASE ${ks.map((k) => `WHEN c${k} THEN ${k}`).join(' ')} ELSE ${p.depth} END` : String(p.depth);
-  const items = after ? ['item', ...ks.map((k) => `i${k}`)] : [...ks.map((k) => `i${k}`).reverse(), 'item'];
-  const full = `list_value(${items.join(', ')})`;
-  const sliced = after ? `list_slice(${full}, 1, ${cut} + 1)` : `list_slice(${full}, ${p.depth + 1} - ${cut}, ${p.depth + 1})`;
-  ctes.push(`routes AS (SELECT bval, list_filter(${sliced}, x -> x IS NOT NULL) AS items FROM nb WHERE is_anchor)`);
-  return { sql: `WITH ${ctes.join(',\n')}\nSELECT bval, items, count(*) AS n FROM routes GROUP BY bval, items`, params: b.values };
+  const isStart = matches(p.start_event);
+  const isEnd = matches(p.end_event);
+  const gone = exclude.length > 0 ? `(${exclude.map(matches).join(' OR ')})` : 'false';
+  ctes.push(`dict AS (SELECT item, pv, CAST(row_number() OVER (ORDER BY item, pv) AS INTEGER) AS code, ${sel} AS sel, ${isStart} AS is_start, ${isEnd} AS is_end,
+    CASE WHEN ${isStart} THEN 0 WHEN ${sel} THEN 1 WHEN ${isEnd} THEN 3 ELSE 2 END AS role, ${gone} AS gone FROM (SELECT DISTINCT item, pv FROM its))`);
+  ctes.push(`coded AS (SELECT r.a${session ? ', r.skey' : ''}, r.t, r.bval, d.code, d.role, d.sel, d.is_start, d.is_end, d.gone FROM its r JOIN dict d USING (item, pv))`);
+  let near = 'SELECT * FROM coded WHERE NOT gone';
+  if (session) {
+    ctes.push(`sanc AS (SELECT a, skey, min(t) AS at FROM coded WHERE sel AND NOT gone GROUP BY a, skey)`);
+    near = `SELECT c.* FROM coded c JOIN sanc USING (a, skey) WHERE NOT c.gone AND c.t ${after ? '>=' : '<='} sanc.at`;
+  }
+  ctes.push(`near AS (${near})`);
+  // The item names first (unit 0), then every unit's items in order; the routes are walked from
+  // them in routesOf.
+  const order = ['a', ...(session ? ['skey'] : []), 't', 'role', 'code', ...(p.breakdown ? ['bval NULLS LAST'] : [])].join(', ');
+  const skey = session ? 'skey' : 'CAST(NULL AS VARCHAR)';
+  return {
+    sql: `WITH ${ctes.join(',\n')}
+SELECT a, code, name, pv, skey, bval FROM (
+  SELECT 0 AS a, CAST(NULL AS VARCHAR) AS skey, CAST(NULL AS BIGINT) AS t, 0 AS role, code, item AS name, pv, CAST(NULL AS VARCHAR) AS bval FROM dict
+  UNION ALL SELECT CAST(a AS INTEGER), ${skey}, t, role, code, NULL, NULL, bval FROM near)
+ORDER BY ${order}`,
+    params: b.values,
+  };
 }
 
 // --- execution -------------------------------------------------------------------------------
@@ -172,20 +201,100 @@ interface RouteCount {
   n: number;
 }
 
+/** Result columns of pathsSql. */
+const A = 0;
+const CODE = 1;
+const NAME = 2;
+const PV = 3;
+const SKEY = 4;
+const BVAL = 5;
+
+/**
+ * Each unit's route from its items in order: repeats collapsed, anchored at the first item after
+ * (the first selected one before), `depth` items on, cut after the first end item (from the
+ * nearest start item). Counted by (breakdown value of the anchor, route).
+ */
+export function routesOf(result: DuckDBMaterializedResult, p: PathsParams): RouteCount[] {
+  const after = p.direction === 'after';
+  const names: string[] = [];
+  const pageViews: boolean[] = [];
+  let sel = new Uint8Array(0);
+  let edge = new Uint8Array(0);
+  const marks = (name: string | undefined) => Uint8Array.from(names, (item, code) => (name !== undefined && (item === name || (pageViews[code] && name === PAGE_VIEW)) ? 1 : 0));
+  const counts = new Map<string, RouteCount>();
+  const chunks = Array.from({ length: result.chunkCount }, (_, c) => result.getChunk(c));
+  // The unit being read: its collapsed codes, and the chunk and row each came from (the anchor's
+  // breakdown value is read from there).
+  let unitA = -1;
+  let unitSession: unknown = null;
+  const codes: number[] = [];
+  const fromChunk: number[] = [];
+  const fromRow: number[] = [];
+  const finish = () => {
+    if (codes.length === 0) return;
+    let anchor = 0;
+    if (!after) while (anchor < codes.length && !sel[codes[anchor]!]) anchor++;
+    if (anchor === codes.length) return;
+    let first = anchor;
+    let last = anchor;
+    for (let k = 1; k <= p.depth; k++) {
+      const at = after ? anchor + k : anchor - k;
+      if (at < 0 || at >= codes.length) break;
+      if (after) last = at;
+      else first = at;
+      if (edge[codes[at]!]) break;
+    }
+    let key = '';
+    for (let i = first; i <= last; i++) key += `${codes[i]},`;
+    let bval: string | null = null;
+    if (p.breakdown) {
+      bval = chunks[fromChunk[anchor]!]!.getColumnVector(BVAL).getItem(fromRow[anchor]!) as string | null;
+      key += bval === null ? '\u0000' : `\u0001${bval}`;
+    }
+    const known = counts.get(key);
+    if (known) known.n++;
+    else counts.set(key, { bval, items: codes.slice(first, last + 1).map((c) => names[c]!), n: 1 });
+  };
+  for (const [c, chunk] of chunks.entries()) {
+    const a = chunk.getColumnVector(A);
+    const code = chunk.getColumnVector(CODE);
+    const session = p.mode === 'session' ? chunk.getColumnVector(SKEY) : undefined;
+    const rows = chunk.rowCount; // a call into DuckDB each time it is read
+    for (let r = 0; r < rows; r++) {
+      const id = a.getItem(r) as number;
+      const item = code.getItem(r) as number;
+      if (id === 0) {
+        names[item] = chunk.getColumnVector(NAME).getItem(r) as string;
+        pageViews[item] = chunk.getColumnVector(PV).getItem(r) === true;
+        continue;
+      }
+      if (sel.length !== names.length) {
+        sel = marks(p.selected_event);
+        edge = marks(after ? p.end_event : p.start_event);
+      }
+      const s = session?.getItem(r) ?? null;
+      if (id !== unitA || s !== unitSession) {
+        finish();
+        unitA = id;
+        unitSession = s;
+        codes.length = fromChunk.length = fromRow.length = 0;
+      }
+      if (codes.length > 0 && codes[codes.length - 1] === item) continue;
+      // After the anchor only `depth` more items are needed.
+      if (after && codes.length > p.depth) continue;
+      codes.push(item);
+      fromChunk.push(c);
+      fromRow.push(r);
+    }
+  }
+  finish();
+  return [...counts.values()];
+}
+
 export async function runPaths(store: EventStore, p: PathsParams, ctx: QueryContext): Promise<{ range: DateRange; rows: RouteCount[] }> {
   const range = effectiveRange(p, ctx);
   const q = pathsSql(p, range, ctx);
-  const rows = await store.read(q.sql, q.params, { timeoutMs: ctx.timeoutMs });
-  // One string per distinct item, so the graph's maps hash each item once.
-  const pool = new Map<string, string>();
-  const interned = (v: unknown) => {
-    const text = String(v);
-    const known = pool.get(text);
-    if (known !== undefined) return known;
-    pool.set(text, text);
-    return text;
-  };
-  return { range, rows: rows.map((r: Row) => ({ bval: (r.bval as string | null) ?? null, items: (r.items as DuckDBListValue).items.map(interned), n: num(r.n) })) };
+  return { range, rows: await store.readChunks(q.sql, q.params, { timeoutMs: ctx.timeoutMs }, (result) => routesOf(result, p)) };
 }
 
 // --- shaping ---------------------------------------------------------------------------------
@@ -201,8 +310,11 @@ export function compareRoutes(a: readonly string[], b: readonly string[]): numbe
 
 /** The most frequent routes: count ≥ min_count, at most top_n, ties by the route's items. */
 function topRoutes(routes: RouteCount[], p: PathsParams, units: number): PathRoute[] {
+  // Only routes at least as frequent as the top_n-th can be listed: compare those by their items.
+  const ns = Float64Array.from(routes, (r) => r.n).sort();
+  const floor = Math.max(p.min_count, ns[ns.length - p.top_n] ?? 0);
   return routes
-    .filter((r) => r.n >= p.min_count)
+    .filter((r) => r.n >= floor)
     .sort((a, b) => b.n - a.n || compareRoutes(a.items, b.items))
     .slice(0, p.top_n)
     .map((r) => ({ items: r.items, count: r.n, share: r.n / units }));
@@ -252,10 +364,10 @@ function sankeyOf(routes: RouteCount[], p: PathsParams): PathsGraph['sankey'] {
     }
     if (k > 0) {
       // A link below min_count into a named item goes to $other of this step instead.
-      const carried = new Map<number, number>();
+      const carried = new Float64Array(nodes.length * names.length);
       const key = (i: number) => nodeOf[i]! * names.length + folded[i]!;
-      for (const i of live) carried.set(key(i), (carried.get(key(i)) ?? 0) + units[i]!);
-      for (const i of live) if (folded[i]! > 1 && carried.get(key(i))! < p.min_count) folded[i] = 1;
+      for (const i of live) carried[key(i)]! += units[i]!;
+      for (const i of live) if (folded[i]! > 1 && carried[key(i)]! < p.min_count) folded[i] = 1;
     }
     const counts = new Float64Array(names.length);
     for (const i of live) counts[folded[i]!]! += units[i]!;
@@ -336,7 +448,8 @@ export function shapePaths(run: { range: DateRange; rows: RouteCount[] }, p: Pat
     ...run.range,
     direction: p.direction,
     counted: p.mode === 'actor' ? 'actors' : 'sessions',
-    ...graphOf(merged(run.rows), p),
+    // Without a breakdown every route is one row already.
+    ...graphOf(p.breakdown ? merged(run.rows) : run.rows, p),
   };
   if (p.breakdown) response.breakdown = segmentsOf(run.rows, p);
   return response;

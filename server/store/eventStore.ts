@@ -4,7 +4,7 @@
 // a time: DuckDB closes a connection's pending result when another statement starts on it, so a
 // stray statement in the middle of an ingest transaction would fail that transaction.
 
-import { DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import { DuckDBConnection, DuckDBInstance, type DuckDBMaterializedResult, type DuckDBValue } from '@duckdb/node-api';
 import { QueryMemoryError, QueryTimeoutError } from '../http/errors.js';
 
 export type SqlParams = DuckDBValue[] | Record<string, DuckDBValue>;
@@ -88,6 +88,18 @@ export class EventStore {
    * stops, and the answer is 408 even if it managed to finish.
    */
   async read(sql: string, params: SqlParams = [], options: ReadOptions = {}): Promise<Row[]> {
+    return this.timed(options, async (conn) => (await conn.runAndReadAll(sql, params)).getRowObjects());
+  }
+
+  /**
+   * A read whose answer is too large to become objects: `take` walks the result's chunks (typed
+   * vectors) before the connection goes back to the pool. Same time limit as `read`.
+   */
+  async readChunks<T>(sql: string, params: SqlParams, options: ReadOptions, take: (result: DuckDBMaterializedResult) => T): Promise<T> {
+    return this.timed(options, async (conn) => take(await conn.run(sql, params)));
+  }
+
+  private async timed<T>(options: ReadOptions, run: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
     if (!options.skipBarrier) await this.loaded();
     const conn = await this.acquire();
     let timedOut = false;
@@ -100,11 +112,11 @@ export class EventStore {
         }, options.timeoutMs)
       : undefined;
     try {
-      const running = conn.runAndReadAll(sql, params);
+      const running = run(conn);
       this.reading.set(conn, running);
-      const reader = await running;
+      const answer = await running;
       if (timedOut) throw new QueryTimeoutError(options.timeoutMs!);
-      return reader.getRowObjects();
+      return answer;
     } catch (err) {
       if (timedOut) throw new QueryTimeoutError(options.timeoutMs!);
       if (err instanceof Error && err.message.startsWith(OUT_OF_MEMORY)) throw new QueryMemoryError(this.memoryLimitMb);

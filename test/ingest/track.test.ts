@@ -51,8 +51,9 @@ t.test('track', async (t) => {
         { event: 'purchase', uuid: ids[0], ts: '2026-11-02T11:59:00+03:00', user_id: 'u1', anonymous_id: 'a1', session_id: 's1', url: 'https://shop.example/cart?x=1#top', referrer: 'https://google.example/', release: 'v1.2.3', props: { revenue: 1250.5, plan: 'pro' } },
         // A refund as a numeric string: signed.
         { event: 'refund', uuid: ids[1].toUpperCase(), anonymous_id: 'a1', props: { revenue: ' -300 ' }, url: '/account/refunds?id=9' },
-        // Soft defects: non-numeric revenue and a clock two hours ahead; still stored.
-        { event: 'odd', uuid: ids[2], anonymous_id: 'a2', ts: '2026-11-02T14:00:01Z', props: { revenue: 'a lot' } },
+        // Soft defects: non-numeric revenue and a clock two hours ahead; still stored. A URL
+        // without a path (another scheme's) leaves none.
+        { event: 'odd', uuid: ids[2], anonymous_id: 'a2', ts: '2026-11-02T14:00:01Z', props: { revenue: 'a lot' }, url: 'mailto:sales@shop.example' },
         // No ts: the time of receipt; elements kept.
         { event: 'pp.click', uuid: ids[3], anonymous_id: 'a3', elements: [{ tag: 'button', nth_child: 1 }] },
       ],
@@ -70,7 +71,7 @@ t.test('track', async (t) => {
     });
     t.same(JSON.parse(byEvent.purchase.props), { revenue: 1250.5, plan: 'pro' });
     t.match(byEvent.refund, { uuid: ids[1], distinct_id: 'a1', user_id: null, revenue: -300, path: '/account/refunds', ts: NOW, invalid: false });
-    t.match(byEvent.odd, { revenue: null, invalid: true, invalid_reasons: '["ts_in_future","revenue_not_numeric"]', ts: '2026-11-02T14:00:01.000Z' });
+    t.match(byEvent.odd, { revenue: null, invalid: true, invalid_reasons: '["ts_in_future","revenue_not_numeric"]', ts: '2026-11-02T14:00:01.000Z', url: 'mailto:sales@shop.example', path: null });
     t.match(byEvent['pp.click'], { ts: NOW, url: null, path: null });
     t.same(JSON.parse(byEvent['pp.click'].elements), [{ tag: 'button', nth_child: 1 }]);
   });

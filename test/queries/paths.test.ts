@@ -127,6 +127,18 @@ t.test('excluded events still keep a session alive, and can take the anchor away
   t.strictSame({ units: gone.body.units, routes: gone.body.routes, sankey: gone.body.sankey }, { units: 0, routes: [], sankey: { nodes: [], links: [] } });
 });
 
+t.test('a page view of a URL without a path has none: its item is pp.page_view', async (t) => {
+  const p = h.project('UTC');
+  await seedEvents(h.server, p, [
+    { event: 'pp.page_view', ts: '2026-05-04T10:00:00Z', url: 'app:start', user_id: 'erin' },
+    { event: 'signup', ts: '2026-05-04T10:01:00Z', user_id: 'erin' },
+    pv('2026-05-04T10:02:00Z', '/start', { user_id: 'erin' }),
+  ]);
+  const body = { date_from: '2026-05-04', date_to: '2026-05-04', selected_event: 'pp.page_view', direction: 'after', depth: 2, mode: 'actor' };
+  t.strictSame((await h.query(p, 'paths', body)).body.routes, [{ items: ['pp.page_view', 'signup', '/start'], count: 1, share: 1 }]);
+  t.equal((await h.query(p, 'paths', { ...body, selected_event: 'start' })).body.units, 0, 'no item is named start');
+});
+
 t.test('path-cleaning rules: roles, checks, the test call and the revision', async (t) => {
   const p = h.project('UTC');
   const base = `/api/v1/projects/${p}/path-cleaning`;

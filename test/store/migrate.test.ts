@@ -1,12 +1,14 @@
-// The migration runner: order, one transaction each, checksums, and refusal of edited files.
+// The migration runner: order, one transaction each, checksums, and refusal of edited files; then
+// what shipped migrations do to data stored before them.
 
 import t from 'tap';
-import { writeFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile, rm } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { tempDir } from '../support/tempDir.js';
 import { openMetaDb } from '../../server/store/sqlite.js';
 import { EventStore } from '../../server/store/eventStore.js';
-import { migrateEvents, migrateMeta, MigrationError, readMigrations } from '../../server/store/migrate.js';
+import { migrateEvents, migrateMeta, MigrationError, migrationsDir, readMigrations } from '../../server/store/migrate.js';
 
 t.test('sqlite: applies in order, once, and refuses an edited file', async (t) => {
   const dir = await tempDir(t);
@@ -79,4 +81,21 @@ t.test('the shipped migrations apply to a fresh installation', async (t) => {
   const store = await EventStore.open(path.join(dir, 'events.duckdb'));
   t.teardown(() => store.close());
   t.ok((await migrateEvents(store)).length > 0);
+});
+
+t.test('an upgrade clears stored paths that do not start with /', async (t) => {
+  const dir = await tempDir(t);
+  const shipped = migrationsDir('duckdb');
+  const before = path.join(dir, 'before');
+  await mkdir(before);
+  for (const file of readdirSync(shipped).filter((f) => f < '0029')) await copyFile(path.join(shipped, file), path.join(before, file));
+  const store = await EventStore.open(path.join(dir, 'events.duckdb'));
+  t.teardown(() => store.close());
+  await migrateEvents(store, before);
+  const row = (uuid: string, path: string | null) => `(1, '${uuid}', TIMESTAMPTZ '2026-05-04 10:00:00+00', TIMESTAMPTZ '2026-05-04 10:00:00+00', 'pp.page_view', 'a', 'browser', ${path === null ? 'NULL' : `'${path}'`})`;
+  const ids = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000003'];
+  await store.write(`INSERT INTO events (project_id, uuid, ts, received_at, event, distinct_id, source, path) VALUES ${[row(ids[0]!, 'sales@shop.example'), row(ids[1]!, '/pricing'), row(ids[2]!, null)].join(', ')}`);
+  await migrateEvents(store);
+  const rows = await store.read('SELECT CAST(uuid AS VARCHAR) AS uuid, path FROM events ORDER BY uuid');
+  t.same(rows, [{ uuid: ids[0], path: null }, { uuid: ids[1], path: '/pricing' }, { uuid: ids[2], path: null }]);
 });

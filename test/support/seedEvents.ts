@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { TestServer } from './testServer.js';
 import { ELEMENT_COLUMNS, elementColumnsSql } from '../../server/ingest/elementColumns.js';
+import { pathOf } from '../../server/ingest/normalizeEvent.js';
 
 export interface SeedEvent {
   event: string;
@@ -56,14 +57,7 @@ export function normalizeEvent(e: SeedEvent): StoredEvent {
   if (!distinct) throw new Error(`seed event ${e.event} needs a user_id or an anonymous_id`);
   const props = e.props ?? {};
   const revenue = typeof props.revenue === 'number' && Number.isFinite(props.revenue) ? props.revenue : null;
-  let path: string | null = null;
-  if (e.url) {
-    try {
-      path = new URL(e.url).pathname;
-    } catch {
-      path = null;
-    }
-  }
+  const path = pathOf(e.url ?? null);
   return {
     uuid: e.uuid ?? randomUUID(),
     ts: new Date(e.ts),
