@@ -32,6 +32,8 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'rate_limit.auth_ip_per_minute', env: 'PP_RATE_LIMIT_AUTH_IP_PER_MINUTE', kind: 'int', description: 'sign-in, registration, password reset and invitation attempts per minute per client address (default 10)' },
   { key: 'rate_limit.auth_email_per_minute', env: 'PP_RATE_LIMIT_AUTH_EMAIL_PER_MINUTE', kind: 'int', description: 'sign-in, registration and password reset attempts per minute per email address (default 5)' },
   { key: 'rate_limit.refresh_ip_per_minute', env: 'PP_RATE_LIMIT_REFRESH_IP_PER_MINUTE', kind: 'int', description: 'refresh, bootstrap and logout requests per minute per client address (default 120)' },
+  { key: 'rate_limit.shared_ip_per_minute', env: 'PP_RATE_LIMIT_SHARED_IP_PER_MINUTE', kind: 'int', description: 'requests to public share links per minute per client address (default 300)' },
+  { key: 'rate_limit.shared_token_per_minute', env: 'PP_RATE_LIMIT_SHARED_TOKEN_PER_MINUTE', kind: 'int', description: 'requests per minute to one public share link, from every address together (default 600)' },
   { key: 'query_timeout_ms', env: 'PP_QUERY_TIMEOUT_MS', kind: 'int', description: 'time limit of one analytical query or event read, in ms (default 30000)' },
   { key: 'query_cache_mb', env: 'PP_QUERY_CACHE_MB', kind: 'int', description: 'memory for answers of analytical queries kept until the project\'s events change, in MiB; 0 keeps none (default 32)' },
   { key: 'query_timeouts.funnel', env: 'PP_QUERY_TIMEOUT_FUNNEL_MS', kind: 'int', description: 'time limit of the funnel query, in ms (default: query_timeout_ms)' },
@@ -77,6 +79,8 @@ export interface Config {
     auth_ip_per_minute: number;
     auth_email_per_minute: number;
     refresh_ip_per_minute: number;
+    shared_ip_per_minute: number;
+    shared_token_per_minute: number;
   };
   query_timeout_ms: number;
   query_cache_mb: number;
@@ -122,6 +126,8 @@ const DEFAULTS = {
   'rate_limit.auth_ip_per_minute': 10,
   'rate_limit.auth_email_per_minute': 5,
   'rate_limit.refresh_ip_per_minute': 120,
+  'rate_limit.shared_ip_per_minute': 300,
+  'rate_limit.shared_token_per_minute': 600,
   query_timeout_ms: 30_000,
   query_cache_mb: 32,
   trust_proxy: false,

@@ -28,6 +28,8 @@ import { keysDomain } from '../keys/routes.js';
 import { behaviorDomain } from '../behavior/routes.js';
 import { formPurgeDomain } from '../behavior/purgeRoutes.js';
 import { labeledEventsDomain } from '../labeled/routes.js';
+import { dashboardsDomain } from '../dashboards/routes.js';
+import { shareLinksDomain } from '../dashboards/shareRoutes.js';
 import { queriesDomain } from '../queries/routes.js';
 import { segmentsDomain } from '../accounts/segmentsDomain.js';
 import { pathCleaningDomain } from '../queries/pathCleaningDomain.js';
@@ -54,6 +56,8 @@ export const DOMAINS: Domain[] = [
   behaviorDomain,
   formPurgeDomain,
   labeledEventsDomain,
+  dashboardsDomain,
+  shareLinksDomain,
   queriesDomain,
   segmentsDomain,
   pathCleaningDomain,

@@ -1,6 +1,7 @@
 // pino JSON-lines logger with credentials redacted: Authorization, Cookie and Set-Cookie headers,
-// the query string of a Referer (reset and invitation links carry tokens there), and secret query
-// parameters (`key`, `token`, `code`, `state`, `*_token`, …) wherever a URL is logged.
+// the query string of a Referer (reset and invitation links carry tokens there), secret query
+// parameters (`key`, `token`, `code`, `state`, `*_token`, …) and share-link tokens in a
+// `/shared/<token>` path, wherever a URL is logged.
 
 import { pino, type Logger, type DestinationStream } from 'pino';
 import type { RecentLogLines } from './recentLogLines.js';
@@ -10,6 +11,8 @@ export type { Logger };
 const REDACTED = '[redacted]';
 const SECRET_PARAMS = new Set(['key', 'token', 'code', 'state', 'password', 'secret', 'credential', 'mfa_code']);
 const SECRET_SUFFIX = /[_-](token|key|secret|code)$/i;
+/** Share-link tokens travel in the path, of the API (/api/v1/shared/…) and of the console page (/shared/…). */
+const SHARED_PATH = /(\/shared\/)[^/?#&]+/gi;
 /** Headers that carry a URL of ours or of a page in front of us. */
 const URL_HEADERS = ['location', 'content-location', 'x-original-url', 'x-forwarded-uri', 'x-rewrite-url'];
 
@@ -39,8 +42,9 @@ export function createLogger(level: string, destination?: DestinationStream, rec
   );
 }
 
-/** Replaces the values of secret-bearing query parameters in a URL path with a marker. */
-export function redactUrl(url: string): string {
+/** Replaces share-link tokens and the values of secret-bearing query parameters in a URL path with a marker. */
+export function redactUrl(logged: string): string {
+  const url = redactSharedPath(logged);
   const q = url.indexOf('?');
   if (q < 0) return url;
   const params = new URLSearchParams(url.slice(q + 1));
@@ -54,10 +58,15 @@ export function redactUrl(url: string): string {
   return changed ? `${url.slice(0, q)}?${params.toString()}` : url;
 }
 
+function redactSharedPath(url: string): string {
+  return url.replace(SHARED_PATH, `$1${REDACTED}`);
+}
+
 /** A Referer without its query string: the page's own parameters are no business of the log. */
 function redactReferer(value: string): string {
-  const q = value.search(/[?#]/);
-  return q < 0 ? value : `${value.slice(0, q)}?${REDACTED}`;
+  const page = redactSharedPath(value);
+  const q = page.search(/[?#]/);
+  return q < 0 ? page : `${page.slice(0, q)}?${REDACTED}`;
 }
 
 /** A copy of request or response headers fit for the log (credential headers are left to pino's redact paths). */

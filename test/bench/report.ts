@@ -3,6 +3,7 @@
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { PhaseResult } from './ingestBench.js';
+import { DASHBOARD_TARGET_MS, type DashboardFigures } from './dashboardBench.js';
 
 export interface CaseReport {
   kind: string;
@@ -24,6 +25,8 @@ export interface SizeReport {
   cases: CaseReport[];
   /** One labeled-event rule derived over the main project and torn down (labeledBench.ts). */
   labeled?: { derivedEvents: number; materializeMs: number; teardownMs: number };
+  /** A dashboard of eight insight tiles opened cold and from the cache (dashboardBench.ts). */
+  dashboard?: DashboardFigures;
 }
 
 export interface EngineIngest {
@@ -93,6 +96,7 @@ export function benchmarksJson(r: RunReport): unknown {
           peer: r.ingest.peer ? ingest(r.ingest.peer) : undefined,
         }
       : undefined,
+    dashboard: perSize((s) => (s.dashboard ? { tiles: s.dashboard.tiles, cold_ms: Math.round(s.dashboard.coldMs), warm_ms: round(s.dashboard.warmMs), target_ms: DASHBOARD_TARGET_MS } : undefined)),
     labeled_rule: perSize((s) => (s.labeled ? { derived_events: s.labeled.derivedEvents, materialize_ms: Math.round(s.labeled.materializeMs), teardown_ms: Math.round(s.labeled.teardownMs) } : undefined)),
     queries: Object.fromEntries(
       kinds.map((k) => [k, { p50_ms: perSize((s) => p50(caseOf(s, k)?.pp)), cached_p50_ms: perSize((s) => mapUndef(cachedOf(caseOf(s, k)), round)), check: perSize((s) => caseOf(s, k)?.check), target_ms: r.sizes[0]?.cases.find((c) => c.kind === k)?.targetMs }]),
@@ -146,6 +150,13 @@ export function markdownBlock(r: RunReport): string {
     lines.push('**Labeled events**: one rule (a primary button\'s "Add to cart" clicks) derived over the main project\'s whole history, then deleted:', '');
     lines.push('| events | labeled events | derived in, s | torn down in, s |', '| --- | --- | --- | --- |');
     for (const s of labeled) lines.push(`| ${label(s.events)} | ${s.labeled!.derivedEvents.toLocaleString('en-US')} | ${(s.labeled!.materializeMs / 1000).toFixed(1)} | ${(s.labeled!.teardownMs / 1000).toFixed(1)} |`);
+    lines.push('');
+  }
+  const boards = sizes.filter((s) => s.dashboard);
+  if (boards.length > 0) {
+    lines.push('**Dashboard**: eight insight tiles opened as a browser opens them, the dashboard then every tile’s answer requested at once (median, ms):', '');
+    lines.push('| events | cold (every tile computed) | from the result cache | target |', '| --- | --- | --- | --- |');
+    for (const s of boards) lines.push(`| ${label(s.events)} | ${ms(s.dashboard!.coldMs)} | ${ms(s.dashboard!.warmMs)} | ≤ ${DASHBOARD_TARGET_MS} ms |`);
     lines.push('');
   }
   lines.push(...targetLines(r));
@@ -232,6 +243,7 @@ function targetLines(r: RunReport): string[] {
     const ratio = ratioOf(c);
     if (c.peerTarget && ratio !== undefined) verdict(ratio <= 1, `${c.kind} at ${size} against ClickHouse: ratio ${ratio.toFixed(2)} (target ≤ 1.0)`);
   }
+  if (s.dashboard) verdict(s.dashboard.coldMs <= DASHBOARD_TARGET_MS, `a dashboard of ${s.dashboard.tiles} tiles at ${size} renders in ${ms(s.dashboard.coldMs)} ms cold, ${ms(s.dashboard.warmMs)} ms warm (target ≤ ${DASHBOARD_TARGET_MS} ms)`);
   verdict(s.pp.rssPeakMb <= TARGETS.rssMb, `server peak RSS during the ${size} queries ${Math.round(s.pp.rssPeakMb)} MB (target ≤ ${TARGETS.rssMb} MB)`);
   const per = s.pp.fileBytes / MB / (s.events / 1e6);
   verdict(per <= TARGETS.mbPerMillion, `storage ${per.toFixed(1)} MB per million events (target ≤ ${TARGETS.mbPerMillion})`);

@@ -23,6 +23,7 @@ import { EVENT_TABLE_COLUMNS, EVENT_TABLE_ENGINE } from './peerSql.js';
 import { timeBaseline, timePeer, timePp, type Outcome } from './queryBench.js';
 import { BENCHMARKS_SKELETON, benchmarksJson, label, markdownBlock, updateBenchmarksMd, type CaseReport, type EngineIngest, type RulesIngest, type RunReport, type SizeReport } from './report.js';
 import { benchRules, createRules, timeLabeledRule } from './labeledBench.js';
+import { timeDashboard } from './dashboardBench.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -43,10 +44,11 @@ const { values: args } = parseArgs({
 const sizes = args.events.split(',').map((s) => Number(s.trim()));
 if (sizes.some((n) => !Number.isInteger(n) || n < 1000)) throw new Error(`--events takes event counts of at least 1000, got ${args.events}`);
 const only = args.only ? new Set(args.only.split(',').map((s) => s.trim())) : undefined;
-const known = new Set(['ingest', 'labeled', ...CASES.map((c) => c.kind)]);
+const known = new Set(['ingest', 'labeled', 'dashboard', ...CASES.map((c) => c.kind)]);
 for (const k of only ?? []) if (!known.has(k)) throw new Error(`--only: unknown case ${k}; known: ${[...known].join(', ')}`);
 const cases = CASES.filter((c) => !only || only.has(c.kind));
 const labeledOn = !only || only.has('labeled');
+const dashboardOn = !only || only.has('dashboard');
 /** Active labeled-event rules per project in the second ingest run. */
 const INGEST_RULES = 20;
 const runs = Number(args.runs);
@@ -272,6 +274,7 @@ async function sizePhase(events: number, ch: ClickHouse | undefined): Promise<Si
   let rssPeakMb: number;
   let rssAfterStartMb: number;
   let baselineMs: number;
+  let dashboard: SizeReport['dashboard'];
   try {
     // Day-level queries read the per-day rollup, which the server folds after start (once per store).
     const foldStarted = performance.now();
@@ -284,6 +287,10 @@ async function sizePhase(events: number, ch: ClickHouse | undefined): Promise<Si
     baselineMs = await timeBaseline(server, scope, { warmups, runs, log });
     log(`${label(events)}: baseline (GET the project, no query) ${baselineMs.toFixed(1)} ms`);
     ppOutcomes = await timePp(server, cases, scope, { warmups, runs, log });
+    if (dashboardOn) {
+      dashboard = await timeDashboard(server, scope, { warmups, runs });
+      log(`${label(events)}: a dashboard of ${dashboard.tiles} tiles opened in ${dashboard.coldMs.toFixed(0)} ms cold, ${dashboard.warmMs.toFixed(0)} ms from the cache`);
+    }
     rssPeakMb = server.memory().peakMb;
     log(`${label(events)}: pp peak RSS during queries ${Math.round(rssPeakMb)} MB`);
   } finally {
@@ -292,7 +299,7 @@ async function sizePhase(events: number, ch: ClickHouse | undefined): Promise<Si
   }
   // Measured after the server stopped: the store then also holds the per-day rollup it folded.
   const fileSize = fileBytes(path.join(dataDir, 'events.duckdb'));
-  const report: SizeReport = { events, generateMs: ds.generateMs, pp: { loadMs, fileBytes: fileSize, rssPeakMb, rssAfterStartMb, baselineMs, memoryLimitMb }, cases: [] };
+  const report: SizeReport = { events, generateMs: ds.generateMs, pp: { loadMs, fileBytes: fileSize, rssPeakMb, rssAfterStartMb, baselineMs, memoryLimitMb }, cases: [], dashboard };
   if (labeledOn) report.labeled = await labeledPhase(inst, main.id, events);
   let peerOutcomes = new Map<string, Outcome>();
   if (ch) {
@@ -350,7 +357,7 @@ async function main(): Promise<void> {
       log(`ClickHouse ${ch.version} on 127.0.0.1:${ch.port} (pid ${ch.pid})`);
     }
     // `--only ingest` measures ingestion alone: no data set, no query run.
-    if (cases.length > 0 || labeledOn) for (const n of sizes) report.sizes.push(await sizePhase(n, ch));
+    if (cases.length > 0 || labeledOn || dashboardOn) for (const n of sizes) report.sizes.push(await sizePhase(n, ch));
   } finally {
     await children.stopAll();
     for (const dir of leftovers) rmSync(dir, { recursive: true, force: true });

@@ -626,6 +626,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{id}/dashboards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The dashboards of the project, by name (viewer+) */
+        get: operations["listDashboards"];
+        put?: never;
+        /** Create an empty dashboard (analyst+); at most 100 per project */
+        post: operations["createDashboard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/dashboards/{dashboardID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One dashboard with its tiles (viewer+) */
+        get: operations["getDashboard"];
+        put?: never;
+        post?: never;
+        /** Delete a dashboard, its tiles and its share links; its insights stay (analyst+) */
+        delete: operations["deleteDashboard"];
+        options?: never;
+        head?: never;
+        /**
+         * Change names, the date range, the filters or the layout (analyst+)
+         * @description Fields left out keep their value; null clears the date range or the filters. A layout lists every tile once, in the new order.
+         */
+        patch: operations["updateDashboard"];
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/dashboards/{dashboardID}/tiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add an insight or text tile at the end (analyst+); at most 40 per dashboard */
+        post: operations["addTile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/dashboards/{dashboardID}/tiles/{tileID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a tile (analyst+) */
+        delete: operations["deleteTile"];
+        options?: never;
+        head?: never;
+        /** Change a tile’s size, or a text tile’s text (analyst+) */
+        patch: operations["updateTile"];
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/dashboards/{dashboardID}/tiles/{tileID}/result": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The answer of an insight tile with the dashboard’s date range and filters (viewer+)
+         * @description As the insight’s result call with the dashboard’s overrides; a text tile has none (404).
+         */
+        post: operations["tileResult"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{id}/events": {
         parameters: {
             query?: never;
@@ -694,6 +789,66 @@ export interface paths {
         get: operations["getFormDetail"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/insights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The saved insights of the project, most recently changed first (viewer+) */
+        get: operations["listInsights"];
+        put?: never;
+        /**
+         * Save a query as an insight; the query is checked as its route checks it (analyst+)
+         * @description At most 500 per project. The query’s entitlements apply when it runs, not when it is saved.
+         */
+        post: operations["createInsight"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/insights/{insightID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One saved insight (viewer+) */
+        get: operations["getInsight"];
+        put?: never;
+        post?: never;
+        /** Delete an insight, its dashboard tiles and its share links (analyst+) */
+        delete: operations["deleteInsight"];
+        options?: never;
+        head?: never;
+        /** Rename, describe or replace the query of an insight; its kind stays (analyst+) */
+        patch: operations["updateInsight"];
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/insights/{insightID}/result": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The insight’s answer, optionally for another date range or with more filters (viewer+)
+         * @description The same answer, result cache and refusals as its query route for the body with the overrides; Cache-Control: no-cache asks for a fresh answer.
+         */
+        post: operations["insightResult"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1264,6 +1419,101 @@ export interface paths {
         patch: operations["updateSegment"];
         trace?: never;
     };
+    "/api/v1/projects/{id}/share-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The live share links of the project, newest first, without tokens (admin+) */
+        get: operations["listShareLinks"];
+        put?: never;
+        /** A public link to a dashboard or an insight; the token is shown this once (admin+) */
+        post: operations["createShareLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/share-links/{linkID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a link at once (admin+) */
+        delete: operations["revokeShareLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shared/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a share link shows: the dashboard with its tiles, or the insight, and the project’s name and time zone
+         * @description No credentials. An unknown, revoked or expired token is 404.
+         */
+        get: operations["openSharedLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shared/{token}/result": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The answer of a shared insight
+         * @description Always from the result cache while the events are unchanged (Cache-Control is ignored).
+         */
+        post: operations["sharedInsightResult"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shared/{token}/tiles/{tileID}/result": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The answer of an insight tile of a shared dashboard, with the dashboard’s date range and filters
+         * @description Always from the result cache while the events are unchanged (Cache-Control is ignored). A tile not on the dashboard is 404, like an unknown token.
+         */
+        post: operations["sharedTileResult"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/alias": {
         parameters: {
             query?: never;
@@ -1586,6 +1836,12 @@ export interface components {
             previous_id: string;
             user_id: string;
         };
+        Author: {
+            email: string;
+            /** Format: int64 */
+            id: number;
+            name: string | null;
+        };
         BehaviorPage: {
             /** Format: date */
             date_from: string;
@@ -1798,6 +2054,12 @@ export interface components {
             /** @description these are associations, not causes */
             warning: string;
         };
+        CreatedShareLink: {
+            /** @description shown this once; only its hash is kept */
+            token: string;
+            /** @description the console page showing it: /shared/<token> */
+            url_path: string;
+        } & components["schemas"]["ShareLink"];
         /** @description the token response plus the shell sections this installation has; a section without data is absent */
         CustomerBootstrapResponse: components["schemas"]["TokenResponse"] & {
             /** @description cloud only */
@@ -1819,6 +2081,108 @@ export interface components {
             };
             /** @description cloud only */
             usage?: Record<string, never>;
+        };
+        Dashboard: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description null once the user is deleted */
+            created_by: components["schemas"]["Author"] | null;
+            /**
+             * Format: date
+             * @description replaces each query’s date_from, a local date YYYY-MM-DD; null for none
+             */
+            date_from: string | null;
+            /**
+             * Format: date
+             * @description replaces each query’s date_to, a local date YYYY-MM-DD; null for none
+             */
+            date_to: string | null;
+            description: string | null;
+            /** @description added (AND) to each query’s top-level filters; null for none */
+            filters: components["schemas"]["QueryFilters"] | null;
+            /** Format: int64 */
+            id: number;
+            name: string;
+            project_id: number;
+            /** @description in order */
+            tiles: components["schemas"]["Tile"][];
+            /** Format: date-time */
+            updated_at: string;
+            /** @description null once the user is deleted */
+            updated_by: components["schemas"]["Author"] | null;
+        };
+        DashboardBody: {
+            /**
+             * Format: date
+             * @description replaces each query’s date_from, a local date YYYY-MM-DD; null for none
+             */
+            date_from?: string | null;
+            /**
+             * Format: date
+             * @description replaces each query’s date_to, a local date YYYY-MM-DD; null for none
+             */
+            date_to?: string | null;
+            description?: string | null;
+            /** @description added (AND) to each query’s top-level filters; null for none */
+            filters?: components["schemas"]["QueryFilters"] | null;
+            name: string;
+        };
+        DashboardList: {
+            /** @description by name, then id */
+            items: components["schemas"]["DashboardSummary"][];
+        };
+        DashboardPatch: {
+            /**
+             * Format: date
+             * @description replaces each query’s date_from, a local date YYYY-MM-DD; null for none
+             */
+            date_from?: string | null;
+            /**
+             * Format: date
+             * @description replaces each query’s date_to, a local date YYYY-MM-DD; null for none
+             */
+            date_to?: string | null;
+            description?: string | null;
+            /** @description added (AND) to each query’s top-level filters; null for none */
+            filters?: components["schemas"]["QueryFilters"] | null;
+            /** @description every tile of the dashboard once, in the new order, with its size */
+            layout?: {
+                /** @description grid rows */
+                height: number;
+                /** Format: int64 */
+                id: number;
+                /** @description grid columns of 12 */
+                width: number;
+            }[];
+            name?: string;
+        };
+        DashboardSummary: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description null once the user is deleted */
+            created_by: components["schemas"]["Author"] | null;
+            /**
+             * Format: date
+             * @description replaces each query’s date_from, a local date YYYY-MM-DD; null for none
+             */
+            date_from: string | null;
+            /**
+             * Format: date
+             * @description replaces each query’s date_to, a local date YYYY-MM-DD; null for none
+             */
+            date_to: string | null;
+            description: string | null;
+            /** @description added (AND) to each query’s top-level filters; null for none */
+            filters: components["schemas"]["QueryFilters"] | null;
+            /** Format: int64 */
+            id: number;
+            name: string;
+            project_id: number;
+            tile_count: number;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description null once the user is deleted */
+            updated_by: components["schemas"]["Author"] | null;
         };
         DeployMarker: {
             commit: string | null;
@@ -2185,6 +2549,52 @@ export interface components {
              * @enum {unknown}
              */
             type: "browser" | "server" | "legacy";
+        };
+        Insight: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description null once the user is deleted */
+            created_by: components["schemas"]["Author"] | null;
+            /** @description dashboards showing it, by name */
+            dashboards: {
+                /** Format: int64 */
+                id: number;
+                name: string;
+            }[];
+            description: string | null;
+            /** Format: int64 */
+            id: number;
+            /** @enum {unknown} */
+            kind: "funnel" | "retention" | "retention/actors" | "segmentation" | "lifecycle" | "stickiness" | "activity-summary" | "revenue-summary" | "paths" | "correlations" | "activation-drivers";
+            name: string;
+            project_id: number;
+            /** @description the body of POST /projects/{id}/queries/<kind> */
+            query: Record<string, never>;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description null once the user is deleted */
+            updated_by: components["schemas"]["Author"] | null;
+        };
+        InsightBody: {
+            description?: string | null;
+            /**
+             * @description the query route below /queries/
+             * @enum {unknown}
+             */
+            kind: "funnel" | "retention" | "retention/actors" | "segmentation" | "lifecycle" | "stickiness" | "activity-summary" | "revenue-summary" | "paths" | "correlations" | "activation-drivers";
+            name: string;
+            /** @description that route’s request body, checked as it checks it */
+            query: Record<string, never>;
+        };
+        InsightList: {
+            /** @description most recently changed first */
+            items: components["schemas"]["Insight"][];
+        };
+        InsightPatch: {
+            description?: string | null;
+            name?: string;
+            /** @description the whole new body; the kind cannot change */
+            query?: Record<string, never>;
         };
         Invite: {
             /** Format: date-time */
@@ -2638,6 +3048,8 @@ export interface components {
             org_id: number;
             timezone: string;
         };
+        /** @description exactly what the insight’s query route answers for its body with the overrides */
+        QueryAnswer: components["schemas"]["FunnelResponse"] | components["schemas"]["RetentionResponse"] | components["schemas"]["RetentionActorsResponse"] | components["schemas"]["SegmentationResponse"] | components["schemas"]["LifecycleResponse"] | components["schemas"]["StickinessResponse"] | components["schemas"]["ActivitySummaryResponse"] | components["schemas"]["RevenueSummaryResponse"] | components["schemas"]["PathResponse"] | components["schemas"]["CorrelationsResponse"] | components["schemas"]["ActivationDriversResponse"];
         /** @description Scalars compare by their text (5 matches "5"). neq, not_in and not_contains also match events without the field; a JSON null counts as absent. */
         QueryFilter: {
             /** @description `url`, `path`, `referrer`, `source`, `sdk_name`, `release` or `props.<key>` (a top-level key, no `*`) */
@@ -2677,6 +3089,20 @@ export interface components {
             session_id: string;
             /** @description sending client as name/version when X-PP-Tracker cannot be sent */
             tracker?: string;
+        };
+        ResultOverrides: {
+            /**
+             * Format: date
+             * @description replaces each query’s date_from, a local date YYYY-MM-DD; null for none
+             */
+            date_from?: string | null;
+            /**
+             * Format: date
+             * @description replaces each query’s date_to, a local date YYYY-MM-DD; null for none
+             */
+            date_to?: string | null;
+            /** @description added (AND) to each query’s top-level filters; null for none */
+            filters?: components["schemas"]["QueryFilters"] | null;
         };
         RetentionActorsRequest: {
             /**
@@ -2905,6 +3331,102 @@ export interface components {
             last_seen_at: string;
             user_agent: string | null;
         };
+        SharedDashboard: {
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date
+             * @description replaces each query’s date_from, a local date YYYY-MM-DD; null for none
+             */
+            date_from: string | null;
+            /**
+             * Format: date
+             * @description replaces each query’s date_to, a local date YYYY-MM-DD; null for none
+             */
+            date_to: string | null;
+            description: string | null;
+            /** @description added (AND) to each query’s top-level filters; null for none */
+            filters: components["schemas"]["QueryFilters"] | null;
+            /** Format: int64 */
+            id: number;
+            name: string;
+            project_id: number;
+            tiles: components["schemas"]["SharedTile"][];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        SharedInsight: {
+            description: string | null;
+            /** Format: int64 */
+            id: number;
+            /** @enum {unknown} */
+            kind: "funnel" | "retention" | "retention/actors" | "segmentation" | "lifecycle" | "stickiness" | "activity-summary" | "revenue-summary" | "paths" | "correlations" | "activation-drivers";
+            name: string;
+            query: Record<string, never>;
+        };
+        SharedTile: {
+            /** @description grid rows */
+            height: number;
+            /** Format: int64 */
+            id: number;
+            insight: components["schemas"]["SharedInsight"] | null;
+            /** @enum {unknown} */
+            kind: "insight" | "text";
+            /** @description order on the dashboard, from 0 */
+            position: number;
+            text: string | null;
+            /** @description grid columns of 12 */
+            width: number;
+        };
+        SharedView: {
+            dashboard?: components["schemas"]["SharedDashboard"];
+            insight?: components["schemas"]["SharedInsight"];
+            /** @enum {unknown} */
+            kind: "dashboard" | "insight";
+            project: {
+                name: string;
+                timezone: string;
+            };
+        };
+        ShareLink: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description null once the user is deleted */
+            created_by: components["schemas"]["Author"] | null;
+            /** Format: date-time */
+            expires_at: string | null;
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: date-time
+             * @description the last time the public side opened it
+             */
+            last_used_at: string | null;
+            project_id: number;
+            target: {
+                /** Format: int64 */
+                id: number;
+                /** @enum {unknown} */
+                kind: "dashboard" | "insight";
+                name: string;
+            };
+        };
+        /** @description either dashboard_id or insight_id */
+        ShareLinkBody: {
+            /** Format: int64 */
+            dashboard_id?: number;
+            /**
+             * Format: date-time
+             * @description in the future; absent for a link that does not expire
+             */
+            expires_at?: string;
+            /** Format: int64 */
+            insight_id?: number;
+        };
+        ShareLinkList: {
+            /** @description newest first; tokens are never shown again */
+            items: components["schemas"]["ShareLink"][];
+        };
         StickinessRequest: {
             /**
              * Format: date
@@ -2939,6 +3461,48 @@ export interface components {
                 days: number;
             }[];
             event: string;
+        };
+        Tile: {
+            /** @description grid rows */
+            height: number;
+            /** Format: int64 */
+            id: number;
+            insight: components["schemas"]["Insight"] | null;
+            /** @enum {unknown} */
+            kind: "insight" | "text";
+            /** @description order on the dashboard, from 0 */
+            position: number;
+            text: string | null;
+            /** @description grid columns of 12 */
+            width: number;
+        };
+        /** @description either insight_id or text */
+        TileBody: {
+            /**
+             * @description grid rows
+             * @default 3
+             */
+            height: number;
+            /**
+             * Format: int64
+             * @description a saved insight of the project
+             */
+            insight_id?: number;
+            /** @description plain text; blank lines separate paragraphs */
+            text?: string;
+            /**
+             * @description grid columns of 12
+             * @default 6
+             */
+            width: number;
+        };
+        TilePatch: {
+            /** @description grid rows */
+            height?: number;
+            /** @description text tiles only */
+            text?: string;
+            /** @description grid columns of 12 */
+            width?: number;
         };
         TokenResponse: {
             /** @description JWT for `Authorization: Bearer`; lives 15 minutes */
@@ -4396,6 +4960,283 @@ export interface operations {
             429: components["responses"]["E429"];
         };
     };
+    listDashboards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the dashboards */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardList"];
+                };
+            };
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    createDashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DashboardBody"];
+            };
+        };
+        responses: {
+            /** @description the dashboard */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dashboard"];
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getDashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dashboardID: number;
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the dashboard */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dashboard"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    deleteDashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dashboardID: number;
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    updateDashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dashboardID: number;
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DashboardPatch"];
+            };
+        };
+        responses: {
+            /** @description the dashboard */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dashboard"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    addTile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dashboardID: number;
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TileBody"];
+            };
+        };
+        responses: {
+            /** @description the tile */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tile"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    deleteTile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dashboardID: number;
+                /** @description project id */
+                id: number;
+                tileID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    updateTile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dashboardID: number;
+                /** @description project id */
+                id: number;
+                tileID: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TilePatch"];
+            };
+        };
+        responses: {
+            /** @description the tile */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tile"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    tileResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dashboardID: number;
+                /** @description project id */
+                id: number;
+                tileID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the answer; X-PP-Cache says hit, miss or bypass */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryAnswer"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            402: components["responses"]["E402"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -4555,6 +5396,193 @@ export interface operations {
                     "application/json": components["schemas"]["FormDetailPage"];
                 };
             };
+            401: components["responses"]["E401"];
+            402: components["responses"]["E402"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    listInsights: {
+        parameters: {
+            query?: {
+                /** @description only insights of this kind */
+                kind?: "funnel" | "retention" | "retention/actors" | "segmentation" | "lifecycle" | "stickiness" | "activity-summary" | "revenue-summary" | "paths" | "correlations" | "activation-drivers";
+            };
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the insights */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsightList"];
+                };
+            };
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    createInsight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InsightBody"];
+            };
+        };
+        responses: {
+            /** @description the insight */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Insight"];
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getInsight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                insightID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the insight */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Insight"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    deleteInsight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                insightID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    updateInsight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                insightID: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InsightPatch"];
+            };
+        };
+        responses: {
+            /** @description the insight */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Insight"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    insightResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                insightID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ResultOverrides"];
+            };
+        };
+        responses: {
+            /** @description the answer; X-PP-Cache says hit, miss or bypass */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryAnswer"];
+                };
+            };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             402: components["responses"]["E402"];
             403: components["responses"]["E403"];
@@ -5874,6 +6902,174 @@ export interface operations {
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    listShareLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the links */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareLinkList"];
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    createShareLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareLinkBody"];
+            };
+        };
+        responses: {
+            /** @description the link and its token */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedShareLink"];
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    revokeShareLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                linkID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    openSharedLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the shared view */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharedView"];
+                };
+            };
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    sharedInsightResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the answer; X-PP-Cache says hit, miss or bypass */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryAnswer"];
+                };
+            };
+            402: components["responses"]["E402"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    sharedTileResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tileID: number;
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the answer; X-PP-Cache says hit, miss or bypass */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryAnswer"];
+                };
+            };
+            400: components["responses"]["E400"];
+            402: components["responses"]["E402"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
         };
