@@ -36,19 +36,35 @@ const BehaviorForms = lazy(() => import('../behavior/Forms').then((m) => m.Forms
 const FormDetail = lazy(() => import('../behavior/FormDetail').then((m) => m.FormDetail));
 const LabeledRules = lazy(() => import('../labeled/Rules').then((m) => m.Rules));
 const RuleEditor = lazy(() => import('../labeled/RuleEditor').then((m) => m.RuleEditor));
+const Dashboards = lazy(() => import('../dashboards/Dashboards').then((m) => m.Dashboards));
+const Dashboard = lazy(() => import('../dashboards/Dashboard').then((m) => m.Dashboard));
+const SavedInsights = lazy(() => import('../dashboards/SavedInsights').then((m) => m.SavedInsights));
+const SavedInsight = lazy(() => import('../dashboards/SavedInsight').then((m) => m.SavedInsight));
+const SharedView = lazy(() => import('../dashboards/SharedView').then((m) => m.SharedView));
 
 /** Pages anyone may open; every other path needs a session. */
 const PUBLIC_PATHS = ['/sign-in', '/register', '/forgot-password', '/reset-password', '/invite', '/auth/callback'];
+/** What a share link opens: no session is asked for, and nothing of the signed-in console shows. */
+const isSharedPath = (path: string) => path.startsWith('/shared/');
 
 function Gate() {
   const session = useSession();
   const { path, url, query, route } = useLocation();
   const isPublic = PUBLIC_PATHS.includes(path);
   useEffect(() => {
+    if (isSharedPath(path)) return;
     if (session.status === 'signed-out' && !isPublic) route(`/sign-in${path === '/' ? '' : `?next=${encodeURIComponent(url)}`}`, true);
     if (session.status === 'signed-in' && (path === '/sign-in' || path === '/register')) route(nextPath(query), true);
   }, [session.status, path]);
 
+  if (isSharedPath(path)) {
+    return (
+      <Router>
+        <Route path="/shared/:token" component={SharedView} />
+        <Route default component={NotFound} />
+      </Router>
+    );
+  }
   if (isPublic) {
     return (
       <Router>
@@ -77,6 +93,10 @@ function Gate() {
         <Route path="/projects/:projectId/insights/correlations" component={Correlations} />
         <Route path="/projects/:projectId/insights/activation-drivers" component={ActivationDrivers} />
         <Route path="/projects/:projectId/insights/revenue" component={Revenue} />
+        <Route path="/projects/:projectId/insights/saved" component={SavedInsights} />
+        <Route path="/projects/:projectId/insights/saved/:insightId" component={SavedInsight} />
+        <Route path="/projects/:projectId/dashboards" component={Dashboards} />
+        <Route path="/projects/:projectId/dashboards/:dashboardId" component={Dashboard} />
         <Route path="/projects/:projectId/behavior/pages" component={BehaviorPages} />
         <Route path="/projects/:projectId/behavior/page" component={PageReport} />
         <Route path="/projects/:projectId/behavior/forms" component={BehaviorForms} />
@@ -98,7 +118,8 @@ function Gate() {
 }
 
 export function App() {
-  useEffect(() => void bootstrap(), []);
+  // A share link's page is read without a session: it never asks for one.
+  useEffect(() => void (isSharedPath(location.pathname) || bootstrap()), []);
   return (
     <LocationProvider>
       <ErrorBoundary>

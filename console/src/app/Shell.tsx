@@ -23,6 +23,8 @@ function projectNav(id: number): Array<{ heading: string; items: NavItem[] }> {
     {
       heading: 'Insights',
       items: [
+        { href: `${base}/dashboards`, label: 'Dashboards' },
+        { href: `${base}/insights/saved`, label: 'Saved insights' },
         { href: base, label: 'Activity' },
         { href: `${base}/insights/funnel`, label: 'Funnels' },
         { href: `${base}/insights/retention`, label: 'Retention' },

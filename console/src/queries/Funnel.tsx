@@ -1,8 +1,9 @@
 // Funnel: ordered steps, conversion and time between them, optional breakdown, comparison with
 // the previous period, revenue lost per transition, and (licensed) the people who dropped off.
 
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { api, ok } from '../api/client';
+import { api, ok, type Schemas } from '../api/client';
 import { useAsync } from '../ui/useAsync';
 import { FunnelChart } from '../ui/charts/FunnelChart';
 import { formatDuration, formatNumber, formatPercent, formatRub } from '../ui/format';
@@ -73,101 +74,22 @@ export function Funnel() {
   );
 
   return (
-    <InsightFrame title="Funnel" project={ctx.project} controls={controls} answer={answer} needs={ready ? undefined : 'Choose at least two steps'} isEmpty={(d) => !d || d.steps[0]!.count === 0}>
+    <InsightFrame title="Funnel" project={ctx.project} controls={controls} save={{ kind: 'funnel', query: body }} answer={answer} needs={ready ? undefined : 'Choose at least two steps'} isEmpty={(d) => !d || isFunnelEmpty(d)}>
       {(d) =>
         d && (
           <>
-            <p class="result-meta">
-              {d.date_from} to {d.date_to} · {countBy === 'actors' ? 'people' : 'attempts'} · {formatPercent(d.steps[d.steps.length - 1]!.conversion_rate)} converted overall
-            </p>
-            <FunnelChart
-              title="Funnel conversion by step"
-              steps={d.steps.map((s) => ({ label: s.label, count: s.count, conversion: s.conversion_rate, stepConversion: s.step_conversion_rate, medianSeconds: s.median_seconds_from_previous }))}
-              compare={d.compare?.steps.map((s) => ({ label: s.label, count: s.count, conversion: s.conversion_rate, stepConversion: s.step_conversion_rate, medianSeconds: s.median_seconds_from_previous }))}
+            <FunnelAnswer
+              query={body}
+              data={d}
+              links={
+                <p>
+                  <a href={correlationsLink(projectId, steps[steps.length - 1]!, d.date_from, d.date_to)} data-testid="funnel-correlations">
+                    What goes with reaching {steps[steps.length - 1]}?
+                  </a>{' '}
+                  <span class="muted">Events people did before converting, against those who did not.</span>
+                </p>
+              }
             />
-            <p>
-              <a href={correlationsLink(projectId, steps[steps.length - 1]!, d.date_from, d.date_to)} data-testid="funnel-correlations">
-                What goes with reaching {steps[steps.length - 1]}?
-              </a>{' '}
-              <span class="muted">Events people did before converting, against those who did not.</span>
-            </p>
-            <table class="table" data-testid="funnel-table">
-              <thead>
-                <tr>
-                  <th scope="col">Step</th>
-                  <th scope="col">{countBy === 'actors' ? 'People' : 'Attempts'}</th>
-                  <th scope="col">Of step 1</th>
-                  <th scope="col">Of previous</th>
-                  <th scope="col">Median time</th>
-                  <th scope="col">Mean time</th>
-                  {d.compare && <th scope="col">Previous period</th>}
-                </tr>
-              </thead>
-              <tbody>
-                {d.steps.map((s, i) => (
-                  <tr>
-                    <th scope="row">
-                      {i + 1}. {s.label}
-                    </th>
-                    <td data-col="count">{formatNumber(s.count)}</td>
-                    <td>{formatPercent(s.conversion_rate)}</td>
-                    <td>{i === 0 ? '—' : formatPercent(s.step_conversion_rate)}</td>
-                    <td>{s.median_seconds_from_previous === null ? '—' : formatDuration(s.median_seconds_from_previous)}</td>
-                    <td>{s.mean_seconds_from_previous === null ? '—' : formatDuration(s.mean_seconds_from_previous)}</td>
-                    {d.compare && <td>{formatNumber(d.compare.steps[i]?.count)}</td>}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {d.breakdown && d.breakdown.length > 0 && (
-              <>
-                <h2>By {breakdown}</h2>
-                <table class="table" data-testid="funnel-breakdown">
-                  <thead>
-                    <tr>
-                      <th scope="col">{breakdown}</th>
-                      {d.steps.map((s, i) => (
-                        <th scope="col">
-                          {i + 1}. {s.label}
-                        </th>
-                      ))}
-                      <th scope="col">Converted</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {d.breakdown.map((b) => (
-                      <tr>
-                        <th scope="row">{b.name}</th>
-                        {b.steps.map((s) => (
-                          <td>{formatNumber(s.count)}</td>
-                        ))}
-                        <td>{formatPercent(b.steps[b.steps.length - 1]?.conversion_rate)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </>
-            )}
-            {d.revenue && (
-              <>
-                <h2>Revenue lost between steps</h2>
-                <p class="result-meta">{formatRub(d.revenue.revenue_per_converting_actor)} per converting person over the range</p>
-                <table class="table" data-testid="funnel-revenue">
-                  <TableHead columns={['Transition', 'Dropped', 'Estimated loss per month']} />
-                  <tbody>
-                    {d.revenue.transitions.map((tr) => (
-                      <tr>
-                        <th scope="row">
-                          {tr.from_step} → {tr.to_step}
-                        </th>
-                        <td>{formatNumber(tr.dropped)}</td>
-                        <td>{formatRub(tr.estimated_monthly_loss)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </>
-            )}
             {countBy === 'actors' && (
               <Gated feature="actor_drilldown">
                 <DroppedActors projectId={projectId} body={body} stepCount={d.steps.length} />
@@ -177,6 +99,106 @@ export function Funnel() {
         )
       }
     </InsightFrame>
+  );
+}
+
+type FunnelQuery = { count_by?: 'actors' | 'totals'; breakdown?: { property: string } };
+
+export const isFunnelEmpty = (d: Schemas['FunnelResponse']) => d.steps[0]!.count === 0;
+
+/** A funnel's answer as the page and a dashboard tile show it: conversion, the steps' table, breakdown and revenue lost. */
+export function FunnelAnswer({ query, data: d, links }: { query: FunnelQuery; data: Schemas['FunnelResponse']; links?: ComponentChildren }) {
+  const countBy = query.count_by ?? 'actors';
+  const breakdown = query.breakdown?.property;
+  return (
+    <>
+      <p class="result-meta">
+        {d.date_from} to {d.date_to} · {countBy === 'actors' ? 'people' : 'attempts'} · {formatPercent(d.steps[d.steps.length - 1]!.conversion_rate)} converted overall
+      </p>
+      <FunnelChart
+        title="Funnel conversion by step"
+        steps={d.steps.map((s) => ({ label: s.label, count: s.count, conversion: s.conversion_rate, stepConversion: s.step_conversion_rate, medianSeconds: s.median_seconds_from_previous }))}
+        compare={d.compare?.steps.map((s) => ({ label: s.label, count: s.count, conversion: s.conversion_rate, stepConversion: s.step_conversion_rate, medianSeconds: s.median_seconds_from_previous }))}
+      />
+      {links}
+      <table class="table" data-testid="funnel-table">
+        <thead>
+          <tr>
+            <th scope="col">Step</th>
+            <th scope="col">{countBy === 'actors' ? 'People' : 'Attempts'}</th>
+            <th scope="col">Of step 1</th>
+            <th scope="col">Of previous</th>
+            <th scope="col">Median time</th>
+            <th scope="col">Mean time</th>
+            {d.compare && <th scope="col">Previous period</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {d.steps.map((s, i) => (
+            <tr>
+              <th scope="row">
+                {i + 1}. {s.label}
+              </th>
+              <td data-col="count">{formatNumber(s.count)}</td>
+              <td>{formatPercent(s.conversion_rate)}</td>
+              <td>{i === 0 ? '—' : formatPercent(s.step_conversion_rate)}</td>
+              <td>{s.median_seconds_from_previous === null ? '—' : formatDuration(s.median_seconds_from_previous)}</td>
+              <td>{s.mean_seconds_from_previous === null ? '—' : formatDuration(s.mean_seconds_from_previous)}</td>
+              {d.compare && <td>{formatNumber(d.compare.steps[i]?.count)}</td>}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {d.breakdown && d.breakdown.length > 0 && (
+        <>
+          <h2>By {breakdown}</h2>
+          <table class="table" data-testid="funnel-breakdown">
+            <thead>
+              <tr>
+                <th scope="col">{breakdown}</th>
+                {d.steps.map((s, i) => (
+                  <th scope="col">
+                    {i + 1}. {s.label}
+                  </th>
+                ))}
+                <th scope="col">Converted</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.breakdown.map((b) => (
+                <tr>
+                  <th scope="row">{b.name}</th>
+                  {b.steps.map((s) => (
+                    <td>{formatNumber(s.count)}</td>
+                  ))}
+                  <td>{formatPercent(b.steps[b.steps.length - 1]?.conversion_rate)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+      {d.revenue && (
+        <>
+          <h2>Revenue lost between steps</h2>
+          <p class="result-meta">{formatRub(d.revenue.revenue_per_converting_actor)} per converting person over the range</p>
+          <table class="table" data-testid="funnel-revenue">
+            <TableHead columns={['Transition', 'Dropped', 'Estimated loss per month']} />
+            <tbody>
+              {d.revenue.transitions.map((tr) => (
+                <tr>
+                  <th scope="row">
+                    {tr.from_step} → {tr.to_step}
+                  </th>
+                  <td>{formatNumber(tr.dropped)}</td>
+                  <td>{formatRub(tr.estimated_monthly_loss)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </>
   );
 }
 

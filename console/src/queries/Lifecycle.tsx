@@ -1,7 +1,7 @@
 // Lifecycle: each period's active people split into new, returning and resurrecting (above zero)
 // and those who went dormant (below zero).
 
-import { api, ok } from '../api/client';
+import { api, ok, type Schemas } from '../api/client';
 import { useAsync } from '../ui/useAsync';
 import { StackedBars } from '../ui/charts/StackedBars';
 import { formatNumber } from '../ui/format';
@@ -26,47 +26,55 @@ export function Lifecycle() {
     </ControlBar>
   );
   return (
-    <InsightFrame title="Lifecycle" project={ctx.project} controls={controls} answer={answer} isEmpty={(d) => d.buckets.every((b) => !b.new && !b.returning && !b.resurrecting && !b.dormant)}>
-      {(d) => (
-        <>
-          <StackedBars
-            title="Active people by lifecycle state"
-            labels={d.buckets.map((b) => b.bucket)}
-            stacks={[
-              { name: 'new', color: '#2b8a3e', values: d.buckets.map((b) => b.new) },
-              { name: 'returning', color: '#3b4cca', values: d.buckets.map((b) => b.returning) },
-              { name: 'resurrecting', color: '#e67700', values: d.buckets.map((b) => b.resurrecting) },
-              { name: 'dormant', color: '#c92a2a', values: d.buckets.map((b) => -Math.abs(b.dormant)) },
-            ]}
-          />
-          <NumbersTable collapsed={d.buckets.length > LONG_TABLE}>
-          <div class="scroll-x" tabIndex={0} role="region" aria-label="Lifecycle numbers">
-            <table class="table" data-testid="lifecycle-table">
-              <thead>
-                <tr>
-                  <th scope="col">{interval === 'day' ? 'Day' : 'Week'}</th>
-                  <th scope="col">New</th>
-                  <th scope="col">Returning</th>
-                  <th scope="col">Resurrecting</th>
-                  <th scope="col">Dormant</th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.buckets.map((b) => (
-                  <tr>
-                    <th scope="row">{b.bucket}</th>
-                    <td>{formatNumber(b.new)}</td>
-                    <td>{formatNumber(b.returning)}</td>
-                    <td>{formatNumber(b.resurrecting)}</td>
-                    <td>{formatNumber(b.dormant)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          </NumbersTable>
-        </>
-      )}
+    <InsightFrame title="Lifecycle" project={ctx.project} controls={controls} save={{ kind: 'lifecycle', query: body }} answer={answer} isEmpty={isLifecycleEmpty}>
+      {(d) => <LifecycleAnswer query={body} data={d} />}
     </InsightFrame>
+  );
+}
+
+export const isLifecycleEmpty = (d: Schemas['LifecycleResponse']) => d.buckets.every((b) => !b.new && !b.returning && !b.resurrecting && !b.dormant);
+
+/** New, returning, resurrecting and dormant people per period, as the page and a dashboard tile show them. */
+export function LifecycleAnswer({ query, data: d }: { query: { interval?: 'day' | 'week' }; data: Schemas['LifecycleResponse'] }) {
+  const interval = query.interval ?? 'day';
+  return (
+    <>
+      <StackedBars
+        title="Active people by lifecycle state"
+        labels={d.buckets.map((b) => b.bucket)}
+        stacks={[
+          { name: 'new', color: '#2b8a3e', values: d.buckets.map((b) => b.new) },
+          { name: 'returning', color: '#3b4cca', values: d.buckets.map((b) => b.returning) },
+          { name: 'resurrecting', color: '#e67700', values: d.buckets.map((b) => b.resurrecting) },
+          { name: 'dormant', color: '#c92a2a', values: d.buckets.map((b) => -Math.abs(b.dormant)) },
+        ]}
+      />
+      <NumbersTable collapsed={d.buckets.length > LONG_TABLE}>
+      <div class="scroll-x" tabIndex={0} role="region" aria-label="Lifecycle numbers">
+        <table class="table" data-testid="lifecycle-table">
+          <thead>
+            <tr>
+              <th scope="col">{interval === 'day' ? 'Day' : 'Week'}</th>
+              <th scope="col">New</th>
+              <th scope="col">Returning</th>
+              <th scope="col">Resurrecting</th>
+              <th scope="col">Dormant</th>
+            </tr>
+          </thead>
+          <tbody>
+            {d.buckets.map((b) => (
+              <tr>
+                <th scope="row">{b.bucket}</th>
+                <td>{formatNumber(b.new)}</td>
+                <td>{formatNumber(b.returning)}</td>
+                <td>{formatNumber(b.resurrecting)}</td>
+                <td>{formatNumber(b.dormant)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      </NumbersTable>
+    </>
   );
 }

@@ -2,7 +2,7 @@
 // a day (today in the project's time zone unless the URL names one), and daily active people over
 // the 30 days up to it, for any event or one.
 
-import { api, ok } from '../api/client';
+import { api, ok, type Schemas } from '../api/client';
 import { useAsync } from '../ui/useAsync';
 import { Empty, ErrorNote, Loading } from '../ui/states';
 import { LineChart } from '../ui/charts/LineChart';
@@ -10,6 +10,7 @@ import { addDays, formatNumber, formatPercent } from '../ui/format';
 import { ControlBar, EventPicker, useEventNames } from './controls/Controls';
 import { useInsight } from './insight';
 import { Tile } from './Tile';
+import { SaveInsight } from '../dashboards/SaveInsight';
 
 export function Overview() {
   const { projectId, project, today, url } = useInsight();
@@ -41,6 +42,7 @@ export function Overview() {
         <span class="muted">
           Activity on {dateTo}, days in {timezone}
         </span>
+        <SaveInsight projectId={projectId} kind="activity-summary" query={{ date_to: dateTo, event }} title="Activity" />
       </div>
       <ControlBar>
         <EventPicker label="Active means doing" value={event} names={names} allowAny onValue={(v) => url.set({ event: v })} />
@@ -56,14 +58,7 @@ export function Overview() {
         <Loading />
       ) : (
         s && (
-          <div class="tiles" data-testid="activity-tiles">
-            <Tile label="Daily active" value={formatNumber(s.dau)} name="dau" />
-            <Tile label="Weekly active" value={formatNumber(s.wau)} name="wau" />
-            <Tile label="Monthly active" value={formatNumber(s.mau)} name="mau" />
-            <Tile label="DAU / MAU" value={formatPercent(s.dau_mau)} name="dau_mau" />
-            <Tile label="Active on 2+ days" value={formatPercent(s.repeat_activity)} name="repeat_activity" />
-            <Tile label="Active days per person" value={s.usage_frequency === null ? '—' : s.usage_frequency.toFixed(1)} name="usage_frequency" />
-          </div>
+          <ActivityAnswer data={s} />
         )
       )}
       <h2>Daily active people, last 30 days</h2>
@@ -80,5 +75,19 @@ export function Overview() {
         )
       )}
     </section>
+  );
+}
+
+/** DAU, WAU, MAU and how sticky the product is, as tiles: the page's and a dashboard tile's. */
+export function ActivityAnswer({ data: s }: { data: Schemas['ActivitySummaryResponse'] }) {
+  return (
+    <div class="tiles" data-testid="activity-tiles">
+      <Tile label="Daily active" value={formatNumber(s.dau)} name="dau" />
+      <Tile label="Weekly active" value={formatNumber(s.wau)} name="wau" />
+      <Tile label="Monthly active" value={formatNumber(s.mau)} name="mau" />
+      <Tile label="DAU / MAU" value={formatPercent(s.dau_mau)} name="dau_mau" />
+      <Tile label="Active on 2+ days" value={formatPercent(s.repeat_activity)} name="repeat_activity" />
+      <Tile label="Active days per person" value={s.usage_frequency === null ? '—' : s.usage_frequency.toFixed(1)} name="usage_frequency" />
+    </div>
   );
 }

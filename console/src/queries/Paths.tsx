@@ -103,30 +103,41 @@ export function Paths() {
   const anchorOn = (item: string) => url.set({ event: item, exclude: exclude.filter((x) => x !== item) });
 
   return (
-    <InsightFrame title="Paths" project={ctx.project} controls={controls} answer={locked ? undefined : answer}>
+    <InsightFrame title="Paths" project={ctx.project} controls={controls} save={{ kind: 'paths', query: body }} answer={locked ? undefined : answer}>
       {(d) =>
         d && (
           <>
-            {d.units === 0 ? (
-              <Empty title={`No ${d.counted} with ${event} from ${d.date_from} to ${d.date_to}`}>Widen the dates, loosen the filters or choose another event or page.</Empty>
-            ) : (
-              <>
-                {d.breakdown && (
-                  <ChoiceControl
-                    label="Segment"
-                    value={d.breakdown.some((g) => g.name === segment) ? segment : ''}
-                    choices={[['', `all (${formatNumber(d.units)})`], ...d.breakdown.map((g) => [g.name, `${segmentLabel(g.name)} (${formatNumber(g.units)})`] as const)]}
-                    onValue={(v) => url.set({ segment: v || undefined })}
-                  />
-                )}
-                <Routes graph={d.breakdown?.find((g) => g.name === segment) ?? d} counted={d.counted} direction={d.direction} event={event} minCount={minCount} onPick={anchorOn} />
-              </>
-            )}
+            <PathsAnswer query={body} data={d} segment={segment} onSegment={(v) => url.set({ segment: v || undefined })} onPick={anchorOn} />
             {!licensed && <Gated feature="actor_drilldown">{null}</Gated>}
           </>
         )
       }
     </InsightFrame>
+  );
+}
+
+type PathsQuery = { selected_event?: string; min_count?: number };
+
+/**
+ * The units, the graph and the top routes, as the page and a dashboard tile show them. With
+ * `onSegment` a breakdown's segment can be chosen; with `onPick` a named node anchors the query.
+ */
+export function PathsAnswer({ query, data: d, segment = '', onSegment, onPick }: { query: PathsQuery; data: Schemas['PathResponse']; segment?: string; onSegment?(v: string): void; onPick?(item: string): void }) {
+  const event = query.selected_event ?? 'pp.page_view';
+  const minCount = query.min_count ?? 1;
+  if (d.units === 0) return <Empty title={`No ${d.counted} with ${event} from ${d.date_from} to ${d.date_to}`}>Widen the dates, loosen the filters or choose another event or page.</Empty>;
+  return (
+    <>
+      {d.breakdown && onSegment && (
+        <ChoiceControl
+          label="Segment"
+          value={d.breakdown.some((g) => g.name === segment) ? segment : ''}
+          choices={[['', `all (${formatNumber(d.units)})`], ...d.breakdown.map((g) => [g.name, `${segmentLabel(g.name)} (${formatNumber(g.units)})`] as const)]}
+          onValue={onSegment}
+        />
+      )}
+      <Routes graph={d.breakdown?.find((g) => g.name === segment) ?? d} counted={d.counted} direction={d.direction} event={event} minCount={minCount} onPick={onPick} />
+    </>
   );
 }
 
@@ -139,7 +150,7 @@ type Graph = Pick<Schemas['PathResponse'], 'units' | 'routes' | 'sankey'>;
 const segmentLabel = (name: string) => (name === '$none' ? 'not set' : name === '$other' ? 'other values' : name);
 
 /** One graph: units, the Sankey and the top routes (of every unit, or of one segment). */
-function Routes({ graph, counted, direction, event, minCount, onPick }: { graph: Graph; counted: string; direction: Direction; event: string; minCount: number; onPick(item: string): void }) {
+function Routes({ graph, counted, direction, event, minCount, onPick }: { graph: Graph; counted: string; direction: Direction; event: string; minCount: number; onPick?(item: string): void }) {
   return (
     <>
       <p class="result-meta" data-testid="paths-units">
@@ -147,9 +158,9 @@ function Routes({ graph, counted, direction, event, minCount, onPick }: { graph:
       </p>
       <SankeyChart
         title={`Routes ${direction} ${event} of ${unitsText(graph.units, counted)}, ${graph.sankey.nodes.length} nodes`}
-        nodes={graph.sankey.nodes.map((n) => flowNode(n, direction, counted, event))}
+        nodes={graph.sankey.nodes.map((n) => flowNode(n, direction, counted, event, Boolean(onPick)))}
         links={graph.sankey.links}
-        onPick={(i) => onPick(graph.sankey.nodes[i]!.item)}
+        onPick={(i) => onPick?.(graph.sankey.nodes[i]!.item)}
       />
       <h2>Top routes</h2>
       {graph.routes.length === 0 ? (
@@ -173,16 +184,16 @@ function Routes({ graph, counted, direction, event, minCount, onPick }: { graph:
   );
 }
 
-function flowNode(n: PathNode, direction: Direction, counted: string, anchor: string): FlowNode {
+/** `canPick`: the graph anchors on a picked node; then every named node but the anchor gets an action. */
+function flowNode(n: PathNode, direction: Direction, counted: string, anchor: string, canPick: boolean): FlowNode {
   const label = itemLabel(n.item, direction);
-  const pickable = isNamed(n.item) && n.item !== anchor;
   return {
     step: n.step,
     label,
     count: n.count,
     key: n.item,
     muted: !isNamed(n.item),
-    ...(pickable ? { action: `Anchor on ${n.item} (${formatNumber(n.count)} ${counted} at step ${n.step})` } : {}),
+    ...(canPick && isNamed(n.item) && n.item !== anchor ? { action: `Anchor on ${n.item} (${formatNumber(n.count)} ${counted} at step ${n.step})` } : {}),
   };
 }
 

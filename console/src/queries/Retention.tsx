@@ -82,25 +82,41 @@ export function Retention() {
   );
 
   return (
-    <InsightFrame title="Retention" project={ctx.project} controls={controls} answer={answer} needs={start ? undefined : 'Choose the event that starts a cohort'} isEmpty={(d) => !d || d.cohorts.every((c) => c.size === 0)}>
+    <InsightFrame title="Retention" project={ctx.project} controls={controls} save={{ kind: 'retention', query: body }} answer={answer} needs={start ? undefined : 'Choose the event that starts a cohort'} isEmpty={(d) => !d || isRetentionEmpty(d)}>
       {(d) =>
         d && (
           <>
-            <RetentionGrid result={d} periods={periods} granularity={granularity} value={value} onCell={value === 'actors' && drilldown ? setCell : undefined} testId="retention-grid" />
+            <RetentionAnswer query={body} data={d} onCell={value === 'actors' && drilldown ? setCell : undefined} />
             {value === 'actors' && !drilldown && <Gated feature="actor_drilldown">{null}</Gated>}
-            {d.compare && (
-              <>
-                <h2>
-                  Previous period ({d.compare.date_from} to {d.compare.date_to})
-                </h2>
-                <RetentionGrid result={d.compare} periods={periods} granularity={granularity} value={value} testId="retention-compare" />
-              </>
-            )}
             {cell && <CellActors projectId={projectId} body={body} cell={cell} />}
           </>
         )
       }
     </InsightFrame>
+  );
+}
+
+type RetentionQuery = { granularity?: 'day' | 'week'; periods?: number; value?: Value };
+
+export const isRetentionEmpty = (d: Schemas['RetentionResponse']) => d.cohorts.every((c) => c.size === 0);
+
+/** The retention grid (and the previous period's) as the page and a dashboard tile show it; `onCell` opens a cell's people. */
+export function RetentionAnswer({ query, data: d, onCell }: { query: RetentionQuery; data: Schemas['RetentionResponse']; onCell?(cell: { cohort: string; period: number }): void }) {
+  const granularity = query.granularity ?? 'day';
+  const periods = query.periods ?? (granularity === 'day' ? 7 : 4);
+  const value = query.value ?? 'actors';
+  return (
+    <>
+      <RetentionGrid result={d} periods={periods} granularity={granularity} value={value} onCell={onCell} testId="retention-grid" />
+      {d.compare && (
+        <>
+          <h2>
+            Previous period ({d.compare.date_from} to {d.compare.date_to})
+          </h2>
+          <RetentionGrid result={d.compare} periods={periods} granularity={granularity} value={value} testId="retention-compare" />
+        </>
+      )}
+    </>
   );
 }
 

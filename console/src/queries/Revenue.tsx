@@ -1,7 +1,7 @@
 // Revenue summary: the signed sum of props.revenue (refunds negative) over the range, paying and
 // active people, ARPU and ARPPU, refunds; and revenue per day.
 
-import { api, ok } from '../api/client';
+import { api, ok, type Schemas } from '../api/client';
 import { useAsync } from '../ui/useAsync';
 import { LineChart } from '../ui/charts/LineChart';
 import { formatNumber, formatRub } from '../ui/format';
@@ -17,7 +17,8 @@ export function Revenue() {
   const f = filters.length ? { filters: filtersOf(filters) } : {};
   const key = JSON.stringify([from, to, filters]);
   const path = { params: { path: { id: projectId } } };
-  const answer = useAsync(() => ok(api.POST('/api/v1/projects/{id}/queries/revenue-summary', { ...path, body: { date_from: from, date_to: to, ...f } as never })), [projectId, key]);
+  const body = { date_from: from, date_to: to, ...f };
+  const answer = useAsync(() => ok(api.POST('/api/v1/projects/{id}/queries/revenue-summary', { ...path, body: body as never })), [projectId, key]);
   const daily = useAsync(
     () => ok(api.POST('/api/v1/projects/{id}/queries/segmentation', { ...path, body: { event: 'any', metric: 'revenue', interval: 'day', date_from: from, date_to: to, ...f } as never })),
     [projectId, key],
@@ -29,22 +30,31 @@ export function Revenue() {
     </ControlBar>
   );
   return (
-    <InsightFrame title="Revenue" project={ctx.project} controls={controls} answer={answer} isEmpty={(d) => d.active_actors === 0}>
+    <InsightFrame title="Revenue" project={ctx.project} controls={controls} save={{ kind: 'revenue-summary', query: body }} answer={answer} isEmpty={isRevenueEmpty}>
       {(d) => (
         <>
-          <div class="tiles" data-testid="revenue-tiles">
-            <Tile label="Revenue" value={formatRub(d.revenue)} name="revenue" />
-            <Tile label="Paying people" value={formatNumber(d.paying_actors)} name="paying_actors" />
-            <Tile label="Active people" value={formatNumber(d.active_actors)} name="active_actors" />
-            <Tile label="ARPU" value={formatRub(d.arpu)} name="arpu" />
-            <Tile label="ARPPU" value={formatRub(d.arppu)} name="arppu" />
-            <Tile label="Refunds" value={`${formatRub(d.refunds)} (${formatNumber(d.refund_count)})`} name="refunds" />
-          </div>
+          <RevenueAnswer data={d} />
           {daily.data && daily.data.series[0] && (
             <LineChart title="Revenue per day (RUB)" labels={daily.data.series[0].points.map((p) => p.bucket)} series={[{ name: 'Revenue', values: daily.data.series[0].points.map((p) => p.value) }]} />
           )}
         </>
       )}
     </InsightFrame>
+  );
+}
+
+export const isRevenueEmpty = (d: Schemas['RevenueSummaryResponse']) => d.active_actors === 0;
+
+/** The revenue summary's figures as tiles, as the page and a dashboard tile show them. */
+export function RevenueAnswer({ data: d }: { data: Schemas['RevenueSummaryResponse'] }) {
+  return (
+    <div class="tiles" data-testid="revenue-tiles">
+      <Tile label="Revenue" value={formatRub(d.revenue)} name="revenue" />
+      <Tile label="Paying people" value={formatNumber(d.paying_actors)} name="paying_actors" />
+      <Tile label="Active people" value={formatNumber(d.active_actors)} name="active_actors" />
+      <Tile label="ARPU" value={formatRub(d.arpu)} name="arpu" />
+      <Tile label="ARPPU" value={formatRub(d.arppu)} name="arppu" />
+      <Tile label="Refunds" value={`${formatRub(d.refunds)} (${formatNumber(d.refund_count)})`} name="refunds" />
+    </div>
   );
 }

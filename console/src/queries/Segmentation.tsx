@@ -2,7 +2,7 @@
 // unique people, revenue, revenue per event), grouped by a property, compared with the period
 // before.
 
-import { api, ok } from '../api/client';
+import { api, ok, type Schemas } from '../api/client';
 import { useAsync } from '../ui/useAsync';
 import { LineChart } from '../ui/charts/LineChart';
 import { BarChart } from '../ui/charts/BarChart';
@@ -57,38 +57,48 @@ export function Segmentation() {
   );
 
   return (
-    <InsightFrame title="Segmentation" project={ctx.project} controls={controls} answer={answer} isEmpty={(d) => d.series.every((s) => s.points.every((p) => !p.value))}>
-      {(d) => {
-        const labels = d.series[0]?.points.map((p) => p.bucket) ?? [];
-        const series = d.series.map((s) => ({ name: s.name, values: s.points.map((p) => p.value) }));
-        if (d.compare) series.push(...d.compare.series.map((s) => ({ name: `${s.name} (previous period)`, values: s.points.map((p) => p.value) })));
-        const totals = d.series.map((s) => ({ name: s.name, total: s.points.reduce((n, p) => n + (p.value ?? 0), 0) }));
-        return (
-          <>
-            {chart === 'bar' && series.length === 1 ? (
-              <BarChart title={`${event} by ${interval}`} bars={labels.map((l, i) => ({ label: l.slice(5, 16), value: series[0]!.values[i] ?? 0 }))} />
-            ) : (
-              <LineChart title={`${event} by ${interval}`} labels={labels} series={series} />
-            )}
-            <table class="table" data-testid="segmentation-table">
-              <thead>
-                <tr>
-                  <th scope="col">Series</th>
-                  <th scope="col">{metric === 'uniques' || metric === 'revenue_avg' ? 'Sum of buckets' : 'Total'}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {totals.map((s) => (
-                  <tr>
-                    <th scope="row">{s.name}</th>
-                    <td data-col="total">{formatNumber(Math.round(s.total * 100) / 100)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </>
-        );
-      }}
+    <InsightFrame title="Segmentation" project={ctx.project} controls={controls} save={{ kind: 'segmentation', query: body }} answer={answer} isEmpty={isSegmentationEmpty}>
+      {(d) => <SegmentationAnswer query={body} data={d} chart={chart === 'bar' ? 'bar' : 'line'} />}
     </InsightFrame>
+  );
+}
+
+type SegmentationQuery = { event?: string; metric?: string; interval?: string };
+
+export const isSegmentationEmpty = (d: Schemas['SegmentationResponse']) => d.series.every((s) => s.points.every((p) => !p.value));
+
+/** The series as a line (or bars, for one series) with each series' total, as the page and a dashboard tile show them. */
+export function SegmentationAnswer({ query, data: d, chart = 'line' }: { query: SegmentationQuery; data: Schemas['SegmentationResponse']; chart?: 'line' | 'bar' }) {
+  const event = query.event ?? 'any';
+  const interval = query.interval ?? 'day';
+  const metric = query.metric ?? 'events';
+  const labels = d.series[0]?.points.map((p) => p.bucket) ?? [];
+  const series = d.series.map((s) => ({ name: s.name, values: s.points.map((p) => p.value) }));
+  if (d.compare) series.push(...d.compare.series.map((s) => ({ name: `${s.name} (previous period)`, values: s.points.map((p) => p.value) })));
+  const totals = d.series.map((s) => ({ name: s.name, total: s.points.reduce((n, p) => n + (p.value ?? 0), 0) }));
+  return (
+    <>
+      {chart === 'bar' && series.length === 1 ? (
+        <BarChart title={`${event} by ${interval}`} bars={labels.map((l, i) => ({ label: l.slice(5, 16), value: series[0]!.values[i] ?? 0 }))} />
+      ) : (
+        <LineChart title={`${event} by ${interval}`} labels={labels} series={series} />
+      )}
+      <table class="table" data-testid="segmentation-table">
+        <thead>
+          <tr>
+            <th scope="col">Series</th>
+            <th scope="col">{metric === 'uniques' || metric === 'revenue_avg' ? 'Sum of buckets' : 'Total'}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {totals.map((s) => (
+            <tr>
+              <th scope="row">{s.name}</th>
+              <td data-col="total">{formatNumber(Math.round(s.total * 100) / 100)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }

@@ -1,6 +1,6 @@
 // Stickiness: how many people did the event on exactly 1, 2, … days of the range.
 
-import { api, ok } from '../api/client';
+import { api, ok, type Schemas } from '../api/client';
 import { useAsync } from '../ui/useAsync';
 import { BarChart } from '../ui/charts/BarChart';
 import { formatNumber } from '../ui/format';
@@ -26,23 +26,30 @@ export function Stickiness() {
     </ControlBar>
   );
   return (
-    <InsightFrame title="Stickiness" project={ctx.project} controls={controls} answer={answer} isEmpty={(d) => d.distribution.every((x) => x.actors === 0)}>
-      {(d) => (
-        <>
-          <BarChart title="People by number of active days" bars={d.distribution.map((x) => ({ label: String(x.days), value: x.actors }))} />
-          <table class="table" data-testid="stickiness-table">
-            <TableHead columns={['Days active', 'People']} />
-            <tbody>
-              {d.distribution.map((x) => (
-                <tr>
-                  <th scope="row">{x.days}</th>
-                  <td>{formatNumber(x.actors)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </>
-      )}
+    <InsightFrame title="Stickiness" project={ctx.project} controls={controls} save={{ kind: 'stickiness', query: body }} answer={answer} isEmpty={isStickinessEmpty}>
+      {(d) => <StickinessAnswer data={d} />}
     </InsightFrame>
+  );
+}
+
+export const isStickinessEmpty = (d: Schemas['StickinessResponse']) => d.distribution.every((x) => x.actors === 0);
+
+/** People by their number of active days, as the page and a dashboard tile show them. */
+export function StickinessAnswer({ data: d }: { data: Schemas['StickinessResponse'] }) {
+  return (
+    <>
+      <BarChart title="People by number of active days" bars={d.distribution.map((x) => ({ label: String(x.days), value: x.actors }))} />
+      <table class="table" data-testid="stickiness-table">
+        <TableHead columns={['Days active', 'People']} />
+        <tbody>
+          {d.distribution.map((x) => (
+            <tr>
+              <th scope="row">{x.days}</th>
+              <td>{formatNumber(x.actors)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }

@@ -1,6 +1,6 @@
 // What every insight page shares: the project of the route, today in its time zone, the date
-// range of the URL (default: the last 30 days), and the frame with a title and the answer's
-// loading, error and empty states.
+// range of the URL (default: the last 30 days), and the frame with a title, the action that saves
+// the page's query as an insight, and the answer's loading, error and empty states.
 
 import type { ComponentChildren } from 'preact';
 import { useRoute } from 'preact-iso';
@@ -9,6 +9,7 @@ import { addDays, todayIn } from '../ui/format';
 import { Empty, ErrorNote, Loading } from '../ui/states';
 import type { Async } from '../ui/useAsync';
 import { useUrlState, type UrlState } from '../ui/urlState';
+import { SaveInsight } from '../dashboards/SaveInsight';
 
 export interface InsightContext {
   projectId: number;
@@ -34,6 +35,7 @@ export function InsightFrame<T>({
   answer,
   isEmpty,
   needs,
+  save,
   children,
 }: {
   title: string;
@@ -43,6 +45,8 @@ export function InsightFrame<T>({
   isEmpty?(data: T): boolean;
   /** Why the query cannot run yet (e.g. no event chosen); shown instead of the answer. */
   needs?: string;
+  /** The query as the page asks it, offered to be saved as an insight of `kind`. */
+  save?: { kind: string; query: unknown };
   children?: (data: T) => ComponentChildren;
 }) {
   if (!project) return <Empty title="No such project in this organization" />;
@@ -53,6 +57,7 @@ export function InsightFrame<T>({
         <span class="muted">
           {project.name} · days in {project.timezone}
         </span>
+        {save && !needs && <SaveInsight projectId={project.id} kind={save.kind} query={save.query} title={title} />}
       </div>
       {controls}
       {needs ? (

@@ -1,0 +1,103 @@
+// "Save" on an insight page: the page's query body saved as an insight of its kind, and, when
+// chosen, a tile of it added to an existing dashboard or to a new one. Analysts and above only.
+
+import { useState } from 'preact/hooks';
+import { Field, Select, Submit } from '../ui/forms';
+import { ErrorNote } from '../ui/states';
+import { useAction } from '../ui/useAction';
+import { useAsync } from '../ui/useAsync';
+import { addTile, createDashboard, createInsight, listDashboards, type Insight } from './dashboardsApi';
+import { Dialog, DialogActions } from './Dialog';
+import { useDashboardRights } from './roles';
+import './dashboards.css';
+
+const NEW = 'new';
+
+export function SaveInsight({ projectId, kind, query, title }: { projectId: number; kind: string; query: unknown; title: string }) {
+  const { canEdit } = useDashboardRights();
+  const [open, setOpen] = useState(false);
+  const [saved, setSaved] = useState<{ insight: Insight; dashboard?: { id: number; name: string } }>();
+  if (!canEdit) return null;
+  const base = `/projects/${projectId}`;
+  return (
+    <>
+      <button type="button" class="button secondary small save-insight" onClick={() => (setSaved(undefined), setOpen(true))}>
+        Save / Add to dashboard
+      </button>
+      {saved && (
+        <p class="notice saved-note" role="status" data-testid="saved-note">
+          Saved as <a href={`${base}/insights/saved/${saved.insight.id}`}>{saved.insight.name}</a>
+          {saved.dashboard && (
+            <>
+              {' '}
+              and added to <a href={`${base}/dashboards/${saved.dashboard.id}`}>{saved.dashboard.name}</a>
+            </>
+          )}
+          .
+        </p>
+      )}
+      {open && <SaveDialog projectId={projectId} kind={kind} query={query} title={title} onSaved={setSaved} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+function SaveDialog({
+  projectId,
+  kind,
+  query,
+  title,
+  onSaved,
+  onClose,
+}: {
+  projectId: number;
+  kind: string;
+  query: unknown;
+  title: string;
+  onSaved(saved: { insight: Insight; dashboard?: { id: number; name: string } }): void;
+  onClose(): void;
+}) {
+  const [name, setName] = useState(title);
+  const [description, setDescription] = useState('');
+  const [target, setTarget] = useState('');
+  const [dashboardName, setDashboardName] = useState('');
+  const dashboards = useAsync(() => listDashboards(projectId).then((r) => r.items), [projectId]);
+  // What a failed attempt already created is not created again on the next one.
+  const [created, setCreated] = useState<{ insight?: Insight; dashboard?: { id: number; name: string } }>({});
+  const { busy, error, handle } = useAction();
+  const submit = handle(async () => {
+    const insight = created.insight ?? (await createInsight(projectId, { name: name.trim(), ...(description.trim() ? { description: description.trim() } : {}), kind, query }));
+    setCreated({ insight });
+    let dashboard: { id: number; name: string } | undefined;
+    if (target === NEW) {
+      dashboard = created.dashboard ?? (await createDashboard(projectId, { name: dashboardName.trim() }));
+      setCreated({ insight, dashboard });
+    }
+    else if (target) dashboard = dashboards.data?.find((d) => String(d.id) === target);
+    if (dashboard) await addTile(projectId, dashboard.id, { insight_id: insight.id });
+    onSaved({ insight, dashboard });
+    onClose();
+  });
+  return (
+    <Dialog title="Save this insight" testId="save-insight-dialog" onClose={onClose}>
+      <form onSubmit={submit}>
+        <Field label="Name" value={name} onValue={setName} required />
+        <div class="field">
+          <label for="save-insight-description">Description (optional)</label>
+          <textarea id="save-insight-description" rows={2} maxLength={2000} value={description} onInput={(e) => setDescription((e.currentTarget as HTMLTextAreaElement).value)} />
+        </div>
+        <Select label="Add to a dashboard" value={target} onValue={setTarget}>
+          <option value="">no dashboard</option>
+          {(dashboards.data ?? []).map((d) => (
+            <option value={String(d.id)}>{d.name}</option>
+          ))}
+          <option value={NEW}>a new dashboard…</option>
+        </Select>
+        {target === NEW && <Field label="New dashboard name" value={dashboardName} onValue={setDashboardName} required />}
+        <ErrorNote error={dashboards.error ?? error} />
+        <DialogActions>
+          <Submit busy={busy}>Save</Submit>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

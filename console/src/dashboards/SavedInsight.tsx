@@ -1,0 +1,142 @@
+// One saved insight: its answer drawn by its insight page's own view, over its saved dates or a
+// range chosen here for a look (not saved), the dashboards showing it, and the link that opens it
+// on its insight page. Analysts and above rename it, add it to a dashboard and delete it; admins
+// and owners share it.
+
+import { useState } from 'preact/hooks';
+import { useRecord } from './useRecord';
+import { useLocation, useRoute } from 'preact-iso';
+import { useSession } from '../app/session';
+import { formatDateTime, todayIn } from '../ui/format';
+import { Empty, ErrorNote, Loading } from '../ui/states';
+import { useAction } from '../ui/useAction';
+import { useAsync } from '../ui/useAsync';
+import { ControlBar, DateRange } from '../queries/controls/Controls';
+import { AnswerView, insightPageUrl, kindLabel } from './answerViews';
+import { addTile, deleteInsight, getInsight, insightResult, listDashboards, updateInsight, type Insight } from './dashboardsApi';
+import { Dialog, DialogActions, ManageButtons, RenameDialog, type ManageDialog } from './Dialog';
+import { ShareDialog } from './ShareDialog';
+import { useDashboardRights } from './roles';
+import './dashboards.css';
+
+export function SavedInsight() {
+  const { params } = useRoute();
+  const projectId = Number(params.projectId);
+  const insightId = Number(params.insightId);
+  const project = useSession().projects?.find((p) => p.id === projectId);
+  const { canEdit, canShare } = useDashboardRights();
+  const { route } = useLocation();
+  const { value: insight, error: loadError, set: setInsight, reload: load } = useRecord(() => getInsight(projectId, insightId), [projectId, insightId]);
+  const [range, setRange] = useState<{ from: string; to: string }>();
+  const [dialog, setDialog] = useState<ManageDialog>();
+  const action = useAction();
+  const answer = useAsync(
+    () => (insight ? insightResult(projectId, insightId, range ? { date_from: range.from, date_to: range.to } : {}) : Promise.resolve(undefined)),
+    [projectId, insightId, insight?.updated_at, range?.from, range?.to],
+  );
+
+  if (!project) return <Empty title="No such project in this organization" />;
+  if (loadError) return <ErrorNote error={loadError} />;
+  if (!insight) return <Loading label="Loading the insight…" />;
+  const base = `/projects/${projectId}`;
+  const pageUrl = insightPageUrl(projectId, insight.kind, insight.query);
+  const query = insight.query as { date_from?: string; date_to?: string };
+  return (
+    <section aria-labelledby="insight-title">
+      <p class="dash-back">
+        <a href={`${base}/insights/saved`}>All saved insights</a>
+      </p>
+      <div class="page-header">
+        <h1 id="insight-title">{insight.name}</h1>
+        <span class="badge">{kindLabel(insight.kind)}</span>
+        <span class="muted">
+          {project.name} · days in {project.timezone}
+        </span>
+        <span class="spacer" />
+        {pageUrl && (
+          <a class="button secondary small dash-link-button" href={pageUrl}>
+            Open in {kindLabel(insight.kind)}
+          </a>
+        )}
+        <ManageButtons canEdit={canEdit} canShare={canShare} deleteLabel="Delete" onOpen={(d) => (action.clear(), setDialog(d))} />
+      </div>
+      {insight.description && <p class="result-meta">{insight.description}</p>}
+      <p class="result-meta">
+        Saved by {insight.created_by?.name ?? insight.created_by?.email ?? 'a former member'} · changed {formatDateTime(insight.updated_at)}
+        {insight.dashboards.length > 0 && (
+          <>
+            {' '}
+            · on{' '}
+            {insight.dashboards.map((d, n) => (
+              <>
+                {n > 0 && ', '}
+                <a href={`${base}/dashboards/${d.id}`}>{d.name}</a>
+              </>
+            ))}
+          </>
+        )}
+      </p>
+      {query.date_from !== undefined || query.date_to !== undefined ? (
+        <ControlBar>
+          <DateRange from={range?.from ?? query.date_from ?? ''} to={range?.to ?? query.date_to ?? ''} today={todayIn(project.timezone)} onChange={(from, to) => from && to && from <= to && setRange({ from, to })} />
+          {range && (
+            <button type="button" class="button secondary small" onClick={() => setRange(undefined)}>
+              Back to the saved dates
+            </button>
+          )}
+        </ControlBar>
+      ) : null}
+      {canEdit && <AddToDashboard projectId={projectId} insight={insight} onAdded={() => load()} />}
+      <ErrorNote error={answer.error} />
+      {answer.loading || answer.data === undefined ? (
+        !answer.error && <Loading label="Running the query…" />
+      ) : (
+        <div data-testid="insight-answer">
+          <AnswerView kind={insight.kind} query={insight.query} data={answer.data} />
+        </div>
+      )}
+      {dialog === 'share' && <ShareDialog projectId={projectId} target={{ kind: 'insight', id: insight.id, name: insight.name }} onClose={() => setDialog(undefined)} />}
+      {dialog === 'rename' && <RenameDialog title="Rename the insight" named={insight} onSave={(body) => updateInsight(projectId, insight.id, body).then(setInsight)} onClose={() => setDialog(undefined)} />}
+      {dialog === 'delete' && (
+        <Dialog title={`Delete the insight ${insight.name}?`} testId="delete-insight-dialog" onClose={() => setDialog(undefined)}>
+          <p>{insight.dashboards.length > 0 ? 'Its tiles leave every dashboard showing it, and its' : 'Its'} share links stop working.</p>
+          <ErrorNote error={action.error} />
+          <DialogActions>
+            <button type="button" class="button danger" disabled={action.busy} onClick={() => void action.run(async () => (await deleteInsight(projectId, insight.id), route(`${base}/insights/saved`)))}>
+              Delete the insight
+            </button>
+          </DialogActions>
+        </Dialog>
+      )}
+    </section>
+  );
+}
+
+function AddToDashboard({ projectId, insight, onAdded }: { projectId: number; insight: Insight; onAdded(): void }) {
+  const dashboards = useAsync(() => listDashboards(projectId).then((r) => r.items), [projectId]);
+  const [target, setTarget] = useState('');
+  const { busy, error, run } = useAction();
+  const add = () =>
+    run(async () => {
+      await addTile(projectId, Number(target), { insight_id: insight.id });
+      setTarget('');
+      onAdded();
+    });
+  const choices = (dashboards.data ?? []).filter((d) => !insight.dashboards.some((x) => x.id === d.id));
+  if (choices.length === 0) return <ErrorNote error={dashboards.error} />;
+  return (
+    <div class="filter-row dash-links">
+      <label for="add-to-dashboard">Add to a dashboard</label>
+      <select id="add-to-dashboard" value={target} onChange={(e) => setTarget((e.currentTarget as HTMLSelectElement).value)}>
+        <option value="">choose a dashboard</option>
+        {choices.map((d) => (
+          <option value={String(d.id)}>{d.name}</option>
+        ))}
+      </select>
+      <button type="button" class="button secondary small" disabled={busy || !target} onClick={() => void add()}>
+        Add
+      </button>
+      <ErrorNote error={error ?? dashboards.error} />
+    </div>
+  );
+}

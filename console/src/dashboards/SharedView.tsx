@@ -1,0 +1,67 @@
+// `/shared/:token`, what a share link opens: no sign-in and no navigation, only the shared
+// dashboard's tiles (or the one insight) with their figures, asked through the link's token. An
+// unknown, expired or revoked link says so.
+
+import { useRoute } from 'preact-iso';
+import { ApiError } from '../api/client';
+import { Empty, ErrorNote, Loading } from '../ui/states';
+import { useAsync } from '../ui/useAsync';
+import { AnswerView, kindLabel } from './answerViews';
+import { getShared, sharedResult, sharedTileResult } from './dashboardsApi';
+import { overridesKey, TileGrid } from './TileGrid';
+import './dashboards.css';
+
+export function SharedView() {
+  const token = useRoute().params.token ?? '';
+  const shared = useAsync(() => getShared(token), [token]);
+  const gone = shared.error instanceof ApiError && shared.error.status === 404;
+  return (
+    <main id="main" class="shared-page" data-testid="shared-view">
+      {gone ? (
+        <Empty title="This link has expired or was revoked">Ask whoever sent it for a new one.</Empty>
+      ) : shared.error ? (
+        <ErrorNote error={shared.error} />
+      ) : !shared.data ? (
+        <Loading />
+      ) : shared.data.dashboard ? (
+        <>
+          <div class="page-header">
+            <h1>{shared.data.dashboard.name}</h1>
+            <span class="muted">
+              {shared.data.project.name} · days in {shared.data.project.timezone}
+              {shared.data.dashboard.date_from && ` · ${shared.data.dashboard.date_from} to ${shared.data.dashboard.date_to}`}
+            </span>
+          </div>
+          {shared.data.dashboard.description && <p class="result-meta">{shared.data.dashboard.description}</p>}
+          <TileGrid tiles={shared.data.dashboard.tiles} revision={overridesKey(shared.data.dashboard)} loadResult={(tile) => sharedTileResult(token, tile.id)} />
+        </>
+      ) : (
+        shared.data.insight && <SharedInsight token={token} insight={shared.data.insight} project={shared.data.project} />
+      )}
+    </main>
+  );
+}
+
+function SharedInsight({ token, insight, project }: { token: string; insight: { name: string; description: string | null; kind: string; query: Record<string, unknown> }; project: { name: string; timezone: string } }) {
+  const answer = useAsync(() => sharedResult(token), [token]);
+  return (
+    <>
+      <div class="page-header">
+        <h1>{insight.name}</h1>
+        <span class="badge">{kindLabel(insight.kind)}</span>
+        <span class="muted">
+          {project.name} · days in {project.timezone}
+        </span>
+      </div>
+      {insight.description && <p class="result-meta">{insight.description}</p>}
+      <ErrorNote error={answer.error} />
+      {answer.data === undefined ? (
+        !answer.error && <Loading label="Running the query…" />
+      ) : (
+        <div data-testid="insight-answer">
+          <AnswerView kind={insight.kind} query={insight.query} data={answer.data} />
+        </div>
+      )}
+    </>
+  );
+}
