@@ -226,7 +226,20 @@ t.test('saved insights: the list, one insight with its answer, and back to its i
   await page.getByTestId('funnel-table').waitFor();
   const url = new URL(page.url());
   t.equal(url.pathname, `${base}/insights/funnel`);
-  t.same(Object.fromEntries(url.searchParams), { steps: 'pp.page_view~signup', from, to: today, window: '336', count_by: 'actors' }, 'the saved query in the page’s URL');
+  const funnelId = (await api('GET', '/insights')).body.items.find((i: { name: string }) => i.name === 'Signup funnel').id;
+  t.same(Object.fromEntries(url.searchParams), { steps: 'pp.page_view~signup', from, to: today, window: '336', count_by: 'actors', saved: String(funnelId) }, 'the saved query in the page’s URL');
+
+  // Changed on its page, the funnel is saved back to the same insight.
+  url.searchParams.set('window', '168');
+  await page.goto(url.pathname + url.search);
+  await page.getByTestId('funnel-table').waitFor();
+  await page.getByRole('button', { name: 'Save changes to “Signup funnel”' }).click();
+  await page.getByTestId('saved-note').getByText('Saved the changes to').waitFor();
+  const changed = (await api('GET', `/insights/${funnelId}`)).body;
+  t.equal(changed.query.window_hours, 168, 'the new window is saved');
+  t.equal((await api('GET', '/insights')).body.items.length, 2, 'no new insight');
+  const restored = await api('PATCH', `/insights/${funnelId}`, { query: FUNNEL });
+  t.equal(restored.status, 200);
   checkClean(t, tab);
 });
 

@@ -1,32 +1,47 @@
 // "Save" on an insight page: the page's query body saved as an insight of its kind, and, when
-// chosen, a tile of it added to an existing dashboard or to a new one. Analysts and above only.
+// chosen, a tile of it added to an existing dashboard or to a new one; opened from a saved insight,
+// its changes saved back to that insight. Analysts and above only.
 
 import { useState } from 'preact/hooks';
 import { Field, Select, Submit } from '../ui/forms';
 import { ErrorNote } from '../ui/states';
 import { useAction } from '../ui/useAction';
 import { useAsync } from '../ui/useAsync';
-import { addTile, createDashboard, createInsight, listDashboards, type Insight } from './dashboardsApi';
+import { addTile, createDashboard, createInsight, getInsight, listDashboards, updateInsight, type Insight } from './dashboardsApi';
 import { Dialog, DialogActions } from './Dialog';
 import { useDashboardRights } from './roles';
 import './dashboards.css';
 
 const NEW = 'new';
 
-export function SaveInsight({ projectId, kind, query, title }: { projectId: number; kind: string; query: unknown; title: string }) {
+export function SaveInsight({ projectId, kind, query, title, savedId }: { projectId: number; kind: string; query: unknown; title: string; savedId?: number }) {
   const { canEdit } = useDashboardRights();
   const [open, setOpen] = useState(false);
-  const [saved, setSaved] = useState<{ insight: Insight; dashboard?: { id: number; name: string } }>();
+  const [saved, setSaved] = useState<{ insight: Insight; dashboard?: { id: number; name: string }; changed?: boolean }>();
+  // Opened from a saved insight of this kind: its changes can be saved back to it.
+  const original = useAsync(async () => (savedId === undefined || !canEdit ? undefined : getInsight(projectId, savedId)), [projectId, savedId, canEdit]);
+  const update = useAction();
   if (!canEdit) return null;
   const base = `/projects/${projectId}`;
+  const from = original.data?.kind === kind ? original.data : undefined;
+  const saveChanges = () =>
+    update.run(async () => {
+      setSaved({ insight: await updateInsight(projectId, from!.id, { query: query as Insight['query'] }), changed: true });
+    });
   return (
     <>
+      {from && (
+        <button type="button" class="button small save-insight" disabled={update.busy} onClick={() => (setSaved(undefined), saveChanges())}>
+          Save changes to “{from.name}”
+        </button>
+      )}
       <button type="button" class="button secondary small save-insight" onClick={() => (setSaved(undefined), setOpen(true))}>
-        Save / Add to dashboard
+        {from ? 'Save as new / Add to dashboard' : 'Save / Add to dashboard'}
       </button>
+      <ErrorNote error={update.error} />
       {saved && (
         <p class="notice saved-note" role="status" data-testid="saved-note">
-          Saved as <a href={`${base}/insights/saved/${saved.insight.id}`}>{saved.insight.name}</a>
+          {saved.changed ? 'Saved the changes to' : 'Saved as'} <a href={`${base}/insights/saved/${saved.insight.id}`}>{saved.insight.name}</a>
           {saved.dashboard && (
             <>
               {' '}

@@ -39,7 +39,7 @@ export function SavedInsight() {
   if (loadError) return <ErrorNote error={loadError} />;
   if (!insight) return <Loading label="Loading the insight…" />;
   const base = `/projects/${projectId}`;
-  const pageUrl = insightPageUrl(projectId, insight.kind, insight.query);
+  const pageUrl = insightPageUrl(projectId, insight.kind, insight.query, insight.id);
   const query = insight.query as { date_from?: string; date_to?: string };
   return (
     <section aria-labelledby="insight-title">

@@ -134,11 +134,15 @@ const KINDS: Record<string, KindView> = {
 
 export const kindLabel = (kind: string): string => KINDS[kind]?.label ?? kind;
 
-/** The insight page showing a saved query, with its parameters in the URL as the page writes them. */
-export function insightPageUrl(projectId: number, kind: string, query: Query): string | undefined {
+/**
+ * The insight page showing a saved query, with its parameters in the URL as the page writes them,
+ * and `saved` naming the insight, so the page can save its changes back to it.
+ */
+export function insightPageUrl(projectId: number, kind: string, query: Query, savedId?: number): string | undefined {
   const known = KINDS[kind];
   if (!known) return undefined;
-  const [path, params] = known.page(query);
+  const [path, page] = known.page(query);
+  const params = savedId === undefined ? page : { ...page, saved: String(savedId) };
   // Written as useUrlState writes them: lists joined by `~`, empty values left out.
   const search = Object.entries(params)
     .map(([k, v]) => [k, Array.isArray(v) ? v.join('~') : v] as const)

@@ -28,6 +28,9 @@ export function useInsight(defaultDays = 30): InsightContext {
   return { projectId, project, today, from: url.get('from', addDays(today, -(defaultDays - 1))), to: url.get('to', today), url };
 }
 
+/** The saved insight a page was opened from (`?saved=<id>`), if any. */
+const savedIdOf = (text: string) => (/^[1-9]\d*$/.test(text) ? Number(text) : undefined);
+
 export function InsightFrame<T>({
   title,
   project,
@@ -49,6 +52,7 @@ export function InsightFrame<T>({
   save?: { kind: string; query: unknown };
   children?: (data: T) => ComponentChildren;
 }) {
+  const url = useUrlState();
   if (!project) return <Empty title="No such project in this organization" />;
   return (
     <section aria-labelledby="insight-title">
@@ -57,7 +61,7 @@ export function InsightFrame<T>({
         <span class="muted">
           {project.name} · days in {project.timezone}
         </span>
-        {save && !needs && <SaveInsight projectId={project.id} kind={save.kind} query={save.query} title={title} />}
+        {save && !needs && <SaveInsight projectId={project.id} kind={save.kind} query={save.query} title={title} savedId={savedIdOf(url.get('saved'))} />}
       </div>
       {controls}
       {needs ? (
