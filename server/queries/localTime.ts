@@ -78,9 +78,20 @@ export function hourBuckets(from: string, to: string, tz: string): number[] {
   return [...starts].sort((a, b) => a - b);
 }
 
+/** Day starts kept per process (a zone's rules only change with the runtime). */
+const DAY_STARTS_LIMIT = 4096;
+const dayStarts = new Map<string, number>();
+
 /** The first instant (epoch ms) of a local date: its first hour's start, wherever DST moves midnight. */
 export function dayStartMs(date: string, tz: string): number {
-  return hourBuckets(date, date, tz)[0]!;
+  const key = `${tz}\u0000${date}`;
+  let start = dayStarts.get(key);
+  if (start === undefined) {
+    start = hourBuckets(date, date, tz)[0]!;
+    if (dayStarts.size >= DAY_STARTS_LIMIT) dayStarts.clear();
+    dayStarts.set(key, start);
+  }
+  return start;
 }
 
 /** The zone's offset from UTC at an instant in ms (local wall time minus UTC), to the second. */

@@ -198,7 +198,16 @@ ORDER BY ${order}`,
 interface RouteCount {
   bval: string | null;
   items: string[];
+  /** The items as pathsSql numbers them (see PathsRun.names). */
+  codes: number[];
   n: number;
+}
+
+export interface PathsRun {
+  range: DateRange;
+  rows: RouteCount[];
+  /** Item names by code (from 1). */
+  names: string[];
 }
 
 /** Result columns of pathsSql. */
@@ -214,7 +223,7 @@ const BVAL = 5;
  * (the first selected one before), `depth` items on, cut after the first end item (from the
  * nearest start item). Counted by (breakdown value of the anchor, route).
  */
-export function routesOf(result: DuckDBMaterializedResult, p: PathsParams): RouteCount[] {
+export function routesOf(result: DuckDBMaterializedResult, p: PathsParams): Pick<PathsRun, 'rows' | 'names'> {
   const after = p.direction === 'after';
   const names: string[] = [];
   const pageViews: boolean[] = [];
@@ -253,7 +262,10 @@ export function routesOf(result: DuckDBMaterializedResult, p: PathsParams): Rout
     }
     const known = counts.get(key);
     if (known) known.n++;
-    else counts.set(key, { bval, items: codes.slice(first, last + 1).map((c) => names[c]!), n: 1 });
+    else {
+      const route = codes.slice(first, last + 1);
+      counts.set(key, { bval, items: route.map((c) => names[c]!), codes: route, n: 1 });
+    }
   };
   for (const [c, chunk] of chunks.entries()) {
     const a = chunk.getColumnVector(A);
@@ -288,13 +300,13 @@ export function routesOf(result: DuckDBMaterializedResult, p: PathsParams): Rout
     }
   }
   finish();
-  return [...counts.values()];
+  return { rows: [...counts.values()], names };
 }
 
-export async function runPaths(store: EventStore, p: PathsParams, ctx: QueryContext): Promise<{ range: DateRange; rows: RouteCount[] }> {
+export async function runPaths(store: EventStore, p: PathsParams, ctx: QueryContext): Promise<PathsRun> {
   const range = effectiveRange(p, ctx);
   const q = pathsSql(p, range, ctx);
-  return { range, rows: await store.readChunks(q.sql, q.params, { timeoutMs: ctx.timeoutMs }, (result) => routesOf(result, p)) };
+  return { range, ...(await store.readChunks(q.sql, q.params, { timeoutMs: ctx.timeoutMs }, (result) => routesOf(result, p))) };
 }
 
 // --- shaping ---------------------------------------------------------------------------------
@@ -306,6 +318,17 @@ export function compareRoutes(a: readonly string[], b: readonly string[]): numbe
     if (c !== 0) return c;
   }
   return a.length - b.length;
+}
+
+/** The `n` ids with the largest tallies (ties by name); only those at the cut are compared by name. */
+function topIds(tally: Float64Array, n: number, names: readonly string[]): number[] {
+  const present = [...tally.keys()].filter((id) => tally[id]! > 0);
+  if (present.length <= n) return present;
+  const cut = Float64Array.from(present, (id) => tally[id]!).sort()[present.length - n]!;
+  return present
+    .filter((id) => tally[id]! >= cut)
+    .sort((x, y) => tally[y]! - tally[x]! || compareText(names[x]!, names[y]!))
+    .slice(0, n);
 }
 
 /** The most frequent routes: count ≥ min_count, at most top_n, ties by the route's items. */
@@ -326,21 +349,14 @@ function topRoutes(routes: RouteCount[], p: PathsParams, units: number): PathRou
  * `$end`; a link carrying fewer than min_count units into a named item goes to `$other` instead.
  * So each step's nodes add up to the units still on their route one step nearer the anchor.
  */
-function sankeyOf(routes: RouteCount[], p: PathsParams): PathsGraph['sankey'] {
+function sankeyOf(routes: RouteCount[], p: PathsParams, items: readonly string[]): PathsGraph['sankey'] {
   const after = p.direction === 'after';
-  // Items become small integers (0 is $end, 1 is $other), so each step's tallies are array reads.
-  const names = [END, OTHER];
-  const ids = new Map(names.map((name, id) => [name, id]));
-  const idOf = (name: string) => {
-    let id = ids.get(name);
-    if (id === undefined) {
-      id = names.length;
-      ids.set(name, id);
-      names.push(name);
-    }
-    return id;
-  };
-  const outwards = routes.map((r) => (after ? r.items : [...r.items].reverse()).map(idOf));
+  // An item's id is its code + 1 (codes start at 1): 0 is $end, 1 is $other, so each step's
+  // tallies are array reads.
+  const names = [END, OTHER, ...items.slice(1)];
+  const steps = p.depth + 1;
+  const outwards = new Int32Array(routes.length * steps);
+  routes.forEach((r, i) => r.codes.forEach((c, k) => (outwards[i * steps + (after ? k : r.codes.length - 1 - k)] = c + 1)));
   const units = routes.map((r) => r.n);
   const rankOf = (id: number) => (id === 0 ? 2 : id === 1 ? 1 : 0);
   const nodes: SankeyNode[] = [];
@@ -348,24 +364,24 @@ function sankeyOf(routes: RouteCount[], p: PathsParams): PathsGraph['sankey'] {
   const folded = new Int32Array(routes.length);
   const nodeOf = new Int32Array(routes.length).fill(-1);
   let live = routes.map((_, i) => i);
+  // The nodes of the step before are nodes[before, nodes.length).
+  let before = 0;
   for (let k = 0; k <= p.depth && live.length > 0; k++) {
+    const at = (i: number) => outwards[i * steps + k]!;
     const raw = new Float64Array(names.length);
-    for (const i of live) {
-      const id = outwards[i]![k];
-      if (id !== undefined) raw[id]! += units[i]!;
-    }
+    for (const i of live) raw[at(i)]! += units[i]!;
+    raw[0] = 0;
     const kept = new Uint8Array(names.length);
-    const present = [...raw.keys()].filter((id) => raw[id]! > 0);
-    present.sort((x, y) => raw[y]! - raw[x]! || compareText(names[x]!, names[y]!));
-    for (const id of present.slice(0, p.top_n)) kept[id] = 1;
+    for (const id of topIds(raw, p.top_n, names)) kept[id] = 1;
     for (const i of live) {
-      const id = outwards[i]![k];
-      folded[i] = id === undefined ? 0 : kept[id] ? id : 1;
+      const id = at(i);
+      folded[i] = id === 0 ? 0 : kept[id] ? id : 1;
     }
+    const width = nodes.length - before;
     if (k > 0) {
       // A link below min_count into a named item goes to $other of this step instead.
-      const carried = new Float64Array(nodes.length * names.length);
-      const key = (i: number) => nodeOf[i]! * names.length + folded[i]!;
+      const carried = new Float64Array(width * names.length);
+      const key = (i: number) => (nodeOf[i]! - before) * names.length + folded[i]!;
       for (const i of live) carried[key(i)]! += units[i]!;
       for (const i of live) if (folded[i]! > 1 && carried[key(i)]! < p.min_count) folded[i] = 1;
     }
@@ -374,23 +390,20 @@ function sankeyOf(routes: RouteCount[], p: PathsParams): PathsGraph['sankey'] {
     const step = after ? k : -k;
     const ordered = [...counts.keys()].filter((id) => counts[id]! > 0);
     ordered.sort((x, y) => rankOf(x) - rankOf(y) || counts[y]! - counts[x]! || compareText(names[x]!, names[y]!));
+    const start = nodes.length;
     const index = new Int32Array(names.length);
     for (const id of ordered) {
       index[id] = nodes.length;
       nodes.push({ step, item: names[id]!, count: counts[id]! });
     }
     if (k > 0) {
-      const carried = new Map<number, { from: number; to: number; value: number }>();
-      for (const i of live) {
-        const from = nodeOf[i]!;
-        const to = index[folded[i]!]!;
-        const key = from * MAX_NODES + to;
-        const link = carried.get(key) ?? { from, to, value: 0 };
-        link.value += units[i]!;
-        carried.set(key, link);
-      }
-      links.push(...carried.values());
+      const carried = new Float64Array(width * ordered.length);
+      for (const i of live) carried[(nodeOf[i]! - before) * ordered.length + index[folded[i]!]! - start]! += units[i]!;
+      carried.forEach((value, cell) => {
+        if (value > 0) links.push({ from: before + Math.floor(cell / ordered.length), to: start + (cell % ordered.length), value });
+      });
     }
+    before = start;
     live = live.filter((i) => folded[i] !== 0);
     for (const i of live) nodeOf[i] = index[folded[i]!]!;
   }
@@ -406,27 +419,26 @@ function sankeyOf(routes: RouteCount[], p: PathsParams): PathsGraph['sankey'] {
   };
 }
 
-/** More nodes than any graph has (21 steps of at most 100 items, $other and $end): link keys. */
-const MAX_NODES = 4096;
 
-function graphOf(routes: RouteCount[], p: PathsParams): PathsGraph {
+function graphOf(routes: RouteCount[], p: PathsParams, names: readonly string[]): PathsGraph {
   const units = routes.reduce((s, r) => s + r.n, 0);
-  return { units, routes: topRoutes(routes, p, units), sankey: sankeyOf(routes, p) };
+  return { units, routes: topRoutes(routes, p, units), sankey: sankeyOf(routes, p, names) };
 }
 
 /** Routes with the same items merged (after the breakdown values were dropped or folded). */
 function merged(rows: RouteCount[]): RouteCount[] {
   const byRoute = new Map<string, RouteCount>();
   for (const r of rows) {
-    const key = r.items.join('\u0000');
+    const key = r.codes.join(',');
     const m = byRoute.get(key);
     if (m) m.n += r.n;
-    else byRoute.set(key, { bval: null, items: r.items, n: r.n });
+    else byRoute.set(key, { ...r, bval: null });
   }
   return [...byRoute.values()];
 }
 
-function segmentsOf(rows: RouteCount[], p: PathsParams): PathsSegment[] {
+function segmentsOf(run: PathsRun, p: PathsParams): PathsSegment[] {
+  const { rows, names } = run;
   const totals = new Map<string | null, number>();
   for (const r of rows) totals.set(r.bval, (totals.get(r.bval) ?? 0) + r.n);
   const ranked = [...totals].sort((a, b) => b[1] - a[1] || (a[0] === null ? 1 : b[0] === null ? -1 : compareText(a[0], b[0])));
@@ -434,23 +446,23 @@ function segmentsOf(rows: RouteCount[], p: PathsParams): PathsSegment[] {
   const segments: PathsSegment[] = ranked.slice(0, limit).map(([value]) => ({
     name: value === null ? '$none' : value,
     value,
-    ...graphOf(rows.filter((r) => r.bval === value), p),
+    ...graphOf(rows.filter((r) => r.bval === value), p, names),
   }));
   if (ranked.length > limit) {
     const rest = new Set(ranked.slice(limit).map(([v]) => v));
-    segments.push({ name: '$other', value: null, ...graphOf(merged(rows.filter((r) => rest.has(r.bval))), p) });
+    segments.push({ name: '$other', value: null, ...graphOf(merged(rows.filter((r) => rest.has(r.bval))), p, names) });
   }
   return segments;
 }
 
-export function shapePaths(run: { range: DateRange; rows: RouteCount[] }, p: PathsParams): PathsResponse {
+export function shapePaths(run: PathsRun, p: PathsParams): PathsResponse {
   const response: PathsResponse = {
     ...run.range,
     direction: p.direction,
     counted: p.mode === 'actor' ? 'actors' : 'sessions',
     // Without a breakdown every route is one row already.
-    ...graphOf(p.breakdown ? merged(run.rows) : run.rows, p),
+    ...graphOf(p.breakdown ? merged(run.rows) : run.rows, p, run.names),
   };
-  if (p.breakdown) response.breakdown = segmentsOf(run.rows, p);
+  if (p.breakdown) response.breakdown = segmentsOf(run, p);
   return response;
 }
