@@ -13,6 +13,7 @@ import { launchChromium } from '../support/chromium.js';
 import { ROOMY_LIMITS } from '../auth/authTestKit.js';
 import { checkAccessible, checkClean, daysBefore, signedInConsole, UTC_TODAY } from './consoleKit.js';
 import { eventually } from '../support/eventually.js';
+import { grantEntitlements } from '../support/license.js';
 
 const server = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
 const { owner, org, project } = await createTenant(server, { timezone: 'UTC' });
@@ -130,6 +131,17 @@ t.test('the pages list, as the API answers it, and its next page', async (t) => 
   await page.goto(`${base}/behavior/pages?${range}&filter=${encodeURIComponent('path|eq|/signup')}`);
   const filtered = await api('pages/behavior/urls', { filters: JSON.stringify([{ field: 'path', op: 'eq', value: '/signup' }]) });
   t.same(await eventually('the filtered list', () => rowsOf(page, 'behavior-pages'), (rows) => rows.length === 1), filtered.items.map(pageRow), 'the filter of the URL reaches the API');
+
+  // Reports take filters only: a saved segment is offered by the insight pages, not here.
+  await grantEntitlements(server, ['saved_segments']);
+  const made = await server.request('POST', `/api/v1/projects/${project.id}/segments`, { token, body: { name: 'Signups', filters: [{ field: 'path', op: 'eq', value: '/signup' }] } });
+  t.equal(made.status, 201);
+  await page.goto(`${base}/insights/segmentation?${range}&event=pp.page_view`);
+  await page.getByRole('combobox', { name: 'Add a saved segment' }).waitFor();
+  await page.goto(`${base}/behavior/pages?${range}`);
+  await page.getByTestId('behavior-pages').waitFor();
+  t.equal(await page.getByRole('button', { name: 'Add a filter' }).count(), 1);
+  t.equal(await page.getByRole('combobox', { name: 'Add a saved segment' }).count(), 0, 'no saved segment offered');
   checkClean(t, tab);
 });
 

@@ -44,7 +44,7 @@ export function ReportControls({ ctx, children }: { ctx: ReportContext; children
     <ControlBar>
       {children}
       <DateRange from={ctx.from} to={ctx.to} today={ctx.today} onChange={(f, t) => ctx.url.set({ from: f, to: t })} />
-      <FilterEditor projectId={ctx.projectId} filters={ctx.url.list('filter')} keys={keys} onChange={(f) => ctx.url.set({ filter: f })} />
+      <FilterEditor projectId={ctx.projectId} filters={ctx.url.list('filter')} keys={keys} onChange={(f) => ctx.url.set({ filter: f })} segments={false} />
     </ControlBar>
   );
 }
