@@ -7,7 +7,7 @@ import { INTEGER, TIMESTAMPTZ, VARCHAR, timestampTZValue } from '@duckdb/node-ap
 import type { Services } from '../services.js';
 import { AppError } from '../http/errors.js';
 import { deriveKey } from '../auth/secretKeys.js';
-import type { IngestCredential } from './credentials.js';
+import type { IngestCredential } from './ingestCredential.js';
 import { ingestWriter } from './groupWriter.js';
 import type { IngestResult } from './track.js';
 import { jsonText } from './jsonText.js';

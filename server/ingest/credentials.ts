@@ -14,23 +14,7 @@ import { rejectionRows } from './rejections.js';
 import { sdkHint } from './sdkInfo.js';
 import { ingestWriter } from './groupWriter.js';
 import type { EventSource } from './normalizeEvent.js';
-
-export type IngestOperation = 'track' | 'identify' | 'alias' | 'replay' | 'capture';
-
-export interface IngestCredential {
-  key: IngestKey;
-  source: EventSource;
-  viaQuery: boolean;
-}
-
-declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
-  namespace Express {
-    interface Request {
-      ingest?: IngestCredential;
-    }
-  }
-}
+import type { IngestCredential, IngestOperation } from './ingestCredential.js';
 
 const SCOPE: Record<IngestOperation, IngestScope> = {
   track: 'events:write',

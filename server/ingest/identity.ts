@@ -7,7 +7,7 @@
 
 import { TIMESTAMPTZ, VARCHAR, INTEGER, timestampTZValue, type DuckDBConnection } from '@duckdb/node-api';
 import type { Services } from '../services.js';
-import type { IngestCredential } from './credentials.js';
+import type { IngestCredential } from './ingestCredential.js';
 import { ingestWriter } from './groupWriter.js';
 import { rejectionRows } from './rejections.js';
 import type { SdkInfo } from './sdkInfo.js';

@@ -6,7 +6,7 @@
 import type { Services } from '../services.js';
 import type { SqlParams } from '../store/eventStore.js';
 import { RateLimitedError } from '../http/errors.js';
-import type { IngestCredential, IngestOperation } from './credentials.js';
+import type { IngestCredential, IngestOperation } from './ingestCredential.js';
 import type { SdkInfo } from './sdkInfo.js';
 
 export interface RejectionRow {

@@ -8,7 +8,7 @@ import { BIGINT, BLOB, INTEGER, TIMESTAMPTZ, VARCHAR, blobValue, timestampTZValu
 import type { Services } from '../services.js';
 import { AppError, ValidationError } from '../http/errors.js';
 import { getBehaviorSettings } from '../behavior/behaviorSettings.js';
-import type { IngestCredential } from './credentials.js';
+import type { IngestCredential } from './ingestCredential.js';
 import { ingestWriter } from './groupWriter.js';
 import { rejectionRows } from './rejections.js';
 import type { SdkInfo } from './sdkInfo.js';

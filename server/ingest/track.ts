@@ -4,7 +4,7 @@
 
 import type { Services } from '../services.js';
 import { AppError } from '../http/errors.js';
-import type { IngestCredential } from './credentials.js';
+import type { IngestCredential } from './ingestCredential.js';
 import { checkEvent } from './eventSchema.js';
 import { ingestWriter } from './groupWriter.js';
 import { normalizeEvent, type EventRow } from './normalizeEvent.js';
