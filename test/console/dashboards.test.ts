@@ -253,12 +253,23 @@ t.test('an analyst is not offered sharing; a viewer gets no write control', asyn
   await v.goto(`${base}/dashboards/${dashboardId}`);
   await tileNamed(v, 'Signup funnel').getByTestId('funnel-table').waitFor();
   t.same(await drawnFunnel(tileNamed(v, 'Signup funnel')), funnelCounts(await ask('funnel', FUNNEL)), 'the viewer reads the numbers');
-  for (const name of ['Share', 'Rename', 'Delete the dashboard', 'Add the insight', 'Add the text', 'Move Signup funnel left', 'Make Signup funnel wider', 'Remove Signup funnel', 'Add a filter', '7 days']) {
+  for (const name of ['Share', 'Rename', 'Delete the dashboard', 'Add the insight', 'Add the text', 'Move Signup funnel left', 'Make Signup funnel wider', 'Remove Signup funnel', 'Add a filter', 'Use each tile\'s own dates']) {
     t.equal(await v.getByRole('button', { name, exact: true }).count(), 0, `no ${name}`);
   }
   t.equal(await v.getByTestId('drag-handle').count(), 0, 'no drag handle');
   t.equal(await v.getByTestId('resize-handle').count(), 0, 'no resize corner');
   t.match(await v.getByTestId('dash-overrides').textContent(), 'Each tile over its own dates', 'the range and filters are shown, not offered');
+
+  // A viewer looks at the last week: every tile asks its insight over it, and nothing is saved.
+  const funnelInsight = (await api('GET', '/insights')).body.items.find((i: { name: string }) => i.name === 'Signup funnel');
+  const week = (await api('POST', `/insights/${funnelInsight.id}/result`, { date_from: lastWeek, date_to: today }, (await login(server, viewer.email, TEST_PASSWORD)).token!)).body;
+  t.not(funnelCounts(week).join(), funnelCounts(await ask('funnel', FUNNEL)).join(), 'the week differs from the saved range');
+  await v.getByRole('button', { name: '7 days', exact: true }).click();
+  t.same(await eventually('the week on the tile', () => drawnFunnel(tileNamed(v, 'Signup funnel')), (c) => c.join() === funnelCounts(week).join()), funnelCounts(week));
+  t.equal((await api('GET', `/dashboards/${dashboardId}`)).body.date_from, null, 'the dashboard keeps its dates');
+  const saved = funnelCounts(await ask('funnel', FUNNEL));
+  await v.getByRole('button', { name: 'Back to the dashboard\'s dates' }).click();
+  t.same(await eventually('the saved range again', () => drawnFunnel(tileNamed(v, 'Signup funnel')), (c) => c.join() === saved.join()), saved);
   await v.goto(`${base}/insights/funnel?steps=pp.page_view~signup&from=${from}&to=${today}`);
   await v.getByTestId('funnel-table').waitFor();
   t.equal(await v.getByRole('button', { name: 'Save / Add to dashboard' }).count(), 0, 'no save on insight pages');

@@ -1,7 +1,7 @@
 // One dashboard: its tiles on the grid, each drawing its saved insight's answer with the dashboard's
 // date range and filters laid over the insight's own. Analysts and above change the range and
 // filters, the name, the layout (drag or buttons), add insight and text tiles, edit text and remove tiles;
-// admins and owners share it. Viewers read.
+// admins and owners share it. Viewers read, and may look at the tiles over other dates.
 
 import { useEffect, useState } from 'preact/hooks';
 import { useRecord } from './useRecord';
@@ -12,7 +12,7 @@ import { Empty, ErrorNote, Loading } from '../ui/states';
 import { useAction } from '../ui/useAction';
 import { useAsync } from '../ui/useAsync';
 import { ControlBar, DateRange, FilterEditor, filterText, filtersOf, usePropertyKeys, type FilterItem } from '../queries/controls/Controls';
-import { addTile, deleteDashboard, getDashboard, listInsights, removeTile, tileResult, updateDashboard, updateTile, type Dashboard as DashboardShape, type DashboardPatch } from './dashboardsApi';
+import { addTile, deleteDashboard, getDashboard, insightResult, listInsights, removeTile, tileResult, updateDashboard, updateTile, type Dashboard as DashboardShape, type DashboardPatch } from './dashboardsApi';
 
 type Tile = DashboardShape['tiles'][number];
 import { Dialog, DialogActions, ManageButtons, RenameDialog, type ManageDialog } from './Dialog';
@@ -30,6 +30,8 @@ export function Dashboard() {
   const { route } = useLocation();
   const { value: dashboard, error: loadError, set: setDashboard, reload: load } = useRecord(() => getDashboard(projectId, dashboardId), [projectId, dashboardId]);
   const [dialog, setDialog] = useState<ManageDialog>();
+  // Another range to look at, not saved: every tile asks its insight's answer over it.
+  const [look, setLook] = useState<{ from: string; to: string }>();
   const action = useAction();
 
   /** A change the server answers with the whole dashboard. */
@@ -62,7 +64,7 @@ export function Dashboard() {
         <ManageButtons canEdit={canEdit} canShare={canShare} deleteLabel="Delete the dashboard" onOpen={(d) => (action.clear(), setDialog(d))} />
       </div>
       {dashboard.description && <p class="result-meta">{dashboard.description}</p>}
-      <Overrides projectId={projectId} timezone={project.timezone} dashboard={dashboard} canEdit={canEdit} onChange={(body) => change(() => updateDashboard(projectId, dashboardId, body))} />
+      <Overrides projectId={projectId} timezone={project.timezone} dashboard={dashboard} canEdit={canEdit} onChange={(body) => change(() => updateDashboard(projectId, dashboardId, body))} look={look} onLook={setLook} />
       <ErrorNote error={action.error} />
       {dashboard.tiles.length === 0 ? (
         <Empty title="This dashboard has no tiles yet">
@@ -71,8 +73,12 @@ export function Dashboard() {
       ) : (
         <TileGrid
           tiles={dashboard.tiles}
-          revision={overridesKey(dashboard)}
-          loadResult={(tile) => tileResult(projectId, dashboardId, tile.id)}
+          revision={look ? `${overridesKey(dashboard)}|look ${look.from} ${look.to}` : overridesKey(dashboard)}
+          loadResult={(tile) =>
+            look && tile.insight
+              ? insightResult(projectId, tile.insight.id, { date_from: look.from, date_to: look.to, ...(dashboard.filters ? { filters: dashboard.filters } : {}) })
+              : tileResult(projectId, dashboardId, tile.id)
+          }
           onLayout={canEdit ? (tiles) => void layout(tiles) : undefined}
           titleHref={(tile) => (tile.insight ? `${base}/insights/saved/${tile.insight.id}` : undefined)}
           tools={
@@ -100,19 +106,26 @@ export function Dashboard() {
   );
 }
 
-/** The dashboard-wide range and filters: set by analysts and above, shown to everyone. */
+/**
+ * The dashboard-wide range and filters: set by analysts and above, shown to everyone. Viewers can
+ * look at the tiles over another range, which is not saved.
+ */
 function Overrides({
   projectId,
   timezone,
   dashboard,
   canEdit,
   onChange,
+  look,
+  onLook,
 }: {
   projectId: number;
   timezone: string;
   dashboard: DashboardShape;
   canEdit: boolean;
   onChange(body: DashboardPatch): void;
+  look?: { from: string; to: string };
+  onLook(range: { from: string; to: string } | undefined): void;
 }) {
   const keys = usePropertyKeys(projectId);
   const today = todayIn(timezone);
@@ -126,10 +139,23 @@ function Overrides({
   };
   if (!canEdit) {
     return (
-      <p class="result-meta" data-testid="dash-overrides">
-        {dashboard.date_from ? `Every tile from ${dashboard.date_from} to ${dashboard.date_to}` : 'Each tile over its own dates'}
-        {filters.length > 0 && ` · filtered by ${filters.join(', ')}`}
-      </p>
+      <>
+        <p class="result-meta" data-testid="dash-overrides">
+          {dashboard.date_from ? `Every tile from ${dashboard.date_from} to ${dashboard.date_to}` : 'Each tile over its own dates'}
+          {filters.length > 0 && ` · filtered by ${filters.join(', ')}`}
+        </p>
+        <ControlBar>
+          <div class="control" data-testid="dash-look">
+            <span class="control-label">Look at other dates (not saved)</span>
+          </div>
+          <DateRange from={look?.from ?? ''} to={look?.to ?? ''} today={today} onChange={(from, to) => from && to && from <= to && onLook({ from, to })} />
+          {look && (
+            <button type="button" class="button secondary small" onClick={() => onLook(undefined)}>
+              Back to the dashboard's dates
+            </button>
+          )}
+        </ControlBar>
+      </>
     );
   }
   return (
