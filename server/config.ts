@@ -24,7 +24,10 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'cors_origins', env: 'PP_CORS_ORIGINS', kind: 'list', description: 'comma-separated origins allowed to call the main API with credentials' },
   { key: 'log_level', env: 'PP_LOG_LEVEL', kind: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], description: 'log level (default info)' },
   { key: 'secret', env: 'PP_SECRET', kind: 'string', description: 'server secret for signing tokens and encrypting secrets at rest (default: generated once into DATA_DIR/secret.key)' },
-  { key: 'signup_mode', env: 'PP_SIGNUP_MODE', kind: 'enum', values: ['legacy', 'closed'], description: 'who may register: legacy (anyone) or closed (invitations only); default legacy' },
+  { key: 'edition', env: 'PP_EDITION', kind: 'enum', values: ['onprem', 'cloud'], description: 'onprem (default) or cloud, the hosted service with trial-first signup' },
+  { key: 'signup_mode', env: 'PP_SIGNUP_MODE', kind: 'enum', values: ['legacy', 'closed', 'trial_first'], description: 'who may register: legacy (anyone), closed (invitations only) or trial_first (cloud only: emailed verification first); default legacy' },
+  { key: 'signup.disposable_domains', env: 'PP_SIGNUP_DISPOSABLE_DOMAINS', kind: 'list', description: 'comma-separated email domains refused at trial-first signup, added to the shipped disposable list (subdomains included)' },
+  { key: 'signup.free_email_domains', env: 'PP_SIGNUP_FREE_EMAIL_DOMAINS', kind: 'list', description: 'comma-separated email domains treated as free providers by the signup risk rules, added to the shipped list' },
   { key: 'smtp_url', env: 'PP_SMTP_URL', kind: 'string', description: 'SMTP URL for outgoing mail, e.g. smtp://user:pass@host:587 (unset: mail stays in the outbox)' },
   { key: 'mail_from', env: 'PP_MAIL_FROM', kind: 'string', description: 'sender address of outgoing mail (default pp@localhost)' },
   { key: 'rate_limit.ip_per_minute', env: 'PP_RATE_LIMIT_IP_PER_MINUTE', kind: 'int', description: 'main API requests per minute per client address (default 1200)' },
@@ -70,7 +73,10 @@ export interface Config {
   cors_origins: string[];
   log_level: string;
   secret?: string;
-  signup_mode: 'legacy' | 'closed';
+  edition: 'onprem' | 'cloud';
+  signup_mode: 'legacy' | 'closed' | 'trial_first';
+  /** Operator additions to the shipped disposable and free-provider lists (trial-first signup). */
+  signup: { disposable_domains: string[]; free_email_domains: string[] };
   smtp_url?: string;
   mail_from: string;
   rate_limit: {
@@ -119,7 +125,10 @@ const DEFAULTS = {
   data_dir: './.pp-data',
   cors_origins: [] as string[],
   log_level: 'info',
+  edition: 'onprem',
   signup_mode: 'legacy',
+  'signup.disposable_domains': [] as string[],
+  'signup.free_email_domains': [] as string[],
   mail_from: 'pp@localhost',
   'rate_limit.ip_per_minute': 1200,
   'rate_limit.user_per_minute': 600,
@@ -164,6 +173,11 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   if (config.events.memory_limit_mb < 64) throw new ConfigError(`events.memory_limit_mb must be at least 64, got ${config.events.memory_limit_mb}`);
   const prefixed = config.events.rollup_properties.find((k) => k.startsWith('props.'));
   if (prefixed) throw new ConfigError(`events.rollup_properties lists property keys without "props.": ${prefixed.slice('props.'.length)}, not ${prefixed}`);
+  if (config.signup_mode === 'trial_first' && config.edition !== 'cloud') {
+    throw new ConfigError('signup_mode trial_first needs edition cloud (PP_EDITION=cloud); an on-prem installation registers with legacy or closed');
+  }
+  config.signup.disposable_domains = config.signup.disposable_domains.map(normalizeDomain);
+  config.signup.free_email_domains = config.signup.free_email_domains.map(normalizeDomain);
   if (config.tls_cert) config.tls_cert = path.resolve(config.tls_cert);
   if (config.tls_key) config.tls_key = path.resolve(config.tls_key);
   const scheme = config.tls_cert ? 'https' : 'http';
@@ -194,6 +208,11 @@ function isRedirectTarget(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** `@Mail.Example.COM.` and `mail.example.com` name the same domain. */
+function normalizeDomain(domain: string): string {
+  return domain.trim().toLowerCase().replace(/^@/, '').replace(/\.$/, '');
 }
 
 function displayHost(host: string): string {
@@ -297,7 +316,7 @@ function getPath(obj: Record<string, unknown>, dotted: string): unknown {
 }
 
 function unflatten(flat: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { rate_limit: {}, license: {}, ingest: {}, query_timeouts: {}, oidc: {}, events: {} };
+  const out: Record<string, unknown> = { rate_limit: {}, license: {}, ingest: {}, query_timeouts: {}, oidc: {}, events: {}, signup: {} };
   for (const [key, value] of Object.entries(flat)) {
     const parts = key.split('.');
     let cur = out;

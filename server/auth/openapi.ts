@@ -4,6 +4,7 @@
 import { errors, jsonBody, jsonResponse, ref, type JsonSchema, type OpenApiFragment, type Operation } from '../http/openapi.js';
 import { ROLES } from '../accounts/roles.js';
 import { PASSWORD_MAX_LENGTH } from './passwords.js';
+import { signupOpenApi } from './signup/signupOpenApi.js';
 
 const ID64: JsonSchema = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
 const EMAIL: JsonSchema = { type: 'string', format: 'email', maxLength: 254 };
@@ -42,6 +43,7 @@ const meOp = (operationId: string, summary: string, rest: Partial<Operation> & {
 
 export const authOpenApi: OpenApiFragment = {
   schemas: {
+    ...signupOpenApi.schemas,
     TokenResponse: {
       type: 'object',
       required: ['access_token', 'token_type', 'expires_in', 'user', 'org'],
@@ -57,7 +59,15 @@ export const authOpenApi: OpenApiFragment = {
         org: {
           type: 'object',
           required: ['id', 'name', 'role'],
-          properties: { id: { type: 'integer' }, name: { type: 'string' }, role: { enum: [...ROLES] } },
+          properties: {
+            id: { type: 'integer' },
+            name: { type: 'string' },
+            role: { enum: [...ROLES] },
+            trial_state: {
+              enum: ['trialing', 'sms_required', 'pending_review'],
+              description: 'registration responses of trial-first signup only: `trialing`, or held until an SMS confirmation or a manual review',
+            },
+          },
         },
       },
     },
@@ -109,11 +119,14 @@ export const authOpenApi: OpenApiFragment = {
   },
   paths: {
     '/api/v1/auth/register': {
-      post: op('register', 'Create an account, its organization and a first project (legacy signup mode)', {
+      post: op('register', 'Create an account, its organization and a first project (legacy signup mode), or begin a trial-first signup', {
         description:
           'Password rule: at least 8 characters with an uppercase letter, a digit and a punctuation or symbol character. ' +
           'An email already registered is 422 with details.field=email. With signup_mode=closed the answer is 403 `forbidden`. ' +
-          '`timezone` (an IANA zone) becomes the first project\'s zone; invalid values are ignored (UTC). `device_fp` and `utm` are accepted and ignored outside trial-first mode.',
+          '`timezone` (an IANA zone) becomes the first project\'s zone; invalid values are ignored (UTC). `device_fp` and `utm` are accepted and ignored outside trial-first mode. ' +
+          'With signup_mode=trial_first (cloud) nothing is created: the answer is 202 SignupVerificationRequired and a six-digit code and a link, valid 10 minutes, are emailed ' +
+          '(see /auth/register/verify); `timezone` then only renders that deadline. A disposable provider domain (or a subdomain of one) is 422 `disposable_email` with details.field=email. ' +
+          '`device_fp` (a hash of at most 200 characters) and `utm` (a string map; values cut at 200 characters, at most 10 keys) are kept as signup signals; other shapes are dropped silently.',
         requestBody: jsonBody({
           type: 'object',
           additionalProperties: false,
@@ -124,13 +137,18 @@ export const authOpenApi: OpenApiFragment = {
             name: NAME,
             org_name: { ...NAME, description: "organization name; default \"<name>'s organization\"" },
             timezone: { description: 'IANA zone from the browser; anything else is ignored' },
-            device_fp: { description: 'ignored in legacy mode' },
-            utm: { description: 'ignored in legacy mode' },
+            device_fp: { description: 'device fingerprint hash; trial-first mode only' },
+            utm: { description: 'first-touch UTM parameters as a string map; trial-first mode only' },
           },
         }),
-        responses: { '201': withHeaders(jsonResponse('signed in', ref('TokenResponse')), COOKIE_SET), ...errors(403, 422, 429) },
+        responses: {
+          '201': withHeaders(jsonResponse('signed in', ref('TokenResponse')), COOKIE_SET),
+          '202': jsonResponse('trial-first mode: a code and a link were emailed; nothing was created yet', ref('SignupVerificationRequired')),
+          ...errors(403, 422, 429),
+        },
       }),
     },
+    ...signupOpenApi.paths,
     '/api/v1/auth/login': {
       post: op('login', 'Sign in with email and password (and a second factor when enabled)', {
         description:

@@ -19,7 +19,7 @@ export interface RegisterInput {
 
 export const FIRST_PROJECT_NAME = 'My first project';
 
-function emailTaken(): ValidationError {
+export function emailTaken(): ValidationError {
   return new ValidationError('an account with this email already exists', 'email');
 }
 

@@ -1,4 +1,4 @@
-// HTTP for the authentication group (register, login, refresh, bootstrap, logout, password reset,
+// HTTP for the authentication group (register and its trial-first verify family, login, refresh, bootstrap, logout, password reset,
 // invitation accept) and for the caller's own password, sessions and MFA enrolment. Logic lives in the modules
 // named by each import; handlers parse, call and present.
 
@@ -23,6 +23,8 @@ import { clientOf, signIn, type SignedIn } from './signIn.js';
 import { listLiveSessions, revokeOwnSession, type Session } from './sessions.js';
 import { beginMfaSetup, disableMfa, enableMfa } from './mfa.js';
 import { changePassword } from './passwordChange.js';
+import { startTrialSignup } from './signup/startSignup.js';
+import { isTrialFirst, mountSignupRoutes } from './signup/signupRoutes.js';
 
 function sendSignedIn(res: Response, services: Services, status: number, signedIn: SignedIn, extra: Record<string, unknown> = {}): void {
   setRefreshCookie(res, services.config, signedIn.refreshToken);
@@ -48,9 +50,15 @@ export const authDomain: Domain = {
 
     routes.post('/api/v1/auth/register', signInGroup, async (req, res) => {
       spendEmailBudget(services, req.body.email);
+      if (isTrialFirst(services)) {
+        res.status(202).json(await startTrialSignup(services, req.body, clientOf(req)));
+        return;
+      }
       const { user, org } = await registerAccount(services, req.body);
       sendSignedIn(res, services, 201, await signIn(services, user, org, clientOf(req)));
     });
+
+    mountSignupRoutes(routes, services, signInGroup);
 
     routes.post('/api/v1/auth/login', signInGroup, async (req, res) => {
       spendEmailBudget(services, req.body.email);

@@ -42,3 +42,37 @@ export function inviteMessage(baseUrl: string, to: string, token: string, invite
     html: html([intro], { href: link, label: 'Accept the invitation' }),
   };
 }
+
+/** The console page that completes a trial-first signup from the emailed link. */
+export function signupVerifyLink(baseUrl: string, token: string): string {
+  return `${baseUrl}/signup/verify?token=${encodeURIComponent(token)}`;
+}
+
+/** The code stands on a line of its own so it can be copied; `deadline` is already in the person's zone. */
+export function signupVerificationMessage(baseUrl: string, to: string, code: string, token: string, deadline: string): MailMessage {
+  const link = signupVerifyLink(baseUrl, token);
+  const intro = `Your pp confirmation code is valid until ${deadline}:`;
+  const orLink = 'Or confirm your address with this link:';
+  const outro = 'If you did not sign up for pp, ignore this email; no account is created without the code.';
+  return {
+    kind: 'signup_verification',
+    to,
+    subject: 'Confirm your email for pp',
+    text: `${intro}\n\n${code}\n\n${orLink}\n\n${link}\n\n${outro}\n`,
+    html: html([intro, code, orLink, outro], { href: link, label: 'Confirm my email' }),
+  };
+}
+
+/** To the owner of an organization: someone at their company's domain asked to be invited. */
+export function inviteRequestMessage(baseUrl: string, to: string, request: { requester: string; orgName: string }): MailMessage {
+  const link = `${baseUrl}/org`;
+  const intro = `${request.requester} tried to sign up for pp and asked to join your organization "${request.orgName}" instead. If you know them, invite them from the organization page:`;
+  const outro = 'If you do not know them, ignore this email; nothing was created.';
+  return {
+    kind: 'signup_invite_request',
+    to,
+    subject: `${request.requester} asks to join ${request.orgName.replace(/\s+/g, ' ')} on pp`,
+    text: `${intro}\n\n${link}\n\n${outro}\n`,
+    html: html([intro, outro], { href: link, label: 'Open the organization page' }),
+  };
+}

@@ -191,10 +191,90 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create an account, its organization and a first project (legacy signup mode)
-         * @description Password rule: at least 8 characters with an uppercase letter, a digit and a punctuation or symbol character. An email already registered is 422 with details.field=email. With signup_mode=closed the answer is 403 `forbidden`. `timezone` (an IANA zone) becomes the first project's zone; invalid values are ignored (UTC). `device_fp` and `utm` are accepted and ignored outside trial-first mode.
+         * Create an account, its organization and a first project (legacy signup mode), or begin a trial-first signup
+         * @description Password rule: at least 8 characters with an uppercase letter, a digit and a punctuation or symbol character. An email already registered is 422 with details.field=email. With signup_mode=closed the answer is 403 `forbidden`. `timezone` (an IANA zone) becomes the first project's zone; invalid values are ignored (UTC). `device_fp` and `utm` are accepted and ignored outside trial-first mode. With signup_mode=trial_first (cloud) nothing is created: the answer is 202 SignupVerificationRequired and a six-digit code and a link, valid 10 minutes, are emailed (see /auth/register/verify); `timezone` then only renders that deadline. A disposable provider domain (or a subdomain of one) is 422 `disposable_email` with details.field=email. `device_fp` (a hash of at most 200 characters) and `utm` (a string map; values cut at 200 characters, at most 10 keys) are kept as signup signals; other shapes are dropped silently.
          */
         post: operations["register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/register/domain-review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a separate organization on a taken company domain, held for manual review
+         * @description Only after verify answered 409 `domain_has_org`: creates the account like verify, with a `pending_review` subscription and `org.trial_state=pending_review`. `company_note` (up to 1000 characters) tells the reviewer why. Without a domain conflict the answer is 422 and the signup stays as it was. An unknown address, an expired, used or replaced code or token, a signup with more than 10 wrong codes and a wrong code all give the same 422 (details.field is `code`, or `token` when a token was sent). Outside signup_mode=trial_first the operation is 404.
+         */
+        post: operations["requestSignupDomainReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/register/request-invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the owner of the domain's organization for an invitation instead of signing up
+         * @description Only after verify answered 409 `domain_has_org`: emails the owner of the newest organization with a member at the domain and spends the signup; nothing is created. Without a domain conflict the answer is 422 and the signup stays as it was. An unknown address, an expired, used or replaced code or token, a signup with more than 10 wrong codes and a wrong code all give the same 422 (details.field is `code`, or `token` when a token was sent). Outside signup_mode=trial_first the operation is 404.
+         */
+        post: operations["requestSignupInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/register/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a fresh code and link for a pending trial-first signup
+         * @description Always 202 with the same body. A pending signup gets a new code and token (the previous ones stop working) unless its latest email is less than 60 seconds old or 10 emails went to the address in the last 24 hours. The 10-minute deadline counts from the first email and is not extended. `timezone` (IANA) only renders the deadline in the email. Outside signup_mode=trial_first the operation is 404.
+         */
+        post: operations["resendSignupVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/register/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prove the address of a trial-first signup and create the account
+         * @description Creates the user, an organization they own, a first project and a subscription in one transaction and signs in (201 with `org.trial_state`). A risk-rule hit (a device or address shared with an organization whose trial began less than 90 days ago; a free mail provider plus any shared signal; two or more signups from one address within 24 hours) still signs in, with a `pending_review` subscription and `org.trial_state=sms_required`. A company domain where an organization already has a member is 409 `domain_has_org` with masked hints; the signup stays pending for request-invite or domain-review. An unknown address, an expired, used or replaced code or token, a signup with more than 10 wrong codes and a wrong code all give the same 422 (details.field is `code`, or `token` when a token was sent). Outside signup_mode=trial_first the operation is 404.
+         */
+        post: operations["verifySignup"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3427,6 +3507,13 @@ export interface components {
             /** @description newest first; tokens are never shown again */
             items: components["schemas"]["ShareLink"][];
         };
+        /** @description nothing was created; the same answer whether or not an email went out */
+        SignupVerificationRequired: {
+            /** @description the address (lower case) a code is sent to if a signup is pending for it */
+            email: string;
+            /** @constant */
+            verification_required: true;
+        };
         StickinessRequest: {
             /**
              * Format: date
@@ -3514,6 +3601,11 @@ export interface components {
                 name: string;
                 /** @enum {unknown} */
                 role: "viewer" | "analyst" | "admin" | "owner";
+                /**
+                 * @description registration responses of trial-first signup only: `trialing`, or held until an SMS confirmation or a manual review
+                 * @enum {unknown}
+                 */
+                trial_state?: "trialing" | "sms_required" | "pending_review";
             };
             /** @constant */
             token_type: "Bearer";
@@ -3965,7 +4057,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description ignored in legacy mode */
+                    /** @description device fingerprint hash; trial-first mode only */
                     device_fp?: unknown;
                     /** Format: email */
                     email: string;
@@ -3975,7 +4067,7 @@ export interface operations {
                     password: string;
                     /** @description IANA zone from the browser; anything else is ignored */
                     timezone?: unknown;
-                    /** @description ignored in legacy mode */
+                    /** @description first-touch UTM parameters as a string map; trial-first mode only */
                     utm?: unknown;
                 };
             };
@@ -3992,7 +4084,160 @@ export interface operations {
                     "application/json": components["schemas"]["TokenResponse"];
                 };
             };
+            /** @description trial-first mode: a code and a link were emailed; nothing was created yet */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignupVerificationRequired"];
+                };
+            };
             403: components["responses"]["E403"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    requestSignupDomainReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the six-digit code from the email; required together with `email` */
+                    code?: string;
+                    /** @description for the reviewer */
+                    company_note?: string;
+                    /** Format: email */
+                    email?: string;
+                    /** @description the link token from the email; replaces `email` plus `code` */
+                    token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description signed in to the new organization, pending review */
+            201: {
+                headers: {
+                    /** @description refresh token, exactly as set by login and register */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenResponse"];
+                };
+            };
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    requestSignupInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the six-digit code from the email; required together with `email` */
+                    code?: string;
+                    /** Format: email */
+                    email?: string;
+                    /** @description the link token from the email; replaces `email` plus `code` */
+                    token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the owner has been notified */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        owner_notified: true;
+                    };
+                };
+            };
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    resendSignupVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /** @description IANA zone for the deadline in the email; anything else is ignored */
+                    timezone?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignupVerificationRequired"];
+                };
+            };
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    verifySignup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the six-digit code from the email; required together with `email` */
+                    code?: string;
+                    /** Format: email */
+                    email?: string;
+                    /** @description the link token from the email; replaces `email` plus `code` */
+                    token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description signed in to the new organization */
+            201: {
+                headers: {
+                    /** @description refresh token, exactly as set by login and register */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenResponse"];
+                };
+            };
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
         };

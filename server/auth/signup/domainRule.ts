@@ -1,0 +1,53 @@
+// The domain rule of trial-first signup: an address at a company domain where colleagues already use
+// pp is steered to them (an invitation request) or to a manual review, instead of a second
+// organization. Free mail providers are nobody's company, so they never match.
+
+import type { Services } from '../../services.js';
+import { ConflictError } from '../../http/errors.js';
+import { domainOf, isFreeEmail } from './emailDomains.js';
+
+export interface DomainConflict {
+  orgId: number;
+  orgName: string;
+  ownerEmail: string;
+}
+
+/**
+ * The newest organization that has a member at the address's domain, with its first owner; undefined
+ * for free providers and for domains nobody uses yet.
+ */
+export function findDomainConflict(services: Services, email: string): DomainConflict | undefined {
+  if (isFreeEmail(services, email)) return undefined;
+  const row = services.meta
+    .prepare(
+      `SELECT o.id AS orgId, o.name AS orgName,
+              (SELECT ou.email FROM memberships om JOIN users ou ON ou.id = om.user_id
+                WHERE om.org_id = o.id AND om.role = 'owner' ORDER BY om.created_at, ou.id LIMIT 1) AS ownerEmail
+         FROM organizations o
+        WHERE EXISTS (SELECT 1 FROM memberships m JOIN users u ON u.id = m.user_id
+                       WHERE m.org_id = o.id AND lower(substr(u.email, instr(u.email, '@') + 1)) = ?)
+        ORDER BY o.created_at DESC, o.id DESC LIMIT 1`,
+    )
+    .get(domainOf(email)) as { orgId: number; orgName: string; ownerEmail: string | null } | undefined;
+  return row?.ownerEmail ? { orgId: row.orgId, orgName: row.orgName, ownerEmail: row.ownerEmail } : undefined;
+}
+
+/** First letter plus three asterisks: enough to recognize, not enough to learn the name or its length. */
+export function maskName(value: string): string {
+  return `${Array.from(value.trim())[0] ?? ''}***`;
+}
+
+/** The local part masked like a name; the domain stays, since it is the asker's own. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  return `${maskName(email.slice(0, at))}${email.slice(at)}`;
+}
+
+export class DomainHasOrgError extends ConflictError {
+  constructor(conflict: DomainConflict) {
+    super('an organization on pp already uses this email domain; ask its owner for an invitation or request a review', 'domain_has_org', {
+      org_name_masked: maskName(conflict.orgName),
+      owner_email_masked: maskEmail(conflict.ownerEmail),
+    });
+  }
+}
