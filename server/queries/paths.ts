@@ -3,7 +3,7 @@
 // unit's route (items, repeats collapsed, anchored, cut); the routes come back grouped with their
 // counts, and the graph is folded from them here, step by step away from the anchor.
 
-import type { DuckDBMaterializedResult } from '@duckdb/node-api';
+import type { DuckDBListValue, DuckDBMaterializedResult } from '@duckdb/node-api';
 import { ValidationError } from '../http/errors.js';
 import type { EventStore } from '../store/eventStore.js';
 import type { QueryContext } from './context.js';
@@ -179,16 +179,19 @@ export function pathsSql(p: PathsParams, range: DateRange, ctx: QueryContext): B
     near = `SELECT c.* FROM coded c JOIN sanc USING (a, skey) WHERE NOT c.gone AND c.t ${after ? '>=' : '<='} sanc.at`;
   }
   ctes.push(`near AS (${near})`);
-  // The item names first (unit 0), then every unit's items in order; the routes are walked from
-  // them in routesOf.
-  const order = ['a', ...(session ? ['skey'] : []), 't', 'role', 'code', ...(p.breakdown ? ['bval NULLS LAST'] : [])].join(', ');
-  const skey = session ? 'skey' : 'CAST(NULL AS VARCHAR)';
+  // Rows come unordered: a unit number (an actor, or in session mode one of its sessions), the time
+  // and the item; the server orders each unit's few rows itself (routesOf), which costs less than
+  // sorting them all here. One extra row (unit 0) carries the item names by number.
+  let units = 'near';
+  if (session) {
+    ctes.push(`units AS (SELECT * EXCLUDE (a), dense_rank() OVER (ORDER BY a, skey) AS a FROM near)`);
+    units = 'units';
+  }
+  const bval = p.breakdown ? 'bval' : 'CAST(NULL AS VARCHAR)';
   return {
     sql: `WITH ${ctes.join(',\n')}
-SELECT a, code, name, pv, skey, bval FROM (
-  SELECT 0 AS a, CAST(NULL AS VARCHAR) AS skey, CAST(NULL AS BIGINT) AS t, 0 AS role, code, item AS name, pv, CAST(NULL AS VARCHAR) AS bval FROM dict
-  UNION ALL SELECT CAST(a AS INTEGER), ${skey}, t, role, code, NULL, NULL, bval FROM near)
-ORDER BY ${order}`,
+SELECT CAST(a AS INTEGER) AS a, CAST(t AS DOUBLE) AS t, code, ${bval} AS bval, CAST(NULL AS VARCHAR[]) AS names, CAST(NULL AS BOOLEAN[]) AS pvs FROM ${units}
+UNION ALL SELECT 0, NULL, NULL, NULL, list(item ORDER BY code), list(pv ORDER BY code) FROM dict`,
     params: b.values,
   };
 }
@@ -212,38 +215,109 @@ export interface PathsRun {
 
 /** Result columns of pathsSql. */
 const A = 0;
-const CODE = 1;
-const NAME = 2;
-const PV = 3;
-const SKEY = 4;
-const BVAL = 5;
+const T = 1;
+const CODE = 2;
+const BVAL = 3;
+const NAMES = 4;
+const PVS = 5;
+
+/** Below this many rows a unit's rows are ordered by insertion, above by the engine's sort. */
+const SMALL_UNIT = 24;
 
 /**
  * Each unit's route from its items in order: repeats collapsed, anchored at the first item after
  * (the first selected one before), `depth` items on, cut after the first end item (from the
  * nearest start item). Counted by (breakdown value of the anchor, route).
+ *
+ * The rows are read into typed arrays, grouped by unit with a counting sort, and each unit's rows
+ * put in the query's order: time, then the item's role (start, selected, other, end), then the
+ * item's number (its text order), then the breakdown value (none last).
  */
 export function routesOf(result: DuckDBMaterializedResult, p: PathsParams): Pick<PathsRun, 'rows' | 'names'> {
   const after = p.direction === 'after';
-  const names: string[] = [];
-  const pageViews: boolean[] = [];
-  let sel = new Uint8Array(0);
-  let edge = new Uint8Array(0);
-  const marks = (name: string | undefined) => Uint8Array.from(names, (item, code) => (name !== undefined && (item === name || (pageViews[code] && name === PAGE_VIEW)) ? 1 : 0));
-  const counts = new Map<string, RouteCount>();
   const chunks = Array.from({ length: result.chunkCount }, (_, c) => result.getChunk(c));
-  // The unit being read: its collapsed codes, and the chunk and row each came from (the anchor's
-  // breakdown value is read from there).
-  let unitA = -1;
-  let unitSession: unknown = null;
+  const total = chunks.reduce((n, chunk) => n + chunk.rowCount, 0);
+  const unitOf = new Int32Array(total);
+  const timeOf = new Float64Array(total);
+  const codeOf = new Int32Array(total);
+  const chunkOf = new Int32Array(total);
+  const rowOf = new Int32Array(total);
+  let names: string[] = [];
+  let pageViews: boolean[] = [];
+  let n = 0;
+  let units = 0;
+  for (const [c, chunk] of chunks.entries()) {
+    const a = chunk.getColumnVector(A);
+    const t = chunk.getColumnVector(T);
+    const code = chunk.getColumnVector(CODE);
+    const rows = chunk.rowCount; // a call into DuckDB each time it is read
+    for (let r = 0; r < rows; r++) {
+      const unit = a.getItem(r) as number;
+      if (unit === 0) {
+        names = [undefined as unknown as string, ...((chunk.getColumnVector(NAMES).getItem(r) as DuckDBListValue | null)?.items ?? [])] as string[];
+        pageViews = [false, ...((chunk.getColumnVector(PVS).getItem(r) as DuckDBListValue | null)?.items ?? [])] as boolean[];
+        continue;
+      }
+      unitOf[n] = unit;
+      timeOf[n] = t.getItem(r) as number;
+      codeOf[n] = code.getItem(r) as number;
+      chunkOf[n] = c;
+      rowOf[n] = r;
+      n++;
+      if (unit > units) units = unit;
+    }
+  }
+  // A kept row's breakdown value, read from its chunk only where an order or a route needs it.
+  const bvalOf = (i: number): string | null => chunks[chunkOf[i]!]!.getColumnVector(BVAL).getItem(rowOf[i]!) as string | null;
+
+  const marks = (name: string | undefined) => Uint8Array.from(names, (item, code) => (name !== undefined && code > 0 && (item === name || (pageViews[code] && name === PAGE_VIEW)) ? 1 : 0));
+  const sel = marks(p.selected_event);
+  const edge = marks(after ? p.end_event : p.start_event);
+  const role = Uint8Array.from(names, (_, code) => (code === 0 ? 0 : !after && edge[code] ? 0 : sel[code] ? 1 : after && edge[code] ? 3 : 2));
+
+  // Rows grouped by unit (counting sort), then each unit in order.
+  const starts = new Int32Array(units + 2);
+  for (let i = 0; i < n; i++) starts[unitOf[i]! + 1]!++;
+  for (let u = 1; u <= units + 1; u++) starts[u]! += starts[u - 1]!;
+  const order = new Int32Array(n);
+  const fill = starts.slice();
+  for (let i = 0; i < n; i++) order[fill[unitOf[i]!]!++] = i;
+  const before = (x: number, y: number): number =>
+    timeOf[x]! - timeOf[y]! || role[codeOf[x]!]! - role[codeOf[y]!]! || codeOf[x]! - codeOf[y]! || (p.breakdown ? compareValues(bvalOf(x), bvalOf(y)) : 0);
+
+  const counts = new Map<string, RouteCount>();
   const codes: number[] = [];
-  const fromChunk: number[] = [];
-  const fromRow: number[] = [];
-  const finish = () => {
-    if (codes.length === 0) return;
+  const from: number[] = [];
+  for (let u = 1; u <= units; u++) {
+    const s = starts[u]!;
+    const e = starts[u + 1]!;
+    if (e === s) continue;
+    if (e - s <= SMALL_UNIT) {
+      for (let i = s + 1; i < e; i++) {
+        const x = order[i]!;
+        let j = i - 1;
+        while (j >= s && before(order[j]!, x) > 0) {
+          order[j + 1] = order[j]!;
+          j--;
+        }
+        order[j + 1] = x;
+      }
+    } else {
+      order.subarray(s, e).sort(before);
+    }
+    codes.length = from.length = 0;
+    for (let k = s; k < e; k++) {
+      const i = order[k]!;
+      const item = codeOf[i]!;
+      if (codes.length > 0 && codes[codes.length - 1] === item) continue;
+      // After the anchor only `depth` more items are needed.
+      if (after && codes.length > p.depth) break;
+      codes.push(item);
+      from.push(i);
+    }
     let anchor = 0;
     if (!after) while (anchor < codes.length && !sel[codes[anchor]!]) anchor++;
-    if (anchor === codes.length) return;
+    if (anchor === codes.length) continue;
     let first = anchor;
     let last = anchor;
     for (let k = 1; k <= p.depth; k++) {
@@ -257,7 +331,7 @@ export function routesOf(result: DuckDBMaterializedResult, p: PathsParams): Pick
     for (let i = first; i <= last; i++) key += `${codes[i]},`;
     let bval: string | null = null;
     if (p.breakdown) {
-      bval = chunks[fromChunk[anchor]!]!.getColumnVector(BVAL).getItem(fromRow[anchor]!) as string | null;
+      bval = bvalOf(from[anchor]!);
       key += bval === null ? '\u0000' : `\u0001${bval}`;
     }
     const known = counts.get(key);
@@ -266,41 +340,16 @@ export function routesOf(result: DuckDBMaterializedResult, p: PathsParams): Pick
       const route = codes.slice(first, last + 1);
       counts.set(key, { bval, items: route.map((c) => names[c]!), codes: route, n: 1 });
     }
-  };
-  for (const [c, chunk] of chunks.entries()) {
-    const a = chunk.getColumnVector(A);
-    const code = chunk.getColumnVector(CODE);
-    const session = p.mode === 'session' ? chunk.getColumnVector(SKEY) : undefined;
-    const rows = chunk.rowCount; // a call into DuckDB each time it is read
-    for (let r = 0; r < rows; r++) {
-      const id = a.getItem(r) as number;
-      const item = code.getItem(r) as number;
-      if (id === 0) {
-        names[item] = chunk.getColumnVector(NAME).getItem(r) as string;
-        pageViews[item] = chunk.getColumnVector(PV).getItem(r) === true;
-        continue;
-      }
-      if (sel.length !== names.length) {
-        sel = marks(p.selected_event);
-        edge = marks(after ? p.end_event : p.start_event);
-      }
-      const s = session?.getItem(r) ?? null;
-      if (id !== unitA || s !== unitSession) {
-        finish();
-        unitA = id;
-        unitSession = s;
-        codes.length = fromChunk.length = fromRow.length = 0;
-      }
-      if (codes.length > 0 && codes[codes.length - 1] === item) continue;
-      // After the anchor only `depth` more items are needed.
-      if (after && codes.length > p.depth) continue;
-      codes.push(item);
-      fromChunk.push(c);
-      fromRow.push(r);
-    }
   }
-  finish();
   return { rows: [...counts.values()], names };
+}
+
+/** Breakdown values in the query's order: by text (byte order), none last. */
+function compareValues(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return compareText(a, b);
 }
 
 export async function runPaths(store: EventStore, p: PathsParams, ctx: QueryContext): Promise<PathsRun> {
