@@ -11,6 +11,7 @@ import { AuthCallback } from '../auth/AuthCallback';
 import { ChangePassword, ForgotPassword, ResetPassword } from '../auth/PasswordPages';
 import { Invite } from '../auth/Invite';
 import { Register } from '../auth/Register';
+import { VerifySignup } from '../auth/signup/VerifySignup';
 import { Home, NotFound } from './Home';
 
 const Overview = lazy(() => import('../queries/Overview').then((m) => m.Overview));
@@ -43,7 +44,7 @@ const SavedInsight = lazy(() => import('../dashboards/SavedInsight').then((m) =>
 const SharedView = lazy(() => import('../dashboards/SharedView').then((m) => m.SharedView));
 
 /** Pages anyone may open; every other path needs a session. */
-const PUBLIC_PATHS = ['/sign-in', '/register', '/forgot-password', '/reset-password', '/invite', '/auth/callback'];
+const PUBLIC_PATHS = ['/sign-in', '/register', '/forgot-password', '/reset-password', '/invite', '/auth/callback', '/signup/verify'];
 /** What a share link opens: no session is asked for, and nothing of the signed-in console shows. */
 const isSharedPath = (path: string) => path.startsWith('/shared/');
 
@@ -74,6 +75,7 @@ function Gate() {
         <Route path="/reset-password" component={ResetPassword} />
         <Route path="/invite" component={Invite} />
         <Route path="/auth/callback" component={AuthCallback} />
+        <Route path="/signup/verify" component={VerifySignup} />
       </Router>
     );
   }
