@@ -96,16 +96,15 @@ export function validatePaths(p: PathsParams): void {
 // --- SQL -------------------------------------------------------------------------------------
 
 /**
- * One row per distinct (breakdown value, route) with the units that took it. An item is the event
- * name, or for a page view its cleaned path; a name matches an item when it is the item or when it
- * is `pp.page_view` and the item is a page view's. Events come in time order; simultaneous ones
- * start event first, then the selected event, other items, the end event, then by item and
- * breakdown value: never by uuid. Consecutive events with the same item (of the same kind) are
- * one item. The anchor is the unit's first selected event.
+ * The rows the routes are made of: per unit (an actor, or one of its sessions), its events on the
+ * anchor's side with their items. An item is the event name, or for a page view its cleaned path;
+ * a name matches an item when it is the item or when it is `pp.page_view` and the item is a page
+ * view's. Excluded items are left out here; ordering, collapsing repeats and cutting the route
+ * are routesOf's.
  *
  * Anchors are found first, from the selected events alone; only the anchored actors' events on the
- * anchor's side are then read, given their items, and ordered. Items are small integers while they
- * are ordered and compared (`dict`, numbered in the items' text order), names again at the end.
+ * anchor's side are then read and given their items. Items travel as small integers (`dict`,
+ * numbered in the items' text order); one extra row carries their names.
  */
 export function pathsSql(p: PathsParams, range: DateRange, ctx: QueryContext): BuiltSql {
   const b = new Binder();
@@ -165,14 +164,11 @@ export function pathsSql(p: PathsParams, range: DateRange, ctx: QueryContext): B
   }
   ctes.push(`its AS (SELECT r.*, CASE WHEN r.event = ${pageView} AND r.path IS NOT NULL THEN pages.cleaned ELSE r.event END AS item, r.event = ${pageView} AS pv FROM ${rows} r LEFT JOIN pages ON pages.path = r.path)`);
   // What a name matches is a property of the item (a page view's event is pp.page_view, another's its item).
-  const matches = (name: string | undefined) => (name === undefined ? 'false' : `(item = ${b.bind(name)}${name === PAGE_VIEW ? ' OR pv' : ''})`);
-  const sel = matches(p.selected_event);
-  const isStart = matches(p.start_event);
-  const isEnd = matches(p.end_event);
+  const matches = (name: string) => `(item = ${b.bind(name)}${name === PAGE_VIEW ? ' OR pv' : ''})`;
+  // The selected item anchors sessions here; start and end items are the server's (routesOf).
   const gone = exclude.length > 0 ? `(${exclude.map(matches).join(' OR ')})` : 'false';
-  ctes.push(`dict AS (SELECT item, pv, CAST(row_number() OVER (ORDER BY item, pv) AS INTEGER) AS code, ${sel} AS sel, ${isStart} AS is_start, ${isEnd} AS is_end,
-    CASE WHEN ${isStart} THEN 0 WHEN ${sel} THEN 1 WHEN ${isEnd} THEN 3 ELSE 2 END AS role, ${gone} AS gone FROM (SELECT DISTINCT item, pv FROM its))`);
-  ctes.push(`coded AS (SELECT r.a${session ? ', r.skey' : ''}, r.t, r.bval, d.code, d.role, d.sel, d.is_start, d.is_end, d.gone FROM its r JOIN dict d USING (item, pv))`);
+  ctes.push(`dict AS (SELECT item, pv, CAST(row_number() OVER (ORDER BY item, pv) AS INTEGER) AS code, ${matches(p.selected_event)} AS sel, ${gone} AS gone FROM (SELECT DISTINCT item, pv FROM its))`);
+  ctes.push(`coded AS (SELECT r.a${session ? ', r.skey' : ''}, r.t, r.bval, d.code, d.sel, d.gone FROM its r JOIN dict d USING (item, pv))`);
   let near = 'SELECT * FROM coded WHERE NOT gone';
   if (session) {
     ctes.push(`sanc AS (SELECT a, skey, min(t) AS at FROM coded WHERE sel AND NOT gone GROUP BY a, skey)`);
@@ -230,8 +226,8 @@ const SMALL_UNIT = 24;
  * nearest start item). Counted by (breakdown value of the anchor, route).
  *
  * The rows are read into typed arrays, grouped by unit with a counting sort, and each unit's rows
- * put in the query's order: time, then the item's role (start, selected, other, end), then the
- * item's number (its text order), then the breakdown value (none last).
+ * put in order: by time; simultaneous ones start item first, then the selected item, other items,
+ * the end item, then by item (text order) and breakdown value (none last): never by uuid.
  */
 export function routesOf(result: DuckDBMaterializedResult, p: PathsParams): Pick<PathsRun, 'rows' | 'names'> {
   const after = p.direction === 'after';
