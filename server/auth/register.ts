@@ -39,11 +39,23 @@ export async function registerAccount(services: Services, input: RegisterInput):
   const create = services.meta.transaction(() => {
     // Checked again inside the transaction: another registration may have won while we hashed.
     if (findUserByEmail(services.meta, input.email)) throw emailTaken();
-    const user = insertUser(services.meta, { email: input.email, passwordHash, name: input.name?.trim() || null }, now);
-    const org = createOrganization(services.meta, input.org_name?.trim() || defaultOrgName(input), now);
-    addMembership(services.meta, org.id, user.id, 'owner', now);
-    createProject(services.meta, { orgId: org.id, name: FIRST_PROJECT_NAME, timezone }, now);
-    return { user, org: { id: org.id, name: org.name, role: 'owner' as const } };
+    return createOwnerAccount(services, { email: input.email, passwordHash, name: input.name?.trim() || null, orgName: input.org_name?.trim() || defaultOrgName(input), timezone }, now);
   });
   return create();
+}
+
+/**
+ * A new account as every signup ends: the user, an organization they own and a first project.
+ * Called inside the caller's transaction, after its checks.
+ */
+export function createOwnerAccount(
+  services: Services,
+  account: { email: string; passwordHash: string; name: string | null; orgName: string; timezone: string },
+  now: Date,
+): { user: User; org: OrgMembership } {
+  const user = insertUser(services.meta, { email: account.email, passwordHash: account.passwordHash, name: account.name }, now);
+  const org = createOrganization(services.meta, account.orgName, now);
+  addMembership(services.meta, org.id, user.id, 'owner', now);
+  createProject(services.meta, { orgId: org.id, name: FIRST_PROJECT_NAME, timezone: account.timezone }, now);
+  return { user, org: { id: org.id, name: org.name, role: 'owner' } };
 }

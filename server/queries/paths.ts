@@ -486,7 +486,7 @@ function segmentsOf(run: PathsRun, p: PathsParams): PathsSegment[] {
   const { rows, names } = run;
   const totals = new Map<string | null, number>();
   for (const r of rows) totals.set(r.bval, (totals.get(r.bval) ?? 0) + r.n);
-  const ranked = [...totals].sort((a, b) => b[1] - a[1] || (a[0] === null ? 1 : b[0] === null ? -1 : compareText(a[0], b[0])));
+  const ranked = [...totals].sort((a, b) => b[1] - a[1] || compareValues(a[0], b[0]));
   const limit = p.breakdown!.limit;
   const segments: PathsSegment[] = ranked.slice(0, limit).map(([value]) => ({
     name: value === null ? '$none' : value,

@@ -5,13 +5,12 @@
 
 import type { Services } from '../../services.js';
 import { ValidationError } from '../../http/errors.js';
-import { findUserByEmail, insertUser, type User } from '../../accounts/users.js';
-import { addMembership, createOrganization, type OrgMembership } from '../../accounts/organizations.js';
-import { createProject } from '../../accounts/projects.js';
+import { findUserByEmail, type User } from '../../accounts/users.js';
+import type { OrgMembership } from '../../accounts/organizations.js';
 import { enqueueMail } from '../../mail/outbox.js';
 import { notifyMailWorker } from '../../mail/mailWorker.js';
 import { inviteRequestMessage } from '../../mail/messages.js';
-import { defaultOrgName, FIRST_PROJECT_NAME } from '../register.js';
+import { createOwnerAccount, defaultOrgName } from '../register.js';
 import { DomainHasOrgError, findDomainConflict, type DomainConflict } from './domainRule.js';
 import { riskRulesHit } from './riskRules.js';
 import { recordOrgSignup, type SubscriptionStatus, type TrialState } from './subscriptions.js';
@@ -72,11 +71,8 @@ function createTrialAccount(
     if (!signup || findUserByEmail(services.meta, signup.email)) throw invalidProof(proof);
     const outcome = decide(signup);
     markConsumed(services, signup.id);
-    const now = services.clock.now();
-    const user = insertUser(services.meta, { email: signup.email, passwordHash: signup.password_hash, name: signup.name }, now);
-    const org = createOrganization(services.meta, signup.org_name ?? defaultOrgName({ email: signup.email, name: signup.name ?? undefined }), now);
-    addMembership(services.meta, org.id, user.id, 'owner', now);
-    createProject(services.meta, { orgId: org.id, name: FIRST_PROJECT_NAME, timezone: 'UTC' }, now);
+    const orgName = signup.org_name ?? defaultOrgName({ email: signup.email, name: signup.name ?? undefined });
+    const { user, org } = createOwnerAccount(services, { email: signup.email, passwordHash: signup.password_hash, name: signup.name, orgName, timezone: 'UTC' }, services.clock.now());
     recordOrgSignup(services, org.id, outcome, {
       email: signup.email,
       ip: signup.ip,
@@ -85,7 +81,7 @@ function createTrialAccount(
       companyNote: outcome.companyNote,
       riskRules: outcome.riskRules,
     });
-    return { user, org: { id: org.id, name: org.name, role: 'owner' as const, trial_state: outcome.trialState } };
+    return { user, org: { ...org, trial_state: outcome.trialState } };
   });
   return create();
 }
