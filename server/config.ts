@@ -28,6 +28,18 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'signup_mode', env: 'PP_SIGNUP_MODE', kind: 'enum', values: ['legacy', 'closed', 'trial_first'], description: 'who may register: legacy (anyone), closed (invitations only) or trial_first (cloud only: emailed verification first); default legacy' },
   { key: 'signup.disposable_domains', env: 'PP_SIGNUP_DISPOSABLE_DOMAINS', kind: 'list', description: 'comma-separated email domains refused at trial-first signup, added to the shipped disposable list (subdomains included)' },
   { key: 'signup.free_email_domains', env: 'PP_SIGNUP_FREE_EMAIL_DOMAINS', kind: 'list', description: 'comma-separated email domains treated as free providers by the signup risk rules, added to the shipped list' },
+  { key: 'billing.trial_days', env: 'PP_BILLING_TRIAL_DAYS', kind: 'int', description: 'cloud: length of a new organization\'s trial, in days (default 14)' },
+  { key: 'billing.trial_plan', env: 'PP_BILLING_TRIAL_PLAN', kind: 'enum', values: ['free', 'growth', 'scale'], description: 'cloud: the plan whose entitlements a live trial has (default growth)' },
+  { key: 'billing.trial_event_cap', env: 'PP_BILLING_TRIAL_EVENT_CAP', kind: 'int', description: 'cloud: events a trial may ingest in total; beyond it ingest answers 429 trial_quota_exceeded (default 1000000)' },
+  { key: 'billing.free_events_per_month', env: 'PP_BILLING_FREE_EVENTS_PER_MONTH', kind: 'int', description: 'cloud: monthly event quota of the free plan (default 100000)' },
+  { key: 'billing.growth_events_per_month', env: 'PP_BILLING_GROWTH_EVENTS_PER_MONTH', kind: 'int', description: 'cloud: monthly event quota of the growth plan (default 10000000)' },
+  { key: 'billing.scale_events_per_month', env: 'PP_BILLING_SCALE_EVENTS_PER_MONTH', kind: 'int', description: 'cloud: monthly event quota of the scale plan (default 100000000)' },
+  { key: 'billing.past_due_grace_days', env: 'PP_BILLING_PAST_DUE_GRACE_DAYS', kind: 'int', description: 'cloud: days a past-due subscription keeps working before 402 subscription_required (default 7)' },
+  { key: 'billing.checkout_url', env: 'PP_BILLING_CHECKOUT_URL', kind: 'string', description: 'cloud: the payment provider\'s checkout page for a paid plan; {org_id}, {plan} and {email} are filled in (unset: paid plans cannot be chosen in the console)' },
+  { key: 'billing.webhook_secret', env: 'PP_BILLING_WEBHOOK_SECRET', kind: 'string', description: 'cloud: shared secret the payment provider signs its callbacks with (HMAC-SHA256); unset: the callback answers 404' },
+  { key: 'billing.webhook_tolerance_seconds', env: 'PP_BILLING_WEBHOOK_TOLERANCE_SECONDS', kind: 'int', description: 'cloud: how far a payment callback\'s signed timestamp may be from now, in seconds (default 300)' },
+  { key: 'sms.gateway_url', env: 'PP_SMS_GATEWAY_URL', kind: 'string', description: 'cloud: HTTP(S) endpoint that sends text messages (POST JSON {to, text}); unset: messages stay in the SMS outbox' },
+  { key: 'sms.gateway_token', env: 'PP_SMS_GATEWAY_TOKEN', kind: 'string', description: 'cloud: bearer token sent to the SMS gateway' },
   { key: 'smtp_url', env: 'PP_SMTP_URL', kind: 'string', description: 'SMTP URL for outgoing mail, e.g. smtp://user:pass@host:587 (unset: mail stays in the outbox)' },
   { key: 'mail_from', env: 'PP_MAIL_FROM', kind: 'string', description: 'sender address of outgoing mail (default pp@localhost)' },
   { key: 'rate_limit.ip_per_minute', env: 'PP_RATE_LIMIT_IP_PER_MINUTE', kind: 'int', description: 'main API requests per minute per client address (default 1200)' },
@@ -77,6 +89,21 @@ export interface Config {
   signup_mode: 'legacy' | 'closed' | 'trial_first';
   /** Operator additions to the shipped disposable and free-provider lists (trial-first signup). */
   signup: { disposable_domains: string[]; free_email_domains: string[] };
+  /** Cloud edition: trials, plan quotas and the payment provider (see docs/cloud.md). */
+  billing: {
+    trial_days: number;
+    trial_plan: 'free' | 'growth' | 'scale';
+    trial_event_cap: number;
+    free_events_per_month: number;
+    growth_events_per_month: number;
+    scale_events_per_month: number;
+    past_due_grace_days: number;
+    checkout_url?: string;
+    webhook_secret?: string;
+    webhook_tolerance_seconds: number;
+  };
+  /** Cloud edition: the HTTP gateway text messages go through (trial activation codes). */
+  sms: { gateway_url?: string; gateway_token?: string };
   smtp_url?: string;
   mail_from: string;
   rate_limit: {
@@ -129,6 +156,14 @@ const DEFAULTS = {
   signup_mode: 'legacy',
   'signup.disposable_domains': [] as string[],
   'signup.free_email_domains': [] as string[],
+  'billing.trial_days': 14,
+  'billing.trial_plan': 'growth',
+  'billing.trial_event_cap': 1_000_000,
+  'billing.free_events_per_month': 100_000,
+  'billing.growth_events_per_month': 10_000_000,
+  'billing.scale_events_per_month': 100_000_000,
+  'billing.past_due_grace_days': 7,
+  'billing.webhook_tolerance_seconds': 300,
   mail_from: 'pp@localhost',
   'rate_limit.ip_per_minute': 1200,
   'rate_limit.user_per_minute': 600,
@@ -316,7 +351,7 @@ function getPath(obj: Record<string, unknown>, dotted: string): unknown {
 }
 
 function unflatten(flat: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { rate_limit: {}, license: {}, ingest: {}, query_timeouts: {}, oidc: {}, events: {}, signup: {} };
+  const out: Record<string, unknown> = { rate_limit: {}, license: {}, ingest: {}, query_timeouts: {}, oidc: {}, events: {}, signup: {}, billing: {}, sms: {} };
   for (const [key, value] of Object.entries(flat)) {
     const parts = key.split('.');
     let cur = out;

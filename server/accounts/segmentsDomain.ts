@@ -120,7 +120,7 @@ export const segmentsDomain: Domain = {
     });
 
     routes.post(BASE, auth, validSegmentBody, projectAccess(services, 'analyst'), (req, res) => {
-      requireEntitlement(services, 'saved_segments');
+      requireEntitlement(services, req.project!.org_id, 'saved_segments');
       const body = req.body as { name: string; filters: Filter[] };
       const segment = createSegment(services.meta, req.project!.id, body, req.auth!.userId, services.clock.now());
       res.status(201).json(presentSegment(segment));
@@ -131,7 +131,7 @@ export const segmentsDomain: Domain = {
     });
 
     routes.patch(ONE, auth, validSegmentBody, projectAccess(services, 'analyst'), (req, res) => {
-      requireEntitlement(services, 'saved_segments');
+      requireEntitlement(services, req.project!.org_id, 'saved_segments');
       const segment = updateSegment(services.meta, req.project!.id, segmentOf(req).id, req.body as { name?: string; filters?: Filter[] }, services.clock.now());
       res.json(presentSegment(segment!));
     });

@@ -1,6 +1,7 @@
 // Behavior routes: the settings (viewer+ read, admin+ atomic partial update) and the page behavior
 // and forms reports (viewer+). The purge jobs mount their own routes (purgeRoutes.ts).
 
+import { requireLiveAccount } from '../billing/accountState.js';
 import type { Domain } from '../http/domain.js';
 import { errors, jsonBody, jsonResponse, ref, type Parameter } from '../http/openapi.js';
 import { authenticate } from '../auth/authenticate.js';
@@ -86,10 +87,12 @@ export const behaviorDomain: Domain = {
       res.json(await pageBehavior(services.events, text(req, 'url')!, params, ctx, cursors));
     });
     routes.get('/api/v1/projects/{id}/forms', auth, viewer, async (req, res) => {
+      requireLiveAccount(services, req.project!.org_id);
       const { ctx, params } = reportOf(services, req);
       res.json(await formsReport(services.events, params, ctx, cursors));
     });
     routes.get('/api/v1/projects/{id}/forms/detail', auth, viewer, async (req, res) => {
+      requireLiveAccount(services, req.project!.org_id);
       const { ctx, params } = reportOf(services, req);
       res.json(await formDetail(services.events, text(req, 'form')!, text(req, 'url'), params, ctx, cursors));
     });

@@ -18,6 +18,7 @@ import { healthDomain } from './health.js';
 import { openapiDomain } from './openapiRoute.js';
 import { trackerDomain } from '../tracker/routes.js';
 import { licenseDomain } from '../license/licenseDomain.js';
+import { billingDomain } from '../billing/billingDomain.js';
 import { authDomain } from '../auth/routes.js';
 import { oidcDomain } from '../auth/oidc/routes.js';
 import { accountsDomain } from '../accounts/routes.js';
@@ -35,6 +36,7 @@ import { segmentsDomain } from '../accounts/segmentsDomain.js';
 import { pathCleaningDomain } from '../queries/pathCleaningDomain.js';
 import { eventsDomain } from '../events/routes.js';
 import { consoleSite, loadConsoleFiles } from './consoleSite.js';
+import { accountGate } from '../billing/accountGate.js';
 
 export interface BuiltApp {
   app: Express;
@@ -51,6 +53,7 @@ export const DOMAINS: Domain[] = [
   accountsDomain,
   mailDomain,
   licenseDomain,
+  billingDomain,
   ingestDomain,
   keysDomain,
   behaviorDomain,
@@ -90,7 +93,7 @@ export function buildApp(services: Services, domains: Domain[] = DOMAINS): Built
   // Beacons cannot set a JSON content type without a preflight, so ingestion reads text/plain as JSON.
   app.use('/v1', express.json({ limit: BODY_LIMIT_BYTES, type: ['application/json', 'text/plain', 'application/*+json'] }));
 
-  const routes = new RouteTable(app, new Validation(document), document);
+  const routes = new RouteTable(app, new Validation(document), document, (method, path) => accountGate(services, method, path));
   for (const d of domains) d.mount(routes, services);
   app.use(consoleSite(loadConsoleFiles()));
 

@@ -11,6 +11,9 @@ export interface RouteOptions {
   auth?: RequestHandler[];
 }
 
+/** A check placed right after a route's authentication, chosen per operation (undefined: none). */
+export type AfterAuth = (method: Method, path: string) => RequestHandler | undefined;
+
 export class RouteTable {
   readonly mounted: Array<{ method: Method; path: string }> = [];
 
@@ -18,11 +21,15 @@ export class RouteTable {
     private readonly app: Express,
     private readonly validation: Validation,
     readonly document: OpenApiDocument,
+    private readonly afterAuth: AfterAuth = () => undefined,
   ) {}
 
   add(method: Method, path: string, options: RouteOptions, ...handlers: RequestHandler[]): void {
     const expressPath = path.replace(/\{(\w+)\}/g, ':$1');
-    this.app[method](expressPath, ...(options.auth ?? []), this.validation.middleware(method, path), ...handlers);
+    const auth = [...(options.auth ?? [])];
+    const check = auth.length > 0 ? this.afterAuth(method, path) : undefined;
+    if (check) auth.push(check);
+    this.app[method](expressPath, ...auth, this.validation.middleware(method, path), ...handlers);
     this.mounted.push({ method, path });
   }
 

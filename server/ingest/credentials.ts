@@ -15,6 +15,7 @@ import { sdkHint } from './sdkInfo.js';
 import { ingestWriter } from './groupWriter.js';
 import type { EventSource } from './normalizeEvent.js';
 import type { IngestCredential, IngestOperation } from './ingestCredential.js';
+import { orgOfProject, requireIngestAllowed } from '../billing/accountState.js';
 
 const SCOPE: Record<IngestOperation, IngestScope> = {
   track: 'events:write',
@@ -98,6 +99,7 @@ export function ingestAuth(services: Services, operation: IngestOperation): Requ
       recordRefusal(services, req, ingest, operation, refused);
       throw refused;
     }
+    if (services.config.edition === 'cloud') requireIngestAllowed(services, orgOfProject(services, key.project_id)!);
     if (ingest.viaQuery) res.setHeader('Deprecation', 'true');
     req.ingest = ingest;
     next();

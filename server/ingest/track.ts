@@ -7,6 +7,7 @@ import { AppError } from '../http/errors.js';
 import type { IngestCredential } from './ingestCredential.js';
 import { checkEvent } from './eventSchema.js';
 import { ingestWriter } from './groupWriter.js';
+import { countIngested, orgOfProject } from '../billing/accountState.js';
 import { normalizeEvent, type EventRow } from './normalizeEvent.js';
 import { rejectionRows } from './rejections.js';
 import type { SdkInfo } from './sdkInfo.js';
@@ -58,5 +59,6 @@ export async function trackEvents(services: Services, body: Record<string, unkno
   });
   const rejections = rejectionRows(services, { credential: ctx.credential, operation: 'track', sdk: ctx.sdk, requestId: ctx.requestId, receivedAt }, refused);
   await ingestWriter(services).submit({ events: rows, rejections });
+  if (services.config.edition === 'cloud') countIngested(services, orgOfProject(services, key.project_id)!, rows.length);
   return { accepted: rows.length, rejected: refused.map(({ index, code, message }) => ({ index, code, message })) };
 }

@@ -1,11 +1,13 @@
 // Wires the license into the HTTP app: the bootstrap response's `license` section (status,
-// licensee, expiry, features, days left, warnings). Applying a license is a ppctl command, not a route.
+// licensee, expiry, features, days left, warnings), on-prem only; in the cloud edition plans take
+// the license's place (server/billing). Applying a license is a ppctl command, not a route.
 
 import type { Domain } from '../http/domain.js';
 import { registerBootstrapSection } from '../auth/bootstrapSections.js';
 import type { Services } from '../services.js';
 
-export function licenseSection(services: Services): Record<string, unknown> {
+export function licenseSection(services: Services): Record<string, unknown> | undefined {
+  if (services.config.edition === 'cloud') return undefined;
   const r = services.license.report();
   return {
     status: r.status,

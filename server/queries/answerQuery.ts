@@ -7,6 +7,7 @@ import type { Services } from '../services.js';
 import type { Project } from '../accounts/projects.js';
 import { loadSegmentFilters } from '../accounts/segments.js';
 import { requireEntitlement } from '../license/requireEntitlement.js';
+import { requireLiveAccount } from '../billing/accountState.js';
 import { queryTimeoutMs, today, type QueryContext } from './context.js';
 import { cursorCodec } from './cursors.js';
 import { segmentIds } from './filters.js';
@@ -46,8 +47,9 @@ function contextFor(services: Services, q: QueryRoute, project: Project, segment
 /** `params` have passed the query's schema (defaults filled in) and its semantic check. */
 export async function answerQuery(services: Services, q: QueryRoute, project: Project, params: Parameters<typeof filterListsOf>[0], fresh: boolean): Promise<QueryAnswer> {
   const referenced = filterListsOf(params).flatMap(segmentIds);
-  for (const e of q.entitlements(params)) requireEntitlement(services, e);
-  if (referenced.length > 0) requireEntitlement(services, 'saved_segments');
+  if (q.name !== 'activity_summary') requireLiveAccount(services, project.org_id);
+  for (const e of q.entitlements(params)) requireEntitlement(services, project.org_id, e);
+  if (referenced.length > 0) requireEntitlement(services, project.org_id, 'saved_segments');
   const segments = loadSegmentFilters(services.meta, project.id, referenced);
   const ctx = contextFor(services, q, project, segments);
   // Everything the answer depends on (no query reads the clock but through today's date); the

@@ -460,6 +460,46 @@ export interface paths {
         patch: operations["updateOrg"];
         trace?: never;
     };
+    "/api/v1/orgs/{orgID}/billing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's subscription and usage (cloud edition; viewer+)
+         * @description On-prem, and for an organization without a subscription, 404.
+         */
+        get: operations["getBilling"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgID}/billing/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Choose a plan (cloud edition; admin+)
+         * @description `free` starts the free plan at once (409 while a paid plan is running). A paid plan answers where to pay (`checkout_url`); the payment provider's callback then moves the subscription. 409 when no checkout is configured; 403 `trial_pending_review` while the trial waits for activation. Allowed while the organization is paused (402 elsewhere), since it ends the pause.
+         */
+        post: operations["choosePlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orgs/{orgID}/invites": {
         parameters: {
             query?: never;
@@ -2002,6 +2042,44 @@ export interface components {
             items: components["schemas"]["BehaviorURL"][];
             next_cursor: string | null;
         };
+        /** @description The subscription of a cloud organization (bootstrap `billing` section). */
+        BillingSection: {
+            /**
+             * @description why the organization is limited now; null when it is not
+             * @enum {unknown}
+             */
+            access?: null | "trial_pending_review" | "trial_expired" | "subscription_required";
+            billing_url?: string;
+            /** @description whether paid plans can be bought here (billing.checkout_url is set) */
+            checkout_available?: boolean;
+            /** Format: date-time */
+            current_period_end?: string | null;
+            entitlements?: string[];
+            /** Format: date-time */
+            grace_ends_at?: string | null;
+            /** Format: date-time */
+            past_due_since?: string | null;
+            /**
+             * @description the plan in force (the trial plan while trialing or held); null while paused
+             * @enum {unknown}
+             */
+            plan?: "free" | "growth" | "scale" | null;
+            plans?: {
+                entitlements?: string[];
+                events_per_month?: number;
+                /** @enum {unknown} */
+                plan?: "free" | "growth" | "scale";
+            }[];
+            /** @enum {unknown} */
+            status?: "trialing" | "pending_review" | "active" | "past_due" | "cancelled";
+            trial_days_left?: number | null;
+            /** Format: date-time */
+            trial_ends_at?: string | null;
+            /** Format: date-time */
+            trial_started_at?: string;
+            /** @enum {unknown} */
+            trial_state?: "trialing" | "sms_required" | "pending_review" | "rejected" | "converted" | "expired";
+        };
         Breakdown: {
             /** @default 25 */
             limit: number;
@@ -2142,8 +2220,8 @@ export interface components {
         } & components["schemas"]["ShareLink"];
         /** @description the token response plus the shell sections this installation has; a section without data is absent */
         CustomerBootstrapResponse: components["schemas"]["TokenResponse"] & {
-            /** @description cloud only */
-            billing?: Record<string, never>;
+            /** @description cloud only: the organization's subscription (docs/cloud.md); absent on-prem and for an organization without one */
+            billing?: components["schemas"]["BillingSection"];
             /** @description on-prem license summary (docs/license.md) */
             license?: {
                 days_left?: number | null;
@@ -2159,8 +2237,8 @@ export interface components {
                 status?: "none" | "valid" | "expiring" | "grace" | "expired";
                 warnings?: string[];
             };
-            /** @description cloud only */
-            usage?: Record<string, never>;
+            /** @description cloud only: events counted against the limits */
+            usage?: components["schemas"]["UsageSection"];
         };
         Dashboard: {
             /** Format: date-time */
@@ -3646,6 +3724,17 @@ export interface components {
             /** @description sending client as name/version when X-PP-Tracker cannot be sent */
             tracker?: string;
         };
+        /** @description Events counted against the limits of a cloud organization (bootstrap `usage` section). */
+        UsageSection: {
+            events_this_month?: number;
+            limit?: number | null;
+            /** @enum {unknown} */
+            limit_kind?: "trial_total" | "monthly" | null;
+            /** @description the calendar month (UTC) counted, e.g. 2026-11 */
+            month?: string;
+            /** @description events ingested since the trial started */
+            trial_events?: number;
+        };
     };
     responses: {
         /** @description malformed request (unreadable JSON or path id) */
@@ -4510,6 +4599,78 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getBilling: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description subscription and usage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        billing?: components["schemas"]["BillingSection"];
+                        usage?: components["schemas"]["UsageSection"];
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    choosePlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgID: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {unknown} */
+                    plan: "free" | "growth" | "scale";
+                };
+            };
+        };
+        responses: {
+            /** @description the plan started, or where to pay for it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checkout_url?: string;
+                        /** @enum {unknown} */
+                        plan?: "free" | "growth" | "scale";
+                        /** @constant */
+                        subscription?: "active";
+                    };
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
         };
