@@ -14,6 +14,8 @@ import { loadDemoData } from '../server/demo/loadDemoData.js';
 import { formatLicense } from '../server/license/formatLicense.js';
 import type { LicenseReport } from '../server/license/licenseManager.js';
 import type { OutboxEntry } from '../server/mail/outbox.js';
+import type { SmsOutboxEntry } from '../server/sms/smsOutbox.js';
+import type { PendingReview, ReviewDecision } from '../server/auth/signup/trialReview.js';
 import type { SetAsideRetry } from '../server/ingest/groupWriter.js';
 import type { RecentLines } from '../server/http/recentLogLines.js';
 import { readFile } from 'node:fs/promises';
@@ -204,6 +206,52 @@ installationOptions(mail.command('outbox').description('list the mail outbox, ne
       if (e.last_error) process.stdout.write(`      last error: ${e.last_error}\n`);
     }
   });
+
+const sms = program.command('sms').description('outgoing text messages (cloud edition)');
+
+installationOptions(sms.command('outbox').description('list the SMS outbox, newest first (queued, sent and failed; numbers masked, never the texts)'))
+  .option('--json', 'print JSON')
+  .action(async (opts: InstallationOptions & { json?: boolean }) => {
+    const entries = (await admin(opts, 'sms.outbox')) as SmsOutboxEntry[];
+    if (opts.json) return void say(JSON.stringify(entries, null, 2));
+    if (entries.length === 0) return void say('The SMS outbox is empty.');
+    for (const e of entries) {
+      const when = e.status === 'sent' ? `sent ${e.sent_at}` : e.status === 'queued' ? `next attempt ${e.next_attempt_at}` : 'gave up';
+      say(`#${e.id}  ${e.status.padEnd(6)}  ${e.kind}  to ${e.to_masked}  created ${e.created_at}  attempts ${e.attempts}  ${when}`);
+      if (e.last_error) say(`      last error: ${e.last_error}`);
+    }
+  });
+
+const review = program.command('review').description('the review queue of held trials (cloud edition)');
+
+installationOptions(review.command('list').description('organizations whose trial waits for activation, oldest first'))
+  .option('--json', 'print JSON')
+  .action(async (opts: InstallationOptions & { json?: boolean }) => {
+    const waiting = (await admin(opts, 'review.list')) as PendingReview[];
+    if (opts.json) return void say(JSON.stringify(waiting, null, 2));
+    if (waiting.length === 0) return void say('No trial waits for review.');
+    for (const r of waiting) {
+      say(`#${r.org_id}  ${r.name}  owner ${r.owner_email ?? '(none)'}  created ${r.created_at}  ${r.trial_state}`);
+      const signals = `signup address ${r.signup_ip ? 'recorded' : 'none'}, device ${r.signup_device ? 'recorded' : 'none'}`;
+      say(`      risk rules: ${r.risk_rules.length ? r.risk_rules.join(', ') : 'none'}; ${signals}`);
+      if (r.company_note) say(`      company note: ${JSON.stringify(r.company_note)}`);
+    }
+  });
+
+for (const [verb, past] of [['approve', 'approved'], ['reject', 'rejected']] as const) {
+  const description =
+    verb === 'approve'
+      ? 'start the held trial of an organization (its full length from now) and email its owners'
+      : 'refuse the held trial of an organization (it may still choose a plan) and email its owners';
+  installationOptions(review.command(`${verb} <org-id>`).description(description))
+    .option('--note <text>', 'why, kept with the subscription and in the audit log (not emailed)')
+    .action(async (orgId: string, opts: InstallationOptions & { note?: string }) => {
+      const d = (await admin(opts, `review.${verb}`, { org_id: orgId, note: opts.note })) as ReviewDecision;
+      const until = d.status === 'trialing' ? `; the trial runs until ${d.trial_ends_at}` : '';
+      say(`Trial of organization ${d.org_id} (${d.name}) ${past}${until}.`);
+      say(`  emailed: ${d.owners_emailed.length ? d.owners_emailed.join(', ') : 'nobody (the organization has no owner)'}`);
+    });
+}
 
 const ingest = program.command('ingest').description('ingestion');
 

@@ -8,6 +8,8 @@ import { takeSnapshot } from '../../installer/snapshot.js';
 import { ingestWriter } from '../ingest/groupWriter.js';
 import { checkDatabases } from '../../installer/databaseChecks.js';
 import { listOutbox } from '../mail/outbox.js';
+import { listSmsOutbox } from '../sms/smsOutbox.js';
+import { approveReview, listPendingReviews, rejectReview } from '../auth/signup/trialReview.js';
 import { passwordProblem } from '../auth/passwords.js';
 import { setPasswordByOperator } from '../auth/passwordResets.js';
 import { removeMfa } from '../auth/mfa.js';
@@ -61,6 +63,24 @@ registerAdminCommand('license.show', async (services) => services.license.report
 
 registerAdminCommand('license.remove', async (services) => services.license.remove());
 registerAdminCommand('mail.outbox', async (services) => listOutbox(services));
+registerAdminCommand('sms.outbox', async (services) => listSmsOutbox(services));
+
+// The review queue of held cloud trials.
+registerAdminCommand('review.list', async (services) => listPendingReviews(services));
+
+for (const [name, decide] of [['review.approve', approveReview], ['review.reject', rejectReview]] as const) {
+  registerAdminCommand(name, async (services, args) => {
+    const orgId = Number(args.org_id);
+    if (!Number.isSafeInteger(orgId)) throw new AdminCommandError(`organization ${String(args.org_id)} does not exist`);
+    const note = typeof args.note === 'string' && args.note.trim() !== '' ? args.note.trim() : undefined;
+    try {
+      return decide(services, orgId, note);
+    } catch (err) {
+      if (err instanceof AppError) throw new AdminCommandError(err.message);
+      throw err;
+    }
+  });
+}
 
 registerAdminCommand('admin.reset-password', async (services, args) => {
   const email = typeof args.email === 'string' ? args.email : '';

@@ -10,7 +10,9 @@ export type KeyPurpose =
   | 'oidc-encryption'
   | 'picker-token'
   | 'token-hash'
-  | 'mail-encryption';
+  | 'mail-encryption'
+  | 'sms-encryption'
+  | 'email-unsubscribe';
 
 const derived = new PerOwner<Buffer, KeyPurpose, Buffer>();
 

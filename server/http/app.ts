@@ -19,6 +19,8 @@ import { openapiDomain } from './openapiRoute.js';
 import { trackerDomain } from '../tracker/routes.js';
 import { licenseDomain } from '../license/licenseDomain.js';
 import { billingDomain } from '../billing/billingDomain.js';
+import { paymentsDomain, providerEventBody, PROVIDER_EVENTS_PATH } from '../billing/paymentRoutes.js';
+import { unsubscribeDomain } from '../billing/unsubscribeRoutes.js';
 import { authDomain } from '../auth/routes.js';
 import { oidcDomain } from '../auth/oidc/routes.js';
 import { accountsDomain } from '../accounts/routes.js';
@@ -54,6 +56,8 @@ export const DOMAINS: Domain[] = [
   mailDomain,
   licenseDomain,
   billingDomain,
+  paymentsDomain,
+  unsubscribeDomain,
   ingestDomain,
   keysDomain,
   behaviorDomain,
@@ -88,6 +92,8 @@ export function buildApp(services: Services, domains: Domain[] = DOMAINS): Built
     '/api/v1',
     rateLimit(services.limiter, 'api-ip', () => ({ perMinute: services.config.rate_limit.ip_per_minute }), (req) => req.ip ?? 'unknown'),
   );
+  // The payment callback's signature covers its exact bytes: read raw first, so the JSON parser skips it.
+  app.use(PROVIDER_EVENTS_PATH, providerEventBody());
   app.use('/api/v1', express.json({ limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] }));
   app.use('/v1', ingestCors());
   // Beacons cannot set a JSON content type without a preflight, so ingestion reads text/plain as JSON.

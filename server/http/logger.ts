@@ -1,7 +1,8 @@
-// pino JSON-lines logger with credentials redacted: Authorization, Cookie and Set-Cookie headers,
-// the query string of a Referer (reset and invitation links carry tokens there), secret query
-// parameters (`key`, `token`, `code`, `state`, `*_token`, …) and share-link tokens in a
-// `/shared/<token>` path, wherever a URL is logged.
+// pino JSON-lines logger with credentials redacted: Authorization, Cookie, Set-Cookie and the payment
+// callback's PP-Signature headers, the query string of a Referer (reset, invitation and unsubscribe
+// links carry tokens there), secret query parameters (`key`, `token`, `code`, `state`, `*_token`, …,
+// so the `?token=` of /email/unsubscribe too) and share-link tokens in a `/shared/<token>` path,
+// wherever a URL is logged.
 
 import { pino, type Logger, type DestinationStream } from 'pino';
 import type { RecentLogLines } from './recentLogLines.js';
@@ -31,6 +32,7 @@ export function createLogger(level: string, destination?: DestinationStream, rec
           'req.headers.authorization',
           'req.headers.cookie',
           'req.headers["x-pp-picker-token"]',
+          'req.headers["pp-signature"]',
           'res.headers["set-cookie"]',
           'headers.authorization',
           'headers.cookie',

@@ -42,7 +42,7 @@ export function startMailWorker(services: Services): MailWorker {
     transport ??= nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
     for (const m of dueMessages(services, BATCH)) {
       try {
-        await transport.sendMail({ from: services.config.mail_from, to: m.to, subject: m.subject, text: m.text, html: m.html });
+        await transport.sendMail({ from: services.config.mail_from, to: m.to, subject: m.subject, text: m.text, html: m.html, headers: m.headers });
         markSent(services, m.id);
       } catch (err) {
         const reason = err instanceof Error ? err.message.slice(0, 500) : String(err);

@@ -7,9 +7,18 @@ function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-function html(paragraphs: string[], link: { href: string; label: string }): string {
+interface Link {
+  href: string;
+  label: string;
+}
+
+const anchor = (link: Link) => `<a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a>`;
+
+/** `footer` is a small last paragraph ending in a link of its own (an unsubscribe link). */
+function html(paragraphs: string[], link: Link, footer?: { text: string; link: Link }): string {
   const body = paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n');
-  return `<!doctype html>\n<html><body>\n${body}\n<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>\n</body></html>\n`;
+  const end = footer ? `<p><small>${escapeHtml(footer.text)} ${anchor(footer.link)}</small></p>\n` : '';
+  return `<!doctype html>\n<html><body>\n${body}\n<p>${anchor(link)}</p>\n${end}</body></html>\n`;
 }
 
 export function passwordResetMessage(baseUrl: string, to: string, token: string): MailMessage {
@@ -74,5 +83,32 @@ export function inviteRequestMessage(baseUrl: string, to: string, request: { req
     subject: `${request.requester} asks to join ${request.orgName.replace(/\s+/g, ' ')} on pp`,
     text: `${intro}\n\n${link}\n\n${outro}\n`,
     html: html([intro, outro], { href: link, label: 'Open the organization page' }),
+  };
+}
+
+const TRIAL_END = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
+
+/**
+ * To an owner of an organization whose trial ends soon. Marketing email: it carries the owner's
+ * unsubscribe link in the text and in the `List-Unsubscribe` headers (RFC 2369 and the one-click
+ * post of RFC 8058).
+ */
+export function trialReminderMessage(baseUrl: string, to: string, reminder: { orgName: string; endsAt: Date; unsubscribeToken: string }): MailMessage {
+  const billing = `${baseUrl}/org/billing`;
+  const token = encodeURIComponent(reminder.unsubscribeToken);
+  const unsubscribePage = `${baseUrl}/unsubscribe?token=${token}`;
+  const endsAt = `${TRIAL_END.format(reminder.endsAt)} UTC`;
+  const intro = `The pp trial of your organization "${reminder.orgName}" ends on ${endsAt}. To keep collecting and reading your data after that, choose a plan:`;
+  const footer = `You receive this reminder as an owner of "${reminder.orgName}". To stop reminders and news from pp, open:`;
+  return {
+    kind: 'trial_reminder',
+    to,
+    subject: `Your pp trial ends on ${endsAt}`,
+    text: `${intro}\n\n${billing}\n\n${footer}\n${unsubscribePage}\n`,
+    html: html([intro], { href: billing, label: 'Choose a plan' }, { text: footer, link: { href: unsubscribePage, label: 'Unsubscribe' } }),
+    headers: {
+      'List-Unsubscribe': `<${baseUrl}/api/v1/email/unsubscribe?token=${token}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
   };
 }

@@ -13,6 +13,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Extra header lines (`List-Unsubscribe`), sealed with the body; rows queued before they existed have none. */
+  headers?: Record<string, string>;
 }
 
 export type OutboxStatus = 'queued' | 'sent' | 'failed';
@@ -53,7 +55,7 @@ function key(services: Services): Buffer {
 /** Queues a message; call inside the caller's transaction so the message commits with what it announces. */
 export function enqueueMail(services: Services, message: MailMessage): number {
   const now = services.clock.now().toISOString();
-  const body = seal(key(services), JSON.stringify({ text: message.text, html: message.html }));
+  const body = seal(key(services), JSON.stringify({ text: message.text, html: message.html, headers: message.headers }));
   const info = services.meta
     .prepare(
       `INSERT INTO outbox (kind, to_address, subject, body_sealed, status, attempts, next_attempt_at, created_at)
@@ -72,15 +74,15 @@ export function dueMessages(services: Services, limit: number): DueMessage[] {
     .all(services.clock.now().toISOString(), limit) as Array<{ id: number; kind: string; to_address: string; subject: string; body_sealed: string; attempts: number }>;
   const due: DueMessage[] = [];
   for (const r of rows) {
-    let body: { text: string; html?: string };
+    let body: Pick<MailMessage, 'text' | 'html' | 'headers'>;
     try {
-      body = JSON.parse(open(key(services), r.body_sealed)) as { text: string; html?: string };
+      body = JSON.parse(open(key(services), r.body_sealed)) as Pick<MailMessage, 'text' | 'html' | 'headers'>;
     } catch {
       // Sealed under another server secret: it can never be sent, so retrying would only spin.
       markAttemptFailed(services, r.id, MAX_ATTEMPTS - 1, 'body cannot be decrypted with the current server secret');
       continue;
     }
-    due.push({ id: r.id, kind: r.kind, to: r.to_address, subject: r.subject, text: body.text, html: body.html, attempts: r.attempts });
+    due.push({ id: r.id, kind: r.kind, to: r.to_address, subject: r.subject, text: body.text, html: body.html, headers: body.headers, attempts: r.attempts });
   }
   return due;
 }

@@ -281,6 +281,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/trial/sms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a six-digit code by SMS to activate a trial held by the risk rules
+         * @description The number is E.164 (`+`, then 8 to 15 digits, the first not 0); spaces, dashes and parentheses are ignored, anything else is 422 with details.field=phone. A number that already activated another organization is 422 on phone. A fresh code (valid 10 minutes) replaces the previous one. At most one code a minute and five in 24 hours per organization: 429 `rate_limited` with Retry-After. Needs the access token of an owner or admin (else 403) of an organization whose subscription is `pending_review` with `trial_state=sms_required`; any other state is 409 `conflict` naming it in `details.status` and `details.trial_state`. Spends the sign-in group budgets. Outside the cloud edition the operation is 404.
+         */
+        post: operations["sendTrialSmsCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/trial/sms/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prove the SMS code: the trial starts
+         * @description The right code starts the trial (its full length from now) and spends the number. A wrong, expired or replaced code, and a code after more than 10 wrong ones, give the same 422 (`invalid or expired code`, details.field=code); then a new code must be sent. Needs the access token of an owner or admin (else 403) of an organization whose subscription is `pending_review` with `trial_state=sms_required`; any other state is 409 `conflict` naming it in `details.status` and `details.trial_state`. Spends the sign-in group budgets. Outside the cloud edition the operation is 404.
+         */
+        post: operations["verifyTrialSmsCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/provider-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payment provider's callback: moves an organization's subscription (cloud edition)
+         * @description No access token: the body is authenticated by `PP-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(billing.webhook_secret, "<t>.<raw body>")>` (several v1 entries allowed; one must match) with t within billing.webhook_tolerance_seconds of now, else 401. Bodies up to 64 KiB, not compressed. Every well-formed, signed event answers 200, whether applied, a duplicate or ignored, so the provider stops retrying. 404 unless edition=cloud and billing.webhook_secret is set. See docs/payments.md.
+         */
+        post: operations["receiveProviderEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/email/resubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive marketing email again, undoing an unsubscribe
+         * @description A malformed or forged token, one of another installation and one of a deleted user are the same 422 on `token`. Tokens do not expire. No access token; limited per client address. Outside edition=cloud the operation is 404.
+         */
+        post: operations["resubscribeEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/email/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the user of an unsubscribe token receives marketing email
+         * @description A malformed or forged token, one of another installation and one of a deleted user are the same 422 on `token`. Tokens do not expire. No access token; limited per client address. Outside edition=cloud the operation is 404.
+         */
+        get: operations["emailSubscriptionState"];
+        put?: never;
+        /**
+         * Stop marketing email (trial reminders) to the user of the token
+         * @description The token comes in the query (`?token=`, as in the `List-Unsubscribe` header, including the one-click form post `List-Unsubscribe=One-Click` of RFC 8058) or in a JSON body `{token}`. Repeating it is harmless (200 again). A malformed or forged token, one of another installation and one of a deleted user are the same 422 on `token`. Tokens do not expire. No access token; limited per client address. Outside edition=cloud the operation is 404.
+         */
+        post: operations["unsubscribeEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/health": {
         parameters: {
             query?: never;
@@ -3206,6 +3310,55 @@ export interface components {
             org_id: number;
             timezone: string;
         };
+        ProviderEvent: {
+            /** @description when the provider created the event (unix seconds); orders the events of one organization */
+            created: number;
+            data: {
+                /** @description end of the period paid for, unix seconds or RFC 3339; required by subscription.activated */
+                current_period_end?: number | string;
+                /** @description the provider's customer id, kept with the subscription */
+                customer?: string;
+                /** @description the organization; required by every known type */
+                org_id?: number;
+                /**
+                 * @description required by subscription.activated
+                 * @enum {unknown}
+                 */
+                plan?: "free" | "growth" | "scale";
+                /** @description the provider's subscription id, kept with the subscription */
+                subscription?: string;
+            };
+            /** @description unique per event (`evt_…`); a repeated id is acknowledged and changes nothing */
+            id: string;
+            /** @description one of subscription.activated, subscription.updated, payment.failed, payment.succeeded, subscription.cancelled; any other type is acknowledged and ignored */
+            type: string;
+        };
+        ProviderEventReceipt: {
+            /** @constant */
+            applied?: true;
+            /**
+             * @description the id was received before; nothing changed
+             * @constant
+             */
+            duplicate?: true;
+            /**
+             * @description recorded, not applied
+             * @enum {unknown}
+             */
+            ignored?: "unknown type" | "unknown organization" | "no subscription" | "stale" | "not applicable";
+            /**
+             * @description the plan after the event (when applied)
+             * @enum {unknown}
+             */
+            plan?: "free" | "growth" | "scale" | null;
+            /** @constant */
+            received: true;
+            /**
+             * @description the subscription after the event (when applied)
+             * @enum {unknown}
+             */
+            status?: "trialing" | "pending_review" | "active" | "past_due" | "cancelled";
+        };
         /** @description exactly what the insight’s query route answers for its body with the overrides */
         QueryAnswer: components["schemas"]["FunnelResponse"] | components["schemas"]["RetentionResponse"] | components["schemas"]["RetentionActorsResponse"] | components["schemas"]["SegmentationResponse"] | components["schemas"]["LifecycleResponse"] | components["schemas"]["StickinessResponse"] | components["schemas"]["ActivitySummaryResponse"] | components["schemas"]["RevenueSummaryResponse"] | components["schemas"]["PathResponse"] | components["schemas"]["CorrelationsResponse"] | components["schemas"]["ActivationDriversResponse"];
         /** @description Scalars compare by their text (5 matches "5"). neq, not_in and not_contains also match events without the field; a JSON null counts as absent. */
@@ -3723,6 +3876,33 @@ export interface components {
             events?: unknown[];
             /** @description sending client as name/version when X-PP-Tracker cannot be sent */
             tracker?: string;
+        };
+        TrialActivated: {
+            org: {
+                id: number;
+                /** @constant */
+                trial_state: "trialing";
+            };
+            subscription: {
+                /** @constant */
+                status: "trialing";
+                /**
+                 * Format: date-time
+                 * @description the trial runs its full length from the activation
+                 */
+                trial_ends_at: string;
+                /** Format: date-time */
+                trial_started_at: string;
+            };
+        };
+        TrialSmsSent: {
+            /**
+             * Format: date-time
+             * @description the code works until then (10 minutes)
+             */
+            expires_at: string;
+            /** @description the number the code goes to, all but its first two and last two digits masked: `+49*********12` */
+            phone_masked: string;
         };
         /** @description Events counted against the limits of a cloud organization (bootstrap `usage` section). */
         UsageSection: {
@@ -4327,6 +4507,210 @@ export interface operations {
             };
             404: components["responses"]["E404"];
             409: components["responses"]["E409"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    sendTrialSmsCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description mobile number in international format, e.g. `+49 151 2345 6712` */
+                    phone: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the code is queued for the SMS gateway */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrialSmsSent"];
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    verifyTrialSmsCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the six-digit code from the SMS */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the trial is active */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrialActivated"];
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            409: components["responses"]["E409"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    receiveProviderEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]` */
+                "PP-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProviderEvent"];
+            };
+        };
+        responses: {
+            /** @description received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderEventReceipt"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    resubscribeEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the token of the link in the email */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description subscribed again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description first letter of the address, three asterisks, then the domain: `a***@example.com` */
+                        email_masked: string;
+                        /** @constant */
+                        subscribed: true;
+                    };
+                };
+            };
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    emailSubscriptionState: {
+        parameters: {
+            query: {
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description first letter of the address, three asterisks, then the domain: `a***@example.com` */
+                        email_masked: string;
+                        subscribed: boolean;
+                    };
+                };
+            };
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    unsubscribeEmail: {
+        parameters: {
+            query?: {
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description the token of the link in the email */
+                    token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @constant */
+                    "List-Unsubscribe"?: "One-Click";
+                };
+            };
+        };
+        responses: {
+            /** @description unsubscribed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description first letter of the address, three asterisks, then the domain: `a***@example.com` */
+                        email_masked: string;
+                        /** @constant */
+                        unsubscribed: true;
+                    };
+                };
+            };
+            404: components["responses"]["E404"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
         };

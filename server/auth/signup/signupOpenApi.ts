@@ -1,7 +1,9 @@
-// The OpenAPI description of the verify family of trial-first signup; server/auth/openapi.ts merges it
-// into the authentication group. Request schemas here are what ajv enforces.
+// The OpenAPI description of the verify family of trial-first signup and of SMS activation of a held
+// trial; server/auth/openapi.ts merges it into the authentication group. Request schemas here are what
+// ajv enforces.
 
 import { errors, jsonBody, jsonResponse, ref, type JsonSchema, type OpenApiFragment, type Operation } from '../../http/openapi.js';
+import { smsActivationOpenApi } from './smsOpenApi.js';
 
 const EMAIL: JsonSchema = { type: 'string', format: 'email', maxLength: 254 };
 export const COMPANY_NOTE_MAX = 1000;
@@ -39,6 +41,7 @@ export const signupOpenApi: OpenApiFragment = {
       },
       description: 'nothing was created; the same answer whether or not an email went out',
     },
+    ...smsActivationOpenApi.schemas,
   },
   paths: {
     '/api/v1/auth/register/verify': {
@@ -94,5 +97,6 @@ export const signupOpenApi: OpenApiFragment = {
         responses: { '201': signedIn('signed in to the new organization, pending review'), ...errors(404, 422, 429) },
       }),
     },
+    ...smsActivationOpenApi.paths,
   },
 };

@@ -1,6 +1,7 @@
-// HTTP for the verify family of trial-first signup (verify, resend, request-invite, domain-review).
-// Registration itself stays on /auth/register (server/auth/routes.ts), which hands over to
-// startTrialSignup in this mode. Every operation spends the sign-in group's budgets.
+// HTTP for the verify family of trial-first signup (verify, resend, request-invite, domain-review),
+// and the mount point of SMS activation (smsRoutes.ts). Registration itself stays on /auth/register
+// (server/auth/routes.ts), which hands over to startTrialSignup in this mode. Every operation spends
+// the sign-in group's budgets.
 
 import type { Request, RequestHandler, Response } from 'express';
 import type { RouteOptions, RouteTable } from '../../http/routeTable.js';
@@ -11,6 +12,7 @@ import { spendEmailBudget } from '../authLimits.js';
 import { clientOf, signIn } from '../signIn.js';
 import { requestDomainReview, requestInvite, verifySignup, type SignupProof, type TrialAccount } from './completeSignup.js';
 import { resendVerification } from './startSignup.js';
+import { mountSmsActivationRoutes } from './smsRoutes.js';
 
 export function isTrialFirst(services: Services): boolean {
   return services.config.signup_mode === 'trial_first';
@@ -57,4 +59,6 @@ export function mountSignupRoutes(routes: RouteTable, services: Services, signIn
   routes.post('/api/v1/auth/register/domain-review', group, async (req, res) => {
     await sendAccount(res, services, req, requestDomainReview(services, proofOf(services, req), req.body.company_note));
   });
+
+  mountSmsActivationRoutes(routes, services, signInGroup);
 }

@@ -1,0 +1,47 @@
+// HTTP for activating a held trial by SMS, called by the signed-in owner or admin of the organization
+// in the access token. Both operations spend the sign-in group's budgets (the address, and the
+// caller's email as code guesses do) and exist only in the cloud edition.
+
+import type { RequestHandler, Request } from 'express';
+import type { RouteOptions, RouteTable } from '../../http/routeTable.js';
+import type { Services } from '../../services.js';
+import type { Subscription } from '../../billing/subscriptions.js';
+import { NotFoundError } from '../../http/errors.js';
+import { roleAccess } from '../../accounts/access.js';
+import { getUser } from '../../accounts/users.js';
+import { authenticate } from '../authenticate.js';
+import { spendEmailBudget } from '../authLimits.js';
+import { sendActivationCode, verifyActivationCode } from './smsActivation.js';
+
+function cloudOnly(services: Services): RequestHandler {
+  return (req, _res, next) => {
+    if (services.config.edition !== 'cloud') throw new NotFoundError(`${req.path} is only available in the cloud edition`);
+    next();
+  };
+}
+
+function spendCallerBudget(services: Services, req: Request): void {
+  spendEmailBudget(services, getUser(services.meta, req.auth!.userId)!.email);
+}
+
+function presentActivation(subscription: Subscription) {
+  return {
+    org: { id: subscription.org_id, trial_state: subscription.trial_state },
+    subscription: { status: subscription.status, trial_started_at: subscription.trial_started_at, trial_ends_at: subscription.trial_ends_at },
+  };
+}
+
+export function mountSmsActivationRoutes(routes: RouteTable, services: Services, signInGroup: RouteOptions): void {
+  const group = { auth: [...(signInGroup.auth ?? []), cloudOnly(services), authenticate(services)] };
+  const ownerOrAdmin = roleAccess('admin');
+
+  routes.post('/api/v1/auth/trial/sms', group, ownerOrAdmin, (req, res) => {
+    spendCallerBudget(services, req);
+    res.status(202).json(sendActivationCode(services, req.auth!.orgId, req.body.phone));
+  });
+
+  routes.post('/api/v1/auth/trial/sms/verify', group, ownerOrAdmin, (req, res) => {
+    spendCallerBudget(services, req);
+    res.json(presentActivation(verifyActivationCode(services, req.auth!, req.body.code)));
+  });
+}

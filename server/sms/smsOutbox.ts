@@ -1,0 +1,96 @@
+// The durable SMS outbox, the text-message twin of the mail outbox: a message is committed before
+// anyone tries to send it, the number and the text (which carries a code) are sealed together and
+// erased once delivered or given up, and failures back off as mail does. Sending is smsWorker.ts's job.
+
+import type { Services } from '../services.js';
+import { deriveKey } from '../auth/secretKeys.js';
+import { open, seal } from '../auth/secretBox.js';
+import { MAX_ATTEMPTS, retryDelayMs, type OutboxStatus } from '../mail/outbox.js';
+import { maskPhone } from './phoneNumber.js';
+
+export interface SmsMessage {
+  /** What the message is for (`trial_activation`), shown by `ppctl sms outbox`. */
+  kind: string;
+  /** E.164. */
+  to: string;
+  text: string;
+}
+
+/** An outbox row as operators see it: the number masked, never the text. */
+export interface SmsOutboxEntry {
+  id: number;
+  kind: string;
+  to_masked: string;
+  status: OutboxStatus;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+export interface DueSms extends SmsMessage {
+  id: number;
+  attempts: number;
+}
+
+function key(services: Services): Buffer {
+  return deriveKey(services.secret, 'sms-encryption');
+}
+
+/** Queues a message; call inside the caller's transaction so it commits with what it announces. */
+export function enqueueSms(services: Services, message: SmsMessage): number {
+  const now = services.clock.now().toISOString();
+  const body = seal(key(services), JSON.stringify({ to: message.to, text: message.text }));
+  const info = services.meta
+    .prepare(
+      `INSERT INTO sms_outbox (kind, to_masked, body_sealed, status, attempts, next_attempt_at, created_at)
+       VALUES (?, ?, ?, 'queued', 0, ?, ?)`,
+    )
+    .run(message.kind, maskPhone(message.to), body, now, now);
+  return Number(info.lastInsertRowid);
+}
+
+export function dueSms(services: Services, limit: number): DueSms[] {
+  const rows = services.meta
+    .prepare(
+      `SELECT id, kind, body_sealed, attempts FROM sms_outbox
+        WHERE status = 'queued' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`,
+    )
+    .all(services.clock.now().toISOString(), limit) as Array<{ id: number; kind: string; body_sealed: string; attempts: number }>;
+  return rows.flatMap((r) => {
+    try {
+      const body = JSON.parse(open(key(services), r.body_sealed)) as { to: string; text: string };
+      return [{ id: r.id, kind: r.kind, to: body.to, text: body.text, attempts: r.attempts }];
+    } catch {
+      // Sealed under another server secret: it can never be sent, so retrying would only spin.
+      markSmsAttemptFailed(services, r.id, MAX_ATTEMPTS - 1, 'body cannot be decrypted with the current server secret');
+      return [];
+    }
+  });
+}
+
+export function markSmsSent(services: Services, id: number): void {
+  services.meta
+    .prepare("UPDATE sms_outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?, body_sealed = NULL, last_error = NULL WHERE id = ?")
+    .run(services.clock.now().toISOString(), id);
+}
+
+/** Records a failed attempt: retried later with the mail backoff, or failed for good after MAX_ATTEMPTS. */
+export function markSmsAttemptFailed(services: Services, id: number, attemptsBefore: number, error: string): void {
+  const attempts = attemptsBefore + 1;
+  if (attempts >= MAX_ATTEMPTS) {
+    services.meta.prepare("UPDATE sms_outbox SET status = 'failed', attempts = ?, last_error = ?, body_sealed = NULL WHERE id = ?").run(attempts, error, id);
+    return;
+  }
+  const next = new Date(services.clock.now().getTime() + retryDelayMs(attempts)).toISOString();
+  services.meta.prepare('UPDATE sms_outbox SET attempts = ?, last_error = ?, next_attempt_at = ? WHERE id = ?').run(attempts, error, next, id);
+}
+
+/** Newest first; `ppctl sms outbox` prints this. */
+export function listSmsOutbox(services: Services, limit = 200): SmsOutboxEntry[] {
+  const rows = services.meta
+    .prepare('SELECT id, kind, to_masked, status, attempts, next_attempt_at, last_error, created_at, sent_at FROM sms_outbox ORDER BY id DESC LIMIT ?')
+    .all(limit) as SmsOutboxEntry[];
+  return rows.map((r) => ({ ...r, next_attempt_at: r.status === 'queued' ? r.next_attempt_at : null }));
+}
