@@ -5,7 +5,8 @@
 
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Services } from '../services.js';
-import { dueMessages, markAttemptFailed, markSent } from './outbox.js';
+import { dueMessages } from './outbox.js';
+import { markAttemptFailed, markDelivered } from './deliveryAttempts.js';
 
 const POLL_MS = 5_000;
 const BATCH = 20;
@@ -43,10 +44,10 @@ export function startMailWorker(services: Services): MailWorker {
     for (const m of dueMessages(services, BATCH)) {
       try {
         await transport.sendMail({ from: services.config.mail_from, to: m.to, subject: m.subject, text: m.text, html: m.html, headers: m.headers });
-        markSent(services, m.id);
+        markDelivered(services, 'outbox', m.id);
       } catch (err) {
         const reason = err instanceof Error ? err.message.slice(0, 500) : String(err);
-        markAttemptFailed(services, m.id, m.attempts, reason);
+        markAttemptFailed(services, 'outbox', m.id, m.attempts, reason);
         services.log.warn({ outbox_id: m.id, attempt: m.attempts + 1, err: reason }, 'mail delivery failed; will retry');
       }
     }

@@ -5,6 +5,7 @@
 import type { Services } from '../services.js';
 import { deriveKey } from '../auth/secretKeys.js';
 import { open, seal } from '../auth/secretBox.js';
+import { markAttemptFailed, MAX_ATTEMPTS } from './deliveryAttempts.js';
 
 export interface MailMessage {
   /** What the message is for (`password_reset`, `invite`), shown by `ppctl mail outbox`. */
@@ -38,16 +39,6 @@ export interface DueMessage extends MailMessage {
   attempts: number;
 }
 
-/** After this many failed attempts a message is marked failed and no longer retried. */
-export const MAX_ATTEMPTS = 10;
-const FIRST_RETRY_MS = 30_000;
-const LONGEST_RETRY_MS = 60 * 60_000;
-
-/** 30 s after the first failure, doubling, at most an hour. */
-export function retryDelayMs(attempts: number): number {
-  return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), LONGEST_RETRY_MS);
-}
-
 function key(services: Services): Buffer {
   return deriveKey(services.secret, 'mail-encryption');
 }
@@ -79,31 +70,12 @@ export function dueMessages(services: Services, limit: number): DueMessage[] {
       body = JSON.parse(open(key(services), r.body_sealed)) as Pick<MailMessage, 'text' | 'html' | 'headers'>;
     } catch {
       // Sealed under another server secret: it can never be sent, so retrying would only spin.
-      markAttemptFailed(services, r.id, MAX_ATTEMPTS - 1, 'body cannot be decrypted with the current server secret');
+      markAttemptFailed(services, 'outbox', r.id, MAX_ATTEMPTS - 1, 'body cannot be decrypted with the current server secret');
       continue;
     }
     due.push({ id: r.id, kind: r.kind, to: r.to_address, subject: r.subject, text: body.text, html: body.html, headers: body.headers, attempts: r.attempts });
   }
   return due;
-}
-
-export function markSent(services: Services, id: number): void {
-  services.meta
-    .prepare("UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?, body_sealed = NULL, last_error = NULL WHERE id = ?")
-    .run(services.clock.now().toISOString(), id);
-}
-
-/** Records a failed attempt: retried later with backoff, or failed for good after MAX_ATTEMPTS. */
-export function markAttemptFailed(services: Services, id: number, attemptsBefore: number, error: string): void {
-  const attempts = attemptsBefore + 1;
-  const now = services.clock.now().getTime();
-  if (attempts >= MAX_ATTEMPTS) {
-    services.meta.prepare("UPDATE outbox SET status = 'failed', attempts = ?, last_error = ?, body_sealed = NULL WHERE id = ?").run(attempts, error, id);
-    return;
-  }
-  services.meta
-    .prepare('UPDATE outbox SET attempts = ?, last_error = ?, next_attempt_at = ? WHERE id = ?')
-    .run(attempts, error, new Date(now + retryDelayMs(attempts)).toISOString(), id);
 }
 
 /** Newest first; `ppctl mail outbox` prints this. */

@@ -5,7 +5,8 @@
 import type { Services } from '../services.js';
 import { deriveKey } from '../auth/secretKeys.js';
 import { open, seal } from '../auth/secretBox.js';
-import { MAX_ATTEMPTS, retryDelayMs, type OutboxStatus } from '../mail/outbox.js';
+import type { OutboxStatus } from '../mail/outbox.js';
+import { markAttemptFailed, MAX_ATTEMPTS } from '../mail/deliveryAttempts.js';
 import { maskPhone } from './phoneNumber.js';
 
 export interface SmsMessage {
@@ -64,27 +65,10 @@ export function dueSms(services: Services, limit: number): DueSms[] {
       return [{ id: r.id, kind: r.kind, to: body.to, text: body.text, attempts: r.attempts }];
     } catch {
       // Sealed under another server secret: it can never be sent, so retrying would only spin.
-      markSmsAttemptFailed(services, r.id, MAX_ATTEMPTS - 1, 'body cannot be decrypted with the current server secret');
+      markAttemptFailed(services, 'sms_outbox', r.id, MAX_ATTEMPTS - 1, 'body cannot be decrypted with the current server secret');
       return [];
     }
   });
-}
-
-export function markSmsSent(services: Services, id: number): void {
-  services.meta
-    .prepare("UPDATE sms_outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?, body_sealed = NULL, last_error = NULL WHERE id = ?")
-    .run(services.clock.now().toISOString(), id);
-}
-
-/** Records a failed attempt: retried later with the mail backoff, or failed for good after MAX_ATTEMPTS. */
-export function markSmsAttemptFailed(services: Services, id: number, attemptsBefore: number, error: string): void {
-  const attempts = attemptsBefore + 1;
-  if (attempts >= MAX_ATTEMPTS) {
-    services.meta.prepare("UPDATE sms_outbox SET status = 'failed', attempts = ?, last_error = ?, body_sealed = NULL WHERE id = ?").run(attempts, error, id);
-    return;
-  }
-  const next = new Date(services.clock.now().getTime() + retryDelayMs(attempts)).toISOString();
-  services.meta.prepare('UPDATE sms_outbox SET attempts = ?, last_error = ?, next_attempt_at = ? WHERE id = ?').run(attempts, error, next, id);
 }
 
 /** Newest first; `ppctl sms outbox` prints this. */

@@ -4,7 +4,8 @@
 // One worker per running server; stopping it abandons a request in flight, which stays queued.
 
 import type { Services } from '../services.js';
-import { dueSms, markSmsAttemptFailed, markSmsSent, type DueSms } from './smsOutbox.js';
+import { dueSms, type DueSms } from './smsOutbox.js';
+import { markAttemptFailed, markDelivered } from '../mail/deliveryAttempts.js';
 
 const POLL_MS = 5_000;
 const BATCH = 20;
@@ -58,11 +59,11 @@ export function startSmsWorker(services: Services): SmsWorker {
   const deliver = async (message: DueSms): Promise<void> => {
     try {
       await postToGateway(services, message, shutdown.signal);
-      markSmsSent(services, message.id);
+      markDelivered(services, 'sms_outbox', message.id);
     } catch (err) {
       if (shutdown.signal.aborted) return;
       const reason = failureReason(err);
-      markSmsAttemptFailed(services, message.id, message.attempts, reason);
+      markAttemptFailed(services, 'sms_outbox', message.id, message.attempts, reason);
       services.log.warn({ sms_outbox_id: message.id, attempt: message.attempts + 1, err: reason }, 'SMS delivery failed; will retry');
     }
   };

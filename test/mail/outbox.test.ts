@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from '../support/testServer.js';
 import { accessTokenFor, createTenant, uniqueEmail } from '../support/factories.js';
 import { linkToken, startSmtpSink } from '../support/smtpSink.js';
 import { runPpctl } from '../support/ppctl.js';
-import { MAX_ATTEMPTS, retryDelayMs } from '../../server/mail/outbox.js';
+import { MAX_ATTEMPTS, retryDelayMs } from '../../server/mail/deliveryAttempts.js';
 import { mailWorkerOf } from '../../server/mail/mailWorker.js';
 
 interface Row {
