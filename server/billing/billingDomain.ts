@@ -26,6 +26,7 @@ const billingSchemas: Record<string, JsonSchema> = {
   BillingSection: {
     type: 'object',
     description: 'The subscription of a cloud organization (bootstrap `billing` section).',
+    required: ['status', 'access', 'trial_state', 'plan', 'trial_started_at', 'trial_ends_at', 'trial_days_left', 'current_period_end', 'past_due_since', 'grace_ends_at', 'entitlements', 'billing_url', 'checkout_available', 'plans'],
     properties: {
       status: { enum: ['trialing', 'pending_review', 'active', 'past_due', 'cancelled'] },
       access: { enum: [null, 'trial_pending_review', 'trial_expired', 'subscription_required'], description: 'why the organization is limited now; null when it is not' },
@@ -44,6 +45,7 @@ const billingSchemas: Record<string, JsonSchema> = {
         type: 'array',
         items: {
           type: 'object',
+          required: ['plan', 'entitlements', 'events_per_month'],
           properties: { plan: PLAN, entitlements: { type: 'array', items: { type: 'string' } }, events_per_month: { type: 'integer' } },
         },
       },
@@ -52,6 +54,7 @@ const billingSchemas: Record<string, JsonSchema> = {
   UsageSection: {
     type: 'object',
     description: 'Events counted against the limits of a cloud organization (bootstrap `usage` section).',
+    required: ['month', 'events_this_month', 'trial_events', 'limit', 'limit_kind'],
     properties: {
       month: { type: 'string', description: 'the calendar month (UTC) counted, e.g. 2026-11' },
       events_this_month: { type: 'integer' },
@@ -69,7 +72,7 @@ export const billingOpenApi = {
       get: op('getBilling', "The organization's subscription and usage (cloud edition; viewer+)", {
         description: 'On-prem, and for an organization without a subscription, 404.',
         responses: {
-          '200': jsonResponse('subscription and usage', { type: 'object', properties: { billing: ref('BillingSection'), usage: ref('UsageSection') } }),
+          '200': jsonResponse('subscription and usage', { type: 'object', required: ['billing', 'usage'], properties: { billing: ref('BillingSection'), usage: ref('UsageSection') } }),
           ...errors(400, 401, 403, 404, 429),
         },
       }),

@@ -13,8 +13,10 @@ export function choosePlan(services: Services, orgId: number, plan: Plan, email:
   const state = accountStateOf(services, orgId);
   if (state.kind === 'unmetered') throw new NotFoundError('this organization has no subscription to change');
   if (state.kind === 'pending_review') throw pendingReviewError();
+  const paying = state.kind === 'paid' && state.subscription.status !== 'cancelled';
+  if (paying && state.plan === plan) throw new ConflictError(`the organization is already on the ${plan} plan`);
   if (plan !== 'free') return { plan, checkout_url: checkoutUrl(services, orgId, plan, email) };
-  if (state.kind === 'paid' && state.plan !== 'free' && state.subscription.status !== 'cancelled') {
+  if (paying) {
     throw new ConflictError(`the organization pays for the ${state.plan} plan; cancel it with the payment provider before moving to the free plan`);
   }
   const now = services.clock.now().toISOString();

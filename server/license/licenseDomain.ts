@@ -1,13 +1,14 @@
 // Wires the license into the HTTP app: the bootstrap response's `license` section (status,
-// licensee, expiry, features, days left, warnings), on-prem only; in the cloud edition plans take
-// the license's place (server/billing). Applying a license is a ppctl command, not a route.
+// licensee, expiry, features, days left, warnings) wherever the license decides entitlements: on-prem,
+// and for a cloud organization without a subscription; elsewhere plans take its place (server/billing). Applying a license is a ppctl command, not a route.
 
 import type { Domain } from '../http/domain.js';
-import { registerBootstrapSection } from '../auth/bootstrapSections.js';
+import { registerBootstrapSection, type BootstrapContext } from '../auth/bootstrapSections.js';
+import { accountStateOf } from '../billing/accountState.js';
 import type { Services } from '../services.js';
 
-export function licenseSection(services: Services): Record<string, unknown> | undefined {
-  if (services.config.edition === 'cloud') return undefined;
+export function licenseSection(services: Services, context: BootstrapContext): Record<string, unknown> | undefined {
+  if (accountStateOf(services, context.orgId).kind !== 'unmetered') return undefined;
   const r = services.license.report();
   return {
     status: r.status,

@@ -98,6 +98,9 @@ t.test('the bootstrap carries billing and usage in the cloud and the license on-
   cloud.running.services.meta.prepare('DELETE FROM subscriptions WHERE org_id = ?').run(plain.org.id);
   t.equal((await cloud.request('GET', `/api/v1/orgs/${plain.org.id}/billing`, { token: plain.token })).status, 404, 'an organization without a subscription is not metered');
   t.same(statuses(await probe(cloud, plain)), { mutation: 200, query: 200, summary: 200, read: 200, forms: 200, ingest: 202 });
+  const plainBoot = await bootstrapOf(cloud, plain);
+  t.ok(plainBoot.body.license, 'the license decides for it, and its section says what it grants');
+  t.notOk('billing' in plainBoot.body);
 
   const onprem = await startTestServer(t, { now: START });
   const tenant = await createTenant(onprem);
@@ -172,6 +175,11 @@ t.test('a paid plan meters by calendar month; past due works through its grace; 
   t.equal((await ingestEvents(server, org.key, [event(5)])).status, 202, 'a new month, a new quota');
 
   setRow(server, org.org.id, { status: 'active', plan: 'growth' });
+  const again = await server.request('POST', `/api/v1/orgs/${org.org.id}/billing/plan`, { token: org.token, body: { plan: 'growth' } });
+  t.equal(again.status, 409, 'the plan in force is not bought twice');
+  const down = await server.request('POST', `/api/v1/orgs/${org.org.id}/billing/plan`, { token: org.token, body: { plan: 'free' } });
+  t.equal(down.status, 409, 'a paid plan is cancelled with the provider before moving to free');
+  t.ok((await server.request('POST', `/api/v1/orgs/${org.org.id}/billing/plan`, { token: org.token, body: { plan: 'scale' } })).body.checkout_url, 'an upgrade goes to the checkout');
   t.equal((await server.request('POST', `/api/v1/projects/${org.project.id}/segments`, { token: org.token, body: { name: 'S', filters: [{ field: 'props.plan', op: 'eq', value: 'pro' }] } })).status, 201, 'growth has saved segments');
 
   setRow(server, org.org.id, { status: 'past_due', past_due_since: '2026-12-01T00:00:00Z' });

@@ -1,5 +1,6 @@
 // The organization: its name and projects, members and their roles, invitations (with the link to
-// pass on when the server sends no mail), single sign-on (owners) and the license.
+// pass on when the server sends no mail), single sign-on (owners), and the license or, in the
+// cloud, the plan.
 
 import { useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../api/client';
@@ -10,6 +11,7 @@ import { ErrorNote, Loading } from '../ui/states';
 import { formatDateTime } from '../ui/format';
 import { SsoCard } from './SsoCard';
 import { LicenseCard } from './LicenseCard';
+import { PlanCard } from '../billing/PlanCard';
 import { useAction } from '../ui/useAction';
 import { ShownOnce } from '../ui/ShownOnce';
 import { TableHead } from '../ui/TableHead';
@@ -18,7 +20,7 @@ type Role = Schemas['Member']['role'];
 const ROLES: Role[] = ['viewer', 'analyst', 'admin', 'owner'];
 
 export function Organization() {
-  const { me } = useSession();
+  const { me, billing } = useSession();
   if (!me) return null;
   const isAdmin = me.org.role === 'admin' || me.org.role === 'owner';
   return (
@@ -37,7 +39,7 @@ export function Organization() {
         <p class="muted">Members and invitations are managed by the organization's admins.</p>
       )}
       {me.org.role === 'owner' && <SsoCard orgId={me.org.id} />}
-      <LicenseCard />
+      {billing ? <PlanCard billing={billing} /> : <LicenseCard />}
     </section>
   );
 }

@@ -2152,37 +2152,37 @@ export interface components {
              * @description why the organization is limited now; null when it is not
              * @enum {unknown}
              */
-            access?: null | "trial_pending_review" | "trial_expired" | "subscription_required";
-            billing_url?: string;
+            access: null | "trial_pending_review" | "trial_expired" | "subscription_required";
+            billing_url: string;
             /** @description whether paid plans can be bought here (billing.checkout_url is set) */
-            checkout_available?: boolean;
+            checkout_available: boolean;
             /** Format: date-time */
-            current_period_end?: string | null;
-            entitlements?: string[];
+            current_period_end: string | null;
+            entitlements: string[];
             /** Format: date-time */
-            grace_ends_at?: string | null;
+            grace_ends_at: string | null;
             /** Format: date-time */
-            past_due_since?: string | null;
+            past_due_since: string | null;
             /**
              * @description the plan in force (the trial plan while trialing or held); null while paused
              * @enum {unknown}
              */
-            plan?: "free" | "growth" | "scale" | null;
-            plans?: {
-                entitlements?: string[];
-                events_per_month?: number;
+            plan: "free" | "growth" | "scale" | null;
+            plans: {
+                entitlements: string[];
+                events_per_month: number;
                 /** @enum {unknown} */
-                plan?: "free" | "growth" | "scale";
+                plan: "free" | "growth" | "scale";
             }[];
             /** @enum {unknown} */
-            status?: "trialing" | "pending_review" | "active" | "past_due" | "cancelled";
-            trial_days_left?: number | null;
+            status: "trialing" | "pending_review" | "active" | "past_due" | "cancelled";
+            trial_days_left: number | null;
             /** Format: date-time */
-            trial_ends_at?: string | null;
+            trial_ends_at: string | null;
             /** Format: date-time */
-            trial_started_at?: string;
+            trial_started_at: string;
             /** @enum {unknown} */
-            trial_state?: "trialing" | "sms_required" | "pending_review" | "rejected" | "converted" | "expired";
+            trial_state: "trialing" | "sms_required" | "pending_review" | "rejected" | "converted" | "expired";
         };
         Breakdown: {
             /** @default 25 */
@@ -3906,14 +3906,14 @@ export interface components {
         };
         /** @description Events counted against the limits of a cloud organization (bootstrap `usage` section). */
         UsageSection: {
-            events_this_month?: number;
-            limit?: number | null;
+            events_this_month: number;
+            limit: number | null;
             /** @enum {unknown} */
-            limit_kind?: "trial_total" | "monthly" | null;
+            limit_kind: "trial_total" | "monthly" | null;
             /** @description the calendar month (UTC) counted, e.g. 2026-11 */
-            month?: string;
+            month: string;
             /** @description events ingested since the trial started */
-            trial_events?: number;
+            trial_events: number;
         };
     };
     responses: {
@@ -5005,8 +5005,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        billing?: components["schemas"]["BillingSection"];
-                        usage?: components["schemas"]["UsageSection"];
+                        billing: components["schemas"]["BillingSection"];
+                        usage: components["schemas"]["UsageSection"];
                     };
                 };
             };

@@ -42,9 +42,12 @@ const Dashboard = lazy(() => import('../dashboards/Dashboard').then((m) => m.Das
 const SavedInsights = lazy(() => import('../dashboards/SavedInsights').then((m) => m.SavedInsights));
 const SavedInsight = lazy(() => import('../dashboards/SavedInsight').then((m) => m.SavedInsight));
 const SharedView = lazy(() => import('../dashboards/SharedView').then((m) => m.SharedView));
+const Billing = lazy(() => import('../billing/Billing').then((m) => m.Billing));
+const ActivateTrial = lazy(() => import('../billing/ActivateTrial').then((m) => m.ActivateTrial));
+const Unsubscribe = lazy(() => import('../billing/Unsubscribe').then((m) => m.Unsubscribe));
 
 /** Pages anyone may open; every other path needs a session. */
-const PUBLIC_PATHS = ['/sign-in', '/register', '/forgot-password', '/reset-password', '/invite', '/auth/callback', '/signup/verify'];
+const PUBLIC_PATHS = ['/sign-in', '/register', '/forgot-password', '/reset-password', '/invite', '/auth/callback', '/signup/verify', '/unsubscribe'];
 /** What a share link opens: no session is asked for, and nothing of the signed-in console shows. */
 const isSharedPath = (path: string) => path.startsWith('/shared/');
 
@@ -76,6 +79,7 @@ function Gate() {
         <Route path="/invite" component={Invite} />
         <Route path="/auth/callback" component={AuthCallback} />
         <Route path="/signup/verify" component={VerifySignup} />
+        <Route path="/unsubscribe" component={Unsubscribe} />
       </Router>
     );
   }
@@ -112,6 +116,8 @@ function Gate() {
         <Route path="/projects/:projectId/catalog" component={Catalog} />
         <Route path="/projects/:projectId/settings" component={ProjectSettings} />
         <Route path="/org" component={Organization} />
+        <Route path="/org/billing" component={Billing} />
+        <Route path="/trial/activate" component={ActivateTrial} />
         <Route path="/account" component={Account} />
         <Route default component={NotFound} />
       </Router>

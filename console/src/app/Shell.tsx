@@ -1,11 +1,13 @@
 // The frame of every signed-in page: organization and project switchers, the navigation of the
-// current project, and the account menu. Children are the routed page.
+// current project, the account menu, and (cloud) the banner of an account that needs attention.
+// Children are the routed page.
 
 import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso';
 import { signOut, switchOrganization, useSession } from './session';
 import { ErrorNote } from '../ui/states';
 import { useAction } from '../ui/useAction';
+import { AccountBanner } from '../billing/AccountBanner';
 
 export function currentProjectId(path: string): number | undefined {
   const match = /^\/projects\/(\d+)/.exec(path);
@@ -17,7 +19,8 @@ interface NavItem {
   label: string;
 }
 
-function projectNav(id: number): Array<{ heading: string; items: NavItem[] }> {
+/** `billed`: the organization has a subscription (cloud), so its billing page is offered. */
+function projectNav(id: number, billed: boolean): Array<{ heading: string; items: NavItem[] }> {
   const base = `/projects/${id}`;
   return [
     {
@@ -59,13 +62,14 @@ function projectNav(id: number): Array<{ heading: string; items: NavItem[] }> {
         { href: `${base}/keys`, label: 'Keys and tracker' },
         { href: `${base}/settings`, label: 'Project settings' },
         { href: '/org', label: 'Organization' },
+        ...(billed ? [{ href: '/org/billing', label: 'Billing' }] : []),
       ],
     },
   ];
 }
 
 export function Shell({ children }: { children: ComponentChildren }) {
-  const { me, projects = [] } = useSession();
+  const { me, projects = [], billing } = useSession();
   const { path, route } = useLocation();
   const { error, run } = useAction();
   const projectId = currentProjectId(path) ?? projects[0]?.id;
@@ -115,7 +119,7 @@ export function Shell({ children }: { children: ComponentChildren }) {
       <div class="body">
         {projectId !== undefined && (
           <nav class="sidebar" aria-label="Project">
-            {projectNav(projectId).map((group) => (
+            {projectNav(projectId, billing !== undefined).map((group) => (
               <div class="nav-group">
                 <div class="nav-heading">{group.heading}</div>
                 <ul>
@@ -132,6 +136,7 @@ export function Shell({ children }: { children: ComponentChildren }) {
           </nav>
         )}
         <main id="main" class="content" tabIndex={-1}>
+          <AccountBanner />
           <ErrorNote error={error} />
           {children}
         </main>

@@ -6,7 +6,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ControlBar, DateRange, FilterEditor, filtersOf, usePropertyKeys } from '../queries/controls/Controls';
 import { useInsight, type InsightContext } from '../queries/insight';
-import { Empty, ErrorNote, Loading } from '../ui/states';
+import { AnswerError, Empty, ErrorNote, Loading } from '../ui/states';
 import './behavior.css';
 
 /** The query parameters every behavior report takes (docs/behavior.md#report-parameters). */
@@ -139,7 +139,7 @@ export function ReportFrame<P extends Page>({
       </div>
       {subtitle}
       {controls}
-      {paged.first ? children(paged.first) : paged.loading ? <Loading label="Running the report…" /> : <ErrorNote error={paged.error} />}
+      {paged.first ? children(paged.first) : paged.loading ? <Loading label="Running the report…" /> : <AnswerError error={paged.error} />}
     </section>
   );
 }

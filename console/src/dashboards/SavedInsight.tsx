@@ -8,7 +8,7 @@ import { useRecord } from './useRecord';
 import { useLocation, useRoute } from 'preact-iso';
 import { useSession } from '../app/session';
 import { formatDateTime, todayIn } from '../ui/format';
-import { Empty, ErrorNote, Loading } from '../ui/states';
+import { AnswerError, Empty, ErrorNote, Loading } from '../ui/states';
 import { useAction } from '../ui/useAction';
 import { useAsync } from '../ui/useAsync';
 import { ControlBar, DateRange } from '../queries/controls/Controls';
@@ -87,7 +87,7 @@ export function SavedInsight() {
         </ControlBar>
       ) : null}
       {canEdit && <AddToDashboard projectId={projectId} insight={insight} onAdded={() => load()} />}
-      <ErrorNote error={answer.error} />
+      <AnswerError error={answer.error} />
       {answer.loading || answer.data === undefined ? (
         !answer.error && <Loading label="Running the query…" />
       ) : (

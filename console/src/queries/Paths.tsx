@@ -11,7 +11,7 @@ import { Gated } from '../ui/Gated';
 import { Empty } from '../ui/states';
 import { TableHead } from '../ui/TableHead';
 import { useSession } from '../app/session';
-import { hasFeature } from '../app/features';
+import { hasFeature, lockedBy } from '../app/features';
 import { ChoiceControl, ControlBar, DateRange, FilterEditor, filtersOf, Labelled, NumberControl, PropertyPicker, useEventNames, usePropertyKeys } from './controls/Controls';
 import { InsightFrame, useInsight } from './insight';
 
@@ -37,7 +37,8 @@ export function Paths() {
   const { projectId, url, from, to } = ctx;
   const names = useEventNames(projectId);
   const keys = usePropertyKeys(projectId);
-  const licensed = hasFeature(useSession().license, 'actor_drilldown');
+  const session = useSession();
+  const licensed = hasFeature(session, 'actor_drilldown');
   const event = url.get('event', 'pp.page_view');
   const direction = url.get('direction', 'after') as Direction;
   const depth = Number(url.get('depth', '5'));
@@ -88,7 +89,7 @@ export function Paths() {
           <EventField label="Start at (optional)" value={start} names={suggestions} onValue={(v) => url.set({ start: v })} />
         )}
         <NumberControl label="Steps" value={depth} min={1} max={20} onValue={(v) => url.set({ depth: v })} />
-        <ModeControl mode={mode} licensed={licensed} onValue={(v) => url.set({ mode: v === 'actor' ? undefined : v })} />
+        <ModeControl mode={mode} licensed={licensed} lockedNote={lockedBy(session)} onValue={(v) => url.set({ mode: v === 'actor' ? undefined : v })} />
         <NumberControl label="Least count" value={minCount} min={1} onValue={(v) => url.set({ min_count: v })} />
         <NumberControl label="Top items" value={topN} min={1} max={100} onValue={(v) => url.set({ top_n: v })} />
         <DateRange from={from} to={to} today={ctx.today} onChange={(f, t) => url.set({ from: f, to: t })} />
@@ -230,14 +231,14 @@ function EventField({ label, value, names, onValue, clearOnPick }: { label: stri
 }
 
 /** Actors always; sessions only with the actor_drilldown license (the choice shows it is locked). */
-function ModeControl({ mode, licensed, onValue }: { mode: string; licensed: boolean; onValue(v: string): void }) {
+function ModeControl({ mode, licensed, lockedNote, onValue }: { mode: string; licensed: boolean; lockedNote: string; onValue(v: string): void }) {
   return (
     <Labelled label="Count">
       {(id) => (
         <select id={id} value={mode} onChange={(e) => onValue((e.currentTarget as HTMLSelectElement).value)}>
           <option value="actor">people</option>
           <option value="session" disabled={!licensed && mode !== 'session'}>
-            {licensed ? 'sessions' : 'sessions (needs a license)'}
+            {licensed ? 'sessions' : `sessions (${lockedNote})`}
           </option>
         </select>
       )}

@@ -47,7 +47,7 @@ export function Retention() {
   const filters = url.list('filter');
   const [cell, setCell] = useState<{ cohort: string; period: number }>();
   // Cells open their people only with the license for it; otherwise the grid stays plain text.
-  const drilldown = hasFeature(useSession().license, 'actor_drilldown');
+  const drilldown = hasFeature(useSession(), 'actor_drilldown');
 
   const body = {
     start_event: start,

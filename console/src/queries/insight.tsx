@@ -6,7 +6,7 @@ import type { ComponentChildren } from 'preact';
 import { useRoute } from 'preact-iso';
 import { useSession, type Project } from '../app/session';
 import { addDays, todayIn } from '../ui/format';
-import { Empty, ErrorNote, Loading } from '../ui/states';
+import { AnswerError, Empty, Loading } from '../ui/states';
 import type { Async } from '../ui/useAsync';
 import { useUrlState, type UrlState } from '../ui/urlState';
 import { SaveInsight } from '../dashboards/SaveInsight';
@@ -68,7 +68,7 @@ export function InsightFrame<T>({
         <Empty title={needs} />
       ) : !answer ? null : (
         <>
-          <ErrorNote error={answer.error} />
+          <AnswerError error={answer.error} />
           {answer.loading && <Loading label="Running the query…" />}
           {answer.data !== undefined && !answer.loading && (isEmpty?.(answer.data) ? <Empty title="No events match in this range">Widen the dates or loosen the filters.</Empty> : children?.(answer.data))}
         </>

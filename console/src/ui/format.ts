@@ -24,6 +24,9 @@ export function addDays(date: string, days: number): string {
 
 export const formatDateTime = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '—');
 
+/** A moment's calendar day where the reader is, e.g. 16 Nov 2026. */
+export const formatDate = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleDateString('en-GB', { dateStyle: 'medium' }) : '—');
+
 /** A duration in seconds as the largest two units, e.g. 2h 5m, 3d 4h, 45s. */
 export function formatDuration(seconds: number): string {
   const s = Math.round(seconds);

@@ -5,9 +5,9 @@ import type { ComponentChildren } from 'preact';
 import { useId } from 'preact/hooks';
 
 type InputProps = {
-  type?: 'text' | 'email' | 'password' | 'date' | 'number' | 'search' | 'url';
+  type?: 'text' | 'email' | 'password' | 'date' | 'number' | 'search' | 'url' | 'tel';
   autocomplete?: string;
-  inputMode?: 'text' | 'numeric' | 'email';
+  inputMode?: 'text' | 'numeric' | 'email' | 'tel';
   required?: boolean;
   autoFocus?: boolean;
   placeholder?: string;

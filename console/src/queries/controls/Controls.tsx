@@ -161,8 +161,7 @@ export function filtersOf(texts: string[]): FilterItem[] {
 
 /** Filter rows, and saved segments where the answer takes them (`segments`, on by default; reports take filters only). */
 export function FilterEditor({ projectId, filters, keys, onChange, segments: offerSegments = true }: { projectId: number; filters: string[]; keys: string[]; onChange(filters: string[]): void; segments?: boolean }) {
-  const { license } = useSession();
-  const segmentsAllowed = offerSegments && hasFeature(license, 'saved_segments');
+  const segmentsAllowed = offerSegments && hasFeature(useSession(), 'saved_segments');
   const segments = useAsync(
     () => (segmentsAllowed ? ok(api.GET('/api/v1/projects/{id}/segments', { params: { path: { id: projectId } } })).then((r) => r.items) : Promise.resolve([])),
     [projectId, segmentsAllowed],
