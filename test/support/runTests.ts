@@ -27,7 +27,11 @@ const tmp = mkdtempSync(path.join(os.tmpdir(), 'pp-tests-'));
 // Open to every user like /tmp itself, so tests that run a program as another user can reach it.
 chmodSync(tmp, 0o1777);
 const env = { ...process.env, TMPDIR: tmp };
-const child = spawn(tap, ['--reporter=tap', ...files], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+// Most test files wait on servers, browsers and disks rather than compute, so even a two-core
+// machine runs two at a time (tap's own default leaves one core idle, which there means one file).
+const cores = os.availableParallelism();
+const jobs = cores <= 4 ? Math.max(2, cores) : Math.ceil(cores * 0.75);
+const child = spawn(tap, ['--reporter=tap', `--jobs=${jobs}`, ...files], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
 
 /**
  * Caches of the tools, not of a test: tap's TypeScript loader keeps one when tap rebuilds its
