@@ -5,6 +5,18 @@ import type { Services } from '../services.js';
 
 export type OutboxTable = 'outbox' | 'sms_outbox';
 
+export type OutboxStatus = 'queued' | 'sent' | 'failed';
+
+/** The delivery columns of an outbox row, as operators see them. */
+export interface DeliveryState {
+  status: OutboxStatus;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
 /** After this many failed attempts a message is marked failed and no longer retried. */
 export const MAX_ATTEMPTS = 10;
 const FIRST_RETRY_MS = 30_000;

@@ -5,7 +5,7 @@
 import type { Services } from '../services.js';
 import { deriveKey } from '../auth/secretKeys.js';
 import { open, seal } from '../auth/secretBox.js';
-import { markAttemptFailed, MAX_ATTEMPTS } from './deliveryAttempts.js';
+import { markAttemptFailed, MAX_ATTEMPTS, type DeliveryState } from './deliveryAttempts.js';
 
 export interface MailMessage {
   /** What the message is for (`password_reset`, `invite`), shown by `ppctl mail outbox`. */
@@ -18,20 +18,13 @@ export interface MailMessage {
   headers?: Record<string, string>;
 }
 
-export type OutboxStatus = 'queued' | 'sent' | 'failed';
 
 /** An outbox row as operators see it: never the body. */
-export interface OutboxEntry {
+export interface OutboxEntry extends DeliveryState {
   id: number;
   kind: string;
   to: string;
   subject: string;
-  status: OutboxStatus;
-  attempts: number;
-  next_attempt_at: string | null;
-  last_error: string | null;
-  created_at: string;
-  sent_at: string | null;
 }
 
 export interface DueMessage extends MailMessage {

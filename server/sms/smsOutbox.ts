@@ -5,8 +5,7 @@
 import type { Services } from '../services.js';
 import { deriveKey } from '../auth/secretKeys.js';
 import { open, seal } from '../auth/secretBox.js';
-import type { OutboxStatus } from '../mail/outbox.js';
-import { markAttemptFailed, MAX_ATTEMPTS } from '../mail/deliveryAttempts.js';
+import { markAttemptFailed, MAX_ATTEMPTS, type DeliveryState } from '../mail/deliveryAttempts.js';
 import { maskPhone } from './phoneNumber.js';
 
 export interface SmsMessage {
@@ -18,16 +17,10 @@ export interface SmsMessage {
 }
 
 /** An outbox row as operators see it: the number masked, never the text. */
-export interface SmsOutboxEntry {
+export interface SmsOutboxEntry extends DeliveryState {
   id: number;
   kind: string;
   to_masked: string;
-  status: OutboxStatus;
-  attempts: number;
-  next_attempt_at: string | null;
-  last_error: string | null;
-  created_at: string;
-  sent_at: string | null;
 }
 
 export interface DueSms extends SmsMessage {

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, ok } from '../api/client';
 import { loadBilling, useSession } from '../app/session';
-import { Field, Submit, fieldProblem } from '../ui/forms';
+import { CodeField, Field, Submit, fieldProblem } from '../ui/forms';
 import { Empty, ErrorNote } from '../ui/states';
 import { useAction } from '../ui/useAction';
 import { formatDate, formatDateTime } from '../ui/format';
@@ -164,16 +164,7 @@ function CodeStep({
           We sent a six-digit code to <strong data-testid="phone-masked">{sent.phone_masked}</strong>. It works until {formatDateTime(sent.expires_at)}; only the newest code
           works.
         </p>
-        <Field
-          label="Six-digit code"
-          inputMode="numeric"
-          autocomplete="one-time-code"
-          required
-          autoFocus
-          value={code}
-          onValue={setCode}
-          problem={fieldProblem(verify.error, 'code')}
-        />
+        <CodeField value={code} onValue={setCode} error={verify.error} />
         <ErrorNote error={tooManyText(verify.error) ?? (verify.error && !fieldProblem(verify.error, 'code') ? verify.error : undefined)} />
         <div>
           <Submit busy={verify.busy}>Activate the trial</Submit>

@@ -80,3 +80,19 @@ export function fieldProblem(error: unknown, field: string): string | undefined 
   const e = error as { code?: string; details?: { field?: string }; message?: string } | undefined;
   return e?.code === 'validation_failed' && e.details?.field === field ? e.message : undefined;
 }
+
+/** The entry of a six-digit code sent by email or text message; a 422 on `code` shows beside it. */
+export function CodeField({ value, onValue, error }: { value: string; onValue: (value: string) => void; error: unknown }) {
+  return (
+    <Field
+      label="Six-digit code"
+      inputMode="numeric"
+      autocomplete="one-time-code"
+      required
+      autoFocus
+      value={value}
+      onValue={onValue}
+      problem={fieldProblem(error, 'code')}
+    />
+  );
+}

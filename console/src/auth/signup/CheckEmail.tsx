@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, ok } from '../../api/client';
 import { signedIn } from '../../app/session';
-import { Field, Submit, fieldProblem } from '../../ui/forms';
+import { CodeField, Submit, fieldProblem } from '../../ui/forms';
 import { ErrorNote } from '../../ui/states';
 import { useAction } from '../../ui/useAction';
 import { AuthLayout } from '../AuthLayout';
@@ -48,16 +48,7 @@ export function CheckEmail({ email, onRestart }: { email: string; onRestart(): v
         a new email does not extend that.
       </p>
       <form onSubmit={submit} noValidate>
-        <Field
-          label="Six-digit code"
-          inputMode="numeric"
-          autocomplete="one-time-code"
-          required
-          autoFocus
-          value={code}
-          onValue={setCode}
-          problem={fieldProblem(verify.error, 'code')}
-        />
+        <CodeField value={code} onValue={setCode} error={verify.error} />
         <ErrorNote error={verify.error && !fieldProblem(verify.error, 'code') ? verify.error : undefined} />
         <Submit busy={verify.busy}>Confirm</Submit>
       </form>
