@@ -29,7 +29,8 @@ export function accountStateOf(services: Services, orgId: number): AccountState 
     case 'trialing': {
       const endsAt = subscription.trial_ends_at!;
       if (now >= Date.parse(endsAt)) return { kind: 'paused', subscription, code: 'trial_expired' };
-      return { kind: 'trial', subscription, plan: services.config.billing.trial_plan, endsAt, cap: services.config.billing.trial_event_cap };
+      // A trial of pp's own has the configured trial plan; one the payment provider runs names its plan.
+      return { kind: 'trial', subscription, plan: subscription.plan ?? services.config.billing.trial_plan, endsAt, cap: services.config.billing.trial_event_cap };
     }
     case 'active':
       return { kind: 'paid', subscription, plan: subscription.plan ?? 'free' };

@@ -10,7 +10,7 @@ import { recordAudit } from '../audit/recordAudit.js';
 import type { Plan } from './plans.js';
 import { subscriptionOf, type Subscription, type SubscriptionStatus } from './subscriptions.js';
 
-export const PROVIDER_EVENT_TYPES = ['subscription.activated', 'subscription.updated', 'payment.failed', 'payment.succeeded', 'subscription.cancelled'] as const;
+export const PROVIDER_EVENT_TYPES = ['subscription.trialing', 'subscription.activated', 'subscription.updated', 'payment.failed', 'payment.succeeded', 'subscription.cancelled'] as const;
 export type ProviderEventType = (typeof PROVIDER_EVENT_TYPES)[number];
 
 /** The callback body, as the OpenAPI schema already checked it (types only; what each type needs is checked here). */
@@ -24,6 +24,8 @@ export interface ProviderEvent {
     plan?: Plan;
     /** Unix seconds or an RFC 3339 time. */
     current_period_end?: number | string;
+    /** The end of a trial the provider runs (subscription.trialing); unix seconds or RFC 3339. */
+    trial_end?: number | string;
     customer?: string;
     subscription?: string;
   };
@@ -42,7 +44,8 @@ type Outcome = 'applied' | 'unknown_type' | 'unknown_org' | 'no_subscription' | 
 /** The columns an event moves; anything absent keeps its value. */
 interface Move {
   status?: SubscriptionStatus;
-  trial_state?: 'converted';
+  trial_state?: 'converted' | 'trialing';
+  trial_ends_at?: string;
   plan?: Plan;
   past_due_since?: string | null;
   current_period_end?: string;
@@ -56,6 +59,8 @@ function isKnownType(type: string): type is ProviderEventType {
 export function validateProviderEvent(event: ProviderEvent & { type: ProviderEventType }): void {
   const { data } = event;
   if (data.org_id === undefined) throw new ValidationError(`${event.type} needs data.org_id`, 'data.org_id');
+  if (event.type === 'subscription.trialing' && data.trial_end === undefined) throw new ValidationError('subscription.trialing needs data.trial_end', 'data.trial_end');
+  if (data.trial_end !== undefined) timeOf(data.trial_end, 'data.trial_end');
   if (event.type === 'subscription.activated') {
     if (data.plan === undefined) throw new ValidationError('subscription.activated needs data.plan', 'data.plan');
     if (data.current_period_end === undefined) throw new ValidationError('subscription.activated needs data.current_period_end', 'data.current_period_end');
@@ -66,13 +71,15 @@ export function validateProviderEvent(event: ProviderEvent & { type: ProviderEve
   if (data.current_period_end !== undefined) periodEnd(data.current_period_end);
 }
 
-/** The period end as stored (ISO 8601, UTC). */
-function periodEnd(value: number | string): string {
+/** A time of the body as stored (ISO 8601, UTC). */
+function timeOf(value: number | string, field: string): string {
   const ms = typeof value === 'number' ? value * 1000 : Date.parse(value);
   const at = new Date(ms);
-  if (Number.isNaN(at.getTime())) throw new ValidationError(`data.current_period_end ${JSON.stringify(value)} is not a time`, 'data.current_period_end');
+  if (Number.isNaN(at.getTime())) throw new ValidationError(`${field} ${JSON.stringify(value)} is not a time`, field);
   return at.toISOString();
 }
+
+const periodEnd = (value: number | string) => timeOf(value, 'data.current_period_end');
 
 const PAID: readonly SubscriptionStatus[] = ['active', 'past_due'];
 /** Statuses in which the provider holds a subscription of the organization. */
@@ -88,6 +95,9 @@ export function moveOf(current: Subscription, event: ProviderEvent & { type: Pro
   const end = data.current_period_end === undefined ? {} : { current_period_end: periodEnd(data.current_period_end) };
   const plan = data.plan === undefined ? {} : { plan: data.plan };
   switch (event.type) {
+    case 'subscription.trialing':
+      // A trial the provider runs (one that asks for a card first): the plan's, until trial_end.
+      return { status: 'trialing', trial_state: 'trialing', trial_ends_at: timeOf(data.trial_end!, 'data.trial_end'), past_due_since: null, ...plan };
     case 'subscription.activated':
       return { status: 'active', trial_state: 'converted', past_due_since: null, ...plan, ...end };
     case 'subscription.updated':
@@ -117,13 +127,14 @@ function writeMove(services: Services, current: Subscription, move: Move, event:
   const next = { ...current, ...move };
   services.meta
     .prepare(
-      `UPDATE subscriptions SET status = ?, trial_state = ?, plan = ?, past_due_since = ?, current_period_end = ?,
+      `UPDATE subscriptions SET status = ?, trial_state = ?, trial_ends_at = ?, plan = ?, past_due_since = ?, current_period_end = ?,
               provider_customer = ?, provider_subscription = ?, updated_at = ?
         WHERE org_id = ?`,
     )
     .run(
       next.status,
       next.trial_state,
+      next.trial_ends_at,
       next.plan,
       next.past_due_since,
       next.current_period_end,

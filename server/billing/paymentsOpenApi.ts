@@ -31,6 +31,10 @@ export const paymentsOpenApi: OpenApiFragment = {
               oneOf: [UNIX_SECONDS, { type: 'string', format: 'date-time' }],
               description: 'end of the period paid for, unix seconds or RFC 3339; required by subscription.activated',
             },
+            trial_end: {
+              oneOf: [UNIX_SECONDS, { type: 'string', format: 'date-time' }],
+              description: 'end of a trial the provider runs, unix seconds or RFC 3339; required by subscription.trialing',
+            },
             customer: { ...PROVIDER_ID, description: "the provider's customer id, kept with the subscription" },
             subscription: { ...PROVIDER_ID, description: "the provider's subscription id, kept with the subscription" },
           },

@@ -297,6 +297,26 @@ t.test('paying resolves a held trial', async (t) => {
   t.equal(stateOf(server, held.orgId), 'paid');
 });
 
+t.test('a trial the provider runs: the plan it names until its end, then 402 trial_expired', async (t) => {
+  const cloud = await startCloud(t, WITH_SECRET);
+  const { server } = cloud;
+  const ip = freshIp();
+  await cloudOrg(cloud, ip);
+  const held = await cloudOrg(cloud, ip);
+  const missing = await deliver(server, providerEvent(server, 'subscription.trialing', { org_id: held.orgId, plan: 'scale' }));
+  t.equal(missing.status, 422);
+  t.equal(missing.body.error.details.field, 'data.trial_end');
+
+  const end = seconds(server, 7 * 86_400);
+  const res = await deliver(server, providerEvent(server, 'subscription.trialing', { org_id: held.orgId, plan: 'scale', trial_end: end }));
+  t.same(res.body, { received: true, applied: true, status: 'trialing', plan: 'scale' });
+  t.match(rowOf(server, held.orgId), { status: 'trialing', trial_state: 'trialing', plan: 'scale' });
+  const state = accountStateOf(server.running.services, held.orgId);
+  t.match(state, { kind: 'trial', plan: 'scale', endsAt: new Date(end * 1000).toISOString() }, 'a card-backed trial resolves the hold, with its own plan and end');
+  server.clock.set(new Date(end * 1000));
+  t.match(accountStateOf(server.running.services, held.orgId), { kind: 'paused', code: 'trial_expired' });
+});
+
 t.test('a redelivered event is acknowledged and changes nothing', async (t) => {
   const cloud = await startCloud(t, WITH_SECRET);
   const { server } = cloud;

@@ -3327,10 +3327,12 @@ export interface components {
                 plan?: "free" | "growth" | "scale";
                 /** @description the provider's subscription id, kept with the subscription */
                 subscription?: string;
+                /** @description end of a trial the provider runs, unix seconds or RFC 3339; required by subscription.trialing */
+                trial_end?: number | string;
             };
             /** @description unique per event (`evt_…`); a repeated id is acknowledged and changes nothing */
             id: string;
-            /** @description one of subscription.activated, subscription.updated, payment.failed, payment.succeeded, subscription.cancelled; any other type is acknowledged and ignored */
+            /** @description one of subscription.trialing, subscription.activated, subscription.updated, payment.failed, payment.succeeded, subscription.cancelled; any other type is acknowledged and ignored */
             type: string;
         };
         ProviderEventReceipt: {
