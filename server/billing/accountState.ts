@@ -6,6 +6,7 @@
 import type { Services } from '../services.js';
 import type { Entitlement } from '../../license/entitlements.js';
 import { AppError, ForbiddenError } from '../http/errors.js';
+import { cachedStatement } from '../store/sqlite.js';
 import { monthlyQuota, planEntitlements, type Plan } from './plans.js';
 import { subscriptionOf, type Subscription } from './subscriptions.js';
 
@@ -49,7 +50,7 @@ export function accountStateOf(services: Services, orgId: number): AccountState 
 
 /** The organization a project belongs to (undefined for an unknown project). */
 export function orgOfProject(services: Services, projectId: number): number | undefined {
-  const row = services.meta.prepare('SELECT org_id FROM projects WHERE id = ?').get(projectId) as { org_id: number } | undefined;
+  const row = cachedStatement(services.meta, 'SELECT org_id FROM projects WHERE id = ?').get(projectId) as { org_id: number } | undefined;
   return row?.org_id;
 }
 
@@ -107,7 +108,7 @@ export function usageMonth(at: Date): string {
 }
 
 export function eventsThisMonth(services: Services, orgId: number): number {
-  const row = services.meta.prepare('SELECT events FROM org_usage WHERE org_id = ? AND month = ?').get(orgId, usageMonth(services.clock.now())) as
+  const row = cachedStatement(services.meta, 'SELECT events FROM org_usage WHERE org_id = ? AND month = ?').get(orgId, usageMonth(services.clock.now())) as
     | { events: number }
     | undefined;
   return row?.events ?? 0;
@@ -149,12 +150,14 @@ export function countIngested(services: Services, orgId: number, events: number)
   if (services.config.edition !== 'cloud' || events <= 0) return;
   const month = usageMonth(services.clock.now());
   services.meta.transaction(() => {
-    const touched = services.meta.prepare("UPDATE subscriptions SET trial_events = trial_events + ? WHERE org_id = ? AND status = 'trialing'").run(events, orgId).changes;
-    const metered = touched > 0 || services.meta.prepare('SELECT 1 FROM subscriptions WHERE org_id = ?').get(orgId) !== undefined;
+    const touched = cachedStatement(services.meta, "UPDATE subscriptions SET trial_events = trial_events + ? WHERE org_id = ? AND status = 'trialing'").run(events, orgId).changes;
+    const metered = touched > 0 || cachedStatement(services.meta, 'SELECT 1 FROM subscriptions WHERE org_id = ?').get(orgId) !== undefined;
     if (metered) {
-      services.meta
-        .prepare('INSERT INTO org_usage (org_id, month, events) VALUES (?, ?, ?) ON CONFLICT (org_id, month) DO UPDATE SET events = events + excluded.events')
-        .run(orgId, month, events);
+      cachedStatement(services.meta, 'INSERT INTO org_usage (org_id, month, events) VALUES (?, ?, ?) ON CONFLICT (org_id, month) DO UPDATE SET events = events + excluded.events').run(
+        orgId,
+        month,
+        events,
+      );
     }
   })();
 }

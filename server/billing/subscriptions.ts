@@ -3,6 +3,7 @@
 // provider's moves are in payments.ts.
 
 import type { Services } from '../services.js';
+import { cachedStatement } from '../store/sqlite.js';
 import type { Plan } from './plans.js';
 
 export type SubscriptionStatus = 'trialing' | 'pending_review' | 'active' | 'past_due' | 'cancelled';
@@ -30,7 +31,7 @@ export interface Subscription {
 const DAY_MS = 86_400_000;
 
 export function subscriptionOf(services: Services, orgId: number): Subscription | undefined {
-  return services.meta.prepare('SELECT * FROM subscriptions WHERE org_id = ?').get(orgId) as Subscription | undefined;
+  return cachedStatement(services.meta, 'SELECT * FROM subscriptions WHERE org_id = ?').get(orgId) as Subscription | undefined;
 }
 
 /** A new organization's row: a trial starting now, or a trial held until it is activated. */
