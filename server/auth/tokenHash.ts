@@ -1,8 +1,9 @@
 // One-time secrets handed to a user (refresh tokens, reset links, invitations, recovery codes): random
 // values whose keyed hash (HMAC-SHA256) is all the database keeps. A lookup by hash is an exact
-// index match, so no secret-dependent comparison happens in JavaScript.
+// index match, so no secret-dependent comparison happens in JavaScript; a short code checked against
+// its one row is compared in constant time (hashMatches).
 
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Services } from '../services.js';
 import { deriveKey } from './secretKeys.js';
 
@@ -14,4 +15,11 @@ export function randomToken(): string {
 /** The stored form of a token; `kind` keeps hashes of different token kinds apart. */
 export function hashToken(services: Services, kind: string, value: string): string {
   return createHmac('sha256', deriveKey(services.secret, 'token-hash')).update(`${kind}\u0000${value}`).digest('base64url');
+}
+
+/** Whether `value` hashes to `stored`, compared in constant time (for short codes checked against one row). */
+export function hashMatches(services: Services, kind: string, value: string, stored: string): boolean {
+  const given = Buffer.from(hashToken(services, kind, value));
+  const expected = Buffer.from(stored);
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }

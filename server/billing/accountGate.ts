@@ -7,6 +7,7 @@
 import type { RequestHandler } from 'express';
 import type { Method } from '../http/openapi.js';
 import type { Services } from '../services.js';
+import { NotFoundError } from '../http/errors.js';
 import { orgOfProject, requireWritableAccount } from './accountState.js';
 
 /** POST operations under /projects that read: queries and results, previews, tests of a rule. */
@@ -36,6 +37,14 @@ export function accountGate(services: Services, method: Method, path: string): R
   return (req, _res, next) => {
     const orgId = req.auth?.orgId ?? (req.releaseToken ? orgOfProject(services, req.releaseToken.project_id) : undefined);
     if (orgId !== undefined) requireWritableAccount(services, orgId);
+    next();
+  };
+}
+
+/** For operations of the cloud edition only: on-prem they do not exist (404). */
+export function cloudOnly(services: Services): RequestHandler {
+  return (req, _res, next) => {
+    if (services.config.edition !== 'cloud') throw new NotFoundError(`${req.path} exists only in the cloud edition`);
     next();
   };
 }

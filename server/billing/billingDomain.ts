@@ -2,17 +2,17 @@
 // plan, and the `billing` and `usage` sections of the bootstrap response. On-prem the routes
 // answer 404 and the sections are absent.
 
-import type { RequestHandler } from 'express';
 import type { Domain } from '../http/domain.js';
-import type { Services } from '../services.js';
 import { errors, jsonBody, jsonResponse, ref, type JsonSchema, type Operation, type Parameter } from '../http/openapi.js';
 import { NotFoundError } from '../http/errors.js';
 import { authenticate } from '../auth/authenticate.js';
 import { orgAccess } from '../accounts/access.js';
+import { getUser } from '../accounts/users.js';
 import { registerBootstrapSection } from '../auth/bootstrapSections.js';
 import { billingSection, usageSection } from './billingSummary.js';
 import { choosePlan } from './choosePlan.js';
 import { PLANS, type Plan } from './plans.js';
+import { cloudOnly } from './accountGate.js';
 
 const ORG_ID: Parameter = { name: 'orgID', in: 'path', required: true, schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } };
 const TIME: JsonSchema = { type: ['string', 'null'], format: 'date-time' };
@@ -96,16 +96,6 @@ export const billingOpenApi = {
   },
 };
 
-function cloudOnly(services: Services): RequestHandler {
-  return (_req, _res, next) => {
-    if (services.config.edition !== 'cloud') throw new NotFoundError('billing exists only in the cloud edition');
-    next();
-  };
-}
-
-function emailOf(services: Services, userId: number): string {
-  return (services.meta.prepare('SELECT email FROM users WHERE id = ?').get(userId) as { email: string }).email;
-}
 
 export const billingDomain: Domain = {
   name: 'billing',
@@ -122,7 +112,7 @@ export const billingDomain: Domain = {
     });
 
     routes.post('/api/v1/orgs/{orgID}/billing/plan', signedIn, orgAccess('admin'), (req, res) => {
-      res.json(choosePlan(services, req.auth!.orgId, req.body.plan as Plan, emailOf(services, req.auth!.userId)));
+      res.json(choosePlan(services, req.auth!.orgId, req.body.plan as Plan, getUser(services.meta, req.auth!.userId)!.email));
     });
   },
 };

@@ -5,17 +5,11 @@
 import type { RequestHandler } from 'express';
 import type { Domain } from '../http/domain.js';
 import type { Services } from '../services.js';
-import { NotFoundError } from '../http/errors.js';
 import { maskEmail } from '../auth/signup/domainRule.js';
 import { optIn, optOut, preferenceOfToken } from './unsubscribe.js';
 import { RESUBSCRIBE_PATH, UNSUBSCRIBE_PATH, unsubscribeOpenApi } from './unsubscribeOpenApi.js';
+import { cloudOnly } from './accountGate.js';
 
-function cloudOnly(services: Services): RequestHandler {
-  return (req, _res, next) => {
-    if (services.config.edition !== 'cloud') throw new NotFoundError(`${req.path} exists only in the cloud edition`);
-    next();
-  };
-}
 
 /** The sign-in group's per-address budget size, spent from a bucket of its own. */
 function addressLimit(services: Services): RequestHandler {

@@ -2,9 +2,8 @@
 // activated an organization. Numbers and codes are kept only as keyed hashes (HMAC-SHA256 with a key
 // derived from the server secret). Whoever calls these decides the rules; this file reads and writes.
 
-import { timingSafeEqual } from 'node:crypto';
 import type { Services } from '../../services.js';
-import { hashToken } from '../tokenHash.js';
+import { hashMatches, hashToken } from '../tokenHash.js';
 
 /** More wrong codes than this and the code is dead. */
 export const MAX_WRONG_SMS_CODES = 10;
@@ -22,14 +21,14 @@ export function hashPhone(services: Services, phone: string): string {
 }
 
 // The code is hashed with its organization so that one code hash says nothing about another row's.
+const smsCodeText = (orgId: number, code: string) => `${orgId}\u0000${code}`;
+
 export function hashSmsCode(services: Services, orgId: number, code: string): string {
-  return hashToken(services, 'sms-code', `${orgId}\u0000${code}`);
+  return hashToken(services, 'sms-code', smsCodeText(orgId, code));
 }
 
 export function smsCodeMatches(services: Services, row: SmsCode, code: string): boolean {
-  const given = Buffer.from(hashSmsCode(services, row.org_id, code));
-  const stored = Buffer.from(row.code_hash);
-  return given.length === stored.length && timingSafeEqual(given, stored);
+  return hashMatches(services, 'sms-code', smsCodeText(row.org_id, code), row.code_hash);
 }
 
 /** The organization's latest code while it can still be proven: not replaced, used, expired or dead. */

@@ -2,23 +2,17 @@
 // in the access token. Both operations spend the sign-in group's budgets (the address, and the
 // caller's email as code guesses do) and exist only in the cloud edition.
 
-import type { RequestHandler, Request } from 'express';
+import type { Request } from 'express';
 import type { RouteOptions, RouteTable } from '../../http/routeTable.js';
 import type { Services } from '../../services.js';
 import type { Subscription } from '../../billing/subscriptions.js';
-import { NotFoundError } from '../../http/errors.js';
 import { roleAccess } from '../../accounts/access.js';
 import { getUser } from '../../accounts/users.js';
 import { authenticate } from '../authenticate.js';
 import { spendEmailBudget } from '../authLimits.js';
 import { sendActivationCode, verifyActivationCode } from './smsActivation.js';
+import { cloudOnly } from '../../billing/accountGate.js';
 
-function cloudOnly(services: Services): RequestHandler {
-  return (req, _res, next) => {
-    if (services.config.edition !== 'cloud') throw new NotFoundError(`${req.path} is only available in the cloud edition`);
-    next();
-  };
-}
 
 function spendCallerBudget(services: Services, req: Request): void {
   spendEmailBudget(services, getUser(services.meta, req.auth!.userId)!.email);

@@ -2,10 +2,9 @@
 // (password already hashed) until they prove the address; its code and link token are kept only as
 // keyed hashes. Whoever calls these decides the rules; this file only reads and writes.
 
-import { timingSafeEqual } from 'node:crypto';
 import type { Services } from '../../services.js';
 import { normalizeEmail } from '../../accounts/users.js';
-import { hashToken } from '../tokenHash.js';
+import { hashMatches, hashToken } from '../tokenHash.js';
 
 /** More wrong codes than this and the verification is dead. */
 export const MAX_WRONG_CODES = 10;
@@ -39,8 +38,10 @@ const COLUMNS = 'id, email, password_hash, name, org_name, timezone, device_fp, 
 const LIVE = 'consumed_at IS NULL AND retired_at IS NULL AND expires_at > ? AND wrong_attempts <= ?';
 
 // The code is hashed with its address so that one code hash says nothing about another row's.
+const codeText = (email: string, code: string) => `${normalizeEmail(email)}\u0000${code}`;
+
 export function hashCode(services: Services, email: string, code: string): string {
-  return hashToken(services, 'signup-code', `${normalizeEmail(email)}\u0000${code}`);
+  return hashToken(services, 'signup-code', codeText(email, code));
 }
 
 export function hashLinkToken(services: Services, token: string): string {
@@ -48,9 +49,7 @@ export function hashLinkToken(services: Services, token: string): string {
 }
 
 export function codeMatches(services: Services, row: PendingSignup, code: string): boolean {
-  const given = Buffer.from(hashCode(services, row.email, code));
-  const stored = Buffer.from(row.code_hash);
-  return given.length === stored.length && timingSafeEqual(given, stored);
+  return hashMatches(services, 'signup-code', codeText(row.email, code), row.code_hash);
 }
 
 export function liveSignupByEmail(services: Services, email: string): PendingSignup | undefined {
