@@ -3,7 +3,7 @@
 // unit's route (items, repeats collapsed, anchored, cut); the routes come back grouped with their
 // counts, and the graph is folded from them here, step by step away from the anchor.
 
-import type { DuckDBListValue, DuckDBMaterializedResult } from '@duckdb/node-api';
+import type { DuckDBDataChunk, DuckDBListValue, DuckDBMaterializedResult } from '@duckdb/node-api';
 import { ValidationError } from '../http/errors.js';
 import type { EventStore } from '../store/eventStore.js';
 import type { QueryContext } from './context.js';
@@ -217,7 +217,7 @@ const BVAL = 3;
 const NAMES = 4;
 const PVS = 5;
 
-/** Below this many rows a unit's rows are ordered by insertion, above by the engine's sort. */
+/** Below this many rows a unit's rows are ordered by insertion, above by merging. */
 const SMALL_UNIT = 24;
 
 /**
@@ -228,116 +228,264 @@ const SMALL_UNIT = 24;
  * The rows are read into typed arrays, grouped by unit with a counting sort, and each unit's rows
  * put in order: by time; simultaneous ones start item first, then the selected item, other items,
  * the end item, then by item (text order) and breakdown value (none last): never by uuid.
+ *
+ * Each loop is a function of its own, without closures, so that V8 optimizes it once and keeps it
+ * from one request to the next (one large function was optimized and thrown away several times
+ * per request over the first few requests, which then took twice as long).
  */
 export function routesOf(result: DuckDBMaterializedResult, p: PathsParams): Pick<PathsRun, 'rows' | 'names'> {
   const after = p.direction === 'after';
   const chunks = Array.from({ length: result.chunkCount }, (_, c) => result.getChunk(c));
   const total = chunks.reduce((n, chunk) => n + chunk.rowCount, 0);
-  const unitOf = new Int32Array(total);
-  const timeOf = new Float64Array(total);
-  const codeOf = new Int32Array(total);
-  const chunkOf = new Int32Array(total);
-  const rowOf = new Int32Array(total);
+  const rows: Rows = {
+    n: 0,
+    units: 0,
+    unitOf: new Int32Array(total),
+    timeOf: new Float64Array(total),
+    codeOf: new Int32Array(total),
+    chunkOf: p.breakdown ? new Int32Array(total) : undefined,
+    rowOf: p.breakdown ? new Int32Array(total) : undefined,
+  };
   let names: string[] = [];
   let pageViews: boolean[] = [];
-  let n = 0;
-  let units = 0;
   for (const [c, chunk] of chunks.entries()) {
-    const a = chunk.getColumnVector(A);
-    const t = chunk.getColumnVector(T);
-    const code = chunk.getColumnVector(CODE);
-    const rows = chunk.rowCount; // a call into DuckDB each time it is read
-    for (let r = 0; r < rows; r++) {
-      const unit = a.getItem(r) as number;
-      if (unit === 0) {
-        names = [undefined as unknown as string, ...((chunk.getColumnVector(NAMES).getItem(r) as DuckDBListValue | null)?.items ?? [])] as string[];
-        pageViews = [false, ...((chunk.getColumnVector(PVS).getItem(r) as DuckDBListValue | null)?.items ?? [])] as boolean[];
-        continue;
-      }
-      unitOf[n] = unit;
-      timeOf[n] = t.getItem(r) as number;
-      codeOf[n] = code.getItem(r) as number;
-      chunkOf[n] = c;
-      rowOf[n] = r;
-      n++;
-      if (unit > units) units = unit;
-    }
+    const head = readChunk(chunk, c, rows);
+    if (head < 0) continue;
+    names = [undefined as unknown as string, ...((chunk.getColumnVector(NAMES).getItem(head) as DuckDBListValue | null)?.items ?? [])] as string[];
+    pageViews = [false, ...((chunk.getColumnVector(PVS).getItem(head) as DuckDBListValue | null)?.items ?? [])] as boolean[];
   }
+  const { chunkOf, rowOf } = rows;
   // A kept row's breakdown value, read from its chunk only where an order or a route needs it.
-  const bvalOf = (i: number): string | null => chunks[chunkOf[i]!]!.getColumnVector(BVAL).getItem(rowOf[i]!) as string | null;
+  const bvalOf = (i: number): string | null => chunks[chunkOf![i]!]!.getColumnVector(BVAL).getItem(rowOf![i]!) as string | null;
 
   const marks = (name: string | undefined) => Uint8Array.from(names, (item, code) => (name !== undefined && code > 0 && (item === name || (pageViews[code] && name === PAGE_VIEW)) ? 1 : 0));
   const sel = marks(p.selected_event);
   const edge = marks(after ? p.end_event : p.start_event);
   const role = Uint8Array.from(names, (_, code) => (code === 0 ? 0 : !after && edge[code] ? 0 : sel[code] ? 1 : after && edge[code] ? 3 : 2));
-
-  // Rows grouped by unit (counting sort), then each unit in order.
-  const starts = new Int32Array(units + 2);
-  for (let i = 0; i < n; i++) starts[unitOf[i]! + 1]!++;
-  for (let u = 1; u <= units + 1; u++) starts[u]! += starts[u - 1]!;
-  const order = new Int32Array(n);
-  const fill = starts.slice();
-  for (let i = 0; i < n; i++) order[fill[unitOf[i]!]!++] = i;
-  const before = (x: number, y: number): number =>
-    timeOf[x]! - timeOf[y]! || role[codeOf[x]!]! - role[codeOf[y]!]! || codeOf[x]! - codeOf[y]! || (p.breakdown ? compareValues(bvalOf(x), bvalOf(y)) : 0);
-
-  const counts = new Map<string, RouteCount>();
-  const codes: number[] = [];
-  const from: number[] = [];
-  for (let u = 1; u <= units; u++) {
-    const s = starts[u]!;
-    const e = starts[u + 1]!;
-    if (e === s) continue;
-    if (e - s <= SMALL_UNIT) {
-      for (let i = s + 1; i < e; i++) {
-        const x = order[i]!;
-        let j = i - 1;
-        while (j >= s && before(order[j]!, x) > 0) {
-          order[j + 1] = order[j]!;
-          j--;
-        }
-        order[j + 1] = x;
-      }
-    } else {
-      order.subarray(s, e).sort(before);
-    }
-    codes.length = from.length = 0;
-    for (let k = s; k < e; k++) {
-      const i = order[k]!;
-      const item = codeOf[i]!;
-      if (codes.length > 0 && codes[codes.length - 1] === item) continue;
-      // After the anchor only `depth` more items are needed.
-      if (after && codes.length > p.depth) break;
-      codes.push(item);
-      from.push(i);
-    }
-    let anchor = 0;
-    if (!after) while (anchor < codes.length && !sel[codes[anchor]!]) anchor++;
-    if (anchor === codes.length) continue;
-    let first = anchor;
-    let last = anchor;
-    for (let k = 1; k <= p.depth; k++) {
-      const at = after ? anchor + k : anchor - k;
-      if (at < 0 || at >= codes.length) break;
-      if (after) last = at;
-      else first = at;
-      if (edge[codes[at]!]) break;
-    }
-    let key = '';
-    for (let i = first; i <= last; i++) key += `${codes[i]},`;
-    let bval: string | null = null;
-    if (p.breakdown) {
-      bval = bvalOf(from[anchor]!);
-      key += bval === null ? '\u0000' : `\u0001${bval}`;
-    }
-    const known = counts.get(key);
+  const walk: Walk = {
+    after,
+    depth: p.depth,
+    timeOf: rows.timeOf,
+    codeOf: rows.codeOf,
+    role,
+    sel,
+    edge,
+    order: new Int32Array(rows.n),
+    starts: new Int32Array(rows.units + 2),
+    spare: new Int32Array(0),
+    tie: p.breakdown ? (x, y) => compareValues(bvalOf(x), bvalOf(y)) : undefined,
+    codes: [],
+    from: [],
+    anchor: 0,
+  };
+  groupByUnit(rows, walk.order, walk.starts);
+  const starts = walk.starts;
+  const counted: RouteCount[] = [];
+  const root: RouteNode = { next: new Map(), counts: null };
+  for (let u = 1; u <= rows.units; u++) {
+    if (!routeOfUnit(walk, starts[u]!, starts[u + 1]!)) continue;
+    const node = routeNode(root, walk.codes);
+    const bval = p.breakdown ? bvalOf(walk.from[walk.anchor]!) : null;
+    node.counts ??= new Map();
+    const known = node.counts.get(bval);
     if (known) known.n++;
     else {
-      const route = codes.slice(first, last + 1);
-      counts.set(key, { bval, items: route.map((c) => names[c]!), codes: route, n: 1 });
+      const route = walk.codes.slice();
+      const count = { bval, items: route.map((c) => names[c]!), codes: route, n: 1 };
+      node.counts.set(bval, count);
+      counted.push(count);
     }
   }
-  return { rows: [...counts.values()], names };
+  return { rows: counted, names };
+}
+
+/** The result's rows as routesOf reads them: unit, time and item by row number. */
+interface Rows {
+  n: number;
+  units: number;
+  unitOf: Int32Array;
+  timeOf: Float64Array;
+  codeOf: Int32Array;
+  /** Where a row's breakdown value is (with a breakdown only). */
+  chunkOf: Int32Array | undefined;
+  rowOf: Int32Array | undefined;
+}
+
+/** Appends a chunk's rows to `rows`; answers the row carrying the item names (unit 0), -1 without it. */
+function readChunk(chunk: DuckDBDataChunk, c: number, rows: Rows): number {
+  const a = chunk.getColumnVector(A);
+  const t = chunk.getColumnVector(T);
+  const code = chunk.getColumnVector(CODE);
+  const { unitOf, timeOf, codeOf, chunkOf, rowOf } = rows;
+  const count = chunk.rowCount; // a call into DuckDB each time it is read
+  let n = rows.n;
+  let units = rows.units;
+  let head = -1;
+  for (let r = 0; r < count; r++) {
+    const unit = a.getItem(r) as number;
+    if (unit === 0) {
+      head = r;
+      continue;
+    }
+    unitOf[n] = unit;
+    timeOf[n] = t.getItem(r) as number;
+    codeOf[n] = code.getItem(r) as number;
+    if (chunkOf) {
+      chunkOf[n] = c;
+      rowOf![n] = r;
+    }
+    n++;
+    if (unit > units) units = unit;
+  }
+  rows.n = n;
+  rows.units = units;
+  return head;
+}
+
+/** Row numbers grouped by unit into `order` (a counting sort); unit u's are at [starts[u], starts[u + 1]). */
+function groupByUnit(rows: Rows, order: Int32Array, starts: Int32Array): void {
+  const { n, units, unitOf } = rows;
+  for (let i = 0; i < n; i++) starts[unitOf[i]! + 1]!++;
+  for (let u = 1; u <= units + 1; u++) starts[u]! += starts[u - 1]!;
+  const fill = starts.slice();
+  for (let i = 0; i < n; i++) order[fill[unitOf[i]!]!++] = i;
+}
+
+/** What routeOfUnit reads, and where it leaves a unit's route. */
+interface Walk {
+  after: boolean;
+  depth: number;
+  timeOf: Float64Array;
+  codeOf: Int32Array;
+  /** By item: its place among simultaneous rows, whether it is the selected one, an edge (start or end). */
+  role: Uint8Array;
+  sel: Uint8Array;
+  edge: Uint8Array;
+  /** Row numbers grouped by unit (unit u's from starts[u]); each unit's are put in order here. */
+  order: Int32Array;
+  starts: Int32Array;
+  /** Room for merging a large unit's rows. */
+  spare: Int32Array;
+  /** The last tie-break between two rows (their breakdown values), when there is one. */
+  tie: ((x: number, y: number) => number) | undefined;
+  /** The unit's route: its items, the row each comes from, and the anchor's index in it. */
+  codes: number[];
+  from: number[];
+  anchor: number;
+}
+
+/** The order of rows x and y: negative when x comes first. */
+function compareRows(w: Walk, x: number, y: number): number {
+  const { timeOf, role, codeOf } = w;
+  const d = timeOf[x]! - timeOf[y]! || role[codeOf[x]!]! - role[codeOf[y]!]! || codeOf[x]! - codeOf[y]!;
+  return d !== 0 || w.tie === undefined ? d : w.tie(x, y);
+}
+
+/** Puts `order[s, e)` in order: by insertion when small or already nearly in order, else by merging. */
+function orderUnit(w: Walk, s: number, e: number): void {
+  const order = w.order;
+  if (e - s > SMALL_UNIT) {
+    let inversions = 0;
+    for (let k = s + 1; k < e; k++) if (compareRows(w, order[k - 1]!, order[k]!) > 0) inversions++;
+    if (inversions === 0) return;
+    if (inversions > 8) return mergeUnit(w, s, e);
+  }
+  for (let i = s + 1; i < e; i++) {
+    const x = order[i]!;
+    let j = i - 1;
+    while (j >= s && compareRows(w, order[j]!, x) > 0) {
+      order[j + 1] = order[j]!;
+      j--;
+    }
+    order[j + 1] = x;
+  }
+}
+
+/** Row numbers 0…n-1 in the order routesOf puts one unit's rows (by time, role of the item, item), for tests. */
+export function unitOrder(timeOf: Float64Array, codeOf: Int32Array, role: Uint8Array): Int32Array {
+  const order = Int32Array.from(timeOf, (_, i) => i);
+  const w: Walk = { after: true, depth: 0, timeOf, codeOf, role, sel: role, edge: role, order, starts: new Int32Array(0), spare: new Int32Array(0), tie: undefined, codes: [], from: [], anchor: 0 };
+  orderUnit(w, 0, order.length);
+  return order;
+}
+
+/** A bottom-up merge sort of `order[s, e)`. */
+function mergeUnit(w: Walk, s: number, e: number): void {
+  const len = e - s;
+  if (w.spare.length < len) w.spare = new Int32Array(Math.max(len, w.spare.length * 2));
+  let src: Int32Array = w.order.subarray(s, e);
+  let dst: Int32Array = w.spare.subarray(0, len);
+  for (let width = 1; width < len; width *= 2) {
+    for (let lo = 0; lo < len; lo += 2 * width) {
+      const mid = Math.min(lo + width, len);
+      const hi = Math.min(lo + 2 * width, len);
+      let i = lo;
+      let j = mid;
+      let k = lo;
+      while (i < mid && j < hi) dst[k++] = compareRows(w, src[j]!, src[i]!) < 0 ? src[j++]! : src[i++]!;
+      while (i < mid) dst[k++] = src[i++]!;
+      while (j < hi) dst[k++] = src[j++]!;
+    }
+    [src, dst] = [dst, src];
+  }
+  if (src.buffer !== w.order.buffer) w.order.set(src, s);
+}
+
+/**
+ * Orders a unit's rows and leaves its route in `w.codes` (and `w.from`, `w.anchor`): repeats
+ * collapsed, from the anchor `depth` items on (after) or `depth` items back to it (before), cut at
+ * the first edge item. False when the unit has no anchor.
+ */
+function routeOfUnit(w: Walk, s: number, e: number): boolean {
+  if (e === s) return false;
+  orderUnit(w, s, e);
+  const { after, depth, codeOf, order, sel, edge, codes, from } = w;
+  codes.length = from.length = 0;
+  for (let k = s; k < e; k++) {
+    const i = order[k]!;
+    const item = codeOf[i]!;
+    if (codes.length > 0 && codes[codes.length - 1] === item) continue;
+    // After the anchor only `depth` more items are needed.
+    if (after && codes.length > depth) break;
+    codes.push(item);
+    from.push(i);
+  }
+  let anchor = 0;
+  if (!after) while (anchor < codes.length && !sel[codes[anchor]!]) anchor++;
+  if (anchor === codes.length) return false;
+  let first = anchor;
+  let last = anchor;
+  for (let k = 1; k <= depth; k++) {
+    const at = after ? anchor + k : anchor - k;
+    if (at < 0 || at >= codes.length) break;
+    if (after) last = at;
+    else first = at;
+    if (edge[codes[at]!]) break;
+  }
+  codes.length = from.length = last + 1;
+  if (first > 0) {
+    codes.splice(0, first);
+    from.splice(0, first);
+  }
+  w.anchor = anchor - first;
+  return true;
+}
+
+/** The node of a route in the tree of routes counted so far, added when new. */
+function routeNode(root: RouteNode, codes: readonly number[]): RouteNode {
+  let node = root;
+  for (let i = 0; i < codes.length; i++) {
+    let next = node.next.get(codes[i]!);
+    if (!next) node.next.set(codes[i]!, (next = { next: new Map(), counts: null }));
+    node = next;
+  }
+  return node;
+}
+
+/** A route's last item so far: the routes going on from it, and the counts of those ending here. */
+interface RouteNode {
+  next: Map<number, RouteNode>;
+  counts: Map<string | null, RouteCount> | null;
 }
 
 /** Breakdown values in the query's order: by text (byte order), none last. */

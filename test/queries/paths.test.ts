@@ -11,6 +11,7 @@ import { seedEvents, seedIdentity, type SeedEvent } from '../support/seedEvents.
 import { grantEntitlements } from '../support/license.js';
 import { accessTokenFor, addMember } from '../support/factories.js';
 import { pathsOracle, type PathRule, type PathsInput } from '../oracles/paths.js';
+import { unitOrder } from '../../server/queries/paths.js';
 import { compareText } from '../../server/queries/sql.js';
 
 const SITE = 'https://Shop.Example';
@@ -231,10 +232,10 @@ const queryArb: fc.Arbitrary<Omit<PathsInput, 'date_from' | 'date_to'>> = fc
     return JSON.parse(JSON.stringify({ ...q, ...edge, exclude_events })) as Omit<PathsInput, 'date_from' | 'date_to'>;
   });
 
-t.test('random events agree with the reference paths', async (t) => {
-  await grantEntitlements(h.server, ['actor_drilldown']);
-  await fc.assert(
-    fc.asyncProperty(scenarioArb({ maxDays: 6, ties: true }).chain(withPages), fc.subarray(RULES), several(queryArb), async (s, rules, qs) => {
+/** Random scenarios, answered by the server and by the reference. */
+const agreeWithReference = (scenarios: fc.Arbitrary<Scenario>, runs: number) =>
+  fc.assert(
+    fc.asyncProperty(scenarios.chain(withPages), fc.subarray(RULES), several(queryArb), async (s, rules, qs) => {
       const { projectId, events } = await seedScenario(h, s);
       const set = await h.server.request('PUT', `/api/v1/projects/${projectId}/path-cleaning`, { token: h.token, body: { rules } });
       if (set.status !== 200) throw new Error(`rules: ${set.status} ${set.text}`);
@@ -246,7 +247,36 @@ t.test('random events agree with the reference paths', async (t) => {
         if (diff) throw new Error(`${JSON.stringify(body)} rules ${JSON.stringify(rules)} in ${s.tz}: ${diff}`);
       }
     }),
-    { numRuns: RUNS },
+    { numRuns: runs },
   );
+
+t.test('random events agree with the reference paths', async (t) => {
+  await grantEntitlements(h.server, ['actor_drilldown']);
+  await agreeWithReference(scenarioArb({ maxDays: 6, ties: true }), RUNS);
   t.pass('paths agree with the reference');
+});
+
+t.test('actors with many events agree with the reference paths', async (t) => {
+  await grantEntitlements(h.server, ['actor_drilldown']);
+  await agreeWithReference(scenarioArb({ minEvents: 250, maxEvents: 400, maxDays: 2, ties: true }), 8);
+  t.pass('paths agree with the reference');
+});
+
+t.test("a unit's rows are put in order however many and however mixed they come", async (t) => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.record({ t: fc.integer({ min: 0, max: 40 }), code: fc.integer({ min: 1, max: 6 }) }), { maxLength: 300, size: 'max' }),
+      fc.uint8Array({ minLength: 7, maxLength: 7, max: 3 }),
+      fc.boolean(),
+      (rows, role, presorted) => {
+        if (presorted) rows.sort((a, b) => a.t - b.t);
+        const order = unitOrder(Float64Array.from(rows, (r) => r.t), Int32Array.from(rows, (r) => r.code), role);
+        const key = (i: number) => `${String(rows[i]!.t).padStart(3)} ${role[rows[i]!.code]} ${rows[i]!.code}`;
+        const got = [...order].map(key);
+        return got.every((k, i) => i === 0 || got[i - 1]! <= k) && new Set(order).size === rows.length;
+      },
+    ),
+    { numRuns: 300 },
+  );
+  t.pass('in order, each row once');
 });
