@@ -44,12 +44,39 @@ function candidates(b: Binder, projectId: number, event: string, where = ''): st
     WHERE project_id = ${b.bind(projectId)} AND event = ${b.bind(event)} AND rule_id IS NULL${where ? ` AND ${where}` : ''})`;
 }
 
-/** Derives a rule's events over all the project's history; answers how many. In the caller's transaction. */
-export async function deriveAll(conn: DuckDBConnection, rule: StoredRule): Promise<number> {
+/** The distinct URLs of the project's events of the rule's base event (what url_pattern is matched on). */
+const baseUrls = (b: Binder, rule: Pick<StoredRule, 'project_id' | 'base_event'>) => () =>
+  `SELECT DISTINCT url FROM events WHERE project_id = ${b.bind(rule.project_id)} AND event = ${b.bind(rule.base_event)} AND url IS NOT NULL`;
+
+/**
+ * Brings what an active rule derived over all the project's history in line with the rule as it is
+ * now, in the caller's transaction: deletes the derived events whose source it no longer matches
+ * (or that carry an earlier event name), then derives those missing. Events the ingest writer
+ * labeled since the rule last changed are already right and stay where they are, so the common
+ * case (a rule just created or enabled while events arrive) deletes nothing, and the rollups and
+ * the rowids the folder relies on stay as they are. Answers what it deleted and how many events
+ * the rule labels afterwards.
+ */
+export async function reconcileDerived(conn: DuckDBConnection, rule: StoredRule): Promise<{ deleted: number; labeled: number }> {
+  const project = [rule.project_id, BigInt(rule.id)];
+  const types = [INTEGER, BIGINT];
+  const labeledNow = async () => Number((await conn.runAndReadAll('SELECT count(*) AS n FROM events WHERE project_id = $1 AND rule_id = $2', project, types)).getRowObjects()[0]!.n);
+  let deleted = 0;
+  if ((await labeledNow()) > 0) {
+    const b = new Binder();
+    const ruleId = `CAST(${b.bind(rule.id)} AS BIGINT)`;
+    const matching = `SELECT e.uuid FROM ${candidates(b, rule.project_id, rule.base_event)} e WHERE ${ruleCondition(b, rule, baseUrls(b, rule))}`;
+    const result = await conn.run(
+      `DELETE FROM events WHERE project_id = ${b.bind(rule.project_id)} AND rule_id = ${ruleId}
+        AND (event <> ${b.bind(rule.event_name)} OR source_uuid NOT IN (${matching}))`,
+      b.values,
+    );
+    deleted = Number(result.rowsChanged);
+  }
   const b = new Binder();
-  const urls = () => `SELECT DISTINCT url FROM events WHERE project_id = ${b.bind(rule.project_id)} AND event = ${b.bind(rule.base_event)} AND url IS NOT NULL`;
-  const result = await conn.run(`${INSERT} ${derivedRows(b, rule, candidates(b, rule.project_id, rule.base_event), urls)}`, b.values);
-  return Number(result.rowsChanged);
+  const unlabeled = `NOT EXISTS (SELECT 1 FROM events x WHERE x.project_id = ${b.bind(rule.project_id)} AND x.rule_id = CAST(${b.bind(rule.id)} AS BIGINT) AND x.source_uuid = e.uuid)`;
+  await conn.run(`${INSERT} ${derivedRows(b, rule, candidates(b, rule.project_id, rule.base_event, unlabeled), baseUrls(b, rule))}`, b.values);
+  return { deleted, labeled: await labeledNow() };
 }
 
 /** Deletes what a rule derived; answers how many. In the caller's transaction. */

@@ -1,7 +1,8 @@
 // The job that brings a rule's derived events in line with the rule as it is when the job runs:
-// an active rule's events are deleted and derived again over all history, a disabled or deleting
-// rule's are deleted, and a deleting rule is then removed. Reading the rule at run time makes the
-// job safe to run twice and in any order with the changes that queued it. Deleting events moves
+// an active rule's events that no longer match it are deleted and those missing derived over all
+// history, a disabled or deleting rule's are deleted, and a deleting rule is then removed. Reading
+// the rule at run time makes the job safe to run twice and in any order with the changes that
+// queued it. Deleting events moves
 // the project's daily rollups out of step, so they are dropped in the same transaction and folded
 // again in the background (see server/queries/actorDayFolder.ts), as for a forms purge.
 
@@ -9,7 +10,7 @@ import type { Services } from '../services.js';
 import type { Job } from '../store/jobs.js';
 import { ingestWriter } from '../ingest/groupWriter.js';
 import { actorDayFolder, forgetFolded } from '../queries/actorDayFolder.js';
-import { deleteDerived, deriveAll } from './derive.js';
+import { deleteDerived, reconcileDerived } from './derive.js';
 import { storedRule } from './rules.js';
 
 export interface SyncResult {
@@ -30,8 +31,7 @@ export async function syncRule(services: Services, job: Job): Promise<SyncResult
     services.events.useWriter(async (conn) => {
       await conn.run('BEGIN TRANSACTION');
       try {
-        const deleted = await deleteDerived(conn, projectId, link.rule_id);
-        const derived = rule?.state === 'active' ? await deriveAll(conn, rule) : 0;
+        const { deleted, labeled: derived } = rule?.state === 'active' ? await reconcileDerived(conn, rule) : { deleted: await deleteDerived(conn, projectId, link.rule_id), labeled: 0 };
         if (deleted > 0) await forgetFolded(conn, projectId);
         await conn.run('COMMIT');
         if (deleted > 0) await conn.run('FORCE CHECKPOINT');

@@ -240,6 +240,14 @@ t.test('labeled-event rules over HTTP', async (t) => {
     const after = await synced(server, project.id, rule.id, tokens.viewer);
     // `#buy span`: the span under the button, on every page: five clicks.
     t.equal(after.materialization.derived_events, 5);
+    const labelsOf = async (name: string) => (await derived(server, project.id)).filter((r) => r.rule_id === rule.id && r.event === name).map((r) => r.source_uuid);
+    const spans = await labelsOf('start_trial');
+    t.equal(spans.length, 5, 'the clicks the old selector matched and the new one does not are no longer labeled');
+    for (const name of ['trial_started', 'start_trial']) {
+      t.equal((await server.request('PATCH', `${base}/${rule.id}`, { token: tokens.analyst, body: { base_event: 'pp.click', event_name: name, selector: '#buy span' } })).status, 200);
+      t.equal((await synced(server, project.id, rule.id, tokens.viewer)).materialization.derived_events, 5);
+      t.same(await labelsOf(name), spans, `renamed to ${name}: the same sources, under the new name only`);
+    }
     const other = await server.request('POST', base, { token: tokens.analyst, body: { base_event: 'pp.click', event_name: 'docs_click', attributes: [{ name: 'href', op: 'eq', value: '/docs' }] } });
     t.equal(other.status, 201);
     t.equal((await server.request('PATCH', `${base}/${rule.id}`, { token: tokens.analyst, body: { base_event: 'pp.click', event_name: 'docs_click' } })).status, 409);
@@ -301,6 +309,28 @@ t.test('labeled-event rules over HTTP', async (t) => {
     server.clock.set(new Date('2026-11-02T12:00:00Z'));
     const logged = JSON.stringify(server.logs);
     t.notOk(logged.includes(issued.body.token.split('.')[1]), 'the token never reaches the logs');
+  });
+
+  await t.test('a job keeps the labels that still match: broadening a rule deletes nothing', async (t) => {
+    const res = await server.request('POST', base, { token: tokens.analyst, body: { ...buyBody, event_name: 'buy_pricing' } });
+    t.equal(res.status, 201);
+    await synced(server, project.id, res.body.id, tokens.viewer);
+    const key = createIngestKey(server, project);
+    const uuid = '0b6f2a52-8e2a-4e7c-9d38-5b0a3f2f0a03';
+    t.equal((await ingestEvents(server, key, [{ event: 'pp.click', uuid, anonymous_id: 'e', url: 'https://shop.example/pricing', elements: buyChain }])).status, 202);
+    const labels = () => readTable(server, 'SELECT source_uuid::VARCHAR AS s FROM events WHERE rule_id = $1 ORDER BY s', [res.body.id]) as Promise<Array<{ s: string }>>;
+    await eventually('the click to be labeled as it arrives', labels, (rows) => rows.some((r) => r.s === uuid));
+    const before = await labels();
+    const broadened = await server.request('PATCH', `${base}/${res.body.id}`, { token: tokens.analyst, body: { base_event: 'pp.click', selector: 'button#buy', event_name: 'buy_pricing' } });
+    t.equal(broadened.status, 200);
+    const rule = await synced(server, project.id, res.body.id, tokens.viewer);
+    const job = services.meta.prepare('SELECT j.result FROM jobs j JOIN labeled_event_jobs l ON l.job_id = j.id WHERE l.rule_id = ? ORDER BY j.id DESC LIMIT 1').get(res.body.id) as { result: string };
+    t.match(JSON.parse(job.result), { deleted_events: 0 }, 'the labels already stored stay');
+    const after = await labels();
+    t.ok(before.every((r) => after.some((a) => a.s === r.s)), 'every earlier label is kept');
+    const clicks = await readTable(server, "SELECT count(*) AS n FROM events WHERE event = 'pp.click' AND rule_id IS NULL AND list_contains(el_ids, 'buy')", []) as Array<{ n: number }>;
+    t.equal(after.length, Number(clicks[0]!.n), 'and every click on the button, on any page, is labeled');
+    t.equal(rule.materialization.derived_events, after.length);
   });
 });
 
