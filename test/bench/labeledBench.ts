@@ -55,6 +55,18 @@ export async function createRules(server: PpServer, projectId: number, bodies: A
   return ids;
 }
 
+/** Waits until each rule's first derivation succeeded: the rules are then active over all history. */
+export async function waitForRules(server: PpServer, projectId: number, ids: number[]): Promise<void> {
+  for (const id of ids) {
+    const view = await waitFor(
+      `rule ${id} to be derived`,
+      async () => JSON.parse((await server.api('GET', `/api/v1/projects/${projectId}/labeled-events/${id}`)).body) as { materialization: { state: string; error: string | null } | null },
+      (r) => r.materialization?.state === 'succeeded' || r.materialization?.state === 'failed',
+    );
+    if (view.materialization!.state !== 'succeeded') throw new Error(`deriving rule ${id} failed: ${view.materialization!.error}`);
+  }
+}
+
 /** Times deriving one rule (the primary button's "Add to cart" clicks) over the project's history, and its teardown. */
 export async function timeLabeledRule(server: PpServer, projectId: number): Promise<LabeledFigures> {
   const base = `/api/v1/projects/${projectId}/labeled-events`;

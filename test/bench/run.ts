@@ -22,7 +22,7 @@ import { loadPeer, peerTableBytes, createPeerSchema } from './peerStore.js';
 import { EVENT_TABLE_COLUMNS, EVENT_TABLE_ENGINE } from './peerSql.js';
 import { timeBaseline, timePeer, timePp, type Outcome } from './queryBench.js';
 import { BENCHMARKS_SKELETON, benchmarksJson, label, markdownBlock, updateBenchmarksMd, type CaseReport, type EngineIngest, type RulesIngest, type RunReport, type SizeReport } from './report.js';
-import { benchRules, createRules, timeLabeledRule } from './labeledBench.js';
+import { benchRules, createRules, timeLabeledRule, waitForRules } from './labeledBench.js';
 import { timeDashboard } from './dashboardBench.js';
 
 const { values: args } = parseArgs({
@@ -33,6 +33,7 @@ const { values: args } = parseArgs({
     warmups: { type: 'string', default: '1' },
     seed: { type: 'string', default: '42' },
     'ingest-events': { type: 'string', default: '300000' },
+    'ingest-rounds': { type: 'string', default: '3' },
     clients: { type: 'string', default: '32' },
     'work-dir': { type: 'string', default: path.join(os.tmpdir(), 'pp-bench') },
     'keep-data': { type: 'boolean', default: false },
@@ -56,6 +57,8 @@ const warmups = Number(args.warmups);
 const seed = Number(args.seed);
 const clients = Number(args.clients);
 const ingestEvents = Number(args['ingest-events']);
+/** Saturated runs without and with labeled-event rules, alternating: their medians are compared. */
+const ingestRounds = Math.max(1, Number(args['ingest-rounds']));
 const workDir = args['work-dir'];
 const withPeer = !args['no-peer'];
 const started = Date.now();
@@ -163,7 +166,15 @@ async function ingestPhase(): Promise<RunReport['ingest']> {
   } finally {
     await server.stop();
   }
-  const ppRules = await ingestWithRules(batches, bodies, sizesOf, indexes.slice(0, split));
+  // One saturated run swings by several percent from the next (checkpoints land in it or not), so
+  // the share the rules leave is taken from the medians of alternating rounds.
+  const ppRules = await saturatedRun(batches, bodies, sizesOf, indexes.slice(0, split), INGEST_RULES);
+  ppRules.rounds = { without: [saturated(pp)], with: [saturated(ppRules)] };
+  for (let round = 2; round <= ingestRounds; round++) {
+    ppRules.rounds.without.push(saturated(await saturatedRun(batches, bodies, sizesOf, indexes.slice(0, split), 0)));
+    ppRules.rounds.with.push(saturated(await saturatedRun(batches, bodies, sizesOf, indexes.slice(0, split), INGEST_RULES)));
+  }
+  log(`ingest pp, saturated rounds without rules ${ppRules.rounds.without.map(Math.round).join(', ')}; with ${ppRules.rounds.with.map(Math.round).join(', ')} events/s`);
   if (!withPeer) return { pp, ppRules };
   // A ClickHouse of its own: thousands of 100-row parts keep it merging (and a DROP waiting) for
   // minutes, which must not overlap the query runs.
@@ -180,25 +191,32 @@ async function ingestPhase(): Promise<RunReport['ingest']> {
   }
 }
 
+const saturated = (e: EngineIngest) => e.saturated.eventsPerS;
+
 /**
- * The saturated run again on a fresh installation whose every project has twenty active
- * labeled-event rules: what deriving labels as events are stored costs ingestion.
+ * The saturated run again on a fresh installation whose every project has `rules` active
+ * labeled-event rules: what deriving labels as events are stored costs ingestion. With none, a
+ * round of the plain run to compare with.
  */
-async function ingestWithRules(batches: Batch[], bodies: string[], sizesOf: number[], indexes: number[]): Promise<RulesIngest> {
-  const inst = await createInstallation(path.join(workDir, 'ingest-pp-rules'), null);
-  const server = children.add(await PpServer.start(inst, path.join(workDir, 'ingest-pp-rules.log')));
+async function saturatedRun(batches: Batch[], bodies: string[], sizesOf: number[], indexes: number[], rules: number): Promise<RulesIngest> {
+  const name = rules > 0 ? 'ingest-pp-rules' : 'ingest-pp-round';
+  const what = rules > 0 ? `ingest pp with ${rules} rules per project` : 'ingest pp (another round)';
+  const inst = await createInstallation(path.join(workDir, name), null);
+  const server = children.add(await PpServer.start(inst, path.join(workDir, `${name}.log`)));
   try {
-    for (const p of inst.projects) await createRules(server, p.id, benchRules(INGEST_RULES));
+    // Measured with the rules active over all history, their first derivation done (the jobs that
+    // derive them hold the writer a moment each, a cost of saving a rule, not of ingesting with it).
+    if (rules > 0) for (const p of inst.projects) await waitForRules(server, p.id, await createRules(server, p.id, benchRules(rules)));
     const target = trackTarget(server, inst, batches, bodies);
     resetPeak(server.pid);
-    log(`ingest pp with ${INGEST_RULES} rules per project: ${clients} clients, ${indexes.length} batches as fast as acknowledged`);
+    log(`${what}: ${clients} clients, ${indexes.length} batches as fast as acknowledged`);
     const saturated = await saturate(target, indexes, sizesOf, clients);
-    log(`ingest pp with rules: ${Math.round(saturated.eventsPerS)} events/s, p50 ${saturated.p50Ms.toFixed(1)} ms, p99 ${saturated.p99Ms.toFixed(1)} ms, ${saturated.failures} failures`);
+    log(`${what}: ${Math.round(saturated.eventsPerS)} events/s, p50 ${saturated.p50Ms.toFixed(1)} ms, p99 ${saturated.p99Ms.toFixed(1)} ms, ${saturated.failures} failures`);
     const rssPeakMb = server.memory().peakMb;
     await server.stop();
     const counted = await countStored(inst.dataDir);
-    log(`ingest pp with rules: sent ${saturated.accepted}, stored ${counted.stored}, labeled ${counted.derived}`);
-    return { saturated, rssPeakMb, ...counted, expected: saturated.accepted, rules: INGEST_RULES };
+    log(`${what}: sent ${saturated.accepted}, stored ${counted.stored}, labeled ${counted.derived}`);
+    return { saturated, rssPeakMb, ...counted, expected: saturated.accepted, rules };
   } finally {
     await server.stop();
     children.delete(server);
