@@ -58,11 +58,10 @@ const baseUrls = (b: Binder, rule: Pick<StoredRule, 'project_id' | 'base_event'>
  * the rule labels afterwards.
  */
 export async function reconcileDerived(conn: DuckDBConnection, rule: StoredRule): Promise<{ deleted: number; labeled: number }> {
-  const project = [rule.project_id, BigInt(rule.id)];
-  const types = [INTEGER, BIGINT];
-  const labeledNow = async () => Number((await conn.runAndReadAll('SELECT count(*) AS n FROM events WHERE project_id = $1 AND rule_id = $2', project, types)).getRowObjects()[0]!.n);
+  const count = await conn.runAndReadAll('SELECT count(*) AS n FROM events WHERE project_id = $1 AND rule_id = $2', [rule.project_id, BigInt(rule.id)], [INTEGER, BIGINT]);
+  const before = Number(count.getRowObjects()[0]!.n);
   let deleted = 0;
-  if ((await labeledNow()) > 0) {
+  if (before > 0) {
     const b = new Binder();
     const ruleId = `CAST(${b.bind(rule.id)} AS BIGINT)`;
     const matching = `SELECT e.uuid FROM ${candidates(b, rule.project_id, rule.base_event)} e WHERE ${ruleCondition(b, rule, baseUrls(b, rule))}`;
@@ -75,8 +74,8 @@ export async function reconcileDerived(conn: DuckDBConnection, rule: StoredRule)
   }
   const b = new Binder();
   const unlabeled = `NOT EXISTS (SELECT 1 FROM events x WHERE x.project_id = ${b.bind(rule.project_id)} AND x.rule_id = CAST(${b.bind(rule.id)} AS BIGINT) AND x.source_uuid = e.uuid)`;
-  await conn.run(`${INSERT} ${derivedRows(b, rule, candidates(b, rule.project_id, rule.base_event, unlabeled), baseUrls(b, rule))}`, b.values);
-  return { deleted, labeled: await labeledNow() };
+  const inserted = await conn.run(`${INSERT} ${derivedRows(b, rule, candidates(b, rule.project_id, rule.base_event, unlabeled), baseUrls(b, rule))}`, b.values);
+  return { deleted, labeled: before - deleted + Number(inserted.rowsChanged) };
 }
 
 /** Deletes what a rule derived; answers how many. In the caller's transaction. */

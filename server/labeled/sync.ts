@@ -31,11 +31,13 @@ export async function syncRule(services: Services, job: Job): Promise<SyncResult
     services.events.useWriter(async (conn) => {
       await conn.run('BEGIN TRANSACTION');
       try {
-        const { deleted, labeled: derived } = rule?.state === 'active' ? await reconcileDerived(conn, rule) : { deleted: await deleteDerived(conn, projectId, link.rule_id), labeled: 0 };
+        const { deleted, labeled } = rule?.state === 'active'
+          ? await reconcileDerived(conn, rule)
+          : { deleted: await deleteDerived(conn, projectId, link.rule_id), labeled: 0 };
         if (deleted > 0) await forgetFolded(conn, projectId);
         await conn.run('COMMIT');
         if (deleted > 0) await conn.run('FORCE CHECKPOINT');
-        return { rule_id: link.rule_id, deleted_events: deleted, derived_events: derived };
+        return { rule_id: link.rule_id, deleted_events: deleted, derived_events: labeled };
       } catch (err) {
         await conn.run('ROLLBACK').catch(() => undefined);
         throw err;

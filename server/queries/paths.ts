@@ -352,37 +352,43 @@ function groupByUnit(rows: Rows, order: Int32Array, starts: Int32Array): void {
 }
 
 /** What routeOfUnit reads, and where it leaves a unit's route. */
-interface Walk {
+interface Walk extends Ordering {
   after: boolean;
   depth: number;
-  timeOf: Float64Array;
-  codeOf: Int32Array;
-  /** By item: its place among simultaneous rows, whether it is the selected one, an edge (start or end). */
-  role: Uint8Array;
+  /** By item: whether it is the selected one, an edge (start or end). */
   sel: Uint8Array;
   edge: Uint8Array;
-  /** Row numbers grouped by unit (unit u's from starts[u]); each unit's are put in order here. */
-  order: Int32Array;
+  /** Where each unit's rows start in `order` (unit u's from starts[u]). */
   starts: Int32Array;
-  /** Room for merging a large unit's rows. */
-  spare: Int32Array;
-  /** The last tie-break between two rows (their breakdown values), when there is one. */
-  tie: ((x: number, y: number) => number) | undefined;
   /** The unit's route: its items, the row each comes from, and the anchor's index in it. */
   codes: number[];
   from: number[];
   anchor: number;
 }
 
+/** What ordering a unit's rows reads, and where it puts them. */
+interface Ordering {
+  timeOf: Float64Array;
+  codeOf: Int32Array;
+  /** By item: its place among simultaneous rows. */
+  role: Uint8Array;
+  /** Row numbers grouped by unit; each unit's are put in order here. */
+  order: Int32Array;
+  /** Room for merging a large unit's rows. */
+  spare: Int32Array;
+  /** The last tie-break between two rows (their breakdown values), when there is one. */
+  tie: ((x: number, y: number) => number) | undefined;
+}
+
 /** The order of rows x and y: negative when x comes first. */
-function compareRows(w: Walk, x: number, y: number): number {
+function compareRows(w: Ordering, x: number, y: number): number {
   const { timeOf, role, codeOf } = w;
   const d = timeOf[x]! - timeOf[y]! || role[codeOf[x]!]! - role[codeOf[y]!]! || codeOf[x]! - codeOf[y]!;
   return d !== 0 || w.tie === undefined ? d : w.tie(x, y);
 }
 
 /** Puts `order[s, e)` in order: by insertion when small or already nearly in order, else by merging. */
-function orderUnit(w: Walk, s: number, e: number): void {
+function orderUnit(w: Ordering, s: number, e: number): void {
   const order = w.order;
   if (e - s > SMALL_UNIT) {
     let inversions = 0;
@@ -404,13 +410,12 @@ function orderUnit(w: Walk, s: number, e: number): void {
 /** Row numbers 0…n-1 in the order routesOf puts one unit's rows (by time, role of the item, item), for tests. */
 export function unitOrder(timeOf: Float64Array, codeOf: Int32Array, role: Uint8Array): Int32Array {
   const order = Int32Array.from(timeOf, (_, i) => i);
-  const w: Walk = { after: true, depth: 0, timeOf, codeOf, role, sel: role, edge: role, order, starts: new Int32Array(0), spare: new Int32Array(0), tie: undefined, codes: [], from: [], anchor: 0 };
-  orderUnit(w, 0, order.length);
+  orderUnit({ timeOf, codeOf, role, order, spare: new Int32Array(0), tie: undefined }, 0, order.length);
   return order;
 }
 
 /** A bottom-up merge sort of `order[s, e)`. */
-function mergeUnit(w: Walk, s: number, e: number): void {
+function mergeUnit(w: Ordering, s: number, e: number): void {
   const len = e - s;
   if (w.spare.length < len) w.spare = new Int32Array(Math.max(len, w.spare.length * 2));
   let src: Int32Array = w.order.subarray(s, e);

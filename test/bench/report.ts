@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { PhaseResult } from './ingestBench.js';
 import { DASHBOARD_TARGET_MS, type DashboardFigures } from './dashboardBench.js';
+import { median } from './queryBench.js';
 
 export interface CaseReport {
   kind: string;
@@ -45,12 +46,6 @@ export interface RulesIngest extends Omit<EngineIngest, 'halfRate'> {
   /** Saturated events/s of alternating rounds without and with the rules (the first is the table's). */
   rounds?: { without: number[]; with: number[] };
 }
-
-const median = (xs: readonly number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 /** What the rules leave of the saturated rate: the medians of the rounds when there are several. */
 export function rulesShare(plain: EngineIngest, rules: RulesIngest): { share: number; with: number; without: number } {
