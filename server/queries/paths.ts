@@ -3,7 +3,7 @@
 // unit's route (items, repeats collapsed, anchored, cut); the routes come back grouped with their
 // counts, and the graph is folded from them here, step by step away from the anchor.
 
-import type { DuckDBDataChunk, DuckDBListValue, DuckDBMaterializedResult } from '@duckdb/node-api';
+import type { DuckDBDataChunk, DuckDBMaterializedResult } from '@duckdb/node-api';
 import { ValidationError } from '../http/errors.js';
 import type { EventStore } from '../store/eventStore.js';
 import type { QueryContext } from './context.js';
@@ -177,7 +177,9 @@ export function pathsSql(p: PathsParams, range: DateRange, ctx: QueryContext): B
   ctes.push(`near AS (${near})`);
   // Rows come unordered: a unit number (an actor, or in session mode one of its sessions), the time
   // and the item; the server orders each unit's few rows itself (routesOf), which costs less than
-  // sorting them all here. One extra row (unit 0) carries the item names by number.
+  // sorting them all here. Rows of unit 0 name the items: the item's number, its text (in bval)
+  // and whether it is a page view's (t = 1). Every column but bval is never null, so the reader
+  // needs no null checks, and no list travels with every row.
   let units = 'near';
   if (session) {
     ctes.push(`units AS (SELECT * EXCLUDE (a), dense_rank() OVER (ORDER BY a, skey) AS a FROM near)`);
@@ -186,8 +188,8 @@ export function pathsSql(p: PathsParams, range: DateRange, ctx: QueryContext): B
   const bval = p.breakdown ? 'bval' : 'CAST(NULL AS VARCHAR)';
   return {
     sql: `WITH ${ctes.join(',\n')}
-SELECT CAST(a AS INTEGER) AS a, CAST(t AS DOUBLE) AS t, code, ${bval} AS bval, CAST(NULL AS VARCHAR[]) AS names, CAST(NULL AS BOOLEAN[]) AS pvs FROM ${units}
-UNION ALL SELECT 0, NULL, NULL, NULL, list(item ORDER BY code), list(pv ORDER BY code) FROM dict`,
+SELECT CAST(a AS INTEGER) AS a, CAST(t AS DOUBLE) AS t, code, ${bval} AS bval FROM ${units}
+UNION ALL SELECT 0, CAST(pv AS DOUBLE), code, item FROM dict`,
     params: b.values,
   };
 }
@@ -214,8 +216,6 @@ const A = 0;
 const T = 1;
 const CODE = 2;
 const BVAL = 3;
-const NAMES = 4;
-const PVS = 5;
 
 /** Below this many rows a unit's rows are ordered by insertion, above by merging. */
 const SMALL_UNIT = 24;
@@ -246,13 +246,17 @@ export function routesOf(result: DuckDBMaterializedResult, p: PathsParams): Pick
     chunkOf: p.breakdown ? new Int32Array(total) : undefined,
     rowOf: p.breakdown ? new Int32Array(total) : undefined,
   };
-  let names: string[] = [];
-  let pageViews: boolean[] = [];
+  const names: string[] = [undefined as unknown as string];
+  const pageViews: boolean[] = [false];
   for (const [c, chunk] of chunks.entries()) {
-    const head = readChunk(chunk, c, rows);
-    if (head < 0) continue;
-    names = [undefined as unknown as string, ...((chunk.getColumnVector(NAMES).getItem(head) as DuckDBListValue | null)?.items ?? [])] as string[];
-    pageViews = [false, ...((chunk.getColumnVector(PVS).getItem(head) as DuckDBListValue | null)?.items ?? [])] as boolean[];
+    if (!readChunk(chunk, c, rows)) continue;
+    // This chunk has rows naming items (unit 0).
+    const [a, t, code, text] = [A, T, CODE, BVAL].map((column) => chunk.getColumnVector(column));
+    for (let r = 0; r < chunk.rowCount; r++) {
+      if (a!.getItem(r) !== 0) continue;
+      names[code!.getItem(r) as number] = text!.getItem(r) as string;
+      pageViews[code!.getItem(r) as number] = t!.getItem(r) === 1;
+    }
   }
   const { chunkOf, rowOf } = rows;
   // A kept row's breakdown value, read from its chunk only where an order or a route needs it.
@@ -274,27 +278,40 @@ export function routesOf(result: DuckDBMaterializedResult, p: PathsParams): Pick
     starts: new Int32Array(rows.units + 2),
     spare: new Int32Array(0),
     tie: p.breakdown ? (x, y) => compareValues(bvalOf(x), bvalOf(y)) : undefined,
-    codes: [],
-    from: [],
+    codes: new Int32Array(64),
+    from: new Int32Array(64),
+    first: 0,
+    end: 0,
     anchor: 0,
   };
   groupByUnit(rows, walk.order, walk.starts);
   const starts = walk.starts;
+  const tree = new RouteTree();
+  // Without a breakdown a route's units are counted on its node; with one, per node and value.
+  const firstSeen: number[] = [];
+  const byValue = new Map<string, RouteCount>();
   const counted: RouteCount[] = [];
-  const root: RouteNode = { next: new Map(), counts: null };
   for (let u = 1; u <= rows.units; u++) {
     if (!routeOfUnit(walk, starts[u]!, starts[u + 1]!)) continue;
-    const node = routeNode(root, walk.codes);
-    const bval = p.breakdown ? bvalOf(walk.from[walk.anchor]!) : null;
-    node.counts ??= new Map();
-    const known = node.counts.get(bval);
+    const node = tree.nodeOf(walk.codes, walk.first, walk.end);
+    if (!p.breakdown) {
+      if (tree.units[node]!++ === 0) firstSeen.push(node);
+      continue;
+    }
+    const bval = bvalOf(walk.from[walk.first + walk.anchor]!);
+    const key = bval === null ? `${node}` : `${node}:${bval}`;
+    const known = byValue.get(key);
     if (known) known.n++;
     else {
-      const route = walk.codes.slice();
-      const count = { bval, items: route.map((c) => names[c]!), codes: route, n: 1 };
-      node.counts.set(bval, count);
+      const codes = tree.codesOf(node);
+      const count = { bval, items: codes.map((c) => names[c]!), codes, n: 1 };
+      byValue.set(key, count);
       counted.push(count);
     }
+  }
+  for (const node of firstSeen) {
+    const codes = tree.codesOf(node);
+    counted.push({ bval: null, items: codes.map((c) => names[c]!), codes, n: tree.units[node]! });
   }
   return { rows: counted, names };
 }
@@ -311,8 +328,8 @@ interface Rows {
   rowOf: Int32Array | undefined;
 }
 
-/** Appends a chunk's rows to `rows`; answers the row carrying the item names (unit 0), -1 without it. */
-function readChunk(chunk: DuckDBDataChunk, c: number, rows: Rows): number {
+/** Appends a chunk's rows to `rows`, but those of unit 0 (the items' names): true when it has some. */
+function readChunk(chunk: DuckDBDataChunk, c: number, rows: Rows): boolean {
   const a = chunk.getColumnVector(A);
   const t = chunk.getColumnVector(T);
   const code = chunk.getColumnVector(CODE);
@@ -320,11 +337,11 @@ function readChunk(chunk: DuckDBDataChunk, c: number, rows: Rows): number {
   const count = chunk.rowCount; // a call into DuckDB each time it is read
   let n = rows.n;
   let units = rows.units;
-  let head = -1;
+  let named = false;
   for (let r = 0; r < count; r++) {
     const unit = a.getItem(r) as number;
     if (unit === 0) {
-      head = r;
+      named = true;
       continue;
     }
     unitOf[n] = unit;
@@ -339,7 +356,7 @@ function readChunk(chunk: DuckDBDataChunk, c: number, rows: Rows): number {
   }
   rows.n = n;
   rows.units = units;
-  return head;
+  return named;
 }
 
 /** Row numbers grouped by unit into `order` (a counting sort); unit u's are at [starts[u], starts[u + 1]). */
@@ -360,9 +377,14 @@ interface Walk extends Ordering {
   edge: Uint8Array;
   /** Where each unit's rows start in `order` (unit u's from starts[u]). */
   starts: Int32Array;
-  /** The unit's route: its items, the row each comes from, and the anchor's index in it. */
-  codes: number[];
-  from: number[];
+  /**
+   * The unit's route is codes[first, end) (its items), from[first, end) the row each comes from,
+   * and the anchor is its item number `anchor` (from 0). Both grow to the largest unit's rows.
+   */
+  codes: Int32Array;
+  from: Int32Array;
+  first: number;
+  end: number;
   anchor: number;
 }
 
@@ -437,60 +459,115 @@ function mergeUnit(w: Ordering, s: number, e: number): void {
 }
 
 /**
- * Orders a unit's rows and leaves its route in `w.codes` (and `w.from`, `w.anchor`): repeats
+ * Orders a unit's rows and leaves its route in `w` (codes[first, end), from, anchor): repeats
  * collapsed, from the anchor `depth` items on (after) or `depth` items back to it (before), cut at
  * the first edge item. False when the unit has no anchor.
  */
 function routeOfUnit(w: Walk, s: number, e: number): boolean {
   if (e === s) return false;
   orderUnit(w, s, e);
+  if (w.codes.length < e - s) {
+    w.codes = new Int32Array(2 * (e - s));
+    w.from = new Int32Array(2 * (e - s));
+  }
   const { after, depth, codeOf, order, sel, edge, codes, from } = w;
-  codes.length = from.length = 0;
+  let n = 0;
   for (let k = s; k < e; k++) {
     const i = order[k]!;
     const item = codeOf[i]!;
-    if (codes.length > 0 && codes[codes.length - 1] === item) continue;
+    if (n > 0 && codes[n - 1] === item) continue;
     // After the anchor only `depth` more items are needed.
-    if (after && codes.length > depth) break;
-    codes.push(item);
-    from.push(i);
+    if (after && n > depth) break;
+    codes[n] = item;
+    from[n++] = i;
   }
   let anchor = 0;
-  if (!after) while (anchor < codes.length && !sel[codes[anchor]!]) anchor++;
-  if (anchor === codes.length) return false;
+  if (!after) while (anchor < n && !sel[codes[anchor]!]) anchor++;
+  if (anchor === n) return false;
   let first = anchor;
   let last = anchor;
   for (let k = 1; k <= depth; k++) {
     const at = after ? anchor + k : anchor - k;
-    if (at < 0 || at >= codes.length) break;
+    if (at < 0 || at >= n) break;
     if (after) last = at;
     else first = at;
     if (edge[codes[at]!]) break;
   }
-  codes.length = from.length = last + 1;
-  if (first > 0) {
-    codes.splice(0, first);
-    from.splice(0, first);
-  }
+  w.first = first;
+  w.end = last + 1;
   w.anchor = anchor - first;
   return true;
 }
 
-/** The node of a route in the tree of routes counted so far, added when new. */
-function routeNode(root: RouteNode, codes: readonly number[]): RouteNode {
-  let node = root;
-  for (let i = 0; i < codes.length; i++) {
-    let next = node.next.get(codes[i]!);
-    if (!next) node.next.set(codes[i]!, (next = { next: new Map(), counts: null }));
-    node = next;
+/**
+ * The routes counted so far as a tree of item numbers in flat arrays: node 0 is the empty route,
+ * and a node's child for an item is found in an open-addressing table keyed by both, so counting
+ * a unit's route allocates nothing.
+ */
+export class RouteTree {
+  /** By node: the route one item shorter, its last item, and the units whose route it is. */
+  parent: Int32Array = new Int32Array(16);
+  item: Int32Array = new Int32Array(16);
+  units: Int32Array = new Int32Array(16);
+  private size = 1;
+  /** Nodes by slot (0: free); the length is a power of two, at most half full. */
+  private slots = new Int32Array(32);
+
+  /** The node of route codes[first, end), added when new. */
+  nodeOf(codes: Int32Array, first: number, end: number): number {
+    let node = 0;
+    for (let k = first; k < end; k++) node = this.child(node, codes[k]!);
+    return node;
   }
-  return node;
+
+  /** The items of a node's route, first to last. */
+  codesOf(node: number): number[] {
+    const codes: number[] = [];
+    for (let at = node; at !== 0; at = this.parent[at]!) codes.push(this.item[at]!);
+    return codes.reverse();
+  }
+
+  private child(node: number, item: number): number {
+    const mask = this.slots.length - 1;
+    let slot = slotOf(node, item) & mask;
+    for (let at = this.slots[slot]!; at !== 0; at = this.slots[slot]!) {
+      if (this.parent[at] === node && this.item[at] === item) return at;
+      slot = (slot + 1) & mask;
+    }
+    if (this.size === this.parent.length) {
+      this.parent = grown(this.parent);
+      this.item = grown(this.item);
+      this.units = grown(this.units);
+    }
+    const added = this.size++;
+    this.parent[added] = node;
+    this.item[added] = item;
+    this.slots[slot] = added;
+    if (2 * this.size > this.slots.length) this.rehash();
+    return added;
+  }
+
+  private rehash(): void {
+    this.slots = new Int32Array(2 * this.slots.length);
+    const mask = this.slots.length - 1;
+    for (let node = 1; node < this.size; node++) {
+      let slot = slotOf(this.parent[node]!, this.item[node]!) & mask;
+      while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
+      this.slots[slot] = node;
+    }
+  }
 }
 
-/** A route's last item so far: the routes going on from it, and the counts of those ending here. */
-interface RouteNode {
-  next: Map<number, RouteNode>;
-  counts: Map<string | null, RouteCount> | null;
+/** A slot number for (node, item): multiplicative hashing, mixed so low bits vary. */
+function slotOf(node: number, item: number): number {
+  const h = Math.imul(node, 0x9e3779b1) ^ Math.imul(item, 0x85ebca6b);
+  return h ^ (h >>> 15);
+}
+
+function grown(a: Int32Array): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(2 * a.length);
+  b.set(a);
+  return b;
 }
 
 /** Breakdown values in the query's order: by text (byte order), none last. */
@@ -532,7 +609,7 @@ function topIds(tally: Float64Array, n: number, names: readonly string[]): numbe
 /** The most frequent routes: count ≥ min_count, at most top_n, ties by the route's items. */
 function topRoutes(routes: RouteCount[], p: PathsParams, units: number): PathRoute[] {
   // Only routes at least as frequent as the top_n-th can be listed: compare those by their items.
-  const ns = Float64Array.from(routes, (r) => r.n).sort();
+  const ns = unitsOf(routes).sort();
   const floor = Math.max(p.min_count, ns[ns.length - p.top_n] ?? 0);
   return routes
     .filter((r) => r.n >= floor)
@@ -546,64 +623,54 @@ function topRoutes(routes: RouteCount[], p: PathsParams, units: number): PathRou
  * by item) keep their name and the rest fold into `$other`; a unit whose route stopped goes to
  * `$end`; a link carrying fewer than min_count units into a named item goes to `$other` instead.
  * So each step's nodes add up to the units still on their route one step nearer the anchor.
+ *
+ * Like routesOf, its loops are small functions without closures over typed arrays, so that V8
+ * optimizes them once.
  */
 function sankeyOf(routes: RouteCount[], p: PathsParams, items: readonly string[]): PathsGraph['sankey'] {
   const after = p.direction === 'after';
   // An item's id is its code + 1 (codes start at 1): 0 is $end, 1 is $other, so each step's
   // tallies are array reads.
   const names = [END, OTHER, ...items.slice(1)];
-  const steps = p.depth + 1;
-  const outwards = new Int32Array(routes.length * steps);
-  routes.forEach((r, i) => r.codes.forEach((c, k) => (outwards[i * steps + (after ? k : r.codes.length - 1 - k)] = c + 1)));
-  const units = routes.map((r) => r.n);
-  const rankOf = (id: number) => (id === 0 ? 2 : id === 1 ? 1 : 0);
+  const g: Graph = {
+    ids: names.length,
+    steps: p.depth + 1,
+    outwards: outwardIds(routes, p.depth + 1, after),
+    units: unitsOf(routes),
+    live: rowNumbers(routes.length),
+    alive: routes.length,
+    folded: new Int32Array(routes.length),
+    nodeOf: new Int32Array(routes.length),
+  };
   const nodes: SankeyNode[] = [];
   const links: Array<{ from: number; to: number; value: number }> = [];
-  const folded = new Int32Array(routes.length);
-  const nodeOf = new Int32Array(routes.length).fill(-1);
-  let live = routes.map((_, i) => i);
   // The nodes of the step before are nodes[before, nodes.length).
   let before = 0;
-  for (let k = 0; k <= p.depth && live.length > 0; k++) {
-    const at = (i: number) => outwards[i * steps + k]!;
-    const raw = new Float64Array(names.length);
-    for (const i of live) raw[at(i)]! += units[i]!;
-    raw[0] = 0;
-    const kept = new Uint8Array(names.length);
-    for (const id of topIds(raw, p.top_n, names)) kept[id] = 1;
-    for (const i of live) {
-      const id = at(i);
-      folded[i] = id === 0 ? 0 : kept[id] ? id : 1;
-    }
+  for (let k = 0; k <= p.depth && g.alive > 0; k++) {
+    const kept = new Uint8Array(g.ids);
+    for (const id of topIds(tallied(g, k), p.top_n, names)) kept[id] = 1;
+    fold(g, k, kept);
     const width = nodes.length - before;
-    if (k > 0) {
-      // A link below min_count into a named item goes to $other of this step instead.
-      const carried = new Float64Array(width * names.length);
-      const key = (i: number) => (nodeOf[i]! - before) * names.length + folded[i]!;
-      for (const i of live) carried[key(i)]! += units[i]!;
-      for (const i of live) if (folded[i]! > 1 && carried[key(i)]! < p.min_count) folded[i] = 1;
-    }
-    const counts = new Float64Array(names.length);
-    for (const i of live) counts[folded[i]!]! += units[i]!;
-    const step = after ? k : -k;
+    if (k > 0) foldThinLinks(g, before, width, p.min_count);
+    const counts = new Float64Array(g.ids);
+    for (let j = 0; j < g.alive; j++) counts[g.folded[g.live[j]!]!]! += g.units[g.live[j]!]!;
     const ordered = [...counts.keys()].filter((id) => counts[id]! > 0);
-    ordered.sort((x, y) => rankOf(x) - rankOf(y) || counts[y]! - counts[x]! || compareText(names[x]!, names[y]!));
+    ordered.sort((x, y) => endsLast(x) - endsLast(y) || counts[y]! - counts[x]! || compareText(names[x]!, names[y]!));
     const start = nodes.length;
-    const index = new Int32Array(names.length);
+    const index = new Int32Array(g.ids);
+    const step = after ? k : -k;
     for (const id of ordered) {
       index[id] = nodes.length;
       nodes.push({ step, item: names[id]!, count: counts[id]! });
     }
     if (k > 0) {
-      const carried = new Float64Array(width * ordered.length);
-      for (const i of live) carried[(nodeOf[i]! - before) * ordered.length + index[folded[i]!]! - start]! += units[i]!;
-      carried.forEach((value, cell) => {
-        if (value > 0) links.push({ from: before + Math.floor(cell / ordered.length), to: start + (cell % ordered.length), value });
-      });
+      const carried = linkUnits(g, before, width, index, start, ordered.length);
+      for (let cell = 0; cell < carried.length; cell++) {
+        if (carried[cell]! > 0) links.push({ from: before + Math.floor(cell / ordered.length), to: start + (cell % ordered.length), value: carried[cell]! });
+      }
     }
     before = start;
-    live = live.filter((i) => folded[i] !== 0);
-    for (const i of live) nodeOf[i] = index[folded[i]!]!;
+    goOn(g, index);
   }
   // Nodes in step order; links forward in time (before the anchor: from the earlier step).
   const order = nodes.map((_, i) => i).sort((x, y) => nodes[x]!.step - nodes[y]!.step || x - y);
@@ -617,6 +684,107 @@ function sankeyOf(routes: RouteCount[], p: PathsParams, items: readonly string[]
   };
 }
 
+/** The routes as sankeyOf walks them, step by step away from the anchor. */
+interface Graph {
+  /** Item ids: 0 $end, 1 $other, code + 1 an item. */
+  ids: number;
+  steps: number;
+  /** By route and step (route * steps + step): the item id there, 0 past the route's end. */
+  outwards: Int32Array;
+  /** By route: its units. */
+  units: Float64Array;
+  /** The routes still going at this step: live[0, alive). */
+  live: Int32Array;
+  alive: number;
+  /** By route: its item id at this step once folded ($other for items past top_n or thin links). */
+  folded: Int32Array;
+  /** By route: its node at the step before. */
+  nodeOf: Int32Array;
+}
+
+/** By route, its units. */
+function unitsOf(routes: RouteCount[]): Float64Array {
+  const units = new Float64Array(routes.length);
+  for (let i = 0; i < routes.length; i++) units[i] = routes[i]!.n;
+  return units;
+}
+
+/** 0, 1, …, n - 1. */
+function rowNumbers(n: number): Int32Array {
+  const numbers = new Int32Array(n);
+  for (let i = 0; i < n; i++) numbers[i] = i;
+  return numbers;
+}
+
+/** $end after $other after items. */
+function endsLast(id: number): number {
+  return id === 0 ? 2 : id === 1 ? 1 : 0;
+}
+
+/** By route and step, the route's item id counted outwards from the anchor. */
+function outwardIds(routes: RouteCount[], steps: number, after: boolean): Int32Array {
+  const outwards = new Int32Array(routes.length * steps);
+  for (let i = 0; i < routes.length; i++) {
+    const codes = routes[i]!.codes;
+    for (let k = 0; k < codes.length; k++) outwards[i * steps + (after ? k : codes.length - 1 - k)] = codes[k]! + 1;
+  }
+  return outwards;
+}
+
+/** The units at each item of step k ($end's left out). */
+function tallied(g: Graph, k: number): Float64Array {
+  const raw = new Float64Array(g.ids);
+  for (let j = 0; j < g.alive; j++) {
+    const i = g.live[j]!;
+    raw[g.outwards[i * g.steps + k]!]! += g.units[i]!;
+  }
+  raw[0] = 0;
+  return raw;
+}
+
+/** Each live route's item at step k, $other when not kept. */
+function fold(g: Graph, k: number, kept: Uint8Array): void {
+  for (let j = 0; j < g.alive; j++) {
+    const i = g.live[j]!;
+    const id = g.outwards[i * g.steps + k]!;
+    g.folded[i] = id === 0 ? 0 : kept[id] ? id : 1;
+  }
+}
+
+/** A link below min_count into a named item goes to $other of this step instead. */
+function foldThinLinks(g: Graph, before: number, width: number, minCount: number): void {
+  const carried = new Float64Array(width * g.ids);
+  for (let j = 0; j < g.alive; j++) {
+    const i = g.live[j]!;
+    carried[(g.nodeOf[i]! - before) * g.ids + g.folded[i]!]! += g.units[i]!;
+  }
+  for (let j = 0; j < g.alive; j++) {
+    const i = g.live[j]!;
+    if (g.folded[i]! > 1 && carried[(g.nodeOf[i]! - before) * g.ids + g.folded[i]!]! < minCount) g.folded[i] = 1;
+  }
+}
+
+/** Units by (node of the step before, node of this step), a row per node before. */
+function linkUnits(g: Graph, before: number, width: number, index: Int32Array, start: number, nodes: number): Float64Array {
+  const carried = new Float64Array(width * nodes);
+  for (let j = 0; j < g.alive; j++) {
+    const i = g.live[j]!;
+    carried[(g.nodeOf[i]! - before) * nodes + index[g.folded[i]!]! - start]! += g.units[i]!;
+  }
+  return carried;
+}
+
+/** Keeps the routes that did not end at this step, each at its node. */
+function goOn(g: Graph, index: Int32Array): void {
+  let alive = 0;
+  for (let j = 0; j < g.alive; j++) {
+    const i = g.live[j]!;
+    if (g.folded[i] === 0) continue;
+    g.live[alive++] = i;
+    g.nodeOf[i] = index[g.folded[i]!]!;
+  }
+  g.alive = alive;
+}
 
 function graphOf(routes: RouteCount[], p: PathsParams, names: readonly string[]): PathsGraph {
   const units = routes.reduce((s, r) => s + r.n, 0);

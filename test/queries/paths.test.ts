@@ -11,7 +11,7 @@ import { seedEvents, seedIdentity, type SeedEvent } from '../support/seedEvents.
 import { grantEntitlements } from '../support/license.js';
 import { accessTokenFor, addMember } from '../support/factories.js';
 import { pathsOracle, type PathRule, type PathsInput } from '../oracles/paths.js';
-import { unitOrder } from '../../server/queries/paths.js';
+import { RouteTree, unitOrder } from '../../server/queries/paths.js';
 import { compareText } from '../../server/queries/sql.js';
 
 const SITE = 'https://Shop.Example';
@@ -279,4 +279,25 @@ t.test("a unit's rows are put in order however many and however mixed they come"
     { numRuns: 300 },
   );
   t.pass('in order, each row once');
+});
+
+t.test('routes counted in the tree keep one node each, through every time it grows', async (t) => {
+  fc.assert(
+    fc.property(fc.array(fc.array(fc.integer({ min: 1, max: 40 }), { maxLength: 6 }), { minLength: 1, maxLength: 600 }), (routes) => {
+      const tree = new RouteTree();
+      const nodeOf = (r: number[]) => tree.nodeOf(Int32Array.from([0, ...r, 0]), 1, r.length + 1);
+      const nodes = routes.map(nodeOf);
+      const byRoute = new Map<string, number>();
+      for (const [i, r] of routes.entries()) {
+        const known = byRoute.get(r.join(','));
+        if (known !== undefined && known !== nodes[i]) return false;
+        byRoute.set(r.join(','), nodes[i]!);
+      }
+      // Distinct routes, distinct nodes; each node names its route; asked again, the same node.
+      return new Set(byRoute.values()).size === byRoute.size
+        && routes.every((r, i) => tree.codesOf(nodes[i]!).join(',') === r.join(',') && nodeOf(r) === nodes[i]);
+    }),
+    { numRuns: 200 },
+  );
+  t.pass('one node per route');
 });
