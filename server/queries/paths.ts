@@ -287,16 +287,23 @@ export function routesOf(result: DuckDBMaterializedResult, p: PathsParams): Pick
     anchor: 0,
   };
   groupByUnit(rows, walk.order, walk.starts);
-  const starts = walk.starts;
+  return { rows: countRoutes(walk, rows.units, names, p.breakdown ? bvalOf : undefined), names };
+}
+
+/**
+ * Every unit's route counted: without a breakdown on its node of the route tree, with one by
+ * node and the anchor's value. In the order each was first seen.
+ */
+function countRoutes(walk: Walk, units: number, names: readonly string[], bvalOf: ((row: number) => string | null) | undefined): RouteCount[] {
+  const { starts } = walk;
   const tree = new RouteTree();
-  // Without a breakdown a route's units are counted on its node; with one, per node and value.
   const firstSeen: number[] = [];
   const byValue = new Map<string, RouteCount>();
   const counted: RouteCount[] = [];
-  for (let u = 1; u <= rows.units; u++) {
+  for (let u = 1; u <= units; u++) {
     if (!routeOfUnit(walk, starts[u]!, starts[u + 1]!)) continue;
     const node = tree.nodeOf(walk.codes, walk.first, walk.end);
-    if (!p.breakdown) {
+    if (!bvalOf) {
       if (tree.units[node]!++ === 0) firstSeen.push(node);
       continue;
     }
@@ -315,7 +322,7 @@ export function routesOf(result: DuckDBMaterializedResult, p: PathsParams): Pick
     const codes = tree.codesOf(node);
     counted.push({ bval: null, items: codes.map((c) => names[c]!), codes, n: tree.units[node]! });
   }
-  return { rows: counted, names };
+  return counted;
 }
 
 /** The result's rows as routesOf reads them: unit, time and item by row number. */
