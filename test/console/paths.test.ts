@@ -73,6 +73,7 @@ t.test('the routes after any page view, as the API answers them', async (t) => {
   t.equal(expected.units, 6, 'six people viewed a page');
   t.match(await page.getByTestId('paths-units').textContent(), `${expected.units} actors`, 'the units counted');
   t.same(await routesOnPage(page), routesOf(expected.routes), 'every route, its count and share');
+  await page.locator('[data-testid=sankey][data-drawn=whole]').waitFor();
   const drawn = await page.locator('[data-testid=sankey] rect.sankey-node').evaluateAll((rects) => rects.map((r) => [Number(r.getAttribute('data-step')), r.getAttribute('data-item')]));
   t.same(drawn, expected.sankey.nodes.map((n: { step: number; item: string }) => [n.step, n.item]), 'a bar per node of the graph, in the API order');
   t.equal(await page.locator('svg[role=img][aria-label^="Routes after pp.page_view"]').count(), 1, 'the graph is a labelled image');
@@ -87,6 +88,7 @@ t.test('a node clicked, then one picked with the keyboard, anchors the query on 
   t.equal(await page.getByLabel('Selected event or page').inputValue(), '/pricing', 'the field follows');
   const pricing = await ask('/pricing');
   t.same(await eventually('the routes after /pricing', () => routesOnPage(page), (rows) => JSON.stringify(rows) === JSON.stringify(routesOf(pricing.routes))), routesOf(pricing.routes));
+  await page.locator('[data-testid=sankey][data-drawn=whole]').waitFor();
   t.equal(await page.locator('[data-testid=sankey] rect.sankey-node').count(), pricing.sankey.nodes.length, 'the graph redrawn');
 
   await page.locator('.sankey-pick[data-item="signup"]').first().focus();
@@ -95,6 +97,29 @@ t.test('a node clicked, then one picked with the keyboard, anchors the query on 
   const signup = await ask('signup');
   t.same(await eventually('the routes after signup', () => routesOnPage(page), (rows) => JSON.stringify(rows) === JSON.stringify(routesOf(signup.routes))), routesOf(signup.routes));
   t.same(signup.routes.map((r: Route) => r.items), [['signup', '/users/42'], ['signup', '/users/7']], 'each user page its own item before any rule');
+});
+
+t.test('a graph wider than the window shows its first screen, then all of it with its buttons', async (t) => {
+  const narrow = await page.context().newPage();
+  t.teardown(() => narrow.close());
+  await narrow.setViewportSize({ width: 480, height: 900 });
+  // What the page holds when it marks its chart as drawn (the first pass, painted).
+  await narrow.addInitScript(`{
+    const mark = performance.mark.bind(performance);
+    performance.mark = (name, options) => {
+      if (name === 'pp:drawn') window.drawnNodes = document.querySelectorAll('rect.sankey-node').length;
+      return mark(name, options);
+    };
+  }`);
+  await narrow.goto(`${base}/insights/paths?event=pp.page_view&from=${from}&to=${today}`);
+  await narrow.locator('[data-testid=sankey][data-drawn=whole]').waitFor();
+  const expected = await ask('pp.page_view');
+  const firstScreen = (await narrow.evaluate('window.drawnNodes')) as number;
+  t.ok(firstScreen > 0 && firstScreen < expected.sankey.nodes.length, `the first screen drew ${firstScreen} of ${expected.sankey.nodes.length} nodes`);
+  const drawn = await narrow.locator('[data-testid=sankey] rect.sankey-node').evaluateAll((rects) => rects.map((r) => [Number(r.getAttribute('data-step')), r.getAttribute('data-item')]));
+  t.same(drawn, expected.sankey.nodes.map((n: { step: number; item: string }) => [n.step, n.item]), 'then every node');
+  const named = expected.sankey.nodes.filter((n: { item: string }) => n.item !== '$end' && n.item !== '$other');
+  t.equal(await narrow.locator('.sankey-pick').count(), named.length, 'and a button on every named node');
 });
 
 t.test('broken down by a property of the selected event, one segment at a time', async (t) => {
@@ -153,6 +178,7 @@ t.test('a rule tried, saved, and used by the paths', async (t) => {
   const cleaned = await ask('signup');
   t.same(cleaned.routes.map((r: Route) => [r.items, r.count]), [[['signup', '/users/:id'], 2]], 'the API folds both user pages into one');
   t.same(await routesOnPage(page), routesOf(cleaned.routes), 'and so does the page');
+  await page.locator('[data-testid=sankey][data-drawn=whole]').waitFor();
   t.ok(await page.locator('.sankey-pick[data-item="/users/:id"]').count() > 0, 'the cleaned path is a node');
 });
 
