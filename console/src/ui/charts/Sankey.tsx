@@ -43,6 +43,10 @@ const HIT_W = 190;
 const mid = (n: Laid) => (n.y0! + n.y1!) / 2;
 const hitH = (n: Laid) => Math.max(36, n.y1! - n.y0!);
 
+/** Room a node's label needs above and below its middle: two lines (text, count), one line. */
+const TWO_LINES = 32;
+const ONE_LINE = 17;
+
 const shorten = (text: string) => (text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS - 1)}…` : text);
 
 export function SankeyChart({ title, nodes, links, onPick }: { title: string; nodes: FlowNode[]; links: FlowLink[]; onPick(index: number): void }) {
@@ -79,16 +83,10 @@ export function SankeyChart({ title, nodes, links, onPick }: { title: string; no
               // The last column's labels sit left of their bars, the others' right of them.
               const last = n.step === graph.lastStep;
               const x = last ? n.x0! - 6 : n.x1! + 6;
-              const y = mid(n);
               return (
                 <>
                   <rect class={n.muted ? 'sankey-node muted' : 'sankey-node'} data-item={n.key} data-step={n.step} x={n.x0} y={n.y0} width={n.x1! - n.x0!} height={Math.max(1, n.y1! - n.y0!)} />
-                  <text x={x} y={y - 3} text-anchor={last ? 'end' : 'start'} class="bar-label">
-                    {shorten(n.label)}
-                    <tspan x={x} dy={15} class="bar-sub">
-                      {formatNumber(n.count)}
-                    </tspan>
-                  </text>
+                  {label(n, graph.room[n.index!]!, x, last ? 'end' : 'start')}
                 </>
               );
             })}
@@ -121,6 +119,52 @@ export function SankeyChart({ title, nodes, links, onPick }: { title: string; no
   );
 }
 
+/**
+ * A node's text and count, beside its bar: on two lines when its neighbours in the column leave
+ * room, else on one, else none (the count is still in the button's name and the routes table).
+ */
+function label(n: Laid, room: number, x: number, anchor: 'start' | 'end') {
+  const y = mid(n);
+  if (room >= TWO_LINES) {
+    return (
+      <text x={x} y={y - 3} text-anchor={anchor} class="bar-label">
+        {shorten(n.label)}
+        <tspan x={x} dy={15} class="bar-sub">
+          {formatNumber(n.count)}
+        </tspan>
+      </text>
+    );
+  }
+  if (room < ONE_LINE) return null;
+  return (
+    <text x={x} y={y + 4} text-anchor={anchor} class="bar-label">
+      {shorten(n.label)}
+      <tspan dx={6} class="bar-sub">
+        {formatNumber(n.count)}
+      </tspan>
+    </text>
+  );
+}
+
+/** By node index, the distance from its middle to the nearest middle of another node of its column. */
+function roomOf(nodes: Laid[]): number[] {
+  const room = nodes.map(() => Infinity);
+  const columns = new Map<number, Laid[]>();
+  for (const n of nodes) {
+    if (!columns.has(n.step)) columns.set(n.step, []);
+    columns.get(n.step)!.push(n);
+  }
+  for (const column of columns.values()) {
+    column.sort((a, b) => mid(a) - mid(b));
+    for (let i = 1; i < column.length; i++) {
+      const gap = mid(column[i]!) - mid(column[i - 1]!);
+      room[column[i]!.index!] = Math.min(room[column[i]!.index!]!, gap);
+      room[column[i - 1]!.index!] = Math.min(room[column[i - 1]!.index!]!, gap);
+    }
+  }
+  return room;
+}
+
 /** The graph placed in a box that grows with the steps and the fullest column. */
 function layout(nodes: FlowNode[], links: FlowLink[]) {
   const first = Math.min(...nodes.map((n) => n.step));
@@ -148,5 +192,5 @@ function layout(nodes: FlowNode[], links: FlowLink[]) {
     nodes: nodes.map((n) => ({ ...n, fixedValue: n.count })),
     links: links.map((l) => ({ ...l })),
   });
-  return { nodes: laid.nodes as Laid[], links: laid.links as Array<SankeyLink<FlowNode & { fixedValue: number }, FlowLink>>, width, height, columns, lastStep };
+  return { nodes: laid.nodes as Laid[], room: roomOf(laid.nodes as Laid[]), links: laid.links as Array<SankeyLink<FlowNode & { fixedValue: number }, FlowLink>>, width, height, columns, lastStep };
 }
