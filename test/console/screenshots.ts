@@ -38,7 +38,7 @@ try {
   await visit('retention', '/projects/1/insights/retention?start=signup&return=report_viewed', (p) => p.getByTestId('retention-grid').waitFor());
   await visit('segmentation', '/projects/1/insights/segmentation?event=pp.page_view&metric=uniques&group_by=path', (p) => p.locator('.uplot').waitFor());
   await visit('lifecycle', '/projects/1/insights/lifecycle', (p) => p.getByTestId('lifecycle-table').waitFor());
-  await visit('paths', '/projects/1/insights/paths?event=pp.page_view&depth=4&top_n=6&exclude=pp.scroll_depth~pp.click', (p) => p.getByTestId('sankey').waitFor());
+  await visit('paths', '/projects/1/insights/paths?event=pp.page_view&depth=4&top_n=6&exclude=pp.scroll_depth~pp.click', (p) => p.locator('[data-testid=sankey][data-drawn=whole]').waitFor());
   await visit('revenue', '/projects/1/insights/revenue', (p) => p.getByTestId('revenue-tiles').waitFor());
   await visit('keys', '/projects/1/keys', (p) => p.getByTestId('tracker-snippet').waitFor());
   await visit('organization', '/org', (p) => p.getByRole('heading', { name: 'Members' }).waitFor());

@@ -39,6 +39,8 @@ const NODE_W = 14;
 const LABEL_CHARS = 26;
 /** A node's button covers its bar and its label. */
 const HIT_W = 190;
+/** Room right of the last column for its labels (the other columns' sit between columns). */
+const LABEL_W = HIT_W - NODE_W;
 
 const mid = (n: Laid) => (n.y0! + n.y1!) / 2;
 const hitH = (n: Laid) => Math.max(36, n.y1! - n.y0!);
@@ -80,13 +82,12 @@ export function SankeyChart({ title, nodes, links, onPick }: { title: string; no
               ))}
             </g>
             {nodesShown.map((n) => {
-              // The last column's labels sit left of their bars, the others' right of them.
-              const last = n.step === graph.lastStep;
-              const x = last ? n.x0! - 6 : n.x1! + 6;
+              // Labels sit right of their bars; the last column's in the room kept for them.
+              const x = n.x1! + 6;
               return (
                 <>
                   <rect class={n.muted ? 'sankey-node muted' : 'sankey-node'} data-item={n.key} data-step={n.step} x={n.x0} y={n.y0} width={n.x1! - n.x0!} height={Math.max(1, n.y1! - n.y0!)} />
-                  {label(n, graph.room[n.index!]!, x, last ? 'end' : 'start')}
+                  {label(n, graph.room[n.index!]!, x)}
                 </>
               );
             })}
@@ -103,7 +104,7 @@ export function SankeyChart({ title, nodes, links, onPick }: { title: string; no
                     aria-label={n.action}
                     title={n.action}
                     style={{
-                      left: `${((n.step === graph.lastStep ? n.x1! - HIT_W : n.x0!) / width) * 100}%`,
+                      left: `${(n.x0! / width) * 100}%`,
                       top: `${((mid(n) - hitH(n) / 2) / height) * 100}%`,
                       width: `${(HIT_W / width) * 100}%`,
                       height: `${(hitH(n) / height) * 100}%`,
@@ -123,11 +124,11 @@ export function SankeyChart({ title, nodes, links, onPick }: { title: string; no
  * A node's text and count, beside its bar: on two lines when its neighbours in the column leave
  * room, else on one, else none (the count is still in the button's name and the routes table).
  */
-function label(n: Laid, room: number, x: number, anchor: 'start' | 'end') {
+function label(n: Laid, room: number, x: number) {
   const y = mid(n);
   if (room >= TWO_LINES) {
     return (
-      <text x={x} y={y - 3} text-anchor={anchor} class="bar-label">
+      <text x={x} y={y - 3} class="bar-label">
         {shorten(n.label)}
         <tspan x={x} dy={15} class="bar-sub">
           {formatNumber(n.count)}
@@ -137,7 +138,7 @@ function label(n: Laid, room: number, x: number, anchor: 'start' | 'end') {
   }
   if (room < ONE_LINE) return null;
   return (
-    <text x={x} y={y + 4} text-anchor={anchor} class="bar-label">
+    <text x={x} y={y + 4} class="bar-label">
       {shorten(n.label)}
       <tspan dx={6} class="bar-sub">
         {formatNumber(n.count)}
@@ -172,7 +173,7 @@ function layout(nodes: FlowNode[], links: FlowLink[]) {
   const columns = lastStep - first + 1;
   const perColumn = new Map<number, number>();
   for (const n of nodes) perColumn.set(n.step, (perColumn.get(n.step) ?? 0) + 1);
-  const width = Math.max(860, columns * COLUMN_W);
+  const width = Math.max(860, (columns - 1) * COLUMN_W + NODE_W + LABEL_W);
   const height = Math.max(200, Math.max(...perColumn.values()) * ROW_H + PAD * 2);
   const laid = sankey<FlowNode & { fixedValue: number }, FlowLink>()
     .nodeWidth(NODE_W)
@@ -187,10 +188,10 @@ function layout(nodes: FlowNode[], links: FlowLink[]) {
     .nodeSort(null)
     .extent([
       [1, PAD],
-      [width - 1, height - PAD],
+      [width - LABEL_W, height - PAD],
     ])({
     nodes: nodes.map((n) => ({ ...n, fixedValue: n.count })),
     links: links.map((l) => ({ ...l })),
   });
-  return { nodes: laid.nodes as Laid[], room: roomOf(laid.nodes as Laid[]), links: laid.links as Array<SankeyLink<FlowNode & { fixedValue: number }, FlowLink>>, width, height, columns, lastStep };
+  return { nodes: laid.nodes as Laid[], room: roomOf(laid.nodes as Laid[]), links: laid.links as Array<SankeyLink<FlowNode & { fixedValue: number }, FlowLink>>, width, height, columns };
 }
