@@ -388,7 +388,7 @@ interface Walk extends Ordering {
   starts: Int32Array;
   /**
    * The unit's route is codes[first, end) (its items), from[first, end) the row each comes from,
-   * and the anchor is its item number `anchor` (from 0). Both grow to the largest unit's rows.
+   * and its anchor is codes[first + anchor]. Both arrays grow to the largest unit's rows.
    */
   codes: Int32Array;
   from: Int32Array;

@@ -45,7 +45,7 @@ const LABEL_W = HIT_W - NODE_W;
 const mid = (n: Laid) => (n.y0! + n.y1!) / 2;
 const hitH = (n: Laid) => Math.max(36, n.y1! - n.y0!);
 
-/** Room a node's label needs above and below its middle: two lines (text, count), one line. */
+/** How far the nearest node's middle must be from a node's for its label on two lines (text, count), on one. */
 const TWO_LINES = 32;
 const ONE_LINE = 17;
 
