@@ -657,12 +657,13 @@ function sankeyOf(routes: RouteCount[], p: PathsParams, items: readonly string[]
   let before = 0;
   for (let k = 0; k <= p.depth && g.alive > 0; k++) {
     const kept = new Uint8Array(g.ids);
-    for (const id of topIds(tallied(g, k), p.top_n, names)) kept[id] = 1;
+    const raw = unitsById(g, g.outwards, g.steps, k);
+    raw[0] = 0; // $end is not an item to keep
+    for (const id of topIds(raw, p.top_n, names)) kept[id] = 1;
     fold(g, k, kept);
     const width = nodes.length - before;
     if (k > 0) foldThinLinks(g, before, width, p.min_count);
-    const counts = new Float64Array(g.ids);
-    for (let j = 0; j < g.alive; j++) counts[g.folded[g.live[j]!]!]! += g.units[g.live[j]!]!;
+    const counts = unitsById(g, g.folded, 1, 0);
     const ordered = [...counts.keys()].filter((id) => counts[id]! > 0);
     ordered.sort((x, y) => endsLast(x) - endsLast(y) || counts[y]! - counts[x]! || compareText(names[x]!, names[y]!));
     const start = nodes.length;
@@ -740,15 +741,14 @@ function outwardIds(routes: RouteCount[], steps: number, after: boolean): Int32A
   return outwards;
 }
 
-/** The units at each item of step k ($end's left out). */
-function tallied(g: Graph, k: number): Float64Array {
-  const raw = new Float64Array(g.ids);
+/** By item id, the units of the live routes whose id is that in ids[route * stride + at]. */
+function unitsById(g: Graph, ids: Int32Array, stride: number, at: number): Float64Array {
+  const units = new Float64Array(g.ids);
   for (let j = 0; j < g.alive; j++) {
     const i = g.live[j]!;
-    raw[g.outwards[i * g.steps + k]!]! += g.units[i]!;
+    units[ids[i * stride + at]!]! += g.units[i]!;
   }
-  raw[0] = 0;
-  return raw;
+  return units;
 }
 
 /** Each live route's item at step k, $other when not kept. */
