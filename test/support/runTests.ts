@@ -6,6 +6,7 @@ import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../../server/packageRoot.js';
+import { ensureTestTools } from './testTools.js';
 
 function testFiles(dir: string): string[] {
   const out: string[] = [];
@@ -18,6 +19,12 @@ function testFiles(dir: string): string[] {
 }
 
 const root = packageRoot();
+// Before any test: the programs the suite needs beyond npm's packages, installed when missing.
+const toolsProblem = ensureTestTools();
+if (toolsProblem !== null) {
+  process.stdout.write(`not ok - ${toolsProblem}\n\n0 passed, 1 failed\n`);
+  process.exit(1);
+}
 const selected = process.argv.slice(2);
 const files = selected.length > 0 ? selected : testFiles(path.join(root, 'dist', 'test')).map((f) => path.relative(root, f));
 const tap = path.join(root, 'node_modules', '.bin', 'tap');
