@@ -2,7 +2,9 @@
 // index.html, no inline script or style (the server's CSP allows neither).
 import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -15,14 +17,36 @@ function trackerVersion(): string {
   return newest;
 }
 
+/** Text files worth compressing: the server sends these `.br` / `.gz` twins to browsers that accept them. */
+const COMPRESSIBLE = /\.(js|css|html|svg|json)$/;
+const MIN_BYTES = 1024;
+
+/** Writes a brotli (best) and a gzip (best) twin beside every built text file, once at build time. */
+function precompress(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) precompress(full);
+    else if (COMPRESSIBLE.test(name) && statSync(full).size >= MIN_BYTES) {
+      const body = readFileSync(full);
+      writeFileSync(`${full}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+      writeFileSync(`${full}.gz`, gzipSync(body, { level: 9 }));
+    }
+  }
+}
+
+const outDir = fileURLToPath(new URL('../dist/console', import.meta.url));
+
 export default defineConfig({
   root: here,
   base: '/',
-  plugins: [preact({ prefreshEnabled: false, devToolsEnabled: false })],
+  plugins: [
+    preact({ prefreshEnabled: false, devToolsEnabled: false }),
+    { name: 'pp-precompress', apply: 'build', closeBundle: () => precompress(outDir) },
+  ],
   logLevel: 'warn',
   define: { __TRACKER_VERSION__: JSON.stringify(trackerVersion()) },
   build: {
-    outDir: fileURLToPath(new URL('../dist/console', import.meta.url)),
+    outDir,
     emptyOutDir: true,
     assetsDir: 'assets',
     assetsInlineLimit: 0,

@@ -14,6 +14,7 @@ import { securityHeaders } from './securityHeaders.js';
 import { errorHandler, notFoundHandler, BODY_LIMIT_BYTES } from './errorHandler.js';
 import { mainApiCors } from './cors.js';
 import { rateLimit } from './rateLimit.js';
+import { compressJson } from './compression.js';
 import { healthDomain } from './health.js';
 import { openapiDomain } from './openapiRoute.js';
 import { trackerDomain } from '../tracker/routes.js';
@@ -86,6 +87,7 @@ export function buildApp(services: Services, domains: Domain[] = DOMAINS): Built
 
   app.use(requestContext(services.log));
   app.use(securityHeaders());
+  app.use(['/api/v1', '/v1'], compressJson());
   const origins = allowedOrigins(services.config);
   app.use('/api/v1', mainApiCors(() => origins));
   app.use(

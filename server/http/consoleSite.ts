@@ -4,8 +4,9 @@
 
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { packageRoot } from '../packageRoot.js';
+import { acceptedEncoding, type Encoding } from './compression.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const DAY = 'public, max-age=86400';
@@ -37,10 +38,35 @@ const CONTENT_TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
+/** A built file and the compressed twins the build wrote beside it (`.br`, `.gz`). */
+interface Body {
+  plain: Buffer;
+  encoded: Partial<Record<Encoding, Buffer>>;
+}
+
 export interface ConsoleFiles {
-  index: Buffer;
+  index: Body;
   /** `/assets/<name>` (hashed, immutable) and `/<name>` (the favicon: cached a day) → file */
-  files: Map<string, { body: Buffer; contentType: string; cacheControl: string }>;
+  files: Map<string, Body & { contentType: string; cacheControl: string }>;
+}
+
+const TWINS: Record<string, Encoding> = { '.br': 'br', '.gz': 'gzip' };
+
+function readBody(full: string): Body {
+  const encoded: Body['encoded'] = {};
+  for (const [ext, encoding] of Object.entries(TWINS)) if (existsSync(full + ext)) encoded[encoding] = readFileSync(full + ext);
+  return { plain: readFileSync(full), encoded };
+}
+
+/** Sends `body` in the encoding the request accepts when the build wrote that twin. */
+function send(res: Response, body: Body, head: boolean): void {
+  res.vary('Accept-Encoding');
+  const encoding = acceptedEncoding(res.req.get('Accept-Encoding'));
+  const packed = encoding === null ? undefined : body.encoded[encoding];
+  if (packed) res.setHeader('Content-Encoding', encoding!);
+  const bytes = packed ?? body.plain;
+  res.setHeader('Content-Length', bytes.length);
+  res.end(head ? undefined : bytes);
 }
 
 export function consoleDir(): string {
@@ -56,13 +82,13 @@ export function loadConsoleFiles(dir = consoleDir()): ConsoleFiles | undefined {
     if (!existsSync(folder)) return;
     for (const name of readdirSync(folder)) {
       const full = path.join(folder, name);
-      if (name === 'index.html' || !statSync(full).isFile()) continue;
-      files.set(`${prefix}${name}`, { body: readFileSync(full), contentType: CONTENT_TYPES[path.extname(name)] ?? 'application/octet-stream', cacheControl });
+      if (name === 'index.html' || path.extname(name) in TWINS || !statSync(full).isFile()) continue;
+      files.set(`${prefix}${name}`, { ...readBody(full), contentType: CONTENT_TYPES[path.extname(name)] ?? 'application/octet-stream', cacheControl });
     }
   };
   add(path.join(dir, 'assets'), '/assets/', IMMUTABLE);
   add(dir, '/', DAY);
-  return { index: readFileSync(indexFile), files };
+  return { index: readBody(indexFile), files };
 }
 
 function isApiPath(p: string): boolean {
@@ -81,7 +107,7 @@ export function consoleSite(files: ConsoleFiles | undefined): RequestHandler {
     if (asset) {
       res.setHeader('Content-Type', asset.contentType);
       res.setHeader('Cache-Control', asset.cacheControl);
-      res.end(req.method === 'HEAD' ? undefined : asset.body);
+      send(res, asset, req.method === 'HEAD');
       return;
     }
     if (req.path.startsWith('/assets/') || looksLikeFile(req.path)) return next();
@@ -90,6 +116,6 @@ export function consoleSite(files: ConsoleFiles | undefined): RequestHandler {
     res.setHeader('Content-Security-Policy', CONSOLE_CSP);
     res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('Referrer-Policy', 'same-origin');
-    res.end(req.method === 'HEAD' ? undefined : files.index);
+    send(res, files.index, req.method === 'HEAD');
   };
 }
