@@ -45,6 +45,7 @@ import { askRunningServer, runningServerStatus } from '../installer/runningServe
 import { chownTree, lookupUser } from '../installer/serviceUser.js';
 import { formatDoctor, runCheckoutDoctor, runDoctor } from '../installer/doctor.js';
 import { createSupportBundle, defaultSupportBundleName } from '../installer/supportBundle.js';
+import { readableLines, readableLogLine } from '../installer/logFormat.js';
 
 interface InstallationOptions {
   dataDir?: string;
@@ -103,9 +104,27 @@ function installationOrServer(opts: InstallationOptions): { inst: Installation; 
   return { config: checkoutConfig(opts) };
 }
 
+/** Whether the command line asked for JSON: then errors are JSON too (on standard error). */
+const jsonWanted = (): boolean => process.argv.includes('--json');
+
 function fail(message: string): never {
-  process.stderr.write(`ppctl: ${message}\n`);
+  process.stderr.write(jsonWanted() ? JSON.stringify({ error: { message } }) + '\n' : `ppctl: ${message}\n`);
   process.exit(1);
+}
+
+interface JsonOption {
+  json?: boolean;
+}
+
+/** Adds --json; every command takes it (a test walks the commands). */
+function jsonOption(cmd: Command, description = 'print JSON'): Command {
+  return cmd.option('--json', description);
+}
+
+/** Prints `value` as JSON with --json, else the lines `text` gives. */
+function report(opts: JsonOption, value: unknown, text: () => string[]): void {
+  if (opts.json) return say(JSON.stringify(value, null, 2));
+  for (const line of text()) say(line);
 }
 
 async function admin(opts: InstallationOptions, name: string, args: Record<string, unknown> = {}): Promise<unknown> {
@@ -125,23 +144,34 @@ installationOptions(
     .option('--host <addr>', 'listen address (PP_HOST)')
     .option('--base-url <url>', 'public base URL (PP_BASE_URL)')
     .addOption(new Option('--embedded', 'on a fresh data directory, create an owner, an organization and a demo project with demo data, and print their credentials'))
-    .option('--no-demo-data', 'with --embedded: leave the demo project empty'),
+    .option('--no-demo-data', 'with --embedded: leave the demo project empty')
+    .option('--json', 'with --embedded: print the sign-in address and credentials as one JSON line among the JSON log lines'),
 )
   .addHelpText('after', '\n' + settingsHelp())
-  .action(async (opts: InstallationOptions & { port?: string; host?: string; baseUrl?: string; embedded?: boolean; demoData?: boolean }) => {
+  .action(async (opts: InstallationOptions & JsonOption & { port?: string; host?: string; baseUrl?: string; embedded?: boolean; demoData?: boolean }) => {
     const config = resolveConfig(opts, { port: opts.port, host: opts.host, base_url: opts.baseUrl });
     const running = await startServer(config);
     if (opts.embedded) {
       const demo = await ensureDemoAccount(running.services.meta, running.services.clock.now());
+      const text = (line: string): void => {
+        if (!opts.json) say(line);
+      };
+      let loaded: { events: number; people: number } | null = null;
       if (demo.password && opts.demoData !== false) {
-        process.stdout.write('Loading demo data into the demo project…\n');
-        const loaded = await loadDemoData(running.services, running.url, demo.project.id, demo.ownerId);
-        process.stdout.write(`  ${loaded.events.toLocaleString('en-US')} events of ${loaded.people.toLocaleString('en-US')} visitors over four weeks.\n`);
+        text('Loading demo data into the demo project…');
+        loaded = await loadDemoData(running.services, running.url, demo.project.id, demo.ownerId);
+        text(`  ${loaded.events.toLocaleString('en-US')} events of ${loaded.people.toLocaleString('en-US')} visitors over four weeks.`);
       }
-      const lines = [``, `pp is running at ${config.base_url}/sign-in`, `  owner email: ${demo.email}`];
-      lines.push(demo.password ? `  one-time password: ${demo.password}  (shown only now; you choose your own at the first sign-in)` : `  (existing owner; password not shown again)`);
-      lines.push(`  demo project id: ${demo.project.id}`, ``);
-      process.stdout.write(lines.join('\n') + '\n');
+      const signIn = `${config.base_url}/sign-in`;
+      if (opts.json) {
+        const ready = { msg: 'ready', sign_in_url: signIn, owner_email: demo.email, one_time_password: demo.password ?? null, demo_project_id: demo.project.id, demo_events: loaded?.events ?? null };
+        process.stdout.write(JSON.stringify(ready) + '\n');
+      } else {
+        const lines = [``, `pp is running at ${signIn}`, `  owner email: ${demo.email}`];
+        lines.push(demo.password ? `  one-time password: ${demo.password}  (shown only now; you choose your own at the first sign-in)` : `  (existing owner; password not shown again)`);
+        lines.push(`  demo project id: ${demo.project.id}`, ``);
+        process.stdout.write(lines.join('\n') + '\n');
+      }
     }
     let stopping = false;
     const stop = (signal: string) => {
@@ -173,11 +203,11 @@ installationOptions(program.command('migrations').description('list applied data
 
 const license = program.command('license').description('apply, show or remove the signed license');
 
-installationOptions(license.command('apply <file>').description('verify a license file and make it current (a running server uses it at once)')).action(
-  async (file: string, opts: InstallationOptions) => {
+jsonOption(installationOptions(license.command('apply <file>').description('verify a license file and make it current (a running server uses it at once)'))).action(
+  async (file: string, opts: InstallationOptions & JsonOption) => {
     const token = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => fail(`cannot read ${file}: ${err.code ?? err.message}`));
-    const report = (await admin(opts, 'license.apply', { token })) as LicenseReport;
-    process.stdout.write(`License applied.\n${formatLicense(report)}`);
+    const applied = (await admin(opts, 'license.apply', { token })) as LicenseReport;
+    report(opts, applied, () => ['License applied.', formatLicense(applied).replace(/\n$/, '')]);
   },
 );
 
@@ -188,10 +218,12 @@ installationOptions(license.command('show').description('show the current licens
     process.stdout.write(opts.json ? JSON.stringify(report, null, 2) + '\n' : formatLicense(report));
   });
 
-installationOptions(license.command('remove').description('remove the current license (gated features turn off)')).action(async (opts: InstallationOptions) => {
-  await admin(opts, 'license.remove');
-  process.stdout.write('License removed; actor drill-down and saved segments are off.\n');
-});
+jsonOption(installationOptions(license.command('remove').description('remove the current license (gated features turn off)'))).action(
+  async (opts: InstallationOptions & JsonOption) => {
+    await admin(opts, 'license.remove');
+    report(opts, { removed: true }, () => ['License removed; actor drill-down and saved segments are off.']);
+  },
+);
 const mail = program.command('mail').description('outgoing mail');
 
 installationOptions(mail.command('outbox').description('list the mail outbox, newest first (queued, sent and failed; never the bodies)'))
@@ -243,13 +275,15 @@ for (const [verb, past] of [['approve', 'approved'], ['reject', 'rejected']] as 
     verb === 'approve'
       ? 'start the held trial of an organization (its full length from now) and email its owners'
       : 'refuse the held trial of an organization (it may still choose a plan) and email its owners';
-  installationOptions(review.command(`${verb} <org-id>`).description(description))
+  jsonOption(installationOptions(review.command(`${verb} <org-id>`).description(description)))
     .option('--note <text>', 'why, kept with the subscription and in the audit log (not emailed)')
-    .action(async (orgId: string, opts: InstallationOptions & { note?: string }) => {
+    .action(async (orgId: string, opts: InstallationOptions & JsonOption & { note?: string }) => {
       const d = (await admin(opts, `review.${verb}`, { org_id: orgId, note: opts.note })) as ReviewDecision;
       const until = d.status === 'trialing' ? `; the trial runs until ${d.trial_ends_at}` : '';
-      say(`Trial of organization ${d.org_id} (${d.name}) ${past}${until}.`);
-      say(`  emailed: ${d.owners_emailed.length ? d.owners_emailed.join(', ') : 'nobody (the organization has no owner)'}`);
+      report(opts, d, () => [
+        `Trial of organization ${d.org_id} (${d.name}) ${past}${until}.`,
+        `  emailed: ${d.owners_emailed.length ? d.owners_emailed.join(', ') : 'nobody (the organization has no owner)'}`,
+      ]);
     });
 }
 
@@ -268,10 +302,10 @@ installationOptions(ingest.command('retry').description('load again the batches 
 
 const adminGroup = program.command('admin').description('account administration');
 
-installationOptions(adminGroup.command('reset-password <email>').description('set a new password for an account and sign out all its sessions'))
+jsonOption(installationOptions(adminGroup.command('reset-password <email>').description('set a new password for an account and sign out all its sessions')))
   .option('--password-file <file>', 'read the new password from this file (default: generate one and print it)')
   .option('--disable-mfa', 'also turn off two-factor authentication (lost authenticator and recovery codes)')
-  .action(async (email: string, opts: InstallationOptions & { passwordFile?: string; disableMfa?: boolean }) => {
+  .action(async (email: string, opts: InstallationOptions & JsonOption & { passwordFile?: string; disableMfa?: boolean }) => {
     const password = opts.passwordFile
       ? (await readFile(opts.passwordFile, 'utf8').catch((err: NodeJS.ErrnoException) => fail(`cannot read ${opts.passwordFile}: ${err.code ?? err.message}`))).replace(/\r?\n$/, '')
       : undefined;
@@ -280,10 +314,12 @@ installationOptions(adminGroup.command('reset-password <email>').description('se
       generated_password: string | null;
       mfa_removed: boolean;
     };
-    const lines = [`Password of ${result.email} changed; all its sessions are signed out. It must be changed again at the next sign-in.`];
-    if (result.generated_password) lines.push(`  new password: ${result.generated_password}  (shown only now)`);
-    if (result.mfa_removed) lines.push('  two-factor authentication turned off.');
-    process.stdout.write(lines.join('\n') + '\n');
+    report(opts, result, () => {
+      const lines = [`Password of ${result.email} changed; all its sessions are signed out. It must be changed again at the next sign-in.`];
+      if (result.generated_password) lines.push(`  new password: ${result.generated_password}  (shown only now)`);
+      if (result.mfa_removed) lines.push('  two-factor authentication turned off.');
+      return lines;
+    });
   });
 const keys = program.command('keys').description('ingestion keys');
 installationOptions(
@@ -293,17 +329,20 @@ installationOptions(
     .requiredOption('--project <id>', 'project id')
     .option('--file <path>', 'file with one pp_wk_ value per line (default: standard input)')
     .option('--name <name>', 'name given to the imported keys')
-    .option('--domain <host...>', 'domains the keys may be used from (Origin/Referer); without one they are not domain-bound'),
-).action(async (opts: InstallationOptions & { project: string; file?: string; name?: string; domain?: string[] }) => {
+    .option('--domain <host...>', 'domains the keys may be used from (Origin/Referer); without one they are not domain-bound')
+    .option('--json', 'print JSON'),
+).action(async (opts: InstallationOptions & JsonOption & { project: string; file?: string; name?: string; domain?: string[] }) => {
   const text = opts.file ? readFileSync(opts.file, 'utf8') : readFileSync(0, 'utf8');
   const values = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
   const result = (await admin(opts, 'keys.import-legacy', { project_id: Number(opts.project), values, name: opts.name, domains: opts.domain ?? [] })) as {
     imported: Array<{ id: number; prefix: string }>;
     skipped: Array<{ line: number; prefix?: string; reason: string }>;
   };
-  for (const k of result.imported) process.stdout.write(`imported ${k.prefix} as key ${k.id}\n`);
-  for (const k of result.skipped) process.stdout.write(`skipped entry ${k.line}${k.prefix ? ` (${k.prefix})` : ''}: ${k.reason}\n`);
-  process.stdout.write(`${result.imported.length} imported, ${result.skipped.length} skipped; identify and alias need a rotated key\n`);
+  report(opts, result, () => [
+    ...result.imported.map((k) => `imported ${k.prefix} as key ${k.id}`),
+    ...result.skipped.map((k) => `skipped entry ${k.line}${k.prefix ? ` (${k.prefix})` : ''}: ${k.reason}`),
+    `${result.imported.length} imported, ${result.skipped.length} skipped; identify and alias need a rotated key`,
+  ]);
 });
 
 // ---- The appliance: install, service control, upgrade and rollback, backup and restore, doctor ----
@@ -345,35 +384,46 @@ program
   .option('--no-systemd', 'run as a supervised background process with a pid file')
   .option('--user <name>', 'account the server runs as (default pp when root, created if missing)')
   .addOption(new Option('--unit-dir <dir>', 'systemd unit folder').default(undefined).hideHelp())
-  .action(async (flags: InstallFlags) => {
-    const options = await resolveInstallOptions(flags, Boolean(process.stdin.isTTY) && !flags.yes);
-    const report = await withInstallLock(options.prefix, 'install', () => install(options, progress));
-    for (const note of report.notes) say(`note: ${note}`);
-    if (report.changes.length === 0) say(`pp ${report.version} is already installed and running at ${report.url}; nothing changed.`);
-    else {
-      say(`pp ${report.version} is installed and running at ${report.url}`);
-      if (report.owner) say(`  owner: ${report.owner.email}  organization id: ${report.owner.organization_id}  project id: ${report.owner.project_id}`);
-      say(`  manage it with: ppctl status | logs | doctor | backup (config in ${options.configDir})`);
-    }
+  .option('--json', 'print the outcome as JSON (prompts still need a terminal; combine with --yes)')
+  .action(async (flags: InstallFlags & JsonOption) => {
+    const options = await resolveInstallOptions(flags, Boolean(process.stdin.isTTY) && !flags.yes && !flags.json);
+    const done = await withInstallLock(options.prefix, 'install', () => install(options, progress));
+    report(flags, { ...done, config_dir: options.configDir }, () => {
+      const lines = done.notes.map((note) => `note: ${note}`);
+      if (done.changes.length === 0) return [...lines, `pp ${done.version} is already installed and running at ${done.url}; nothing changed.`];
+      lines.push(`pp ${done.version} is installed and running at ${done.url}`);
+      if (done.owner) lines.push(`  owner: ${done.owner.email}  organization id: ${done.owner.organization_id}  project id: ${done.owner.project_id}`);
+      lines.push(`  manage it with: ppctl status | logs | doctor | backup (config in ${options.configDir})`);
+      return lines;
+    });
   });
 
-configDirOption(program.command('start').description('start the server and wait until it is ready')).action(async (opts: ConfigDirOption) => {
-  const inst = installed(opts);
+/** Starts the installation's service and waits until it is ready, or fails with its last log lines. */
+async function startReady(inst: Installation): Promise<{ version: string; started?: boolean }> {
   const health = await startService(inst);
   if (!health.ok) fail(`the server did not become ready: ${health.error}\n${(await recentLogs(inst, 20)).join('\n')}`);
-  say(health.started ? `started; pp ${health.version} is ready at ${inst.config.base_url}` : `already running; pp ${health.version} at ${inst.config.base_url}`);
+  return health;
+}
+
+jsonOption(configDirOption(program.command('start').description('start the server and wait until it is ready'))).action(async (opts: ConfigDirOption & JsonOption) => {
+  const inst = installed(opts);
+  const health = await startReady(inst);
+  const url = inst.config.base_url;
+  report(opts, { started: Boolean(health.started), version: health.version, url }, () => [
+    health.started ? `started; pp ${health.version} is ready at ${url}` : `already running; pp ${health.version} at ${url}`,
+  ]);
 });
 
-configDirOption(program.command('stop').description('stop the server gracefully')).action(async (opts: ConfigDirOption) => {
-  say((await stopService(installed(opts))) ? 'stopped' : 'not running');
+jsonOption(configDirOption(program.command('stop').description('stop the server gracefully'))).action(async (opts: ConfigDirOption & JsonOption) => {
+  const stopped = await stopService(installed(opts));
+  report(opts, { stopped }, () => [stopped ? 'stopped' : 'not running']);
 });
 
-configDirOption(program.command('restart').description('stop, then start, and wait until ready')).action(async (opts: ConfigDirOption) => {
+jsonOption(configDirOption(program.command('restart').description('stop, then start, and wait until ready'))).action(async (opts: ConfigDirOption & JsonOption) => {
   const inst = installed(opts);
   await stopService(inst);
-  const health = await startService(inst);
-  if (!health.ok) fail(`the server did not become ready: ${health.error}\n${(await recentLogs(inst, 20)).join('\n')}`);
-  say(`restarted; pp ${health.version} is ready at ${inst.config.base_url}`);
+  const health = await startReady(inst);
+  report(opts, { version: health.version, url: inst.config.base_url }, () => [`restarted; pp ${health.version} is ready at ${inst.config.base_url}`]);
 });
 
 installationOptions(program.command('status').description('is the server running and ready; exit 0 ready, 3 stopped, 1 running but not ready'))
@@ -389,24 +439,26 @@ installationOptions(program.command('status').description('is the server running
 installationOptions(program.command('logs').description('recent server output (the journal under systemd, the log file of a supervised server, or the last lines a running checkout server kept)'))
   .option('-n, --lines <n>', 'how many lines', '100')
   .option('-f, --follow', 'keep printing new lines')
-  .action(async (opts: InstallationOptions & { lines: string; follow?: boolean }) => {
+  .option('--json', "print the server's JSON lines as they are (default: time, level, message and request id)")
+  .action(async (opts: InstallationOptions & JsonOption & { lines: string; follow?: boolean }) => {
     const { inst, config } = installationOrServer(opts);
-    if (!inst) return serverLogs(config, Number(opts.lines), Boolean(opts.follow));
-    if (opts.follow) return followLogs(inst, Number(opts.lines), process.stdout);
-    for (const line of await recentLogs(inst, Number(opts.lines))) say(line);
+    const print = opts.json ? say : (line: string) => say(readableLogLine(line));
+    if (!inst) return serverLogs(config, Number(opts.lines), Boolean(opts.follow), print);
+    if (opts.follow) return followLogs(inst, Number(opts.lines), opts.json ? (text) => void process.stdout.write(text) : readableLines(say));
+    for (const line of await recentLogs(inst, Number(opts.lines))) print(line);
   });
 
 /** A checkout's server logs to its terminal; while it runs it also keeps its last lines for this. */
-async function serverLogs(config: Config, lines: number, follow: boolean): Promise<void> {
+async function serverLogs(config: Config, lines: number, follow: boolean, print: (line: string) => void): Promise<void> {
   const first = await askRunningServer<RecentLines>(config, 'logs.recent', { lines });
   if (!first) fail(`no server is running on ${path.resolve(config.data_dir)}; a server started with npm start or ppctl serve writes its log to its own terminal, and ppctl logs shows its last lines while it runs`);
-  for (const line of first.lines) say(line);
+  for (const line of first.lines) print(line);
   let last = first.last;
   while (follow) {
     await new Promise((resolve) => setTimeout(resolve, 500));
     const next = await askRunningServer<RecentLines>(config, 'logs.recent', { lines: 1000, after: last }).catch(() => undefined);
     if (!next) return void say('(the server stopped)');
-    for (const line of next.lines) say(line);
+    for (const line of next.lines) print(line);
     last = next.last;
   }
 }
@@ -425,22 +477,24 @@ installationOptions(program.command('migrate').description("apply this release's
     else say(applied.length ? `applied ${applied.join(', ')}` : 'nothing to migrate');
   });
 
-configDirOption(program.command('upgrade <bundle>').description('upgrade to the release in BUNDLE (checked against SHA256SUMS beside it); rolls back by itself on failure'))
+jsonOption(configDirOption(program.command('upgrade <bundle>').description('upgrade to the release in BUNDLE (checked against SHA256SUMS beside it); rolls back by itself on failure')))
   .option('--sums <file>', 'SHA256SUMS listing the bundle (default: beside it)')
-  .action(async (bundle: string, opts: ConfigDirOption & { sums?: string }) => {
+  .action(async (bundle: string, opts: ConfigDirOption & JsonOption & { sums?: string }) => {
     const inst = installed(opts);
-    const report = await withInstallLock(inst.record.prefix, 'upgrade', () => upgrade(inst, { bundle, sums: opts.sums }, progress));
-    if (report.outcome === 'already-current') return say(`pp ${report.to} is already installed; nothing to do`);
-    say(`upgraded pp ${report.from} -> ${report.to}${report.migrations.length ? ` (migrations: ${report.migrations.join(', ')})` : ''}`);
-    say(`  backup taken before the upgrade: ${report.backup}`);
+    const done = await withInstallLock(inst.record.prefix, 'upgrade', () => upgrade(inst, { bundle, sums: opts.sums }, progress));
+    report(opts, done, () =>
+      done.outcome === 'already-current'
+        ? [`pp ${done.to} is already installed; nothing to do`]
+        : [`upgraded pp ${done.from} -> ${done.to}${done.migrations.length ? ` (migrations: ${done.migrations.join(', ')})` : ''}`, `  backup taken before the upgrade: ${done.backup}`],
+    );
   });
 
-configDirOption(program.command('rollback').description('return to the release before the last upgrade (restoring the pre-upgrade backup when the schema changed)'))
+jsonOption(configDirOption(program.command('rollback').description('return to the release before the last upgrade (restoring the pre-upgrade backup when the schema changed)')))
   .option('-y, --yes', 'accept losing data written since the upgrade when the backup must be restored')
-  .action(async (opts: ConfigDirOption & { yes?: boolean }) => {
+  .action(async (opts: ConfigDirOption & JsonOption & { yes?: boolean }) => {
     const inst = installed(opts);
-    const report = await withInstallLock(inst.record.prefix, 'rollback', () => rollback(inst, { yes: Boolean(opts.yes) }, progress));
-    say(`rolled back pp ${report.from} -> ${report.to}${report.restored ? `; data restored from ${report.restored}` : '; data kept'}`);
+    const done = await withInstallLock(inst.record.prefix, 'rollback', () => rollback(inst, { yes: Boolean(opts.yes) }, progress));
+    report(opts, done, () => [`rolled back pp ${done.from} -> ${done.to}${done.restored ? `; data restored from ${done.restored}` : '; data kept'}`]);
   });
 
 installationOptions(program.command('backup').description('consistent snapshot of both databases (the server may keep running), with a manifest and checksums'))
@@ -454,9 +508,9 @@ installationOptions(program.command('backup').description('consistent snapshot o
     say(`  ${result.manifest.counts.events} events, ${result.manifest.counts.projects} projects, ${result.manifest.counts.users} users; pp ${result.manifest.pp_version}, taken ${result.via === 'socket' ? 'from the running server' : 'with the server stopped'}`);
   });
 
-installationOptions(program.command('restore <file>').description('verify a backup and replace the databases with it'))
+jsonOption(installationOptions(program.command('restore <file>').description('verify a backup and replace the databases with it')))
   .option('--stop', 'stop the running server first, and start it again afterwards')
-  .action(async (file: string, opts: InstallationOptions & { stop?: boolean }) => {
+  .action(async (file: string, opts: InstallationOptions & JsonOption & { stop?: boolean }) => {
     const config = resolveConfig(opts);
     const inst = config.config_file && isInstalled(path.dirname(config.config_file)) ? loadInstallation(path.dirname(config.config_file)) : undefined;
     const running = await runningServerStatus(config);
@@ -465,13 +519,16 @@ installationOptions(program.command('restore <file>').description('verify a back
     if (inst && running) await stopService(inst);
     const result = await restoreBackup(config, file, { configFile: inst?.configFile });
     if (inst) chownTree(config.data_dir, lookupUser(inst.record.user)!);
-    say(`restored ${path.basename(file)}: pp ${result.manifest.pp_version} data of ${result.manifest.taken_at}, ${result.manifest.counts.events} events`);
-    if (result.secretRestored) say(`  the server secret in ${inst?.configFile} was set to the one the backup was made with`);
+    const lines = [`restored ${path.basename(file)}: pp ${result.manifest.pp_version} data of ${result.manifest.taken_at}, ${result.manifest.counts.events} events`];
+    if (result.secretRestored) lines.push(`  the server secret in ${inst?.configFile} was set to the one the backup was made with`);
+    let restarted: string | null = null;
     if (inst && running) {
       const health = await startService(inst);
       if (!health.ok) fail(`restored, but the server did not become ready: ${health.error}`);
-      say(`started again; pp ${health.version} is ready`);
+      restarted = health.version;
+      lines.push(`started again; pp ${health.version} is ready`);
     }
+    report(opts, { file, manifest: result.manifest, secret_restored: result.secretRestored, restarted_version: restarted }, () => lines);
   });
 
 installationOptions(program.command('doctor').description('check config, permissions, disk, port, databases, migrations, license and clock; exit 1 on any failure'))
@@ -484,11 +541,11 @@ installationOptions(program.command('doctor').description('check config, permiss
     if (checks.some((c) => c.level === 'fail')) process.exitCode = 1;
   });
 
-configDirOption(program.command('support-bundle').description('collect versions, redacted config, status, doctor output and recent logs into one file for support'))
+jsonOption(configDirOption(program.command('support-bundle').description('collect versions, redacted config, status, doctor output and recent logs into one file for support')))
   .option('--out <file>', 'output file (default ./pp-support-HOST-TIME.tar.gz)')
-  .action(async (opts: ConfigDirOption & { out?: string }) => {
+  .action(async (opts: ConfigDirOption & JsonOption & { out?: string }) => {
     const file = await createSupportBundle(installed(opts), opts.out ?? defaultSupportBundleName());
-    say(`support bundle written to ${file} (secrets redacted; check it before sending)`);
+    report(opts, { file }, () => [`support bundle written to ${file} (secrets redacted; check it before sending)`]);
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {

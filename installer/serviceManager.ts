@@ -9,6 +9,7 @@ import { tailFile } from './logFile.js';
 import { run } from './run.js';
 import { runningServerStatus } from './runningServer.js';
 import { isAlive, startSupervisor, stopSupervisor, supervisorPid } from './supervisor.js';
+import { StringDecoder } from 'node:string_decoder';
 
 export interface ServiceState {
   manager: 'systemd' | 'process';
@@ -86,16 +87,19 @@ export async function recentLogs(inst: Installation, lines: number): Promise<str
   return tailFile(logFileOf(inst.config), lines);
 }
 
-/** `ppctl logs --follow`: prints new lines as they are written until interrupted. */
-export async function followLogs(inst: Installation, lines: number, out: NodeJS.WritableStream): Promise<void> {
+/** `ppctl logs --follow`: hands new text to `onText` as it is written, until interrupted. */
+export async function followLogs(inst: Installation, lines: number, onText: (text: string) => void): Promise<void> {
   if (inst.record.service === 'systemd') {
-    const child = spawn('journalctl', ['--unit', SERVICE_NAME, '--lines', String(lines), '--output', 'cat', '--follow'], { stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn('journalctl', ['--unit', SERVICE_NAME, '--lines', String(lines), '--output', 'cat', '--follow'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    child.stdout!.setEncoding('utf8').on('data', onText);
     await new Promise((resolve) => child.on('close', resolve));
     return;
   }
   const file = logFileOf(inst.config);
-  for (const line of tailFile(file, lines)) out.write(line + '\n');
+  for (const line of tailFile(file, lines)) onText(line + '\n');
   let offset = existsSync(file) ? statSync(file).size : 0;
+  // A character split between two reads is held until its last byte arrives.
+  const decoder = new StringDecoder('utf8');
   // Runs until the operator interrupts it, like tail -f.
   await new Promise<void>(() => {
     setInterval(() => {
@@ -107,7 +111,7 @@ export async function followLogs(inst: Installation, lines: number, out: NodeJS.
       const buf = Buffer.alloc(size - offset);
       readSync(fd, buf, 0, buf.length, offset);
       closeSync(fd);
-      out.write(buf);
+      onText(decoder.write(buf));
       offset = size;
     }, 500);
   });

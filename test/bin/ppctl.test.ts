@@ -21,6 +21,47 @@ t.test('help lists commands and every setting', async (t) => {
   }
 });
 
+t.test('every command takes --json', async (t) => {
+  t.setTimeout(180_000);
+  /** The commands a help text lists, without `help` itself. */
+  const commandsIn = (help: string): string[] =>
+    (help.split(/^Commands:\n/m)[1] ?? '')
+      .split('\n')
+      .map((l) => /^  (\S+)/.exec(l)?.[1])
+      .filter((c): c is string => c !== undefined && c !== 'help');
+  /** `ppctl <words> --help` for each, four at a time. */
+  const helpOf = async (list: string[][]): Promise<string[]> => {
+    const out: string[] = new Array(list.length);
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < list.length; i = next++) out[i] = (await runPpctl([...list[i]!, '--help'])).stdout;
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
+    return out;
+  };
+  const top = commandsIn((await runPpctl(['--help'])).stdout).map((c) => [c]);
+  t.ok(top.length > 20, `${top.length} commands`);
+  const topHelp = await helpOf(top);
+  const leaves = new Map<string, string>();
+  const groups: string[][] = [];
+  top.forEach((words, i) => {
+    const subs = commandsIn(topHelp[i]!);
+    if (subs.length === 0) leaves.set(words.join(' '), topHelp[i]!);
+    else groups.push(...subs.map((sub) => [...words, sub]));
+  });
+  const groupHelp = await helpOf(groups);
+  groups.forEach((words, i) => leaves.set(words.join(' '), groupHelp[i]!));
+  t.ok(leaves.size > 30, `${leaves.size} commands with their subcommands`);
+  for (const [name, help] of leaves) t.match(help, /--json/, `ppctl ${name} takes --json`);
+});
+
+t.test('with --json an error is JSON too', async (t) => {
+  const res = await runPpctl(['license', 'show', '--json', '--data-dir', path.join(await tempDir(t), 'none')]);
+  t.equal(res.code, 1);
+  t.equal(res.stdout, '');
+  t.match(JSON.parse(res.stderr), { error: { message: /\S/ } });
+});
+
 t.test('a bad setting is refused with its name and a non-zero exit', async (t) => {
   const res = await runPpctl(['serve', '--port', 'abc', '--data-dir', await tempDir(t)]);
   t.equal(res.code, 1);

@@ -175,7 +175,9 @@ t.test('bundle → offline install → ingest → upgrade → failed upgrade rol
 
     const logs = await ppctl('logs', '-n', '50');
     t.equal(logs.code, 0);
-    t.match(logs.stdout, /"msg":"listening"/);
+    t.match(logs.stdout, /^\d{4}-\d\d-\d\dT\S+Z  INFO   listening  /m, 'readable lines by default');
+    const jsonLogs = await ppctl('logs', '-n', '50', '--json');
+    t.match(jsonLogs.stdout, /"msg":"listening"/, 'the JSON lines with --json');
 
     const bundleFile = path.join(dir, 'support.tar.gz');
     const support = await ppctl('support-bundle', '--out', bundleFile);
@@ -242,7 +244,7 @@ t.test('bundle → offline install → ingest → upgrade → failed upgrade rol
       while (sending) await client.track(20);
     })().catch(async (err: Error) => {
       // Say why the server refused, from its own log, rather than only that it did.
-      const errors = (await ppctl('logs', '-n', '400')).stdout.split('\n').filter((l) => /"level":(50|60)/.test(l));
+      const errors = (await ppctl('logs', '-n', '400', '--json')).stdout.split('\n').filter((l) => /"level":(50|60)/.test(l));
       throw new Error(`${err.message}\n${errors.join('\n')}`);
     });
     await new Promise((r) => setTimeout(r, 300));
