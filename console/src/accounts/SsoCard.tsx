@@ -2,7 +2,7 @@
 // just-in-time membership. The server checks the provider before it saves anything.
 
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, ok } from '../api/client';
+import { api, ok } from '../api/client';
 import { useAsync } from '../ui/useAsync';
 import { Field, Select, Submit, fieldProblem } from '../ui/forms';
 import { ErrorNote, Loading } from '../ui/states';
@@ -10,21 +10,15 @@ import { CopyButton } from '../ui/CopyButton';
 import { useAction } from '../ui/useAction';
 
 export function SsoCard({ orgId }: { orgId: number }) {
-  const current = useAsync(async () => {
-    try {
-      return await ok(api.GET('/api/v1/orgs/{orgID}/oidc', { params: { path: { orgID: orgId } } }));
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 404) return null;
-      throw err;
-    }
-  }, [orgId]);
+  const current = useAsync(() => ok(api.GET('/api/v1/orgs/{orgID}/oidc', { params: { path: { orgID: orgId } } })), [orgId]);
+  const provider = current.data?.configured ? current.data : null;
   const [form, setForm] = useState({ issuer: '', client_id: '', client_secret: '', domains: '', enabled: true, jit: false, role: 'viewer' });
   const [saved, setSaved] = useState(false);
   const { busy, error, handle } = useAction();
   useEffect(() => {
-    const p = current.data;
+    const p = provider;
     if (p) setForm({ issuer: p.issuer, client_id: p.client_id, client_secret: '', domains: p.domains.join(' '), enabled: p.enabled, jit: p.jit.enabled, role: p.jit.default_role });
-  }, [current.data]);
+  }, [provider]);
   const set = (key: keyof typeof form) => (value: string | boolean) => setForm({ ...form, [key]: value });
   const save = handle(async () => {
     setSaved(false);
@@ -64,7 +58,7 @@ export function SsoCard({ orgId }: { orgId: number }) {
             autocomplete="off"
             value={form.client_secret}
             onValue={set('client_secret')}
-            hint={current.data ? 'Stored encrypted; leave empty to keep it.' : 'Stored encrypted; never shown again.'}
+            hint={provider ? 'Stored encrypted; leave empty to keep it.' : 'Stored encrypted; never shown again.'}
             problem={fieldProblem(error, 'client_secret')}
           />
           <Field label="Email domains" value={form.domains} onValue={set('domains')} hint="People of these domains sign in through this provider, e.g. acme.com" problem={fieldProblem(error, 'domains')} />
@@ -88,7 +82,7 @@ export function SsoCard({ orgId }: { orgId: number }) {
             </p>
           )}
           <div>
-            <Submit busy={busy}>{current.data ? 'Save the provider' : 'Add the provider'}</Submit>
+            <Submit busy={busy}>{provider ? 'Save the provider' : 'Add the provider'}</Submit>
           </div>
         </form>
       )}

@@ -693,7 +693,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organization's identity provider (owner only) */
+        /**
+         * The organization's identity provider (owner only)
+         * @description An organization without a provider answers 200 with `configured: false` (not an error: it is the usual state).
+         */
         get: operations["getOidcProvider"];
         /**
          * Create or replace the organization's identity provider (owner only)
@@ -3063,6 +3066,12 @@ export interface components {
             /** @constant */
             mfa_required: true;
         };
+        OIDCNotConfigured: {
+            /** @constant */
+            configured: false;
+            /** @description the redirect URI to register at the provider when configuring one */
+            redirect_uri: string;
+        };
         OIDCProvider: {
             client_id: string;
             /**
@@ -3070,6 +3079,8 @@ export interface components {
              * @constant
              */
             client_secret_set: true;
+            /** @constant */
+            configured: true;
             /** Format: date-time */
             created_at: string;
             domains: string[];
@@ -5265,13 +5276,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the provider; the client secret is never shown */
+            /** @description the provider (the client secret is never shown), or that none is configured */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OIDCProvider"];
+                    "application/json": components["schemas"]["OIDCProvider"] | components["schemas"]["OIDCNotConfigured"];
                 };
             };
             400: components["responses"]["E400"];

@@ -43,8 +43,9 @@ export const oidcOpenApi: OpenApiFragment = {
     },
     OIDCProvider: {
       type: 'object',
-      required: ['org_id', 'issuer', 'client_id', 'client_secret_set', 'domains', 'enabled', 'jit', 'redirect_uri', 'created_at', 'updated_at'],
+      required: ['configured', 'org_id', 'issuer', 'client_id', 'client_secret_set', 'domains', 'enabled', 'jit', 'redirect_uri', 'created_at', 'updated_at'],
       properties: {
+        configured: { const: true },
         org_id: { type: 'integer' },
         issuer: { type: 'string' },
         client_id: { type: 'string' },
@@ -55,6 +56,14 @@ export const oidcOpenApi: OpenApiFragment = {
         redirect_uri: { type: 'string', description: 'the redirect URI to register at the provider: BASE_URL/api/v1/auth/oidc/callback' },
         created_at: { type: 'string', format: 'date-time' },
         updated_at: { type: 'string', format: 'date-time' },
+      },
+    },
+    OIDCNotConfigured: {
+      type: 'object',
+      required: ['configured', 'redirect_uri'],
+      properties: {
+        configured: { const: false },
+        redirect_uri: { type: 'string', description: 'the redirect URI to register at the provider when configuring one' },
       },
     },
   },
@@ -114,7 +123,11 @@ export const oidcOpenApi: OpenApiFragment = {
         summary: "The organization's identity provider (owner only)",
         tags: ['orgs'],
         parameters: [ORG_ID],
-        responses: { '200': jsonResponse('the provider; the client secret is never shown', ref('OIDCProvider')), ...errors(400, 401, 403, 404, 429) },
+        description: 'An organization without a provider answers 200 with `configured: false` (not an error: it is the usual state).',
+        responses: {
+          '200': jsonResponse('the provider (the client secret is never shown), or that none is configured', { oneOf: [ref('OIDCProvider'), ref('OIDCNotConfigured')] }),
+          ...errors(400, 401, 403, 404, 429),
+        },
       },
       put: {
         operationId: 'putOidcProvider',

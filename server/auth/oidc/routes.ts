@@ -2,7 +2,6 @@
 // the owner's configuration of the organization's provider. The rules live in the modules called.
 
 import type { Domain } from '../../http/domain.js';
-import { NotFoundError } from '../../http/errors.js';
 import { oidcCallbackUrl } from '../../config.js';
 import type { Services } from '../../services.js';
 import { orgAccess } from '../../accounts/access.js';
@@ -18,6 +17,7 @@ import { getOidcProvider, type OidcProvider } from './oidcProviders.js';
 
 function presentProvider(services: Services, p: OidcProvider) {
   return {
+    configured: true as const,
     org_id: p.org_id,
     issuer: p.issuer,
     client_id: p.client_id,
@@ -54,8 +54,7 @@ export const oidcDomain: Domain = {
 
     routes.get(path, signedIn, orgAccess('owner'), (req, res) => {
       const provider = getOidcProvider(services, req.auth!.orgId);
-      if (!provider) throw new NotFoundError('single sign-on is not configured for this organization');
-      res.json(presentProvider(services, provider));
+      res.json(provider ? presentProvider(services, provider) : { configured: false, redirect_uri: oidcRedirectUri(services) });
     });
 
     routes.put(path, signedIn, orgAccess('owner'), async (req, res) => {

@@ -129,23 +129,25 @@ t.test('403 for an admin: the provider is the owner\'s to change and to see', as
   }
 });
 
-t.test('404 for another organization, and for a provider that is not configured', async (t) => {
+t.test('404 for another organization; none configured is a plain answer, removing it a 404', async (t) => {
   const other = await createTenant(server);
   for (const method of ['GET', 'PUT', 'DELETE']) {
     const res = await server.request(method, `/api/v1/orgs/${other.org.id}/oidc`, { token: ownerToken, body: method === 'PUT' ? providerBody(idp) : undefined });
     t.equal(res.status, 404, method);
   }
-  for (const method of ['GET', 'DELETE']) {
-    const res = await server.request(method, path, { token: ownerToken });
-    t.equal(res.status, 404, method);
-    t.equal(res.body.error.message, 'single sign-on is not configured for this organization');
-  }
+  const none = await server.request('GET', path, { token: ownerToken });
+  t.equal(none.status, 200);
+  t.same(none.body, { configured: false, redirect_uri: `${server.url}/api/v1/auth/oidc/callback` });
+  const remove = await server.request('DELETE', path, { token: ownerToken });
+  t.equal(remove.status, 404);
+  t.equal(remove.body.error.message, 'single sign-on is not configured for this organization');
 });
 
 t.test('saved, shown without the secret, updated keeping the secret, removed', async (t) => {
   const saved = await put(providerBody(idp, { domains: ['ACME.test.', 'acme.test', 'Beta.Acme.test'], jit: { enabled: true } }));
   t.equal(saved.status, 200);
   const expected = {
+    configured: true,
     org_id: tenant.org.id,
     issuer: idp.issuer,
     client_id: idp.clientId,
@@ -176,7 +178,7 @@ t.test('saved, shown without the secret, updated keeping the secret, removed', a
 
   const removed = await server.request('DELETE', path, { token: ownerToken });
   t.equal(removed.status, 204);
-  t.equal((await server.request('GET', path, { token: ownerToken })).status, 404);
+  t.same((await server.request('GET', path, { token: ownerToken })).body, { configured: false, redirect_uri: `${server.url}/api/v1/auth/oidc/callback` });
   t.equal(services.meta.prepare('SELECT count(*) FROM oidc_domains WHERE org_id = ?').pluck().get(tenant.org.id), 0);
 
   const audit = listAudit(services, { orgId: tenant.org.id }).filter((e) => e.action.startsWith('org.oidc.'));
@@ -204,7 +206,7 @@ t.test('409: a domain belongs to one organization with enabled single sign-on', 
   t.equal(clash.status, 409);
   t.equal(clash.body.error.message, 'the domain shared.test already belongs to another organization with single sign-on enabled');
   t.same(clash.body.error.details.domains, ['shared.test']);
-  t.equal((await server.request('GET', otherPath, { token: otherToken })).status, 404, 'nothing saved');
+  t.match((await server.request('GET', otherPath, { token: otherToken })).body, { configured: false }, 'nothing saved');
 
   t.equal((await put(providerBody(otherIdp, { domains: ['shared.test', 'other.test'], enabled: false }), otherToken, otherPath)).status, 200, 'a disabled provider may list it');
   t.equal((await put(providerBody(idp, { client_secret: undefined, domains: ['acme.test', 'shared.test'], enabled: false }))).status, 200);
