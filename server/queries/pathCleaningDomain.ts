@@ -7,7 +7,7 @@ import { errors, jsonBody, jsonResponse, ref, type JsonSchema, type Operation } 
 import { authenticate } from '../auth/authenticate.js';
 import { projectAccess } from '../accounts/access.js';
 import { recordAudit } from '../audit/recordAudit.js';
-import { checkPathRules, getPathCleaning, MAX_PATH_RULES, setPathRules, traceCleaning, type PathRule } from './pathCleaning.js';
+import { checkPathRules, getPathCleaning, MAX_PATH_RULES, RULES_TIME_LIMIT_MS, setPathRules, timeLimit, traceCleaning, type PathRule } from './pathCleaning.js';
 
 const BASE = '/api/v1/projects/{id}/path-cleaning';
 const TEST = `${BASE}/test`;
@@ -124,9 +124,10 @@ export const pathCleaningDomain: Domain = {
 
     routes.post(TEST, auth, projectAccess(services, 'viewer'), async (req, res) => {
       const body = req.body as { url: string; rules?: PathRule[] };
-      if (body.rules) await checkPathRules(services.events, body.rules);
+      const timeLeft = timeLimit(RULES_TIME_LIMIT_MS);
+      if (body.rules) await checkPathRules(services.events, body.rules, 'rules', timeLeft);
       const list = body.rules ?? getPathCleaning(services.meta, req.project!.id).rules;
-      res.json(await traceCleaning(services.events, body.url, list));
+      res.json(await traceCleaning(services.events, body.url, list, 'rules', timeLeft));
     });
   },
 };
