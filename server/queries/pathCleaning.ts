@@ -108,9 +108,10 @@ export function cleanedPagesSql(b: Binder, rules: readonly PathRule[], paths: st
   return `SELECT path, s AS cleaned FROM (${cleaned})`;
 }
 
-/** The milliseconds left of a limit that started when it was made; once none are, 408 `query_timeout`. */
+/** The milliseconds left of a time limit; once none are, it throws 408 `query_timeout` as the engine does. */
 export type TimeLeft = () => number;
 
+/** A time limit that starts now: loops ask it before each statement and give the statement what is left. */
 export function timeLimit(limitMs: number): TimeLeft {
   const end = performance.now() + limitMs;
   return () => {
