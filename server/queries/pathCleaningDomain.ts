@@ -7,7 +7,7 @@ import { errors, jsonBody, jsonResponse, ref, type JsonSchema, type Operation } 
 import { authenticate } from '../auth/authenticate.js';
 import { projectAccess } from '../accounts/access.js';
 import { recordAudit } from '../audit/recordAudit.js';
-import { checkPathRules, getPathCleaning, MAX_PATH_RULES, setPathRules, traceCleaning, type PathRule } from './pathCleaning.js';
+import { checkPathRules, getPathCleaning, MAX_ALIAS_TOTAL, MAX_CLEANED_PATH, MAX_PATH_RULES, RULES_TIME_LIMIT_MS, setPathRules, timeLimit, traceCleaning, type PathRule } from './pathCleaning.js';
 
 const BASE = '/api/v1/projects/{id}/path-cleaning';
 const TEST = `${BASE}/test`;
@@ -16,7 +16,7 @@ const rules: JsonSchema = {
   type: 'array',
   maxItems: MAX_PATH_RULES,
   items: ref('PathRule'),
-  description: 'applied in order, each to the result of the previous one',
+  description: `applied in order, each to the result of the previous one; the aliases together at most ${MAX_ALIAS_TOTAL} characters`,
 };
 
 const schemas: Record<string, JsonSchema> = {
@@ -84,17 +84,18 @@ export const pathCleaningDomain: Domain = {
         put: op({
           operationId: 'setPathCleaning',
           summary: 'Replace the path-cleaning rules (admin+); the revision moves on',
-          description: 'Each pattern must compile as RE2 (the query engine) and as a JavaScript regular expression; a defect is 422 naming the rule.',
+          description: `Each pattern must compile as RE2 (the query engine) and as a JavaScript regular expression; a defect is 422 naming the rule. A rule whose result on a path could pass ${MAX_CLEANED_PATH} characters leaves that path as it was.`,
           requestBody: jsonBody(ref('PathCleaningChange')),
-          responses: { '200': jsonResponse('the rules', ref('PathCleaning')), ...errors(400, 401, 403, 404, 422, 429) },
+          responses: { '200': jsonResponse('the rules', ref('PathCleaning')), ...errors(400, 401, 403, 404, 408, 422, 429) },
         }),
       },
       [TEST]: {
         post: op({
           operationId: 'testPathCleaning',
           summary: 'Clean one URL with the saved rules, or with proposed ones, step by step (viewer+)',
+          description: `A rule whose result on this URL's path could pass ${MAX_CLEANED_PATH} characters is 422 naming it (the paths query leaves such a path as it was).`,
           requestBody: jsonBody(ref('PathCleaningTestRequest')),
-          responses: { '200': jsonResponse('the trace', ref('PathCleaningTrace')), ...errors(400, 401, 404, 422, 429) },
+          responses: { '200': jsonResponse('the trace', ref('PathCleaningTrace')), ...errors(400, 401, 404, 408, 422, 429) },
         }),
       },
     },
@@ -124,9 +125,10 @@ export const pathCleaningDomain: Domain = {
 
     routes.post(TEST, auth, projectAccess(services, 'viewer'), async (req, res) => {
       const body = req.body as { url: string; rules?: PathRule[] };
-      if (body.rules) await checkPathRules(services.events, body.rules);
+      const timeLeft = timeLimit(RULES_TIME_LIMIT_MS);
+      if (body.rules) await checkPathRules(services.events, body.rules, 'rules', timeLeft);
       const list = body.rules ?? getPathCleaning(services.meta, req.project!.id).rules;
-      res.json(await traceCleaning(services.events, body.url, list));
+      res.json(await traceCleaning(services.events, body.url, list, 'rules', timeLeft));
     });
   },
 };

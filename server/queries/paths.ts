@@ -9,7 +9,7 @@ import type { EventStore } from '../store/eventStore.js';
 import type { QueryContext } from './context.js';
 import { checkFilters, type FilterItem } from './filters.js';
 import { checkRange, effectiveRange, type DateRange } from './ranges.js';
-import { cleanedPathSql } from './pathCleaning.js';
+import { cleanedPagesSql } from './pathCleaning.js';
 import { addDays } from './dates.js';
 import { dayStartMs } from './localTime.js';
 import { Binder, compareText, fieldText, filtersCondition, type BuiltSql } from './sql.js';
@@ -129,7 +129,7 @@ export function pathsSql(p: PathsParams, range: DateRange, ctx: QueryContext): B
   const paged = (list: string[]) => list.filter((n) => !slashKept || n.startsWith('/'));
   const rangePages = paged([p.selected_event, ...exclude]).length > 0;
   if (rangePages) {
-    ctes.push(`pages AS (SELECT path, ${cleanedPathSql(b, rules, 'path')} AS cleaned FROM (SELECT DISTINCT e.path FROM events e WHERE ${inRange} AND e.event = ${pageView} AND e.path IS NOT NULL))`);
+    ctes.push(`pages AS (${cleanedPagesSql(b, rules, `SELECT DISTINCT e.path FROM events e WHERE ${inRange} AND e.event = ${pageView} AND e.path IS NOT NULL`)})`);
   }
   const rawIs = (list: string[]) => {
     const pages = paged(list);
@@ -162,7 +162,7 @@ export function pathsSql(p: PathsParams, range: DateRange, ctx: QueryContext): B
   }
   // Each distinct page path is cleaned once (rules are regular expressions).
   if (!rangePages) {
-    ctes.push(`pages AS (SELECT path, ${cleanedPathSql(b, rules, 'path')} AS cleaned FROM (SELECT DISTINCT path FROM ev WHERE event = ${pageView} AND path IS NOT NULL))`);
+    ctes.push(`pages AS (${cleanedPagesSql(b, rules, `SELECT DISTINCT path FROM ev WHERE event = ${pageView} AND path IS NOT NULL`)})`);
   }
   ctes.push(`its AS (SELECT r.*, CASE WHEN r.event = ${pageView} AND r.path IS NOT NULL THEN pages.cleaned ELSE r.event END AS item, r.event = ${pageView} AS pv FROM ${rows} r LEFT JOIN pages ON pages.path = r.path)`);
   // What a name matches is a property of the item (a page view's event is pp.page_view, another's its item).

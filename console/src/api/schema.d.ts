@@ -1307,7 +1307,7 @@ export interface paths {
         get: operations["getPathCleaning"];
         /**
          * Replace the path-cleaning rules (admin+); the revision moves on
-         * @description Each pattern must compile as RE2 (the query engine) and as a JavaScript regular expression; a defect is 422 naming the rule.
+         * @description Each pattern must compile as RE2 (the query engine) and as a JavaScript regular expression; a defect is 422 naming the rule. A rule whose result on a path could pass 4096 characters leaves that path as it was.
          */
         put: operations["setPathCleaning"];
         post?: never;
@@ -1326,7 +1326,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Clean one URL with the saved rules, or with proposed ones, step by step (viewer+) */
+        /**
+         * Clean one URL with the saved rules, or with proposed ones, step by step (viewer+)
+         * @description A rule whose result on this URL's path could pass 4096 characters is 422 naming it (the paths query leaves such a path as it was).
+         */
         post: operations["testPathCleaning"];
         delete?: never;
         options?: never;
@@ -3157,7 +3160,7 @@ export interface components {
             updated_at: string | null;
         };
         PathCleaningChange: {
-            /** @description applied in order, each to the result of the previous one */
+            /** @description applied in order, each to the result of the previous one; the aliases together at most 2000 characters */
             rules: components["schemas"]["PathRule"][];
         };
         PathCleaningTestRequest: {
@@ -6986,6 +6989,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
         };
@@ -7018,6 +7022,7 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
         };
