@@ -170,14 +170,16 @@ export const authOpenApi: OpenApiFragment = {
       post: op('refresh', 'New access token from the refresh cookie; the cookie is rotated', {
         description:
           'Reads only the `pp_rt` cookie. An invalid, expired or ended token is 401 with the cookie cleared; a token that was already rotated also revokes every session of its user. ' +
-          'A present Origin outside the allowlist is 403.',
+          'A present Origin outside the allowlist is 403 with `details.allowed_origin`, the origin of the base URL (where the console keeps its sign-in).',
         requestBody: jsonBody(ORG_BODY, false),
         responses: { '200': withHeaders(jsonResponse('new tokens', ref('TokenResponse')), COOKIE_SET), ...errors(401, 403, 422, 429) },
       }),
     },
     '/api/v1/auth/bootstrap': {
       post: op('bootstrap', 'Start the application shell: refresh plus shell data', {
-        description: 'Rotates the cookie exactly like refresh and returns the token response plus the shell sections that exist. Never cacheable.',
+        description:
+          'Rotates the cookie exactly like refresh and returns the token response plus the shell sections that exist. Never cacheable. ' +
+          'A present Origin outside the allowlist is 403 with `details.allowed_origin` (the console says which address to open).',
         requestBody: jsonBody(ORG_BODY, false),
         responses: {
           '200': withHeaders(jsonResponse('shell data', ref('CustomerBootstrapResponse')), {

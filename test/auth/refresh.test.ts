@@ -116,7 +116,7 @@ t.test('refresh', async (t) => {
     for (const path of ['/api/v1/auth/refresh', '/api/v1/auth/bootstrap', '/api/v1/auth/logout']) {
       const res = await withCookie(server, path, s.cookie, { origin: 'https://evil.example' });
       t.equal(res.status, 403, path);
-      t.same(res.body.error, { code: 'forbidden', message: 'this origin may not use the session cookie', details: {} });
+      t.same(res.body.error, { code: 'forbidden', message: 'this origin may not use the session cookie', details: { allowed_origin: new URL(server.running.services.config.base_url).origin } });
       t.same(res.headers.getSetCookie(), [], `${path} leaves the cookie alone`);
     }
     t.equal((await withCookie(server, '/api/v1/auth/refresh', s.cookie, { origin: 'null' })).status, 403, 'an opaque origin is refused');

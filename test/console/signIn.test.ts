@@ -55,6 +55,35 @@ t.test('password and second factor, then the project overview; a reload stays si
   checkClean(t, tab);
 });
 
+t.test('a signed-out visit spends no request on the session; another address says where the sign-in is kept', async (t) => {
+  const { owner, project } = await createTenant(server);
+  const tab = await openConsole(browser, server, '/sign-in');
+  t.teardown(() => tab.close());
+  const bootstraps: string[] = [];
+  const failed: string[] = [];
+  tab.page.on('request', (r) => r.url().endsWith('/api/v1/auth/bootstrap') && bootstraps.push(r.url()));
+  tab.page.on('console', (m) => /Failed to load resource/.test(m.text()) && failed.push(m.text()));
+  await tab.page.goto('/');
+  await tab.page.getByRole('heading', { name: 'Sign in to pp' }).waitFor();
+  t.same(bootstraps, [], 'never signed in here: no bootstrap, no 401 in the browser console');
+  t.same(failed, []);
+
+  // The same server by another name: signing in works, but the cookie cannot be used there.
+  const home = new URL(server.running.services.config.base_url).origin;
+  const other = home.replace('127.0.0.1', 'localhost');
+  t.not(other, home);
+  const context = await browser.newContext({ baseURL: other });
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+  await page.goto('/sign-in');
+  await signInThroughForm(page, owner.email, TEST_PASSWORD);
+  await page.waitForURL(`**/projects/${project.id}`);
+  await page.reload();
+  await page.getByRole('heading', { name: 'Sign in to pp' }).waitFor();
+  await page.getByText(`pp keeps your sign-in only at ${home}, not at ${other}. Open ${home}/sign-in`).waitFor();
+  t.pass('the sign-in page names the address to use');
+});
+
 t.test('the printed one-time password must be replaced before anything else', async (t) => {
   // A data folder of its own: the demo owner is created only where there is no user yet.
   const fresh = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });

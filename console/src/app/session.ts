@@ -47,7 +47,34 @@ export function useSession(): SessionState {
   return current;
 }
 
-onSignedOut(() => publish({ status: 'signed-out', notice: 'Your session ended. Sign in again.' }));
+/**
+ * Whether this browser was signed in here when it last knew: a signed-out visitor's page load then
+ * skips the bootstrap and its 401. Only a hint; the cookie decides. Single sign-on comes back through
+ * /auth/callback with a fresh cookie and no hint yet, so that page always asks.
+ */
+const HINT = 'pp.signed-in';
+
+function setHint(on: boolean): void {
+  try {
+    if (on) localStorage.setItem(HINT, '1');
+    else localStorage.removeItem(HINT);
+  } catch {
+    // Storage refused (a private window's quota): every load asks, as without the hint.
+  }
+}
+
+function mayHaveSession(): boolean {
+  try {
+    return location.pathname === '/auth/callback' || localStorage.getItem(HINT) !== null;
+  } catch {
+    return true;
+  }
+}
+
+onSignedOut(() => {
+  setHint(false);
+  publish({ status: 'signed-out', notice: 'Your session ended. Sign in again.' });
+});
 
 /** Reads who is signed in and their organization's projects once a token is held; without `sections` the current ones stay. */
 export async function loadShell(sections?: ShellSections): Promise<void> {
@@ -58,6 +85,9 @@ export async function loadShell(sections?: ShellSections): Promise<void> {
 interface TokenAnswer extends ShellSections {
   access_token: string;
 }
+
+/** The address the server keeps sign-ins at, when this page was opened at another (the bootstrap's 403 names it). */
+let elsewhere: string | undefined;
 
 /**
  * POST /auth/bootstrap: a rotated token (for `orgId` when given) with the shell sections of its
@@ -71,8 +101,18 @@ function askBootstrap(orgId?: number): Promise<TokenAnswer | undefined> {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(orgId === undefined ? {} : { org_id: orgId }),
     }).catch(() => undefined);
+    if (response?.status === 403) {
+      const refusal = (await response.json().catch(() => undefined)) as { error?: { details?: { allowed_origin?: unknown } } } | undefined;
+      const allowed = refusal?.error?.details?.allowed_origin;
+      if (typeof allowed === 'string') elsewhere = allowed;
+    }
     return response?.ok ? ((await response.json()) as TokenAnswer) : undefined;
   });
+}
+
+/** Why a sign-in cannot be kept at this address, and the address where it can. */
+function elsewhereNotice(allowed: string): string {
+  return `pp keeps your sign-in only at ${allowed}, not at ${location.origin}. Open ${allowed}/sign-in, or ask your administrator to add ${location.origin} to the allowed origins (PP_CORS_ORIGINS).`;
 }
 
 let started: Promise<void> | undefined;
@@ -80,11 +120,13 @@ let started: Promise<void> | undefined;
 /** POST /auth/bootstrap once per page load: a live cookie signs the user straight in. */
 export function bootstrap(): Promise<void> {
   started ??= (async () => {
-    const answer = await askBootstrap();
+    const answer = mayHaveSession() ? await askBootstrap() : undefined;
     if (!answer) {
-      publish({ status: 'signed-out' });
+      setHint(false);
+      publish({ status: 'signed-out', notice: elsewhere && elsewhereNotice(elsewhere) });
       return;
     }
+    setHint(true);
     setAccessToken(answer.access_token);
     await loadShell(sectionsOf(answer));
   })().catch(() => publish({ status: 'signed-out', notice: 'The server could not be reached.' }));
@@ -97,6 +139,7 @@ export function bootstrap(): Promise<void> {
  */
 export async function signedIn(answer: TokenAnswer): Promise<void> {
   setAccessToken(answer.access_token);
+  setHint(true);
   const withSections = await askBootstrap();
   if (withSections) setAccessToken(withSections.access_token);
   await loadShell(sectionsOf(withSections ?? answer));
@@ -121,5 +164,6 @@ export async function loadBilling(): Promise<{ billing: BillingSection; usage: U
 export async function signOut(): Promise<void> {
   await fetch('/api/v1/auth/logout', { method: 'POST', credentials: 'same-origin' }).catch(() => undefined);
   setAccessToken(undefined);
+  setHint(false);
   publish({ status: 'signed-out', notice: 'You are signed out.' });
 }
