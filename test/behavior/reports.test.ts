@@ -233,6 +233,12 @@ t.test('normalized URLs and selectors', async (t) => {
   t.equal(selectorOfChain([{ tag: 'span', nth_child: 1 }, { tag: 'div', id: '9x', nth_child: 1 }]), 'div#\\39 x > span:nth-child(1)');
   const deep = Array.from({ length: 8 }, (_, i) => ({ tag: 'div', classes: ['a', 'b', 'c', 'd'], nth_child: i + 1 }));
   t.equal(selectorOfChain(deep).split(' > ').length, 6, 'six steps at most');
+  // A chain that runs out (it stops below <body>) within six steps ends the walk with a body step,
+  // which is one of the six; an id, a named field or six steps end it without one.
+  t.equal(selectorOfChain(LINK), 'body > nav:nth-child(1) > a.nav.top:nth-child(3)');
+  t.equal(selectorOfChain(deep.slice(0, 5)), 'body > div.a.b.c:nth-child(5) > div.a.b.c:nth-child(4) > div.a.b.c:nth-child(3) > div.a.b.c:nth-child(2) > div.a.b.c:nth-child(1)');
+  t.equal(selectorOfChain(deep.slice(0, 6)), 'div.a.b.c:nth-child(6) > div.a.b.c:nth-child(5) > div.a.b.c:nth-child(4) > div.a.b.c:nth-child(3) > div.a.b.c:nth-child(2) > div.a.b.c:nth-child(1)');
+  t.equal(selectorOfChain([{ tag: 'span', nth_child: 1 }, { tag: 'main', id: 'app', nth_child: 1 }]), 'main#app > span:nth-child(1)');
 });
 
 // Random behavior on top of the random scenarios: each event becomes a page view, click, rage or
