@@ -93,6 +93,7 @@ function assemble(root: string, release: string, pkg: Record<string, unknown>, n
   cpSync(path.join(root, 'migrations'), path.join(release, 'migrations'), { recursive: true });
   for (const extra of extraMigrations) addMigrations(extra, path.join(release, 'migrations'));
   cpSync(path.join(root, 'sdk', 'browser', 'dist'), path.join(release, 'sdk', 'browser', 'dist'), { recursive: true });
+  cpSync(path.join(root, 'sdk', 'browser', 'released'), path.join(release, 'sdk', 'browser', 'released'), { recursive: true });
   cpSync(path.join(root, 'license', 'keys'), path.join(release, 'license', 'keys'), { recursive: true });
   if (existsSync(path.join(root, 'docs'))) cpSync(path.join(root, 'docs'), path.join(release, 'docs'), { recursive: true });
   cpSync(path.join(modulesDir, 'node_modules'), path.join(release, 'node_modules'), { recursive: true, verbatimSymlinks: true });

@@ -2,18 +2,21 @@
 // built in, then manifest.json. The output is reproducible byte for byte (no timestamps,
 // fixed ordering), so a manifest can be checked against any rebuild.
 //
-//   node sdk/browser/build.mjs [--out-dir DIR] [--quiet]
+//   node sdk/browser/build.mjs [--out-dir DIR] [--quiet] [--release [--released-dir DIR]]
 //
 // writes DIR/<version>/{tracker,replay,diagnostics,picker}.js and manifest.json
 // (DIR defaults to sdk/browser/dist) and prints each file's raw and gzipped size.
+// --release also copies them to sdk/browser/released/<version>/ (or the --released-dir given),
+// which is committed and served for ever; it refuses when that version was released with other bytes.
 import * as esbuild from 'esbuild';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+export const RELEASED_DIR = path.join(here, 'released');
 
 // Manifest asset name → file name; the order here is the order in the manifest.
 const ASSETS = [
@@ -96,18 +99,51 @@ export async function build({ outDir = path.join(here, 'dist'), quiet = false } 
   return { dir, manifest, sizes };
 }
 
+// The files of `builtDir` that differ from, or are missing in, `releasedDir` (and the reverse).
+export function differingFiles(builtDir, releasedDir) {
+  const names = new Set([...readdirSync(builtDir), ...readdirSync(releasedDir)]);
+  return [...names].sort().filter((name) => {
+    const a = path.join(builtDir, name);
+    const b = path.join(releasedDir, name);
+    return !existsSync(a) || !existsSync(b) || !readFileSync(a).equals(readFileSync(b));
+  });
+}
+
+// A released version is pinned by SRI hashes in sites' tags, so its files never change: the
+// first release of a version copies it, a later one must find the very same bytes.
+export function release({ dir, manifest }, releasedDir = RELEASED_DIR) {
+  const target = path.join(releasedDir, manifest.version);
+  if (existsSync(target)) {
+    const differing = differingFiles(dir, target);
+    if (differing.length > 0) {
+      throw new Error(`tracker ${manifest.version} is already released with other bytes (${differing.join(', ')}): raise the version in sdk/browser/version.ts`);
+    }
+    return target;
+  }
+  mkdirSync(releasedDir, { recursive: true });
+  cpSync(dir, target, { recursive: true });
+  return target;
+}
+
 function parseArgs(argv) {
   const opts = {};
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--out-dir') opts.outDir = path.resolve(argv[++i]);
     else if (argv[i] === '--quiet') opts.quiet = true;
+    else if (argv[i] === '--release') opts.release = true;
+    else if (argv[i] === '--released-dir') opts.releasedDir = path.resolve(argv[++i]);
     else throw new Error(`unknown argument ${argv[i]}`);
   }
   return opts;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  build(parseArgs(process.argv.slice(2))).catch((err) => {
+  const opts = parseArgs(process.argv.slice(2));
+  build(opts).then((built) => {
+    if (!opts.release) return;
+    const target = release(built, opts.releasedDir);
+    if (!opts.quiet) console.log(`released → ${target}`);
+  }).catch((err) => {
     console.error(err instanceof Error ? err.message : err);
     process.exit(1);
   });

@@ -5,7 +5,7 @@
 
 import type { EventStore } from '../store/eventStore.js';
 import type { CursorCodec } from '../queries/cursors.js';
-import { Binder, compareText, filtersCondition, HEATMAP_BANDS, num, scanClicks, scanPageDays, X_STEP_PERCENT, Y_STEP_PX, type ClickRollup } from '../queries/sql.js';
+import { ACTOR, Binder, compareText, filtersCondition, HEATMAP_BANDS, num, scanClicks, scanEvents, scanPageDays, X_STEP_PERCENT, Y_STEP_PX, type ClickRollup } from '../queries/sql.js';
 import { ValidationError } from '../http/errors.js';
 import { normalizePageUrl, pageUrlsSql, pathPartOf } from './pageUrl.js';
 import { selectorOfChain, type ChainElement } from './elementSelector.js';
@@ -120,6 +120,7 @@ export interface ElementRow {
   tag: string;
   text: string | null;
   clicks: number;
+  unique_clickers: number;
   rage_clicks: number;
   dead_clicks: number;
   cells: { x: number; y: number; clicks: number }[];
@@ -153,9 +154,11 @@ export async function pageBehavior(store: EventStore, url: string, p: ReportPara
       FROM pd`;
   const [summary = {}] = await store.read(sql, b.values, { timeoutMs: ctx.timeoutMs });
   const rows = JSON.parse(String(summary.parts ?? '[]')) as Record<string, unknown>[];
-  const elements = rankElements(rows.filter((r) => r.part === 'element'), ctx.privacyMode);
+  const { elements, clickedChains } = rankElements(rows.filter((r) => r.part === 'element'), ctx.privacyMode);
   const start = after ? elements.findIndex((e) => compareElements(e, after) > 0) : 0;
   const rest = start < 0 ? [] : elements.slice(start, start + p.limit + 1);
+  const clickers = await elementClickers(store, rest, clickedChains, urls, p, ctx);
+  for (const el of rest) el.unique_clickers = clickers.get(el.selector) ?? 0;
   return {
     url: page,
     date_from: p.date_from,
@@ -165,6 +168,27 @@ export async function pageBehavior(store: EventStore, url: string, p: ReportPara
     heatmap: heatmapOf(rows),
     ...pageOf(codec, scope, rest, p.limit, (e): ElementPosition => [e.clicks, e.rage_clicks, e.dead_clicks, e.selector]),
   };
+}
+
+/**
+ * Distinct clicking actors per selector of `elements`, from the raw pp.click events of the page's
+ * stored URLs whose chain is one of the selector's (`clickedChains`). The click rollup counts
+ * clicks, not who clicked; several chains may give one selector, so actors are counted over all.
+ */
+async function elementClickers(store: EventStore, elements: ElementRow[], clickedChains: Map<string, string[]>, urls: string[], p: ReportParams, ctx: ReportContext): Promise<Map<string, number>> {
+  const pairs = elements.flatMap((el) => (clickedChains.get(el.selector) ?? []).map((chain) => [chain, el.selector] as const));
+  if (pairs.length === 0 || urls.length === 0) return new Map();
+  const b = new Binder();
+  const selectors = `(VALUES ${pairs.map(([chain, selector]) => `(${b.bind(chain)}, ${b.bind(selector)})`).join(', ')}) s(chain, selector)`;
+  const urlList = urls.map((u) => b.bind(u)).join(', ');
+  const clicks = scanEvents(b, { chain: 'CAST(e.elements AS VARCHAR)', actor: ACTOR }, {
+    projectId: ctx.projectId, timezone: ctx.timezone, from: p.date_from, to: p.date_to,
+    where: ["e.event = 'pp.click'", 'e.elements IS NOT NULL', `e.url IN (${urlList})`, filtersCondition(b, p.filters, new Map())],
+  });
+  const sql = `SELECT s.selector, count(DISTINCT c.actor) AS n FROM (${clicks}) c JOIN ${selectors} USING (chain) GROUP BY s.selector`;
+  const found = new Map<string, number>();
+  for (const r of await store.read(sql, b.values, { timeoutMs: ctx.timeoutMs })) found.set(String(r.selector), num(r.n));
+  return found;
 }
 
 function heatmapOf(rows: Record<string, unknown>[]) {
@@ -197,9 +221,9 @@ function parseChain(text: unknown): ChainElement[] | null {
   }
 }
 
-/** Element rows (event, cell, chain, count) merged by selector and ranked. */
-function rankElements(rows: Record<string, unknown>[], mode: 'standard' | 'strict'): ElementRow[] {
-  const bySelector = new Map<string, ElementRow & { texts: Map<string, number>; cellMap: Map<string, number> }>();
+/** Element rows (event, cell, chain, count) merged by selector and ranked, with each selector's clicked chains. */
+function rankElements(rows: Record<string, unknown>[], mode: 'standard' | 'strict'): { elements: ElementRow[]; clickedChains: Map<string, string[]> } {
+  const bySelector = new Map<string, ElementRow & { texts: Map<string, number>; cellMap: Map<string, number>; chains: Set<string> }>();
   const selectors = new Map<string, { selector: string; chain: ChainElement[] } | null>();
   for (const r of rows) {
     const key = String(r.k4);
@@ -211,12 +235,13 @@ function rankElements(rows: Record<string, unknown>[], mode: 'standard' | 'stric
     if (!parsed) continue;
     let el = bySelector.get(parsed.selector);
     if (!el) {
-      el = { selector: parsed.selector, tag: String(parsed.chain[0]!.tag ?? ''), text: null, clicks: 0, rage_clicks: 0, dead_clicks: 0, cells: [], texts: new Map(), cellMap: new Map() };
+      el = { selector: parsed.selector, tag: String(parsed.chain[0]!.tag ?? ''), text: null, clicks: 0, unique_clickers: 0, rage_clicks: 0, dead_clicks: 0, cells: [], texts: new Map(), cellMap: new Map(), chains: new Set() };
       bySelector.set(parsed.selector, el);
     }
     const n = num(r.n);
     if (r.k1 === 'pp.click') {
       el.clicks += n;
+      el.chains.add(key);
       const text = parsed.chain[0]!.text;
       if (typeof text === 'string' && text !== '') el.texts.set(text, (el.texts.get(text) ?? 0) + n);
       if (r.k2 !== null && r.k3 !== null) {
@@ -227,16 +252,18 @@ function rankElements(rows: Record<string, unknown>[], mode: 'standard' | 'stric
     else el.dead_clicks += n;
   }
   const out: ElementRow[] = [];
+  const clickedChains = new Map<string, string[]>();
   for (const el of bySelector.values()) {
+    if (el.chains.size > 0) clickedChains.set(el.selector, [...el.chains]);
     const texts = [...el.texts].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]));
     const cells = [...el.cellMap].map(([k, clicks]) => {
       const [x, y] = k.split(',').map(Number) as [number, number];
       return { x, y, clicks };
     });
     cells.sort((a, b) => b.clicks - a.clicks || a.y - b.y || a.x - b.x);
-    out.push({ selector: el.selector, tag: el.tag, text: mode === 'standard' ? (texts[0]?.[0] ?? null) : null, clicks: el.clicks, rage_clicks: el.rage_clicks, dead_clicks: el.dead_clicks, cells });
+    out.push({ selector: el.selector, tag: el.tag, text: mode === 'standard' ? (texts[0]?.[0] ?? null) : null, clicks: el.clicks, unique_clickers: 0, rage_clicks: el.rage_clicks, dead_clicks: el.dead_clicks, cells });
   }
-  return out.sort((a, b) => compareElements(a, [b.clicks, b.rage_clicks, b.dead_clicks, b.selector]));
+  return { elements: out.sort((a, b) => compareElements(a, [b.clicks, b.rage_clicks, b.dead_clicks, b.selector])), clickedChains };
 }
 
 /** Ranking order: clicks, rage clicks, dead clicks (most first), then selector. */

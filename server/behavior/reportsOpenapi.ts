@@ -49,6 +49,7 @@ const schemas: Record<string, JsonSchema> = {
     tag: { type: 'string' },
     text: { type: ['string', 'null'], description: 'most frequent visible text, standard privacy mode only' },
     clicks: count,
+    unique_clickers: { ...count, description: 'distinct actors with a pp.click on this element' },
     rage_clicks: count,
     dead_clicks: count,
     cells: { type: 'array', items: cell, description: 'clicks per 10 % cell of the element box (x, y: lower bounds in percent)' },

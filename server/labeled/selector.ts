@@ -107,6 +107,15 @@ function quoted(r: Reader): string {
   return out;
 }
 
+const BARE_VALUE = 'a bare attribute value holds only ASCII letters, digits, _ and - and characters outside ASCII; quote any other value, e.g. [href="/trial"]';
+
+/** An unquoted value: IDENT characters up to `]` or a space, or refused whole (`[href=/trial]`, `[href=a/b]`). */
+function bareValue(r: Reader): string {
+  const m = r.match(IDENT);
+  if (!m || !(r.done || r.peek() === ']' || /\s/.test(r.peek()))) r.fail(`${BARE_VALUE} (position ${r.at + 1})`);
+  return m[0];
+}
+
 function attribute(r: Reader): AttributeTest {
   r.at += 1;
   r.match(SPACE);
@@ -117,7 +126,7 @@ function attribute(r: Reader): AttributeTest {
   if (r.peek() === '=') {
     r.at += 1;
     r.match(SPACE);
-    value = r.peek() === '"' || r.peek() === "'" ? quoted(r) : ident(r, 'an attribute value');
+    value = r.peek() === '"' || r.peek() === "'" ? quoted(r) : bareValue(r);
     r.match(SPACE);
   } else if ('~|^$*'.includes(r.peek()) && r.text[r.at + 1] === '=') {
     r.fail(`the attribute operator ${r.peek()}= is not supported (only [attr] and [attr=value])`, `${r.peek()}=`);

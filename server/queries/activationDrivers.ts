@@ -257,9 +257,10 @@ export function shapeActivationDrivers(run: { range: DateRange; totals: Row[]; c
     retained,
     retention_rate: ratio(retained, eligible),
     split: {
-      method: `the low 64 bits of the md5 of the actor id, modulo 100: below ${DISCOVERY_PERCENT} discovery, the rest validation`,
+      method: `bytes 8 to 15 of the md5 of the actor id, read as a little-endian unsigned 64-bit integer, modulo 100: below ${DISCOVERY_PERCENT} discovery, the rest validation`,
+      // Whole percents divided once, so the shares are the configured values (1 − 0.7 is 0.30000000000000004).
       discovery_share: DISCOVERY_PERCENT / 100,
-      validation_share: 1 - DISCOVERY_PERCENT / 100,
+      validation_share: (100 - DISCOVERY_PERCENT) / 100,
       discovery_actors: groups.discovery.n,
       validation_actors: groups.validation.n,
     },

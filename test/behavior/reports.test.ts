@@ -6,7 +6,7 @@ import t from 'tap';
 import fc from 'fast-check';
 import { difference, queryHarness } from '../queries/harness.js';
 import { filtersArb, RUNS, scenarioArb, seedScenario } from '../queries/scenarios.js';
-import { seedEvents, type SeedEvent } from '../support/seedEvents.js';
+import { seedEvents, seedIdentity, type SeedEvent } from '../support/seedEvents.js';
 import { accessTokenFor, addMember, createTenant } from '../support/factories.js';
 import { behaviorUrlsOracle, formDetailOracle, formsOracle, pageBehaviorOracle, pageOfUrl } from '../oracles/behavior.js';
 import { normalizePageUrl } from '../../server/behavior/pageUrl.js';
@@ -97,8 +97,9 @@ t.test('page behavior over hand-made events', async (t) => {
   t.strictSame(bands.mobile.cells, [{ x: 50, y: 75, clicks: 1 }]);
   t.equal(page.body.heatmap.unplaced, 1, 'the click without a viewport width');
   t.strictSame(page.body.items, [
-    { selector: 'button#buy', tag: 'button', text: 'Buy now', clicks: 3, rage_clicks: 1, dead_clicks: 0, cells: [{ x: 50, y: 20, clicks: 2 }, { x: 0, y: 90, clicks: 1 }] },
-    { selector: 'body > nav:nth-child(1) > a.nav.top:nth-child(3)', tag: 'a', text: 'Docs', clicks: 2, rage_clicks: 0, dead_clicks: 1, cells: [{ x: 50, y: 50, clicks: 1 }] },
+    // Buy: a clicked twice and b once, two people; the nav link: b alone, twice.
+    { selector: 'button#buy', tag: 'button', text: 'Buy now', clicks: 3, unique_clickers: 2, rage_clicks: 1, dead_clicks: 0, cells: [{ x: 50, y: 20, clicks: 2 }, { x: 0, y: 90, clicks: 1 }] },
+    { selector: 'body > nav:nth-child(1) > a.nav.top:nth-child(3)', tag: 'a', text: 'Docs', clicks: 2, unique_clickers: 1, rage_clicks: 0, dead_clicks: 1, cells: [{ x: 50, y: 50, clicks: 1 }] },
   ]);
   t.equal(page.body.next_cursor, null);
 
@@ -116,6 +117,30 @@ t.test('page behavior over hand-made events', async (t) => {
   t.equal(second.body.next_cursor, null);
   const elsewhere = await get(p, 'pages/behavior', { ...RANGE, url: HOME, limit: 1, cursor: first.body.next_cursor });
   t.equal(elsewhere.status, 422, 'a cursor of another page');
+});
+
+t.test('an element\'s clickers are actors, as the page\'s are', async (t) => {
+  const p = h.project('UTC');
+  const click = (anon: string, time: string, props = {}): SeedEvent => ({ event: 'pp.click', ts: at(time), anonymous_id: anon, url: CART, props, elements: BUY });
+  await seedEvents(h.server, p, [
+    click('x', '10:00'), click('u', '10:01'), click('y', '10:02', { plan: 'gold' }),
+    // Only rage and dead clicks on the link: nobody clicked it.
+    { event: 'pp.rage_click', ts: at('10:03'), anonymous_id: 'x', url: CART, props: {}, elements: LINK },
+    // Outside the range: not a clicker.
+    { event: 'pp.click', ts: '2026-04-05T10:00:00Z', anonymous_id: 'z', url: CART, props: {}, elements: BUY },
+  ]);
+  // x is the same person as u.
+  await seedIdentity(h.server, p, 'x', 'u');
+  const page = await get(p, 'pages/behavior', { ...RANGE, url: CART });
+  t.equal(page.status, 200, page.text);
+  t.equal(page.body.summary.unique_clickers, 2, 'u (also x) and y');
+  t.strictSame(page.body.items.map((i: { selector: string; clicks: number; unique_clickers: number }) => [i.selector, i.clicks, i.unique_clickers]), [
+    ['button#buy', 3, 2],
+    ['body > nav:nth-child(1) > a.nav.top:nth-child(3)', 0, 0],
+  ]);
+  const filtered = await get(p, 'pages/behavior', { ...RANGE, url: CART, filters: [{ field: 'props.plan', op: 'eq', value: 'gold' }] });
+  t.equal(filtered.status, 200, filtered.text);
+  t.equal(filtered.body.items[0].unique_clickers, 1, 'filters narrow the clickers too');
 });
 
 t.test('forms over hand-made events', async (t) => {
@@ -208,6 +233,12 @@ t.test('normalized URLs and selectors', async (t) => {
   t.equal(selectorOfChain([{ tag: 'span', nth_child: 1 }, { tag: 'div', id: '9x', nth_child: 1 }]), 'div#\\39 x > span:nth-child(1)');
   const deep = Array.from({ length: 8 }, (_, i) => ({ tag: 'div', classes: ['a', 'b', 'c', 'd'], nth_child: i + 1 }));
   t.equal(selectorOfChain(deep).split(' > ').length, 6, 'six steps at most');
+  // A chain that runs out (it stops below <body>) within six steps ends the walk with a body step,
+  // which is one of the six; an id, a named field or six steps end it without one.
+  t.equal(selectorOfChain(LINK), 'body > nav:nth-child(1) > a.nav.top:nth-child(3)');
+  t.equal(selectorOfChain(deep.slice(0, 5)), 'body > div.a.b.c:nth-child(5) > div.a.b.c:nth-child(4) > div.a.b.c:nth-child(3) > div.a.b.c:nth-child(2) > div.a.b.c:nth-child(1)');
+  t.equal(selectorOfChain(deep.slice(0, 6)), 'div.a.b.c:nth-child(6) > div.a.b.c:nth-child(5) > div.a.b.c:nth-child(4) > div.a.b.c:nth-child(3) > div.a.b.c:nth-child(2) > div.a.b.c:nth-child(1)');
+  t.equal(selectorOfChain([{ tag: 'span', nth_child: 1 }, { tag: 'main', id: 'app', nth_child: 1 }]), 'main#app > span:nth-child(1)');
 });
 
 // Random behavior on top of the random scenarios: each event becomes a page view, click, rage or

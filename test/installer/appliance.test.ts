@@ -52,7 +52,7 @@ t.test('bundle → offline install → ingest → upgrade → failed upgrade rol
   mkdirSync(unpacked);
   await extractTarGz(builds[v1]!.file, unpacked);
   const release = path.join(unpacked, `pp-${v1}`);
-  for (const entry of ['ppctl', 'node/bin/node', 'dist/bin/ppctl.js', 'migrations/sqlite', 'sdk/browser/dist', 'license/keys', 'node_modules/better-sqlite3', 'BUNDLE.json', 'docs/operations.md']) {
+  for (const entry of ['ppctl', 'node/bin/node', 'dist/bin/ppctl.js', 'migrations/sqlite', 'sdk/browser/dist', 'sdk/browser/released/0.6.4/tracker.js', 'license/keys', 'node_modules/better-sqlite3', 'BUNDLE.json', 'docs/operations.md']) {
     t.ok(existsSync(path.join(release, entry)), `the bundle holds ${entry}`);
   }
   t.notOk(existsSync(path.join(release, 'dist', 'test')), 'no tests in the bundle');

@@ -101,6 +101,8 @@ t.test('labeled-event rules over HTTP', async (t) => {
       [{ base_event: 'pp.click', event_name: 'x', selector: 'a, b' }, 'selector', /selector lists/],
       [{ base_event: 'pp.click', event_name: 'x', selector: '[href^="/x"]' }, 'selector', /\^= is not supported/],
       [{ base_event: 'pp.click', event_name: 'x', selector: 'li:nth-child(2n+1)' }, 'selector', /positive integer/],
+      [{ base_event: 'pp.click', event_name: 'x', selector: 'a[href=/trial]' }, 'selector', /a bare attribute value holds only ASCII letters, digits, _ and - and characters outside ASCII; quote any other value/],
+      [{ base_event: 'pp.click', event_name: 'x', selector: 'a[href=trial/2]' }, 'selector', /a bare attribute value holds only/],
       [{ base_event: 'pp.page_view', event_name: 'x', selector: 'a' }, 'selector', /page view has no element/],
       [{ base_event: 'pp.page_view', event_name: 'x', attributes: [{ name: 'href', op: 'exists' }] }, 'attributes', /page view has no element/],
       [{ base_event: 'pp.click', event_name: 'x', attributes: [{ name: 'onclick', op: 'exists' }] }, 'attributes[0].name', /does not capture onclick/],

@@ -19,7 +19,7 @@ export interface ActivationDriversInput {
 
 const THRESHOLDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
-/** Whether an actor id lands in discovery: the low 64 bits of its md5, modulo 100, below 70. */
+/** Whether an actor id lands in discovery: bytes 8–15 of its md5 read little-endian, modulo 100, below 70. */
 export function discoveryOf(actor: string): boolean {
   return createHash('md5').update(actor, 'utf8').digest().readBigUInt64LE(8) % 100n < 70n;
 }

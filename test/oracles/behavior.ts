@@ -99,16 +99,17 @@ export function pageBehaviorOracle(events: OracleEvent[], links: Array<[string, 
     list.sort((a, b) => b.clicks - a.clicks || a.y - b.y || a.x - b.x);
     return { band, min_width: min, max_width: max, clicks: mine.length, fixed_clicks: fixed.length, cells: list.slice(0, 5000), truncated: list.length > 5000 };
   });
-  const elements = new Map<string, { selector: string; tag: string; texts: Map<string, number>; clicks: number; rage_clicks: number; dead_clicks: number; cells: Map<string, number> }>();
+  const elements = new Map<string, { selector: string; tag: string; texts: Map<string, number>; clicks: number; clickers: Set<string>; rage_clicks: number; dead_clicks: number; cells: Map<string, number> }>();
   for (const e of list.filter((x) => ['pp.click', 'pp.rage_click', 'pp.dead_click'].includes(x.event) && Array.isArray(x.elements) && x.elements.length > 0)) {
     const chain = e.elements as unknown as Chain;
     const selector = selectorOf(chain);
-    const el = elements.get(selector) ?? { selector, tag: chain[0]!.tag, texts: new Map(), clicks: 0, rage_clicks: 0, dead_clicks: 0, cells: new Map() };
+    const el = elements.get(selector) ?? { selector, tag: chain[0]!.tag, texts: new Map(), clicks: 0, clickers: new Set<string>(), rage_clicks: 0, dead_clicks: 0, cells: new Map() };
     elements.set(selector, el);
     if (e.event === 'pp.rage_click') el.rage_clicks += 1;
     else if (e.event === 'pp.dead_click') el.dead_clicks += 1;
     else {
       el.clicks += 1;
+      el.clickers.add(actorOf(e.distinct_id));
       if (chain[0]!.text) el.texts.set(chain[0]!.text, (el.texts.get(chain[0]!.text) ?? 0) + 1);
       const ox = numberProp(e, 'ox');
       const oy = numberProp(e, 'oy');
@@ -122,7 +123,7 @@ export function pageBehaviorOracle(events: OracleEvent[], links: Array<[string, 
     const texts = [...el.texts].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]));
     const cells = [...el.cells].map(([k, n]) => ({ x: Number(k.split(',')[0]), y: Number(k.split(',')[1]), clicks: n }));
     cells.sort((a, b) => b.clicks - a.clicks || a.y - b.y || a.x - b.x);
-    return { selector: el.selector, tag: el.tag, text: mode === 'standard' ? (texts[0]?.[0] ?? null) : null, clicks: el.clicks, rage_clicks: el.rage_clicks, dead_clicks: el.dead_clicks, cells };
+    return { selector: el.selector, tag: el.tag, text: mode === 'standard' ? (texts[0]?.[0] ?? null) : null, clicks: el.clicks, unique_clickers: el.clickers.size, rage_clicks: el.rage_clicks, dead_clicks: el.dead_clicks, cells };
   });
   items.sort((a, b) => b.clicks - a.clicks || b.rage_clicks - a.rage_clicks || b.dead_clicks - a.dead_clicks || compareText(a.selector, b.selector));
   const unplaced = clicks.filter((e) => !placed(e)).length;

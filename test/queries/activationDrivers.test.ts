@@ -72,6 +72,28 @@ t.test('drivers over hand-made actors', async (t) => {
   t.equal(missing.status, 422);
 });
 
+t.test('the split: md5 bytes 8 to 15 little-endian, modulo 100, and shares as configured', async (t) => {
+  const p = h.project('UTC');
+  h.server.clock.set(new Date('2026-04-01T12:00:00Z'));
+  await h.renewToken();
+  // md5("actor-3")  = 7a3a414d474e4f3b 81991bf13b29be39: bytes 8–15 little-endian 0x39be293bf11b9981
+  //   = 4160808443161844097, modulo 100 = 97 → validation (big-endian would give 17, bytes 0–7 34).
+  // md5("actor-7")  = 561b8f3e7c5329d3 ae012f1c09decfd0: 0xd0cfde091c2f01ae = 15046489010777031086 → 86,
+  //   validation (big-endian 16, bytes 0–7 42).
+  // md5("actor-13") = 592b7111246785d6 83962fc8ea85c57b: 0x7bc585eac82f9683 = 8918681880504538755 → 55,
+  //   discovery (big-endian 75, bytes 0–7 73).
+  await seedEvents(h.server, p, ['actor-3', 'actor-7', 'actor-13'].map((id) => ({ event: 'signup', ts: '2026-03-02T09:00:00Z', user_id: id })));
+  const res = await h.query(p, 'activation-drivers', BODY);
+  t.equal(res.status, 200, res.text);
+  t.strictSame(res.body.split, {
+    method: 'bytes 8 to 15 of the md5 of the actor id, read as a little-endian unsigned 64-bit integer, modulo 100: below 70 discovery, the rest validation',
+    discovery_share: 0.7,
+    validation_share: 0.3,
+    discovery_actors: 1,
+    validation_actors: 2,
+  });
+});
+
 // --- random data ---------------------------------------------------------------------------------
 
 const EVENTS = ['invite', 'view', 'share', 'pp.click'];

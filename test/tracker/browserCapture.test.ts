@@ -329,6 +329,7 @@ t.test('strict mode sends no text', { timeout: TEST_TIMEOUT_MS }, async (t) => {
   }
   t.match(elements(named(events, 'pp.click')[0])[0], { tag: 'a', id: 'buy', classes: ['cta', 'big'] });
   t.notOk(String(props(named(events, 'pp.section_view')[0]).section).includes('Pricing'), 'sections named by selector, not label');
+  t.match(props(named(events, 'pp.section_view')[0]).section, /^body > section:nth-child\(\d+\)$/, 'a walk that reaches <body> ends with a body step');
   t.same(props(named(events, 'pp.form_submit')[0]).fields.map((f: Record<string, unknown>) => f.field), ['input#who'], 'fields by id');
   t.same(props(named(events, 'pp.form_submit')[0]).blank_fields, [], 'the one field was filled');
   const stored = await site.everythingStored();

@@ -2218,6 +2218,8 @@ export interface components {
             tag: string;
             /** @description most frequent visible text, standard privacy mode only */
             text: string | null;
+            /** @description distinct actors with a pp.click on this element */
+            unique_clickers: number;
         };
         CollectionConfig: {
             /** @description enabled kinds only */
