@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Start the application shell: refresh plus shell data
-         * @description Rotates the cookie exactly like refresh and returns the token response plus the shell sections that exist. Never cacheable.
+         * @description Rotates the cookie exactly like refresh and returns the token response plus the shell sections that exist. Never cacheable. A present Origin outside the allowlist is 403 with `details.allowed_origin` (the console says which address to open).
          */
         post: operations["bootstrap"];
         delete?: never;
@@ -172,7 +172,7 @@ export interface paths {
         put?: never;
         /**
          * New access token from the refresh cookie; the cookie is rotated
-         * @description Reads only the `pp_rt` cookie. An invalid, expired or ended token is 401 with the cookie cleared; a token that was already rotated also revokes every session of its user. A present Origin outside the allowlist is 403.
+         * @description Reads only the `pp_rt` cookie. An invalid, expired or ended token is 401 with the cookie cleared; a token that was already rotated also revokes every session of its user. A present Origin outside the allowlist is 403 with `details.allowed_origin`, the origin of the base URL (where the console keeps its sign-in).
          */
         post: operations["refresh"];
         delete?: never;
