@@ -243,8 +243,8 @@ t.test('saved insights: the list, one insight with its answer, and back to its i
   t.same(Object.fromEntries(url.searchParams), { steps: 'pp.page_view~signup', from, to: today, window: '336', count_by: 'actors', saved: String(funnelId) }, 'the saved query in the page’s URL');
 
   // Changed on its page, the funnel is saved back to the same insight.
-  url.searchParams.set('window', '168');
-  await page.goto(url.pathname + url.search);
+  await page.getByLabel('Conversion window').selectOption('168');
+  await eventually('the new window in the URL', async () => new URL(page.url()).searchParams.get('window'), (w) => w === '168');
   await page.getByTestId('funnel-table').waitFor();
   await page.getByRole('button', { name: 'Save changes to “Signup funnel”' }).click();
   await page.getByTestId('saved-note').getByText('Saved the changes to').waitFor();
@@ -254,6 +254,19 @@ t.test('saved insights: the list, one insight with its answer, and back to its i
   const restored = await api('PATCH', `/insights/${funnelId}`, { query: FUNNEL });
   t.equal(restored.status, 200);
   checkClean(t, tab);
+});
+
+t.test('a saved step named with the list separator and its escape opens as one step', async (t) => {
+  const made = await api('POST', '/insights', { name: 'Odd names', kind: 'funnel', query: { ...FUNNEL, steps: [{ event: 'pp.page_view' }, { event: 'beta~invite!' }] } });
+  t.equal(made.status, 201);
+  await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Saved insights' }).click();
+  await page.getByRole('link', { name: 'Odd names' }).click();
+  await page.getByRole('link', { name: 'Open in Funnel' }).click();
+  await page.getByTestId('funnel-table').getByText('2. beta~invite!').waitFor();
+  t.equal(await page.getByLabel('Step 2', { exact: true }).inputValue(), 'beta~invite!', 'the second step whole');
+  t.equal(await page.getByLabel('Step 3', { exact: true }).count(), 0, 'and no third');
+  t.equal(new URL(page.url()).searchParams.get('steps'), 'pp.page_view~beta!~invite!!', 'escaped in the link');
+  t.equal((await api('DELETE', `/insights/${made.body.id}`)).status, 204);
 });
 
 t.test('an analyst is not offered sharing; a viewer gets no write control', async (t) => {
