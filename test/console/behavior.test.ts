@@ -11,7 +11,7 @@ import { addMember, createTenant, login, TEST_PASSWORD } from '../support/factor
 import { seedEvents, type SeedEvent } from '../support/seedEvents.js';
 import { launchChromium } from '../support/chromium.js';
 import { ROOMY_LIMITS } from '../auth/authTestKit.js';
-import { checkAccessible, checkClean, daysBefore, signedInConsole, UTC_TODAY } from './consoleKit.js';
+import { checkAccessible, checkClean, daysBefore, openFromNavigation, signedInConsole, UTC_TODAY } from './consoleKit.js';
 import { eventually } from '../support/eventually.js';
 import { grantEntitlements } from '../support/license.js';
 
@@ -136,7 +136,9 @@ t.test('the pages list, as the API answers it, and its next page', async (t) => 
   await grantEntitlements(server, ['saved_segments']);
   const made = await server.request('POST', `/api/v1/projects/${project.id}/segments`, { token, body: { name: 'Signups', filters: [{ field: 'path', op: 'eq', value: '/signup' }] } });
   t.equal(made.status, 201);
-  await page.goto(`${base}/insights/segmentation?${range}&event=pp.page_view`);
+  // Loaded again so the session carries the new entitlement.
+  await page.reload();
+  await openFromNavigation(page, 'Segmentation');
   await page.getByRole('combobox', { name: 'Add a saved segment' }).waitFor();
   await page.goto(`${base}/behavior/pages?${range}`);
   await page.getByTestId('behavior-pages').waitFor();

@@ -18,7 +18,8 @@ import { ROOMY_LIMITS } from '../auth/authTestKit.js';
 import { insertSubscription } from '../../server/billing/subscriptions.js';
 import { unsubscribeToken } from '../../server/billing/unsubscribe.js';
 import { maskPhone } from '../../server/sms/phoneNumber.js';
-import { checkAccessible, checkClean, openConsole, signInThroughForm, signedInConsole } from './consoleKit.js';
+import { checkAccessible, checkClean, openConsole, openFromNavigation, signInThroughForm, signedInConsole } from './consoleKit.js';
+import { seedEvents } from '../support/seedEvents.js';
 
 const DAY_MS = 86_400_000;
 const PHONE = '+4915123456712';
@@ -205,12 +206,16 @@ t.test('an ended trial: the banner, and the paused panel in place of a funnel', 
   const { page } = tab;
   await banner(page).getByText('Your trial has ended').waitFor();
   const today = services.clock.now().toISOString().slice(0, 10);
+  // Collected before the trial ended, so a person finds the events to build a funnel of.
+  await seedEvents(server, org.project.id, ['signup', 'activate'].map((event, i) => ({ event, ts: `${today}T00:0${i}:00Z`, user_id: 'u1' })));
   const body = { steps: [{ event: 'signup' }, { event: 'activate' }], date_from: today, date_to: today };
   const refused = await server.request('POST', `/api/v1/projects/${org.project.id}/queries/funnel`, { token: org.token, body });
   t.equal(refused.status, 402);
   t.equal(refused.body.error.code, 'trial_expired');
 
-  await page.goto(`/projects/${org.project.id}/insights/funnel?steps=signup~activate&from=${today}&to=${today}`);
+  await openFromNavigation(page, 'Funnels');
+  await page.getByLabel('Step 1', { exact: true }).selectOption('signup');
+  await page.getByLabel('Step 2', { exact: true }).selectOption('activate');
   const panel = page.locator('.paused-panel');
   await panel.getByRole('heading', { name: 'Your trial has ended' }).waitFor();
   t.equal(await panel.getByRole('link', { name: 'Choose a plan' }).getAttribute('href'), '/org/billing');

@@ -4,7 +4,7 @@
 
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import type { Test } from 'tap';
 import type { TestServer } from '../support/testServer.js';
 
@@ -87,4 +87,71 @@ export async function checkAccessible(t: Test, page: Page, what: string): Promis
 export function checkClean(t: Test, tab: ConsoleTab): void {
   t.same(tab.cspViolations, [], 'no Content-Security-Policy violations');
   t.same(tab.errors, [], 'no script errors');
+}
+
+/** The bodies of the analytical queries a page sent and had answered, by kind, in order. */
+export interface QueryLog {
+  bodies(kind: string): Promise<any[]>;
+}
+
+// The API client hands fetch a Request whose body the devtools protocol does not report, so the
+// page's own fetch is wrapped (before the client takes it) to keep each answered query's body.
+const RECORD_QUERIES = `(() => {
+  const fetch = window.fetch.bind(window);
+  const sent = (window.__ppSentQueries = []);
+  window.fetch = async (input, init) => {
+    const request = new Request(input, init);
+    const kind = /\\/api\\/v1\\/projects\\/\\d+\\/queries\\/([\\w-]+)$/.exec(new URL(request.url).pathname)?.[1];
+    const body = kind && request.method === 'POST' ? await request.clone().text() : undefined;
+    const response = await fetch(request);
+    if (body !== undefined) sent.push({ kind, body: JSON.parse(body) });
+    return response;
+  };
+})()`;
+
+/** Starts recording the page's queries; the page is loaded again so the wrapper comes first. */
+export async function recordQueries(page: Page): Promise<QueryLog> {
+  await page.addInitScript(RECORD_QUERIES);
+  await page.reload();
+  return {
+    bodies: async (kind) => ((await page.evaluate('window.__ppSentQueries')) as Array<{ kind: string; body: unknown }>).filter((q) => q.kind === kind).map((q) => q.body),
+  };
+}
+
+/**
+ * The last `kind` query the page sent, once it satisfies `done` (the controls have all been set)
+ * and its answer is drawn: the body a test asks the API again to compare the drawn numbers with.
+ */
+export async function answeredQuery(page: Page, log: QueryLog, kind: string, done: (body: any) => boolean): Promise<any> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const body = (await log.bodies(kind)).at(-1);
+    if (body && done(body) && (await page.locator('.state.loading').count()) === 0) return body;
+    if (Date.now() > deadline) throw new Error(`no ${kind} query like the one built was answered; the last: ${JSON.stringify(body)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** From the console home, the page `label` of the project navigation, opened with the mouse. */
+export async function openFromNavigation(page: Page, label: string): Promise<void> {
+  await page.getByRole('link', { name: 'pp home' }).click();
+  await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: label, exact: true }).click();
+  await page.getByRole('heading', { level: 1 }).first().waitFor();
+}
+
+/** Presses Tab until `target` has the focus, as a keyboard user reaches a control. */
+export async function tabTo(page: Page, target: Locator, most = 150): Promise<void> {
+  for (let i = 0; i < most; i++) {
+    if (await target.evaluate((el: any) => el === el.ownerDocument.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`${target} not reached within ${most} presses of Tab`);
+}
+
+/** Picks `option` of a select with the keyboard only: Tab to it, then type the option's text. */
+export async function chooseWithKeyboard(page: Page, select: Locator, option: string): Promise<void> {
+  await tabTo(page, select);
+  await page.keyboard.type(option);
+  const chosen = await select.evaluate((el: any) => el.selectedOptions[0]?.textContent as string | undefined);
+  if (chosen !== option) throw new Error(`typing "${option}" chose "${chosen}"`);
 }

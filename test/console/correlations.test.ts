@@ -9,7 +9,7 @@ import { createTenant, login, TEST_PASSWORD } from '../support/factories.js';
 import { seedEvents, type SeedEvent } from '../support/seedEvents.js';
 import { launchChromium } from '../support/chromium.js';
 import { ROOMY_LIMITS } from '../auth/authTestKit.js';
-import { askQuery, checkAccessible, checkClean, daysBefore, signedInConsole, UTC_TODAY } from './consoleKit.js';
+import { askQuery, checkAccessible, checkClean, chooseWithKeyboard, daysBefore, openFromNavigation, signedInConsole, tabTo, UTC_TODAY } from './consoleKit.js';
 import { eventually } from '../support/eventually.js';
 
 const server = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
@@ -50,7 +50,11 @@ const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}
 const prob = (x: number) => (x < 0.001 ? x.toExponential(1) : x.toFixed(3));
 
 t.test('from a funnel to what goes with its last step, as the API answers it', async (t) => {
-  await page.goto(`/projects/${project.id}/insights/funnel?steps=view~purchase&from=${from}&to=${today}`);
+  await openFromNavigation(page, 'Funnels');
+  await page.getByLabel('Step 1', { exact: true }).selectOption('view');
+  await chooseWithKeyboard(page, page.getByLabel('Step 2', { exact: true }), 'purchase');
+  await page.getByRole('button', { name: '7 days' }).click();
+  await eventually('the funnel built', async () => new URL(page.url()).searchParams, (q) => q.get('steps') === 'view~purchase' && q.get('from') === from);
   await page.getByTestId('funnel-correlations').click();
   await eventually('the correlations view', async () => new URL(page.url()).pathname, (p) => p.endsWith('/insights/correlations'));
   t.equal(new URL(page.url()).searchParams.get('target'), 'purchase', 'the last step is the conversion');
@@ -68,5 +72,25 @@ t.test('from a funnel to what goes with its last step, as the API answers it', a
   t.same(await eventually('the candidates', () => rowsOnPage(page), (rows) => JSON.stringify(rows) === JSON.stringify(expectedRows)), expectedRows);
   t.same(two.candidates.map((c: any) => [c.event, c.lift]), [['docs', 1.5], ['pricing', 1.5], ['view', 1], ['blog', 0]], 'docs and pricing go with buying (ties by name); blog with not buying');
   await checkAccessible(t, page, 'correlations');
+  checkClean(t, tab);
+});
+
+t.test('opened from the navigation and built with the keyboard: the same candidates', async (t) => {
+  await page.getByRole('link', { name: 'pp home' }).click();
+  await tabTo(page, page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Correlations', exact: true }));
+  await page.keyboard.press('Enter');
+  await page.getByText('Choose the event that counts as converting').waitFor();
+  await chooseWithKeyboard(page, page.getByLabel('Converted when they did'), 'purchase');
+  await tabTo(page, page.getByRole('button', { name: '7 days' }));
+  await page.keyboard.press('Enter');
+  await tabTo(page, page.getByLabel('At least this many people'));
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('3');
+  await page.keyboard.press('Enter');
+  await eventually('the correlations built', async () => new URL(page.url()).searchParams, (q) => q.get('target') === 'purchase' && q.get('from') === from && q.get('min_n') === '3');
+  const three = await askQuery(server, token, project.id, 'correlations', { target_event: 'purchase', date_from: from, date_to: today, min_n: 3, exclude_managed: true });
+  const expectedRows = three.candidates.map((c: any) => [c.event, String(c.actors), pct(c.conversion_with), pct(c.conversion_without), fixed(c.lift), `${fixed(c.odds_ratio)} (${fixed(c.odds_ratio_low)}–${fixed(c.odds_ratio_high)})`, prob(c.q_value)]);
+  t.ok(expectedRows.length >= 2, `candidates seen by three people or more (${expectedRows.length})`);
+  t.same(await eventually('the candidates', () => rowsOnPage(page), (rows) => JSON.stringify(rows) === JSON.stringify(expectedRows)), expectedRows);
   checkClean(t, tab);
 });

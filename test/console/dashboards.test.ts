@@ -14,7 +14,7 @@ import { seedEvents, type SeedEvent } from '../support/seedEvents.js';
 import { launchChromium } from '../support/chromium.js';
 import { eventually } from '../support/eventually.js';
 import { ROOMY_LIMITS } from '../auth/authTestKit.js';
-import { askQuery, checkAccessible, checkClean, daysBefore, openConsole, signedInConsole, UTC_TODAY } from './consoleKit.js';
+import { askQuery, checkAccessible, checkClean, chooseWithKeyboard, daysBefore, openConsole, openFromNavigation, signedInConsole, UTC_TODAY } from './consoleKit.js';
 
 const server = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
 const { owner, org, project } = await createTenant(server, { timezone: 'UTC' });
@@ -67,6 +67,16 @@ const drawnOrder = (p: Page) => p.locator('[data-testid=dash-tile] h2').allTextC
 const drawnFunnel = (scope: Locator) => scope.getByTestId('funnel-table').locator('td[data-col=count]').allTextContents().then((cells) => cells.map(numberIn));
 const drawnTotal = (scope: Locator) => scope.getByTestId('segmentation-table').locator('td[data-col=total]').first().textContent().then(numberIn);
 
+/** The page-view-to-signup funnel over four weeks, opened from the navigation and built with the mouse. */
+async function buildFunnel(p: Page): Promise<void> {
+  await openFromNavigation(p, 'Funnels');
+  await p.getByLabel('Step 1', { exact: true }).selectOption('pp.page_view');
+  await p.getByLabel('Step 2', { exact: true }).selectOption('signup');
+  await p.getByLabel('From', { exact: true }).fill(from);
+  const want = funnelCounts(await ask('funnel', FUNNEL)).join();
+  await eventually('the funnel over four weeks, as the API answers it', () => drawnFunnel(p.locator('main')).catch(() => []), (c) => c.join() === want);
+}
+
 const browser = await launchChromium();
 t.teardown(() => browser.close());
 const tab = await signedInConsole(t, browser, server, analyst.email, TEST_PASSWORD);
@@ -74,8 +84,7 @@ const { page } = tab;
 let dashboardId = 0;
 
 t.test('an analyst saves a funnel from its page into a new dashboard, and a segmentation into the same one', async (t) => {
-  await page.goto(`${base}/insights/funnel?steps=pp.page_view~signup&from=${from}&to=${today}`);
-  await page.getByTestId('funnel-table').waitFor();
+  await buildFunnel(page);
   await page.getByRole('button', { name: 'Save / Add to dashboard' }).click();
   const dialog = page.getByTestId('save-insight-dialog');
   await dialog.getByLabel('Name').fill('Signup funnel');
@@ -95,8 +104,12 @@ t.test('an analyst saves a funnel from its page into a new dashboard, and a segm
   t.same(growth.tiles.map((tile: any) => tile.insight?.name), ['Signup funnel'], 'with the funnel as its tile');
   t.equal(await page.getByTestId('saved-note').getByRole('link', { name: 'Growth' }).getAttribute('href'), `${base}/dashboards/${growth.id}`);
 
-  await page.goto(`${base}/insights/segmentation?event=pp.page_view&metric=events&from=${from}&to=${today}`);
+  await openFromNavigation(page, 'Segmentation');
+  await chooseWithKeyboard(page, page.getByLabel('Event', { exact: true }), 'pp.page_view');
+  await page.getByLabel('From', { exact: true }).fill(from);
+  await eventually('the segmentation built', async () => new URL(page.url()).searchParams, (q) => q.get('event') === 'pp.page_view' && q.get('from') === from);
   await page.getByTestId('segmentation-table').waitFor();
+  t.equal(await drawnTotal(page.locator('main')), segmentationTotal(await ask('segmentation', SEGMENTATION)), 'the page draws the answer it saves');
   await page.getByRole('button', { name: 'Save / Add to dashboard' }).click();
   await dialog.getByLabel('Name').fill('Page views');
   await dialog.getByLabel('Add to a dashboard').selectOption({ label: 'Growth' });
@@ -230,8 +243,8 @@ t.test('saved insights: the list, one insight with its answer, and back to its i
   t.same(Object.fromEntries(url.searchParams), { steps: 'pp.page_view~signup', from, to: today, window: '336', count_by: 'actors', saved: String(funnelId) }, 'the saved query in the page’s URL');
 
   // Changed on its page, the funnel is saved back to the same insight.
-  url.searchParams.set('window', '168');
-  await page.goto(url.pathname + url.search);
+  await page.getByLabel('Conversion window').selectOption('168');
+  await eventually('the new window in the URL', async () => new URL(page.url()).searchParams.get('window'), (w) => w === '168');
   await page.getByTestId('funnel-table').waitFor();
   await page.getByRole('button', { name: 'Save changes to “Signup funnel”' }).click();
   await page.getByTestId('saved-note').getByText('Saved the changes to').waitFor();
@@ -241,6 +254,19 @@ t.test('saved insights: the list, one insight with its answer, and back to its i
   const restored = await api('PATCH', `/insights/${funnelId}`, { query: FUNNEL });
   t.equal(restored.status, 200);
   checkClean(t, tab);
+});
+
+t.test('a saved step named with the list separator and its escape opens as one step', async (t) => {
+  const made = await api('POST', '/insights', { name: 'Odd names', kind: 'funnel', query: { ...FUNNEL, steps: [{ event: 'pp.page_view' }, { event: 'beta~invite!' }] } });
+  t.equal(made.status, 201);
+  await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Saved insights' }).click();
+  await page.getByRole('link', { name: 'Odd names' }).click();
+  await page.getByRole('link', { name: 'Open in Funnel' }).click();
+  await page.getByTestId('funnel-table').getByText('2. beta~invite!').waitFor();
+  t.equal(await page.getByLabel('Step 2', { exact: true }).inputValue(), 'beta~invite!', 'the second step whole');
+  t.equal(await page.getByLabel('Step 3', { exact: true }).count(), 0, 'and no third');
+  t.equal(new URL(page.url()).searchParams.get('steps'), 'pp.page_view~beta!~invite!!', 'escaped in the link');
+  t.equal((await api('DELETE', `/insights/${made.body.id}`)).status, 204);
 });
 
 t.test('an analyst is not offered sharing; a viewer gets no write control', async (t) => {
@@ -270,8 +296,7 @@ t.test('an analyst is not offered sharing; a viewer gets no write control', asyn
   const saved = funnelCounts(await ask('funnel', FUNNEL));
   await v.getByRole('button', { name: 'Back to the dashboard\'s dates' }).click();
   t.same(await eventually('the saved range again', () => drawnFunnel(tileNamed(v, 'Signup funnel')), (c) => c.join() === saved.join()), saved);
-  await v.goto(`${base}/insights/funnel?steps=pp.page_view~signup&from=${from}&to=${today}`);
-  await v.getByTestId('funnel-table').waitFor();
+  await buildFunnel(v);
   t.equal(await v.getByRole('button', { name: 'Save / Add to dashboard' }).count(), 0, 'no save on insight pages');
   await v.goto(`${base}/insights/saved`);
   await v.getByTestId('saved-insights').waitFor();
@@ -284,7 +309,8 @@ t.test('an owner shares the dashboard: the public view shows the same numbers an
   await api('PATCH', `/dashboards/${dashboardId}`, { date_from: lastWeek, date_to: today });
   const ownerTab = await signedInConsole(t, browser, server, owner.email, TEST_PASSWORD);
   const o = ownerTab.page;
-  await o.goto(`${base}/dashboards/${dashboardId}`);
+  await openFromNavigation(o, 'Dashboards');
+  await o.getByTestId('dashboards').getByRole('link', { name: 'Growth' }).click();
   await o.getByRole('button', { name: 'Share' }).click();
   const dialog = o.getByTestId('share-dialog');
   await dialog.getByLabel('The link expires').selectOption({ label: 'in 7 days' });

@@ -10,7 +10,7 @@ import { grantEntitlements } from '../support/license.js';
 import { launchChromium } from '../support/chromium.js';
 import { ROOMY_LIMITS } from '../auth/authTestKit.js';
 import { loadDemoData } from '../../server/demo/loadDemoData.js';
-import { askQuery, checkAccessible, checkClean, signedInConsole } from './consoleKit.js';
+import { askQuery, checkAccessible, checkClean, chooseWithKeyboard, openFromNavigation, signedInConsole } from './consoleKit.js';
 import { eventually } from '../support/eventually.js';
 
 const server = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
@@ -29,7 +29,13 @@ const base = `/projects/${project.id}`;
 const ask = (kind: string, body: unknown) => askQuery(server, token, project.id, kind, body);
 
 t.test('funnel: who dropped off after step 2', async (t) => {
-  await page.goto(`${base}/insights/funnel?steps=pp.page_view~pp.form_start~signup&from=${from}&to=${today}`);
+  await openFromNavigation(page, 'Funnels');
+  await page.getByLabel('Step 1', { exact: true }).selectOption('pp.page_view');
+  await chooseWithKeyboard(page, page.getByLabel('Step 2', { exact: true }), 'pp.form_start');
+  await page.getByRole('button', { name: 'Add a step' }).click();
+  await page.getByLabel('Step 3', { exact: true }).selectOption('signup');
+  await page.getByLabel('From', { exact: true }).fill(from);
+  await eventually('the funnel built', async () => new URL(page.url()).searchParams, (q) => q.get('steps') === 'pp.page_view~pp.form_start~signup' && q.get('from') === from);
   await page.getByRole('heading', { name: 'Who dropped off' }).waitFor();
   await page.getByLabel('Reached step').selectOption('2');
   await page.getByRole('button', { name: 'Show people' }).click();
@@ -42,7 +48,10 @@ t.test('funnel: who dropped off after step 2', async (t) => {
 });
 
 t.test('retention: the people of a cell', async (t) => {
-  await page.goto(`${base}/insights/retention?start=signup&return=any&from=${from}&to=${today}`);
+  await openFromNavigation(page, 'Retention');
+  await chooseWithKeyboard(page, page.getByLabel('People who did'), 'signup');
+  await page.getByLabel('From', { exact: true }).fill(from);
+  await eventually('the retention built', async () => new URL(page.url()).searchParams, (q) => q.get('start') === 'signup' && q.get('from') === from);
   const grid = page.getByTestId('retention-grid');
   await grid.waitFor();
   // The first cell after period 0 with somebody in it.
@@ -58,7 +67,13 @@ t.test('retention: the people of a cell', async (t) => {
 });
 
 t.test('filters saved as a segment, then the segment as the filter', async (t) => {
-  await page.goto(`${base}/insights/segmentation?event=pp.page_view&metric=events&from=${from}&to=${today}&filter=path|eq|/pricing`);
+  await openFromNavigation(page, 'Segmentation');
+  await page.getByLabel('Event', { exact: true }).selectOption('pp.page_view');
+  await page.getByLabel('From', { exact: true }).fill(from);
+  await page.getByRole('button', { name: 'Add a filter' }).click();
+  await page.getByLabel('Filter 1 value').fill('/pricing');
+  await page.getByLabel('Filter 1 value').press('Enter');
+  await eventually('the segmentation built', async () => new URL(page.url()).searchParams, (q) => q.get('filter') === 'path|eq|/pricing' && q.get('from') === from);
   await page.getByTestId('segmentation-table').waitFor();
   await page.getByLabel('Segment name').fill('Pricing visitors');
   await page.getByRole('button', { name: 'Save as a segment' }).click();

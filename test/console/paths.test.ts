@@ -11,7 +11,7 @@ import { addMember, createTenant, login, TEST_PASSWORD } from '../support/factor
 import { seedEvents, type SeedEvent } from '../support/seedEvents.js';
 import { launchChromium } from '../support/chromium.js';
 import { ROOMY_LIMITS } from '../auth/authTestKit.js';
-import { askQuery, checkAccessible, checkClean, daysBefore, signedInConsole, UTC_TODAY } from './consoleKit.js';
+import { askQuery, checkAccessible, checkClean, chooseWithKeyboard, daysBefore, openFromNavigation, signedInConsole, UTC_TODAY } from './consoleKit.js';
 import { eventually } from '../support/eventually.js';
 
 const server = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
@@ -64,10 +64,21 @@ function routesOnPage(p: Page): Promise<string[][]> {
 /** The same rows from the API's answer, counts and shares as the page formats them. */
 const routesOf = (routes: Route[]) => routes.map((r, i) => [String(i + 1), r.items.join(' → '), r.count.toLocaleString('en-US'), `${(r.share * 100).toFixed(1)}%`]);
 
+/** Paths opened from the navigation over the last week, anchored on `selected` typed into its field. */
+async function openPaths(p: Page, selected = 'pp.page_view'): Promise<void> {
+  await openFromNavigation(p, 'Paths');
+  await p.getByRole('button', { name: '7 days' }).click();
+  if (selected !== 'pp.page_view') {
+    await p.getByLabel('Selected event or page').fill(selected);
+    await p.getByLabel('Selected event or page').press('Enter');
+  }
+  await eventually('the paths built', async () => new URL(p.url()).searchParams, (q) => q.get('from') === from && (q.get('event') ?? 'pp.page_view') === selected);
+}
+
 const selectedInUrl = () => new URL(page.url()).searchParams.get('event');
 
 t.test('the routes after any page view, as the API answers them', async (t) => {
-  await page.goto(`${base}/insights/paths?event=pp.page_view&from=${from}&to=${today}`);
+  await openPaths(page);
   await page.getByTestId('paths-routes').waitFor();
   const expected = await ask('pp.page_view');
   t.equal(expected.units, 6, 'six people viewed a page');
@@ -111,7 +122,8 @@ t.test('a graph wider than the window shows its first screen, then all of it wit
       return mark(name, options);
     };
   }`);
-  await narrow.goto(`${base}/insights/paths?event=pp.page_view&from=${from}&to=${today}`);
+  await narrow.goto(base);
+  await openPaths(narrow);
   await narrow.locator('[data-testid=sankey][data-drawn=whole]').waitFor();
   const expected = await ask('pp.page_view');
   const firstScreen = (await narrow.evaluate('window.drawnNodes')) as number;
@@ -123,7 +135,8 @@ t.test('a graph wider than the window shows its first screen, then all of it wit
 });
 
 t.test('broken down by a property of the selected event, one segment at a time', async (t) => {
-  await page.goto(`${base}/insights/paths?event=pp.page_view&breakdown=path&from=${from}&to=${today}`);
+  await openPaths(page);
+  await chooseWithKeyboard(page, page.getByLabel('Break down by (on the selected event)'), 'path');
   await page.getByLabel('Segment').waitFor();
   const expected = await askQuery(server, token, project.id, 'paths', { ...QUERY, selected_event: 'pp.page_view', breakdown: { property: 'path', limit: 5 } });
   const segments = expected.breakdown as Array<{ name: string; units: number; routes: Route[] }>;
@@ -138,13 +151,17 @@ t.test('broken down by a property of the selected event, one segment at a time',
 });
 
 t.test('an empty answer and a refused question say so', async (t) => {
-  await page.goto(`${base}/insights/paths?event=never_sent&from=${from}&to=${today}`);
+  await openPaths(page, 'never_sent');
   await page.getByText('No actors with never_sent').waitFor();
   t.equal((await ask('never_sent')).units, 0, 'the API counts nobody');
-  await page.goto(`${base}/insights/paths?event=signup&depth=30&from=${from}&to=${today}`);
+  await openPaths(page, 'signup');
+  await page.getByLabel('Steps', { exact: true }).fill('30');
+  await page.getByLabel('Steps', { exact: true }).press('Enter');
   const refused = await server.request('POST', `/api/v1/projects/${project.id}/queries/paths`, { token, body: { ...QUERY, depth: 30, selected_event: 'signup' } });
   t.equal(refused.status, 422);
   t.match(await page.locator('.error-note').textContent(), refused.body.error.message, "the server's message");
+  // The sessions choice is disabled without the license, so only a link shared by a licensed
+  // project's member asks for it.
   await page.goto(`${base}/insights/paths?event=signup&mode=session&from=${from}&to=${today}`);
   await page.locator('.gated[data-feature=actor_drilldown]').waitFor();
   t.equal(await page.getByTestId('paths-routes').count(), 0, 'sessions without the license: explained, not asked');
@@ -173,7 +190,7 @@ t.test('a rule tried, saved, and used by the paths', async (t) => {
   t.same(saved.rules, [{ pattern: '/users/\\d+', alias: '/users/:id' }], 'saved through the API');
   await checkAccessible(t, page, 'project settings with path cleaning');
 
-  await page.goto(`${base}/insights/paths?event=signup&from=${from}&to=${today}`);
+  await openPaths(page, 'signup');
   await page.getByTestId('paths-routes').waitFor();
   const cleaned = await ask('signup');
   t.same(cleaned.routes.map((r: Route) => [r.items, r.count]), [[['signup', '/users/:id'], 2]], 'the API folds both user pages into one');

@@ -14,6 +14,7 @@ import { CorrelationsAnswer, isCorrelationsEmpty } from '../queries/Correlations
 import { ActivationDriversAnswer, isActivationDriversEmpty } from '../queries/ActivationDrivers';
 import { filterText, type FilterItem } from '../queries/controls/Controls';
 import { Empty } from '../ui/states';
+import { encodeList } from '../ui/listCodec';
 
 /** A saved query body, as stored: the insight page's request body. */
 type Query = Record<string, any>;
@@ -143,10 +144,10 @@ export function insightPageUrl(projectId: number, kind: string, query: Query, sa
   if (!known) return undefined;
   const [path, page] = known.page(query);
   const params = savedId === undefined ? page : { ...page, saved: String(savedId) };
-  // Written as useUrlState writes them: lists joined by `~`, empty values left out.
+  // Written as useUrlState writes them: lists through the list codec, empty scalars left out.
   const search = Object.entries(params)
-    .map(([k, v]) => [k, Array.isArray(v) ? v.join('~') : v] as const)
-    .filter(([, v]) => v !== undefined && v !== '')
+    .map(([k, v]) => [k, Array.isArray(v) ? encodeList(v) : v || undefined] as const)
+    .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v!)}`)
     .join('&');
   return `/projects/${projectId}${path}${search ? `?${search}` : ''}`;

@@ -41,22 +41,29 @@ export function Funnel() {
   const key = JSON.stringify(body);
   const answer = useAsync(() => (ready ? ok(api.POST('/api/v1/projects/{id}/queries/funnel', { params: { path: { id: projectId } }, body: body as never })) : Promise.resolve(undefined)), [projectId, key]);
 
-  const setStep = (i: number, event: string) => url.set({ steps: steps.map((s, j) => (j === i ? event : s)) });
+  // Every slot is a step, chosen or not: a new funnel starts with two empty ones.
+  const slots = steps.length ? steps : ['', ''];
+  const setSteps = (next: string[]) => url.set({ steps: next });
   const controls = (
     <ControlBar>
       <div class="steps">
-        {(steps.length ? steps : ['', '']).map((s, i) => (
+        {slots.map((s, i) => (
           <div class="step-pick">
-            <EventPicker label={`Step ${i + 1}`} value={s} names={names} onValue={(v) => (steps.length ? setStep(i, v) : url.set({ steps: i === 0 ? [v, ''] : ['', v] }))} />
-            {steps.length > 2 && (
-              <button type="button" class="link" aria-label={`Remove step ${i + 1}`} onClick={() => url.set({ steps: steps.filter((_, j) => j !== i) })}>
+            <EventPicker label={`Step ${i + 1}`} value={s} names={names} onValue={(v) => setSteps(slots.map((x, j) => (j === i ? v : x)))} />
+            {i > 0 && (
+              <button type="button" class="link" aria-label={`Move step ${i + 1} up`} onClick={() => setSteps(swapped(slots, i - 1))}>
+                Up
+              </button>
+            )}
+            {slots.length > 2 && (
+              <button type="button" class="link" aria-label={`Remove step ${i + 1}`} onClick={() => setSteps(slots.filter((_, j) => j !== i))}>
                 Remove
               </button>
             )}
           </div>
         ))}
-        {steps.length < 20 && (
-          <button type="button" class="button secondary small" onClick={() => url.set({ steps: [...(steps.length ? steps : ['', '']), ''] })}>
+        {slots.length < 20 && (
+          <button type="button" class="button secondary small" onClick={() => setSteps([...slots, ''])}>
             Add a step
           </button>
         )}
@@ -101,6 +108,9 @@ export function Funnel() {
     </InsightFrame>
   );
 }
+
+/** `list` with the items at `i` and `i + 1` trading places. */
+const swapped = (list: string[], i: number) => list.map((x, j) => (j === i ? list[i + 1]! : j === i + 1 ? list[i]! : x));
 
 type FunnelQuery = { count_by?: 'actors' | 'totals'; breakdown?: { property: string } };
 

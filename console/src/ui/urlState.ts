@@ -1,8 +1,9 @@
 // An insight's parameters live in the URL query, so a link opens the same chart for another
 // member. Reading gives strings with defaults; writing replaces the query (no history entry per
-// keystroke).
+// keystroke). Lists go through `listCodec`, so an empty item (a step not chosen yet) survives.
 
 import { useLocation } from 'preact-iso';
+import { decodeList, encodeList } from './listCodec';
 
 export interface UrlState {
   get(name: string, fallback?: string): string;
@@ -14,12 +15,13 @@ export function useUrlState(): UrlState {
   const { path, query, route } = useLocation();
   return {
     get: (name, fallback = '') => query[name] ?? fallback,
-    list: (name) => (query[name] ? query[name]!.split('~').filter(Boolean) : []),
+    list: (name) => decodeList(query[name]),
     set(changes) {
       const next = new Map(Object.entries(query));
       for (const [key, value] of Object.entries(changes)) {
-        const text = Array.isArray(value) ? value.join('~') : value;
-        if (text === undefined || text === '') next.delete(key);
+        // An empty string is a scalar left unset, but a list's value: one empty item.
+        const text = Array.isArray(value) ? encodeList(value) : value === '' ? undefined : value;
+        if (text === undefined) next.delete(key);
         else next.set(key, text);
       }
       // encodeURIComponent keeps `~` (the list separator) readable in a shared link.
