@@ -302,10 +302,16 @@ installationOptions(ingest.command('retry').description('load again the batches 
 
 const adminGroup = program.command('admin').description('account administration');
 
-jsonOption(installationOptions(adminGroup.command('reset-password <email>').description('set a new password for an account and sign out all its sessions')))
+jsonOption(installationOptions(adminGroup.command('reset-password <email>').description('set a new password for an account and sign out all its sessions, or with --link print a reset link for its owner')))
   .option('--password-file <file>', 'read the new password from this file (default: generate one and print it)')
   .option('--disable-mfa', 'also turn off two-factor authentication (lost authenticator and recovery codes)')
-  .action(async (email: string, opts: InstallationOptions & JsonOption & { passwordFile?: string; disableMfa?: boolean }) => {
+  .option('--link', 'change nothing now: print a one-hour, single-use link where the account owner chooses a new password (for a server that sends no email)')
+  .action(async (email: string, opts: InstallationOptions & JsonOption & { passwordFile?: string; disableMfa?: boolean; link?: boolean }) => {
+    if (opts.link) {
+      if (opts.passwordFile || opts.disableMfa) fail('--link sets no password and keeps two-factor authentication; leave out --password-file and --disable-mfa');
+      const issued = (await admin(opts, 'admin.reset-link', { email })) as { email: string; link: string; expires_at: string };
+      return report(opts, issued, () => [`Reset link for ${issued.email} (single use, valid until ${issued.expires_at}); give it to its owner:`, `  ${issued.link}`]);
+    }
     const password = opts.passwordFile
       ? (await readFile(opts.passwordFile, 'utf8').catch((err: NodeJS.ErrnoException) => fail(`cannot read ${opts.passwordFile}: ${err.code ?? err.message}`))).replace(/\r?\n$/, '')
       : undefined;

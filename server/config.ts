@@ -25,7 +25,7 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'log_level', env: 'PP_LOG_LEVEL', kind: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], description: 'log level (default info)' },
   { key: 'secret', env: 'PP_SECRET', kind: 'string', description: 'server secret for signing tokens and encrypting secrets at rest (default: generated once into DATA_DIR/secret.key)' },
   { key: 'edition', env: 'PP_EDITION', kind: 'enum', values: ['onprem', 'cloud'], description: 'onprem (default) or cloud, the hosted service with trial-first signup' },
-  { key: 'signup_mode', env: 'PP_SIGNUP_MODE', kind: 'enum', values: ['legacy', 'closed', 'trial_first'], description: 'who may register: legacy (anyone), closed (invitations only) or trial_first (cloud only: emailed verification first); default legacy' },
+  { key: 'signup_mode', env: 'PP_SIGNUP_MODE', kind: 'enum', values: ['legacy', 'closed', 'trial_first'], description: 'who may register: legacy (anyone), closed (invitations only, once the first account exists) or trial_first (cloud only: emailed verification first); default closed on-prem, legacy in the cloud' },
   { key: 'signup.disposable_domains', env: 'PP_SIGNUP_DISPOSABLE_DOMAINS', kind: 'list', description: 'comma-separated email domains refused at trial-first signup, added to the shipped disposable list (subdomains included)' },
   { key: 'signup.free_email_domains', env: 'PP_SIGNUP_FREE_EMAIL_DOMAINS', kind: 'list', description: 'comma-separated email domains treated as free providers by the signup risk rules, added to the shipped list' },
   { key: 'billing.trial_days', env: 'PP_BILLING_TRIAL_DAYS', kind: 'int', description: 'cloud: length of a new organization\'s trial, in days (default 14)' },
@@ -153,7 +153,6 @@ const DEFAULTS = {
   cors_origins: [] as string[],
   log_level: 'info',
   edition: 'onprem',
-  signup_mode: 'legacy',
   'signup.disposable_domains': [] as string[],
   'signup.free_email_domains': [] as string[],
   'billing.trial_days': 14,
@@ -208,6 +207,8 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   if (config.events.memory_limit_mb < 64) throw new ConfigError(`events.memory_limit_mb must be at least 64, got ${config.events.memory_limit_mb}`);
   const prefixed = config.events.rollup_properties.find((k) => k.startsWith('props.'));
   if (prefixed) throw new ConfigError(`events.rollup_properties lists property keys without "props.": ${prefixed.slice('props.'.length)}, not ${prefixed}`);
+  // An appliance is invitation-only unless its operator opens it; the cloud edition signs teams up.
+  config.signup_mode ??= config.edition === 'cloud' ? 'legacy' : 'closed';
   if (config.signup_mode === 'trial_first' && config.edition !== 'cloud') {
     throw new ConfigError('signup_mode trial_first needs edition cloud (PP_EDITION=cloud); an on-prem installation registers with legacy or closed');
   }

@@ -11,7 +11,7 @@ import { listOutbox } from '../mail/outbox.js';
 import { listSmsOutbox } from '../sms/smsOutbox.js';
 import { approveReview, listPendingReviews, rejectReview } from '../auth/signup/trialReview.js';
 import { passwordProblem } from '../auth/passwords.js';
-import { setPasswordByOperator } from '../auth/passwordResets.js';
+import { resetLinkForOperator, setPasswordByOperator } from '../auth/passwordResets.js';
 import { removeMfa } from '../auth/mfa.js';
 import { generatePassword } from '../accounts/demoAccount.js';
 import { findUserByEmail } from '../accounts/users.js';
@@ -91,6 +91,13 @@ registerAdminCommand('admin.reset-password', async (services, args) => {
   if (!(await setPasswordByOperator(services, email, password))) throw new AdminCommandError(`no account with email ${email}`);
   const mfaRemoved = args.disable_mfa === true ? removeMfa(services, findUserByEmail(services.meta, email)!.id) : false;
   return { email: email.trim().toLowerCase(), generated_password: given === undefined ? password : null, mfa_removed: mfaRemoved };
+});
+
+registerAdminCommand('admin.reset-link', async (services, args) => {
+  const email = typeof args.email === 'string' ? args.email : '';
+  const issued = resetLinkForOperator(services, email);
+  if (!issued) throw new AdminCommandError(`no account with email ${email}`);
+  return issued;
 });
 
 registerAdminCommand('keys.import-legacy', async (services, args) => {

@@ -118,11 +118,27 @@ export const authOpenApi: OpenApiFragment = {
     },
   },
   paths: {
+    '/api/v1/auth/options': {
+      get: op('signInOptions', 'What the sign-in pages may offer on this server', {
+        description:
+          'Public. `registration`: `open` (anyone may create an account: signup_mode legacy, or closed on a server with no account yet), ' +
+          '`invitation_only` (signup_mode closed once the first account exists) or `trial_first` (cloud). ' +
+          '`password_reset_email`: whether a forgotten password can be reset by email (SMTP is configured); without it an administrator issues a link with `ppctl admin reset-password --link`.',
+        responses: {
+          '200': jsonResponse('the options', {
+            type: 'object',
+            required: ['registration', 'password_reset_email'],
+            properties: { registration: { enum: ['open', 'invitation_only', 'trial_first'] }, password_reset_email: { type: 'boolean' } },
+          }),
+          ...errors(429),
+        },
+      }),
+    },
     '/api/v1/auth/register': {
       post: op('register', 'Create an account, its organization and a first project (legacy signup mode), or begin a trial-first signup', {
         description:
           'Password rule: at least 8 characters with an uppercase letter, a digit and a punctuation or symbol character. ' +
-          'An email already registered is 422 with details.field=email. With signup_mode=closed the answer is 403 `forbidden`. ' +
+          'An email already registered is 422 with details.field=email. With signup_mode=closed the answer is 403 `forbidden` once the server has an account (the first account may register). ' +
           '`timezone` (an IANA zone) becomes the first project\'s zone; invalid values are ignored (UTC). `device_fp` and `utm` are accepted and ignored outside trial-first mode. ' +
           'With signup_mode=trial_first (cloud) nothing is created: the answer is 202 SignupVerificationRequired and a six-digit code and a link, valid 10 minutes, are emailed ' +
           '(see /auth/register/verify); `timezone` then only renders that deadline. A disposable provider domain (or a subdomain of one) is 422 `disposable_email` with details.field=email. ' +

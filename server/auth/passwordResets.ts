@@ -7,7 +7,7 @@ import { ValidationError } from '../http/errors.js';
 import { findUserByEmail, setPasswordChangeRequired, setPasswordHash } from '../accounts/users.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { notifyMailWorker } from '../mail/mailWorker.js';
-import { passwordResetMessage } from '../mail/messages.js';
+import { passwordResetMessage, resetPasswordLink } from '../mail/messages.js';
 import { hashPassword, passwordProblem } from './passwords.js';
 import { hashToken, randomToken } from './tokenHash.js';
 import { revokeAllSessions } from './sessions.js';
@@ -23,21 +23,37 @@ export function retireOpenResets(services: Services, userId: number, now: string
   services.meta.prepare('UPDATE password_resets SET retired_at = ? WHERE user_id = ? AND used_at IS NULL AND retired_at IS NULL').run(now, userId);
 }
 
+/** A new live reset token for `userId`, retiring the older ones; `then` runs in the same transaction. */
+function insertReset(services: Services, userId: number, then: (token: string) => void = () => {}): string {
+  const token = randomToken();
+  const now = services.clock.now();
+  services.meta.transaction(() => {
+    retireOpenResets(services, userId, now.toISOString());
+    services.meta
+      .prepare('INSERT INTO password_resets (user_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?)')
+      .run(userId, hashToken(services, KIND, token), now.toISOString(), new Date(now.getTime() + RESET_TTL_MS).toISOString());
+    then(token);
+  })();
+  return token;
+}
+
 /** Issues a reset link for an existing account and queues its email, in one transaction. */
 export function issuePasswordReset(services: Services, email: string): void {
   const user = findUserByEmail(services.meta, email);
   if (!user) return;
-  const token = randomToken();
-  const now = services.clock.now();
-  const issue = services.meta.transaction(() => {
-    retireOpenResets(services, user.id, now.toISOString());
-    services.meta
-      .prepare('INSERT INTO password_resets (user_id, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?)')
-      .run(user.id, hashToken(services, KIND, token), now.toISOString(), new Date(now.getTime() + RESET_TTL_MS).toISOString());
-    enqueueMail(services, passwordResetMessage(services.config.base_url, user.email, token));
-  });
-  issue();
+  insertReset(services, user.id, (token) => enqueueMail(services, passwordResetMessage(services.config.base_url, user.email, token)));
   notifyMailWorker(services);
+}
+
+/**
+ * The operator's way when no mail leaves the server (`ppctl admin reset-password --link`): the same
+ * one-hour, single-use link, handed to the operator instead of emailed; null for an unknown email.
+ */
+export function resetLinkForOperator(services: Services, email: string): { email: string; link: string; expires_at: string } | null {
+  const user = findUserByEmail(services.meta, email);
+  if (!user) return null;
+  const token = insertReset(services, user.id);
+  return { email: user.email, link: resetPasswordLink(services.config.base_url, token), expires_at: new Date(services.clock.now().getTime() + RESET_TTL_MS).toISOString() };
 }
 
 /**

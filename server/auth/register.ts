@@ -3,7 +3,7 @@
 
 import type { Services } from '../services.js';
 import { ForbiddenError, ValidationError } from '../http/errors.js';
-import { findUserByEmail, insertUser, type User } from '../accounts/users.js';
+import { countUsers, findUserByEmail, insertUser, type User } from '../accounts/users.js';
 import { addMembership, createOrganization, type OrgMembership } from '../accounts/organizations.js';
 import { createProject, isTimeZone } from '../accounts/projects.js';
 import { hashPassword, passwordProblem } from './passwords.js';
@@ -28,8 +28,24 @@ export function defaultOrgName(input: { email: string; name?: string }): string 
   return `${who}'s organization`;
 }
 
+export type Registration = 'open' | 'invitation_only' | 'trial_first';
+
+/** Who may create an account now: closed means invitation-only after the first owner. */
+export function registration(services: Services): Registration {
+  const mode = services.config.signup_mode;
+  if (mode === 'trial_first') return 'trial_first';
+  return mode === 'closed' && countUsers(services.meta) > 0 ? 'invitation_only' : 'open';
+}
+
+/** What the sign-in pages may offer: a registration link, and a reset by email only where mail can leave. */
+export function signInOptions(services: Services): { registration: Registration; password_reset_email: boolean } {
+  return { registration: registration(services), password_reset_email: Boolean(services.config.smtp_url) };
+}
+
 export async function registerAccount(services: Services, input: RegisterInput): Promise<{ user: User; org: OrgMembership }> {
-  if (services.config.signup_mode === 'closed') throw new ForbiddenError('registration is closed on this installation; ask an administrator for an invitation');
+  if (registration(services) === 'invitation_only') {
+    throw new ForbiddenError('registration is closed on this installation; ask an administrator for an invitation');
+  }
   if (findUserByEmail(services.meta, input.email)) throw emailTaken();
   const problem = passwordProblem(input.password);
   if (problem) throw new ValidationError(`password ${problem}`, 'password');

@@ -13,7 +13,7 @@ import { authIpLimit, refreshIpLimit, spendEmailBudget } from './authLimits.js';
 import { requireAllowedOrigin } from './originCheck.js';
 import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refreshCookie.js';
 import { endSessionOfToken } from './refreshTokens.js';
-import { registerAccount } from './register.js';
+import { registerAccount, signInOptions } from './register.js';
 import { login, type SignInOutcome } from './login.js';
 import { refreshSession } from './refreshSession.js';
 import { bootstrapSections } from './bootstrapSections.js';
@@ -47,6 +47,10 @@ export const authDomain: Domain = {
     const signInGroup = { auth: [authIpLimit(services)] };
     const cookieGroup = { auth: [refreshIpLimit(services), requireAllowedOrigin(services)] };
     const signedIn = { auth: [authenticate(services)] };
+
+    routes.get('/api/v1/auth/options', signInGroup, (_req, res) => {
+      res.json(signInOptions(services));
+    });
 
     routes.post('/api/v1/auth/register', signInGroup, async (req, res) => {
       spendEmailBudget(services, req.body.email);

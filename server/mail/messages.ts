@@ -21,8 +21,13 @@ function html(paragraphs: string[], link: Link, footer?: { text: string; link: L
   return `<!doctype html>\n<html><body>\n${body}\n<p>${anchor(link)}</p>\n${end}</body></html>\n`;
 }
 
+/** The console page where a reset token chooses a new password. */
+export function resetPasswordLink(baseUrl: string, token: string): string {
+  return `${baseUrl}/reset-password?token=${encodeURIComponent(token)}`;
+}
+
 export function passwordResetMessage(baseUrl: string, to: string, token: string): MailMessage {
-  const link = `${baseUrl}/reset-password?token=${encodeURIComponent(token)}`;
+  const link = resetPasswordLink(baseUrl, token);
   const intro = 'Someone asked to reset the password of your pp account. If it was you, open this link within one hour to choose a new password:';
   const outro = 'If you did not ask for this, ignore this email; your password stays as it is.';
   return {

@@ -9,7 +9,7 @@ import { ROOMY_LIMITS, register } from './authTestKit.js';
 const COOKIE = /^pp_rt=[A-Za-z0-9_-]{43}; Max-Age=2592000; Path=\/api\/v1\/auth; HttpOnly; SameSite=Strict$/;
 
 t.test('register', async (t) => {
-  const server = await startTestServer(t, { settings: ROOMY_LIMITS });
+  const server = await startTestServer(t, { settings: { ...ROOMY_LIMITS, signup_mode: 'legacy' } });
 
   t.test('422 for a body that breaks the schema, naming the field', async (t) => {
     const cases: Array<[string, Record<string, unknown>, string]> = [
@@ -94,20 +94,34 @@ t.test('register', async (t) => {
 });
 
 t.test('the cookie is Secure when the base URL is https', async (t) => {
-  const server = await startTestServer(t, { settings: { ...ROOMY_LIMITS, base_url: 'https://analytics.example.com' } });
+  const server = await startTestServer(t, { settings: { ...ROOMY_LIMITS, base_url: 'https://analytics.example.com', signup_mode: 'legacy' } });
   const res = await server.request('POST', '/api/v1/auth/register', { body: { email: uniqueEmail(), password: 'Correct-Horse-9' } });
   t.equal(res.status, 201);
   t.match(res.headers.getSetCookie()[0], /^pp_rt=[A-Za-z0-9_-]{43}; Max-Age=2592000; Path=\/api\/v1\/auth; HttpOnly; SameSite=Strict; Secure$/);
 });
 
-t.test('closed signup mode: 403 forbidden and nothing created', async (t) => {
-  const server = await startTestServer(t, { settings: { ...ROOMY_LIMITS, signup_mode: 'closed' } });
+t.test('on-prem is closed by default: the first account registers, then 403 and nothing created', async (t) => {
+  const server = await startTestServer(t, { settings: ROOMY_LIMITS });
+  t.equal(server.running.services.config.signup_mode, 'closed', 'the on-prem default');
+  const users = () => (server.running.services.meta.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n;
+  t.same((await server.request('GET', '/api/v1/auth/options')).body, { registration: 'open', password_reset_email: false }, 'no account yet: open');
   const bad = await server.request('POST', '/api/v1/auth/register', { body: { email: 'nope' } });
   t.equal(bad.status, 422, 'schema checks still come first');
-  const email = uniqueEmail();
-  const res = await server.request('POST', '/api/v1/auth/register', { body: { email, password: 'Correct-Horse-9' } });
+  const first = await server.request('POST', '/api/v1/auth/register', { body: { email: uniqueEmail('first'), password: 'Correct-Horse-9' } });
+  t.equal(first.status, 201, 'the first owner of a fresh server');
+  t.same((await server.request('GET', '/api/v1/auth/options')).body, { registration: 'invitation_only', password_reset_email: false });
+  const res = await server.request('POST', '/api/v1/auth/register', { body: { email: uniqueEmail(), password: 'Correct-Horse-9' } });
   t.equal(res.status, 403);
   t.equal(res.body.error.code, 'forbidden');
+  t.equal(res.body.error.message, 'registration is closed on this installation; ask an administrator for an invitation');
   t.same(res.headers.getSetCookie(), []);
-  t.equal((server.running.services.meta.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n, 0);
+  t.equal(users(), 1, 'nothing created');
+});
+
+t.test('sign-in options follow the settings', async (t) => {
+  const open = await startTestServer(t, { settings: { ...ROOMY_LIMITS, signup_mode: 'legacy', smtp_url: 'smtp://127.0.0.1:9' } });
+  await register(open);
+  t.same((await open.request('GET', '/api/v1/auth/options')).body, { registration: 'open', password_reset_email: true });
+  const cloud = await startTestServer(t, { settings: { ...ROOMY_LIMITS, edition: 'cloud' } });
+  t.equal(cloud.running.services.config.signup_mode, 'legacy', 'the cloud default is unchanged');
 });

@@ -23,6 +23,31 @@ t.test('ppctl admin reset-password', async (t) => {
     t.match(res.stderr, /^ppctl: no account with email ghost-/);
   });
 
+  t.test('--link: a one-hour reset link for the owner; nothing changes until it is used', async (t) => {
+    const before = await login(server, owner.email, TEST_PASSWORD);
+    const res = await ppctl(owner.email, '--link', '--json');
+    t.equal(res.code, 0, res.stderr);
+    const issued = JSON.parse(res.stdout) as { email: string; link: string; expires_at: string };
+    t.equal(issued.email, owner.email.toLowerCase());
+    t.equal(Date.parse(issued.expires_at) - server.clock.now().getTime(), 3600_000, 'valid one hour');
+    const link = new URL(issued.link);
+    t.equal(`${link.origin}${link.pathname}`, `${server.running.services.config.base_url}/reset-password`);
+    t.equal((await server.request('GET', '/api/v1/me', { token: before.token })).status, 200, 'sessions live on');
+    t.equal((await login(server, owner.email, TEST_PASSWORD)).status, 200, 'the password is unchanged');
+    const reset = await server.request('POST', '/api/v1/auth/password/reset', { body: { token: link.searchParams.get('token'), password: 'Linked-Reset-4' } });
+    t.equal(reset.status, 204, reset.text);
+    t.equal((await login(server, owner.email, 'Linked-Reset-4')).status, 200, 'the owner chose the new password');
+    t.equal((await server.request('POST', '/api/v1/auth/password/reset', { body: { token: link.searchParams.get('token'), password: 'Again-Reset-5' } })).status, 422, 'single use');
+    const text = await ppctl(owner.email, '--link');
+    t.match(text.stdout, new RegExp(`^Reset link for ${owner.email.toLowerCase().replace(/[.+]/g, '\\$&')} \\(single use, valid until \\S+\\); give it to its owner:\n  http\\S+/reset-password\\?token=\\S+\n$`));
+    const both = await ppctl(owner.email, '--link', '--disable-mfa');
+    t.equal(both.code, 1, '--link changes nothing, so it takes no other change');
+    // Back to the password the next cases sign in with.
+    const restore = path.join(dir, 'restore.txt');
+    await writeFile(restore, `${TEST_PASSWORD}\n`);
+    t.equal((await ppctl(owner.email, '--password-file', restore)).code, 0);
+  });
+
   t.test('a generated password, printed once; old sessions end', async (t) => {
     const before = await login(server, owner.email, TEST_PASSWORD);
     const res = await ppctl(owner.email);

@@ -124,6 +124,19 @@ t.test('two-factor enrolment on the account page', async (t) => {
   checkClean(t, tab);
 });
 
+t.test('a server that sends no mail says whom to ask for a reset link', async (t) => {
+  const server = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
+  await createTenant(server);
+  const tab = await openConsole(browser, server, '/sign-in');
+  t.teardown(() => tab.close());
+  const { page } = tab;
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await page.getByText('This server sends no email, so it cannot mail you a reset link.').waitFor();
+  t.equal(await page.getByRole('button', { name: 'Send the link' }).count(), 0, 'no form promising an email');
+  t.match(await page.getByRole('status').textContent(), 'ppctl admin reset-password --link');
+  await checkAccessible(t, page, 'forgot password without mail');
+});
+
 t.test('a password reset from the emailed link', async (t) => {
   const sink = await startSmtpSink(t);
   const server = await startTestServer(t, { settings: { ...ROOMY_LIMITS, smtp_url: sink.url }, now: new Date() });

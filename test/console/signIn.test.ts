@@ -10,7 +10,8 @@ import { ROOMY_LIMITS, enableMfaOverHttp, totpAt } from '../auth/authTestKit.js'
 import { ensureDemoAccount } from '../../server/accounts/demoAccount.js';
 import { checkAccessible, checkClean, openConsole, signInThroughForm } from './consoleKit.js';
 
-const server = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
+// Registration open (legacy), as the registration case needs; the closed default has its own server.
+const server = await startTestServer(t, { settings: { ...ROOMY_LIMITS, signup_mode: 'legacy' }, now: new Date() });
 const browser = await launchChromium();
 t.teardown(() => browser.close());
 
@@ -159,11 +160,18 @@ t.test('registration creates an account with its first project', async (t) => {
   checkClean(t, tab);
 });
 
-t.test('a closed installation says registration is closed', async (t) => {
+t.test('a closed installation offers no registration, and says it is closed', async (t) => {
   const closed = await startTestServer(t, { settings: { ...ROOMY_LIMITS, signup_mode: 'closed' }, now: new Date() });
-  const tab = await openConsole(browser, closed, '/register');
+  await createTenant(closed);
+  const tab = await openConsole(browser, closed, '/forgot-password');
   t.teardown(() => tab.close());
   const { page } = tab;
+  const options = page.waitForResponse((r) => r.url().endsWith('/api/v1/auth/options'));
+  await page.getByRole('link', { name: 'Back to sign in' }).click();
+  t.same(await (await options).json(), { registration: 'invitation_only', password_reset_email: false });
+  await page.getByRole('link', { name: 'Forgot your password?' }).waitFor();
+  t.equal(await page.getByRole('link', { name: 'Create an account' }).count(), 0, 'no registration link on the sign-in page');
+  await page.goto('/register');
   await page.getByLabel('Work email').fill('someone@example.test');
   await page.getByLabel('Password').fill('Founder-Pass-1');
   await page.getByRole('button', { name: 'Create the account' }).click();

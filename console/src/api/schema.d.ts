@@ -121,6 +121,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the sign-in pages may offer on this server
+         * @description Public. `registration`: `open` (anyone may create an account: signup_mode legacy, or closed on a server with no account yet), `invitation_only` (signup_mode closed once the first account exists) or `trial_first` (cloud). `password_reset_email`: whether a forgotten password can be reset by email (SMTP is configured); without it an administrator issues a link with `ppctl admin reset-password --link`.
+         */
+        get: operations["signInOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/password/forgot": {
         parameters: {
             query?: never;
@@ -192,7 +212,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account, its organization and a first project (legacy signup mode), or begin a trial-first signup
-         * @description Password rule: at least 8 characters with an uppercase letter, a digit and a punctuation or symbol character. An email already registered is 422 with details.field=email. With signup_mode=closed the answer is 403 `forbidden`. `timezone` (an IANA zone) becomes the first project's zone; invalid values are ignored (UTC). `device_fp` and `utm` are accepted and ignored outside trial-first mode. With signup_mode=trial_first (cloud) nothing is created: the answer is 202 SignupVerificationRequired and a six-digit code and a link, valid 10 minutes, are emailed (see /auth/register/verify); `timezone` then only renders that deadline. A disposable provider domain (or a subdomain of one) is 422 `disposable_email` with details.field=email. `device_fp` (a hash of at most 200 characters) and `utm` (a string map; values cut at 200 characters, at most 10 keys) are kept as signup signals; other shapes are dropped silently.
+         * @description Password rule: at least 8 characters with an uppercase letter, a digit and a punctuation or symbol character. An email already registered is 422 with details.field=email. With signup_mode=closed the answer is 403 `forbidden` once the server has an account (the first account may register). `timezone` (an IANA zone) becomes the first project's zone; invalid values are ignored (UTC). `device_fp` and `utm` are accepted and ignored outside trial-first mode. With signup_mode=trial_first (cloud) nothing is created: the answer is 202 SignupVerificationRequired and a six-digit code and a link, valid 10 minutes, are emailed (see /auth/register/verify); `timezone` then only renders that deadline. A disposable provider domain (or a subdomain of one) is 422 `disposable_email` with details.field=email. `device_fp` (a hash of at most 200 characters) and `utm` (a string map; values cut at 200 characters, at most 10 keys) are kept as signup signals; other shapes are dropped silently.
          */
         post: operations["register"];
         delete?: never;
@@ -4244,6 +4264,31 @@ export interface operations {
             };
             404: components["responses"]["E404"];
             422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    signInOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the options */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        password_reset_email: boolean;
+                        /** @enum {unknown} */
+                        registration: "open" | "invitation_only" | "trial_first";
+                    };
+                };
+            };
             429: components["responses"]["E429"];
         };
     };

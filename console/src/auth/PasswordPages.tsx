@@ -10,6 +10,7 @@ import { ErrorNote } from '../ui/states';
 import { AuthLayout } from './AuthLayout';
 import { useTokenFromUrl } from './tokenFromUrl';
 import { useAction } from '../ui/useAction';
+import { useSignInOptions } from './signInOptions';
 
 export const PASSWORD_RULE = 'At least 8 characters, with an uppercase letter, a digit and a punctuation or symbol character.';
 
@@ -17,13 +18,19 @@ export function ForgotPassword() {
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState(false);
   const { busy, error, handle } = useAction();
+  const options = useSignInOptions();
   const submit = handle(async () => {
     await ok(api.POST('/api/v1/auth/password/forgot', { body: { email } }));
     setSent(true);
   });
   return (
     <AuthLayout title="Reset your password">
-      {sent ? (
+      {options.data?.password_reset_email === false ? (
+        <p class="notice" role="status">
+          This server sends no email, so it cannot mail you a reset link. Ask an administrator of pp for one: they can make it with{' '}
+          <code>ppctl admin reset-password --link</code> and your email address.
+        </p>
+      ) : sent ? (
         <p class="notice" role="status">
           If an account exists for {email}, an email with a link is on its way. The link works once, for one hour.
         </p>

@@ -8,6 +8,7 @@ import { Field, Submit, fieldProblem } from '../ui/forms';
 import { ErrorNote } from '../ui/states';
 import { AuthLayout } from './AuthLayout';
 import { useAction } from '../ui/useAction';
+import { useSignInOptions } from './signInOptions';
 
 /** Where to go after signing in: the page that sent the user here, if it is one of ours. */
 export function nextPath(query: Record<string, string>): string {
@@ -22,6 +23,9 @@ export function SignIn() {
   const [mfaCode, setMfaCode] = useState('');
   const [mfaStep, setMfaStep] = useState(false);
   const [sso, setSso] = useState(false);
+  const options = useSignInOptions();
+  // Offered only once the server says registration is open: an appliance is invitation-only.
+  const registrationOpen = options.data !== undefined && options.data.registration !== 'invitation_only';
   const { busy, error, handle, clear } = useAction();
 
   const submit = handle(async () => {
@@ -71,7 +75,7 @@ export function SignIn() {
           </button>
         )}
         <a href="/forgot-password">Forgot your password?</a>
-        <a href="/register">Create an account</a>
+        {registrationOpen && <a href="/register">Create an account</a>}
       </div>
     </AuthLayout>
   );
