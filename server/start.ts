@@ -26,7 +26,8 @@ const DRAIN_TIMEOUT_MS = 10_000;
 export async function startServer(config: Config, options: OpenOptions = {}): Promise<RunningServer> {
   // Read before the stores open, so a bad certificate stops the start without touching data.
   const tls = config.tls_cert ? readTlsFiles(config) : undefined;
-  const opened = await openServices(config, options);
+  // The journal's replay may take minutes: the server listens (and answers not ready) meanwhile.
+  const opened = await openServices(config, { ...options, replay: 'background' });
   const { services } = opened;
   let built: BuiltApp;
   const server = tls ? https.createServer({ keepAliveTimeout: 5_000, ...tls }) : http.createServer({ keepAliveTimeout: 5_000 });
