@@ -16,7 +16,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { BIGINT, INTEGER, LIST, TIMESTAMPTZ, VARCHAR, listValue, timestampTZValue, type DuckDBConnection } from '@duckdb/node-api';
 import type { Services } from '../services.js';
-import type { TurnOptions } from '../store/eventStore.js';
+import { outsideDeadline, type TurnOptions } from '../store/eventStore.js';
 import { AppError, ServiceUnavailableError, StorageFullError } from '../http/errors.js';
 import { isStorageFull } from '../store/storageFull.js';
 import { eventBus, type EventBus } from './eventBus.js';
@@ -288,13 +288,16 @@ export class GroupWriter {
 
   private kick(): void {
     if (this.draining) return;
-    // One turn of the event loop first, so requests parsed together commit together.
-    this.draining = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.drain())
-      .finally(() => {
-        this.draining = undefined;
-        if (this.queue.length > 0) this.kick();
-      });
+    // One turn of the event loop first, so requests parsed together commit together. Loading is
+    // everyone's: a job that happened to set it going must not lend it its deadline.
+    this.draining = outsideDeadline(() =>
+      new Promise<void>((resolve) => setImmediate(resolve))
+        .then(() => this.drain())
+        .finally(() => {
+          this.draining = undefined;
+          if (this.queue.length > 0) this.kick();
+        }),
+    );
   }
 
   private async drain(): Promise<void> {

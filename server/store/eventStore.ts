@@ -53,6 +53,14 @@ export function underDeadline<T>(signal: AbortSignal, work: () => Promise<T>): P
 }
 
 /**
+ * Runs `work` under no deadline: for what a deadlined caller merely sets going on behalf of
+ * everyone (the ingest writer's loading), which must not stop when that caller's deadline passes.
+ */
+export function outsideDeadline<T>(work: () => T): T {
+  return deadlines.exit(work);
+}
+
+/**
  * Runs `statement` on `conn`; when the deadline `signal` aborts meanwhile, interrupts the
  * connection until the statement ends (an interrupt before execution starts is ignored) and
  * rejects with the signal's reason.
