@@ -15,13 +15,7 @@ const healthOperation = (surface: string) => ({
   summary: 'Liveness (and readiness with ready=1)',
   tags: ['health'],
   security: [],
-  parameters: [{
-    name: 'ready',
-    in: 'query' as const,
-    required: false,
-    description: 'also check both databases, free disk space, and that the events acknowledged before the last stop are loaded (503 with `details.ingest_journal` `loading` until then)',
-    schema: { type: 'string', enum: ['1', 'true'] },
-  }],
+  parameters: [{ name: 'ready', in: 'query' as const, required: false, description: 'also check both databases', schema: { type: 'string', enum: ['1', 'true'] } }],
   responses: {
     '200': jsonResponse('alive', {
       type: 'object',
