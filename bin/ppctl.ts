@@ -6,7 +6,7 @@ import { Command, Option } from 'commander';
 import { ConfigError, loadConfig, settingsHelp, type Config } from '../server/config.js';
 import { packageRoot, packageVersion } from '../server/packageRoot.js';
 import { readBundleInfo } from '../installer/bundleInfo.js';
-import { startServer } from '../server/start.js';
+import { closeOnSignals, startServer } from '../server/start.js';
 import { runAdminCommand } from '../server/admin/adminClient.js';
 import { AdminCommandError } from '../server/admin/adminCommands.js';
 import { ensureDemoAccount } from '../server/accounts/demoAccount.js';
@@ -151,6 +151,7 @@ installationOptions(
   .action(async (opts: InstallationOptions & JsonOption & { port?: string; host?: string; baseUrl?: string; embedded?: boolean; demoData?: boolean }) => {
     const config = resolveConfig(opts, { port: opts.port, host: opts.host, base_url: opts.baseUrl });
     const running = await startServer(config);
+    closeOnSignals(running);
     if (opts.embedded) {
       const demo = await ensureDemoAccount(running.services.meta, running.services.clock.now());
       const text = (line: string): void => {
@@ -173,21 +174,6 @@ installationOptions(
         process.stdout.write(lines.join('\n') + '\n');
       }
     }
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) process.exit(1);
-      stopping = true;
-      running.services.log.info({ signal }, 'stopping');
-      running.close().then(
-        () => process.exit(0),
-        (err: unknown) => {
-          running.services.log.error({ err }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
-    };
-    process.on('SIGTERM', () => stop('SIGTERM'));
-    process.on('SIGINT', () => stop('SIGINT'));
   });
 
 installationOptions(program.command('migrations').description('list applied database migrations'))

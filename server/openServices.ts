@@ -1,5 +1,6 @@
-// Opens an installation's data directory: both stores migrated, the secret loaded. Used by the
-// server at start and by CLI commands that run while no server holds the files.
+// Opens an installation's data directory: both stores migrated, the secret loaded, what the ingest
+// journal holds loaded (by the server in the background). Used by the server at start and by CLI
+// commands that run while no server holds the files.
 
 import path from 'node:path';
 import type { Config } from './config.js';
@@ -21,6 +22,11 @@ import { deriveStored } from './labeled/derive.js';
 export interface OpenOptions {
   clock?: Clock;
   log?: Logger;
+  /**
+   * Whether the journal's batches a stopped process acknowledged are loaded before this returns
+   * (the default, for commands that read the data next) or in the background (the server).
+   */
+  replay?: 'wait' | 'background';
 }
 
 export interface OpenedServices {
@@ -59,10 +65,12 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
       secret: loadSecret(config.data_dir, config.secret),
       entitlements: () => license.entitlements(),
       license,
+      replaying: () => false,
       onShutdown: (hook) => hooks.push(hook),
     };
     // Labeled events are derived as events are stored, from the first journaled batch loaded on.
-    await openIngestWriter(services, (stored) => deriveStored(services, stored));
+    const writer = await openIngestWriter(services, (stored) => deriveStored(services, stored), options.replay);
+    services.replaying = () => writer.replaying;
     let closed = false;
     const store = events;
     return {

@@ -26,6 +26,11 @@ export interface Services {
   /** Entitlements granted by the verified license right now (empty without one). */
   entitlements(): ReadonlySet<Entitlement>;
   license: LicenseManager;
+  /**
+   * Whether events acknowledged before the last stop are still being loaded from the ingest
+   * journal (the server listens meanwhile, and answers not ready).
+   */
+  replaying(): boolean;
   /** Work to finish before the stores close (pending ingest flushes, background jobs). */
   onShutdown(hook: () => Promise<void> | void): void;
 }

@@ -1,6 +1,6 @@
 // Runs the server: opens the installation, listens on one port for both surfaces (HTTPS when
 // tls_cert and tls_key are set), serves the admin socket, and on close stops accepting, finishes
-// in-flight requests, flushes and closes the stores.
+// in-flight requests, flushes and closes the stores; on a signal, within a bound whatever runs.
 
 import http from 'node:http';
 import https from 'node:https';
@@ -21,12 +21,16 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const DRAIN_TIMEOUT_MS = 10_000;
+/** How long in-flight requests get to finish at a stop before their connections are closed. */
+const DRAIN_TIMEOUT_MS = 5_000;
+/** However a stop goes, a stopping process ends this long after the signal. */
+export const STOP_DEADLINE_MS = 10_000;
 
 export async function startServer(config: Config, options: OpenOptions = {}): Promise<RunningServer> {
   // Read before the stores open, so a bad certificate stops the start without touching data.
   const tls = config.tls_cert ? readTlsFiles(config) : undefined;
-  const opened = await openServices(config, options);
+  // The journal's replay may take minutes: the server listens (and answers not ready) meanwhile.
+  const opened = await openServices(config, { ...options, replay: 'background' });
   const { services } = opened;
   let built: BuiltApp;
   const server = tls ? https.createServer({ keepAliveTimeout: 5_000, ...tls }) : http.createServer({ keepAliveTimeout: 5_000 });
@@ -82,6 +86,38 @@ export async function startServer(config: Config, options: OpenOptions = {}): Pr
       return closing;
     },
   };
+}
+
+/**
+ * Stops the server on SIGTERM or SIGINT and exits 0 once it is closed. A statement DuckDB cannot
+ * interrupt holds the close, and even `process.exit` (which waits for the thread running it): so
+ * at STOP_DEADLINE_MS, or at a second signal, the process ends itself by the signal it got, at
+ * once. What DuckDB committed is safe in its write-ahead log, and acknowledged events in the
+ * ingest journal.
+ */
+export function closeOnSignals(running: RunningServer): void {
+  const { log } = running.services;
+  let stopping = false;
+  const endNow = (signal: NodeJS.Signals, why: string) => {
+    log.error({ signal }, why);
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+  };
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return endNow(signal, 'a second signal: exiting without finishing the stop');
+    stopping = true;
+    log.info({ signal }, 'stopping');
+    setTimeout(() => endNow(signal, `the stop did not finish within ${STOP_DEADLINE_MS / 1000} s; exiting anyway`), STOP_DEADLINE_MS);
+    running.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
 }
 
 /** The certificate and key named by the settings; a missing file or a mismatched pair stops the start. */

@@ -1,5 +1,6 @@
-// Liveness on both surfaces, without authentication; `?ready=1` also checks both databases and that
-// the disk under the data folder has room to write.
+// Liveness on both surfaces, without authentication; `?ready=1` also checks both databases, that
+// the disk under the data folder has room to write, and that the start-up replay of the ingest
+// journal is done.
 
 import type { Domain } from './domain.js';
 import { errors, jsonResponse } from './openapi.js';
@@ -44,6 +45,8 @@ async function checkStores(services: Services): Promise<Record<string, string>> 
   }
   // Writes fail when the disk under the data folder is full, whatever the databases answer to reads.
   result.storage = freeBytes(services.config.data_dir) < MIN_FREE_BYTES ? 'full' : 'ok';
+  // Named only while it matters, so the answer of a server at rest keeps its shape.
+  if (services.replaying()) result.ingest_journal = 'loading';
   return result;
 }
 
@@ -60,6 +63,7 @@ export const healthDomain: Domain = {
       if (req.valid.query.ready !== undefined) {
         const checks = await checkStores(services);
         if (checks.storage === 'full') throw new ServiceUnavailableError("the disk of the data folder is full: writes fail until space is freed", checks);
+        if (checks.ingest_journal === 'loading') throw new ServiceUnavailableError('the server is loading the events acknowledged before its last stop', checks);
         if (Object.values(checks).some((v) => v !== 'ok')) throw new ServiceUnavailableError('a database did not answer', checks);
       }
       res.json({ status: 'ok', version: services.version });

@@ -8,14 +8,16 @@
 // what was acknowledged before they started is loaded, so an answered event is in every later
 // answer.
 // Other ingest writes (identity links, recordings, captures) run as exclusive jobs between
-// groups, so none of them ever interleaves with another on the writer connection.
+// groups, so none of them ever interleaves with another on the writer connection. At start, what
+// the journal holds past the stored position is queued ahead of everything else and may load in
+// the background (the replay): batches answered meanwhile are journaled after it and load after it.
 
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { BIGINT, INTEGER, LIST, TIMESTAMPTZ, VARCHAR, listValue, timestampTZValue, type DuckDBConnection } from '@duckdb/node-api';
 import type { Services } from '../services.js';
-import type { TurnOptions } from '../store/eventStore.js';
-import { ServiceUnavailableError, StorageFullError } from '../http/errors.js';
+import { outsideDeadline, type TurnOptions } from '../store/eventStore.js';
+import { AppError, ServiceUnavailableError, StorageFullError } from '../http/errors.js';
 import { isStorageFull } from '../store/storageFull.js';
 import { eventBus, type EventBus } from './eventBus.js';
 import { committedEvent, type EventRow } from './normalizeEvent.js';
@@ -33,6 +35,8 @@ export const READ_WAIT_MS = 5_000;
 /** Loading a journaled batch is tried this often (backing off) before it is set aside. */
 const LOAD_ATTEMPTS = 5;
 const FIRST_RETRY_MS = 100;
+/** What a client is told to wait before sending again while the replay leaves no room in the backlog. */
+const REPLAY_RETRY_SECONDS = 5;
 
 export type WriteBatch = JournalBatch;
 
@@ -84,6 +88,8 @@ export class GroupWriter {
   /** The newest journal record answered, and the newest loaded (or set aside). */
   private ackedSeq = 0;
   private settledSeq = 0;
+  /** The last journal record the replay at start loads (0: none). */
+  private replayThroughSeq = 0;
   private backlogRows = 0;
   private readonly settleWaiters: Array<{ seq: number; resolve: () => void }> = [];
   private readonly roomWaiters: Array<() => void> = [];
@@ -109,6 +115,11 @@ export class GroupWriter {
     return this.backlogRows;
   }
 
+  /** Whether batches answered before the last stop are still being loaded (see `recover`). */
+  get replaying(): boolean {
+    return this.settledSeq < this.replayThroughSeq;
+  }
+
   /**
    * Resolves once the batch is durable: written to the journal (then loaded in the background),
    * or, without a journal, committed. Duplicates are dropped when it is loaded.
@@ -118,6 +129,8 @@ export class GroupWriter {
     if (!journal) return this.enqueue<void>((settle) => ({ kind: 'batch', batch, seq: undefined, ...settle }));
     if (this.closing) throw shuttingDown();
     if (rowsOf(batch) === 0) return;
+    // A replay may fill the backlog for minutes: better told to come back than held that long.
+    if (this.replaying && this.backlogRows >= this.backlogLimit) throw replayBusy();
     while (this.backlogRows >= this.backlogLimit) await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
     let seq: number;
     try {
@@ -182,12 +195,13 @@ export class GroupWriter {
   }
 
   /**
-   * Loads the journal records a stopped process had answered but not loaded (those past the
-   * position stored with the events), before anything else is written.
+   * Queues the journal records a stopped process had answered but not loaded (those past the
+   * position stored with the events) ahead of anything else, so the journal numbers new batches
+   * after them; answers with what `loaded` resolves once they are loaded.
    */
-  async recover(): Promise<void> {
+  async recover(): Promise<{ loaded: Promise<void> }> {
     const journal = this.options.journal;
-    if (!journal) return;
+    if (!journal) return { loaded: Promise.resolve() };
     const position = await this.services.events.useWriter(async (conn) => {
       const reader = await conn.runAndReadAll('SELECT position FROM ingest_journal');
       return Number(reader.getRowObjects()[0]?.position ?? 0);
@@ -196,10 +210,14 @@ export class GroupWriter {
     this.ackedSeq = position;
     const records = journal.recover(position);
     for (const r of records) this.queueLoad(r.seq, r.batch);
-    await this.loaded();
-    if (records.length > 0) {
-      this.services.log.info({ batches: records.length, events: records.reduce((n, r) => n + r.batch.events.length, 0) }, 'ingest journal: loaded what was acknowledged before the last stop');
-    }
+    this.replayThroughSeq = this.ackedSeq;
+    if (records.length === 0) return { loaded: Promise.resolve() };
+    const events = records.reduce((n, r) => n + r.batch.events.length, 0);
+    this.services.log.info({ batches: records.length, events }, 'ingest journal: loading what was acknowledged before the last stop');
+    const loaded = this.settled(this.replayThroughSeq).then(() => {
+      this.services.log.info({ batches: records.length, events }, 'ingest journal: loaded what was acknowledged before the last stop');
+    });
+    return { loaded };
   }
 
   /**
@@ -270,18 +288,27 @@ export class GroupWriter {
 
   private kick(): void {
     if (this.draining) return;
-    // One turn of the event loop first, so requests parsed together commit together.
-    this.draining = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.drain())
-      .finally(() => {
-        this.draining = undefined;
-        if (this.queue.length > 0) this.kick();
-      });
+    // One turn of the event loop first, so requests parsed together commit together. Loading is
+    // everyone's: a job that happened to set it going must not lend it its deadline.
+    this.draining = outsideDeadline(() =>
+      new Promise<void>((resolve) => setImmediate(resolve))
+        .then(() => this.drain())
+        .finally(() => {
+          this.draining = undefined;
+          if (this.queue.length > 0) this.kick();
+        }),
+    );
   }
 
   private async drain(): Promise<void> {
     while (this.queue.length > 0) {
       const head = this.queue[0]!;
+      // Once stopping, journaled batches not begun stay in the journal for the next start: a stop
+      // must not wait for a long replay.
+      if (this.closing && head.kind === 'batch' && head.seq !== undefined) {
+        this.queue.shift();
+        continue;
+      }
       if (head.kind === 'job') {
         this.queue.shift();
         await this.services.events.useWriter(head.run, head.options).then(head.resolve, head.reject);
@@ -512,6 +539,16 @@ function notStored(err: unknown): ServiceUnavailableError | StorageFullError {
   return isStorageFull(err) ? new StorageFullError() : new ServiceUnavailableError('the events could not be stored; retry the request');
 }
 
+function replayBusy(): AppError {
+  return new AppError(
+    503,
+    'unavailable',
+    'the server is still loading the events acknowledged before its last stop; retry the request',
+    { retry_after: REPLAY_RETRY_SECONDS },
+    { 'Retry-After': String(REPLAY_RETRY_SECONDS) },
+  );
+}
+
 function shuttingDown(): ServiceUnavailableError {
   return new ServiceUnavailableError('the server is shutting down; retry the request');
 }
@@ -520,10 +557,11 @@ const writers = new WeakMap<Services, GroupWriter>();
 
 /**
  * Opens the writer of an installation: its journal, and what the journal holds that the last
- * process answered but did not load, loaded before this returns. Reads wait for the writer from
- * then on. It is flushed and closed at shutdown.
+ * process answered but did not load, queued to load first: loaded before this returns, or, with
+ * `replay: 'background'` (the server, which listens meanwhile), after (see `replaying`). Reads
+ * wait for the writer from then on. It is flushed and closed at shutdown.
  */
-export async function openIngestWriter(services: Services, derive?: Derive): Promise<GroupWriter> {
+export async function openIngestWriter(services: Services, derive?: Derive, replay: 'wait' | 'background' = 'wait'): Promise<GroupWriter> {
   const journal = IngestJournal.open(path.join(services.config.data_dir, JOURNAL_DIR), services.log);
   const writer = new GroupWriter(services, eventBus(services), {
     maxGroupRows: MAX_GROUP_ROWS,
@@ -534,8 +572,9 @@ export async function openIngestWriter(services: Services, derive?: Derive): Pro
   });
   writers.set(services, writer);
   services.onShutdown(() => writer.close());
-  await writer.recover();
   services.events.setReadBarrier(() => writer.readBarrier());
+  const { loaded } = await writer.recover();
+  if (replay === 'wait') await loaded;
   return writer;
 }
 

@@ -2,8 +2,10 @@
 // appends and a small pool of reader connections so queries run concurrently on the libuv pool.
 // Reads take a time limit and are interrupted when it passes. The writer is used by one caller at
 // a time: DuckDB closes a connection's pending result when another statement starts on it, so a
-// stray statement in the middle of an ingest transaction would fail that transaction.
+// stray statement in the middle of an ingest transaction would fail that transaction. Work run
+// `underDeadline` (a background job) has every statement it starts interrupted once its signal fires.
 
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { DuckDBConnection, DuckDBInstance, type DuckDBMaterializedResult, type DuckDBValue } from '@duckdb/node-api';
 import { QueryMemoryError, QueryTimeoutError } from '../http/errors.js';
 
@@ -37,6 +39,53 @@ const READERS = 3;
 /** How DuckDB's errors begin when an operator cannot get memory within the limit (and cannot spill). */
 const OUT_OF_MEMORY = 'Out of Memory Error';
 const INTERRUPT_REPEAT_MS = 5;
+
+/** The signal of the deadline the running work is under, if any (see `underDeadline`). */
+const deadlines = new AsyncLocalStorage<AbortSignal>();
+
+/**
+ * Runs `work` so that every read and writer turn it starts (directly or through anything it awaits)
+ * is interrupted once `signal` aborts, and rejects with the signal's reason: how a background job
+ * over its time budget, or cut short by the shutdown, lets go of the engine.
+ */
+export function underDeadline<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+  return deadlines.run(signal, work);
+}
+
+/**
+ * Runs `work` under no deadline: for what a deadlined caller merely sets going on behalf of
+ * everyone (the ingest writer's loading), which must not stop when that caller's deadline passes.
+ */
+export function outsideDeadline<T>(work: () => T): T {
+  return deadlines.exit(work);
+}
+
+/**
+ * Runs `statement` on `conn`; when the deadline `signal` aborts meanwhile, interrupts the
+ * connection until the statement ends (an interrupt before execution starts is ignored) and
+ * rejects with the signal's reason.
+ */
+async function interruptible<T>(conn: DuckDBConnection, signal: AbortSignal | undefined, statement: () => Promise<T>): Promise<T> {
+  if (!signal) return statement();
+  signal.throwIfAborted();
+  let repeat: NodeJS.Timeout | undefined;
+  const onAbort = () => {
+    conn.interrupt();
+    repeat = setInterval(() => conn.interrupt(), INTERRUPT_REPEAT_MS);
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    const answer = await statement();
+    signal.throwIfAborted();
+    return answer;
+  } catch (err) {
+    signal.throwIfAborted();
+    throw err;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    clearInterval(repeat);
+  }
+}
 
 export class EventStore {
   private readonly idle: DuckDBConnection[] = [];
@@ -100,6 +149,7 @@ export class EventStore {
   }
 
   private async timed<T>(options: ReadOptions, run: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    const deadline = deadlines.getStore();
     if (!options.skipBarrier) await this.loaded();
     const conn = await this.acquire();
     let timedOut = false;
@@ -112,7 +162,7 @@ export class EventStore {
         }, options.timeoutMs)
       : undefined;
     try {
-      const running = run(conn);
+      const running = interruptible(conn, deadline, () => run(conn));
       this.reading.set(conn, running);
       const answer = await running;
       if (timedOut) throw new QueryTimeoutError(options.timeoutMs!);
@@ -156,9 +206,14 @@ export class EventStore {
    * not call `write` or `useWriter` itself.
    */
   useWriter<T>(use: (conn: DuckDBConnection) => Promise<T>, options: TurnOptions = {}): Promise<T> {
+    const deadline = deadlines.getStore();
     const turn = this.writerTurn.then(() => {
       if (this.closed) throw closedError();
-      return use(this.writer);
+      return interruptible(this.writer, deadline, () => use(this.writer)).catch(async (err: unknown) => {
+        // The interrupts may have cut the turn's own ROLLBACK short: no transaction outlives it.
+        if (deadline?.aborted) await this.writer.run('ROLLBACK').catch(() => undefined);
+        throw err;
+      });
     });
     const done = turn.finally(() => {
       if (options.changes !== 'reported') this.writes += 1;

@@ -1,16 +1,22 @@
 // Background jobs kept in the metadata store (the jobs table), so that work queued or running when
 // the server stops is done once it starts again. A domain registers a handler for its kind and
-// queues jobs; the runner takes the oldest queued job of a registered kind, one at a time, right
-// after a job is queued and every few seconds. A job a stopped process left running is queued again
-// at start, so a handler must be safe to run twice. What a job does, and its details, are its
-// domain's.
+// queues jobs; the runner runs up to JOB_SLOTS jobs at once, at most one per organization (the
+// oldest queued job of an organization with none running), so one organization's long job never
+// holds everyone's. A job runs under a time budget: past it, its engine statements are interrupted
+// and it fails with an error saying so. A job a stopped process left running is queued again at
+// start, so a handler must be safe to run twice. What a job does, and its details, are its domain's.
 
 import type { Services } from '../services.js';
+import { underDeadline } from './eventStore.js';
 import type { MetaDb } from './sqlite.js';
 
 const POLL_MS = 3_000;
 /** How much of a failure's message a job keeps. */
 const ERROR_CHARS = 500;
+/** Jobs running at once (the appliance's VM has two cores; a job mostly waits on the engine). */
+export const JOB_SLOTS = 2;
+/** How long a job may run before it is interrupted and failed, unless its kind says otherwise. */
+export const JOB_BUDGET_MS = 5 * 60_000;
 
 export type JobState = 'queued' | 'running' | 'succeeded' | 'failed';
 
@@ -45,11 +51,40 @@ export function getJob(meta: MetaDb, id: number): Job | undefined {
   return row && jobOf(row);
 }
 
+export interface JobKindOptions {
+  /** The time budget of one run (default JOB_BUDGET_MS). */
+  budgetMs?: number;
+}
+
+/** Why a job over its time budget was stopped. */
+class JobBudgetError extends Error {
+  constructor(budgetMs: number) {
+    super(`the job ran over its time budget of ${formatBudget(budgetMs)} and was stopped; what it had not committed was rolled back`);
+  }
+}
+
+class JobStoppedError extends Error {
+  constructor() {
+    super('the server is stopping');
+  }
+}
+
+const formatBudget = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000} minutes` : `${ms} ms`);
+
+/** What jobs are spread by: the job's organization, or the installation for a job of no project. */
+type Owner = number | 'installation';
+
+interface Running {
+  owner: Owner;
+  abort: AbortController;
+  done: Promise<void>;
+}
+
 export class JobRunner {
-  private readonly handlers = new Map<string, JobHandler>();
+  private readonly handlers = new Map<string, { handler: JobHandler; budgetMs: number }>();
   private readonly timer: NodeJS.Timeout;
-  private running: Promise<void> | undefined;
-  private again = false;
+  private readonly running = new Map<number, Running>();
+  private idleWaiters: Array<() => void> = [];
   private stopped = false;
 
   constructor(private readonly services: Services) {
@@ -63,66 +98,91 @@ export class JobRunner {
    * Runs jobs of `kind` with `handler` from now on, starting with those already queued. Registering
    * a kind again (an app built twice on the same services) replaces its handler.
    */
-  register(kind: string, handler: JobHandler): void {
-    this.handlers.set(kind, handler);
+  register(kind: string, handler: JobHandler, options: JobKindOptions = {}): void {
+    this.handlers.set(kind, { handler, budgetMs: options.budgetMs ?? JOB_BUDGET_MS });
     void this.kick();
   }
 
-  /** Runs the queued jobs now (or right after the current pass) and resolves when none is left. */
+  /** Starts the queued jobs that may run now; resolves once no job runs (those started later included). */
   kick(): Promise<void> {
     if (this.stopped) return Promise.resolve();
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      do {
-        this.again = false;
-        for (let job = this.claim(); job; job = this.stopped ? undefined : this.claim()) await this.run(job);
-      } while (this.again && !this.stopped);
-    })().catch((err: unknown) => this.services.log.error({ err }, 'job runner pass failed')).finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
+    for (let claimed = this.claim(); claimed; claimed = this.claim()) this.start(claimed.job, claimed.owner);
+    if (this.running.size === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 
-  /** Lets the job in progress finish; queued jobs wait for the next start. */
+  /**
+   * Stops the running jobs (their engine statements interrupted, their transactions rolled back)
+   * and queues them again for the next start, where the queued ones wait too.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    await this.running;
+    const running = [...this.running.values()];
+    for (const r of running) r.abort.abort(new JobStoppedError());
+    await Promise.all(running.map((r) => r.done));
   }
 
-  /** The oldest queued job of a registered kind, marked running. */
-  private claim(): Job | undefined {
-    if (this.handlers.size === 0) return undefined;
+  /** The oldest queued job of a registered kind whose organization has none running, marked running. */
+  private claim(): { job: Job; owner: Owner } | undefined {
+    if (this.handlers.size === 0 || this.running.size >= JOB_SLOTS) return undefined;
+    const busy = [...this.running.values()].map((r) => r.owner);
     const row = this.services.meta
       .prepare(`UPDATE jobs SET state = 'running', started_at = ?, attempts = attempts + 1
-        WHERE id = (SELECT id FROM jobs WHERE state = 'queued' AND kind IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT 1)
-        RETURNING ${COLUMNS}`)
-      .get(this.services.clock.now().toISOString(), JSON.stringify([...this.handlers.keys()])) as JobRow | undefined;
-    return row && jobOf(row);
+        WHERE id = (SELECT j.id FROM jobs j LEFT JOIN projects p ON p.id = j.project_id
+          WHERE j.state = 'queued' AND j.kind IN (SELECT value FROM json_each(?))
+            AND coalesce(p.org_id, 'installation') NOT IN (SELECT value FROM json_each(?))
+          ORDER BY j.id LIMIT 1)
+        RETURNING ${COLUMNS}, (SELECT org_id FROM projects WHERE id = jobs.project_id) AS org_id`)
+      .get(this.services.clock.now().toISOString(), JSON.stringify([...this.handlers.keys()]), JSON.stringify(busy)) as (JobRow & { org_id: number | null }) | undefined;
+    if (!row) return undefined;
+    const { org_id: orgId, ...job } = row;
+    return { job: jobOf(job), owner: orgId ?? 'installation' };
   }
 
-  private async run(job: Job): Promise<void> {
+  private start(job: Job, owner: Owner): void {
+    const abort = new AbortController();
+    const done = this.run(job, abort).finally(() => {
+      this.running.delete(job.id);
+      if (!this.stopped) void this.kick();
+      if (this.running.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+    });
+    this.running.set(job.id, { owner, abort, done });
+  }
+
+  private async run(job: Job, abort: AbortController): Promise<void> {
     const { meta, clock, log } = this.services;
+    const { handler, budgetMs } = this.handlers.get(job.kind)!;
+    const budget = setTimeout(() => abort.abort(new JobBudgetError(budgetMs)), budgetMs);
     try {
-      const result = await this.handlers.get(job.kind)!(job);
+      const result = await underDeadline(abort.signal, () => Promise.race([handler(job), aborted(abort.signal)]));
       meta.prepare("UPDATE jobs SET state = 'succeeded', finished_at = ?, result = ?, error = NULL WHERE id = ?")
         .run(clock.now().toISOString(), result === undefined ? null : JSON.stringify(result), job.id);
       log.info({ job_id: job.id, kind: job.kind, result }, 'job succeeded');
     } catch (err) {
-      // Cut short by the shutdown (the stores closing under it): done again at the next start.
-      if (this.stopped) {
+      const overBudget = abort.signal.reason instanceof JobBudgetError;
+      // Cut short by the shutdown: done again at the next start.
+      if (this.stopped && !overBudget) {
         meta.prepare("UPDATE jobs SET state = 'queued' WHERE id = ?").run(job.id);
         log.warn({ err, job_id: job.id, kind: job.kind }, 'job interrupted by the shutdown; queued again');
         return;
       }
-      const message = (err instanceof Error ? err.message : String(err)).slice(0, ERROR_CHARS);
+      const cause: unknown = overBudget ? abort.signal.reason : err;
+      const message = (cause instanceof Error ? cause.message : String(cause)).slice(0, ERROR_CHARS);
       meta.prepare("UPDATE jobs SET state = 'failed', finished_at = ?, error = ? WHERE id = ?").run(clock.now().toISOString(), message, job.id);
-      log.error({ err, job_id: job.id, kind: job.kind }, 'job failed');
+      log.error({ err, job_id: job.id, kind: job.kind, budget_ms: budgetMs }, 'job failed');
+    } finally {
+      clearTimeout(budget);
     }
   }
+}
+
+/**
+ * Rejects with the signal's reason once it aborts, so a handler waiting on something other than
+ * the engine (whose statements `underDeadline` interrupts) still gives its slot back.
+ */
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }));
 }
 
 function jobOf(row: JobRow): Job {
@@ -131,7 +191,7 @@ function jobOf(row: JobRow): Job {
 
 const runners = new WeakMap<Services, JobRunner>();
 
-/** The runner of a running server, started on first use and stopped (after its current job) at shutdown. */
+/** The runner of a running server, started on first use and stopped (its running jobs interrupted) at shutdown. */
 export function jobRunner(services: Services): JobRunner {
   let runner = runners.get(services);
   if (!runner) {
