@@ -6,6 +6,7 @@ import addFormatsModule from 'ajv-formats';
 import type { RequestHandler } from 'express';
 import { BadRequestError, ValidationError, type FieldProblem } from './errors.js';
 import type { Method, OpenApiDocument, Operation, Parameter, JsonSchema } from './openapi.js';
+import { PATH_ID_RULE, parsePathId } from './pathId.js';
 
 // ajv-formats ships CommonJS; its default export arrives wrapped under NodeNext.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
@@ -45,6 +46,7 @@ export class Validation {
     if (!op) throw new Error(`route ${method.toUpperCase()} ${path} is mounted but not in the OpenAPI document`);
     const params = op.parameters ?? [];
     const pathCheck = this.compileParams(params.filter((p) => p.in === 'path'));
+    const idParams = this.integerPathParams(method, path);
     const queryCheck = this.compileParams(params.filter((p) => p.in === 'query'));
     const body = op.requestBody?.content['application/json'];
     const bodyCheck = body
@@ -54,6 +56,7 @@ export class Validation {
 
     return (req, _res, next) => {
       const pathParams = { ...req.params } as Record<string, unknown>;
+      for (const name of idParams) pathParams[name] = requirePathId(name, String(req.params[name]));
       if (pathCheck && !pathCheck(pathParams)) {
         throw new BadRequestError(`invalid path parameter: ${describe(pathCheck.errors)}`, { errors: problems(pathCheck.errors) });
       }
@@ -77,6 +80,12 @@ export class Validation {
     };
   }
 
+  /** The path parameters read as integer ids; ajv's coercion would take `0x10` or `1e0` for a number. */
+  integerPathParams(method: Method, path: string): string[] {
+    const params = this.operation(method, path)?.parameters ?? [];
+    return params.filter((p) => p.in === 'path' && isIntegerSchema(p.schema)).map((p) => p.name);
+  }
+
   private compileParams(params: Parameter[]): ValidateFunction | undefined {
     if (params.length === 0) return undefined;
     const schema: JsonSchema = {
@@ -86,6 +95,17 @@ export class Validation {
     };
     return this.paramAjv.compile(schema);
   }
+}
+
+function isIntegerSchema(schema: JsonSchema | undefined): boolean {
+  const type = (schema as { type?: unknown } | undefined)?.type;
+  return type === 'integer' || (Array.isArray(type) && type.includes('integer'));
+}
+
+function requirePathId(name: string, raw: string): number {
+  const id = parsePathId(raw);
+  if (id === undefined) throw new BadRequestError(`invalid path parameter: ${name} ${PATH_ID_RULE}`, { errors: [{ field: name, message: PATH_ID_RULE }] });
+  return id;
 }
 
 /** ajv as the routes use it: defaults filled in, formats checked, every error reported. */

@@ -71,6 +71,25 @@ t.test('the domain rule', async (t) => {
     t.match(note.subject, 'asks to join Difference Engines on pp');
   });
 
+  t.test('a subdomain is the same company: 409 like the domain itself, and from a subdomain too', async (t) => {
+    for (const email of [companyEmail('mail', `mail.${domain}`), companyEmail('eu', `eu.mail.${domain}`), companyEmail('UPPER', `Mail.${domain.toUpperCase()}`)]) {
+      const res = await verify(cloud, await beginSignup(cloud, { email }));
+      t.equal(res.status, 409, email);
+      t.equal(res.body.error.code, 'domain_has_org', email);
+    }
+    const sub = `engines-sub-${process.pid}.test`;
+    await signUp(cloud, { email: companyEmail('ops', `ops.${sub}`) });
+    t.equal((await verify(cloud, await beginSignup(cloud, { email: companyEmail('hq', sub) }))).status, 409, 'a member at a subdomain holds the domain');
+  });
+
+  t.test('under a shared suffix each registrable domain is its own company', async (t) => {
+    const a = `engines-${process.pid}.co.uk`;
+    await signUp(cloud, { email: companyEmail('ada', a) });
+    t.equal((await verify(cloud, await beginSignup(cloud, { email: companyEmail('mail', `mail.${a}`) }))).status, 409, 'a subdomain of a.co.uk');
+    t.equal((await verify(cloud, await beginSignup(cloud, { email: companyEmail('bob', `looms-${process.pid}.co.uk`) }))).status, 201, 'b.co.uk is another company');
+    t.equal((await verify(cloud, await beginSignup(cloud, { email: companyEmail('eve', `x${domain}`) }))).status, 201, 'a name ending in the domain is not a subdomain');
+  });
+
   t.test('a free provider has no company: no 409 however many users share it', async (t) => {
     const one = await signUp(cloud, { email: freeEmail() });
     t.equal(one.body.org.trial_state, 'trialing');

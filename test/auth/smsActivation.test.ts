@@ -1,8 +1,8 @@
 // Activating a trial held by a risk rule with an SMS code: the code goes through the SMS outbox to a
 // real HTTP gateway (retried when it fails), proving it starts the trial, and the limits hold at the
-// server's clock (10-minute codes, one send a minute and five a day per organization, 10 wrong codes,
-// one organization per number). Roles, states and the on-prem edition are refused; numbers never
-// reach the log.
+// server's clock (10-minute codes, one send a minute and five a day per organization, five a day per
+// number across organizations, 10 wrong codes, one organization per number). Roles, states and the
+// on-prem edition are refused; numbers never reach the log.
 
 import t, { type Test } from 'tap';
 import { startTestServer, type TestServer } from '../support/testServer.js';
@@ -311,6 +311,12 @@ t.test('a number activates one organization', async (t) => {
   const res = await send(cloud, second, '+49 151 2345 6712');
   t.equal(res.status, 422, 'the same number, however it is typed');
   t.same(res.body.error, { code: 'validation_failed', message: PHONE_IN_USE, details: { field: 'phone', errors: [{ field: 'phone', message: PHONE_IN_USE }] } });
+  for (const typed of ['0049 (151) 2345-6712', '+49-151-23456712', '00 49 151 234 567 12']) {
+    const again = await send(cloud, second, typed);
+    t.equal(again.status, 422, typed);
+    t.equal(again.body.error.message, PHONE_IN_USE, typed);
+  }
+  t.equal(gateway.received.filter((m) => m.to === PHONE).length, 1, 'no code went to the number for the second organization');
 
   // Two organizations racing for one number: whoever proves the code first keeps it.
   const shared = '+4915100000009';
@@ -323,6 +329,31 @@ t.test('a number activates one organization', async (t) => {
   t.equal(late.status, 422);
   t.equal(late.body.error.message, PHONE_IN_USE);
   t.equal(subscription(cloud.server, a.orgId).status, 'pending_review', 'the later one is still held');
+});
+
+t.test('one number receives at most five codes in 24 hours, whichever organizations ask', async (t) => {
+  const { gateway, cloud } = await startCloudWithGateway(t);
+  const number = '+15550104477';
+  // Five sends to one number from three organizations, each typed another way, a minute apart.
+  const [a, b, c, d] = [await heldOrg(cloud), await heldOrg(cloud), await heldOrg(cloud), await heldOrg(cloud)];
+  const sends: Array<[Held, string]> = [[a, '+1 555 010 4477'], [b, '+1 (555) 010-4477'], [c, '001 555 010 4477'], [a, '+1-555-010-4477'], [b, '0015550104477']];
+  for (const [held, typed] of sends) {
+    t.equal((await send(cloud, held, typed)).status, 202, typed);
+    cloud.server.clock.advance(MINUTE);
+  }
+  await codeSent(gateway, number, 5);
+  t.equal(gateway.received.filter((m) => m.to === number).length, 5, 'five codes reached one number');
+  const sixth = await send(cloud, d, '+15550104477');
+  t.equal(sixth.status, 429, 'a fourth organization is refused the sixth');
+  // The first send leaves the window 24 hours after it went out, 5 minutes ago.
+  t.equal(sixth.headers.get('retry-after'), String(DAY / 1000 - 5 * 60));
+  t.same(sixth.body.error, { code: 'rate_limited', message: 'too many requests', details: { retry_after: DAY / 1000 - 5 * 60 } });
+  t.equal((await send(cloud, c, '+1 555 010 4477')).status, 429, 'and so is one that sent it less than five');
+  t.equal((await send(cloud, d, '+15550104478')).status, 202, 'another number is not held back');
+  cloud.server.clock.advance(DAY - 5 * MINUTE);
+  await signInAgain(cloud, d);
+  t.equal((await send(cloud, d, number)).status, 202, 'the first send left the window');
+  t.equal((await verify(cloud, d, await codeSent(gateway, number, 6))).status, 200, 'and the code activates');
 });
 
 t.test('the gateway failing: the message is retried with the mail backoff, and no number reaches the log', async (t) => {

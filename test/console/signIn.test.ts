@@ -85,6 +85,18 @@ t.test('a signed-out visit spends no request on the session; another address say
   t.pass('the sign-in page names the address to use');
 });
 
+t.test('a next a browser could read as another origin opens the home page instead', async (t) => {
+  const { owner, project } = await createTenant(server);
+  for (const next of ['/\\evil.example', '/\t/evil.example', '/%5Cevil.example', '//evil.example', 'https://evil.example/']) {
+    const tab = await openConsole(browser, server, `/sign-in?next=${encodeURIComponent(next)}`);
+    await signInThroughForm(tab.page, owner.email, TEST_PASSWORD);
+    await tab.page.waitForURL(`**/projects/${project.id}`);
+    t.equal(new URL(tab.page.url()).origin, server.url, `${JSON.stringify(next)}: the home page of this console`);
+    checkClean(t, tab);
+    await tab.close();
+  }
+});
+
 t.test('the printed one-time password must be replaced before anything else', async (t) => {
   // A data folder of its own: the demo owner is created only where there is no user yet.
   const fresh = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });

@@ -9,11 +9,11 @@ import { ErrorNote } from '../ui/states';
 import { AuthLayout } from './AuthLayout';
 import { useAction } from '../ui/useAction';
 import { useSignInOptions } from './signInOptions';
+import { safeNext } from './safeNext';
 
 /** Where to go after signing in: the page that sent the user here, if it is one of ours. */
 export function nextPath(query: Record<string, string>): string {
-  const next = query.next ?? '/';
-  return next.startsWith('/') && !next.startsWith('//') ? next : '/';
+  return safeNext(query.next, location.origin);
 }
 
 export function SignIn() {

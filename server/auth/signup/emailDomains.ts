@@ -39,6 +39,9 @@ export function isDisposableEmail(services: Services, email: string): boolean {
 
 /** Whether the address is at a free mail provider (gmail.com, mail.ru, …): such domains belong to nobody's company. */
 export function isFreeEmail(services: Services, email: string): boolean {
-  const domain = domainOf(email);
+  return isFreeDomain(services, domainOf(email));
+}
+
+export function isFreeDomain(services: Services, domain: string): boolean {
   return shippedFree().has(domain) || services.config.signup.free_email_domains.includes(domain);
 }

@@ -1,6 +1,6 @@
 // Activating a trial that a risk rule held (`trial_state=sms_required`): a six-digit code goes by SMS
-// to a phone number no other organization activated with, and proving it within ten minutes starts the
-// trial. The limits are docs/trial-activation.md's; moving the subscription is server/billing's.
+// to a phone number no other organization activated with and that is under its daily cap across all
+// organizations, and proving it within ten minutes starts the trial. The limits are docs/trial-activation.md's; moving the subscription is server/billing's.
 
 import { randomInt } from 'node:crypto';
 import type { Services } from '../../services.js';
@@ -18,6 +18,7 @@ import {
   liveSmsCode,
   markSmsCodeConsumed,
   orgActivatedByPhone,
+  phoneSendsSince,
   recordPhoneUsed,
   smsCodeMatches,
   smsSendsSince,
@@ -26,6 +27,8 @@ import {
 export const SMS_CODE_TTL_MS = 10 * 60_000;
 export const SMS_COOLDOWN_MS = 60_000;
 export const SMS_PER_DAY = 5;
+/** Codes one number may receive in 24 hours, whichever organizations ask: a number is nobody's to flood. */
+export const SMS_PER_NUMBER_PER_DAY = 5;
 const DAY_MS = 24 * 60 * 60_000;
 
 /** The 202 body of a send. */
@@ -68,8 +71,18 @@ function requireSendAllowed(services: Services, orgId: number): void {
   const sends = smsSendsSince(services, orgId, new Date(now - DAY_MS)).map((d) => d.getTime());
   const latest = sends.at(-1);
   if (latest !== undefined && now - latest < SMS_COOLDOWN_MS) throw new RateLimitedError((latest + SMS_COOLDOWN_MS - now) / 1000);
-  // The window frees a send when the oldest of the last five leaves it.
-  if (sends.length >= SMS_PER_DAY) throw new RateLimitedError((sends[sends.length - SMS_PER_DAY]! + DAY_MS - now) / 1000);
+  requireUnderDailyCap(sends, SMS_PER_DAY, now);
+}
+
+/** 429 once the number received its daily codes, counted over every organization of the installation. */
+function requireNumberAllowed(services: Services, phoneHash: string): void {
+  const now = services.clock.now().getTime();
+  requireUnderDailyCap(phoneSendsSince(services, phoneHash, new Date(now - DAY_MS)).map((d) => d.getTime()), SMS_PER_NUMBER_PER_DAY, now);
+}
+
+/** The window frees a send when the oldest of the last `cap` sends (oldest first) leaves it. */
+function requireUnderDailyCap(sends: number[], cap: number, now: number): void {
+  if (sends.length >= cap) throw new RateLimitedError((sends[sends.length - cap]! + DAY_MS - now) / 1000);
 }
 
 function activationSms(phone: string, code: string): SmsMessage {
@@ -84,6 +97,7 @@ export function sendActivationCode(services: Services, orgId: number, typedPhone
     const phoneHash = hashPhone(services, phone);
     if (orgActivatedByPhone(services, phoneHash) !== undefined) throw phoneInUse();
     requireSendAllowed(services, orgId);
+    requireNumberAllowed(services, phoneHash);
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const expiresAt = new Date(services.clock.now().getTime() + SMS_CODE_TTL_MS);
     insertSmsCode(services, orgId, { phoneHash, codeHash: hashSmsCode(services, orgId, code) }, expiresAt);

@@ -67,6 +67,14 @@ export function smsSendsSince(services: Services, orgId: number, since: Date): D
   return rows.map((r) => new Date(r.created_at));
 }
 
+/** When codes after `since` were sent to the number, for any organization, oldest first. */
+export function phoneSendsSince(services: Services, phoneHash: string, since: Date): Date[] {
+  const rows = services.meta
+    .prepare('SELECT created_at FROM sms_codes WHERE phone_hash = ? AND created_at > ? ORDER BY created_at, id')
+    .all(phoneHash, since.toISOString()) as Array<{ created_at: string }>;
+  return rows.map((r) => new Date(r.created_at));
+}
+
 /** The organization a number activated, if any. */
 export function orgActivatedByPhone(services: Services, phoneHash: string): number | undefined {
   const row = services.meta.prepare('SELECT org_id FROM sms_used_phones WHERE phone_hash = ?').get(phoneHash) as { org_id: number } | undefined;
