@@ -2,7 +2,8 @@
 // events it matches. Over all history of a project by SQL from the matching rows themselves (the
 // sync job, sync.ts); for events as they are stored, by the ingest writer, which appends the rows
 // `deriveStored` makes in the transaction that appends their sources, so a stored event and its
-// labels commit together. Every statement has the time limit of a query (query_timeout_ms).
+// labels commit together. Every statement that matches a rule has the time limit of a query
+// (query_timeout_ms).
 
 import { createHash } from 'node:crypto';
 import { BIGINT, INTEGER, type DuckDBConnection, type DuckDBMaterializedResult, type DuckDBValue } from '@duckdb/node-api';
@@ -53,7 +54,7 @@ const baseUrls = (b: Binder, rule: Pick<StoredRule, 'project_id' | 'base_event'>
 const INTERRUPT_REPEAT_MS = 5;
 
 /** Why a derivation job failed when one of its statements ran past the time limit. */
-export class DerivationTimeoutError extends Error {
+class DerivationTimeoutError extends Error {
   constructor(readonly limitMs: number) {
     super(`matching the rule over the project's events exceeded the ${limitMs} ms time limit of a statement (query_timeout_ms); nothing was changed`);
   }
