@@ -1,22 +1,52 @@
 // A page's normalized URL, as behavior reports group and match events (docs/behavior.md): no query,
 // no fragment unless it is a hash route, origin lowercased without its default port, no trailing
-// slash. The same rule twice: in TypeScript for request parameters, in SQL for stored events.
+// slash. The same rule twice: in TypeScript for request parameters and rules matched at ingest, in
+// SQL for stored events. Both read a URL once from left to right: the TypeScript by index, the SQL
+// with RE2, whose time is linear in the URL.
 
-const PARTS = /^([^#?]*)(\?[^#]*)?(#.*)?$/s;
-const ORIGIN = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]*)(.*)$/s;
+const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isDigit = (c: number) => c >= 48 && c <= 57;
+/** `+`, `.` and `-`, besides letters and digits. */
+const isSchemeChar = (c: number) => isLetter(c) || isDigit(c) || c === 43 || c === 46 || c === 45;
+
+/** Where the origin `scheme://host[:port]` at the start of `url` ends (its first `/` after it, or its end); 0 without one. */
+function originEnd(url: string): number {
+  if (url.length === 0 || !isLetter(url.charCodeAt(0))) return 0;
+  let i = 1;
+  while (i < url.length && isSchemeChar(url.charCodeAt(i))) i += 1;
+  if (!url.startsWith('://', i)) return 0;
+  const slash = url.indexOf('/', i + 3);
+  return slash < 0 ? url.length : slash;
+}
+
+/** The origin lowercased, without `:80` for http or `:443` for https. */
+function normalOrigin(origin: string): string {
+  const lower = origin.toLowerCase();
+  if (lower.startsWith('http://') && lower.endsWith(':80') && lower.length >= 10) return lower.slice(0, -3);
+  if (lower.startsWith('https://') && lower.endsWith(':443') && lower.length >= 12) return lower.slice(0, -4);
+  return lower;
+}
+
+/** `path` without its trailing run of slashes, its first character kept (`/` stays `/`). */
+function withoutTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 1 && path.charCodeAt(end - 1) === 47) end -= 1;
+  return path.slice(0, end);
+}
+
+const isHashRoute = (fragment: string) => fragment.startsWith('#/') || fragment.startsWith('#!');
 
 /** The normalized form of `url`, or null for an empty one. */
 export function normalizePageUrl(url: string): string | null {
-  const [, base = '', , fragment = ''] = PARTS.exec(url) ?? [];
-  const split = ORIGIN.exec(base);
-  let origin = '';
-  let path = base;
-  if (split) {
-    origin = split[1]!.toLowerCase().replace(/^(http:\/\/.*):80$/s, '$1').replace(/^(https:\/\/.*):443$/s, '$1');
-    path = split[2]! === '' ? '/' : split[2]!;
-  }
-  path = path.replace(/(.)\/+$/s, '$1');
-  const page = origin + path + (/^#[/!]/.test(fragment) ? fragment : '');
+  const hash = url.indexOf('#');
+  const beforeHash = hash < 0 ? url : url.slice(0, hash);
+  const query = beforeHash.indexOf('?');
+  const base = query < 0 ? beforeHash : beforeHash.slice(0, query);
+  const fragment = hash < 0 ? '' : url.slice(hash);
+  const end = originEnd(base);
+  const origin = end === 0 ? '' : normalOrigin(base.slice(0, end));
+  const path = end === 0 ? base : end === base.length ? '/' : base.slice(end);
+  const page = origin + withoutTrailingSlashes(path) + (isHashRoute(fragment) ? fragment : '');
   return page === '' ? null : page;
 }
 
@@ -35,8 +65,7 @@ export function pageUrlsSql(urls: string): string {
 
 /** A normalized page without its origin: its path, with its hash route if it has one. */
 export function pagePath(page: string): string {
-  const split = ORIGIN.exec(page);
-  return split ? split[2]! : page;
+  return page.slice(originEnd(page));
 }
 
 /** `pagePath` in SQL, of a page expression. */

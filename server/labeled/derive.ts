@@ -2,14 +2,16 @@
 // events it matches. Over all history of a project by SQL from the matching rows themselves (the
 // sync job, sync.ts); for events as they are stored, by the ingest writer, which appends the rows
 // `deriveStored` makes in the transaction that appends their sources, so a stored event and its
-// labels commit together.
+// labels commit together. Every statement that matches a rule has the time limit of a query
+// (query_timeout_ms).
 
 import { createHash } from 'node:crypto';
-import { BIGINT, INTEGER, type DuckDBConnection } from '@duckdb/node-api';
+import { BIGINT, INTEGER, type DuckDBConnection, type DuckDBMaterializedResult, type DuckDBValue } from '@duckdb/node-api';
 import type { Services } from '../services.js';
 import type { EventRow } from '../ingest/normalizeEvent.js';
 import { ELEMENT_COLUMNS, elementColumnSql } from '../ingest/elementColumns.js';
 import { Binder } from '../queries/sql.js';
+import { readEvents } from '../events/timeLimit.js';
 import { ruleCondition } from './matchSql.js';
 import { activeRulesOf, type StoredRule } from './rules.js';
 
@@ -48,6 +50,41 @@ function candidates(b: Binder, projectId: number, event: string, where = ''): st
 const baseUrls = (b: Binder, rule: Pick<StoredRule, 'project_id' | 'base_event'>) => () =>
   `SELECT DISTINCT url FROM events WHERE project_id = ${b.bind(rule.project_id)} AND event = ${b.bind(rule.base_event)} AND url IS NOT NULL`;
 
+/** DuckDB ignores an interrupt that arrives before a statement executes: repeated this often until it stops. */
+const INTERRUPT_REPEAT_MS = 5;
+
+/** Why a derivation job failed when one of its statements ran past the time limit. */
+class DerivationTimeoutError extends Error {
+  constructor(readonly limitMs: number) {
+    super(`matching the rule over the project's events exceeded the ${limitMs} ms time limit of a statement (query_timeout_ms); nothing was changed`);
+  }
+}
+
+/**
+ * Runs one statement of a derivation job on the job's connection, interrupted once `limitMs`
+ * passes, so a rule slow to match fails its job instead of holding the writer (and ingestion).
+ */
+async function runWithin(conn: DuckDBConnection, limitMs: number, sql: string, values: DuckDBValue[]): Promise<DuckDBMaterializedResult> {
+  let late = false;
+  let repeat: NodeJS.Timeout | undefined;
+  const timer = setTimeout(() => {
+    late = true;
+    conn.interrupt();
+    repeat = setInterval(() => conn.interrupt(), INTERRUPT_REPEAT_MS);
+  }, limitMs);
+  try {
+    const result = await conn.run(sql, values);
+    if (late) throw new DerivationTimeoutError(limitMs);
+    return result;
+  } catch (err) {
+    if (late) throw new DerivationTimeoutError(limitMs);
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    clearInterval(repeat);
+  }
+}
+
 /**
  * Brings what an active rule derived over all the project's history in line with the rule as it is
  * now, in the caller's transaction: deletes the derived events whose source it no longer matches
@@ -55,9 +92,10 @@ const baseUrls = (b: Binder, rule: Pick<StoredRule, 'project_id' | 'base_event'>
  * labeled since the rule last changed are already right and stay where they are, so the common
  * case (a rule just created or enabled while events arrive) deletes nothing, and the rollups and
  * the rowids the folder relies on stay as they are. Answers what it deleted and how many events
- * the rule labels afterwards.
+ * the rule labels afterwards. Each matching statement stops after `limitMs`
+ * (DerivationTimeoutError), and the caller then rolls back.
  */
-export async function reconcileDerived(conn: DuckDBConnection, rule: StoredRule): Promise<{ deleted: number; labeled: number }> {
+export async function reconcileDerived(conn: DuckDBConnection, rule: StoredRule, limitMs: number): Promise<{ deleted: number; labeled: number }> {
   const count = await conn.runAndReadAll('SELECT count(*) AS n FROM events WHERE project_id = $1 AND rule_id = $2', [rule.project_id, BigInt(rule.id)], [INTEGER, BIGINT]);
   const before = Number(count.getRowObjects()[0]!.n);
   let deleted = 0;
@@ -65,7 +103,9 @@ export async function reconcileDerived(conn: DuckDBConnection, rule: StoredRule)
     const b = new Binder();
     const ruleId = `CAST(${b.bind(rule.id)} AS BIGINT)`;
     const matching = `SELECT e.uuid FROM ${candidates(b, rule.project_id, rule.base_event)} e WHERE ${ruleCondition(b, rule, baseUrls(b, rule))}`;
-    const result = await conn.run(
+    const result = await runWithin(
+      conn,
+      limitMs,
       `DELETE FROM events WHERE project_id = ${b.bind(rule.project_id)} AND rule_id = ${ruleId}
         AND (event <> ${b.bind(rule.event_name)} OR source_uuid NOT IN (${matching}))`,
       b.values,
@@ -74,7 +114,7 @@ export async function reconcileDerived(conn: DuckDBConnection, rule: StoredRule)
   }
   const b = new Binder();
   const unlabeled = `NOT EXISTS (SELECT 1 FROM events x WHERE x.project_id = ${b.bind(rule.project_id)} AND x.rule_id = CAST(${b.bind(rule.id)} AS BIGINT) AND x.source_uuid = e.uuid)`;
-  const inserted = await conn.run(`${INSERT} ${derivedRows(b, rule, candidates(b, rule.project_id, rule.base_event, unlabeled), baseUrls(b, rule))}`, b.values);
+  const inserted = await runWithin(conn, limitMs, `${INSERT} ${derivedRows(b, rule, candidates(b, rule.project_id, rule.base_event, unlabeled), baseUrls(b, rule))}`, b.values);
   return { deleted, labeled: before - deleted + Number(inserted.rowsChanged) };
 }
 
@@ -90,12 +130,12 @@ export async function labeledCounts(services: Services, projectId: number): Prom
   return new Map(rows.map((r) => [Number(r.rule_id), Number(r.n)]));
 }
 
-/** How many events of the project a rule matches with `ts` in (from, to]: nothing written. */
+/** How many events of the project a rule matches with `ts` in (from, to]: nothing written; 408 `query_timeout` past the time limit. */
 export async function countMatching(services: Services, rule: Omit<StoredRule, 'id' | 'event_name' | 'state'>, from: Date, to: Date): Promise<number> {
   const b = new Binder();
   const range = () => `e.ts > CAST(${b.bind(from.toISOString())} AS TIMESTAMPTZ) AND e.ts <= CAST(${b.bind(to.toISOString())} AS TIMESTAMPTZ)`;
   const urls = () => `SELECT DISTINCT url FROM events e WHERE project_id = ${b.bind(rule.project_id)} AND event = ${b.bind(rule.base_event)} AND url IS NOT NULL AND ${range()}`;
-  const [row] = await services.events.read(`SELECT count(*) AS n FROM ${candidates(b, rule.project_id, rule.base_event, range())} e WHERE ${ruleCondition(b, rule, urls)}`, b.values);
+  const [row] = await readEvents(services, `SELECT count(*) AS n FROM ${candidates(b, rule.project_id, rule.base_event, range())} e WHERE ${ruleCondition(b, rule, urls)}`, b.values);
   return Number(row?.n ?? 0);
 }
 

@@ -82,33 +82,67 @@ function compoundTest(k: Compound): ElementTest {
   return (c, i) => tests.every((t) => t(c, i));
 }
 
-/** Whether some element matches the rightmost compound and `attributes`, its ancestors the rest. */
+/**
+ * Whether some element matches the rightmost compound and `attributes`, its ancestors the rest.
+ * Whether compounds k.. match with compound k on element i is remembered per call: a descendant
+ * combinator tries every ancestor, and without it a chain of 50 elements and a selector of 12
+ * descendant compounds that fails at its leftmost one would be walked along every ordered choice.
+ */
 function chainTest(selector: string, attributes: RuleAttribute[]): (c: Columns) => boolean {
   const sel = parseSelector(selector);
   const compounds = [...sel.compounds].reverse().map(compoundTest);
   const combinators = [...sel.combinators].reverse();
   const attrs = attributes.map(attributeTest);
-  const rest = (c: Columns, k: number, i: number, size: number): boolean => {
-    if (k === compounds.length) return true;
-    if (combinators[k - 1] === 'child') return i + 1 < size && compounds[k]!(c, i + 1) && rest(c, k + 1, i + 1, size);
-    for (let j = i + 1; j < size; j++) if (compounds[k]!(c, j) && rest(c, k + 1, j, size)) return true;
-    return false;
-  };
   return (c) => {
     const size = c.el_tags?.length ?? 0;
-    for (let i = 0; i < size; i++) if (compounds[0]!(c, i) && attrs.every((a) => a(c, i)) && rest(c, 1, i, size)) return true;
+    // 0 unknown, 1 matches, 2 does not: compounds k.. with compound k on element i, at k * size + i.
+    const known = new Uint8Array(compounds.length * size);
+    const from = (k: number, i: number): boolean => {
+      if (i >= size) return false;
+      const at = k * size + i;
+      if (known[at] === 0) known[at] = compounds[k]!(c, i) && after(k, i) ? 1 : 2;
+      return known[at] === 1;
+    };
+    /** Whether the compounds after k match ancestors of element i, compound k matching it. */
+    const after = (k: number, i: number): boolean => {
+      if (k + 1 === compounds.length) return true;
+      if (combinators[k] === 'child') return from(k + 1, i + 1);
+      for (let j = i + 1; j < size; j++) if (from(k + 1, j)) return true;
+      return false;
+    };
+    for (let i = 0; i < size; i++) if (compounds[0]!(c, i) && attrs.every((a) => a(c, i)) && after(0, i)) return true;
     return false;
   };
+}
+
+/**
+ * Whether `subject` is `pattern` with each `*` standing for any run of characters: the first
+ * segment a prefix, the last a suffix, those between found left to right, each at its earliest
+ * place after the one before (the earliest leaves the most room for the rest, so no choice is ever
+ * revisited). Linear in the subject for each segment, where a backtracking regex is exponential.
+ */
+export function wildcardMatches(pattern: string, subject: string): boolean {
+  const segments = pattern.split('*');
+  if (segments.length === 1) return pattern === subject;
+  const first = segments[0]!;
+  const last = segments[segments.length - 1]!;
+  const end = subject.length - last.length;
+  if (end < first.length || !subject.startsWith(first) || !subject.endsWith(last)) return false;
+  let at = first.length;
+  for (let k = 1; k < segments.length - 1; k++) {
+    const found = subject.indexOf(segments[k]!, at);
+    if (found < 0 || found + segments[k]!.length > end) return false;
+    at = found + segments[k]!.length;
+  }
+  return true;
 }
 
 /** The test of a url_pattern on an event: on its page, or on the page's path when the pattern starts with `/`. */
 function urlTest(pattern: string): RowMatcher {
   const subject = pattern.startsWith('/') ? pathOf : pageOf;
   let test: (s: string) => boolean;
-  if (pattern.includes('*')) {
-    const re = new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's');
-    test = (s) => re.test(s);
-  } else {
+  if (pattern.includes('*')) test = (s) => wildcardMatches(pattern, s);
+  else {
     const exact = normalizePageUrl(pattern) ?? pattern;
     test = (s) => s === exact;
   }

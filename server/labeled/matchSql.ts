@@ -47,38 +47,40 @@ function attributeAt(b: Binder, a: RuleAttribute, i: string): string {
 const all = (parts: string[]) => (parts.length === 0 ? 'true' : parts.join(' AND '));
 
 /**
- * Whether some element `i0` of the chain matches the rightmost compound and `attributes`, with the
- * compounds to its left matching its ancestors as the combinators say. Lambdas nest one level per
- * compound; a list index past the chain is NULL, which fails the condition.
+ * Whether some element of the chain matches the rightmost compound and `attributes`, with the
+ * compounds to its left matching its ancestors as the combinators say. The selector is read as an
+ * automaton walking the chain once, from its top ancestor down to the target: bit k of the state
+ * says compounds 0..k-1 matched above, and stays set while compound k may still come further down
+ * (after a descendant combinator, not after a child one); bit m says the whole selector matched.
+ * Linear in the chain for each compound, where trying every ancestor for every descendant
+ * combinator grows as the chain's length to the power of the compounds.
  */
 function chainCondition(b: Binder, sel: Selector, attributes: RuleAttribute[]): string {
-  const compounds = [...sel.compounds].reverse();
-  const combinators = [...sel.combinators].reverse();
-  const size = 'len(e.el_tags)';
-  const rest = (k: number, i: string): string => {
-    if (k === compounds.length) return 'true';
-    const here = compounds[k]!;
-    if (combinators[k - 1] === 'child') {
-      const j = `(${i} + 1)`;
-      return all([...compoundAt(b, here, j), rest(k + 1, j)]);
-    }
-    const j = `i${k}`;
-    return `len(list_filter(range(${i} + 1, ${size} + 1), lambda ${j}: ${all([...compoundAt(b, here, j), rest(k + 1, j)])})) > 0`;
-  };
-  const first = [...compoundAt(b, compounds[0]!, 'i0'), ...attributes.map((a) => attributeAt(b, a, 'i0')), rest(1, 'i0')];
-  return `len(list_filter(range(1, ${size} + 1), lambda i0: ${all(first)})) > 0`;
+  const m = sel.compounds.length;
+  let persist = 1 | (1 << m);
+  for (let k = 1; k < m; k++) if (sel.combinators[k - 1] !== 'child') persist |= 1 << k;
+  const steps = sel.compounds.map((c, k) => {
+    const here = [...compoundAt(b, c, 'pos'), ...(k === m - 1 ? attributes.map((a) => attributeAt(b, a, 'pos')) : [])];
+    return `CASE WHEN (state & ${1 << k}) <> 0 AND ${all(here)} THEN ${1 << (k + 1)} ELSE 0 END`;
+  });
+  const step = [`(state & ${persist})`, ...steps].join(' | ');
+  return `(list_reduce(list_prepend(CAST(1 AS BIGINT), range(CAST(len(e.el_tags) AS BIGINT), 0, -1)), lambda state, pos: ${step}) & ${1 << m}) <> 0`;
 }
 
-/** A `*` pattern as a LIKE pattern with `\` as its escape. */
-export function likePattern(pattern: string): string {
-  return pattern.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
+/**
+ * A `*` pattern as an RE2 expression for regexp_full_match: the rest literal, `*` any run of
+ * characters, newlines included. RE2 runs in time linear in its subject, where LIKE backtracks
+ * exponentially on patterns with many `*`.
+ */
+export function wildcardRegex(pattern: string): string {
+  return `(?s)${pattern.split('*').map((s) => s.replace(/[\\.+?()|[\]{}^$]/g, '\\$&')).join('.*')}`;
 }
 
 /** The condition on `page` (a normalized URL) that a url_pattern sets. */
 function pageCondition(b: Binder, pattern: string): string {
   const onPath = pattern.startsWith('/');
   const subject = onPath ? pagePathSql('page') : 'page';
-  if (pattern.includes('*')) return `${subject} LIKE ${b.bind(likePattern(pattern))} ESCAPE '\\'`;
+  if (pattern.includes('*')) return `regexp_full_match(${subject}, ${b.bind(wildcardRegex(pattern))})`;
   return `${subject} = ${b.bind(normalizePageUrl(pattern) ?? pattern)}`;
 }
 

@@ -166,7 +166,7 @@ export const labeledEventsDomain: Domain = {
           operationId: 'previewLabeledEventRule',
           summary: `Count the raw events a rule would match over the last ${PREVIEW_DAYS} days; nothing is stored (analyst+)`,
           requestBody: jsonBody(ref('LabeledEventPreviewBody')),
-          responses: { '200': jsonResponse('the count', ref('LabeledEventPreview')), ...errors(401, 403, 404, 422, 429) },
+          responses: { '200': jsonResponse('the count', ref('LabeledEventPreview')), ...errors(401, 403, 404, 408, 422, 429) },
         }),
       },
       [`${BASE}/picker-token`]: {

@@ -32,7 +32,7 @@ export async function syncRule(services: Services, job: Job): Promise<SyncResult
       await conn.run('BEGIN TRANSACTION');
       try {
         const { deleted, labeled } = rule?.state === 'active'
-          ? await reconcileDerived(conn, rule)
+          ? await reconcileDerived(conn, rule, services.config.query_timeout_ms)
           : { deleted: await deleteDerived(conn, projectId, link.rule_id), labeled: 0 };
         if (deleted > 0) await forgetFolded(conn, projectId);
         await conn.run('COMMIT');

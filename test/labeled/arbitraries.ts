@@ -115,6 +115,10 @@ const WILDCARDS = [
   '*/',
   // Literal apart from the `*`: a normalized URL never has an upper-case host.
   'https://Shop.example.com/*',
+  // Many `*` between repeated letters: exponential for a backtracking matcher, linear here.
+  '/*o*o*t*',
+  '*/*/*p*s*t*_*',
+  '/**',
 ];
 
 /** Exact URLs in spellings that normalize alike, `/path` patterns, and `*` patterns. */
