@@ -13,6 +13,7 @@ import { notifyMailWorker } from '../mail/mailWorker.js';
 import { inviteLink, inviteMessage } from '../mail/messages.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 import { hashToken, randomToken } from './tokenHash.js';
+import { aliveAt } from '../clock.js';
 import { mfaEnabled, verifySecondFactor } from './mfa.js';
 import { signIn, type ClientInfo } from './signIn.js';
 import type { SignInOutcome } from './login.js';
@@ -46,8 +47,11 @@ export interface Invite {
 
 const COLUMNS = 'id, org_id, email, role, invited_by, created_at, expires_at, accepted_at, revoked_at';
 
+/** An invitation's link works while it is alive by the clock's rule (see clock.ts): never for a step back plus seven days. */
+const inviteAlive = (row: InviteRow, now: Date) => aliveAt(Date.parse(row.expires_at), now.getTime(), INVITE_TTL_MS);
+
 function present(row: InviteRow, now: Date): Invite {
-  const status = row.accepted_at ? 'accepted' : row.expires_at <= now.toISOString() ? 'expired' : 'pending';
+  const status = row.accepted_at ? 'accepted' : inviteAlive(row, now) ? 'pending' : 'expired';
   return { id: row.id, org_id: row.org_id, email: row.email, role: row.role, status, invited_by: row.invited_by, created_at: row.created_at, expires_at: row.expires_at, accepted_at: row.accepted_at };
 }
 
@@ -122,7 +126,7 @@ function openInvite(services: Services, token: string): InviteRow {
   const row = services.meta.prepare(`SELECT ${COLUMNS} FROM invites WHERE token_hash = ?`).get(hashToken(services, KIND, token)) as InviteRow | undefined;
   if (!row || row.revoked_at !== null) throw new NotFoundError('invitation not found');
   if (row.accepted_at !== null) throw new ValidationError('invitation has already been used', 'token');
-  if (row.expires_at <= services.clock.now().toISOString()) throw new ValidationError('invitation has expired', 'token');
+  if (!inviteAlive(row, services.clock.now())) throw new ValidationError('invitation has expired', 'token');
   return row;
 }
 

@@ -81,8 +81,10 @@ export function verifySecondFactor(services: Services, userId: number, code: str
     const step = totpStep(secretOf(services, row), trimmed, services.clock.now());
     if (step === undefined) return false;
     const taken = services.meta
-      .prepare('UPDATE mfa SET last_step = ? WHERE user_id = ? AND (last_step IS NULL OR last_step < ?)')
-      .run(step, userId, step);
+      // A last step further ahead than the one-step drift allows was recorded before the clock
+      // stepped back; honouring it would refuse every code for the length of the step.
+      .prepare('UPDATE mfa SET last_step = ? WHERE user_id = ? AND (last_step IS NULL OR last_step < ? OR last_step > ?)')
+      .run(step, userId, step, step + 2);
     return taken.changes === 1;
   }
   const spent = services.meta

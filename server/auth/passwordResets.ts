@@ -11,6 +11,7 @@ import { passwordResetMessage, resetPasswordLink } from '../mail/messages.js';
 import { hashPassword, passwordProblem } from './passwords.js';
 import { hashToken, randomToken } from './tokenHash.js';
 import { revokeAllSessions } from './sessions.js';
+import { latestLiveExpiry } from '../clock.js';
 
 export const RESET_TTL_MS = 60 * 60 * 1000;
 const KIND = 'password-reset';
@@ -82,8 +83,8 @@ export async function resetPassword(services: Services, token: string, password:
   const hash = hashToken(services, KIND, token);
   const find = () =>
     services.meta
-      .prepare('SELECT id, user_id FROM password_resets WHERE token_hash = ? AND used_at IS NULL AND retired_at IS NULL AND expires_at > ?')
-      .get(hash, services.clock.now().toISOString()) as { id: number; user_id: number } | undefined;
+      .prepare('SELECT id, user_id FROM password_resets WHERE token_hash = ? AND used_at IS NULL AND retired_at IS NULL AND expires_at > ? AND expires_at <= ?')
+      .get(hash, services.clock.now().toISOString(), latestLiveExpiry(services.clock.now(), RESET_TTL_MS)) as { id: number; user_id: number } | undefined;
   if (!find()) throw new ValidationError(INVALID, 'token');
   const problem = passwordProblem(password);
   if (problem) throw new ValidationError(`password ${problem}`, 'password');

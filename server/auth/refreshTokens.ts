@@ -4,6 +4,7 @@
 
 import type { Services } from '../services.js';
 import { hashToken, randomToken } from './tokenHash.js';
+import { aliveAt } from '../clock.js';
 import { getSession, revokeAllSessions, revokeSession, SESSION_IDLE_MS, type Session } from './sessions.js';
 
 export const REFRESH_TOKEN_TTL_MS = SESSION_IDLE_MS;
@@ -42,7 +43,8 @@ export function checkRefreshToken(services: Services, value: string | undefined)
   if (!row) return { status: 'invalid' };
   if (row.used_at !== null) return { status: 'reused', userId: row.user_id };
   const session = getSession(services, row.session_id);
-  if (!session || session.revoked_at !== null || row.expires_at <= services.clock.now().toISOString()) return { status: 'invalid' };
+  // A token issued before the clock stepped back would otherwise live for the step plus 30 days.
+  if (!session || session.revoked_at !== null || !aliveAt(Date.parse(row.expires_at), services.clock.now().getTime(), REFRESH_TOKEN_TTL_MS)) return { status: 'invalid' };
   return { status: 'live', tokenId: row.id, session };
 }
 

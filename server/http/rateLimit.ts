@@ -1,7 +1,8 @@
 // Sliding-window limits keyed by whatever a route chooses (address, email, user, key): at most
 // `perMinute` admissions in any 60 seconds. A full window answers 429 with Retry-After, the time
 // until its oldest admission leaves it. (A refilling bucket would let nearly twice the budget
-// through in the first minute.)
+// through in the first minute.) Windows run on the clock's elapsed time, not the wall clock, so a
+// wall clock stepping back or forward neither holds a window full nor empties it.
 
 import type { Request, RequestHandler } from 'express';
 import type { Clock } from '../clock.js';
@@ -10,7 +11,7 @@ import { RateLimitedError } from './errors.js';
 const WINDOW_MS = 60_000;
 const PRUNE_EVERY = 10_000;
 
-/** Admission times of one key, oldest first; `times[head..]` are the ones still inside the window. */
+/** Admission times (elapsed ms) of one key, oldest first; `times[head..]` are the ones still inside the window. */
 interface Window {
   times: number[];
   head: number;
@@ -28,7 +29,7 @@ export class RateLimiter {
 
   /** Admits one request for `name:key`; throws RateLimitedError when the last minute is full. */
   take(name: string, key: string, budget: Budget): void {
-    const nowMs = this.clock.now().getTime();
+    const nowMs = this.clock.elapsedMs();
     const id = `${name}\u0000${key}`;
     let w = this.windows.get(id);
     if (!w) this.windows.set(id, (w = { times: [], head: 0 }));

@@ -6,6 +6,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Services } from '../services.js';
 import { AppError, NotFoundError } from '../http/errors.js';
 import { deriveKey } from '../auth/secretKeys.js';
+import { aliveAt } from '../clock.js';
 import { readCapture, type ElementInfo } from '../ingest/capture.js';
 import { normalizePageUrl } from '../behavior/pageUrl.js';
 import { ATTRIBUTE_NAME } from '../ingest/elementColumns.js';
@@ -53,7 +54,7 @@ function verify(services: Services, projectId: number, token: string): Payload {
   } catch {
     throw gone;
   }
-  if (payload.p !== projectId || payload.exp * 1000 <= services.clock.now().getTime()) throw gone;
+  if (payload.p !== projectId || !aliveAt(payload.exp * 1000, services.clock.now().getTime(), PICKER_TOKEN_SECONDS * 1000)) throw gone;
   return payload;
 }
 

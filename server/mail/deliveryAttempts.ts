@@ -2,6 +2,7 @@
 // delivery or a failed attempt is recorded on its row. Both tables have the same delivery columns.
 
 import type { Services } from '../services.js';
+import { STEP_TOLERANCE_MS } from '../clock.js';
 
 export type OutboxTable = 'outbox' | 'sms_outbox';
 
@@ -25,6 +26,17 @@ const LONGEST_RETRY_MS = 60 * 60_000;
 /** 30 s after the first failure, doubling, at most an hour. */
 export function retryDelayMs(attempts: number): number {
   return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), LONGEST_RETRY_MS);
+}
+
+/**
+ * Which queued rows are due: those whose attempt time has come, and those whose attempt time lies
+ * further ahead than any retry delay, which were scheduled before the clock stepped back and would
+ * otherwise wait for the step. Bind `dueBounds(now)` to its two placeholders.
+ */
+export const DUE = '(next_attempt_at <= ? OR next_attempt_at > ?)';
+
+export function dueBounds(now: Date): [string, string] {
+  return [now.toISOString(), new Date(now.getTime() + LONGEST_RETRY_MS + STEP_TOLERANCE_MS).toISOString()];
 }
 
 /** Delivered: the sealed body (it carries one-time links or codes) is erased. */

@@ -5,7 +5,7 @@
 import type { Services } from '../services.js';
 import { deriveKey } from '../auth/secretKeys.js';
 import { open, seal } from '../auth/secretBox.js';
-import { markAttemptFailed, MAX_ATTEMPTS, type DeliveryState } from './deliveryAttempts.js';
+import { DUE, dueBounds, markAttemptFailed, MAX_ATTEMPTS, type DeliveryState } from './deliveryAttempts.js';
 
 export interface MailMessage {
   /** What the message is for (`password_reset`, `invite`), shown by `ppctl mail outbox`. */
@@ -53,9 +53,9 @@ export function dueMessages(services: Services, limit: number): DueMessage[] {
   const rows = services.meta
     .prepare(
       `SELECT id, kind, to_address, subject, body_sealed, attempts FROM outbox
-        WHERE status = 'queued' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`,
+        WHERE status = 'queued' AND ${DUE} ORDER BY next_attempt_at, id LIMIT ?`,
     )
-    .all(services.clock.now().toISOString(), limit) as Array<{ id: number; kind: string; to_address: string; subject: string; body_sealed: string; attempts: number }>;
+    .all(...dueBounds(services.clock.now()), limit) as Array<{ id: number; kind: string; to_address: string; subject: string; body_sealed: string; attempts: number }>;
   const due: DueMessage[] = [];
   for (const r of rows) {
     let body: Pick<MailMessage, 'text' | 'html' | 'headers'>;

@@ -5,7 +5,7 @@
 import type { Services } from '../services.js';
 import { deriveKey } from '../auth/secretKeys.js';
 import { open, seal } from '../auth/secretBox.js';
-import { markAttemptFailed, MAX_ATTEMPTS, type DeliveryState } from '../mail/deliveryAttempts.js';
+import { DUE, dueBounds, markAttemptFailed, MAX_ATTEMPTS, type DeliveryState } from '../mail/deliveryAttempts.js';
 import { maskPhone } from './phoneNumber.js';
 
 export interface SmsMessage {
@@ -49,9 +49,9 @@ export function dueSms(services: Services, limit: number): DueSms[] {
   const rows = services.meta
     .prepare(
       `SELECT id, kind, body_sealed, attempts FROM sms_outbox
-        WHERE status = 'queued' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`,
+        WHERE status = 'queued' AND ${DUE} ORDER BY next_attempt_at, id LIMIT ?`,
     )
-    .all(services.clock.now().toISOString(), limit) as Array<{ id: number; kind: string; body_sealed: string; attempts: number }>;
+    .all(...dueBounds(services.clock.now()), limit) as Array<{ id: number; kind: string; body_sealed: string; attempts: number }>;
   return rows.flatMap((r) => {
     try {
       const body = JSON.parse(open(key(services), r.body_sealed)) as { to: string; text: string };

@@ -110,6 +110,24 @@ t.test('invitations', async (t) => {
     t.equal(list.body.items.find((i: { email: string }) => i.email === email).status, 'accepted');
   });
 
+  t.test('a clock stepped back or forward by a day: no invitation outlives seven days from now', async (t) => {
+    const DAY = 24 * 3600_000;
+    const backEmail = uniqueEmail('stepped-back');
+    await invite(adminToken, { email: backEmail, role: 'viewer' });
+    const back = await tokenFor(backEmail);
+    const forwardEmail = uniqueEmail('stepped-forward');
+    await invite(adminToken, { email: forwardEmail, role: 'viewer' });
+    const forward = await tokenFor(forwardEmail);
+    server.clock.step(-DAY);
+    const res = await accept({ token: back, password: TEST_PASSWORD });
+    t.equal(res.body.error?.message, 'invitation has expired', 'it would otherwise live eight days');
+    const list = await server.request('GET', invitesPath, { token: await accessTokenFor(server, admin, org) });
+    t.equal(list.body.items.find((i: { email: string }) => i.email === backEmail).status, 'expired', 'listed as it is treated');
+    server.clock.step(2 * DAY);
+    t.equal((await accept({ token: forward, password: TEST_PASSWORD })).status, 200, 'a day on, inside its seven days');
+    server.clock.step(-DAY); // back to the time the other cases' tokens were minted at
+  });
+
   t.test('an invitation expires after seven days', async (t) => {
     const email = uniqueEmail('late');
     await invite(adminToken, { email, role: 'viewer' });

@@ -4,7 +4,8 @@
 import t from 'tap';
 import { startTestServer } from '../support/testServer.js';
 import { createTenant, login, TEST_PASSWORD } from '../support/factories.js';
-import { ROOMY_LIMITS, totpAt } from './authTestKit.js';
+import { enableMfaOverHttp, ROOMY_LIMITS, totpAt } from './authTestKit.js';
+import { verifySecondFactor } from '../../server/auth/mfa.js';
 
 t.test('MFA enrolment', async (t) => {
   const server = await startTestServer(t, { settings: ROOMY_LIMITS });
@@ -84,4 +85,19 @@ t.test('MFA enrolment', async (t) => {
     server.clock.advance(30_000);
     t.equal((await post('disable', { code: totpAt(server, setup.body.secret) })).status, 204);
   });
+});
+
+t.test('a clock stepped back or forward by a day: current codes work, a used one still cannot be replayed', async (t) => {
+  const server = await startTestServer(t, { settings: ROOMY_LIMITS });
+  const { owner } = await createTenant(server);
+  const { token } = await login(server, owner.email, TEST_PASSWORD);
+  const { secret } = await enableMfaOverHttp(server, token!);
+  const services = server.running.services;
+  const DAY = 24 * 60 * 60_000;
+  server.clock.step(-DAY);
+  const back = totpAt(server, secret);
+  t.ok(verifySecondFactor(services, owner.id, back), 'the step used before the clock stepped back refuses nothing now');
+  t.notOk(verifySecondFactor(services, owner.id, back), 'the same code again is a replay');
+  server.clock.step(2 * DAY);
+  t.ok(verifySecondFactor(services, owner.id, totpAt(server, secret)), 'a day on');
 });

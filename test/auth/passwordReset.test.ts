@@ -106,6 +106,21 @@ t.test('password reset', async (t) => {
     t.equal((await reset(second)).status, 204, 'still valid after 59 minutes');
   });
 
+  t.test('a clock stepped back or forward by a day: a link sent before the step is over', async (t) => {
+    const DAY = 24 * 60 * 60_000;
+    const { owner } = await createTenant(server);
+    await forgot(owner.email);
+    const before = linkToken(await mailTo(owner.email), '/reset-password');
+    server.clock.step(-DAY);
+    t.equal((await reset(before)).status, 422, 'it would otherwise live for the step plus an hour');
+    await forgot(owner.email);
+    t.equal((await reset(linkToken(await mailTo(owner.email, 2), '/reset-password'))).status, 204, 'a link sent after the step works');
+    await forgot(owner.email);
+    const later = linkToken(await mailTo(owner.email, 3), '/reset-password');
+    server.clock.step(DAY);
+    t.equal((await reset(later)).status, 422, 'a day on, past its hour');
+  });
+
   t.test('a newer request retires the older unused link', async (t) => {
     const { owner } = await createTenant(server);
     await forgot(owner.email);

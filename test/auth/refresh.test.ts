@@ -127,6 +127,23 @@ t.test('refresh', async (t) => {
   });
 });
 
+t.test('a clock stepped back or forward: a refresh token lives at most 30 days from now', async (t) => {
+  const server = await startTestServer(t, { settings: ROOMY_LIMITS });
+  const DAY = 24 * 3600_000;
+  const before = await signedIn(server);
+  const within = await signedIn(server);
+  server.clock.step(-30_000);
+  t.equal((await withCookie(server, '/api/v1/auth/refresh', within.cookie)).status, 200, 'a step back inside the minute of tolerance ends nothing');
+  server.clock.step(30_000 - DAY);
+  t.equal((await withCookie(server, '/api/v1/auth/refresh', before.cookie)).status, 401, 'issued a day "ahead": it would otherwise live 31 days');
+  const after = await signedIn(server);
+  server.clock.step(2 * DAY);
+  const res = await withCookie(server, '/api/v1/auth/refresh', after.cookie);
+  t.equal(res.status, 200, 'a step forward inside the lifetime leaves the token alive');
+  server.clock.step(30 * DAY);
+  t.equal((await withCookie(server, '/api/v1/auth/refresh', refreshCookieFrom(res.headers))).status, 401, 'a step forward past the lifetime ends it');
+});
+
 t.test('no token, cookie or password reaches the logs', async (t) => {
   const server = await startTestServer(t, { settings: ROOMY_LIMITS });
   const s = await signedIn(server);

@@ -331,3 +331,39 @@ t.test('disposable domains: 422 disposable_email in trial-first mode, subdomains
   t.equal(count(cloud.server, 'signup_verifications'), 0);
   t.equal((await post(cloud.server, '/api/v1/auth/register', { email: 'a@notburner.test', password: TEST_PASSWORD })).status, 202, 'only the domain and its subdomains');
 });
+
+t.test('a clock stepped back or forward: no wait outlasts its length, no signup outlives ten minutes', async (t) => {
+  const cloud = await startCloud(t);
+  const { server } = cloud;
+  const DAY = 24 * 60 * 60_000;
+
+  t.test('back a day: the signup pending before the step is over and the day of emails before it does not count', async (t) => {
+    const before = await beginSignup(cloud);
+    for (let i = 0; i < 9; i++) {
+      server.clock.advance(60_000);
+      await resend(cloud, before.email);
+    }
+    t.equal(verificationEmails(server, before.email), 10, 'the cap is reached');
+    server.clock.step(-DAY);
+    t.equal((await verify(cloud, { token: tokenIn(await mailTo(cloud.sink, before.email, 10)) })).status, 422, 'it would otherwise live for the step plus ten minutes');
+    const after = await beginSignup(cloud, { email: before.email });
+    t.equal(verificationEmails(server, before.email), 11, 'emails stamped after now are not in the last 24 hours');
+    t.equal((await verify(cloud, { email: after.email, code: after.code })).status, 201);
+  });
+
+  t.test('back 30 s: the signup lives on, and a resend waits for no cooldown stamped after now', async (t) => {
+    const first = await beginSignup(cloud);
+    server.clock.step(-30_000);
+    await resend(cloud, first.email);
+    t.equal(verificationEmails(server, first.email), 2);
+    t.equal((await verify(cloud, { token: tokenIn(await mailTo(cloud.sink, first.email, 2)) })).status, 201, 'a step inside the minute of tolerance ends nothing');
+  });
+
+  t.test('forward a day: the signup has expired and the address may start again', async (t) => {
+    const first = await beginSignup(cloud);
+    server.clock.step(DAY);
+    t.same((await verify(cloud, { email: first.email, code: first.code })).body.error, UNIFORM_CODE);
+    const again = await beginSignup(cloud, { email: first.email });
+    t.equal((await verify(cloud, { email: again.email, code: again.code })).status, 201);
+  });
+});

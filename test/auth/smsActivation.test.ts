@@ -419,3 +419,39 @@ t.test('rate limits: both operations spend the sign-in group budget of the clien
   t.equal((await call(SEND, { phone: 'not a phone' })).status, 429, 'before validation');
   t.equal((await call(VERIFY, { code: '000000' }, freshIp())).status, 422, 'another address has its own budget');
 });
+
+t.test('a clock stepped back or forward by a day: no wait longer than its length, no code outliving ten minutes', async (t) => {
+  const { gateway, cloud } = await startCloudWithGateway(t);
+  const { server } = cloud;
+
+  t.test('stepped back: the sends before the step do not count and their code is dead', async (t) => {
+    const held = await heldOrg(cloud);
+    const phone = '+4915100000011';
+    for (let i = 1; i <= 5; i++) {
+      t.equal((await send(cloud, held, phone)).status, 202, `send ${i}`);
+      server.clock.advance(MINUTE);
+    }
+    const before = await codeSent(gateway, phone, 5);
+    server.clock.step(-DAY);
+    await signInAgain(cloud, held);
+    t.equal((await verify(cloud, held, before)).status, 422, 'a code would otherwise live for the step plus ten minutes');
+    t.equal((await send(cloud, held, phone)).status, 202, 'neither the minute nor the day counts sends stamped after now');
+    const after = await codeSent(gateway, phone, 6);
+    const early = await send(cloud, held, phone);
+    t.equal(early.status, 429);
+    t.equal(early.headers.get('retry-after'), '60', 'sends after the step count as usual');
+    t.equal((await verify(cloud, held, after)).status, 200, 'the code sent after the step works');
+  });
+
+  t.test('stepped forward: the minute and the day are over, and so is the code', async (t) => {
+    const held = await heldOrg(cloud);
+    const phone = '+4915100000012';
+    t.equal((await send(cloud, held, phone)).status, 202);
+    const before = await codeSent(gateway, phone, 1);
+    server.clock.step(DAY);
+    await signInAgain(cloud, held);
+    t.same((await verify(cloud, held, before)).body.error, WRONG_CODE, 'expired');
+    t.equal((await send(cloud, held, phone)).status, 202);
+    t.equal((await verify(cloud, held, await codeSent(gateway, phone, 2))).status, 200);
+  });
+});

@@ -1,5 +1,5 @@
 // Sliding windows: at most the budget in any 60 seconds, admissions coming back as they age out,
-// and the 429 envelope with Retry-After.
+// the 429 envelope with Retry-After, and windows that a wall clock stepping back or forward leaves alone.
 
 import t from 'tap';
 import fc from 'fast-check';
@@ -69,6 +69,52 @@ t.test('never more than the budget inside any 60 seconds, whatever the arrival t
   t.pass('admitted exactly when the last 60 seconds held fewer than the budget');
 });
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Fills `key`'s window of 3 at one moment and returns the limiter. */
+function fullWindow(clock: ManualClock): RateLimiter {
+  const limiter = new RateLimiter(clock);
+  for (let i = 0; i < 3; i++) limiter.take('login', 'a@x', { perMinute: 3 });
+  return limiter;
+}
+
+for (const [direction, stepMs] of [
+  ['back', -DAY_MS],
+  ['forward', DAY_MS],
+] as const) {
+  t.test(`a wall clock stepped ${direction} by a day keeps the window a minute long`, async (t) => {
+    const clock = new ManualClock(new Date('2026-04-10T12:00:00Z'));
+    const limiter = fullWindow(clock);
+    clock.step(stepMs);
+    const err = t.throws(() => limiter.take('login', 'a@x', { perMinute: 3 })) as unknown as RateLimitedError;
+    t.equal(err.headers['Retry-After'], '60', 'still the admissions of the last minute, and at most a minute to wait');
+    clock.advance(59_999);
+    t.notOk(admitted(limiter, 'a@x', 3));
+    clock.advance(1);
+    t.ok(admitted(limiter, 'a@x', 3), 'a minute after the admissions the window is open again');
+  });
+}
+
+t.test('Retry-After never exceeds the window, whatever the steps between admissions', async (t) => {
+  fc.assert(
+    fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 20_000 }), fc.integer({ min: -DAY_MS, max: DAY_MS })), { minLength: 1, maxLength: 100 }), (moves) => {
+      const clock = new ManualClock(new Date('2026-04-10T12:00:00Z'));
+      const limiter = new RateLimiter(clock);
+      for (const [gap, step] of moves) {
+        clock.advance(gap);
+        clock.step(step);
+        try {
+          limiter.take('login', 'k', { perMinute: 2 });
+        } catch (err) {
+          if (!(err instanceof RateLimitedError) || Number(err.headers['Retry-After']) > 60) return false;
+        }
+      }
+      return true;
+    }),
+  );
+  t.pass('every 429 asks for at most 60 seconds');
+});
+
 t.test('the main API answers 429 rate_limited with Retry-After in whole seconds', async (t) => {
   const server = await startTestServer(t, { settings: { 'rate_limit.ip_per_minute': 5 } });
   for (let i = 0; i < 5; i++) t.equal((await server.request('GET', '/api/v1/health')).status, 200);
@@ -80,4 +126,16 @@ t.test('the main API answers 429 rate_limited with Retry-After in whole seconds'
   t.equal((await server.request('GET', '/v1/health')).status, 200, 'the ingestion surface has its own budgets');
   server.clock.advance(60_000);
   t.equal((await server.request('GET', '/api/v1/health')).status, 200);
+});
+
+t.test('moving a test server clock back and forth holds no address out', async (t) => {
+  const server = await startTestServer(t, { now: new Date('2026-11-20T08:30:00Z'), settings: { 'rate_limit.ip_per_minute': 5 } });
+  for (let i = 0; i < 5; i++) t.equal((await server.request('GET', '/api/v1/health')).status, 200);
+  server.clock.set('2026-04-10T12:00:00Z');
+  const limited = await server.request('GET', '/api/v1/health');
+  t.equal(limited.status, 429, 'the five admissions of the last minute still count');
+  t.equal(limited.headers.get('retry-after'), '60', 'not the 224 days to the moment the clock left');
+  t.equal(limited.body.error.details.retry_after, 60);
+  server.clock.set('2026-11-20T08:30:00Z');
+  t.equal((await server.request('GET', '/api/v1/health')).status, 200, 'moving forward by more than a minute is time passing');
 });

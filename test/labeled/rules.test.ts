@@ -345,3 +345,19 @@ t.test('the picker turned off answers 501', async (t) => {
   t.equal(issued.body.error.code, 'not_implemented');
   t.equal((await server.request('GET', `${rulesPath(project.id)}/picker/captures?token=x`, { token })).status, 501);
 });
+
+t.test('a clock stepped back or forward by a day: no picker token outlives its ten minutes from now', async (t) => {
+  const server = await startTestServer(t);
+  const { owner, org, project } = await createTenant(server);
+  const DAY = 24 * 60 * 60_000;
+  const issue = async () => (await server.request('POST', `${rulesPath(project.id)}/picker-token`, { token: await accessTokenFor(server, owner, org) })).body.token as string;
+  const poll = async (token: string) =>
+    (await server.request('GET', `${rulesPath(project.id)}/picker/captures?token=${encodeURIComponent(token)}`, { token: await accessTokenFor(server, owner, org) })).status;
+  const before = await issue();
+  server.clock.step(-DAY);
+  t.equal(await poll(before), 404, 'it would otherwise live for the step plus ten minutes');
+  const after = await issue();
+  t.equal(await poll(after), 200, 'a token issued after the step works');
+  server.clock.step(DAY);
+  t.equal(await poll(after), 404, 'a day on, past its ten minutes');
+});

@@ -1,7 +1,7 @@
 // The jobs runner shares itself between organizations: a job of one organization that takes long
 // does not hold back another organization's job, an organization's jobs run one at a time, and a
 // job over its time budget is stopped (its engine statement interrupted, its transaction rolled
-// back) and fails saying so.
+// back) and fails saying so. Under a wall clock that steps, jobs still run once, in queue order.
 
 import t from 'tap';
 import { startTestServer } from '../support/testServer.js';
@@ -93,4 +93,38 @@ t.test('a job over its time budget is interrupted, fails with the reason, and fr
     await conn.run('COMMIT');
   });
   t.same(await services.events.read('SELECT n FROM budget_probe'), [{ n: 2 }], 'the writer takes a new transaction after it');
+});
+
+const DAY = 24 * 60 * 60_000;
+
+t.test('a clock stepped back or forward by a day: every job runs once, in queue order', async (t) => {
+  const server = await startTestServer(t);
+  const { meta, clock } = server.running.services;
+  const runner = jobRunner(server.running.services);
+  const ran: number[] = [];
+  let gate: Promise<void> = Promise.resolve();
+  runner.register('clock-step', async (job) => {
+    await gate;
+    ran.push(job.id);
+    return { at: clock.now().toISOString() };
+  });
+
+  let open!: () => void;
+  gate = new Promise((resolve) => (open = resolve));
+  const first = queueJob(meta, 'clock-step', null, clock.now());
+  void runner.kick();
+  server.clock.step(-DAY);
+  const second = queueJob(meta, 'clock-step', null, clock.now());
+  server.clock.step(2 * DAY);
+  const third = queueJob(meta, 'clock-step', null, clock.now());
+  open();
+  await runner.kick();
+  await runner.kick();
+
+  t.same(ran, [first, second, third], 'each once, in the order queued, though the second is stamped a day before the first');
+  for (const id of [first, second, third]) {
+    const job = getJob(meta, id)!;
+    t.equal(job.state, 'succeeded', `job ${id}`);
+    t.equal(job.attempts, 1, `job ${id} ran once`);
+  }
 });

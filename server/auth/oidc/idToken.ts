@@ -8,6 +8,7 @@ import { DiscoveryError, fetchJwks, type JsonWebKeySet } from './discovery.js';
 import { storeJwks, type OidcProvider } from './oidcProviders.js';
 import { nonceMatches } from './oidcStates.js';
 import { OidcRefusal } from './oidcRefusal.js';
+import { STEP_TOLERANCE_MS } from '../../clock.js';
 
 export const JWKS_REFRESH_COOLDOWN_MS = 60_000;
 export const JWKS_MAX_AGE_MS = 24 * 60 * 60 * 1000;
@@ -48,7 +49,8 @@ async function verifyWithProviderKeys(services: Services, provider: OidcProvider
   const fetchedMs = Date.parse(provider.jwks_fetched_at);
   const now = services.clock.now().getTime();
   let jwks = provider.jwks;
-  if (now - fetchedMs >= JWKS_MAX_AGE_MS) jwks = await refreshedOrCached(services, provider);
+  // Keys fetched "after now" were fetched before the clock stepped back: fetched again, not kept for the step.
+  if (now - fetchedMs >= JWKS_MAX_AGE_MS || fetchedMs > now + STEP_TOLERANCE_MS) jwks = await refreshedOrCached(services, provider);
   try {
     return await verifyWithKeySet(token, jwks, options);
   } catch (err) {

@@ -7,6 +7,7 @@ import type { Services } from '../../services.js';
 import { deriveKey } from '../secretKeys.js';
 import { open, seal } from '../secretBox.js';
 import { hashToken, randomToken } from '../tokenHash.js';
+import { aliveAt } from '../../clock.js';
 
 export const OIDC_STATE_TTL_MS = 10 * 60 * 1000;
 
@@ -58,7 +59,7 @@ export function consumeOidcState(services: Services, state: string): ConsumedSta
     .prepare('DELETE FROM oidc_states WHERE state_hash = ? RETURNING org_id, nonce_hash, verifier_sealed, expires_at')
     .get(hashToken(services, 'oidc-state', state)) as StateRow | undefined;
   if (!row) return { status: 'unknown' };
-  if (row.expires_at <= services.clock.now().toISOString()) return { status: 'expired', orgId: row.org_id };
+  if (!aliveAt(Date.parse(row.expires_at), services.clock.now().getTime(), OIDC_STATE_TTL_MS)) return { status: 'expired', orgId: row.org_id };
   return { status: 'live', orgId: row.org_id, nonceHash: row.nonce_hash, verifier: open(oidcKey(services), row.verifier_sealed) };
 }
 

@@ -21,10 +21,10 @@ import {
   phoneSendsSince,
   recordPhoneUsed,
   smsCodeMatches,
-  smsSendsSince,
+  smsSendsBetween,
+  SMS_CODE_TTL_MS,
 } from './smsCodes.js';
 
-export const SMS_CODE_TTL_MS = 10 * 60_000;
 export const SMS_COOLDOWN_MS = 60_000;
 export const SMS_PER_DAY = 5;
 /** Codes one number may receive in 24 hours, whichever organizations ask: a number is nobody's to flood. */
@@ -65,10 +65,14 @@ function invalidCode(): ValidationError {
   return new ValidationError('invalid or expired code', 'code');
 }
 
-/** 429 while the latest code is under a minute old or five went out in 24 hours; Retry-After is when that ends. */
+/**
+ * 429 while the latest code is under a minute old or five went out in 24 hours; Retry-After is when
+ * that ends. Sends stamped after now were made before the clock stepped back: they are not counted,
+ * so neither wait outlasts its length, and the codes they sent are dead anyway (see liveSmsCode).
+ */
 function requireSendAllowed(services: Services, orgId: number): void {
   const now = services.clock.now().getTime();
-  const sends = smsSendsSince(services, orgId, new Date(now - DAY_MS)).map((d) => d.getTime());
+  const sends = smsSendsBetween(services, orgId, new Date(now - DAY_MS), new Date(now)).map((d) => d.getTime());
   const latest = sends.at(-1);
   if (latest !== undefined && now - latest < SMS_COOLDOWN_MS) throw new RateLimitedError((latest + SMS_COOLDOWN_MS - now) / 1000);
   requireUnderDailyCap(sends, SMS_PER_DAY, now);

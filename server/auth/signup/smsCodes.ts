@@ -3,10 +3,12 @@
 // derived from the server secret). Whoever calls these decides the rules; this file reads and writes.
 
 import type { Services } from '../../services.js';
+import { latestLiveExpiry } from '../../clock.js';
 import { hashMatches, hashToken } from '../tokenHash.js';
 
 /** More wrong codes than this and the code is dead. */
 export const MAX_WRONG_SMS_CODES = 10;
+export const SMS_CODE_TTL_MS = 10 * 60_000;
 
 export interface SmsCode {
   id: number;
@@ -36,10 +38,10 @@ export function liveSmsCode(services: Services, orgId: number): SmsCode | undefi
   return services.meta
     .prepare(
       `SELECT id, org_id, phone_hash, code_hash, expires_at FROM sms_codes
-        WHERE org_id = ? AND retired_at IS NULL AND consumed_at IS NULL AND expires_at > ? AND wrong_attempts <= ?
+        WHERE org_id = ? AND retired_at IS NULL AND consumed_at IS NULL AND expires_at > ? AND expires_at <= ? AND wrong_attempts <= ?
         ORDER BY id DESC LIMIT 1`,
     )
-    .get(orgId, services.clock.now().toISOString(), MAX_WRONG_SMS_CODES) as SmsCode | undefined;
+    .get(orgId, services.clock.now().toISOString(), latestLiveExpiry(services.clock.now(), SMS_CODE_TTL_MS), MAX_WRONG_SMS_CODES) as SmsCode | undefined;
 }
 
 /** Stores a new code; every earlier code of the organization stops working. */
@@ -59,11 +61,11 @@ export function markSmsCodeConsumed(services: Services, id: number): void {
   services.meta.prepare('UPDATE sms_codes SET consumed_at = ? WHERE id = ?').run(services.clock.now().toISOString(), id);
 }
 
-/** When the organization's codes after `since` were sent, oldest first. */
-export function smsSendsSince(services: Services, orgId: number, since: Date): Date[] {
+/** When the organization's codes after `since` and up to `until` were sent, oldest first. */
+export function smsSendsBetween(services: Services, orgId: number, since: Date, until: Date): Date[] {
   const rows = services.meta
-    .prepare('SELECT created_at FROM sms_codes WHERE org_id = ? AND created_at > ? ORDER BY created_at, id')
-    .all(orgId, since.toISOString()) as Array<{ created_at: string }>;
+    .prepare('SELECT created_at FROM sms_codes WHERE org_id = ? AND created_at > ? AND created_at <= ? ORDER BY created_at, id')
+    .all(orgId, since.toISOString(), until.toISOString()) as Array<{ created_at: string }>;
   return rows.map((r) => new Date(r.created_at));
 }
 

@@ -16,7 +16,7 @@ import type { ClientInfo } from '../signIn.js';
 import { isDisposableEmail } from './emailDomains.js';
 import { cleanDeviceFp, cleanTimeZone, cleanUtm } from './signupInput.js';
 import {
-  emailsSentSince,
+  emailsSentBetween,
   hashCode,
   hashLinkToken,
   insertSignup,
@@ -24,10 +24,10 @@ import {
   liveSignupByEmail,
   recordEmailSent,
   replaceSecrets,
+  VERIFICATION_TTL_MS,
   type PendingSignup,
 } from './verifications.js';
 
-export const VERIFICATION_TTL_MS = 10 * 60_000;
 export const RESEND_COOLDOWN_MS = 60_000;
 export const EMAILS_PER_DAY = 10;
 const DAY_MS = 24 * 60 * 60_000;
@@ -64,8 +64,11 @@ export function renderDeadline(at: Date, timeZone = 'UTC'): string {
   return new Intl.DateTimeFormat('en-GB', { timeZone, day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }).format(at);
 }
 
+// Emails stamped after now went out before the clock stepped back: neither limit counts them, so
+// neither wait outlasts its length (their codes are dead anyway, see verifications.ts).
 function underDailyCap(services: Services, email: string): boolean {
-  return emailsSentSince(services, email, new Date(services.clock.now().getTime() - DAY_MS)) < EMAILS_PER_DAY;
+  const now = services.clock.now();
+  return emailsSentBetween(services, email, new Date(now.getTime() - DAY_MS), now) < EMAILS_PER_DAY;
 }
 
 function queueVerificationEmail(services: Services, email: string, code: string, token: string, deadline: string): void {
@@ -109,7 +112,7 @@ export async function startTrialSignup(services: Services, input: TrialSignupInp
 
 function mayResend(services: Services, row: PendingSignup): boolean {
   const sinceLast = services.clock.now().getTime() - lastSentAt(services, row.id).getTime();
-  return sinceLast >= RESEND_COOLDOWN_MS && underDailyCap(services, row.email);
+  return (sinceLast < 0 || sinceLast >= RESEND_COOLDOWN_MS) && underDailyCap(services, row.email);
 }
 
 /**

@@ -5,9 +5,11 @@
 import type { Services } from '../../services.js';
 import { normalizeEmail } from '../../accounts/users.js';
 import { hashMatches, hashToken } from '../tokenHash.js';
+import { latestLiveExpiry } from '../../clock.js';
 
 /** More wrong codes than this and the verification is dead. */
 export const MAX_WRONG_CODES = 10;
+export const VERIFICATION_TTL_MS = 10 * 60_000;
 
 export interface PendingSignup {
   id: number;
@@ -35,7 +37,9 @@ export interface NewSignup {
 }
 
 const COLUMNS = 'id, email, password_hash, name, org_name, timezone, device_fp, utm, ip, code_hash, expires_at';
-const LIVE = 'consumed_at IS NULL AND retired_at IS NULL AND expires_at > ? AND wrong_attempts <= ?';
+// An expiry further ahead than the lifetime was set before the clock stepped back (see clock.ts).
+const LIVE = 'consumed_at IS NULL AND retired_at IS NULL AND expires_at > ? AND expires_at <= ? AND wrong_attempts <= ?';
+const liveBounds = (services: Services) => [services.clock.now().toISOString(), latestLiveExpiry(services.clock.now(), VERIFICATION_TTL_MS), MAX_WRONG_CODES];
 
 // The code is hashed with its address so that one code hash says nothing about another row's.
 const codeText = (email: string, code: string) => `${normalizeEmail(email)}\u0000${code}`;
@@ -55,19 +59,19 @@ export function codeMatches(services: Services, row: PendingSignup, code: string
 export function liveSignupByEmail(services: Services, email: string): PendingSignup | undefined {
   return services.meta
     .prepare(`SELECT ${COLUMNS} FROM signup_verifications WHERE email = ? AND ${LIVE} ORDER BY id DESC LIMIT 1`)
-    .get(normalizeEmail(email), services.clock.now().toISOString(), MAX_WRONG_CODES) as PendingSignup | undefined;
+    .get(normalizeEmail(email), ...liveBounds(services)) as PendingSignup | undefined;
 }
 
 export function liveSignupByToken(services: Services, token: string): PendingSignup | undefined {
   return services.meta
     .prepare(`SELECT ${COLUMNS} FROM signup_verifications WHERE token_hash = ? AND ${LIVE}`)
-    .get(hashLinkToken(services, token), services.clock.now().toISOString(), MAX_WRONG_CODES) as PendingSignup | undefined;
+    .get(hashLinkToken(services, token), ...liveBounds(services)) as PendingSignup | undefined;
 }
 
 export function liveSignupById(services: Services, id: number): PendingSignup | undefined {
   return services.meta
     .prepare(`SELECT ${COLUMNS} FROM signup_verifications WHERE id = ? AND ${LIVE}`)
-    .get(id, services.clock.now().toISOString(), MAX_WRONG_CODES) as PendingSignup | undefined;
+    .get(id, ...liveBounds(services)) as PendingSignup | undefined;
 }
 
 export function countWrongCode(services: Services, id: number): void {
@@ -123,10 +127,10 @@ export function recordEmailSent(services: Services, email: string): void {
   services.meta.prepare('INSERT INTO signup_emails (email, sent_at) VALUES (?, ?)').run(normalizeEmail(email), services.clock.now().toISOString());
 }
 
-export function emailsSentSince(services: Services, email: string, since: Date): number {
+export function emailsSentBetween(services: Services, email: string, since: Date, until: Date): number {
   const row = services.meta
-    .prepare('SELECT count(*) AS n FROM signup_emails WHERE email = ? AND sent_at > ?')
-    .get(normalizeEmail(email), since.toISOString()) as { n: number };
+    .prepare('SELECT count(*) AS n FROM signup_emails WHERE email = ? AND sent_at > ? AND sent_at <= ?')
+    .get(normalizeEmail(email), since.toISOString(), until.toISOString()) as { n: number };
   return row.n;
 }
 
