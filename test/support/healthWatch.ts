@@ -54,7 +54,8 @@ export async function watchHealth(options: WatchOptions): Promise<HealthWatch> {
     limitMs: options.limitMs ?? HEALTH_LIMIT_MS,
     timeoutMs: options.timeoutMs ?? 1000,
   };
-  const worker = new Worker(new URL(import.meta.url), { workerData: settings });
+  // Without the test runner's loader hooks, which would cost every watch a second to boot.
+  const worker = new Worker(new URL(import.meta.url), { workerData: settings, execArgv: [] });
   let ready!: () => void;
   const warm = new Promise<void>((resolve) => (ready = resolve));
   const report = new Promise<HealthReport>((resolve, reject) => {
