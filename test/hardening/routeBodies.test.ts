@@ -16,7 +16,8 @@ t.test('every operation with a JSON body, maximal bodies', async (t) => {
   t.ok(operations.length >= 40, `the document lists the operations with bodies (${operations.length})`);
   for (const op of operations) {
     const at = op.path === '/api/v1/projects/{id}' ? spare : ids;
-    const requests = VARIANTS.map((v) => ({ path: concretePath(op.path, at), body: maximalBody(op, table, v), token: credentialFor(op, server, at), copies: 1 }));
+    // The third alphabet keeps query filters under their byte limit; these bodies have none to keep.
+    const requests = VARIANTS.slice(0, 2).map((v) => ({ path: concretePath(op.path, at), body: maximalBody(op, table, v), token: credentialFor(op, server, at), copies: 1 }));
     await sendWorstCases(t, server, op, requests);
   }
 });
