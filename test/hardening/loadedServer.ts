@@ -70,6 +70,10 @@ export async function startLoadedServer(t: Test, options: { seed?: boolean } = {
   const url = serve.url.replace(/\/$/, '');
   const stop = () => stopProcess(serve.child, dataDir);
   t.teardown(stop);
+  // A test process that dies before its teardown must not leave a stalled server behind.
+  const orphan = () => serve.child.kill('SIGKILL');
+  process.once('exit', orphan);
+  void serve.exited.then(() => process.off('exit', orphan));
   const login = await send(url, null, 'POST', '/api/v1/auth/login', { body: { email: OWNER_EMAIL, password: OWNER_PASSWORD }, token: null });
   if (login.status !== 200) throw new Error(`sign-in failed: ${login.status} ${login.text}`);
   const token = login.body.access_token as string;
