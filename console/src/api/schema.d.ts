@@ -6896,6 +6896,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
         };
