@@ -17,7 +17,7 @@ import { normalizePageUrl, pagePath, pathPartOf } from '../../server/behavior/pa
 import { compileRule } from '../../server/labeled/matchRow.js';
 import type { RuleConditions } from '../../server/labeled/matchSql.js';
 import { ingestWriter } from '../../server/ingest/groupWriter.js';
-import { watchHealth } from './healthWatch.js';
+import { watchHealth } from '../support/inProcessHealth.js';
 
 const BOUND_MS = 50;
 const RUNS = ['/', 'a', '%', ':', '?', '#', '.', '!', '1', ' ', '\ud800', '\x1e', '\\'];

@@ -10,7 +10,7 @@ import { accessTokenFor, createTenant } from '../support/factories.js';
 import { createIngestKey } from '../support/ingest.js';
 import { eventually } from '../support/eventually.js';
 import { ingestWriter } from '../../server/ingest/groupWriter.js';
-import { watchHealth } from '../ingest/healthWatch.js';
+import { watchHealth } from '../support/inProcessHealth.js';
 
 const NOW = new Date('2026-11-02T12:00:00Z');
 const HOST = 'https://example.com';
