@@ -2,7 +2,7 @@
 // index.html, no inline script or style (the server's CSP allows neither).
 import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
@@ -25,8 +25,10 @@ const MIN_BYTES = 1024;
 function precompress(dir: string): void {
   for (const name of readdirSync(dir)) {
     const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) precompress(full);
-    else if (COMPRESSIBLE.test(name) && statSync(full).size >= MIN_BYTES) {
+    // Only what the build wrote: the root's pages and assets/, not the compiled modules beside them.
+    if (statSync(full).isDirectory()) {
+      if (name === 'assets') precompress(full);
+    } else if (COMPRESSIBLE.test(name) && statSync(full).size >= MIN_BYTES) {
       const body = readFileSync(full);
       writeFileSync(`${full}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
       writeFileSync(`${full}.gz`, gzipSync(body, { level: 9 }));
@@ -36,18 +38,28 @@ function precompress(dir: string): void {
 
 const outDir = fileURLToPath(new URL('../dist/console', import.meta.url));
 
+/**
+ * Clears what an earlier build wrote (stale hashed assets), leaving the rest of dist/console: the
+ * server's compile puts the console modules the tests import (dist/console/src) there first.
+ */
+function clearEarlierBuild(): void {
+  rmSync(path.join(outDir, 'assets'), { recursive: true, force: true });
+  for (const name of ['index.html', 'index.html.br', 'index.html.gz']) rmSync(path.join(outDir, name), { force: true });
+}
+
 export default defineConfig({
   root: here,
   base: '/',
   plugins: [
     preact({ prefreshEnabled: false, devToolsEnabled: false }),
+    { name: 'pp-clear', apply: 'build', buildStart: clearEarlierBuild },
     { name: 'pp-precompress', apply: 'build', closeBundle: () => precompress(outDir) },
   ],
   logLevel: 'warn',
   define: { __TRACKER_VERSION__: JSON.stringify(trackerVersion()) },
   build: {
     outDir,
-    emptyOutDir: true,
+    emptyOutDir: false,
     assetsDir: 'assets',
     assetsInlineLimit: 0,
     sourcemap: false,

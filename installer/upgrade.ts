@@ -168,8 +168,19 @@ async function migrateWith(inst: Installation, release: string): Promise<string[
   const user = lookupUser(inst.record.user);
   if (!user) throw new Error(`service user ${inst.record.user} does not exist`);
   const res = await run(path.join(release, 'ppctl'), ['migrate', '--json', '--config-dir', inst.configDir], { cwd: inst.config.data_dir, ...spawnIdentity(user), env: { PATH: process.env.PATH } });
-  if (res.code !== 0) throw new Error((res.stderr.trim() || res.stdout.trim() || `exit ${res.code}`).replace(/^ppctl: /, ''));
+  if (res.code !== 0) throw new Error(failureOf(res.stderr.trim() || res.stdout.trim() || `exit ${res.code}`));
   return (JSON.parse(res.stdout) as { applied: string[] }).applied;
+}
+
+/** The message of a failed ppctl: its JSON error with --json (this release on), its text line before. */
+function failureOf(output: string): string {
+  try {
+    const message = (JSON.parse(output) as { error?: { message?: unknown } }).error?.message;
+    if (typeof message === 'string') return message;
+  } catch {
+    // Not JSON: a release older than JSON errors, or a crash.
+  }
+  return output.replace(/^ppctl: /, '');
 }
 
 /** Returns to the old release with the data as it was; answers a sentence for the operator. */

@@ -9,7 +9,7 @@ import { ROOMY_LIMITS, enableMfaOverHttp, register, totpAt } from './authTestKit
 
 t.test('invitations', async (t) => {
   const sink = await startSmtpSink(t);
-  const server = await startTestServer(t, { settings: { ...ROOMY_LIMITS, smtp_url: sink.url, base_url: 'https://pp.example.com' } });
+  const server = await startTestServer(t, { settings: { ...ROOMY_LIMITS, smtp_url: sink.url, base_url: 'https://pp.example.com', signup_mode: 'legacy' } });
   const { owner, org } = await createTenant(server);
   const ownerToken = await accessTokenFor(server, owner, org);
   const admin = await addMember(server, org, 'admin');
@@ -175,7 +175,7 @@ t.test('invitations', async (t) => {
 });
 
 t.test('without SMTP the admin is given the link to pass on, and it works', async (t) => {
-  const server = await startTestServer(t, { settings: ROOMY_LIMITS });
+  const server = await startTestServer(t, { settings: { ...ROOMY_LIMITS, signup_mode: 'legacy' } });
   const { org, owner } = await createTenant(server);
   const token = await accessTokenFor(server, owner, org);
   const email = uniqueEmail('no-mail');

@@ -292,7 +292,7 @@ t.test('bundle → offline install → ingest → upgrade → failed upgrade rol
     }
     t.match(s, { ready: true, running_version: v1 }, 'ready again after the crash');
     t.not(s.server_pid, crashed, 'a new server process');
-    t.match((await ppctl('logs', '-n', '200')).stdout, /"msg":"the server exited unexpectedly; restarting in 1 s"/);
+    t.match((await ppctl('logs', '-n', '200', '--json')).stdout, /"msg":"the server exited unexpectedly; restarting in 1 s"/);
     t.equal((await status()).data?.events, 500, 'no acknowledged event lost to the crash');
 
     t.match((await ppctl('stop')).stdout, /^stopped$/m);

@@ -17,7 +17,8 @@ t.test('precedence and coercion', async (t) => {
   t.equal(defaults.host, '127.0.0.1');
   t.equal(defaults.data_dir, path.resolve('.pp-data'));
   t.equal(defaults.base_url, 'http://127.0.0.1:8080');
-  t.equal(defaults.signup_mode, 'legacy');
+  t.equal(defaults.signup_mode, 'closed', 'on-prem: invitations only once the first account exists');
+  t.equal(loadConfig({ env: { PP_EDITION: 'cloud' } }).signup_mode, 'legacy', 'the cloud default');
 
   const fromFile = loadConfig({ env: {}, configFile: file });
   t.equal(fromFile.port, 9000);

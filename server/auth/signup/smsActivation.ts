@@ -18,7 +18,7 @@ import {
   liveSmsCode,
   markSmsCodeConsumed,
   orgActivatedByPhone,
-  phoneSendsSince,
+  phoneSendsBetween,
   recordPhoneUsed,
   smsCodeMatches,
   smsSendsBetween,
@@ -81,7 +81,9 @@ function requireSendAllowed(services: Services, orgId: number): void {
 /** 429 once the number received its daily codes, counted over every organization of the installation. */
 function requireNumberAllowed(services: Services, phoneHash: string): void {
   const now = services.clock.now().getTime();
-  requireUnderDailyCap(phoneSendsSince(services, phoneHash, new Date(now - DAY_MS)).map((d) => d.getTime()), SMS_PER_NUMBER_PER_DAY, now);
+  // Sends stamped after now came before the clock stepped back: like the organization's, not counted.
+  const sends = phoneSendsBetween(services, phoneHash, new Date(now - DAY_MS), new Date(now));
+  requireUnderDailyCap(sends.map((d) => d.getTime()), SMS_PER_NUMBER_PER_DAY, now);
 }
 
 /** The window frees a send when the oldest of the last `cap` sends (oldest first) leaves it. */

@@ -69,11 +69,11 @@ export function smsSendsBetween(services: Services, orgId: number, since: Date, 
   return rows.map((r) => new Date(r.created_at));
 }
 
-/** When codes after `since` were sent to the number, for any organization, oldest first. */
-export function phoneSendsSince(services: Services, phoneHash: string, since: Date): Date[] {
+/** When codes after `since` and up to `until` were sent to the number, for any organization, oldest first. */
+export function phoneSendsBetween(services: Services, phoneHash: string, since: Date, until: Date): Date[] {
   const rows = services.meta
-    .prepare('SELECT created_at FROM sms_codes WHERE phone_hash = ? AND created_at > ? ORDER BY created_at, id')
-    .all(phoneHash, since.toISOString()) as Array<{ created_at: string }>;
+    .prepare('SELECT created_at FROM sms_codes WHERE phone_hash = ? AND created_at > ? AND created_at <= ? ORDER BY created_at, id')
+    .all(phoneHash, since.toISOString(), until.toISOString()) as Array<{ created_at: string }>;
   return rows.map((r) => new Date(r.created_at));
 }
 
