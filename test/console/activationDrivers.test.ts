@@ -9,8 +9,7 @@ import { seedEvents, type SeedEvent } from '../support/seedEvents.js';
 import { launchChromium } from '../support/chromium.js';
 import { ROOMY_LIMITS } from '../auth/authTestKit.js';
 import { idsIn } from '../oracles/activationDrivers.js';
-import { askQuery, checkAccessible, checkClean, chooseWithKeyboard, daysBefore, openFromNavigation, signedInConsole, tabTo, UTC_TODAY } from './consoleKit.js';
-import { eventually } from '../support/eventually.js';
+import { addressBuilt, askQuery, checkAccessible, checkClean, chooseWithKeyboard, daysBefore, openFromNavigation, signedInConsole, tabTo, UTC_TODAY } from './consoleKit.js';
 
 const DAY = 86_400_000;
 const server = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
@@ -49,7 +48,7 @@ t.test('drivers as the API answers them, with the split and the warning', async 
   await page.keyboard.press('Control+A');
   await page.keyboard.type('14');
   await page.keyboard.press('Enter');
-  await eventually('the drivers built', async () => new URL(page.url()).searchParams, (q) => q.get('anchor') === 'signup' && q.get('outcome') === 'report' && q.get('to_day') === '14');
+  await addressBuilt(page, 'the drivers built', (q) => q.get('anchor') === 'signup' && q.get('outcome') === 'report' && q.get('to_day') === '14');
   await page.getByTestId('drivers-warning').waitFor();
   const expected = await askQuery(server, token, project.id, 'activation-drivers', { date_from: from, date_to: today, anchor_event: 'signup', outcome: { event: 'report', from_day: 7, to_day: 14 } });
   t.equal(await page.getByTestId('drivers-warning').textContent(), expected.warning);

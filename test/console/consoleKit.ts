@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import type { Test } from 'tap';
 import type { TestServer } from '../support/testServer.js';
+import { eventually } from '../support/eventually.js';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -130,6 +131,14 @@ export async function answeredQuery(page: Page, log: QueryLog, kind: string, don
     if (Date.now() > deadline) throw new Error(`no ${kind} query like the one built was answered; the last: ${JSON.stringify(body)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * Waits until the page's address holds what the controls were set to (`done` on its query), and
+ * names the address last seen when it never does.
+ */
+export async function addressBuilt(page: Page, what: string, done: (query: URLSearchParams) => boolean): Promise<void> {
+  await eventually(what, async () => page.url(), (url) => done(new URL(url).searchParams), 20_000);
 }
 
 /** From the console home, the page `label` of the project navigation, opened with the mouse. */

@@ -14,7 +14,7 @@ import { seedEvents, type SeedEvent } from '../support/seedEvents.js';
 import { launchChromium } from '../support/chromium.js';
 import { eventually } from '../support/eventually.js';
 import { ROOMY_LIMITS } from '../auth/authTestKit.js';
-import { askQuery, checkAccessible, checkClean, chooseWithKeyboard, daysBefore, openConsole, openFromNavigation, signedInConsole, UTC_TODAY } from './consoleKit.js';
+import { addressBuilt, askQuery, checkAccessible, checkClean, chooseWithKeyboard, daysBefore, openConsole, openFromNavigation, signedInConsole, UTC_TODAY } from './consoleKit.js';
 
 const server = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
 const { owner, org, project } = await createTenant(server, { timezone: 'UTC' });
@@ -107,7 +107,7 @@ t.test('an analyst saves a funnel from its page into a new dashboard, and a segm
   await openFromNavigation(page, 'Segmentation');
   await chooseWithKeyboard(page, page.getByLabel('Event', { exact: true }), 'pp.page_view');
   await page.getByLabel('From', { exact: true }).fill(from);
-  await eventually('the segmentation built', async () => new URL(page.url()).searchParams, (q) => q.get('event') === 'pp.page_view' && q.get('from') === from);
+  await addressBuilt(page, 'the segmentation built', (q) => q.get('event') === 'pp.page_view' && q.get('from') === from);
   await page.getByTestId('segmentation-table').waitFor();
   t.equal(await drawnTotal(page.locator('main')), segmentationTotal(await ask('segmentation', SEGMENTATION)), 'the page draws the answer it saves');
   await page.getByRole('button', { name: 'Save / Add to dashboard' }).click();

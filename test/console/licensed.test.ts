@@ -10,7 +10,7 @@ import { grantEntitlements } from '../support/license.js';
 import { launchChromium } from '../support/chromium.js';
 import { ROOMY_LIMITS } from '../auth/authTestKit.js';
 import { loadDemoData } from '../../server/demo/loadDemoData.js';
-import { askQuery, checkAccessible, checkClean, chooseWithKeyboard, openFromNavigation, signedInConsole } from './consoleKit.js';
+import { addressBuilt, askQuery, checkAccessible, checkClean, chooseWithKeyboard, openFromNavigation, signedInConsole } from './consoleKit.js';
 import { eventually } from '../support/eventually.js';
 
 const server = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
@@ -35,7 +35,7 @@ t.test('funnel: who dropped off after step 2', async (t) => {
   await page.getByRole('button', { name: 'Add a step' }).click();
   await page.getByLabel('Step 3', { exact: true }).selectOption('signup');
   await page.getByLabel('From', { exact: true }).fill(from);
-  await eventually('the funnel built', async () => new URL(page.url()).searchParams, (q) => q.get('steps') === 'pp.page_view~pp.form_start~signup' && q.get('from') === from);
+  await addressBuilt(page, 'the funnel built', (q) => q.get('steps') === 'pp.page_view~pp.form_start~signup' && q.get('from') === from);
   await page.getByRole('heading', { name: 'Who dropped off' }).waitFor();
   await page.getByLabel('Reached step').selectOption('2');
   await page.getByRole('button', { name: 'Show people' }).click();
@@ -51,13 +51,15 @@ t.test('retention: the people of a cell', async (t) => {
   await openFromNavigation(page, 'Retention');
   await chooseWithKeyboard(page, page.getByLabel('People who did'), 'signup');
   await page.getByLabel('From', { exact: true }).fill(from);
-  await eventually('the retention built', async () => new URL(page.url()).searchParams, (q) => q.get('start') === 'signup' && q.get('from') === from);
+  await addressBuilt(page, 'the retention built', (q) => q.get('start') === 'signup' && q.get('from') === from);
   const grid = page.getByTestId('retention-grid');
   await grid.waitFor();
-  // The first cell after period 0 with somebody in it.
-  const cells = await grid.locator('tbody tr').evaluateAll((rows) =>
-    rows.flatMap((r) => [...r.querySelectorAll('td.cell')].map((c, period) => ({ cohort: r.querySelector('th')!.textContent!, period, value: Number(c.getAttribute('data-value') || 0) }))),
-  );
+  // The first cell after period 0 with somebody in it, once the grid draws the answer built.
+  const readCells = () =>
+    grid.locator('tbody tr').evaluateAll((rows) =>
+      rows.flatMap((r) => [...r.querySelectorAll('td.cell')].map((c, period) => ({ cohort: r.querySelector('th')!.textContent!, period, value: Number(c.getAttribute('data-value') || 0) }))),
+    );
+  const cells = await eventually('a retention cell with people back', readCells, (all) => all.some((c) => c.period > 0 && c.value > 0), 20_000);
   const cell = cells.find((c) => c.period > 0 && c.value > 0)!;
   t.ok(cell, 'some people came back');
   await grid.locator('tbody tr', { hasText: cell.cohort }).locator('td.cell').nth(cell.period).getByRole('button').click();
@@ -73,7 +75,7 @@ t.test('filters saved as a segment, then the segment as the filter', async (t) =
   await page.getByRole('button', { name: 'Add a filter' }).click();
   await page.getByLabel('Filter 1 value').fill('/pricing');
   await page.getByLabel('Filter 1 value').press('Enter');
-  await eventually('the segmentation built', async () => new URL(page.url()).searchParams, (q) => q.get('filter') === 'path|eq|/pricing' && q.get('from') === from);
+  await addressBuilt(page, 'the segmentation built', (q) => q.get('filter') === 'path|eq|/pricing' && q.get('from') === from);
   await page.getByTestId('segmentation-table').waitFor();
   await page.getByLabel('Segment name').fill('Pricing visitors');
   await page.getByRole('button', { name: 'Save as a segment' }).click();
