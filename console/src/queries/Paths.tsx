@@ -246,17 +246,33 @@ function ModeControl({ mode, licensed, lockedNote, onValue }: { mode: string; li
   );
 }
 
-/** Events and pages left out before routes are formed: each removable, more added by name. */
+/**
+ * Events and pages left out before routes are formed: each removable, more added by name. Only a
+ * name the project has (an event, or a page the graph showed) is taken: text that names nothing
+ * would leave nothing out, so it is refused with a word instead of silently kept.
+ */
 function ExcludeControl({ excluded, names, onChange }: { excluded: string[]; names: string[]; onChange(list: string[]): void }) {
+  const [unknown, setUnknown] = useState<string | undefined>();
+  const add = (v: string) => {
+    if (!v || excluded.includes(v)) return;
+    if (!names.includes(v)) return setUnknown(v);
+    setUnknown(undefined);
+    onChange([...excluded, v]);
+  };
   return (
     <div class="control">
-      <EventField label="Leave out" value="" names={names.filter((n) => !excluded.includes(n))} clearOnPick onValue={(v) => v && !excluded.includes(v) && onChange([...excluded, v])} />
+      <EventField label="Leave out" value="" names={names.filter((n) => !excluded.includes(n))} clearOnPick onValue={add} />
+      {unknown !== undefined && (
+        <p class="problem" role="alert">
+          No event or page is named “{unknown}” here; choose one from the list.
+        </p>
+      )}
       {excluded.length > 0 && (
         <ul class="chip-list" aria-label="Left out">
           {excluded.map((x) => (
             <li>
               <span class="chip active">{x}</span>
-              <button type="button" class="link" aria-label={`Stop leaving out ${x}`} onClick={() => onChange(excluded.filter((y) => y !== x))}>
+              <button type="button" class="link" aria-label={`Remove ${x}`} onClick={() => onChange(excluded.filter((y) => y !== x))}>
                 Remove
               </button>
             </li>
