@@ -81,6 +81,18 @@ t.test('funnel with the mouse: two steps, a third added, breakdown, compare, a f
   await page.getByLabel('Breakdown').selectOption('props.method');
   await page.getByLabel('Compare with the previous period').check();
   await page.getByRole('button', { name: 'Add a filter' }).click();
+  t.same(
+    await page.getByLabel('Filter 1 operator').locator('option').allTextContents(),
+    ['is', 'is not', 'is one of', 'is none of', 'contains', 'does not contain', 'starts with', '>', '≥', '<', '≤', 'is set', 'is not set'],
+    'operators read as words, not codes',
+  );
+  const fields = await page.getByLabel('Filter 1 field').evaluate((el) => [...el.children].map((c) => (c.tagName === 'OPTGROUP' ? `group:${(c as any).label}` : (c as any).value)));
+  t.notOk(fields.some((f) => /^props\.(x|y|vw|vh|ox|oy|fixed)$/.test(f)), 'the click geometry is not among the fields');
+  t.same(
+    await page.getByLabel('Conversion window').locator('option').allTextContents(),
+    ['1 hour', '1 day', '3 days', '7 days', '14 days', '30 days'],
+    'one day, not "1 days"',
+  );
   await page.getByLabel('Filter 1 operator').selectOption('starts_with');
   await page.getByLabel('Filter 1 value').fill('/pricing');
   await page.getByLabel('Filter 1 value').press('Enter');
@@ -176,7 +188,7 @@ t.test('a filter with a list operator, built with the keyboard, gives the API an
   await chooseWithKeyboard(page, page.getByLabel('Per', { exact: true }), 'week');
   await tabTo(page, page.getByRole('button', { name: 'Add a filter' }));
   await page.keyboard.press('Enter');
-  await chooseWithKeyboard(page, page.getByLabel('Filter 1 operator'), 'in');
+  await chooseWithKeyboard(page, page.getByLabel('Filter 1 operator'), 'is one of');
   await tabTo(page, page.getByLabel('Filter 1 value'));
   await page.keyboard.press('Control+A');
   await page.keyboard.type('/pricing,/signup');

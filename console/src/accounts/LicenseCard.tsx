@@ -3,7 +3,7 @@
 
 import { useSession } from '../app/session';
 import { FEATURES } from '../app/features';
-import { formatDateTime } from '../ui/format';
+import { countOf, formatDateTime } from '../ui/format';
 import { TableHead } from '../ui/TableHead';
 
 interface LicenseSection {
@@ -39,7 +39,7 @@ export function LicenseCard() {
             <dt>Expires</dt>
             <dd>
               {formatDateTime(license.expires_at)}
-              {typeof license.days_left === 'number' ? ` · ${license.days_left} days left` : ''}
+              {typeof license.days_left === 'number' ? ` · ${countOf(license.days_left, 'day')} left` : ''}
             </dd>
           </>
         )}

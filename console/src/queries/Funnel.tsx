@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../api/client';
 import { useAsync } from '../ui/useAsync';
 import { FunnelChart } from '../ui/charts/FunnelChart';
-import { formatDuration, formatNumber, formatPercent, formatRub } from '../ui/format';
+import { countOf, formatDuration, formatNumber, formatPercent, formatRub } from '../ui/format';
 import { Gated } from '../ui/Gated';
 import { ErrorNote } from '../ui/states';
 import { ChoiceControl, CompareToggle, ControlBar, DateRange, EventPicker, FilterEditor, PropertyPicker, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
@@ -69,7 +69,7 @@ export function Funnel() {
         )}
       </div>
       <DateRange from={from} to={to} today={ctx.today} onChange={(f, t) => url.set({ from: f, to: t })} />
-      <ChoiceControl label="Conversion window" value={String(windowHours)} choices={[1, 24, 72, 168, 336, 720].map((h) => [String(h), h < 24 ? `${h} hour` : `${h / 24} days`] as const)} onValue={(v) => url.set({ window: v })} />
+      <ChoiceControl label="Conversion window" value={String(windowHours)} choices={[1, 24, 72, 168, 336, 720].map((h) => [String(h), h < 24 ? countOf(h, 'hour') : countOf(h / 24, 'day')] as const)} onValue={(v) => url.set({ window: v })} />
       <ChoiceControl label="Count" value={countBy} choices={[['actors', 'people'], ['totals', 'attempts']]} onValue={(v) => url.set({ count_by: v })} />
       <PropertyPicker label="Breakdown" value={breakdown} keys={keys} onValue={(v) => url.set({ breakdown: v })} />
       <CompareToggle on={compare} onValue={(on) => url.set({ compare: on ? 'previous' : undefined })} />

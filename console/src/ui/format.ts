@@ -10,6 +10,9 @@ export const formatNumber = (n: number | null | undefined): string => (n === nul
 export const formatPercent = (fraction: number | null | undefined, digits = 1): string =>
   fraction === null || fraction === undefined ? '—' : `${(fraction * 100).toFixed(digits)}%`;
 
+/** A count with its noun, singular for one: 1 day, 2 days, 1 hour. */
+export const countOf = (n: number, noun: string): string => `${formatNumber(n)} ${n === 1 ? noun : `${noun}s`}`;
+
 /** Today's date (YYYY-MM-DD) in a time zone, the calendar the project's reports use. */
 export function todayIn(timeZone: string, now = new Date()): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);

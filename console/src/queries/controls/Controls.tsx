@@ -95,15 +95,38 @@ export function usePropertyKeys(projectId: number): string[] {
 
 const BUILT_IN_FIELDS = ['url', 'path', 'referrer', 'source', 'sdk_name', 'release'];
 
+/**
+ * Where the tracker's clicks landed (docs/tracker.md): what heatmaps place clicks with, not what a
+ * person filters or breaks down by, so listed apart at the end rather than among the properties.
+ */
+const CLICK_GEOMETRY = new Set(['props.x', 'props.y', 'props.vw', 'props.vh', 'props.ox', 'props.oy', 'props.fixed']);
+
+/** The options of a field picker: built-in fields, the project's properties, the click geometry apart. */
+function FieldOptions({ keys }: { keys: string[] }) {
+  const geometry = keys.filter((k) => CLICK_GEOMETRY.has(k));
+  return (
+    <>
+      {[...BUILT_IN_FIELDS, ...keys.filter((k) => !CLICK_GEOMETRY.has(k))].map((k) => (
+        <option value={k}>{k}</option>
+      ))}
+      {geometry.length > 0 && (
+        <optgroup label="Click position (tracker)">
+          {geometry.map((k) => (
+            <option value={k}>{k}</option>
+          ))}
+        </optgroup>
+      )}
+    </>
+  );
+}
+
 export function PropertyPicker({ label, value, keys, onValue }: { label: string; value: string; keys: string[]; onValue(v: string): void }) {
   return (
     <Labelled label={label}>
       {(id) => (
         <select id={id} value={value} onChange={(e) => onValue((e.currentTarget as HTMLSelectElement).value)}>
           <option value="">none</option>
-          {[...BUILT_IN_FIELDS, ...keys].map((k) => (
-            <option value={k}>{k}</option>
-          ))}
+          <FieldOptions keys={keys} />
         </select>
       )}
     </Labelled>
@@ -136,6 +159,23 @@ export function CompareToggle({ on, onValue }: { on: boolean; onValue(on: boolea
 export type FilterItem = Schemas['QueryFilter'] | string;
 
 const OPS: Array<Schemas['QueryFilter']['op']> = ['eq', 'neq', 'in', 'not_in', 'contains', 'not_contains', 'starts_with', 'gt', 'gte', 'lt', 'lte', 'exists', 'not_exists'];
+
+/** How an operator reads in a filter row (the URL and the API keep the short codes). */
+const OP_LABELS: Record<Schemas['QueryFilter']['op'], string> = {
+  eq: 'is',
+  neq: 'is not',
+  in: 'is one of',
+  not_in: 'is none of',
+  contains: 'contains',
+  not_contains: 'does not contain',
+  starts_with: 'starts with',
+  gt: '>',
+  gte: '≥',
+  lt: '<',
+  lte: '≤',
+  exists: 'is set',
+  not_exists: 'is not set',
+};
 
 /** A filter in the URL: `field|op|value` (a list as `a,b,c`), or `segment:<id>`. */
 export function parseFilter(text: string): FilterItem | undefined {
@@ -188,13 +228,11 @@ export function FilterEditor({ projectId, filters, keys, onChange, segments: off
         return (
           <div class="filter-row">
             <select aria-label={`Filter ${i + 1} field`} value={field} onChange={(e) => update(i, [(e.currentTarget as HTMLSelectElement).value, op, value].join('|'))}>
-              {[...BUILT_IN_FIELDS, ...keys].map((k) => (
-                <option value={k}>{k}</option>
-              ))}
+              <FieldOptions keys={keys} />
             </select>
             <select aria-label={`Filter ${i + 1} operator`} value={op} onChange={(e) => update(i, [field, (e.currentTarget as HTMLSelectElement).value, value].join('|'))}>
               {OPS.map((o) => (
-                <option value={o}>{o}</option>
+                <option value={o}>{OP_LABELS[o]}</option>
               ))}
             </select>
             {op !== 'exists' && op !== 'not_exists' && (
