@@ -82,7 +82,7 @@ t.test('the routes after any page view, as the API answers them', async (t) => {
   await page.getByTestId('paths-routes').waitFor();
   const expected = await ask('pp.page_view');
   t.equal(expected.units, 6, 'six people viewed a page');
-  t.match(await page.getByTestId('paths-units').textContent(), `${expected.units} actors`, 'the units counted');
+  t.match(await page.getByTestId('paths-units').textContent(), `${expected.units} people`, 'the units counted, as people');
   t.same(await routesOnPage(page), routesOf(expected.routes), 'every route, its count and share');
   await page.locator('[data-testid=sankey][data-drawn=whole]').waitFor();
   const drawn = await page.locator('[data-testid=sankey] rect.sankey-node').evaluateAll((rects) => rects.map((r) => [Number(r.getAttribute('data-step')), r.getAttribute('data-item')]));
@@ -147,12 +147,12 @@ t.test('broken down by a property of the selected event, one segment at a time',
   const blog = segments.find((g) => g.name === '/blog')!;
   t.same(await eventually('the /blog segment', () => routesOnPage(page), (rows) => JSON.stringify(rows) === JSON.stringify(routesOf(blog.routes))), routesOf(blog.routes));
   t.equal(new URL(page.url()).searchParams.get('segment'), '/blog', 'in the URL');
-  t.match(await page.getByTestId('paths-units').textContent(), '1 actor ·');
+  t.match(await page.getByTestId('paths-units').textContent(), '1 person ·');
 });
 
 t.test('an empty answer and a refused question say so', async (t) => {
   await openPaths(page, 'never_sent');
-  await page.getByText('No actors with never_sent').waitFor();
+  await page.getByText('No people with never_sent').waitFor();
   t.equal((await ask('never_sent')).units, 0, 'the API counts nobody');
   await openPaths(page, 'signup');
   await page.getByLabel('Steps', { exact: true }).fill('30');

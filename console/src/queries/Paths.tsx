@@ -126,7 +126,7 @@ type PathsQuery = { selected_event?: string; min_count?: number };
 export function PathsAnswer({ query, data: d, segment = '', onSegment, onPick }: { query: PathsQuery; data: Schemas['PathResponse']; segment?: string; onSegment?(v: string): void; onPick?(item: string): void }) {
   const event = query.selected_event ?? 'pp.page_view';
   const minCount = query.min_count ?? 1;
-  if (d.units === 0) return <Empty title={`No ${d.counted} with ${event} from ${d.date_from} to ${d.date_to}`}>Widen the dates, loosen the filters or choose another event or page.</Empty>;
+  if (d.units === 0) return <Empty title={`No ${unitWord(d.counted)} with ${event} from ${d.date_from} to ${d.date_to}`}>Widen the dates, loosen the filters or choose another event or page.</Empty>;
   return (
     <>
       {d.breakdown && onSegment && (
@@ -143,7 +143,10 @@ export function PathsAnswer({ query, data: d, segment = '', onSegment, onPick }:
 }
 
 /** "1 actor", "2,300 sessions". */
-const unitsText = (n: number, counted: string) => `${formatNumber(n)} ${n === 1 ? counted.slice(0, -1) : counted}`;
+/** What the answer counted, in the console's words: people (the API's actors) or sessions. */
+const unitWord = (counted: string, n = 2): string => (counted === 'actors' ? (n === 1 ? 'person' : 'people') : n === 1 ? 'session' : 'sessions');
+
+const unitsText = (n: number, counted: string) => `${formatNumber(n)} ${unitWord(counted, n)}`;
 
 type Graph = Pick<Schemas['PathResponse'], 'units' | 'routes' | 'sankey'>;
 
@@ -165,10 +168,10 @@ function Routes({ graph, counted, direction, event, minCount, onPick }: { graph:
       />
       <h2>Top routes</h2>
       {graph.routes.length === 0 ? (
-        <p class="muted">No route was taken by at least {formatNumber(minCount)} {counted}.</p>
+        <p class="muted">No route was taken by at least {unitsText(minCount, counted)}.</p>
       ) : (
         <table class="table" data-testid="paths-routes">
-          <TableHead columns={['Rank', 'Route', counted === 'actors' ? 'Actors' : 'Sessions', 'Share']} />
+          <TableHead columns={['Rank', 'Route', counted === 'actors' ? 'People' : 'Sessions', 'Share']} />
           <tbody>
             {graph.routes.map((r, i) => (
               <tr>
@@ -194,7 +197,7 @@ function flowNode(n: PathNode, direction: Direction, counted: string, anchor: st
     count: n.count,
     key: n.item,
     muted: !isNamed(n.item),
-    ...(canPick && isNamed(n.item) && n.item !== anchor ? { action: `Anchor on ${n.item} (${formatNumber(n.count)} ${counted} at step ${n.step})` } : {}),
+    ...(canPick && isNamed(n.item) && n.item !== anchor ? { action: `Anchor on ${n.item} (${unitsText(n.count, counted)} at step ${n.step})` } : {}),
   };
 }
 
