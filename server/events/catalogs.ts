@@ -1,6 +1,6 @@
-// The project's catalogs: event names with counts and first/last receipt (an exact aggregate over
-// the project's events, bounded by the query time limit), and top-level property keys with a type
-// inferred from a sample of the most recently received events (bounded by the sample size).
+// The project's catalogs: event names with counts, first/last event time and first/last receipt (an
+// exact aggregate over the project's events, bounded by the query time limit), and top-level property
+// keys with a type inferred from a sample of the most recently received events (bounded by the sample size).
 
 import type { Services } from '../services.js';
 import { readEvents } from './timeLimit.js';
@@ -9,8 +9,19 @@ export const MAX_CATALOG_EVENTS = 10_000;
 export const PROPS_SAMPLE_EVENTS = 10_000;
 export const MAX_CATALOG_PROPS = 1_000;
 
+export interface CatalogEvent {
+  event: string;
+  count: number;
+  /** The earliest and latest event time (ts): when things happened, as the clients said. */
+  first_event_time: string;
+  last_event_time: string;
+  /** The earliest and latest time of receipt. */
+  first_seen: string;
+  last_seen: string;
+}
+
 export interface EventCatalog {
-  items: Array<{ event: string; count: number; first_seen: string; last_seen: string }>;
+  items: CatalogEvent[];
   /** True when the project has more than MAX_CATALOG_EVENTS names; the most frequent are listed. */
   truncated: boolean;
 }
@@ -18,15 +29,19 @@ export interface EventCatalog {
 export async function eventCatalog(services: Services, projectId: number): Promise<EventCatalog> {
   const rows = await readEvents(
     services,
-    `SELECT event, count(*) AS n, epoch_ms(min(received_at)) AS first_ms, epoch_ms(max(received_at)) AS last_ms
+    `SELECT event, count(*) AS n, epoch_ms(min(ts)) AS first_ts_ms, epoch_ms(max(ts)) AS last_ts_ms,
+            epoch_ms(min(received_at)) AS first_ms, epoch_ms(max(received_at)) AS last_ms
        FROM events WHERE project_id = $project GROUP BY event ORDER BY n DESC, event LIMIT $limit`,
     { project: projectId, limit: MAX_CATALOG_EVENTS + 1 },
   );
+  const iso = (ms: unknown) => new Date(Number(ms)).toISOString();
   const items = rows.slice(0, MAX_CATALOG_EVENTS).map((r) => ({
     event: String(r.event),
     count: Number(r.n),
-    first_seen: new Date(Number(r.first_ms)).toISOString(),
-    last_seen: new Date(Number(r.last_ms)).toISOString(),
+    first_event_time: iso(r.first_ts_ms),
+    last_event_time: iso(r.last_ts_ms),
+    first_seen: iso(r.first_ms),
+    last_seen: iso(r.last_ms),
   }));
   items.sort((a, b) => (a.event < b.event ? -1 : a.event > b.event ? 1 : 0));
   return { items, truncated: rows.length > MAX_CATALOG_EVENTS };

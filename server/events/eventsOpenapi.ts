@@ -3,7 +3,7 @@
 // schema cannot say (alias agreement, range order, the doctor view's limits).
 
 import { errors, jsonResponse, ref, type OpenApiFragment, type Parameter } from '../http/openapi.js';
-import { DOCTOR_MAX_DAYS, DEFAULT_LIMIT, EVENT_SOURCES, MAX_LIMIT } from './eventsQuery.js';
+import { DOCTOR_MAX_DAYS, DEFAULT_LIMIT, EVENT_ORDERS, EVENT_SOURCES, MAX_LIMIT } from './eventsQuery.js';
 import { MAX_CATALOG_EVENTS, MAX_CATALOG_PROPS, PROPS_SAMPLE_EVENTS } from './catalogs.js';
 import { STREAM_MAX_PER_SECOND } from './eventStream.js';
 
@@ -16,6 +16,13 @@ const security = [{ accessToken: [] }];
 const listParameters: Parameter[] = [
   projectId,
   { name: 'view', in: 'query', required: false, description: 'doctor: Integration Doctor records instead of events', schema: { enum: ['doctor'] } },
+  {
+    name: 'order',
+    in: 'query',
+    required: false,
+    description: 'received (default): newest received first; event_time: newest event time (ts) first. Both break ties by uuid descending; view=doctor takes received only',
+    schema: { enum: [...EVENT_ORDERS], default: 'received' },
+  },
   { name: 'event', in: 'query', required: false, description: 'repeat to match any of the names; view=doctor takes at most one', schema: { type: 'array', maxItems: 100, items: text(200) } },
   exact('user_id', 'events sent with this user id'),
   exact('anonymous_id', 'events sent with this anonymous id'),
@@ -39,7 +46,7 @@ const eventItem = {
     uuid: { type: 'string', format: 'uuid' },
     event: { type: 'string' },
     ts: { type: 'string', format: 'date-time', description: 'client time (time of receipt when the client sent none)' },
-    received_at: { type: 'string', format: 'date-time', description: 'server time of receipt; the list is ordered by it' },
+    received_at: { type: 'string', format: 'date-time', description: 'server time of receipt; the list is ordered by it unless order=event_time' },
     actor_id: { type: 'string', description: 'the actor the event resolves to now: the user its distinct id is linked to, else the distinct id' },
     distinct_id: { type: 'string', description: 'user_id if the event had one, else anonymous_id' },
     anonymous_id: nullable('string'),
@@ -92,7 +99,7 @@ export const eventsOpenapi: OpenApiFragment = {
       type: 'object',
       required: ['items', 'next_cursor'],
       properties: {
-        items: { type: 'array', items: { oneOf: [ref('EventItem'), ref('DoctorRecord')] }, description: 'EventItem, or DoctorRecord with view=doctor; newest first' },
+        items: { type: 'array', items: { oneOf: [ref('EventItem'), ref('DoctorRecord')] }, description: 'EventItem, or DoctorRecord with view=doctor; newest first in the order asked for' },
         next_cursor: { type: ['string', 'null'], description: 'opaque; null on the last page' },
       },
     },
@@ -103,10 +110,11 @@ export const eventsOpenapi: OpenApiFragment = {
         operationId: 'listEvents',
         summary: 'Stored events, or Integration Doctor records with view=doctor (viewer+)',
         description:
-          'Newest first by time of receipt, ties broken by uuid descending. Keyset pages: events arriving while a client pages ' +
-          'never shift, repeat or hide the events of later pages. A cursor is bound to the project, the view and every filter ' +
-          `(not to limit). view=doctor: from and to required, half-open, at most ${DOCTOR_MAX_DAYS} days; at most one event; ` +
-          'user_id, anonymous_id, anon_id, actor_id and release are refused.',
+          'Newest first by time of receipt (order=event_time: by the event time ts), ties broken by uuid descending; from and to ' +
+          'always bound the time of receipt. Keyset pages: no event is repeated or skipped across the pages of one walk, and in ' +
+          'the default order events arriving while a client pages never shift the events of later pages. A cursor is bound to ' +
+          `the project, the view, the order and every filter (not to limit). view=doctor: from and to required, half-open, at most ${DOCTOR_MAX_DAYS} ` +
+          'days; at most one event; user_id, anonymous_id, anon_id, actor_id, release and order=event_time are refused.',
         tags: ['events'],
         security,
         parameters: listParameters,
@@ -133,7 +141,7 @@ export const eventsOpenapi: OpenApiFragment = {
     '/api/v1/projects/{id}/catalog/events': {
       get: {
         operationId: 'eventCatalog',
-        summary: 'Known event names with counts and first/last time of receipt (viewer+)',
+        summary: 'Known event names with counts, first/last event time and first/last time of receipt (viewer+)',
         description: `Counts every stored event of the project. At most ${MAX_CATALOG_EVENTS} names (the most frequent), sorted by name.`,
         tags: ['events'],
         security,
@@ -147,8 +155,15 @@ export const eventsOpenapi: OpenApiFragment = {
                 type: 'array',
                 items: {
                   type: 'object',
-                  required: ['event', 'count', 'first_seen', 'last_seen'],
-                  properties: { event: { type: 'string' }, count: { type: 'integer' }, first_seen: { type: 'string', format: 'date-time' }, last_seen: { type: 'string', format: 'date-time' } },
+                  required: ['event', 'count', 'first_event_time', 'last_event_time', 'first_seen', 'last_seen'],
+                  properties: {
+                    event: { type: 'string' },
+                    count: { type: 'integer' },
+                    first_event_time: { type: 'string', format: 'date-time', description: 'earliest event time (ts) of the name' },
+                    last_event_time: { type: 'string', format: 'date-time', description: 'latest event time (ts) of the name' },
+                    first_seen: { type: 'string', format: 'date-time', description: 'earliest time of receipt of the name' },
+                    last_seen: { type: 'string', format: 'date-time', description: 'latest time of receipt of the name' },
+                  },
                 },
               },
               truncated: { type: 'boolean' },

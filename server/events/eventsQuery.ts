@@ -6,6 +6,9 @@ import { ValidationError } from '../http/errors.js';
 
 export const EVENT_SOURCES = ['browser', 'server', 'import', 'system', 'unknown'] as const;
 export type EventSource = (typeof EVENT_SOURCES)[number];
+/** received: by time of receipt (the default; only grows, so pages never shift); event_time: by the event's own time. */
+export const EVENT_ORDERS = ['received', 'event_time'] as const;
+export type EventOrder = (typeof EVENT_ORDERS)[number];
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 500;
@@ -29,6 +32,7 @@ export interface EventFilters {
 
 export interface EventsQuery {
   view: 'events' | 'doctor';
+  order: EventOrder;
   filters: EventFilters;
   limit: number;
   cursor?: string;
@@ -57,7 +61,8 @@ export function parseEventsQuery(query: Record<string, unknown>): EventsQuery {
   };
   checkRange(filters.from, filters.to);
   if (view === 'doctor') checkDoctor(query, filters);
-  return { view, filters, limit: query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit), cursor: str('cursor') };
+  const order: EventOrder = query.order === 'event_time' ? 'event_time' : 'received';
+  return { view, order, filters, limit: query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit), cursor: str('cursor') };
 }
 
 function checkAnonymousAlias(anonymousId: string | undefined, anonId: string | undefined): void {
@@ -86,14 +91,19 @@ function checkDoctor(query: Record<string, unknown>, filters: EventFilters): voi
   for (const name of NOT_DOCTOR_FILTERS) {
     if (query[name] !== undefined) throw new ValidationError(`${name} is not a filter of view=doctor`, name);
   }
+  if (query.order === 'event_time') throw new ValidationError('view=doctor is ordered by time of receipt only: order=event_time is not accepted', 'order');
 }
 
-/** What a cursor is bound to: the project, the view and every effective filter (not the page size). */
+/**
+ * What a cursor is bound to: the project, the view, the order and every effective filter (not the
+ * page size). The default order is left out, so cursors signed before `order` existed stay valid.
+ */
 export function cursorScope(projectId: number, q: EventsQuery): Record<string, unknown> {
   const f = q.filters;
   return {
     project: projectId,
     view: q.view,
+    order: q.order === 'received' ? undefined : q.order,
     event: f.events,
     user_id: f.userId,
     anonymous_id: f.anonymousId,

@@ -3,14 +3,14 @@
 // fixed column names and generated placeholder names.
 
 import type { DuckDBValue } from '@duckdb/node-api';
-import type { EventFilters } from './eventsQuery.js';
+import type { EventFilters, EventOrder } from './eventsQuery.js';
 
 export interface SqlWhere {
   sql: string;
   params: Record<string, DuckDBValue>;
 }
 
-/** A keyset position: receipt time in microseconds since the epoch (as text) and the uuid. */
+/** A keyset position: the order's time (receipt or event time) in microseconds since the epoch (as text) and the uuid. */
 export interface EventPosition {
   at: string;
   uuid: string;
@@ -23,6 +23,9 @@ export function isEventPosition(value: unknown): value is EventPosition {
   const p = value as EventPosition | null;
   return typeof p === 'object' && p !== null && typeof p.at === 'string' && MICROS.test(p.at) && typeof p.uuid === 'string' && UUID.test(p.uuid);
 }
+
+/** The column each order sorts by (then by uuid): the only column names an order puts into SQL. */
+export const ORDER_COLUMNS: Record<EventOrder, 'received_at' | 'ts'> = { received: 'received_at', event_time: 'ts' };
 
 export class WhereBuilder {
   private readonly clauses: string[] = [];
@@ -66,11 +69,11 @@ export function eventFilterClauses(w: WhereBuilder, projectId: number, f: EventF
 }
 
 /**
- * Rows strictly after `after` in the order received_at DESC, uuid DESC. Spelled as a plain bound on
- * received_at plus a tie-break, not a row comparison, so DuckDB skips every row group newer than the
+ * Rows strictly after `after` in the order `column` DESC, uuid DESC. Spelled as a plain bound on the
+ * column plus a tie-break, not a row comparison, so DuckDB skips every row group newer than the
  * position by its min/max and a deep page does not read the pages before it.
  */
-export function afterPosition(w: WhereBuilder, after: EventPosition): WhereBuilder {
+export function afterPosition(w: WhereBuilder, after: EventPosition, column: 'received_at' | 'ts' = 'received_at'): WhereBuilder {
   const at = `make_timestamptz(${w.bind(after.at)}::BIGINT)`;
-  return w.add(`e.received_at <= ${at}`).add(`(e.received_at < ${at} OR e.uuid < ${w.bind(after.uuid)}::UUID)`);
+  return w.add(`e.${column} <= ${at}`).add(`(e.${column} < ${at} OR e.uuid < ${w.bind(after.uuid)}::UUID)`);
 }

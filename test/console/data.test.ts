@@ -1,6 +1,6 @@
-// The data pages in chromium: the events explorer (rows and their order equal the list API's,
-// filters go into the URL, cursor paging), the Integration Doctor view with a refused attempt,
-// and the catalogs.
+// The data pages in chromium: the events explorer (rows and their order equal the list API's in
+// either order, filters go into the URL, cursor paging), the Integration Doctor view with a refused
+// attempt, and the catalogs with their first and last event times.
 
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
@@ -46,6 +46,8 @@ async function listed(query: string): Promise<string[]> {
 }
 
 const drawnUuids = () => page.locator('.event-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-uuid')!));
+/** A time as the console prints it (formatDateTime), in the browser's own locale and zone. */
+const printed = (iso: string) => page.evaluate((v) => new Date(v).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }), iso);
 
 t.test('events: the list API order, paged with the cursor', async (t) => {
   await page.getByRole('link', { name: 'Events', exact: true }).click();
@@ -56,6 +58,29 @@ t.test('events: the list API order, paged with the cursor', async (t) => {
   t.same(await drawnUuids(), await listed(''), 'every event, in the order of the list API');
   t.equal(await page.getByRole('button', { name: 'Load more' }).count(), 0, 'no more pages');
   await checkAccessible(t, page, 'events');
+});
+
+t.test('events: the order switch sorts by event time, and the first column names its time', async (t) => {
+  const table = page.getByTestId('events-table');
+  const firstHeader = () => table.locator('th').first().textContent();
+  t.equal(await firstHeader(), 'Received', 'by default the first column is the time of receipt');
+  const byTime = await listed('order=event_time');
+  // Sent in one request, the events share a receipt time: the two orders differ.
+  t.notSame(byTime, await listed(''), 'the orders differ on these events');
+  await page.getByRole('group', { name: 'Order by' }).getByRole('button', { name: 'Event time' }).click();
+  await page.waitForURL(/order=event_time/);
+  t.same(await eventually('the first page by event time', drawnUuids, (rows) => rows[0] === byTime[0] && rows.length === 50), byTime.slice(0, 50), 'the first page, as the API orders it');
+  t.equal(await firstHeader(), 'Event time');
+  await page.getByRole('button', { name: 'Load more' }).click();
+  await page.locator('.event-row').nth(50).waitFor();
+  t.same(await drawnUuids(), byTime, 'every event, in the API’s event-time order');
+  const first = events.find((e) => e.uuid === byTime[0])!;
+  t.equal(await table.locator('.event-row').first().locator('td').first().textContent(), await printed(first.ts), 'the first column shows the event time');
+  await page.getByRole('group', { name: 'Order by' }).getByRole('button', { name: 'Received' }).click();
+  const byReceipt = await listed('');
+  t.same(await eventually('the first page by receipt', drawnUuids, (rows) => rows[0] === byReceipt[0] && rows.length === 50), byReceipt.slice(0, 50), 'back to the order of receipt');
+  t.equal(await firstHeader(), 'Received');
+  await checkAccessible(t, page, 'events by event time');
 });
 
 t.test('events: filters are applied, kept in the URL and equal the API', async (t) => {
@@ -91,6 +116,11 @@ t.test('catalogs: event counts, then the keys of one event', async (t) => {
   const api = (await server.request('GET', `/api/v1/projects/${project.id}/catalog/events`, { token })).body.items;
   const drawn = await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [r.children[0]!.textContent, Number(r.children[1]!.textContent!.replace(/,/g, ''))]));
   t.same(drawn, api.map((e: { event: string; count: number }) => [e.event, e.count]));
+  t.same(await table.locator('th').allTextContents(), ['Event', 'Count', 'First event time', 'Last event time'], 'the headers name the time shown');
+  const signup = api.find((e: { event: string }) => e.event === 'signup');
+  const signupRow = table.locator('tbody tr').filter({ has: page.getByRole('button', { name: 'signup', exact: true }) });
+  t.same((await signupRow.locator('td').allTextContents()).slice(2), [await printed(signup.first_event_time), await printed(signup.last_event_time)], 'the API’s first and last event time');
+  t.not(await printed(signup.first_event_time), await printed(signup.first_seen), 'the first signup happened an hour before it was received');
   await table.getByRole('button', { name: 'signup' }).click();
   await page.getByRole('heading', { name: 'Properties of signup' }).waitFor();
   const keys = (await server.request('GET', `/api/v1/projects/${project.id}/catalog/props?event=signup`, { token })).body.items.map((p: { key: string }) => `props.${p.key}`);

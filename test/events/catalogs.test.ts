@@ -1,5 +1,5 @@
-// GET /projects/{id}/catalog/events and /catalog/props: 401 → 422 → 404 → event names with counts
-// and first/last receipt, and property keys with their inferred types.
+// GET /projects/{id}/catalog/events and /catalog/props: 401 → 422 → 404 → event names with counts,
+// first/last event time and first/last receipt, and property keys with their inferred types.
 
 import t from 'tap';
 import { startTestServer } from '../support/testServer.js';
@@ -28,20 +28,21 @@ t.test('catalogs', async (t) => {
     {
       event: 'signup',
       anonymous_id: 'a',
+      ts: minutesBefore(30), // happened well before it was sent
       props: { plan: 'pro', n: 1, ok: true, at: '2026-11-01T10:00:00Z', nested: { a: 1 }, list: [1, 2], mixed: 1, dateish: '2026-11-01', nothing: null, sometimes_date: '2026-11-01' },
     },
   ]);
   server.clock.set(minutesBefore(11));
   await ingestOk(server, key, [
     { event: 'signup', anonymous_id: 'b', props: { plan: 'free', n: 2.5, ok: false, at: '2026-11-02T10:00:00.250+02:00', mixed: 'one', sometimes_date: 'soon', nothing: null } },
-    { event: 'purchase', anonymous_id: 'b', props: { revenue: 10, currency: 'RUB', 'dot.key "q"': -1 } },
+    { event: 'purchase', anonymous_id: 'b', ts: minutesBefore(20), props: { revenue: 10, currency: 'RUB', 'dot.key "q"': -1 } },
   ]);
   server.clock.set(minutesBefore(10));
   await ingestOk(server, key, [{ event: 'signup', anonymous_id: 'c' }, { event: 'pp.page_view', anonymous_id: 'c' }]);
   await ingestOk(server, createIngestKey(server, other.project), [{ event: 'elsewhere', anonymous_id: 'x', props: { foreign: 1 } }]);
   server.clock.set(T0);
 
-  t.test('event catalog: 401, 404, then names with counts and first/last receipt', async (t) => {
+  t.test('event catalog: 401, 404, then names with counts, first/last event time and first/last receipt', async (t) => {
     t.equal((await server.request('GET', eventsCatalog)).status, 401);
     t.equal((await server.request('GET', eventsCatalog, { token: key.value })).status, 401);
     t.equal((await server.request('GET', `/api/v1/projects/${other.project.id}/catalog/events`, { token: viewer })).status, 404);
@@ -49,9 +50,12 @@ t.test('catalogs', async (t) => {
     t.equal(res.status, 200);
     t.strictSame(res.body, {
       items: [
-        { event: 'pp.page_view', count: 1, first_seen: minutesBefore(10), last_seen: minutesBefore(10) },
-        { event: 'purchase', count: 1, first_seen: minutesBefore(11), last_seen: minutesBefore(11) },
-        { event: 'signup', count: 3, first_seen: minutesBefore(12), last_seen: minutesBefore(10) },
+        // Sent without ts: its event time is its time of receipt.
+        { event: 'pp.page_view', count: 1, first_event_time: minutesBefore(10), last_event_time: minutesBefore(10), first_seen: minutesBefore(10), last_seen: minutesBefore(10) },
+        // Happened 20 minutes ago, received 11 minutes ago.
+        { event: 'purchase', count: 1, first_event_time: minutesBefore(20), last_event_time: minutesBefore(20), first_seen: minutesBefore(11), last_seen: minutesBefore(11) },
+        // The first happened 30 minutes ago and arrived 12 minutes ago; the last (no ts) arrived 10 minutes ago.
+        { event: 'signup', count: 3, first_event_time: minutesBefore(30), last_event_time: minutesBefore(10), first_seen: minutesBefore(12), last_seen: minutesBefore(10) },
       ],
       truncated: false,
     });

@@ -841,7 +841,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Known event names with counts and first/last time of receipt (viewer+)
+         * Known event names with counts, first/last event time and first/last time of receipt (viewer+)
          * @description Counts every stored event of the project. At most 10000 names (the most frequent), sorted by name.
          */
         get: operations["eventCatalog"];
@@ -977,7 +977,7 @@ export interface paths {
         };
         /**
          * Stored events, or Integration Doctor records with view=doctor (viewer+)
-         * @description Newest first by time of receipt, ties broken by uuid descending. Keyset pages: events arriving while a client pages never shift, repeat or hide the events of later pages. A cursor is bound to the project, the view and every filter (not to limit). view=doctor: from and to required, half-open, at most 31 days; at most one event; user_id, anonymous_id, anon_id, actor_id and release are refused.
+         * @description Newest first by time of receipt (order=event_time: by the event time ts), ties broken by uuid descending; from and to always bound the time of receipt. Keyset pages: no event is repeated or skipped across the pages of one walk, and in the default order events arriving while a client pages never shift the events of later pages. A cursor is bound to the project, the view, the order and every filter (not to limit). view=doctor: from and to required, half-open, at most 31 days; at most one event; user_id, anonymous_id, anon_id, actor_id, release and order=event_time are refused.
          */
         get: operations["listEvents"];
         put?: never;
@@ -2560,7 +2560,7 @@ export interface components {
             props: Record<string, never> | null;
             /**
              * Format: date-time
-             * @description server time of receipt; the list is ordered by it
+             * @description server time of receipt; the list is ordered by it unless order=event_time
              */
             received_at: string;
             referrer?: string | null;
@@ -2583,7 +2583,7 @@ export interface components {
             uuid: string;
         };
         EventsPage: {
-            /** @description EventItem, or DoctorRecord with view=doctor; newest first */
+            /** @description EventItem, or DoctorRecord with view=doctor; newest first in the order asked for */
             items: (components["schemas"]["EventItem"] | components["schemas"]["DoctorRecord"])[];
             /** @description opaque; null on the last page */
             next_cursor: string | null;
@@ -5756,9 +5756,25 @@ export interface operations {
                         items: {
                             count: number;
                             event: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description earliest event time (ts) of the name
+                             */
+                            first_event_time: string;
+                            /**
+                             * Format: date-time
+                             * @description earliest time of receipt of the name
+                             */
                             first_seen: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description latest event time (ts) of the name
+                             */
+                            last_event_time: string;
+                            /**
+                             * Format: date-time
+                             * @description latest time of receipt of the name
+                             */
                             last_seen: string;
                         }[];
                         truncated: boolean;
@@ -6109,6 +6125,8 @@ export interface operations {
                 invalid_only?: boolean;
                 /** @description page size (default 50, at most 500) */
                 limit?: number;
+                /** @description received (default): newest received first; event_time: newest event time (ts) first. Both break ties by uuid descending; view=doctor takes received only */
+                order?: "received" | "event_time";
                 /** @description events sent with this release */
                 release?: string;
                 /** @description events sent by this client (the name part of X-PP-Tracker) */

@@ -7,11 +7,15 @@ import { Field, Submit } from '../ui/forms';
 import { ErrorNote } from '../ui/states';
 import { useAction } from '../ui/useAction';
 
-export function Dialog({ title, testId, onClose, children }: { title: string; testId?: string; onClose(): void; children: ComponentChildren }) {
+/** `selectFirstField`: the first field is focused with its text selected, so typing replaces a proposed value. */
+export function Dialog({ title, testId, selectFirstField, onClose, children }: { title: string; testId?: string; selectFirstField?: boolean; onClose(): void; children: ComponentChildren }) {
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
   useEffect(() => {
+    const opener = document.activeElement;
     ref.current?.showModal();
+    if (selectFirstField && ref.current) selectField(ref.current);
+    return () => returnFocus(opener);
   }, []);
   return (
     <dialog ref={ref} class="dash-dialog" aria-labelledby={id} onClose={onClose} data-testid={testId}>
@@ -19,6 +23,23 @@ export function Dialog({ title, testId, onClose, children }: { title: string; te
       {children}
     </dialog>
   );
+}
+
+function selectField(dialog: HTMLDialogElement): void {
+  const field = dialog.querySelector('input');
+  field?.focus();
+  field?.select();
+}
+
+/**
+ * A dialog its caller unmounts while it is open (after a save) takes the focus with it, leaving it on
+ * the body; once the dialog has left the page, the focus goes back to the control that opened it.
+ */
+function returnFocus(opener: Element | null): void {
+  queueMicrotask(() => {
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (lost && opener instanceof HTMLElement && opener.isConnected) opener.focus();
+  });
 }
 
 /** The dialog's row of buttons: Cancel closes the dialog the button sits in. */

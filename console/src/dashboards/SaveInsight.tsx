@@ -93,7 +93,7 @@ function SaveDialog({
     onClose();
   });
   return (
-    <Dialog title="Save this insight" testId="save-insight-dialog" onClose={onClose}>
+    <Dialog title="Save this insight" testId="save-insight-dialog" selectFirstField onClose={onClose}>
       <form onSubmit={submit}>
         <Field label="Name" value={name} onValue={setName} required />
         <div class="field">

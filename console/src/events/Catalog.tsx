@@ -1,5 +1,6 @@
-// The event and property catalogs: every event name the project has seen, how often and when
-// first and last; choosing one lists the property keys its events carry.
+// The event and property catalogs: every event name the project has seen, how often and its first
+// and last event time (when things happened, not when they arrived); choosing one lists the
+// property keys its events carry.
 
 import { useRoute } from 'preact-iso';
 import { api, ok } from '../api/client';
@@ -29,7 +30,7 @@ export function Catalog() {
             <Loading />
           ) : events.data && events.data.items.length > 0 ? (
             <table class="table" data-testid="event-catalog">
-              <TableHead columns={['Event', 'Count', 'First seen', 'Last seen']} />
+              <TableHead columns={['Event', 'Count', 'First event time', 'Last event time']} />
               <tbody>
                 {events.data.items.map((e) => (
                   <tr aria-selected={e.event === chosen}>
@@ -39,8 +40,8 @@ export function Catalog() {
                       </button>
                     </td>
                     <td>{formatNumber(e.count)}</td>
-                    <td>{formatDateTime(e.first_seen)}</td>
-                    <td>{formatDateTime(e.last_seen)}</td>
+                    <td>{formatDateTime(e.first_event_time)}</td>
+                    <td>{formatDateTime(e.last_event_time)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -1,5 +1,5 @@
-// Stored events in a table: name, person, where each came from and when; a button opens an
-// event's full JSON below its row.
+// Stored events in a table: when (received, or when it happened), name, person and where each came
+// from; a button opens an event's full JSON below its row.
 
 import { useState } from 'preact/hooks';
 import { formatDateTime } from '../ui/format';
@@ -9,6 +9,7 @@ export interface StoredEvent {
   uuid: string;
   event: string;
   ts: string;
+  received_at?: string;
   actor_id?: string | null;
   user_id?: string | null;
   anonymous_id?: string | null;
@@ -17,11 +18,17 @@ export interface StoredEvent {
   [key: string]: unknown;
 }
 
-export function EventRow({ event }: { event: StoredEvent }) {
+/** Which time the first column shows: the time of receipt or the event's own time (ts). */
+export type EventTime = 'received' | 'event_time';
+
+const TIME_HEADERS: Record<EventTime, string> = { received: 'Received', event_time: 'Event time' };
+
+export function EventRow({ event, time }: { event: StoredEvent; time: EventTime }) {
   const [open, setOpen] = useState(false);
   return (
     <>
       <tr class="event-row" data-uuid={event.uuid}>
+        <td>{formatDateTime(time === 'received' ? event.received_at : event.ts)}</td>
         <td>
           <button type="button" class="link" aria-expanded={open} onClick={() => setOpen(!open)}>
             {event.event}
@@ -29,7 +36,6 @@ export function EventRow({ event }: { event: StoredEvent }) {
         </td>
         <td>{event.user_id ?? event.actor_id ?? event.anonymous_id ?? '—'}</td>
         <td class="truncate">{event.url ?? event.source ?? '—'}</td>
-        <td>{formatDateTime(event.ts)}</td>
       </tr>
       {open && (
         <tr class="event-json">
@@ -42,13 +48,13 @@ export function EventRow({ event }: { event: StoredEvent }) {
   );
 }
 
-export function EventsTable({ events, testId }: { events: StoredEvent[]; testId?: string }) {
+export function EventsTable({ events, time, testId }: { events: StoredEvent[]; time: EventTime; testId?: string }) {
   return (
     <table class="table events-table" data-testid={testId}>
-      <TableHead columns={['Event', 'Person', 'URL or source', 'Time']} />
+      <TableHead columns={[TIME_HEADERS[time], 'Event', 'Person', 'URL or source']} />
       <tbody>
         {events.map((event) => (
-          <EventRow key={event.uuid} event={event} />
+          <EventRow key={event.uuid} event={event} time={time} />
         ))}
       </tbody>
     </table>

@@ -1,6 +1,6 @@
-// The events explorer: every filter of the events list, newest first with cursor paging, each
-// event's full JSON; and the Integration Doctor view of what was accepted, flagged or refused.
-// Filters live in the URL like an insight's parameters.
+// The events explorer: every filter of the events list, newest first by time of receipt or by event
+// time with cursor paging, each event's full JSON; and the Integration Doctor view of what was
+// accepted, flagged or refused. Filters and the order live in the URL like an insight's parameters.
 
 import { useEffect, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
@@ -8,7 +8,7 @@ import { api, ok, type Schemas } from '../api/client';
 import { useUrlState } from '../ui/urlState';
 import { ErrorNote, Loading } from '../ui/states';
 import { formatDateTime } from '../ui/format';
-import { EventsTable, type StoredEvent } from './EventRow';
+import { EventsTable, type EventTime, type StoredEvent } from './EventRow';
 import { TableHead } from '../ui/TableHead';
 
 type Doctor = Schemas['DoctorRecord'];
@@ -36,11 +36,14 @@ export function EventsExplorer() {
   const projectId = Number(useRoute().params.projectId);
   const url = useUrlState();
   const doctor = url.get('view') === 'doctor';
+  // The doctor is ordered by receipt only; the list by receipt unless event time is chosen.
+  const order: EventTime = !doctor && url.get('order') === 'event_time' ? 'event_time' : 'received';
   // The doctor needs a range; by default the last day.
   const to = url.get('to', doctor ? new Date(Math.ceil(Date.now() / 60_000) * 60_000).toISOString() : '');
   const from = url.get('from', doctor ? new Date(Date.parse(to) - DAY_MS).toISOString() : '');
   const query: Query = {
     ...(doctor ? { view: 'doctor' as const } : {}),
+    ...(order === 'event_time' ? { order } : {}),
     ...(url.list('event').length ? { event: url.list('event') } : {}),
     ...Object.fromEntries(TEXT_FILTERS.filter(([k]) => !doctor || k === 'sdk_name').map(([k]) => [k, url.get(k)]).filter(([, v]) => v)),
     ...(url.get('source') ? { source: url.get('source') as Query['source'] } : {}),
@@ -81,15 +84,16 @@ export function EventsExplorer() {
           <button type="button" class={`chip${doctor ? '' : ' active'}`} aria-pressed={!doctor} onClick={() => url.set({ view: undefined, from: undefined, to: undefined })}>
             Events
           </button>
-          <button type="button" class={`chip${doctor ? ' active' : ''}`} aria-pressed={doctor} onClick={() => url.set({ view: 'doctor', user_id: undefined, anonymous_id: undefined, actor_id: undefined, release: undefined })}>
+          <button type="button" class={`chip${doctor ? ' active' : ''}`} aria-pressed={doctor} onClick={() => url.set({ view: 'doctor', order: undefined, user_id: undefined, anonymous_id: undefined, actor_id: undefined, release: undefined })}>
             Doctor
           </button>
         </div>
+        {!doctor && <OrderSwitch order={order} onOrder={(next) => url.set({ order: next === 'received' ? undefined : next })} />}
       </div>
       <p class="muted">
         {doctor
           ? 'Everything clients sent in the range: events stored clean, stored with warnings, and attempts refused with the reason.'
-          : 'Stored events, newest received first. Identities resolve through identify and alias links.'}
+          : `Stored events, ${order === 'received' ? 'newest received first' : 'latest event time first'}. Identities resolve through identify and alias links.`}
       </p>
       <Filters doctor={doctor} url={url} from={from} to={to} />
       <ErrorNote error={error} />
@@ -103,7 +107,7 @@ export function EventsExplorer() {
       ) : doctor ? (
         <DoctorTable records={items as Doctor[]} />
       ) : (
-        <EventsTable events={(items as StoredEvent[])} testId="events-table" />
+        <EventsTable events={items as StoredEvent[]} time={order} testId="events-table" />
       )}
       {cursor && (
         <button type="button" class="button secondary" disabled={loading} onClick={() => void load(cursor)}>
@@ -111,6 +115,23 @@ export function EventsExplorer() {
         </button>
       )}
     </section>
+  );
+}
+
+/** Newest received first (pages never shift while events arrive) or newest event time first. */
+function OrderSwitch({ order, onOrder }: { order: EventTime; onOrder(order: EventTime): void }) {
+  const choices: Array<[EventTime, string]> = [
+    ['received', 'Received'],
+    ['event_time', 'Event time'],
+  ];
+  return (
+    <div class="range" role="group" aria-label="Order by">
+      {choices.map(([value, label]) => (
+        <button type="button" class={`chip${order === value ? ' active' : ''}`} aria-pressed={order === value} onClick={() => onOrder(value)}>
+          {label}
+        </button>
+      ))}
+    </div>
   );
 }
 

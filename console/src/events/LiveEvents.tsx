@@ -92,7 +92,7 @@ export function LiveEvents() {
           <div>Anything sent to this project from now on shows up here.</div>
         </div>
       ) : (
-        <EventsTable events={events} />
+        <EventsTable events={events} time="event_time" />
       )}
     </section>
   );
