@@ -99,3 +99,18 @@ t.test('an upgrade clears stored paths that do not start with /', async (t) => {
   const rows = await store.read('SELECT CAST(uuid AS VARCHAR) AS uuid, path FROM events ORDER BY uuid');
   t.same(rows, [{ uuid: ids[0], path: null }, { uuid: ids[1], path: '/pricing' }, { uuid: ids[2], path: null }]);
 });
+
+t.test('an upgrade gives every existing project the currency USD', async (t) => {
+  const dir = await tempDir(t);
+  const shipped = migrationsDir('sqlite');
+  const before = path.join(dir, 'before');
+  await mkdir(before);
+  for (const file of readdirSync(shipped).filter((f) => f < '0062')) await copyFile(path.join(shipped, file), path.join(before, file));
+  const db = openMetaDb(path.join(dir, 'meta.sqlite'));
+  t.teardown(() => db.close());
+  migrateMeta(db, before);
+  db.prepare("INSERT INTO organizations (id, name, created_at) VALUES (1, 'Shop', '2026-01-01T00:00:00Z')").run();
+  db.prepare("INSERT INTO projects (id, org_id, name, created_at) VALUES (1, 1, 'Store', '2026-01-01T00:00:00Z')").run();
+  migrateMeta(db);
+  t.same(db.prepare('SELECT id, currency FROM projects').all(), [{ id: 1, currency: 'USD' }]);
+});
