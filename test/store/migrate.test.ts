@@ -83,12 +83,18 @@ t.test('the shipped migrations apply to a fresh installation', async (t) => {
   t.ok((await migrateEvents(store)).length > 0);
 });
 
-t.test('an upgrade clears stored paths that do not start with /', async (t) => {
-  const dir = await tempDir(t);
-  const shipped = migrationsDir('duckdb');
+/** A folder of the shipped migrations numbered before `first`: what an older installation had applied. */
+async function migrationsBefore(dir: string, engine: 'sqlite' | 'duckdb', first: string): Promise<string> {
+  const shipped = migrationsDir(engine);
   const before = path.join(dir, 'before');
   await mkdir(before);
-  for (const file of readdirSync(shipped).filter((f) => f < '0029')) await copyFile(path.join(shipped, file), path.join(before, file));
+  for (const file of readdirSync(shipped).filter((f) => f < first)) await copyFile(path.join(shipped, file), path.join(before, file));
+  return before;
+}
+
+t.test('an upgrade clears stored paths that do not start with /', async (t) => {
+  const dir = await tempDir(t);
+  const before = await migrationsBefore(dir, 'duckdb', '0029');
   const store = await EventStore.open(path.join(dir, 'events.duckdb'));
   t.teardown(() => store.close());
   await migrateEvents(store, before);
@@ -102,10 +108,7 @@ t.test('an upgrade clears stored paths that do not start with /', async (t) => {
 
 t.test('an upgrade gives every existing project the currency USD', async (t) => {
   const dir = await tempDir(t);
-  const shipped = migrationsDir('sqlite');
-  const before = path.join(dir, 'before');
-  await mkdir(before);
-  for (const file of readdirSync(shipped).filter((f) => f < '0062')) await copyFile(path.join(shipped, file), path.join(before, file));
+  const before = await migrationsBefore(dir, 'sqlite', '0062');
   const db = openMetaDb(path.join(dir, 'meta.sqlite'));
   t.teardown(() => db.close());
   migrateMeta(db, before);
