@@ -40,7 +40,8 @@ export async function ensureDemoAccount(db: MetaDb, now: Date): Promise<DemoAcco
     setPasswordChangeRequired(db, user.id, true);
     const org = createOrganization(db, 'Demo organization', now);
     addMembership(db, org.id, user.id, 'owner', now);
-    return createProject(db, { orgId: org.id, name: 'Demo project', timezone: 'UTC' }, now);
+    // The demo data generator prices its plans in roubles.
+    return createProject(db, { orgId: org.id, name: 'Demo project', timezone: 'UTC', currency: 'RUB' }, now);
   });
   return { email: user.email, ownerId: user.id, password, project: create() };
 }

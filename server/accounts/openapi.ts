@@ -7,6 +7,12 @@ const ID64: JsonSchema = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE
 const ROLE: JsonSchema = { enum: [...ROLES] };
 const NAME: JsonSchema = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' };
 const TIMEZONE: JsonSchema = { type: 'string', minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Berlin; calendar days in reports follow it' };
+const CURRENCY: JsonSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 16,
+  description: 'ISO 4217 alphabetic code that Intl knows (Intl.supportedValuesOf("currency")), any letter case, stored in capitals; revenue amounts are in it and are never converted',
+};
 
 const ORG_ID: Parameter = { name: 'orgID', in: 'path', required: true, schema: ID64 };
 const PROJECT_ID: Parameter = { name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1, maximum: 2147483647 } };
@@ -72,12 +78,13 @@ export const accountsOpenApi: OpenApiFragment = {
     },
     Project: {
       type: 'object',
-      required: ['id', 'org_id', 'name', 'timezone', 'created_at'],
+      required: ['id', 'org_id', 'name', 'timezone', 'currency', 'created_at'],
       properties: {
         id: { type: 'integer', format: 'int32' },
         org_id: { type: 'integer' },
         name: { type: 'string' },
         timezone: { type: 'string' },
+        currency: { type: 'string', description: 'ISO 4217 code, e.g. USD: the currency of revenue amounts' },
         created_at: { type: 'string', format: 'date-time' },
       },
     },
@@ -151,7 +158,7 @@ export const accountsOpenApi: OpenApiFragment = {
         responses: { '200': jsonResponse('projects', list('Project')), ...errors(401, 429) },
       }),
       post: op('projects', 'createProject', 'Create a project (admin+)', {
-        requestBody: jsonBody({ type: 'object', additionalProperties: false, required: ['name'], properties: { name: NAME, timezone: { ...TIMEZONE, default: 'UTC' } } }),
+        requestBody: jsonBody({ type: 'object', additionalProperties: false, required: ['name'], properties: { name: NAME, timezone: { ...TIMEZONE, default: 'UTC' }, currency: { ...CURRENCY, default: 'USD' } } }),
         responses: { '201': jsonResponse('the project', ref('Project')), ...errors(401, 403, 422, 429) },
       }),
     },
@@ -160,9 +167,9 @@ export const accountsOpenApi: OpenApiFragment = {
         parameters: [PROJECT_ID],
         responses: { '200': jsonResponse('the project', ref('Project')), ...errors(400, 401, 404, 429) },
       }),
-      patch: op('projects', 'updateProject', 'Rename a project or change its time zone (admin+)', {
+      patch: op('projects', 'updateProject', 'Rename a project or change its time zone or currency (admin+)', {
         parameters: [PROJECT_ID],
-        requestBody: jsonBody({ type: 'object', additionalProperties: false, minProperties: 1, properties: { name: NAME, timezone: TIMEZONE } }),
+        requestBody: jsonBody({ type: 'object', additionalProperties: false, minProperties: 1, properties: { name: NAME, timezone: TIMEZONE, currency: CURRENCY } }),
         responses: { '200': jsonResponse('the project', ref('Project')), ...errors(400, 401, 403, 404, 422, 429) },
       }),
       delete: op('projects', 'deleteProject', 'Delete a project (owner)', {

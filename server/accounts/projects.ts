@@ -1,4 +1,5 @@
-// Projects belong to one organization and carry the IANA time zone that defines calendar days in reports.
+// Projects belong to one organization and carry the IANA time zone that defines calendar days in reports
+// and the ISO 4217 currency their revenue amounts are in.
 // A deleted project keeps its row (deleted_at), so its id is never reused; every lookup here skips it.
 
 import type { MetaDb } from '../store/sqlite.js';
@@ -9,10 +10,15 @@ export interface Project {
   org_id: number;
   name: string;
   timezone: string;
+  /** ISO 4217 alphabetic code, e.g. USD: a label for revenue amounts, which are never converted. */
+  currency: string;
   created_at: string;
 }
 
-const COLUMNS = 'id, org_id, name, timezone, created_at';
+const COLUMNS = 'id, org_id, name, timezone, currency, created_at';
+
+/** The currency of a project created without one (and of projects older than the setting). */
+export const DEFAULT_CURRENCY = 'USD';
 
 /** True for IANA zone names this runtime knows (the same ICU data DuckDB's zone handling follows). */
 export function isTimeZone(tz: string): boolean {
@@ -35,10 +41,24 @@ export function normalizeTimeZone(tz: string): string {
   return resolved.toLowerCase() === tz.toLowerCase() ? resolved : tz;
 }
 
-export function createProject(db: MetaDb, input: { orgId: number; name: string; timezone?: string }, now: Date): Project {
+// The codes this runtime's ICU formats, the same list the console's browser offers (Intl knows them all).
+let currencies: ReadonlySet<string> | undefined;
+
+/**
+ * The currency as stored: an ISO 4217 alphabetic code that Intl knows, in capitals (`eur` → `EUR`);
+ * anything else is 422 quoting it.
+ */
+export function normalizeCurrency(code: string): string {
+  currencies ??= new Set(Intl.supportedValuesOf('currency'));
+  const upper = code.toUpperCase();
+  if (!currencies.has(upper)) throw new ValidationError(`currency ${JSON.stringify(code)} is not an ISO 4217 currency code such as USD or EUR`, 'currency');
+  return upper;
+}
+
+export function createProject(db: MetaDb, input: { orgId: number; name: string; timezone?: string; currency?: string }, now: Date): Project {
   const info = db
-    .prepare('INSERT INTO projects (org_id, name, timezone, created_at) VALUES (?, ?, ?, ?)')
-    .run(input.orgId, input.name, input.timezone ?? 'UTC', now.toISOString());
+    .prepare('INSERT INTO projects (org_id, name, timezone, currency, created_at) VALUES (?, ?, ?, ?, ?)')
+    .run(input.orgId, input.name, input.timezone ?? 'UTC', input.currency ?? DEFAULT_CURRENCY, now.toISOString());
   return getProject(db, Number(info.lastInsertRowid))!;
 }
 
@@ -50,10 +70,11 @@ export function listProjects(db: MetaDb, orgId: number): Project[] {
   return db.prepare(`SELECT ${COLUMNS} FROM projects WHERE org_id = ? AND deleted_at IS NULL ORDER BY id`).all(orgId) as Project[];
 }
 
-export function updateProject(db: MetaDb, id: number, changes: { name?: string; timezone?: string }): Project {
-  db.prepare('UPDATE projects SET name = coalesce(?, name), timezone = coalesce(?, timezone) WHERE id = ? AND deleted_at IS NULL').run(
+export function updateProject(db: MetaDb, id: number, changes: { name?: string; timezone?: string; currency?: string }): Project {
+  db.prepare('UPDATE projects SET name = coalesce(?, name), timezone = coalesce(?, timezone), currency = coalesce(?, currency) WHERE id = ? AND deleted_at IS NULL').run(
     changes.name ?? null,
     changes.timezone ?? null,
+    changes.currency ?? null,
     id,
   );
   return getProject(db, id)!;

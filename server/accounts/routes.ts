@@ -11,9 +11,9 @@ import { accountsOpenApi } from './openapi.js';
 import { getUser, passwordChangeRequired } from './users.js';
 import { listMembers, listUserOrgs, renameOrganization, type Member } from './organizations.js';
 import { changeMemberRole, removeMember } from './members.js';
-import { createProject, deleteProject, listProjects, normalizeTimeZone, updateProject, type Project } from './projects.js';
+import { createProject, deleteProject, listProjects, normalizeCurrency, normalizeTimeZone, updateProject, type Project } from './projects.js';
 
-const presentProject = (p: Project) => ({ id: p.id, org_id: p.org_id, name: p.name, timezone: p.timezone, created_at: p.created_at });
+const presentProject = (p: Project) => ({ id: p.id, org_id: p.org_id, name: p.name, timezone: p.timezone, currency: p.currency, created_at: p.created_at });
 const presentMember = (m: Member) => ({ user_id: m.user_id, email: m.email, name: m.name, role: m.role, joined_at: m.created_at });
 const presentInvite = (i: Invite) => ({
   id: i.id,
@@ -84,7 +84,8 @@ export const accountsDomain: Domain = {
 
     routes.post('/api/v1/projects', signedIn, roleAccess('admin'), (req, res) => {
       const timezone = normalizeTimeZone(req.body.timezone);
-      const project = createProject(db, { orgId: req.auth!.orgId, name: req.body.name.trim(), timezone }, services.clock.now());
+      const currency = normalizeCurrency(req.body.currency);
+      const project = createProject(db, { orgId: req.auth!.orgId, name: req.body.name.trim(), timezone, currency }, services.clock.now());
       res.status(201).json(presentProject(project));
     });
 
@@ -94,7 +95,8 @@ export const accountsDomain: Domain = {
 
     routes.patch('/api/v1/projects/{id}', signedIn, projectAccess(services, 'admin'), (req, res) => {
       const timezone = req.body.timezone === undefined ? undefined : normalizeTimeZone(req.body.timezone);
-      res.json(presentProject(updateProject(db, req.project!.id, { name: req.body.name?.trim(), timezone })));
+      const currency = req.body.currency === undefined ? undefined : normalizeCurrency(req.body.currency);
+      res.json(presentProject(updateProject(db, req.project!.id, { name: req.body.name?.trim(), timezone, currency })));
     });
 
     routes.delete('/api/v1/projects/{id}', signedIn, projectAccess(services, 'owner'), (req, res) => {

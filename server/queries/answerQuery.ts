@@ -37,6 +37,7 @@ function contextFor(services: Services, q: QueryRoute, project: Project, segment
   return {
     projectId: project.id,
     timezone: project.timezone,
+    currency: project.currency,
     now: services.clock.now(),
     timeoutMs: queryTimeoutMs(services.config, q.name),
     segments,
@@ -55,7 +56,7 @@ export async function answerQuery(services: Services, q: QueryRoute, project: Pr
   // Everything the answer depends on (no query reads the clock but through today's date); the
   // URL-normalization revision changes only paths answers, but is rare enough to key them all.
   const version = await services.events.dataVersion(ctx.projectId);
-  const key = cacheKey([q.name, ctx.projectId, ctx.timezone, ctx.pathCleaning.revision, today(ctx), version, [...segments], params]);
+  const key = cacheKey([q.name, ctx.projectId, ctx.timezone, ctx.currency, ctx.pathCleaning.revision, today(ctx), version, [...segments], params]);
   const cache = resultCache(services);
   const cached = fresh ? undefined : cache.get(key);
   if (cached !== undefined) return { body: cached, cache: 'hit' };

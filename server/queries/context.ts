@@ -1,6 +1,6 @@
-// What a query needs besides its parameters, gathered by the route: the project, its time zone,
-// the request's `now`, the time limit and the saved segments the filters name. No query reads the
-// clock, the configuration or the metadata database itself.
+// What a query needs besides its parameters, gathered by the route: the project, its time zone and
+// currency, the request's `now`, the time limit and the saved segments the filters name. No query
+// reads the clock, the configuration or the metadata database itself.
 
 import type { Config } from '../config.js';
 import type { Segments } from './sql.js';
@@ -16,6 +16,8 @@ export interface QueryContext {
   projectId: number;
   /** IANA zone defining calendar days, weeks and months. */
   timezone: string;
+  /** ISO 4217 code the project's revenue amounts are in; answers that carry money name it. */
+  currency: string;
   now: Date;
   /** Interrupt each statement after this long (408 `query_timeout`). */
   timeoutMs: number;

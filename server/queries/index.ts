@@ -56,7 +56,7 @@ const retention: QueryRoute<RetentionParams> = {
   doc: {
     operationId: 'queryRetention',
     summary: 'Retention by cohort of first start event',
-    description: 'value=actors gives per-period ratios and counts; revenue, cumulative RUB per cohort member; paid_conversion, the cumulative share that paid.',
+    description: 'value=actors gives per-period ratios and counts; revenue, cumulative revenue per cohort member in the project currency; paid_conversion, the cumulative share that paid.',
     request: 'RetentionRequest',
     response: 'RetentionResponse',
     gated: true,
@@ -159,7 +159,7 @@ const revenueSummary: QueryRoute<RevenueSummaryParams> = {
   },
   validate: validateRevenueSummary,
   entitlements: none,
-  execute: async (store, p, ctx) => shapeRevenueSummary(await runRevenueSummary(store, p, ctx), p),
+  execute: async (store, p, ctx) => shapeRevenueSummary(await runRevenueSummary(store, p, ctx), p, ctx.currency),
 };
 
 const paths: QueryRoute<PathsParams> = {

@@ -81,7 +81,7 @@ const schemas: Record<string, JsonSchema> = {
       steps: { type: 'array', minItems: 2, maxItems: 20, items: ref('FunnelStep') },
       breakdown: ref('Breakdown'),
       count_by: { enum: ['actors', 'totals'], default: 'actors' },
-      value: { enum: ['actors', 'revenue'], default: 'actors', description: 'revenue adds the estimated monthly RUB loss per transition (count_by=actors only)' },
+      value: { enum: ['actors', 'revenue'], default: 'actors', description: 'revenue adds the estimated monthly loss per transition in the project currency (count_by=actors only)' },
       compare: ref('CompareRequest'),
       dropped_at_step: { type: 'integer', description: '1 ≤ k < steps; actors whose level is exactly k (needs actor_drilldown; count_by=actors only)' },
       dropped_cursor: cursor,
@@ -216,10 +216,10 @@ const schemas: Record<string, JsonSchema> = {
       },
       revenue: out({
         converting_actors: count,
-        revenue_per_converting_actor: { type: ['number', 'null'], description: 'RUB over the range' },
+        revenue_per_converting_actor: { type: ['number', 'null'], description: 'project currency, over the range' },
         transitions: {
           type: 'array',
-          items: out({ from_step: count, to_step: count, dropped: count, estimated_monthly_loss: { type: ['number', 'null'], description: 'RUB per 30 days' } }),
+          items: out({ from_step: count, to_step: count, dropped: count, estimated_monthly_loss: { type: ['number', 'null'], description: 'project currency per 30 days' } }),
         },
       }),
     },
@@ -400,7 +400,8 @@ const schemas: Record<string, JsonSchema> = {
   },
   RevenueSummaryResponse: out({
     ...rangeFields,
-    revenue: { type: 'number', description: 'signed sum, RUB' },
+    currency: { type: 'string', description: 'ISO 4217 code of the project currency (project settings), which every amount here is in' },
+    revenue: { type: 'number', description: 'signed sum' },
     paying_actors: count,
     active_actors: count,
     arpu: { type: ['number', 'null'] },

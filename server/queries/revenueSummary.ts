@@ -1,5 +1,6 @@
 // Revenue summary over a range: signed revenue, refunds, and per-actor averages where every active
-// actor counts once over the whole range (ARPU) and paying means a positive total (ARPPU).
+// actor counts once over the whole range (ARPU) and paying means a positive total (ARPPU), in the
+// project's currency, which the answer names.
 
 import type { EventStore, Row } from '../store/eventStore.js';
 import type { QueryContext } from './context.js';
@@ -12,7 +13,9 @@ export interface RevenueSummaryParams extends DateRange {
 }
 
 export interface RevenueSummaryResponse extends DateRange {
-  /** Signed sum in RUB, refunds included. */
+  /** ISO 4217 code of the project's currency, which every amount below is in. */
+  currency: string;
+  /** Signed sum, refunds included. */
   revenue: number;
   /** Actors whose revenue over the range sums to more than zero. */
   paying_actors: number;
@@ -60,7 +63,7 @@ export async function runRevenueSummary(store: EventStore, p: RevenueSummaryPara
 
 // --- shaping ---------------------------------------------------------------------------------
 
-export function shapeRevenueSummary(row: Row, p: RevenueSummaryParams): RevenueSummaryResponse {
+export function shapeRevenueSummary(row: Row, p: RevenueSummaryParams, currency: string): RevenueSummaryResponse {
   const revenue = num(row.revenue);
   const active = num(row.active_actors);
   const paying = num(row.paying_actors);
@@ -68,6 +71,7 @@ export function shapeRevenueSummary(row: Row, p: RevenueSummaryParams): RevenueS
   return {
     date_from: p.date_from,
     date_to: p.date_to,
+    currency,
     revenue,
     paying_actors: paying,
     active_actors: active,

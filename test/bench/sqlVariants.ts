@@ -72,7 +72,7 @@ async function projectOf(conn: DuckDBConnection, dataDir: string): Promise<Query
   const inst = JSON.parse(readFileSync(path.join(dataDir, 'bench-installation.json'), 'utf8')) as { projects: Array<{ id: number; key: string; timezone: string }> };
   const main = inst.projects.find((p) => p.key === MAIN_PROJECT.key)!;
   void conn;
-  return { projectId: main.id, timezone: main.timezone, now: new Date(), timeoutMs: 0, segments: new Map(), pathCleaning: { rules: [], revision: 0, updated_at: null } };
+  return { projectId: main.id, timezone: main.timezone, currency: 'USD', now: new Date(), timeoutMs: 0, segments: new Map(), pathCleaning: { rules: [], revision: 0, updated_at: null } };
 }
 
 async function timings(dataDir: string): Promise<void> {

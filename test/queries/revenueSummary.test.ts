@@ -28,6 +28,7 @@ t.test('revenue, refunds, ARPU and ARPPU in Australia/Sydney', async (t) => {
   t.strictSame(res.body, {
     date_from: '2026-04-04',
     date_to: '2026-04-05',
+    currency: 'USD', // the default of a new project
     revenue: 110, // 100 - 30 + 50 - 10 + 10 - 10
     paying_actors: 1, // u1 (120); u2's total is negative, u5's zero
     active_actors: 4, // u1, u2, u3, u5

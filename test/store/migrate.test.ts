@@ -83,12 +83,18 @@ t.test('the shipped migrations apply to a fresh installation', async (t) => {
   t.ok((await migrateEvents(store)).length > 0);
 });
 
-t.test('an upgrade clears stored paths that do not start with /', async (t) => {
-  const dir = await tempDir(t);
-  const shipped = migrationsDir('duckdb');
+/** A folder of the shipped migrations numbered before `first`: what an older installation had applied. */
+async function migrationsBefore(dir: string, engine: 'sqlite' | 'duckdb', first: string): Promise<string> {
+  const shipped = migrationsDir(engine);
   const before = path.join(dir, 'before');
   await mkdir(before);
-  for (const file of readdirSync(shipped).filter((f) => f < '0029')) await copyFile(path.join(shipped, file), path.join(before, file));
+  for (const file of readdirSync(shipped).filter((f) => f < first)) await copyFile(path.join(shipped, file), path.join(before, file));
+  return before;
+}
+
+t.test('an upgrade clears stored paths that do not start with /', async (t) => {
+  const dir = await tempDir(t);
+  const before = await migrationsBefore(dir, 'duckdb', '0029');
   const store = await EventStore.open(path.join(dir, 'events.duckdb'));
   t.teardown(() => store.close());
   await migrateEvents(store, before);
@@ -98,4 +104,16 @@ t.test('an upgrade clears stored paths that do not start with /', async (t) => {
   await migrateEvents(store);
   const rows = await store.read('SELECT CAST(uuid AS VARCHAR) AS uuid, path FROM events ORDER BY uuid');
   t.same(rows, [{ uuid: ids[0], path: null }, { uuid: ids[1], path: '/pricing' }, { uuid: ids[2], path: null }]);
+});
+
+t.test('an upgrade gives every existing project the currency USD', async (t) => {
+  const dir = await tempDir(t);
+  const before = await migrationsBefore(dir, 'sqlite', '0062');
+  const db = openMetaDb(path.join(dir, 'meta.sqlite'));
+  t.teardown(() => db.close());
+  migrateMeta(db, before);
+  db.prepare("INSERT INTO organizations (id, name, created_at) VALUES (1, 'Shop', '2026-01-01T00:00:00Z')").run();
+  db.prepare("INSERT INTO projects (id, org_id, name, created_at) VALUES (1, 1, 'Store', '2026-01-01T00:00:00Z')").run();
+  migrateMeta(db);
+  t.same(db.prepare('SELECT id, currency FROM projects').all(), [{ id: 1, currency: 'USD' }]);
 });

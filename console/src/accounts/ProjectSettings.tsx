@@ -1,7 +1,8 @@
-// A project's settings: name and time zone (reports count calendar days in it), what the tracker
-// collects (behavior settings), how page URLs are cleaned for paths, and deletion (admins).
+// A project's settings: name, time zone (reports count calendar days in it) and currency (money is
+// shown in it), what the tracker collects (behavior settings), how page URLs are cleaned for paths,
+// and deletion (admins).
 
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api, ok, type Schemas } from '../api/client';
 import { loadShell, useSession } from '../app/session';
@@ -45,15 +46,24 @@ export function ProjectSettings() {
   );
 }
 
+/** ISO 4217 codes this browser knows (and the project's own), each named in the reader's language: "EUR — Euro". */
+function currencyChoices(current: string): Array<[string, string]> {
+  const names = new Intl.DisplayNames(undefined, { type: 'currency' });
+  const codes = new Set([...Intl.supportedValuesOf('currency'), current]);
+  return [...codes].sort().map((code) => [code, `${code} — ${names.of(code) ?? code}`]);
+}
+
 function GeneralCard({ project, canEdit }: { project: Schemas['Project']; canEdit: boolean }) {
   const [name, setName] = useState(project.name);
   const [timezone, setTimezone] = useState(project.timezone);
+  const [currency, setCurrency] = useState(project.currency);
   const [saved, setSaved] = useState(false);
   const { busy, error, handle } = useAction();
-  useEffect(() => (setName(project.name), setTimezone(project.timezone)), [project.id]);
+  const currencies = useMemo(() => currencyChoices(project.currency), [project.currency]);
+  useEffect(() => (setName(project.name), setTimezone(project.timezone), setCurrency(project.currency)), [project.id]);
   const save = handle(async () => {
     setSaved(false);
-    await ok(api.PATCH('/api/v1/projects/{id}', { params: { path: { id: project.id } }, body: { name, timezone } }));
+    await ok(api.PATCH('/api/v1/projects/{id}', { params: { path: { id: project.id } }, body: { name, timezone, currency } }));
     await loadShell();
     setSaved(true);
   });
@@ -62,6 +72,11 @@ function GeneralCard({ project, canEdit }: { project: Schemas['Project']; canEdi
       <h2 id="general-title">General</h2>
       <Field label="Name" value={name} onValue={setName} problem={fieldProblem(error, 'name')} />
       <Field label="Time zone" value={timezone} onValue={setTimezone} hint="IANA name such as Europe/Berlin. Daily, weekly and monthly buckets and every date in reports follow it." problem={fieldProblem(error, 'timezone')} />
+      <Select label="Currency" value={currency} onValue={setCurrency} hint="The currency of revenue amounts (props.revenue); every money figure is shown in it. Amounts are never converted.">
+        {currencies.map(([code, text]) => (
+          <option value={code}>{text}</option>
+        ))}
+      </Select>
       <ErrorNote error={error && !['name', 'timezone'].some((f) => fieldProblem(error, f)) ? error : undefined} />
       {saved && (
         <p class="notice" role="status">

@@ -770,7 +770,7 @@ export interface paths {
         delete: operations["deleteProject"];
         options?: never;
         head?: never;
-        /** Rename a project or change its time zone (admin+) */
+        /** Rename a project or change its time zone or currency (admin+) */
         patch: operations["updateProject"];
         trace?: never;
     };
@@ -1488,7 +1488,7 @@ export interface paths {
         put?: never;
         /**
          * Retention by cohort of first start event
-         * @description value=actors gives per-period ratios and counts; revenue, cumulative RUB per cohort member; paid_conversion, the cumulative share that paid.
+         * @description value=actors gives per-period ratios and counts; revenue, cumulative revenue per cohort member in the project currency; paid_conversion, the cumulative share that paid.
          */
         post: operations["queryRetention"];
         delete?: never;
@@ -2708,7 +2708,7 @@ export interface components {
             dropped_limit: number;
             steps: components["schemas"]["FunnelStep"][];
             /**
-             * @description revenue adds the estimated monthly RUB loss per transition (count_by=actors only)
+             * @description revenue adds the estimated monthly loss per transition in the project currency (count_by=actors only)
              * @default actors
              * @enum {unknown}
              */
@@ -2749,11 +2749,11 @@ export interface components {
             date_to: string;
             revenue?: {
                 converting_actors: number;
-                /** @description RUB over the range */
+                /** @description project currency, over the range */
                 revenue_per_converting_actor: number | null;
                 transitions: {
                     dropped: number;
-                    /** @description RUB per 30 days */
+                    /** @description project currency per 30 days */
                     estimated_monthly_loss: number | null;
                     from_step: number;
                     to_step: number;
@@ -3340,6 +3340,8 @@ export interface components {
         Project: {
             /** Format: date-time */
             created_at: string;
+            /** @description ISO 4217 code, e.g. USD: the currency of revenue amounts */
+            currency: string;
             /** Format: int32 */
             id: number;
             name: string;
@@ -3579,6 +3581,8 @@ export interface components {
             active_actors: number;
             arppu: number | null;
             arpu: number | null;
+            /** @description ISO 4217 code of the project currency (project settings), which every amount here is in */
+            currency: string;
             /**
              * Format: date
              * @description inclusive local date in the project time zone, YYYY-MM-DD
@@ -3592,7 +3596,7 @@ export interface components {
             paying_actors: number;
             refund_count: number;
             refunds: number;
-            /** @description signed sum, RUB */
+            /** @description signed sum */
             revenue: number;
         };
         SavedSegment: {
@@ -5455,6 +5459,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * @description ISO 4217 alphabetic code that Intl knows (Intl.supportedValuesOf("currency")), any letter case, stored in capitals; revenue amounts are in it and are never converted
+                     * @default USD
+                     */
+                    currency?: string;
                     name: string;
                     /**
                      * @description IANA time zone, e.g. Europe/Berlin; calendar days in reports follow it
@@ -5543,6 +5552,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description ISO 4217 alphabetic code that Intl knows (Intl.supportedValuesOf("currency")), any letter case, stored in capitals; revenue amounts are in it and are never converted */
+                    currency?: string;
                     name?: string;
                     /** @description IANA time zone, e.g. Europe/Berlin; calendar days in reports follow it */
                     timezone?: string;

@@ -6,11 +6,11 @@ import { useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../api/client';
 import { useAsync } from '../ui/useAsync';
 import { FunnelChart } from '../ui/charts/FunnelChart';
-import { countOf, formatDuration, formatNumber, formatPercent, formatRub } from '../ui/format';
+import { countOf, formatDuration, formatMoney, formatNumber, formatPercent } from '../ui/format';
 import { Gated } from '../ui/Gated';
 import { ErrorNote } from '../ui/states';
 import { ChoiceControl, CompareToggle, ControlBar, DateRange, EventPicker, FilterEditor, PropertyPicker, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
-import { InsightFrame, useInsight } from './insight';
+import { InsightFrame, useInsight, useProjectCurrency } from './insight';
 import { useAction } from '../ui/useAction';
 import { TableHead } from '../ui/TableHead';
 
@@ -120,6 +120,7 @@ export const isFunnelEmpty = (d: Schemas['FunnelResponse']) => d.steps[0]!.count
 export function FunnelAnswer({ query, data: d, links }: { query: FunnelQuery; data: Schemas['FunnelResponse']; links?: ComponentChildren }) {
   const countBy = query.count_by ?? 'actors';
   const breakdown = query.breakdown?.property;
+  const currency = useProjectCurrency();
   return (
     <>
       <p class="result-meta">
@@ -191,7 +192,7 @@ export function FunnelAnswer({ query, data: d, links }: { query: FunnelQuery; da
       {d.revenue && (
         <>
           <h2>Revenue lost between steps</h2>
-          <p class="result-meta">{formatRub(d.revenue.revenue_per_converting_actor)} per converting person over the range</p>
+          <p class="result-meta">{formatMoney(d.revenue.revenue_per_converting_actor, currency)} per converting person over the range</p>
           <table class="table" data-testid="funnel-revenue">
             <TableHead columns={['Transition', 'Dropped', 'Estimated loss per month']} />
             <tbody>
@@ -201,7 +202,7 @@ export function FunnelAnswer({ query, data: d, links }: { query: FunnelQuery; da
                     {tr.from_step} → {tr.to_step}
                   </th>
                   <td>{formatNumber(tr.dropped)}</td>
-                  <td>{formatRub(tr.estimated_monthly_loss)}</td>
+                  <td>{formatMoney(tr.estimated_monthly_loss, currency)}</td>
                 </tr>
               ))}
             </tbody>

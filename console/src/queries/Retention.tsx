@@ -4,23 +4,23 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../api/client';
 import { useAsync } from '../ui/useAsync';
-import { formatNumber, formatPercent, formatRub } from '../ui/format';
+import { formatMoney, formatNumber, formatPercent } from '../ui/format';
 import { Gated } from '../ui/Gated';
 import { useSession } from '../app/session';
 import { hasFeature } from '../app/features';
 import { useDrawnMark } from '../ui/charts/drawn';
 import { ErrorNote } from '../ui/states';
 import { ChoiceControl, CompareToggle, ControlBar, DateRange, EventPicker, FilterEditor, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
-import { InsightFrame, useInsight } from './insight';
+import { InsightFrame, useInsight, useProjectCurrency } from './insight';
 
 type Value = 'actors' | 'revenue' | 'paid_conversion';
 
 /** Cohorts drawn before the first paint: more than a screen holds. */
 const FIRST_ROWS = 16;
 
-function formatRetentionValue(value: number | null, mode: Value): string {
+function formatRetentionValue(value: number | null, mode: Value, currency: string | undefined): string {
   if (value === null) return '';
-  return mode === 'revenue' ? formatRub(value) : formatPercent(value);
+  return mode === 'revenue' ? formatMoney(value, currency) : formatPercent(value);
 }
 
 /**
@@ -144,6 +144,7 @@ function RetentionGrid({
     return () => clearTimeout(later);
   }, [result]);
   useDrawnMark([result]);
+  const currency = useProjectCurrency();
   const max = Math.max(0, ...result.cohorts.flatMap((c) => c.values.slice(value === 'actors' ? 1 : 0).map((v) => v ?? 0)));
   return (
     <div class="scroll-x" tabIndex={0} role="region" aria-label="Retention grid">
@@ -165,7 +166,7 @@ function RetentionGrid({
               <th scope="row">{c.cohort}</th>
               <td>{formatNumber(c.size)}</td>
               {c.values.map((v, p) => {
-                const text = formatRetentionValue(v, value);
+                const text = formatRetentionValue(v, value, currency);
                 const title = value === 'actors' && c.counts?.[p] != null ? `${c.counts[p]} of ${c.size}` : undefined;
                 return (
                   <td class={shade(v, p === 0 && value === 'actors' ? 1 : max)} title={title} data-value={v ?? ''}>

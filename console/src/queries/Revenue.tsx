@@ -1,10 +1,11 @@
 // Revenue summary: the signed sum of props.revenue (refunds negative) over the range, paying and
-// active people, ARPU and ARPPU, refunds; and revenue per day.
+// active people, ARPU and ARPPU, refunds; and revenue per day; every amount in the currency the
+// answer names (the project's).
 
 import { api, ok, type Schemas } from '../api/client';
 import { useAsync } from '../ui/useAsync';
 import { LineChart } from '../ui/charts/LineChart';
-import { formatNumber, formatRub } from '../ui/format';
+import { formatMoney, formatNumber } from '../ui/format';
 import { ControlBar, DateRange, FilterEditor, filtersOf, usePropertyKeys } from './controls/Controls';
 import { InsightFrame, useInsight } from './insight';
 import { Tile } from './Tile';
@@ -35,7 +36,12 @@ export function Revenue() {
         <>
           <RevenueAnswer data={d} />
           {daily.data && daily.data.series[0] && (
-            <LineChart title="Revenue per day (RUB)" labels={daily.data.series[0].points.map((p) => p.bucket)} series={[{ name: 'Revenue', values: daily.data.series[0].points.map((p) => p.value) }]} />
+            <LineChart
+              title={`Revenue per day (${d.currency})`}
+              currency={d.currency}
+              labels={daily.data.series[0].points.map((p) => p.bucket)}
+              series={[{ name: 'Revenue', values: daily.data.series[0].points.map((p) => p.value) }]}
+            />
           )}
         </>
       )}
@@ -47,14 +53,15 @@ export const isRevenueEmpty = (d: Schemas['RevenueSummaryResponse']) => d.active
 
 /** The revenue summary's figures as tiles, as the page and a dashboard tile show them. */
 export function RevenueAnswer({ data: d }: { data: Schemas['RevenueSummaryResponse'] }) {
+  const money = (n: number | null) => formatMoney(n, d.currency);
   return (
     <div class="tiles" data-testid="revenue-tiles">
-      <Tile label="Revenue" value={formatRub(d.revenue)} name="revenue" />
+      <Tile label="Revenue" value={money(d.revenue)} name="revenue" />
       <Tile label="Paying people" value={formatNumber(d.paying_actors)} name="paying_actors" />
       <Tile label="Active people" value={formatNumber(d.active_actors)} name="active_actors" />
-      <Tile label="ARPU" value={formatRub(d.arpu)} name="arpu" />
-      <Tile label="ARPPU" value={formatRub(d.arppu)} name="arppu" />
-      <Tile label="Refunds" value={`${formatRub(d.refunds)} (${formatNumber(d.refund_count)})`} name="refunds" />
+      <Tile label="ARPU" value={money(d.arpu)} name="arpu" />
+      <Tile label="ARPPU" value={money(d.arppu)} name="arppu" />
+      <Tile label="Refunds" value={`${money(d.refunds)} (${formatNumber(d.refund_count)})`} name="refunds" />
     </div>
   );
 }

@@ -6,16 +6,23 @@ import { api, ok, type Schemas } from '../api/client';
 import { useAsync } from '../ui/useAsync';
 import { LineChart } from '../ui/charts/LineChart';
 import { BarChart } from '../ui/charts/BarChart';
-import { formatNumber } from '../ui/format';
+import { formatMoney, formatNumber } from '../ui/format';
 import { ChoiceControl, CompareToggle, ControlBar, DateRange, EventPicker, FilterEditor, PropertyPicker, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
-import { InsightFrame, useInsight } from './insight';
+import { InsightFrame, useInsight, useProjectCurrency } from './insight';
 
-const METRICS = [
-  ['events', 'events'],
-  ['uniques', 'unique people'],
-  ['revenue', 'revenue (RUB)'],
-  ['revenue_avg', 'revenue per event (RUB)'],
-] as const;
+type Metric = 'events' | 'uniques' | 'revenue' | 'revenue_avg';
+const isMoney = (metric: string) => metric === 'revenue' || metric === 'revenue_avg';
+
+/** The measures as the picker names them, money in the project's currency when it is known. */
+function metricChoices(currency: string | undefined): ReadonlyArray<readonly [Metric, string]> {
+  const inCurrency = currency ? ` (${currency})` : '';
+  return [
+    ['events', 'events'],
+    ['uniques', 'unique people'],
+    ['revenue', `revenue${inCurrency}`],
+    ['revenue_avg', `revenue per event${inCurrency}`],
+  ];
+}
 
 export function Segmentation() {
   const ctx = useInsight();
@@ -23,7 +30,8 @@ export function Segmentation() {
   const names = useEventNames(projectId);
   const keys = usePropertyKeys(projectId);
   const event = url.get('event', 'any');
-  const metric = url.get('metric', 'events') as (typeof METRICS)[number][0];
+  const metric = url.get('metric', 'events') as Metric;
+  const currency = useProjectCurrency();
   const interval = url.get('interval', 'day') as 'hour' | 'day' | 'week' | 'month';
   const groupBy = url.get('group_by');
   const compare = url.get('compare') === 'previous';
@@ -46,7 +54,7 @@ export function Segmentation() {
   const controls = (
     <ControlBar>
       <EventPicker label="Event" value={event} names={names} allowAny onValue={(v) => url.set({ event: v })} />
-      <ChoiceControl label="Measure" value={metric} choices={METRICS} onValue={(v) => url.set({ metric: v })} />
+      <ChoiceControl label="Measure" value={metric} choices={metricChoices(currency)} onValue={(v) => url.set({ metric: v })} />
       <ChoiceControl label="Per" value={interval} choices={['hour', 'day', 'week', 'month'].map((i) => [i, i] as const)} onValue={(v) => url.set({ interval: v })} />
       <DateRange from={from} to={to} today={ctx.today} onChange={(f, t) => url.set({ from: f, to: t })} />
       <PropertyPicker label="Group by" value={groupBy} keys={keys} onValue={(v) => url.set({ group_by: v })} />
@@ -76,12 +84,13 @@ export function SegmentationAnswer({ query, data: d, chart = 'line' }: { query: 
   const series = d.series.map((s) => ({ name: s.name, values: s.points.map((p) => p.value) }));
   if (d.compare) series.push(...d.compare.series.map((s) => ({ name: `${s.name} (previous period)`, values: s.points.map((p) => p.value) })));
   const totals = d.series.map((s) => ({ name: s.name, total: s.points.reduce((n, p) => n + (p.value ?? 0), 0) }));
+  const currency = useProjectCurrency();
   return (
     <>
       {chart === 'bar' && series.length === 1 ? (
         <BarChart title={`${event} by ${interval}`} bars={labels.map((l, i) => ({ label: l.slice(5, 16), value: series[0]!.values[i] ?? 0 }))} />
       ) : (
-        <LineChart title={`${event} by ${interval}`} labels={labels} series={series} />
+        <LineChart title={`${event} by ${interval}`} labels={labels} series={series} currency={isMoney(metric) ? currency : undefined} />
       )}
       <table class="table" data-testid="segmentation-table">
         <thead>
@@ -94,7 +103,7 @@ export function SegmentationAnswer({ query, data: d, chart = 'line' }: { query: 
           {totals.map((s) => (
             <tr>
               <th scope="row">{s.name}</th>
-              <td data-col="total">{formatNumber(Math.round(s.total * 100) / 100)}</td>
+              <td data-col="total">{isMoney(metric) ? formatMoney(s.total, currency) : formatNumber(Math.round(s.total * 100) / 100)}</td>
             </tr>
           ))}
         </tbody>

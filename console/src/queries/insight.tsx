@@ -28,6 +28,15 @@ export function useInsight(defaultDays = 30): InsightContext {
   return { projectId, project, today, from: url.get('from', addDays(today, -(defaultDays - 1))), to: url.get('to', today), url };
 }
 
+/**
+ * The currency of the project of the route, in which its answers' money is; undefined where no
+ * project of the session is open (a shared link), whose amounts then stand without a currency.
+ */
+export function useProjectCurrency(): string | undefined {
+  const projectId = Number(useRoute().params.projectId);
+  return useSession().projects?.find((p) => p.id === projectId)?.currency;
+}
+
 /** The saved insight a page was opened from (`?saved=<id>`), if any. */
 const savedIdOf = (text: string) => (/^[1-9]\d*$/.test(text) ? Number(text) : undefined);
 

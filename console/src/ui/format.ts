@@ -3,7 +3,7 @@
 // One formatter each: `toLocaleString` builds a new one on every call, which a chart of a thousand
 // labels pays for in tens of milliseconds.
 const NUMBER = new Intl.NumberFormat('en-US');
-const RUB = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+const COMPACT = new Intl.NumberFormat(undefined, { notation: 'compact', maximumSignificantDigits: 3 });
 
 export const formatNumber = (n: number | null | undefined): string => (n === null || n === undefined ? '—' : NUMBER.format(n));
 
@@ -39,5 +39,30 @@ export function formatDuration(seconds: number): string {
   return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
 }
 
-export const formatRub = (n: number | null | undefined): string =>
-  n === null || n === undefined ? '—' : `${RUB.format(n)} ₽`;
+/** A number as an axis tick shows it: 12K, 1.25M (three significant digits, so neighbours differ). */
+export const formatCompact = (n: number): string => COMPACT.format(n);
+
+// Money is formatted in the reader's own locale (the browser's: `undefined` asks Intl for it) and
+// the project's ISO 4217 currency; one formatter per currency and form, kept as above.
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+function moneyFormat(currency: string | undefined, compact: boolean): Intl.NumberFormat {
+  const key = `${currency ?? ''}|${compact}`;
+  let format = moneyFormats.get(key);
+  if (!format) moneyFormats.set(key, (format = new Intl.NumberFormat(undefined, moneyOptions(currency, compact))));
+  return format;
+}
+
+function moneyOptions(currency: string | undefined, compact: boolean): Intl.NumberFormatOptions {
+  // Without a known currency (an answer shown outside its project) the amount stands alone rather than in a guessed one.
+  const amount: Intl.NumberFormatOptions = currency ? { style: 'currency', currency } : { minimumFractionDigits: 2, maximumFractionDigits: 2 };
+  // Compact ticks take the narrow symbol ($, ₽, €); the chart's title names the code.
+  return compact ? { ...amount, notation: 'compact', maximumSignificantDigits: 3, currencyDisplay: 'narrowSymbol' } : amount;
+}
+
+/** An amount in a currency, e.g. $1,234.50 or 1.234,50 € (the separator before a symbol never breaks). */
+export const formatMoney = (n: number | null | undefined, currency: string | undefined): string =>
+  n === null || n === undefined ? '—' : moneyFormat(currency, false).format(n);
+
+/** An amount as an axis tick shows it: $12K, ₽1.2K. */
+export const formatMoneyCompact = (n: number, currency: string | undefined): string => moneyFormat(currency, true).format(n);

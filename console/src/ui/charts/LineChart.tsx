@@ -1,11 +1,14 @@
 // A time series drawn by uPlot from plain numbers, with the same numbers in a table that opens
 // below it (for screen readers, and for tests that compare what is drawn with the API's answer).
-// It never fetches.
+// Its value axis reads compactly (12K), in a currency when the numbers are money ($12K). It never
+// fetches.
 
 import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { useStable } from './drawn';
+import { yAxisLabels } from './yAxisLabels';
+import { formatCompact, formatMoneyCompact } from '../format';
 
 export interface Series {
   name: string;
@@ -19,7 +22,8 @@ function shortLabel(label: string | undefined): string {
 
 const COLORS = ['#3b4cca', '#d9480f', '#2b8a3e', '#ae3ec9', '#1098ad', '#e67700', '#5c940d', '#c2255c'];
 
-export function LineChart({ labels, series, title, height = 260 }: { labels: string[]; series: Series[]; title: string; height?: number }) {
+/** `currency`: the values are amounts in this ISO 4217 currency. */
+export function LineChart({ labels, series, title, height = 260, currency }: { labels: string[]; series: Series[]; title: string; height?: number; currency?: string }) {
   const box = useRef<HTMLDivElement>(null);
   const data = useStable({ labels, series });
   useEffect(() => {
@@ -27,6 +31,7 @@ export function LineChart({ labels, series, title, height = 260 }: { labels: str
     if (!el) return;
     const { labels, series } = data;
     const xs = labels.map((_, i) => i);
+    const y = yAxisLabels(currency === undefined ? formatCompact : (v) => formatMoneyCompact(v, currency));
     const plot = new uPlot(
       {
         width: Math.max(el.clientWidth, 320),
@@ -35,10 +40,11 @@ export function LineChart({ labels, series, title, height = 260 }: { labels: str
         axes: [
           // Whole buckets only, as short dates (MM-DD, or MM-DD HH:MM for hours), spaced so they never overlap.
           { space: 70, incrs: [1, 2, 7, 14, 30, 60, 90, 180, 365], values: (_u, ticks) => ticks.map((t) => shortLabel(labels[t])), stroke: '#495057', grid: { stroke: '#e9ecef' } },
-          { stroke: '#495057', grid: { stroke: '#e9ecef' } },
+          y.axis,
         ],
         series: [{ label: 'Date', value: (_u, v) => labels[v] ?? '' }, ...series.map((s, i) => ({ label: s.name, stroke: COLORS[i % COLORS.length], width: 2, points: { show: labels.length < 40 } }))],
         legend: { show: series.length > 1 },
+        hooks: y.hooks,
       },
       [xs, ...series.map((s) => s.values)] as uPlot.AlignedData,
       el,
@@ -50,7 +56,7 @@ export function LineChart({ labels, series, title, height = 260 }: { labels: str
       resize.disconnect();
       plot.destroy();
     };
-  }, [data, height]);
+  }, [data, height, currency]);
   return (
     <figure class="chart">
       <div ref={box} class="chart-canvas" role="img" aria-label={title} />
