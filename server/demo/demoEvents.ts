@@ -24,7 +24,6 @@ import {
 export interface DemoIdentity {
   anonymous_id: string;
   user_id: string;
-  traits: Record<string, unknown>;
 }
 
 export interface DemoData {
@@ -222,7 +221,7 @@ function siteVisit(visit: Visit, out: Output, visitor: Visitor, arrival: (typeof
     visit.view(page.path, page.title);
     if (page.path === '/features' && rand() < 0.18) visit.deadClick(FEATURE_SCREENSHOT);
   }
-  if (rand() < 0.2) signupFunnel(visit, out, visitor);
+  if (rand() < 0.16) signupFunnel(visit, out, visitor);
 }
 
 /** Pricing, the call to action, the form, the account; the form is sometimes abandoned. */
@@ -241,7 +240,7 @@ function signupFunnel(visit: Visit, out: Output, visitor: Visitor): void {
     return { field, tag: 'input', type, time_ms: Math.round(1500 + rand() * 9000), focus_count: 1 + (i === 1 && rand() < 0.3 ? 1 : 0), changed: true, to_change_ms: Math.round(200 + rand() * 1500), corrections };
   });
   const order = SIGNUP_FIELDS.map((f) => f.field);
-  if (rand() < 0.62) {
+  if (rand() < 0.5) {
     visit.click(SIGNUP_SUBMIT);
     visit.add('pp.form_submit', { url: `${SITE}/signup`, elements: SIGNUP_FORM, props: { form, fields: filled, focus_order: order, last_field: order[2], duration_ms: Math.round(15_000 + rand() * 60_000), since_load_ms: sinceLoad, blank_fields: [] } }, 50);
     signUp(visit, out, visitor);
@@ -257,7 +256,7 @@ function signUp(visit: Visit, out: Output, visitor: Visitor): void {
   out.users += 1;
   visitor.userId = `user-${out.users}`;
   visitor.engaged = rand() < 0.4;
-  out.identities.push({ anonymous_id: visitor.anonymousId, user_id: visitor.userId, traits: { plan: 'trial', company: `Company ${out.users}` } });
+  out.identities.push({ anonymous_id: visitor.anonymousId, user_id: visitor.userId });
   visit.add('signup', { url: `${SITE}/signup`, props: { method: rand() < 0.7 ? 'email' : 'sso' } });
   visit.view('/app', 'Dashboard');
   if (rand() < (visitor.engaged ? 0.85 : 0.35)) visit.add('project_created', { url: `${SITE}/app`, props: { plan: 'trial' } });
