@@ -10,7 +10,7 @@ import { closeOnSignals, startServer } from '../server/start.js';
 import { runAdminCommand } from '../server/admin/adminClient.js';
 import { AdminCommandError } from '../server/admin/adminCommands.js';
 import { ensureDemoAccount } from '../server/accounts/demoAccount.js';
-import { loadDemoData } from '../server/demo/loadDemoData.js';
+import { loadDemoData, type DemoLoad } from '../server/demo/loadDemoData.js';
 import { formatLicense } from '../server/license/formatLicense.js';
 import type { LicenseReport } from '../server/license/licenseManager.js';
 import type { OutboxEntry } from '../server/mail/outbox.js';
@@ -157,11 +157,11 @@ installationOptions(
       const text = (line: string): void => {
         if (!opts.json) say(line);
       };
-      let loaded: { events: number; people: number } | null = null;
+      let loaded: DemoLoad | null = null;
       if (demo.password && opts.demoData !== false) {
         text('Loading demo data into the demo project…');
-        loaded = await loadDemoData(running.services, running.url, demo.project.id, demo.ownerId);
-        text(`  ${loaded.events.toLocaleString('en-US')} events of ${loaded.people.toLocaleString('en-US')} visitors over four weeks.`);
+        loaded = await loadDemoData(running.services, demo.project.id, demo.ownerId);
+        text(`  ${loaded.events.toLocaleString('en-US')} events of ${loaded.people.toLocaleString('en-US')} visitors over ${loaded.days / 7} weeks.`);
       }
       const signIn = `${config.base_url}/sign-in`;
       if (opts.json) {

@@ -1,63 +1,43 @@
-// Sends the demo events to the server's own ingestion surface over HTTP (the path every real
-// event takes: journal, writer, identity links), with a server key issued for the purpose and
-// revoked when done; and turns on autocapture for the demo project so its behavior pages fill.
+// Loads the demo events into the demo project in this process, through the ingestion domain's own
+// functions (checks, normalization, the journal and the group writer, identity links) with a
+// server key issued for the purpose and revoked when done: stored exactly as sent events are, with
+// no HTTP round trip and so no request log lines. Turns on autocapture so the behavior pages fill.
 
-import http from 'node:http';
-import https from 'node:https';
 import type { Services } from '../services.js';
 import { issueIngestKey, revokeIngestKey } from '../keys/ingestKeys.js';
 import { patchBehaviorSettings } from '../behavior/behaviorSettings.js';
-import { demoEvents } from './demoEvents.js';
+import { MAX_EVENTS_PER_REQUEST, trackEvents } from '../ingest/track.js';
+import { identify } from '../ingest/identity.js';
+import { ingestWriter } from '../ingest/groupWriter.js';
+import type { IngestCredential } from '../ingest/ingestCredential.js';
+import { DEMO_DAYS, demoEvents } from './demoEvents.js';
 
-const BATCH = 500;
-const RETRIES = 20;
-const IDENTIFY_CONCURRENCY = 8;
-
-interface Answer {
-  status: number;
-  body: string;
-  retryAfter: number;
-}
-
-/** A POST to this very server; its certificate may be self-signed, which is no reason to refuse ourselves. */
-function post(url: string, key: string, body: unknown): Promise<Answer> {
-  const target = new URL(url);
-  const client = target.protocol === 'https:' ? https : http;
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = client.request(
-      target,
-      { method: 'POST', rejectUnauthorized: false, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), retryAfter: Number(res.headers['retry-after'] ?? 1) }));
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-/** Sends and, while the server asks to slow down (429, 503 back-pressure), waits and sends again. */
-async function send(url: string, key: string, body: unknown): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    const answer = await post(url, key, body);
-    if (answer.status === 202 || answer.status === 200) return;
-    if ((answer.status === 429 || answer.status === 503) && attempt < RETRIES) {
-      await new Promise((r) => setTimeout(r, Math.min(Math.max(answer.retryAfter, 0.2), 5) * 1000));
-      continue;
-    }
-    throw new Error(`demo data: ${new URL(url).pathname} answered ${answer.status}: ${answer.body.slice(0, 300)}`);
-  }
-}
+const REQUEST_ID = 'demo-data';
+/** Batches handed to the writer at once: enough to fill its groups, few enough to bound memory. */
+const IN_FLIGHT = 4;
 
 export interface DemoLoad {
   events: number;
   people: number;
+  days: number;
 }
 
-export async function loadDemoData(services: Services, serverUrl: string, projectId: number, ownerId: number, options: { visitors?: number } = {}): Promise<DemoLoad> {
+/** Runs `work` over `items`, `width` at a time, in order of start. */
+async function eachAtOnce<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) await work(items[i]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+}
+
+function batchesOf<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+export async function loadDemoData(services: Services, projectId: number, ownerId: number, options: { visitors?: number } = {}): Promise<DemoLoad> {
   const now = services.clock.now();
   patchBehaviorSettings(
     services.meta,
@@ -68,16 +48,18 @@ export async function loadDemoData(services: Services, serverUrl: string, projec
   );
   const data = demoEvents({ end: now, visitors: options.visitors });
   const issued = issueIngestKey(services, projectId, { type: 'server', name: 'Demo data loader' }, ownerId);
+  const credential: IngestCredential = { key: issued.key, source: 'server', viaQuery: false };
+  const ctx = { credential, sdk: null, requestId: REQUEST_ID };
   try {
-    for (let i = 0; i < data.events.length; i += BATCH) await send(`${serverUrl}/v1/track`, issued.value, { events: data.events.slice(i, i + BATCH) });
-    // One link per request, each answered once durable: a few at a time keeps that short.
-    const pending = [...data.identities];
-    const worker = async () => {
-      for (let identity = pending.shift(); identity; identity = pending.shift()) await send(`${serverUrl}/v1/identify`, issued.value, identity);
-    };
-    await Promise.all(Array.from({ length: IDENTIFY_CONCURRENCY }, worker));
+    await eachAtOnce(batchesOf(data.events, MAX_EVENTS_PER_REQUEST), IN_FLIGHT, async (events) => {
+      const result = await trackEvents(services, { events }, ctx);
+      if (result.rejected.length > 0) throw new Error(`demo data: event refused: ${result.rejected[0]!.message}`);
+    });
+    await eachAtOnce(data.identities, IN_FLIGHT, async (identity) => void (await identify(services, identity, ctx)));
+    // Acknowledged means journaled; the count printed afterwards should be what queries see.
+    await ingestWriter(services).loaded();
   } finally {
     revokeIngestKey(services, projectId, issued.key.id);
   }
-  return { events: data.events.length, people: new Set(data.events.map((e) => e.anonymous_id)).size };
+  return { events: data.events.length, people: new Set(data.events.map((e) => e.anonymous_id)).size, days: DEMO_DAYS };
 }

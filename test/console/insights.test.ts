@@ -16,7 +16,7 @@ import { eventually } from '../support/eventually.js';
 
 const server: TestServer = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
 const { owner, project } = await createTenant(server, { timezone: 'America/New_York' });
-await loadDemoData(server.running.services, server.url, project.id, owner.id, { visitors: 400 });
+await loadDemoData(server.running.services, project.id, owner.id, { visitors: 400 });
 const token = (await login(server, owner.email, TEST_PASSWORD)).token!;
 const browser = await launchChromium();
 t.teardown(() => browser.close());

@@ -16,7 +16,7 @@ import { eventually } from '../support/eventually.js';
 const server = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
 await grantEntitlements(server, ['actor_drilldown', 'saved_segments']);
 const { owner, project } = await createTenant(server);
-await loadDemoData(server.running.services, server.url, project.id, owner.id, { visitors: 300 });
+await loadDemoData(server.running.services, project.id, owner.id, { visitors: 300 });
 const token = (await login(server, owner.email, TEST_PASSWORD)).token!;
 const browser = await launchChromium();
 t.teardown(() => browser.close());
