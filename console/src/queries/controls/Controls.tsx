@@ -1,7 +1,7 @@
 // The controls insights share: date range with presets, event and property pickers fed by the
 // project's catalogs, a filter row (field, operator, value, or a saved segment), and compare.
 
-import { useId, useState } from 'preact/hooks';
+import { useEffect, useId, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import { api, ok, type Schemas } from '../../api/client';
 import { useAsync } from '../../ui/useAsync';
@@ -199,6 +199,24 @@ export function filtersOf(texts: string[]): FilterItem[] {
   return texts.map(parseFilter).filter((f): f is FilterItem => f !== undefined);
 }
 
+/**
+ * A filter's value, typed freely and taken on change (Enter or leaving the field). What is being
+ * typed is the field's own: an answer drawn meanwhile re-renders the row and must not put the
+ * value last taken back over it.
+ */
+function FilterValue({ label, value, onValue }: { label: string; value: string; onValue(v: string): void }) {
+  const [draft, setDraft] = useState(value);
+  useEffect(() => setDraft(value), [value]);
+  return (
+    <input
+      aria-label={label}
+      value={draft}
+      onInput={(e) => setDraft((e.currentTarget as HTMLInputElement).value)}
+      onChange={(e) => onValue((e.currentTarget as HTMLInputElement).value)}
+    />
+  );
+}
+
 /** Filter rows, and saved segments where the answer takes them (`segments`, on by default; reports take filters only). */
 export function FilterEditor({ projectId, filters, keys, onChange, segments: offerSegments = true }: { projectId: number; filters: string[]; keys: string[]; onChange(filters: string[]): void; segments?: boolean }) {
   const segmentsAllowed = offerSegments && hasFeature(useSession(), 'saved_segments');
@@ -236,7 +254,7 @@ export function FilterEditor({ projectId, filters, keys, onChange, segments: off
               ))}
             </select>
             {op !== 'exists' && op !== 'not_exists' && (
-              <input aria-label={`Filter ${i + 1} value`} value={value} onChange={(e) => update(i, [field, op, (e.currentTarget as HTMLInputElement).value].join('|'))} />
+              <FilterValue label={`Filter ${i + 1} value`} value={value} onValue={(v) => update(i, [field, op, v].join('|'))} />
             )}
             <button type="button" class="link" aria-label={`Remove filter ${i + 1}`} onClick={() => onChange(filters.filter((_, j) => j !== i))}>
               Remove
