@@ -1,5 +1,6 @@
 // A project's settings: name and time zone (reports count calendar days in it), what the tracker
-// collects (behavior settings), how page URLs are cleaned for paths, and deletion (admins).
+// collects (behavior settings), how page URLs are cleaned for paths, and, for admins, deleting its
+// form data and the project itself.
 
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
@@ -10,6 +11,7 @@ import { Field, Select, Submit, fieldProblem } from '../ui/forms';
 import { Empty, ErrorNote, Loading } from '../ui/states';
 import { useAction } from '../ui/useAction';
 import { PathCleaningCard } from '../queries/PathCleaningCard';
+import { FormPurge } from '../behavior/FormPurge';
 
 type Settings = Schemas['BehaviorSettings'];
 
@@ -40,6 +42,7 @@ export function ProjectSettings() {
       <GeneralCard project={project} canEdit={isAdmin} />
       <BehaviorCard projectId={projectId} canEdit={isAdmin} />
       <PathCleaningCard projectId={projectId} canEdit={isAdmin} />
+      {isAdmin && <FormPurge projectId={projectId} projectName={project.name} />}
       {isAdmin && <DeleteCard projectId={projectId} name={project.name} />}
     </section>
   );
