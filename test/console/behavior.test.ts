@@ -1,13 +1,12 @@
 // The behavior pages in chromium against the real server, on hand-made clicks, scroll depths and
 // form events: every figure, row, heatmap cell and field drawn must be the API's answer to the
 // same question (asked by the test with the page's parameters); "Load more" pages through the
-// lists; an admin deletes the project's form data through the confirmation dialog and sees the
-// job succeed and the forms go; a viewer is not offered the deletion.
+// lists (deleting form data, from the project settings, is formData.test.ts).
 
 import t from 'tap';
 import type { Page } from 'playwright-core';
 import { startTestServer } from '../support/testServer.js';
-import { addMember, createTenant, login, TEST_PASSWORD } from '../support/factories.js';
+import { createTenant, login, TEST_PASSWORD } from '../support/factories.js';
 import { seedEvents, type SeedEvent } from '../support/seedEvents.js';
 import { launchChromium } from '../support/chromium.js';
 import { ROOMY_LIMITS } from '../auth/authTestKit.js';
@@ -16,7 +15,7 @@ import { eventually } from '../support/eventually.js';
 import { grantEntitlements } from '../support/license.js';
 
 const server = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
-const { owner, org, project } = await createTenant(server, { timezone: 'UTC' });
+const { owner, project } = await createTenant(server, { timezone: 'UTC' });
 const token = (await login(server, owner.email, TEST_PASSWORD)).token!;
 // Element texts are reported in standard privacy mode only.
 await server.request('PATCH', `/api/v1/projects/${project.id}/behavior/settings`, { token, body: { privacy_mode: 'standard' } });
@@ -105,7 +104,7 @@ function tilesOf(p: Page, testId: string): Promise<Record<string, string>> {
 
 const pageRow = (p: any) => [p.url, num(p.events), num(p.page_views), num(p.clicks), num(p.unique_clickers), withRate(p.rage_clicks, p.rage_click_rate), withRate(p.dead_clicks, p.dead_click_rate), pct(p.scroll.reach_50), depth(p.scroll.mean_depth)];
 const elementRow = (e: any) => [e.selector, e.text ?? '—', num(e.clicks), num(e.rage_clicks), num(e.dead_clicks)];
-const formRow = (f: any) => [f.form, f.url, num(f.views), num(f.starts), pct(f.start_rate), num(f.submits), pct(f.conversion_rate), num(f.abandons), pct(f.abandonment_rate), num(f.resubmissions), num(f.starters), num(f.submitters), ms(f.median_time_to_submit_ms)];
+const formRow = (f: any) => [f.form, f.url, num(f.views), withRate(f.starts, f.start_rate), withRate(f.submits, f.conversion_rate), withRate(f.abandons, f.abandonment_rate), num(f.resubmissions), num(f.starters), num(f.submitters), ms(f.median_time_to_submit_ms)];
 const fieldRow = (f: any) => [f.field, f.tag ?? '—', f.type ?? '—', num(f.drop_offs), pct(f.drop_off_rate), num(f.interactions), ms(f.median_time_ms), ms(f.median_to_change_ms), num(f.refocuses), num(f.corrections), num(f.left_blank)];
 
 const browser = await launchChromium();
@@ -208,7 +207,6 @@ t.test('the forms list, its next page, and one form with its fields', async (t) 
   await page.getByRole('button', { name: 'Load more forms' }).click();
   const all = [...pages[0].items, ...pages[1].items].map(formRow);
   t.same(await eventually('more forms', () => rowsOf(page, 'behavior-forms'), (rows) => rows.length === all.length), all);
-  t.equal(await page.getByRole('button', { name: 'Delete all form data' }).count(), 1, 'the owner is offered the deletion');
   await checkAccessible(t, page, 'forms list');
 
   await page.getByRole('link', { name: 'form#signup' }).click();
@@ -225,45 +223,4 @@ t.test('the forms list, its next page, and one form with its fields', async (t) 
   t.match(await page.getByTestId('no-values-note').textContent(), 'No entered value is ever collected');
   await checkAccessible(t, page, 'form report');
   checkClean(t, tab);
-});
-
-t.test('a viewer reads the forms but is not offered the deletion', async (t) => {
-  const viewer = await addMember(server, org, 'viewer');
-  const other = await signedInConsole(t, browser, server, viewer.email, TEST_PASSWORD);
-  await other.page.goto(`${base}/behavior/forms?${range}`);
-  await other.page.getByTestId('behavior-forms').waitFor();
-  t.equal(await other.page.getByRole('button', { name: 'Delete all form data' }).count(), 0, 'no deletion button');
-  t.equal(await other.page.getByTestId('purge-jobs').count(), 0, 'no purge jobs');
-  checkClean(t, other);
-});
-
-t.test('an admin deletes all form data: confirmation, the job followed to success, the forms gone', async (t) => {
-  const admin = await addMember(server, org, 'admin');
-  const adminTab = await signedInConsole(t, browser, server, admin.email, TEST_PASSWORD);
-  const p = adminTab.page;
-  await p.goto(`${base}/behavior/forms?${range}`);
-  await p.getByTestId('behavior-forms').waitFor();
-  t.match(await p.locator('#purge-title ~ p.muted').textContent(), 'never deleted', 'no purge yet');
-  await p.getByRole('button', { name: 'Delete all form data' }).click();
-  const dialog = p.getByRole('dialog', { name: `Delete all form data of ${project.name}?` });
-  await dialog.waitFor();
-  t.ok(await dialog.getByRole('button', { name: 'Delete all form data' }).isDisabled(), 'not before the name is typed');
-  await dialog.getByLabel(`Type the project name (${project.name}) to confirm`).fill('Test projec');
-  t.ok(await dialog.getByRole('button', { name: 'Delete all form data' }).isDisabled(), 'nor with a wrong name');
-  await checkAccessible(t, p, 'purge dialog');
-  await dialog.getByLabel(`Type the project name (${project.name}) to confirm`).fill(project.name);
-  await dialog.getByRole('button', { name: 'Delete all form data' }).click();
-  const status = p.getByTestId('purge-status');
-  await eventually('the job to succeed', () => status.getAttribute('data-state').catch(() => null), (s) => s === 'succeeded' || s === 'failed', 30_000);
-  const jobs = (await server.request('GET', `/api/v1/projects/${project.id}/behavior/forms/purge`, { token })).body.items;
-  t.equal(jobs.length, 1, 'one job');
-  t.match(jobs[0], { state: 'succeeded', requested_by: admin.id });
-  t.equal(await status.textContent(), `Form data deleted: ${num(jobs[0].deleted_events)} form events.`, 'the job is shown with what it deleted');
-  t.equal(jobs[0].deleted_events, 4 + 3 + 2 + EXTRA, 'every form start, submit and abandon');
-  t.same(await eventually('the jobs table', () => p.getByTestId('purge-jobs').locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-state'))), (s) => s.length === 1), ['succeeded']);
-  t.same((await api('forms')).items, [], 'the API has no form left');
-  await p.getByText(`No form was started from ${from} to ${today}`).waitFor();
-  t.pass('the forms list is empty');
-  await checkAccessible(t, p, 'forms after the purge');
-  checkClean(t, adminTab);
 });

@@ -172,6 +172,7 @@ t.test('a text tile; tiles moved with the keyboard and by dragging, resized both
   await tileNamed(page, 'Text').getByText('Read the funnel first.').waitFor();
   const order = async () => (await dashboardNamed('Growth')).tiles.map((tile: any) => tile.insight?.name ?? tile.text);
   t.same(await order(), ['Signup funnel', 'Page views', 'Read the funnel first.']);
+  await page.getByRole('button', { name: 'Edit layout' }).click();
   await tileNamed(page, 'Text').getByRole('button', { name: 'Edit text' }).click();
   await page.getByRole('dialog').getByLabel('Text').fill('Read the funnel first.\n\nThen the page views.');
   await page.getByRole('dialog').getByRole('button', { name: 'Save the text' }).click();

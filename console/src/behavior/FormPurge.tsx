@@ -1,6 +1,6 @@
-// Deleting all of a project's form data (admins and owners): a dialog that asks for the project's
-// name, the purge queued with its confirmation header, the job followed until it succeeds or
-// fails, and the latest purges of the project.
+// Deleting all of a project's form data (admins and owners, a danger section of the project
+// settings): a dialog that asks for the project's name, the purge queued with its confirmation
+// header, the job followed until it succeeds or fails, and the latest purges of the project.
 
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../api/client';
@@ -10,6 +10,7 @@ import { ErrorNote, Loading } from '../ui/states';
 import { TableHead } from '../ui/TableHead';
 import { useAction } from '../ui/useAction';
 import { useAsync } from '../ui/useAsync';
+import './behavior.css';
 
 type Job = Schemas['FormPurgeJob'];
 
@@ -18,7 +19,7 @@ const POLL_MS = 1000;
 
 const finished = (job: Job) => job.state === 'succeeded' || job.state === 'failed';
 
-export function FormPurge({ projectId, projectName, onPurged }: { projectId: number; projectName: string; onPurged(): void }) {
+export function FormPurge({ projectId, projectName }: { projectId: number; projectName: string }) {
   const path = { path: { id: projectId } };
   const jobs = useAsync(() => ok(api.GET('/api/v1/projects/{id}/behavior/forms/purge', { params: path })), [projectId]);
   const [open, setOpen] = useState(false);
@@ -34,10 +35,7 @@ export function FormPurge({ projectId, projectName, onPurged }: { projectId: num
         (next) => {
           setPollError(undefined);
           setJob(next);
-          if (finished(next)) {
-            jobs.reload();
-            onPurged();
-          }
+          if (finished(next)) jobs.reload();
         },
         (error: Error) => (setPollError(error), setJob({ ...active })),
       );

@@ -1,15 +1,16 @@
 // Behavior → Forms: every form (its selector on a page) in the API's order, most starts first,
 // with views, starts, submits, conversion, abandonment and time to submit; each opens its fields.
-// Admins and owners also find here the deletion of all the project's form data.
+// Each rate shares a cell with its count, as on the pages list, so the table fits a 1280 px window.
+// Deleting the project's form data lives in the project settings, which admins are pointed to.
 
 import { api, ok, type Schemas } from '../api/client';
 import { useSession } from '../app/session';
-import { formatNumber, formatPercent } from '../ui/format';
+import { formatNumber } from '../ui/format';
 import { TableHead } from '../ui/TableHead';
 import { Empty } from '../ui/states';
 import { LoadMore, ReportControls, ReportFrame, useReport, usePaged } from './report';
 import { formatMs } from './format';
-import { FormPurge } from './FormPurge';
+import { countWithRate } from './Pages';
 
 type FormRow = Schemas['FormSummary'];
 
@@ -24,53 +25,51 @@ export function Forms() {
   );
   const note = (
     <p class="result-meta">
-      Starts, submits and abandons count each visit (a session, or a person without one) once a day. Forms report which field had focus and for how long, never what was typed.
+      Starts, submits and abandons count each visit (a session, or a person without one) once a day; starts are shown as a share of views, submits and abandons of starts. Forms report which field had focus and for how long, never what was typed.
+      {isAdmin && (
+        <>
+          {' '}
+          Deleting all form data is in the <a href={`/projects/${projectId}/settings`}>project settings</a>.
+        </>
+      )}
     </p>
   );
   return (
-    <>
-      <ReportFrame title="Forms" titleId="behavior-forms-title" subtitle={note} ctx={ctx} controls={<ReportControls ctx={ctx} />} paged={paged}>
-        {(first) =>
-          paged.items.length === 0 ? (
-            <Empty title={`No form was started from ${first.date_from} to ${first.date_to}`}>Widen the dates or loosen the filters. Forms are collected when the project's settings turn them on.</Empty>
-          ) : (
-            <>
-              <div class="scroll-x" tabIndex={0} role="region" aria-label="Forms">
-                <table class="table" data-testid="behavior-forms">
-                  <TableHead
-                    columns={['Form', 'Page', 'Views', 'Starts', 'Start rate', 'Submits', 'Conversion', 'Abandons', 'Abandonment', 'Resubmissions', 'People who started', 'People who submitted', 'Median time to submit']}
-                  />
-                  <tbody>
-                    {paged.items.map((f: FormRow) => (
-                      <tr>
-                        <th scope="row" class="selector-cell">
-                          <a href={ctx.linkTo('/behavior/form', { form: f.form, url: f.url })}>
-                            <code class="selector">{f.form}</code>
-                          </a>
-                        </th>
-                        <td class="url-cell">{f.url}</td>
-                        <td>{formatNumber(f.views)}</td>
-                        <td>{formatNumber(f.starts)}</td>
-                        <td>{formatPercent(f.start_rate)}</td>
-                        <td>{formatNumber(f.submits)}</td>
-                        <td>{formatPercent(f.conversion_rate)}</td>
-                        <td>{formatNumber(f.abandons)}</td>
-                        <td>{formatPercent(f.abandonment_rate)}</td>
-                        <td>{formatNumber(f.resubmissions)}</td>
-                        <td>{formatNumber(f.starters)}</td>
-                        <td>{formatNumber(f.submitters)}</td>
-                        <td>{formatMs(f.median_time_to_submit_ms)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <LoadMore paged={paged} what="forms" />
-            </>
-          )
-        }
-      </ReportFrame>
-      {isAdmin && ctx.project && <FormPurge projectId={projectId} projectName={ctx.project.name} onPurged={paged.reload} />}
-    </>
+    <ReportFrame title="Forms" titleId="behavior-forms-title" subtitle={note} ctx={ctx} controls={<ReportControls ctx={ctx} />} paged={paged}>
+      {(first) =>
+        paged.items.length === 0 ? (
+          <Empty title={`No form was started from ${first.date_from} to ${first.date_to}`}>Widen the dates or loosen the filters. Forms are collected when the project's settings turn them on.</Empty>
+        ) : (
+          <>
+            <div class="scroll-x" tabIndex={0} role="region" aria-label="Forms">
+              <table class="table forms-table" data-testid="behavior-forms">
+                <TableHead columns={['Form', 'Page', 'Views', 'Starts', 'Submits', 'Abandons', 'Resubmissions', 'People who started', 'People who submitted', 'Median time to submit']} />
+                <tbody>
+                  {paged.items.map((f: FormRow) => (
+                    <tr>
+                      <th scope="row" class="selector-cell">
+                        <a href={ctx.linkTo('/behavior/form', { form: f.form, url: f.url })}>
+                          <code class="selector">{f.form}</code>
+                        </a>
+                      </th>
+                      <td class="url-cell">{f.url}</td>
+                      <td>{formatNumber(f.views)}</td>
+                      <td>{countWithRate(f.starts, f.start_rate)}</td>
+                      <td>{countWithRate(f.submits, f.conversion_rate)}</td>
+                      <td>{countWithRate(f.abandons, f.abandonment_rate)}</td>
+                      <td>{formatNumber(f.resubmissions)}</td>
+                      <td>{formatNumber(f.starters)}</td>
+                      <td>{formatNumber(f.submitters)}</td>
+                      <td>{formatMs(f.median_time_to_submit_ms)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <LoadMore paged={paged} what="forms" />
+          </>
+        )
+      }
+    </ReportFrame>
   );
 }

@@ -11,7 +11,7 @@ import { LoadMore, ReportControls, ReportFrame, useReport, usePaged } from './re
 type PageRow = Schemas['BehaviorURL'];
 
 /** A count with its share of the page's clicks, e.g. "3 (12.5%)". */
-export const countWithRate = (n: number, rate: number) => `${formatNumber(n)} (${formatPercent(rate)})`;
+export const countWithRate = (n: number, rate: number | null) => `${formatNumber(n)} (${formatPercent(rate)})`;
 
 export function Pages() {
   const ctx = useReport();

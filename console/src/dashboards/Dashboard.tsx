@@ -1,7 +1,8 @@
 // One dashboard: its tiles on the grid, each drawing its saved insight's answer with the dashboard's
 // date range and filters laid over the insight's own. Analysts and above change the range and
-// filters, the name, the layout (drag or buttons), add insight and text tiles, edit text and remove tiles;
-// admins and owners share it. Viewers read, and may look at the tiles over other dates.
+// filters, the name, and add insight and text tiles; in "Edit layout" they move and resize tiles
+// (drag or buttons), edit text and remove tiles. Admins and owners share it. Viewers read, and may
+// look at the tiles over other dates.
 
 import { useEffect, useState } from 'preact/hooks';
 import { useRecord } from './useRecord';
@@ -12,6 +13,7 @@ import { Empty, ErrorNote, Loading } from '../ui/states';
 import { useAction } from '../ui/useAction';
 import { useAsync } from '../ui/useAsync';
 import { ControlBar, DateRange, FilterEditor, filterText, filtersOf, usePropertyKeys, type FilterItem } from '../queries/controls/Controls';
+import { OverridesNote } from './OverridesNote';
 import { addTile, deleteDashboard, getDashboard, insightResult, listInsights, removeTile, tileResult, updateDashboard, updateTile, type Dashboard as DashboardShape, type DashboardPatch } from './dashboardsApi';
 
 type Tile = DashboardShape['tiles'][number];
@@ -30,6 +32,8 @@ export function Dashboard() {
   const { route } = useLocation();
   const { value: dashboard, error: loadError, set: setDashboard, reload: load } = useRecord(() => getDashboard(projectId, dashboardId), [projectId, dashboardId]);
   const [dialog, setDialog] = useState<ManageDialog>();
+  // The arranging and removing controls clutter the tiles, so they show only while editing the layout.
+  const [arranging, setArranging] = useState(false);
   // Another range to look at, not saved: every tile asks its insight's answer over it.
   const [look, setLook] = useState<{ from: string; to: string }>();
   const action = useAction();
@@ -61,6 +65,11 @@ export function Dashboard() {
           {project.name} · days in {project.timezone}
         </span>
         <span class="spacer" />
+        {canEdit && dashboard.tiles.length > 0 && (
+          <button type="button" class={`button small ${arranging ? 'primary' : 'secondary'}`} onClick={() => setArranging(!arranging)}>
+            {arranging ? 'Done' : 'Edit layout'}
+          </button>
+        )}
         <ManageButtons canEdit={canEdit} canShare={canShare} deleteLabel="Delete the dashboard" onOpen={(d) => (action.clear(), setDialog(d))} />
       </div>
       {dashboard.description && <p class="result-meta">{dashboard.description}</p>}
@@ -71,22 +80,29 @@ export function Dashboard() {
           {canEdit ? 'Add a saved insight or a text below, or save one from any insight page with “Save / Add to dashboard”.' : 'Analysts, admins and owners add tiles.'}
         </Empty>
       ) : (
-        <TileGrid
-          tiles={dashboard.tiles}
-          revision={look ? `${overridesKey(dashboard)}|look ${look.from} ${look.to}` : overridesKey(dashboard)}
-          loadResult={(tile) =>
-            look && tile.insight
-              ? insightResult(projectId, tile.insight.id, { date_from: look.from, date_to: look.to, ...(dashboard.filters ? { filters: dashboard.filters } : {}) })
-              : tileResult(projectId, dashboardId, tile.id)
-          }
-          onLayout={canEdit ? (tiles) => void layout(tiles) : undefined}
-          titleHref={(tile) => (tile.insight ? `${base}/insights/saved/${tile.insight.id}` : undefined)}
-          tools={
-            canEdit
-              ? (tile) => <TileTools projectId={projectId} dashboardId={dashboardId} tile={tile} onChanged={() => load()} run={(work) => change(work)} />
-              : undefined
-          }
-        />
+        <>
+          {arranging && (
+            <p class="result-meta" data-testid="layout-help">
+              Drag a tile by its handle (⋮⋮) onto another to move it, or its lower right corner to resize it; the buttons below each tile do the same. Every change is saved at once.
+            </p>
+          )}
+          <TileGrid
+            tiles={dashboard.tiles}
+            revision={look ? `${overridesKey(dashboard)}|look ${look.from} ${look.to}` : overridesKey(dashboard)}
+            loadResult={(tile) =>
+              look && tile.insight
+                ? insightResult(projectId, tile.insight.id, { date_from: look.from, date_to: look.to, ...(dashboard.filters ? { filters: dashboard.filters } : {}) })
+                : tileResult(projectId, dashboardId, tile.id)
+            }
+            onLayout={canEdit && arranging ? (tiles) => void layout(tiles) : undefined}
+            titleHref={(tile) => (tile.insight ? `${base}/insights/saved/${tile.insight.id}` : undefined)}
+            tools={
+              canEdit && arranging
+                ? (tile) => <TileTools projectId={projectId} dashboardId={dashboardId} tile={tile} onChanged={() => load()} run={(work) => change(work)} />
+                : undefined
+            }
+          />
+        </>
       )}
       {canEdit && <AddTiles projectId={projectId} dashboardId={dashboardId} onAdded={() => load()} />}
       {dialog === 'share' && <ShareDialog projectId={projectId} target={{ kind: 'dashboard', id: dashboard.id, name: dashboard.name }} onClose={() => setDialog(undefined)} />}
@@ -140,10 +156,7 @@ function Overrides({
   if (!canEdit) {
     return (
       <>
-        <p class="result-meta" data-testid="dash-overrides">
-          {dashboard.date_from ? `Every tile from ${dashboard.date_from} to ${dashboard.date_to}` : 'Each tile over its own dates'}
-          {filters.length > 0 && ` · filtered by ${filters.join(', ')}`}
-        </p>
+        <OverridesNote dashboard={dashboard} />
         <ControlBar>
           <div class="control" data-testid="dash-look">
             <span class="control-label">Look at other dates (not saved)</span>

@@ -1,6 +1,6 @@
 // `/shared/:token`, what a share link opens: no sign-in and no navigation, only the shared
-// dashboard's tiles (or the one insight) with their figures, asked through the link's token. An
-// unknown, expired or revoked link says so.
+// dashboard's range, filters and tiles (or the one insight) with their figures, asked through the
+// link's token. An unknown, expired or revoked link says so.
 
 import { useRoute } from 'preact-iso';
 import { ApiError } from '../api/client';
@@ -8,6 +8,7 @@ import { Empty, ErrorNote, Loading } from '../ui/states';
 import { useAsync } from '../ui/useAsync';
 import { AnswerView, kindLabel } from './answerViews';
 import { getShared, sharedResult, sharedTileResult } from './dashboardsApi';
+import { OverridesNote } from './OverridesNote';
 import { overridesKey, TileGrid } from './TileGrid';
 import './dashboards.css';
 
@@ -29,10 +30,10 @@ export function SharedView() {
             <h1>{shared.data.dashboard.name}</h1>
             <span class="muted">
               {shared.data.project.name} · days in {shared.data.project.timezone}
-              {shared.data.dashboard.date_from && ` · ${shared.data.dashboard.date_from} to ${shared.data.dashboard.date_to}`}
             </span>
           </div>
           {shared.data.dashboard.description && <p class="result-meta">{shared.data.dashboard.description}</p>}
+          <OverridesNote dashboard={shared.data.dashboard} />
           <TileGrid tiles={shared.data.dashboard.tiles} revision={overridesKey(shared.data.dashboard)} loadResult={(tile) => sharedTileResult(token, tile.id)} />
         </>
       ) : (

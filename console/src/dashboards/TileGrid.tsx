@@ -1,10 +1,11 @@
 // A dashboard's tiles on a grid of 12 columns and rows of fixed height, each tile as wide and tall
-// as its layout says, showing its insight's answer (or its text). Where the layout may change, a
-// tile is moved by dragging its handle onto another tile and resized by dragging its corner, and
-// the same changes are buttons for the keyboard; every change hands the whole new layout up.
+// as its layout says, showing its insight's answer (or its text); what does not fit scrolls inside
+// the tile, which then also offers its insight opened whole. Where the layout may change, a tile is
+// moved by dragging its handle onto another tile and resized by dragging its corner, and the same
+// changes are buttons for the keyboard; every change hands the whole new layout up.
 
 import type { ComponentChildren } from 'preact';
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { Empty, ErrorNote, Loading } from '../ui/states';
 import { useAsync } from '../ui/useAsync';
 import { AnswerView, kindLabel } from './answerViews';
@@ -118,9 +119,9 @@ export function TileGrid<T extends Tile>({
               <h2 id={headingId}>{href ? <a href={href}>{title}</a> : title}</h2>
               {tile.insight && <span class="badge dash-tile-kind">{kindLabel(tile.insight.kind)}</span>}
             </div>
-            <div class="dash-tile-body" tabIndex={0} role="region" aria-label={`${title}, answer`}>
+            <TileBody title={title} href={href}>
               {tile.kind === 'text' ? <TextTile text={tile.text ?? ''} /> : <TileAnswer tile={tile} revision={revision} load={loadResult as (tile: Tile) => Promise<unknown>} />}
-            </div>
+            </TileBody>
             {(onLayout || tools) && (
               <div class="dash-tools" role="group" aria-label={`${title}, tile`}>
                 {onLayout && (
@@ -154,6 +155,47 @@ export function TileGrid<T extends Tile>({
       })}
     </div>
   );
+}
+
+/**
+ * A tile's content, scrolling inside the tile when it is taller or wider than the tile; an
+ * insight tile that does not fit also links to its insight, where the answer is drawn whole.
+ */
+function TileBody({ title, href, children }: { title: string; href?: string; children: ComponentChildren }) {
+  const body = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
+  const overflows = useOverflow(body, content);
+  return (
+    <>
+      <div ref={body} class={`dash-tile-body${overflows ? ' overflowing' : ''}`} tabIndex={0} role="region" aria-label={`${title}, answer`} data-overflows={String(overflows)}>
+        <div ref={content}>{children}</div>
+      </div>
+      {overflows && href && (
+        <p class="dash-tile-more">
+          <span class="muted">Scroll for more, or</span>{' '}
+          <a href={href} aria-label={`Open ${title}`} data-testid="tile-open">
+            Open
+          </a>
+        </p>
+      )}
+    </>
+  );
+}
+
+/** Whether `content` no longer fits the scrolling `box`, followed as either changes size. */
+function useOverflow(box: { current: HTMLElement | null }, content: { current: HTMLElement | null }): boolean {
+  const [overflows, setOverflows] = useState(false);
+  useEffect(() => {
+    const el = box.current;
+    if (!el || !content.current) return;
+    // One pixel of slack: fractional row heights round differently in scroll and client sizes.
+    const measure = () => setOverflows(el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1);
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    observer.observe(content.current);
+    return () => observer.disconnect();
+  }, []);
+  return overflows;
 }
 
 /** One insight tile's answer, asked again when the dashboard's overrides change. */
