@@ -6,6 +6,7 @@ import { api, ok, type Schemas } from '../api/client';
 import { useSession } from '../app/session';
 import { formatNumber, formatPercent } from '../ui/format';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 import { Empty } from '../ui/states';
 import { LoadMore, ReportControls, ReportFrame, useReport, usePaged } from './report';
 import { formatMs } from './format';
@@ -35,36 +36,34 @@ export function Forms() {
             <Empty title={`No form was started from ${first.date_from} to ${first.date_to}`}>Widen the dates or loosen the filters. Forms are collected when the project's settings turn them on.</Empty>
           ) : (
             <>
-              <div class="scroll-x" tabIndex={0} role="region" aria-label="Forms">
-                <table class="table" data-testid="behavior-forms">
-                  <TableHead
-                    columns={['Form', 'Page', 'Views', 'Starts', 'Start rate', 'Submits', 'Conversion', 'Abandons', 'Abandonment', 'Resubmissions', 'People who started', 'People who submitted', 'Median time to submit']}
-                  />
-                  <tbody>
-                    {paged.items.map((f: FormRow) => (
-                      <tr>
-                        <th scope="row" class="selector-cell">
-                          <a href={ctx.linkTo('/behavior/form', { form: f.form, url: f.url })}>
-                            <code class="selector">{f.form}</code>
-                          </a>
-                        </th>
-                        <td class="url-cell">{f.url}</td>
-                        <td>{formatNumber(f.views)}</td>
-                        <td>{formatNumber(f.starts)}</td>
-                        <td>{formatPercent(f.start_rate)}</td>
-                        <td>{formatNumber(f.submits)}</td>
-                        <td>{formatPercent(f.conversion_rate)}</td>
-                        <td>{formatNumber(f.abandons)}</td>
-                        <td>{formatPercent(f.abandonment_rate)}</td>
-                        <td>{formatNumber(f.resubmissions)}</td>
-                        <td>{formatNumber(f.starters)}</td>
-                        <td>{formatNumber(f.submitters)}</td>
-                        <td>{formatMs(f.median_time_to_submit_ms)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <Table label="Forms" testId="behavior-forms">
+                <TableHead
+                  columns={['Form', 'Page', 'Views', 'Starts', 'Start rate', 'Submits', 'Conversion', 'Abandons', 'Abandonment', 'Resubmissions', 'People who started', 'People who submitted', 'Median time to submit']}
+                />
+                <tbody>
+                  {paged.items.map((f: FormRow) => (
+                    <tr>
+                      <th scope="row" class="selector-cell">
+                        <a href={ctx.linkTo('/behavior/form', { form: f.form, url: f.url })}>
+                          <code class="selector">{f.form}</code>
+                        </a>
+                      </th>
+                      <td class="url-cell">{f.url}</td>
+                      <td>{formatNumber(f.views)}</td>
+                      <td>{formatNumber(f.starts)}</td>
+                      <td>{formatPercent(f.start_rate)}</td>
+                      <td>{formatNumber(f.submits)}</td>
+                      <td>{formatPercent(f.conversion_rate)}</td>
+                      <td>{formatNumber(f.abandons)}</td>
+                      <td>{formatPercent(f.abandonment_rate)}</td>
+                      <td>{formatNumber(f.resubmissions)}</td>
+                      <td>{formatNumber(f.starters)}</td>
+                      <td>{formatNumber(f.submitters)}</td>
+                      <td>{formatMs(f.median_time_to_submit_ms)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </Table>
               <LoadMore paged={paged} what="forms" />
             </>
           )

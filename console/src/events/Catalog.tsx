@@ -8,6 +8,7 @@ import { useAsync } from '../ui/useAsync';
 import { Empty, ErrorNote, Loading } from '../ui/states';
 import { formatDateTime, formatNumber } from '../ui/format';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 
 export function Catalog() {
   const projectId = Number(useRoute().params.projectId);
@@ -28,7 +29,7 @@ export function Catalog() {
           {events.loading && !events.data ? (
             <Loading />
           ) : events.data && events.data.items.length > 0 ? (
-            <table class="table" data-testid="event-catalog">
+            <Table label="Events" testId="event-catalog">
               <TableHead columns={['Event', 'Count', 'First seen', 'Last seen']} />
               <tbody>
                 {events.data.items.map((e) => (
@@ -44,7 +45,7 @@ export function Catalog() {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </Table>
           ) : (
             !events.error && <Empty title="No events yet" />
           )}
@@ -55,7 +56,7 @@ export function Catalog() {
           {props.loading && !props.data ? (
             <Loading />
           ) : props.data && props.data.items.length > 0 ? (
-            <table class="table" data-testid="property-catalog">
+            <Table label="Properties" testId="property-catalog">
               <TableHead columns={['Key', 'Seen']} />
               <tbody>
                 {props.data.items.map((p) => (
@@ -67,7 +68,7 @@ export function Catalog() {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </Table>
           ) : (
             !props.error && <Empty title="No properties" />
           )}

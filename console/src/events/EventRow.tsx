@@ -4,6 +4,7 @@
 import { useState } from 'preact/hooks';
 import { formatDateTime } from '../ui/format';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 
 export interface StoredEvent {
   uuid: string;
@@ -44,13 +45,13 @@ export function EventRow({ event }: { event: StoredEvent }) {
 
 export function EventsTable({ events, testId }: { events: StoredEvent[]; testId?: string }) {
   return (
-    <table class="table events-table" data-testid={testId}>
+    <Table label="Events" class="events-table" testId={testId}>
       <TableHead columns={['Event', 'Person', 'URL or source', 'Time']} />
       <tbody>
         {events.map((event) => (
           <EventRow key={event.uuid} event={event} />
         ))}
       </tbody>
-    </table>
+    </Table>
   );
 }

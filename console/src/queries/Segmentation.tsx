@@ -9,6 +9,7 @@ import { BarChart } from '../ui/charts/BarChart';
 import { formatNumber } from '../ui/format';
 import { ChoiceControl, CompareToggle, ControlBar, DateRange, EventPicker, FilterEditor, PropertyPicker, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
 import { InsightFrame, useInsight } from './insight';
+import { Table } from '../ui/Table';
 
 const METRICS = [
   ['events', 'events'],
@@ -83,7 +84,7 @@ export function SegmentationAnswer({ query, data: d, chart = 'line' }: { query: 
       ) : (
         <LineChart title={`${event} by ${interval}`} labels={labels} series={series} />
       )}
-      <table class="table" data-testid="segmentation-table">
+      <Table label="Segmentation numbers" testId="segmentation-table">
         <thead>
           <tr>
             <th scope="col">Series</th>
@@ -98,7 +99,7 @@ export function SegmentationAnswer({ query, data: d, chart = 'line' }: { query: 
             </tr>
           ))}
         </tbody>
-      </table>
+      </Table>
     </>
   );
 }

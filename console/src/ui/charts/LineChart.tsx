@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { useStable } from './drawn';
+import { Table } from '../Table';
 
 export interface Series {
   name: string;
@@ -16,6 +17,10 @@ function shortLabel(label: string | undefined): string {
   if (!label) return '';
   return label.length > 10 ? `${label.slice(5, 10)} ${label.slice(11, 16)}` : label.slice(5);
 }
+
+// The container's width: the chart never makes the page wider. A box not laid out yet (0) gets a
+// stand-in, which the resize observer corrects.
+const widthOf = (el: HTMLElement) => el.clientWidth || 320;
 
 const COLORS = ['#3b4cca', '#d9480f', '#2b8a3e', '#ae3ec9', '#1098ad', '#e67700', '#5c940d', '#c2255c'];
 
@@ -29,7 +34,7 @@ export function LineChart({ labels, series, title, height = 260 }: { labels: str
     const xs = labels.map((_, i) => i);
     const plot = new uPlot(
       {
-        width: Math.max(el.clientWidth, 320),
+        width: widthOf(el),
         height,
         scales: { x: { time: false } },
         axes: [
@@ -44,7 +49,7 @@ export function LineChart({ labels, series, title, height = 260 }: { labels: str
       el,
     );
     performance.mark('pp:drawn');
-    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(el.clientWidth, 320), height }));
+    const resize = new ResizeObserver(() => plot.setSize({ width: widthOf(el), height }));
     resize.observe(el);
     return () => {
       resize.disconnect();
@@ -69,29 +74,27 @@ function DataTable({ labels, series, title }: { labels: string[]; series: Series
     <details class="chart-details" onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
       <summary>Numbers of the chart</summary>
       {open && (
-        <div class="scroll-x" tabIndex={0} role="region" aria-label={`${title}: numbers`}>
-          <table class="table chart-data">
-            <caption class="visually-hidden">{title}</caption>
-            <thead>
+        <Table label={`${title}: numbers`} class="chart-data">
+          <caption class="visually-hidden">{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Date</th>
+              {series.map((s) => (
+                <th scope="col">{s.name}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {labels.map((label, i) => (
               <tr>
-                <th scope="col">Date</th>
+                <th scope="row">{label}</th>
                 {series.map((s) => (
-                  <th scope="col">{s.name}</th>
+                  <td>{s.values[i] ?? ''}</td>
                 ))}
               </tr>
-            </thead>
-            <tbody>
-              {labels.map((label, i) => (
-                <tr>
-                  <th scope="row">{label}</th>
-                  {series.map((s) => (
-                    <td>{s.values[i] ?? ''}</td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </Table>
       )}
     </details>
   );
