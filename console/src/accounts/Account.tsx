@@ -13,6 +13,7 @@ import { PASSWORD_RULE } from '../auth/PasswordPages';
 import { QrCode } from './QrCode';
 import { useAction } from '../ui/useAction';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 
 export function Account() {
   const { me } = useSession();
@@ -151,7 +152,7 @@ function SessionsCard() {
       {sessions.loading && !sessions.data ? (
         <Loading />
       ) : (
-        <table class="table">
+        <Table label="Sessions">
           <TableHead columns={['Device', 'Address', 'Signed in', 'Last active']} actions />
           <tbody>
             {sessions.data?.items.map((s) => (
@@ -172,7 +173,7 @@ function SessionsCard() {
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
     </div>
   );

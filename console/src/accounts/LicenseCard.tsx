@@ -5,6 +5,7 @@ import { useSession } from '../app/session';
 import { FEATURES } from '../app/features';
 import { countOf, formatDateTime } from '../ui/format';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 
 interface LicenseSection {
   status?: string;
@@ -47,7 +48,7 @@ export function LicenseCard() {
       {(license.warnings ?? []).map((w) => (
         <p class="notice">{w}</p>
       ))}
-      <table class="table">
+      <Table label="License features">
         <TableHead columns={['Feature', 'Unlocks', 'This license']} />
         <tbody>
           {Object.entries(FEATURES).map(([name, f]) => (
@@ -60,7 +61,7 @@ export function LicenseCard() {
             </tr>
           ))}
         </tbody>
-      </table>
+      </Table>
       <p class="muted">
         Reports, ingestion and export never depend on the license. An operator applies one with <code>ppctl license apply FILE</code> (see docs/license.md).
       </p>

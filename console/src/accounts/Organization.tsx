@@ -15,6 +15,7 @@ import { PlanCard } from '../billing/PlanCard';
 import { useAction } from '../ui/useAction';
 import { ShownOnce } from '../ui/ShownOnce';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 
 type Role = Schemas['Member']['role'];
 const ROLES: Role[] = ['viewer', 'analyst', 'admin', 'owner'];
@@ -57,7 +58,7 @@ function ProjectsCard({ canCreate }: { canCreate: boolean }) {
   return (
     <div class="card" role="group" aria-labelledby="projects-title">
       <h2 id="projects-title">Projects</h2>
-      <table class="table">
+      <Table label="Projects">
         <TableHead columns={['Project', 'Id', 'Time zone', 'Created']} />
         <tbody>
           {projects.map((p) => (
@@ -71,7 +72,7 @@ function ProjectsCard({ canCreate }: { canCreate: boolean }) {
             </tr>
           ))}
         </tbody>
-      </table>
+      </Table>
       {canCreate && (
         <form class="form-grid inline-form" onSubmit={create} noValidate aria-label="New project">
           <Field label="New project name" value={name} onValue={setName} required problem={fieldProblem(error, 'name')} />
@@ -106,7 +107,7 @@ function MembersCard({ orgId, myRole, myId }: { orgId: number; myRole: Role; myI
       {members.loading && !members.data ? (
         <Loading />
       ) : (
-        <table class="table">
+        <Table label="Members">
           <TableHead columns={['Person', 'Role', 'Joined']} actions />
           <tbody>
             {members.data?.items.map((m) => (
@@ -145,7 +146,7 @@ function MembersCard({ orgId, myRole, myId }: { orgId: number; myRole: Role; myI
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
     </div>
   );
@@ -198,7 +199,7 @@ function InvitesCard({ orgId, myRole }: { orgId: number; myRole: Role }) {
         </ShownOnce>
       )}
       {invites.data && invites.data.items.length > 0 && (
-        <table class="table">
+        <Table label="Invitations">
           <TableHead columns={['Email', 'Role', 'Status', 'Expires']} actions />
           <tbody>
             {invites.data.items.map((i) => (
@@ -219,7 +220,7 @@ function InvitesCard({ orgId, myRole }: { orgId: number; myRole: Role }) {
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
     </div>
   );

@@ -1,8 +1,9 @@
 // The frame of every signed-in page: organization and project switchers, the navigation of the
 // current project, the account menu, and (cloud) the banner of an account that needs attention.
-// Children are the routed page.
+// On a narrow screen all but the brand fold behind one menu button. Children are the routed page.
 
 import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { signOut, switchOrganization, useSession } from './session';
 import { ErrorNote } from '../ui/states';
@@ -68,11 +69,44 @@ function projectNav(id: number, billed: boolean): Array<{ heading: string; items
   ];
 }
 
+/**
+ * The narrow screen's menu (CSS shows the button and folds the menu below its breakpoint only):
+ * Escape closes it and gives the focus back to the button; going to a page closes it and takes the
+ * focus to the page's content, since the link or switcher chosen is folded away with the menu.
+ */
+function useFoldedMenu(path: string) {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const toContent = () => {
+    setOpen(false);
+    document.getElementById('main')?.focus();
+  };
+  useEffect(() => {
+    if (open) toContent();
+  }, [path]);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
+  // A link to the page already open changes no path, so choosing any link closes the menu itself.
+  const onChoose = (e: MouseEvent) => {
+    if (open && (e.target as Element).closest('a')) toContent();
+  };
+  return { open, button, toggle: () => setOpen(!open), onChoose };
+}
+
 export function Shell({ children }: { children: ComponentChildren }) {
   const { me, projects = [], billing } = useSession();
   const { path, route } = useLocation();
   const { error, run } = useAction();
   const projectId = currentProjectId(path) ?? projects[0]?.id;
+  const menu = useFoldedMenu(path);
 
   const changeOrg = (orgId: number) =>
     run(async () => {
@@ -81,7 +115,7 @@ export function Shell({ children }: { children: ComponentChildren }) {
     });
 
   return (
-    <div class="shell">
+    <div class={menu.open ? 'shell menu-open' : 'shell'}>
       <a class="skip-link" href="#main">
         Skip to content
       </a>
@@ -89,36 +123,49 @@ export function Shell({ children }: { children: ComponentChildren }) {
         <a class="brand" href="/" aria-label="pp home">
           pp
         </a>
-        {me && me.orgs.length > 1 ? (
-          <span class="switcher">
-            <select aria-label="Organization" value={String(me.org.id)} onChange={(e) => void changeOrg(Number((e.currentTarget as HTMLSelectElement).value))}>
-              {me.orgs.map((o) => (
-                <option value={String(o.id)}>{o.name}</option>
-              ))}
-            </select>
-          </span>
-        ) : (
-          <span class="org-name">{me?.org.name}</span>
-        )}
-        {projects.length > 0 && (
-          <span class="switcher">
-            <select aria-label="Project" value={String(projectId)} onChange={(e) => route(`/projects/${(e.currentTarget as HTMLSelectElement).value}`)}>
-              {projects.map((p) => (
-                <option value={String(p.id)}>{p.name}</option>
-              ))}
-            </select>
-          </span>
-        )}
-        <nav class="account-nav" aria-label="Account">
-          <a href="/account">{me?.user.name ?? me?.user.email}</a>
-          <button type="button" class="link" onClick={() => void signOut()}>
-            Sign out
-          </button>
-        </nav>
+        <button
+          type="button"
+          ref={menu.button}
+          class="button secondary menu-button"
+          aria-expanded={menu.open}
+          aria-controls={projectId === undefined ? 'shell-menu' : 'shell-menu shell-nav'}
+          onClick={menu.toggle}
+        >
+          <span class="menu-icon" aria-hidden="true" />
+          Menu
+        </button>
+        <div id="shell-menu" class="topbar-menu" onClick={menu.onChoose}>
+          {me && me.orgs.length > 1 ? (
+            <span class="switcher">
+              <select aria-label="Organization" value={String(me.org.id)} onChange={(e) => void changeOrg(Number((e.currentTarget as HTMLSelectElement).value))}>
+                {me.orgs.map((o) => (
+                  <option value={String(o.id)}>{o.name}</option>
+                ))}
+              </select>
+            </span>
+          ) : (
+            <span class="org-name">{me?.org.name}</span>
+          )}
+          {projects.length > 0 && (
+            <span class="switcher">
+              <select aria-label="Project" value={String(projectId)} onChange={(e) => route(`/projects/${(e.currentTarget as HTMLSelectElement).value}`)}>
+                {projects.map((p) => (
+                  <option value={String(p.id)}>{p.name}</option>
+                ))}
+              </select>
+            </span>
+          )}
+          <nav class="account-nav" aria-label="Account">
+            <a href="/account">{me?.user.name ?? me?.user.email}</a>
+            <button type="button" class="link" onClick={() => void signOut()}>
+              Sign out
+            </button>
+          </nav>
+        </div>
       </header>
       <div class="body">
         {projectId !== undefined && (
-          <nav class="sidebar" aria-label="Project">
+          <nav id="shell-nav" class="sidebar" aria-label="Project" onClick={menu.onChoose}>
             {projectNav(projectId, billing !== undefined).map((group) => (
               <div class="nav-group">
                 <div class="nav-heading">{group.heading}</div>

@@ -6,6 +6,7 @@
 import { useDrawnMark } from '../ui/charts/drawn';
 import { NumbersTable } from '../ui/NumbersTable';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 import { formatNumber } from '../ui/format';
 import { clicksText, densityLegend, densityLevel, DENSITY_COLORS } from './density';
 
@@ -80,7 +81,7 @@ export function ClickHeatmap({ cells, band, xStep, yStep, title }: { cells: Heat
         ))}
       </div>
       <NumbersTable collapsed={cells.length > SHORT_TABLE}>
-        <table class="table" data-testid="heatmap-cells">
+        <Table label="Cells of the heatmap" testId="heatmap-cells">
           <caption class="visually-hidden">Cells of the heatmap, busiest first</caption>
           <TableHead columns={['Across (% of the window width)', 'Down the page (px)', 'Clicks']} />
           <tbody>
@@ -96,7 +97,7 @@ export function ClickHeatmap({ cells, band, xStep, yStep, title }: { cells: Heat
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       </NumbersTable>
     </div>
   );

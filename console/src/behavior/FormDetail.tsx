@@ -5,6 +5,7 @@
 import { api, ok, type Schemas } from '../api/client';
 import { formatNumber, formatPercent } from '../ui/format';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 import { Empty } from '../ui/states';
 import { Tile } from '../queries/Tile';
 import { LoadMore, ReportControls, ReportFrame, useReport, usePaged } from './report';
@@ -74,29 +75,27 @@ export function FormDetail() {
 function FieldsTable({ fields }: { fields: Field[] }) {
   if (fields.length === 0) return <p class="muted">The attempts name no field.</p>;
   return (
-    <div class="scroll-x" tabIndex={0} role="region" aria-label="Fields">
-      <table class="table" data-testid="form-fields">
-        <TableHead columns={['Field', 'Tag', 'Type', 'Drop-offs', 'Drop-off rate', 'Interactions', 'Median time in it', 'Median time to change', 'Refocuses', 'Corrections', 'Left blank']} />
-        <tbody>
-          {fields.map((f) => (
-            <tr>
-              <th scope="row" class="selector-cell">
-                <code class="selector">{f.field}</code>
-              </th>
-              <td>{f.tag ?? '—'}</td>
-              <td>{f.type ?? '—'}</td>
-              <td>{formatNumber(f.drop_offs)}</td>
-              <td>{formatPercent(f.drop_off_rate)}</td>
-              <td>{formatNumber(f.interactions)}</td>
-              <td>{formatMs(f.median_time_ms)}</td>
-              <td>{formatMs(f.median_to_change_ms)}</td>
-              <td>{formatNumber(f.refocuses)}</td>
-              <td>{formatNumber(f.corrections)}</td>
-              <td>{formatNumber(f.left_blank)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table label="Fields" testId="form-fields">
+      <TableHead columns={['Field', 'Tag', 'Type', 'Drop-offs', 'Drop-off rate', 'Interactions', 'Median time in it', 'Median time to change', 'Refocuses', 'Corrections', 'Left blank']} />
+      <tbody>
+        {fields.map((f) => (
+          <tr>
+            <th scope="row" class="selector-cell">
+              <code class="selector">{f.field}</code>
+            </th>
+            <td>{f.tag ?? '—'}</td>
+            <td>{f.type ?? '—'}</td>
+            <td>{formatNumber(f.drop_offs)}</td>
+            <td>{formatPercent(f.drop_off_rate)}</td>
+            <td>{formatNumber(f.interactions)}</td>
+            <td>{formatMs(f.median_time_ms)}</td>
+            <td>{formatMs(f.median_to_change_ms)}</td>
+            <td>{formatNumber(f.refocuses)}</td>
+            <td>{formatNumber(f.corrections)}</td>
+            <td>{formatNumber(f.left_blank)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
   );
 }

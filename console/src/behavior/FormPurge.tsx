@@ -8,6 +8,7 @@ import { formatDateTime, formatNumber } from '../ui/format';
 import { Field, Submit } from '../ui/forms';
 import { ErrorNote, Loading } from '../ui/states';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 import { useAction } from '../ui/useAction';
 import { useAsync } from '../ui/useAsync';
 import './behavior.css';
@@ -93,7 +94,7 @@ function JobStatus({ job }: { job: Job }) {
 function JobsTable({ jobs }: { jobs: Job[] }) {
   if (jobs.length === 0) return <p class="muted">Form data of this project was never deleted.</p>;
   return (
-    <table class="table" data-testid="purge-jobs">
+    <Table label="Deletions of form data" testId="purge-jobs">
       <TableHead columns={['Requested', 'State', 'Events deleted', 'Started', 'Finished', 'Error']} />
       <tbody>
         {jobs.map((j) => (
@@ -109,7 +110,7 @@ function JobsTable({ jobs }: { jobs: Job[] }) {
           </tr>
         ))}
       </tbody>
-    </table>
+    </Table>
   );
 }
 

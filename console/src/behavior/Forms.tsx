@@ -7,6 +7,7 @@ import { api, ok, type Schemas } from '../api/client';
 import { useSession } from '../app/session';
 import { formatNumber } from '../ui/format';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 import { Empty } from '../ui/states';
 import { LoadMore, ReportControls, ReportFrame, useReport, usePaged } from './report';
 import { formatMs } from './format';
@@ -41,31 +42,29 @@ export function Forms() {
           <Empty title={`No form was started from ${first.date_from} to ${first.date_to}`}>Widen the dates or loosen the filters. Forms are collected when the project's settings turn them on.</Empty>
         ) : (
           <>
-            <div class="scroll-x" tabIndex={0} role="region" aria-label="Forms">
-              <table class="table forms-table" data-testid="behavior-forms">
-                <TableHead columns={['Form', 'Page', 'Views', 'Starts', 'Submits', 'Abandons', 'Resubmissions', 'People who started', 'People who submitted', 'Median time to submit']} />
-                <tbody>
-                  {paged.items.map((f: FormRow) => (
-                    <tr>
-                      <th scope="row" class="selector-cell">
-                        <a href={ctx.linkTo('/behavior/form', { form: f.form, url: f.url })}>
-                          <code class="selector">{f.form}</code>
-                        </a>
-                      </th>
-                      <td class="url-cell">{f.url}</td>
-                      <td>{formatNumber(f.views)}</td>
-                      <td>{countWithRate(f.starts, f.start_rate)}</td>
-                      <td>{countWithRate(f.submits, f.conversion_rate)}</td>
-                      <td>{countWithRate(f.abandons, f.abandonment_rate)}</td>
-                      <td>{formatNumber(f.resubmissions)}</td>
-                      <td>{formatNumber(f.starters)}</td>
-                      <td>{formatNumber(f.submitters)}</td>
-                      <td>{formatMs(f.median_time_to_submit_ms)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table label="Forms" class="forms-table" testId="behavior-forms">
+              <TableHead columns={['Form', 'Page', 'Views', 'Starts', 'Submits', 'Abandons', 'Resubmissions', 'People who started', 'People who submitted', 'Median time to submit']} />
+              <tbody>
+                {paged.items.map((f: FormRow) => (
+                  <tr>
+                    <th scope="row" class="selector-cell">
+                      <a href={ctx.linkTo('/behavior/form', { form: f.form, url: f.url })}>
+                        <code class="selector">{f.form}</code>
+                      </a>
+                    </th>
+                    <td class="url-cell">{f.url}</td>
+                    <td>{formatNumber(f.views)}</td>
+                    <td>{countWithRate(f.starts, f.start_rate)}</td>
+                    <td>{countWithRate(f.submits, f.conversion_rate)}</td>
+                    <td>{countWithRate(f.abandons, f.abandonment_rate)}</td>
+                    <td>{formatNumber(f.resubmissions)}</td>
+                    <td>{formatNumber(f.starters)}</td>
+                    <td>{formatNumber(f.submitters)}</td>
+                    <td>{formatMs(f.median_time_to_submit_ms)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
             <LoadMore paged={paged} what="forms" />
           </>
         )

@@ -5,6 +5,7 @@
 import { api, ok, type Schemas } from '../api/client';
 import { formatNumber, formatPercent } from '../ui/format';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 import { Empty } from '../ui/states';
 import { Tile } from '../queries/Tile';
 import { ChoiceControl } from '../queries/controls/Controls';
@@ -147,27 +148,25 @@ function Elements({ report, items }: { report: Report; items: Element[] }) {
       ) : (
         <>
           {report.privacy_mode === 'strict' && <p class="result-meta">The project's privacy mode is strict: element texts are not collected.</p>}
-          <div class="scroll-x" tabIndex={0} role="region" aria-label="Clicked elements">
-            <table class="table" data-testid="page-elements">
-              <TableHead columns={['Element', 'Text', 'Clicks', 'Rage clicks', 'Dead clicks', 'Where in it']} />
-              <tbody>
-                {items.map((e) => (
-                  <tr>
-                    <th scope="row" class="selector-cell">
-                      <code class="selector">{e.selector}</code>
-                    </th>
-                    <td>{e.text ?? '—'}</td>
-                    <td>{formatNumber(e.clicks)}</td>
-                    <td>{formatNumber(e.rage_clicks)}</td>
-                    <td>{formatNumber(e.dead_clicks)}</td>
-                    <td>
-                      <ElementCells cells={e.cells} element={e.selector} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table label="Clicked elements" testId="page-elements">
+            <TableHead columns={['Element', 'Text', 'Clicks', 'Rage clicks', 'Dead clicks', 'Where in it']} />
+            <tbody>
+              {items.map((e) => (
+                <tr>
+                  <th scope="row" class="selector-cell">
+                    <code class="selector">{e.selector}</code>
+                  </th>
+                  <td>{e.text ?? '—'}</td>
+                  <td>{formatNumber(e.clicks)}</td>
+                  <td>{formatNumber(e.rage_clicks)}</td>
+                  <td>{formatNumber(e.dead_clicks)}</td>
+                  <td>
+                    <ElementCells cells={e.cells} element={e.selector} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
         </>
       )}
     </>

@@ -5,6 +5,7 @@
 import { api, ok, type Schemas } from '../api/client';
 import { formatNumber, formatPercent } from '../ui/format';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 import { Empty } from '../ui/states';
 import { LoadMore, ReportControls, ReportFrame, useReport, usePaged } from './report';
 
@@ -32,28 +33,26 @@ export function Pages() {
             <p class="result-meta">
               Pages by events, {first.date_from} to {first.date_to}. Rates are shares of the page's clicks; scroll reach is the share of measured page views that got at least halfway down.
             </p>
-            <div class="scroll-x" tabIndex={0} role="region" aria-label="Pages">
-              <table class="table" data-testid="behavior-pages">
-                <TableHead columns={['Page', 'Events', 'Page views', 'Clicks', 'People who clicked', 'Rage clicks', 'Dead clicks', 'Read halfway', 'Mean scroll depth']} />
-                <tbody>
-                  {paged.items.map((p: PageRow) => (
-                    <tr>
-                      <th scope="row" class="url-cell">
-                        <a href={ctx.linkTo('/behavior/page', { url: p.url })}>{p.url}</a>
-                      </th>
-                      <td>{formatNumber(p.events)}</td>
-                      <td>{formatNumber(p.page_views)}</td>
-                      <td>{formatNumber(p.clicks)}</td>
-                      <td>{formatNumber(p.unique_clickers)}</td>
-                      <td>{countWithRate(p.rage_clicks, p.rage_click_rate)}</td>
-                      <td>{countWithRate(p.dead_clicks, p.dead_click_rate)}</td>
-                      <td>{formatPercent(p.scroll.reach_50)}</td>
-                      <td>{depthText(p.scroll.mean_depth)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table label="Pages" testId="behavior-pages">
+              <TableHead columns={['Page', 'Events', 'Page views', 'Clicks', 'People who clicked', 'Rage clicks', 'Dead clicks', 'Read halfway', 'Mean scroll depth']} />
+              <tbody>
+                {paged.items.map((p: PageRow) => (
+                  <tr>
+                    <th scope="row" class="url-cell">
+                      <a href={ctx.linkTo('/behavior/page', { url: p.url })}>{p.url}</a>
+                    </th>
+                    <td>{formatNumber(p.events)}</td>
+                    <td>{formatNumber(p.page_views)}</td>
+                    <td>{formatNumber(p.clicks)}</td>
+                    <td>{formatNumber(p.unique_clickers)}</td>
+                    <td>{countWithRate(p.rage_clicks, p.rage_click_rate)}</td>
+                    <td>{countWithRate(p.dead_clicks, p.dead_click_rate)}</td>
+                    <td>{formatPercent(p.scroll.reach_50)}</td>
+                    <td>{depthText(p.scroll.mean_depth)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
             <LoadMore paged={paged} what="pages" />
           </>
         )

@@ -10,6 +10,7 @@ import { FEATURES } from '../app/features';
 import { formatNumber, formatPercent } from '../ui/format';
 import { Empty, ErrorNote, Loading } from '../ui/states';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 import { useAsync } from '../ui/useAsync';
 import { useAction } from '../ui/useAction';
 import { describeBilling, isAdminRole, planName, type Plan } from './planWords';
@@ -153,7 +154,7 @@ function PlansCard({ orgId, billing, admin, onFree }: { orgId: number; billing: 
       <h2 id="plans-title">Plans</h2>
       {held && <p class="muted">A plan can be chosen once the trial is activated.</p>}
       {!admin && <p class="muted">Owners and admins of the organization choose its plan.</p>}
-      <table class="table plans" data-testid="plans">
+      <Table label="Plans" class="plans" testId="plans">
         <TableHead columns={['Plan', 'Events a month', 'Unlocks']} actions={canChoose} />
         <tbody>
           {billing.plans.map((p) => (
@@ -181,7 +182,7 @@ function PlansCard({ orgId, billing, admin, onFree }: { orgId: number; billing: 
             </tr>
           ))}
         </tbody>
-      </table>
+      </Table>
       {confirming && free && <ConfirmFree billing={billing} free={free} busy={action.busy} onConfirm={() => void chooseFree()} onCancel={() => setConfirming(false)} />}
       <ErrorNote error={action.error} />
       {canChoose && !billing.checkout_available && <p class="muted">Paid plans cannot be bought on this installation yet.</p>}

@@ -8,6 +8,7 @@ import { formatDateTime, formatNumber } from '../ui/format';
 import { Field, Submit } from '../ui/forms';
 import { Empty, ErrorNote, Loading } from '../ui/states';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 import { useAction } from '../ui/useAction';
 import { useAsync } from '../ui/useAsync';
 import { createDashboard, listDashboards } from './dashboardsApi';
@@ -45,7 +46,7 @@ export function Dashboards() {
         </Empty>
       ) : (
         list.data && (
-          <table class="table" data-testid="dashboards">
+          <Table label="Dashboards" testId="dashboards">
             <TableHead columns={['Name', 'Description', 'Tiles', 'Dates', 'Changed']} />
             <tbody>
               {list.data.map((d) => (
@@ -60,7 +61,7 @@ export function Dashboards() {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </Table>
         )
       )}
       {canEdit && (

@@ -7,6 +7,7 @@ import { useSession } from '../app/session';
 import { formatDateTime } from '../ui/format';
 import { Empty, ErrorNote, Loading } from '../ui/states';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 import { useAction } from '../ui/useAction';
 import { useAsync } from '../ui/useAsync';
 import { kindLabel } from './answerViews';
@@ -40,7 +41,7 @@ export function SavedInsights() {
         </Empty>
       ) : (
         list.data && (
-          <table class="table" data-testid="saved-insights">
+          <Table label="Saved insights" testId="saved-insights">
             <TableHead columns={['Name', 'Kind', 'On dashboards', 'Changed by', 'Changed']} actions={canEdit} />
             <tbody>
               {list.data.map((i) => (
@@ -71,7 +72,7 @@ export function SavedInsights() {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </Table>
         )
       )}
       {deleting && (

@@ -8,6 +8,7 @@ import { formatDateTime } from '../ui/format';
 import { Select, Submit } from '../ui/forms';
 import { ErrorNote, Loading } from '../ui/states';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 import { useAction } from '../ui/useAction';
 import { useAsync } from '../ui/useAsync';
 import type { Schemas } from '../api/client';
@@ -62,7 +63,7 @@ export function ShareDialog({ projectId, target, onClose }: { projectId: number;
       {links.loading && !links.data ? (
         <Loading />
       ) : links.data && links.data.length > 0 ? (
-        <table class="table" data-testid="share-links">
+        <Table label="Share links" testId="share-links">
           <TableHead columns={['Created', 'By', 'Expires', 'Last used']} actions />
           <tbody>
             {links.data.map((l) => (
@@ -85,7 +86,7 @@ export function ShareDialog({ projectId, target, onClose }: { projectId: number;
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       ) : (
         <p class="muted">No live link.</p>
       )}

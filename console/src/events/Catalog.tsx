@@ -9,6 +9,7 @@ import { useAsync } from '../ui/useAsync';
 import { Empty, ErrorNote, Loading } from '../ui/states';
 import { formatDateTime, formatNumber } from '../ui/format';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 
 export function Catalog() {
   const projectId = Number(useRoute().params.projectId);
@@ -29,7 +30,7 @@ export function Catalog() {
           {events.loading && !events.data ? (
             <Loading />
           ) : events.data && events.data.items.length > 0 ? (
-            <table class="table" data-testid="event-catalog">
+            <Table label="Events" testId="event-catalog">
               <TableHead columns={['Event', 'Count', 'First event time', 'Last event time']} />
               <tbody>
                 {events.data.items.map((e) => (
@@ -45,7 +46,7 @@ export function Catalog() {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </Table>
           ) : (
             !events.error && <Empty title="No events yet" />
           )}
@@ -56,7 +57,7 @@ export function Catalog() {
           {props.loading && !props.data ? (
             <Loading />
           ) : props.data && props.data.items.length > 0 ? (
-            <table class="table" data-testid="property-catalog">
+            <Table label="Properties" testId="property-catalog">
               <TableHead columns={['Key', 'Seen']} />
               <tbody>
                 {props.data.items.map((p) => (
@@ -68,7 +69,7 @@ export function Catalog() {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </Table>
           ) : (
             !props.error && <Empty title="No properties" />
           )}

@@ -4,6 +4,7 @@
 import { useState } from 'preact/hooks';
 import { formatDateTime } from '../ui/format';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 
 export interface StoredEvent {
   uuid: string;
@@ -50,13 +51,13 @@ export function EventRow({ event, time }: { event: StoredEvent; time: EventTime 
 
 export function EventsTable({ events, time, testId }: { events: StoredEvent[]; time: EventTime; testId?: string }) {
   return (
-    <table class="table events-table" data-testid={testId}>
+    <Table label="Events" class="events-table" testId={testId}>
       <TableHead columns={[TIME_HEADERS[time], 'Event', 'Person', 'URL or source']} />
       <tbody>
         {events.map((event) => (
           <EventRow key={event.uuid} event={event} time={time} />
         ))}
       </tbody>
-    </table>
+    </Table>
   );
 }

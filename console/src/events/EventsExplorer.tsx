@@ -10,6 +10,7 @@ import { ErrorNote, Loading } from '../ui/states';
 import { formatDateTime } from '../ui/format';
 import { EventsTable, type EventTime, type StoredEvent } from './EventRow';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 
 type Doctor = Schemas['DoctorRecord'];
 type Query = NonNullable<import('../api/schema').operations['listEvents']['parameters']['query']>;
@@ -198,7 +199,7 @@ function Filters({ doctor, url, from, to }: { doctor: boolean; url: ReturnType<t
 
 function DoctorTable({ records }: { records: Doctor[] }) {
   return (
-    <table class="table" data-testid="doctor-table">
+    <Table label="Ingestion records" testId="doctor-table">
       <TableHead columns={['Received', 'Outcome', 'Event', 'Why', 'Client', 'Request']} />
       <tbody>
         {records.map((r) => (
@@ -216,6 +217,6 @@ function DoctorTable({ records }: { records: Doctor[] }) {
           </tr>
         ))}
       </tbody>
-    </table>
+    </Table>
   );
 }

@@ -14,6 +14,7 @@ import { ReleaseTokens } from './ReleaseTokens';
 import { useAction } from '../ui/useAction';
 import { ShownOnce } from '../ui/ShownOnce';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 
 type Issued = { name: string; value: string };
 
@@ -60,7 +61,7 @@ export function Keys() {
       {keys.loading && !keys.data ? (
         <Loading />
       ) : keys.data && keys.data.items.length > 0 ? (
-        <table class="table">
+        <Table label="Ingestion keys">
           <TableHead columns={['Name', 'Type', 'Prefix', 'Domains', 'Expires', 'Status']} actions />
           <tbody>
             {keys.data.items.map((key) => (
@@ -90,7 +91,7 @@ export function Keys() {
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       ) : (
         <Empty title="No keys yet">Issue a browser token for the tracker, or a server key for your backend.</Empty>
       )}

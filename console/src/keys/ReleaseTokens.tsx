@@ -10,6 +10,7 @@ import { formatDateTime } from '../ui/format';
 import { useAction } from '../ui/useAction';
 import { ShownOnce } from '../ui/ShownOnce';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 
 export function ReleaseTokens({ projectId }: { projectId: number }) {
   const path = { params: { path: { id: projectId } } };
@@ -54,7 +55,7 @@ export function ReleaseTokens({ projectId }: { projectId: number }) {
       ) : (
         tokens.data &&
         tokens.data.items.length > 0 && (
-          <table class="table" data-testid="release-tokens">
+          <Table label="Release tokens" testId="release-tokens">
             <TableHead columns={['Name', 'Prefix', 'Expires', 'Status']} actions />
             <tbody>
               {tokens.data.items.map((tok) => (
@@ -77,7 +78,7 @@ export function ReleaseTokens({ projectId }: { projectId: number }) {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </Table>
         )
       )}
     </div>

@@ -9,6 +9,7 @@ import { useSession } from '../app/session';
 import { formatDateTime, formatNumber } from '../ui/format';
 import { Empty, ErrorNote, Loading } from '../ui/states';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 import { useAction } from '../ui/useAction';
 import { ConfirmDialog } from './ConfirmDialog';
 import { deleteRule, disableRule, enableRule, listRules, type Rule } from './labeledApi';
@@ -94,61 +95,59 @@ export function Rules() {
           {canEdit ? <a href={`${base}/new`}>New rule</a> : 'Analysts, admins and owners create rules.'}
         </Empty>
       ) : (
-        <div class="scroll-x" tabIndex={0} role="region" aria-label="Rules">
-          <table class="table" data-testid="labeled-rules">
-            <TableHead columns={['Event name', 'Display name', 'Base event', 'Conditions', 'State', 'Derived events']} actions={canEdit} />
-            <tbody>
-              {rules.map((r) => (
-                <tr data-rule-id={r.id} data-event-name={r.event_name}>
-                  <th scope="row">
-                    {canEdit && r.state !== 'deleting' ? (
-                      <a href={`${base}/${r.id}`}>
-                        <code>{r.event_name}</code>
-                      </a>
-                    ) : (
+        <Table label="Rules" testId="labeled-rules">
+          <TableHead columns={['Event name', 'Display name', 'Base event', 'Conditions', 'State', 'Derived events']} actions={canEdit} />
+          <tbody>
+            {rules.map((r) => (
+              <tr data-rule-id={r.id} data-event-name={r.event_name}>
+                <th scope="row">
+                  {canEdit && r.state !== 'deleting' ? (
+                    <a href={`${base}/${r.id}`}>
                       <code>{r.event_name}</code>
-                    )}
-                  </th>
-                  <td>{r.display_name ?? '—'}</td>
-                  <td>
-                    <code>{r.base_event}</code>
-                  </td>
-                  <td class="labeled-conditions">
-                    <code>{conditionsSummary(r)}</code>
-                  </td>
-                  <td>
-                    <span class={`badge rule-${r.state}`} data-testid="rule-state" data-state={r.state}>
-                      {r.state}
-                    </span>
-                  </td>
-                  <td>
-                    <MaterializationCell rule={r} />
-                  </td>
-                  {canEdit && (
-                    <td class="actions">
-                      {r.state !== 'deleting' && (
-                        <>
-                          <button
-                            type="button"
-                            class="button secondary small"
-                            disabled={working === r.id}
-                            aria-label={`${r.state === 'active' ? 'Disable' : 'Enable'} ${r.event_name}`}
-                            onClick={() => void act(r, () => (r.state === 'active' ? disableRule : enableRule)(projectId, r.id))}
-                          >
-                            {r.state === 'active' ? 'Disable' : 'Enable'}
-                          </button>
-                          <button type="button" class="button danger small" disabled={working === r.id} aria-label={`Delete ${r.event_name}`} onClick={() => (action.clear(), setDeleting(r))}>
-                            Delete
-                          </button>
-                        </>
-                      )}
-                    </td>
+                    </a>
+                  ) : (
+                    <code>{r.event_name}</code>
                   )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                </th>
+                <td>{r.display_name ?? '—'}</td>
+                <td>
+                  <code>{r.base_event}</code>
+                </td>
+                <td class="labeled-conditions">
+                  <code>{conditionsSummary(r)}</code>
+                </td>
+                <td>
+                  <span class={`badge rule-${r.state}`} data-testid="rule-state" data-state={r.state}>
+                    {r.state}
+                  </span>
+                </td>
+                <td>
+                  <MaterializationCell rule={r} />
+                </td>
+                {canEdit && (
+                  <td class="actions">
+                    {r.state !== 'deleting' && (
+                      <>
+                        <button
+                          type="button"
+                          class="button secondary small"
+                          disabled={working === r.id}
+                          aria-label={`${r.state === 'active' ? 'Disable' : 'Enable'} ${r.event_name}`}
+                          onClick={() => void act(r, () => (r.state === 'active' ? disableRule : enableRule)(projectId, r.id))}
+                        >
+                          {r.state === 'active' ? 'Disable' : 'Enable'}
+                        </button>
+                        <button type="button" class="button danger small" disabled={working === r.id} aria-label={`Delete ${r.event_name}`} onClick={() => (action.clear(), setDeleting(r))}>
+                          Delete
+                        </button>
+                      </>
+                    )}
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </Table>
       )}
       {deleting && (
         <ConfirmDialog

@@ -6,6 +6,7 @@ import { api, ok, type Schemas } from '../api/client';
 import { useAsync } from '../ui/useAsync';
 import { formatNumber, formatPercent } from '../ui/format';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 import { ControlBar, DateRange, EventPicker, FilterEditor, NumberControl, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
 import { InsightFrame, useInsight } from './insight';
 
@@ -79,7 +80,7 @@ export function ActivationDriversAnswer({ data: d }: { data: Schemas['Activation
       {d.drivers.length === 0 ? (
         <p class="muted">No behavior had at least five people on each side of a threshold among the people it is chosen on.</p>
       ) : (
-        <table class="table" data-testid="drivers-table">
+        <Table label="Activation drivers" testId="drivers-table">
           <TableHead columns={['Behavior', 'Found on discovery (φ)', 'Validation φ (95% interval)', 'Retained if done', 'Retained if not', 'People who did it', 'Validated', 'Strength']} />
           <tbody>
             {d.drivers.map((x) => (
@@ -102,7 +103,7 @@ export function ActivationDriversAnswer({ data: d }: { data: Schemas['Activation
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
     </>
   );

@@ -7,6 +7,7 @@ import { api, ok, type Schemas } from '../api/client';
 import { useAsync } from '../ui/useAsync';
 import { formatDuration, formatNumber, formatPercent } from '../ui/format';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 import { ControlBar, DateRange, EventPicker, FilterEditor, NumberControl, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
 import { InsightFrame, useInsight } from './insight';
 
@@ -76,7 +77,7 @@ export function CorrelationsAnswer({ query, data: d }: { query: { min_n?: number
       {d.candidates.length === 0 ? (
         <p class="muted">No event was done by at least {formatNumber(minN)} people before converting (or in the same time, for the others).</p>
       ) : (
-        <table class="table" data-testid="correlations-table">
+        <Table label="Correlated events" testId="correlations-table">
           <TableHead columns={['Event', 'People who did it', 'Converted, did it', 'Converted, did not', 'Lift', 'Odds ratio (95% interval)', 'q value']} />
           <tbody>
             {d.candidates.map((c) => (
@@ -95,7 +96,7 @@ export function CorrelationsAnswer({ query, data: d }: { query: { min_n?: number
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
       <p class="muted">
         {formatNumber(d.candidates_tested)} events tested; q is the share of false findings expected if every event up to this one were taken as real (Benjamini–Hochberg).

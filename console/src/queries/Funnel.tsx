@@ -13,6 +13,7 @@ import { ChoiceControl, CompareToggle, ControlBar, DateRange, EventPicker, Filte
 import { InsightFrame, useInsight, useProjectCurrency } from './insight';
 import { useAction } from '../ui/useAction';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 
 export function Funnel() {
   const ctx = useInsight();
@@ -132,7 +133,7 @@ export function FunnelAnswer({ query, data: d, links }: { query: FunnelQuery; da
         compare={d.compare?.steps.map((s) => ({ label: s.label, count: s.count, conversion: s.conversion_rate, stepConversion: s.step_conversion_rate, medianSeconds: s.median_seconds_from_previous }))}
       />
       {links}
-      <table class="table" data-testid="funnel-table">
+      <Table label="Funnel steps" testId="funnel-table">
         <thead>
           <tr>
             <th scope="col">Step</th>
@@ -159,11 +160,11 @@ export function FunnelAnswer({ query, data: d, links }: { query: FunnelQuery; da
             </tr>
           ))}
         </tbody>
-      </table>
+      </Table>
       {d.breakdown && d.breakdown.length > 0 && (
         <>
           <h2>By {breakdown}</h2>
-          <table class="table" data-testid="funnel-breakdown">
+          <Table label="Funnel by breakdown" testId="funnel-breakdown">
             <thead>
               <tr>
                 <th scope="col">{breakdown}</th>
@@ -186,14 +187,14 @@ export function FunnelAnswer({ query, data: d, links }: { query: FunnelQuery; da
                 </tr>
               ))}
             </tbody>
-          </table>
+          </Table>
         </>
       )}
       {d.revenue && (
         <>
           <h2>Revenue lost between steps</h2>
           <p class="result-meta">{formatMoney(d.revenue.revenue_per_converting_actor, currency)} per converting person over the range</p>
-          <table class="table" data-testid="funnel-revenue">
+          <Table label="Revenue lost between steps" testId="funnel-revenue">
             <TableHead columns={['Transition', 'Dropped', 'Estimated loss per month']} />
             <tbody>
               {d.revenue.transitions.map((tr) => (
@@ -206,7 +207,7 @@ export function FunnelAnswer({ query, data: d, links }: { query: FunnelQuery; da
                 </tr>
               ))}
             </tbody>
-          </table>
+          </Table>
         </>
       )}
     </>

@@ -8,6 +8,7 @@ import { formatNumber } from '../ui/format';
 import { ChoiceControl, ControlBar, DateRange, FilterEditor, filtersOf, usePropertyKeys } from './controls/Controls';
 import { InsightFrame, useInsight } from './insight';
 import { LONG_TABLE, NumbersTable } from '../ui/NumbersTable';
+import { Table } from '../ui/Table';
 
 export function Lifecycle() {
   const ctx = useInsight();
@@ -50,8 +51,7 @@ export function LifecycleAnswer({ query, data: d }: { query: { interval?: 'day' 
         ]}
       />
       <NumbersTable collapsed={d.buckets.length > LONG_TABLE}>
-      <div class="scroll-x" tabIndex={0} role="region" aria-label="Lifecycle numbers">
-        <table class="table" data-testid="lifecycle-table">
+        <Table label="Lifecycle numbers" testId="lifecycle-table">
           <thead>
             <tr>
               <th scope="col">{interval === 'day' ? 'Day' : 'Week'}</th>
@@ -72,8 +72,7 @@ export function LifecycleAnswer({ query, data: d }: { query: { interval?: 'day' 
               </tr>
             ))}
           </tbody>
-        </table>
-      </div>
+        </Table>
       </NumbersTable>
     </>
   );

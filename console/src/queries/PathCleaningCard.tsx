@@ -10,6 +10,7 @@ import { useAction } from '../ui/useAction';
 import { Field, Submit, fieldProblem } from '../ui/forms';
 import { ErrorNote, Loading } from '../ui/states';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 import { formatDateTime } from '../ui/format';
 
 type Rule = Schemas['PathRule'];
@@ -75,7 +76,7 @@ export function PathCleaningCard({ projectId, canEdit }: { projectId: number; ca
             {rules.length === 0 ? (
               <p class="muted">No rules yet.</p>
             ) : (
-              <table class="table rules" data-testid="cleaning-rules">
+              <Table label="Path cleaning rules" class="rules" testId="cleaning-rules">
                 <TableHead columns={['Order', 'Pattern', 'Alias']} actions={editable} />
                 <tbody>
                   {rules.map((r, i) =>
@@ -113,7 +114,7 @@ export function PathCleaningCard({ projectId, canEdit }: { projectId: number; ca
                     ),
                   )}
                 </tbody>
-              </table>
+              </Table>
             )}
             <ErrorNote error={elsewhere} />
             {saved && (
@@ -198,7 +199,7 @@ function TryUrl({ projectId, rules }: { projectId: number; rules?: Rule[] }) {
             </p>
           )}
           {trace.steps.length > 0 && (
-            <table class="table" data-testid="cleaning-steps">
+            <Table label="Rules applied" testId="cleaning-steps">
               <TableHead columns={['Rule', 'Pattern', 'Alias', 'Matched', 'Result']} />
               <tbody>
                 {trace.steps.map((s, i) => (
@@ -217,7 +218,7 @@ function TryUrl({ projectId, rules }: { projectId: number; rules?: Rule[] }) {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </Table>
           )}
         </div>
       )}

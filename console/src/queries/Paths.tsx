@@ -10,6 +10,7 @@ import { formatNumber, formatPercent } from '../ui/format';
 import { Gated } from '../ui/Gated';
 import { Empty } from '../ui/states';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 import { useSession } from '../app/session';
 import { hasFeature, lockedBy } from '../app/features';
 import { ChoiceControl, ControlBar, DateRange, FilterEditor, filtersOf, Labelled, NumberControl, PropertyPicker, useEventNames, usePropertyKeys } from './controls/Controls';
@@ -170,7 +171,7 @@ function Routes({ graph, counted, direction, event, minCount, onPick }: { graph:
       {graph.routes.length === 0 ? (
         <p class="muted">No route was taken by at least {unitsText(minCount, counted)}.</p>
       ) : (
-        <table class="table" data-testid="paths-routes">
+        <Table label="Top routes" testId="paths-routes">
           <TableHead columns={['Rank', 'Route', counted === 'actors' ? 'People' : 'Sessions', 'Share']} />
           <tbody>
             {graph.routes.map((r, i) => (
@@ -182,7 +183,7 @@ function Routes({ graph, counted, direction, event, minCount, onPick }: { graph:
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
     </>
   );

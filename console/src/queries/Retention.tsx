@@ -12,6 +12,7 @@ import { useDrawnMark } from '../ui/charts/drawn';
 import { ErrorNote } from '../ui/states';
 import { ChoiceControl, CompareToggle, ControlBar, DateRange, EventPicker, FilterEditor, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
 import { InsightFrame, useInsight, useProjectCurrency } from './insight';
+import { Table } from '../ui/Table';
 
 type Value = 'actors' | 'revenue' | 'paid_conversion';
 
@@ -147,44 +148,42 @@ function RetentionGrid({
   const currency = useProjectCurrency();
   const max = Math.max(0, ...result.cohorts.flatMap((c) => c.values.slice(value === 'actors' ? 1 : 0).map((v) => v ?? 0)));
   return (
-    <div class="scroll-x" tabIndex={0} role="region" aria-label="Retention grid">
-      <table class="table retention" data-testid={testId}>
-        <thead>
-          <tr>
-            <th scope="col">Cohort</th>
-            <th scope="col">People</th>
-            {Array.from({ length: periods + 1 }, (_, p) => (
-              <th scope="col">
-                {granularity === 'day' ? 'Day' : 'Week'} {p}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {result.cohorts.slice(0, rows).map((c) => (
-            <tr>
-              <th scope="row">{c.cohort}</th>
-              <td>{formatNumber(c.size)}</td>
-              {c.values.map((v, p) => {
-                const text = formatRetentionValue(v, value, currency);
-                const title = value === 'actors' && c.counts?.[p] != null ? `${c.counts[p]} of ${c.size}` : undefined;
-                return (
-                  <td class={shade(v, p === 0 && value === 'actors' ? 1 : max)} title={title} data-value={v ?? ''}>
-                    {onCell && v !== null && c.size > 0 ? (
-                      <button type="button" class="cell-button" onClick={() => onCell({ cohort: c.cohort, period: p })}>
-                        {text}
-                      </button>
-                    ) : (
-                      text
-                    )}
-                  </td>
-                );
-              })}
-            </tr>
+    <Table label="Retention grid" class="retention" testId={testId}>
+      <thead>
+        <tr>
+          <th scope="col">Cohort</th>
+          <th scope="col">People</th>
+          {Array.from({ length: periods + 1 }, (_, p) => (
+            <th scope="col">
+              {granularity === 'day' ? 'Day' : 'Week'} {p}
+            </th>
           ))}
-        </tbody>
-      </table>
-    </div>
+        </tr>
+      </thead>
+      <tbody>
+        {result.cohorts.slice(0, rows).map((c) => (
+          <tr>
+            <th scope="row">{c.cohort}</th>
+            <td>{formatNumber(c.size)}</td>
+            {c.values.map((v, p) => {
+              const text = formatRetentionValue(v, value, currency);
+              const title = value === 'actors' && c.counts?.[p] != null ? `${c.counts[p]} of ${c.size}` : undefined;
+              return (
+                <td class={shade(v, p === 0 && value === 'actors' ? 1 : max)} title={title} data-value={v ?? ''}>
+                  {onCell && v !== null && c.size > 0 ? (
+                    <button type="button" class="cell-button" onClick={() => onCell({ cohort: c.cohort, period: p })}>
+                      {text}
+                    </button>
+                  ) : (
+                    text
+                  )}
+                </td>
+              );
+            })}
+          </tr>
+        ))}
+      </tbody>
+    </Table>
   );
 }
 

@@ -9,6 +9,7 @@ import { BarChart } from '../ui/charts/BarChart';
 import { formatMoney, formatNumber } from '../ui/format';
 import { ChoiceControl, CompareToggle, ControlBar, DateRange, EventPicker, FilterEditor, PropertyPicker, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
 import { InsightFrame, useInsight, useProjectCurrency } from './insight';
+import { Table } from '../ui/Table';
 
 type Metric = 'events' | 'uniques' | 'revenue' | 'revenue_avg';
 const isMoney = (metric: string) => metric === 'revenue' || metric === 'revenue_avg';
@@ -92,7 +93,7 @@ export function SegmentationAnswer({ query, data: d, chart = 'line' }: { query: 
       ) : (
         <LineChart title={`${event} by ${interval}`} labels={labels} series={series} currency={isMoney(metric) ? currency : undefined} />
       )}
-      <table class="table" data-testid="segmentation-table">
+      <Table label="Segmentation numbers" testId="segmentation-table">
         <thead>
           <tr>
             <th scope="col">Series</th>
@@ -107,7 +108,7 @@ export function SegmentationAnswer({ query, data: d, chart = 'line' }: { query: 
             </tr>
           ))}
         </tbody>
-      </table>
+      </Table>
     </>
   );
 }

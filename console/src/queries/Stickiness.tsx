@@ -7,6 +7,7 @@ import { formatNumber } from '../ui/format';
 import { ControlBar, DateRange, EventPicker, FilterEditor, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
 import { InsightFrame, useInsight } from './insight';
 import { TableHead } from '../ui/TableHead';
+import { Table } from '../ui/Table';
 
 export function Stickiness() {
   const ctx = useInsight();
@@ -39,7 +40,7 @@ export function StickinessAnswer({ data: d }: { data: Schemas['StickinessRespons
   return (
     <>
       <BarChart title="People by number of active days" bars={d.distribution.map((x) => ({ label: String(x.days), value: x.actors }))} />
-      <table class="table" data-testid="stickiness-table">
+      <Table label="Stickiness numbers" testId="stickiness-table">
         <TableHead columns={['Days active', 'People']} />
         <tbody>
           {d.distribution.map((x) => (
@@ -49,7 +50,7 @@ export function StickinessAnswer({ data: d }: { data: Schemas['StickinessRespons
             </tr>
           ))}
         </tbody>
-      </table>
+      </Table>
     </>
   );
 }

@@ -9,6 +9,7 @@ import 'uplot/dist/uPlot.min.css';
 import { useStable } from './drawn';
 import { yAxisLabels } from './yAxisLabels';
 import { formatCompact, formatMoneyCompact } from '../format';
+import { Table } from '../Table';
 
 export interface Series {
   name: string;
@@ -19,6 +20,10 @@ function shortLabel(label: string | undefined): string {
   if (!label) return '';
   return label.length > 10 ? `${label.slice(5, 10)} ${label.slice(11, 16)}` : label.slice(5);
 }
+
+// The container's width: the chart never makes the page wider. A box not laid out yet (0) gets a
+// stand-in, which the resize observer corrects.
+const widthOf = (el: HTMLElement) => el.clientWidth || 320;
 
 const COLORS = ['#3b4cca', '#d9480f', '#2b8a3e', '#ae3ec9', '#1098ad', '#e67700', '#5c940d', '#c2255c'];
 
@@ -34,7 +39,7 @@ export function LineChart({ labels, series, title, height = 260, currency }: { l
     const y = yAxisLabels(currency === undefined ? formatCompact : (v) => formatMoneyCompact(v, currency));
     const plot = new uPlot(
       {
-        width: Math.max(el.clientWidth, 320),
+        width: widthOf(el),
         height,
         scales: { x: { time: false } },
         axes: [
@@ -50,7 +55,7 @@ export function LineChart({ labels, series, title, height = 260, currency }: { l
       el,
     );
     performance.mark('pp:drawn');
-    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(el.clientWidth, 320), height }));
+    const resize = new ResizeObserver(() => plot.setSize({ width: widthOf(el), height }));
     resize.observe(el);
     return () => {
       resize.disconnect();
@@ -75,29 +80,27 @@ function DataTable({ labels, series, title }: { labels: string[]; series: Series
     <details class="chart-details" onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
       <summary>Numbers of the chart</summary>
       {open && (
-        <div class="scroll-x" tabIndex={0} role="region" aria-label={`${title}: numbers`}>
-          <table class="table chart-data">
-            <caption class="visually-hidden">{title}</caption>
-            <thead>
+        <Table label={`${title}: numbers`} class="chart-data">
+          <caption class="visually-hidden">{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Date</th>
+              {series.map((s) => (
+                <th scope="col">{s.name}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {labels.map((label, i) => (
               <tr>
-                <th scope="col">Date</th>
+                <th scope="row">{label}</th>
                 {series.map((s) => (
-                  <th scope="col">{s.name}</th>
+                  <td>{s.values[i] ?? ''}</td>
                 ))}
               </tr>
-            </thead>
-            <tbody>
-              {labels.map((label, i) => (
-                <tr>
-                  <th scope="row">{label}</th>
-                  {series.map((s) => (
-                    <td>{s.values[i] ?? ''}</td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </Table>
       )}
     </details>
   );
