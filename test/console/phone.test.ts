@@ -18,7 +18,7 @@ const { owner, project } = await createTenant(server);
 const { meta, clock } = server.running.services;
 // A second organization, so the menu carries the organization switcher as well as the project's.
 addMembership(meta, createOrganization(meta, 'Second org', clock.now()).id, owner.id, 'admin', clock.now());
-await loadDemoData(server.running.services, server.url, project.id, owner.id, { visitors: 80 });
+await loadDemoData(server.running.services, project.id, owner.id, { visitors: 80 });
 const browser = await launchChromium();
 t.teardown(() => browser.close());
 
