@@ -141,9 +141,12 @@ export async function addressBuilt(page: Page, what: string, done: (query: URLSe
   await eventually(what, async () => page.url(), (url) => done(new URL(url).searchParams), 20_000);
 }
 
-/** From the console home, the page `label` of the project navigation, opened with the mouse. */
+/** From the console home, the page `label` of the project navigation, opened with the mouse (through the menu in a narrow window). */
 export async function openFromNavigation(page: Page, label: string): Promise<void> {
   await page.getByRole('link', { name: 'pp home' }).click();
+  // A narrow window folds the navigation behind its menu button: a person opens the menu first.
+  const menu = page.getByRole('button', { name: 'Menu' });
+  if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
   await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: label, exact: true }).click();
   await page.getByRole('heading', { level: 1 }).first().waitFor();
 }
