@@ -61,21 +61,20 @@ export function markSmsCodeConsumed(services: Services, id: number): void {
   services.meta.prepare('UPDATE sms_codes SET consumed_at = ? WHERE id = ?').run(services.clock.now().toISOString(), id);
 }
 
-/** When the organization's codes after `since` and up to `until` were sent, oldest first. */
-export function smsSendsBetween(services: Services, orgId: number, since: Date, until: Date): Date[] {
+/** When codes matching `by` were sent after `since` and up to `until`, oldest first (`by` is a fixed column). */
+function sendsBetween(services: Services, by: 'org_id' | 'phone_hash', key: number | string, since: Date, until: Date): Date[] {
   const rows = services.meta
-    .prepare('SELECT created_at FROM sms_codes WHERE org_id = ? AND created_at > ? AND created_at <= ? ORDER BY created_at, id')
-    .all(orgId, since.toISOString(), until.toISOString()) as Array<{ created_at: string }>;
+    .prepare(`SELECT created_at FROM sms_codes WHERE ${by} = ? AND created_at > ? AND created_at <= ? ORDER BY created_at, id`)
+    .all(key, since.toISOString(), until.toISOString()) as Array<{ created_at: string }>;
   return rows.map((r) => new Date(r.created_at));
 }
 
+/** When the organization's codes after `since` and up to `until` were sent, oldest first. */
+export const smsSendsBetween = (services: Services, orgId: number, since: Date, until: Date): Date[] => sendsBetween(services, 'org_id', orgId, since, until);
+
 /** When codes after `since` and up to `until` were sent to the number, for any organization, oldest first. */
-export function phoneSendsBetween(services: Services, phoneHash: string, since: Date, until: Date): Date[] {
-  const rows = services.meta
-    .prepare('SELECT created_at FROM sms_codes WHERE phone_hash = ? AND created_at > ? AND created_at <= ? ORDER BY created_at, id')
-    .all(phoneHash, since.toISOString(), until.toISOString()) as Array<{ created_at: string }>;
-  return rows.map((r) => new Date(r.created_at));
-}
+export const phoneSendsBetween = (services: Services, phoneHash: string, since: Date, until: Date): Date[] =>
+  sendsBetween(services, 'phone_hash', phoneHash, since, until);
 
 /** The organization a number activated, if any. */
 export function orgActivatedByPhone(services: Services, phoneHash: string): number | undefined {
