@@ -11,7 +11,7 @@ import { createTenant, login, TEST_PASSWORD } from '../support/factories.js';
 import { launchChromium } from '../support/chromium.js';
 import { ROOMY_LIMITS } from '../auth/authTestKit.js';
 import { loadDemoData } from '../../server/demo/loadDemoData.js';
-import { answeredQuery, askQuery, checkAccessible, checkClean, chooseWithKeyboard, openFromNavigation, recordQueries, signedInConsole, tabTo, daysBefore as daysBeforeDate } from './consoleKit.js';
+import { addressBuilt, answeredQuery, askQuery, checkAccessible, checkClean, chooseWithKeyboard, openFromNavigation, recordQueries, signedInConsole, tabTo, daysBefore as daysBeforeDate } from './consoleKit.js';
 import { eventually } from '../support/eventually.js';
 
 const server: TestServer = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
@@ -168,6 +168,8 @@ t.test('segmentation: every bucket of every group', async (t) => {
   await page.getByLabel('Event', { exact: true }).selectOption('pp.page_view');
   await page.getByLabel('Measure').selectOption('uniques');
   await chooseWithKeyboard(page, page.getByLabel('Group by'), 'path');
+  // As a person does, the next control once the page shows the grouping chosen.
+  await addressBuilt(page, 'grouped by path', (q) => q.get('group_by') === 'path');
   await page.getByLabel('From', { exact: true }).fill(from);
   const body = await answeredQuery(page, sent, 'segmentation', (b) => b.event === 'pp.page_view' && b.metric === 'uniques' && !!b.group_by && b.date_from === from);
   t.match(body, { event: 'pp.page_view', metric: 'uniques', interval: 'day', group_by: { property: 'path' }, date_from: from, date_to: today });
