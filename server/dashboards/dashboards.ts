@@ -42,7 +42,7 @@ export interface LayoutItem {
   height: number;
 }
 
-const SELECT = `SELECT d.id, d.project_id, d.name, d.description, d.date_from, d.date_to, d.filters, d.created_at, d.updated_at,
+const SELECT = `SELECT d.id, d.project_id, d.name, d.description, d.date_from, d.date_to, d.date_range, d.filters, d.created_at, d.updated_at,
   (SELECT count(*) FROM dashboard_tiles t WHERE t.dashboard_id = d.id) AS tile_count, ${authorColumns('cu')}, ${authorColumns('uu')}
   FROM dashboards d LEFT JOIN users cu ON cu.id = d.created_by LEFT JOIN users uu ON uu.id = d.updated_by`;
 
@@ -60,6 +60,7 @@ function rowOverrides(row: Row): Overrides {
   return {
     date_from: row.date_from as string | null,
     date_to: row.date_to as string | null,
+    date_range: row.date_range as string | null,
     filters: row.filters === null ? null : (JSON.parse(row.filters as string) as FilterItem[]),
   };
 }
@@ -110,10 +111,10 @@ export function createDashboard(db: MetaDb, projectId: number, userId: number, i
     }
     return db
       .prepare(
-        `INSERT INTO dashboards (project_id, name, description, date_from, date_to, filters, created_by, updated_by, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO dashboards (project_id, name, description, date_from, date_to, date_range, filters, created_by, updated_by, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(projectId, input.name, input.description, input.date_from, input.date_to, filtersText(input.filters), userId, userId, at, at).lastInsertRowid;
+      .run(projectId, input.name, input.description, input.date_from, input.date_to, input.date_range, filtersText(input.filters), userId, userId, at, at).lastInsertRowid;
   })();
   return getDashboard(db, projectId, Number(id));
 }
@@ -122,11 +123,12 @@ export function createDashboard(db: MetaDb, projectId: number, userId: number, i
 export function updateDashboard(db: MetaDb, projectId: number, id: number, userId: number, input: DashboardInput, layout: LayoutItem[] | undefined, now: Date): Dashboard {
   db.transaction(() => {
     getDashboard(db, projectId, id);
-    db.prepare('UPDATE dashboards SET name = ?, description = ?, date_from = ?, date_to = ?, filters = ?, updated_by = ?, updated_at = ? WHERE id = ?').run(
+    db.prepare('UPDATE dashboards SET name = ?, description = ?, date_from = ?, date_to = ?, date_range = ?, filters = ?, updated_by = ?, updated_at = ? WHERE id = ?').run(
       input.name,
       input.description,
       input.date_from,
       input.date_to,
+      input.date_range,
       filtersText(input.filters),
       userId,
       now.toISOString(),
@@ -170,7 +172,7 @@ function touch(db: MetaDb, dashboardId: number, userId: number, now: Date): void
 export function tileInsight(db: MetaDb, projectId: number, dashboardId: number, tileId: number): { insight: Insight; overrides: Overrides } | undefined {
   const row = db
     .prepare(
-      `SELECT d.date_from, d.date_to, d.filters, t.insight_id FROM dashboard_tiles t JOIN dashboards d ON d.id = t.dashboard_id
+      `SELECT d.date_from, d.date_to, d.date_range, d.filters, t.insight_id FROM dashboard_tiles t JOIN dashboards d ON d.id = t.dashboard_id
         WHERE d.project_id = ? AND d.id = ? AND t.id = ? AND t.insight_id IS NOT NULL`,
     )
     .get(projectId, dashboardId, tileId) as (Row & { insight_id: number }) | undefined;

@@ -13,6 +13,8 @@ export interface InsightInput {
   description: string | null;
   kind: string;
   query: QueryBody;
+  /** A rolling range (rollingRange.ts) that replaces the query's dates when answered; null keeps them. */
+  date_range: string | null;
 }
 
 export interface Insight extends InsightInput, Authored {
@@ -20,7 +22,7 @@ export interface Insight extends InsightInput, Authored {
   dashboards: Array<{ id: number; name: string }>;
 }
 
-const SELECT = `SELECT i.id, i.project_id, i.name, i.description, i.kind, i.query, i.created_at, i.updated_at, ${authorColumns('cu')}, ${authorColumns('uu')}
+const SELECT = `SELECT i.id, i.project_id, i.name, i.description, i.kind, i.query, i.date_range, i.created_at, i.updated_at, ${authorColumns('cu')}, ${authorColumns('uu')}
   FROM insights i LEFT JOIN users cu ON cu.id = i.created_by LEFT JOIN users uu ON uu.id = i.updated_by`;
 
 type Row = Record<string, unknown>;
@@ -33,6 +35,7 @@ function fromRow(row: Row, dashboards: Insight['dashboards']): Insight {
     description: row.description as string | null,
     kind: row.kind as string,
     query: JSON.parse(row.query as string) as QueryBody,
+    date_range: row.date_range as string | null,
     created_by: authorOf(row, 'cu'),
     updated_by: authorOf(row, 'uu'),
     created_at: row.created_at as string,
@@ -86,18 +89,19 @@ export function createInsight(db: MetaDb, projectId: number, userId: number, inp
       throw new ValidationError(`a project holds at most ${INSIGHT_LIMITS.per_project} saved insights; delete one first`, 'name', { limit: INSIGHT_LIMITS.per_project });
     }
     return db
-      .prepare('INSERT INTO insights (project_id, name, description, kind, query, created_by, updated_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(projectId, input.name, input.description, input.kind, JSON.stringify(input.query), userId, userId, at, at).lastInsertRowid;
+      .prepare('INSERT INTO insights (project_id, name, description, kind, query, date_range, created_by, updated_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(projectId, input.name, input.description, input.kind, JSON.stringify(input.query), input.date_range, userId, userId, at, at).lastInsertRowid;
   })();
   return getInsight(db, projectId, Number(id));
 }
 
 export function updateInsight(db: MetaDb, projectId: number, id: number, userId: number, changes: Partial<Omit<InsightInput, 'kind'>>, now: Date): Insight {
   const current = getInsight(db, projectId, id);
-  db.prepare('UPDATE insights SET name = ?, description = ?, query = ?, updated_by = ?, updated_at = ? WHERE project_id = ? AND id = ?').run(
+  db.prepare('UPDATE insights SET name = ?, description = ?, query = ?, date_range = ?, updated_by = ?, updated_at = ? WHERE project_id = ? AND id = ?').run(
     changes.name ?? current.name,
     changes.description === undefined ? current.description : changes.description,
     JSON.stringify(changes.query ?? current.query),
+    changes.date_range === undefined ? current.date_range : changes.date_range,
     userId,
     now.toISOString(),
     projectId,

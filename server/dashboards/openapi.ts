@@ -7,6 +7,7 @@ import { QUERIES } from '../queries/index.js';
 import { DASHBOARD_LIMITS, TILE_DEFAULTS } from './dashboards.js';
 import { INSIGHT_LIMITS } from './insights.js';
 import { KINDS } from './savedQueries.js';
+import { ROLLING_RANGE_HELP, ROLLING_RANGE_PATTERN } from '../queries/rollingRange.js';
 
 const id: JsonSchema = { type: 'integer', format: 'int64', minimum: 1 };
 const stamp: JsonSchema = { type: 'string', format: 'date-time' };
@@ -23,7 +24,18 @@ const body = (properties: Record<string, JsonSchema>, required: string[] = []): 
 const out = (properties: Record<string, JsonSchema>): JsonSchema => ({ type: 'object', required: Object.keys(properties), properties });
 const list = (item: string, order: string): JsonSchema => out({ items: { type: 'array', items: ref(item), description: order } });
 
-const overrideFields = { date_from: day('replaces each query’s date_from'), date_to: day('replaces each query’s date_to'), filters };
+const rolling = (what: string): JsonSchema => ({
+  type: ['string', 'null'],
+  pattern: ROLLING_RANGE_PATTERN,
+  description: `${what}: ${ROLLING_RANGE_HELP}; resolved in the project’s time zone when answered; null for none`,
+});
+const overrideFields = {
+  date_from: day('replaces each query’s date_from'),
+  date_to: day('replaces each query’s date_to'),
+  date_range: rolling('a rolling range replacing each query’s dates, instead of date_from and date_to'),
+  filters,
+};
+const insightRange = rolling('a rolling range replacing the query’s own dates when answered');
 
 const insightFields = {
   id,
@@ -32,6 +44,7 @@ const insightFields = {
   description: { type: ['string', 'null'] },
   kind: { enum: KINDS },
   query: { type: 'object', description: 'the body of POST /projects/{id}/queries/<kind>' },
+  date_range: insightRange,
 };
 const dashboardFields = { id, project_id: { type: 'integer' }, name: { type: 'string' }, description: { type: ['string', 'null'] }, ...overrideFields };
 const tileFields = (insight: string) => ({
@@ -48,10 +61,10 @@ const changes = { created_by: author, updated_by: author, created_at: stamp, upd
 export const schemas: Record<string, JsonSchema> = {
   Author: out({ id, email: { type: 'string' }, name: { type: ['string', 'null'] } }),
   InsightBody: body(
-    { name, description: description(INSIGHT_LIMITS.description), kind: { enum: KINDS, description: 'the query route below /queries/' }, query: { type: 'object', description: 'that route’s request body, checked as it checks it' } },
+    { name, description: description(INSIGHT_LIMITS.description), kind: { enum: KINDS, description: 'the query route below /queries/' }, query: { type: 'object', description: 'that route’s request body, checked as it checks it' }, date_range: insightRange },
     ['name', 'kind', 'query'],
   ),
-  InsightPatch: body({ name, description: description(INSIGHT_LIMITS.description), query: { type: 'object', description: 'the whole new body; the kind cannot change' } }),
+  InsightPatch: body({ name, description: description(INSIGHT_LIMITS.description), query: { type: 'object', description: 'the whole new body; the kind cannot change' }, date_range: insightRange }),
   Insight: out({ ...insightFields, ...changes, dashboards: { type: 'array', items: out({ id, name: { type: 'string' } }), description: 'dashboards showing it, by name' } }),
   InsightList: list('Insight', 'most recently changed first'),
   ResultOverrides: body(overrideFields),
@@ -96,7 +109,7 @@ export const schemas: Record<string, JsonSchema> = {
     },
   },
   ShareLinkList: list('ShareLink', 'newest first; tokens are never shown again'),
-  SharedInsight: out({ id, name: { type: 'string' }, description: { type: ['string', 'null'] }, kind: { enum: KINDS }, query: { type: 'object' } }),
+  SharedInsight: out({ id, name: { type: 'string' }, description: { type: ['string', 'null'] }, kind: { enum: KINDS }, query: { type: 'object' }, date_range: insightRange }),
   SharedTile: out(tileFields('SharedInsight')),
   SharedDashboard: out({ ...dashboardFields, created_at: stamp, updated_at: stamp, tiles: { type: 'array', items: ref('SharedTile') } }),
   SharedView: {

@@ -13,7 +13,8 @@ import { sendAnswer, wantsFresh } from '../queries/answerQuery.js';
 import { checkFilters, type FilterItem } from '../queries/filters.js';
 import { addTile, createDashboard, deleteDashboard, deleteTile, getDashboard, listDashboards, tileInsight, updateDashboard, updateTile, type DashboardInput } from './dashboards.js';
 import { createInsight, deleteInsight, findInsight, getInsight, listInsights, updateInsight } from './insights.js';
-import { answerInsight, overridesOf } from './insightAnswer.js';
+import { answerInsight, checkRollingRange, overridesOf } from './insightAnswer.js';
+import { localDate } from '../queries/localTime.js';
 import { answer, op, params, schemas } from './openapi.js';
 import { KINDS, NO_OVERRIDES, savedQueries } from './savedQueries.js';
 
@@ -156,11 +157,15 @@ export const dashboardsDomain: Domain = {
 
     const insightBody = check((b) => {
       checkName(b);
+      checkRollingRange(b.date_range as string | null | undefined);
       if (b.kind !== undefined) queries.checked(String(b.kind), b.query as Record<string, unknown>);
     });
+    /** A since-date is checked against the project's today once the project is known. */
+    const today = (req: Request) => localDate(now(), req.project!.timezone);
     routes.post(INSIGHTS, auth, insightBody, analyst, (req, res) => {
-      const { name, description = null, kind, query } = req.body;
-      res.status(201).json(createInsight(services.meta, req.project!.id, req.auth!.userId, { name, description, kind, query }, now()));
+      const { name, description = null, kind, query, date_range: dateRange = null } = req.body;
+      checkRollingRange(dateRange, today(req));
+      res.status(201).json(createInsight(services.meta, req.project!.id, req.auth!.userId, { name, description, kind, query, date_range: dateRange }, now()));
     });
 
     routes.get(INSIGHT, auth, viewer, (req, res) => {
@@ -170,6 +175,7 @@ export const dashboardsDomain: Domain = {
     routes.patch(INSIGHT, auth, insightBody, analyst, (req, res) => {
       const current = getInsight(services.meta, req.project!.id, idOf(req, 'insightID'));
       if (req.body.query !== undefined) queries.checked(current.kind, req.body.query);
+      checkRollingRange(req.body.date_range, today(req));
       res.json(updateInsight(services.meta, req.project!.id, current.id, req.auth!.userId, req.body, now()));
     });
 
@@ -195,6 +201,7 @@ export const dashboardsDomain: Domain = {
     });
     routes.post(DASHBOARDS, auth, newDashboard, analyst, (req, res) => {
       const input: DashboardInput = { description: null, ...NO_OVERRIDES, ...req.body };
+      checkRollingRange(input.date_range, today(req));
       res.status(201).json(createDashboard(services.meta, req.project!.id, req.auth!.userId, input, now()));
     });
 
@@ -205,13 +212,17 @@ export const dashboardsDomain: Domain = {
     // A change to one end of the date range is checked with the other end once the dashboard is read.
     const dashboardChanges = check((b) => {
       checkName(b);
+      checkRollingRange(b.date_range as string | null | undefined);
       checkFilters((b.filters as FilterItem[] | null | undefined) ?? undefined);
     });
     routes.patch(DASHBOARD, auth, dashboardChanges, analyst, (req, res) => {
       const current = getDashboard(services.meta, req.project!.id, idOf(req, 'dashboardID'));
       const { layout, ...changes } = req.body;
-      const input: DashboardInput = { name: current.name, description: current.description, date_from: current.date_from, date_to: current.date_to, filters: current.filters, ...changes };
+      // The range is one thing: giving fixed dates drops a rolling range, and giving a rolling range drops fixed dates.
+      const dates = changes.date_range ? { date_from: null, date_to: null } : changes.date_from !== undefined || changes.date_to !== undefined ? { date_range: null } : {};
+      const input: DashboardInput = { name: current.name, description: current.description, date_from: current.date_from, date_to: current.date_to, date_range: current.date_range, filters: current.filters, ...dates, ...changes };
       overridesOf(input);
+      checkRollingRange(changes.date_range, today(req));
       res.json(updateDashboard(services.meta, req.project!.id, current.id, req.auth!.userId, input, layout, now()));
     });
 

@@ -13,14 +13,18 @@ export const KINDS = QUERIES.map((q) => q.path);
 
 export type QueryBody = Record<string, unknown>;
 
-/** A dashboard-wide (or per-call) date range and filters; dates both or neither. */
+/**
+ * A dashboard-wide (or per-call) date range and filters: fixed dates (both or neither) or a rolling
+ * range (rollingRange.ts), never both.
+ */
 export interface Overrides {
   date_from: string | null;
   date_to: string | null;
+  date_range: string | null;
   filters: FilterItem[] | null;
 }
 
-export const NO_OVERRIDES: Overrides = { date_from: null, date_to: null, filters: null };
+export const NO_OVERRIDES: Overrides = { date_from: null, date_to: null, date_range: null, filters: null };
 
 const DOC_ID = 'openapi.json';
 
@@ -62,7 +66,8 @@ export class SavedQueries {
   }
 
   /**
-   * The body with the overrides in place: a date range replaces the query's own, filters are added
+   * The body with the overrides in place (a rolling range already resolved to dates by the caller):
+   * a date range replaces the query's own, filters are added
    * (AND) to its top-level ones, or to every step's in a funnel, which has none of its own (the
    * filter then holds for every event counted, as a top-level one would). A part the kind's body has
    * no field for is left out (the activity summary takes only date_to).

@@ -24,7 +24,7 @@ const SHARED = '/api/v1/shared/{token}';
 
 /** What the public sees of an insight: no authors, no other dashboards. */
 function sharedInsight(i: Insight) {
-  return { id: i.id, name: i.name, description: i.description, kind: i.kind, query: i.query };
+  return { id: i.id, name: i.name, description: i.description, kind: i.kind, query: i.query, date_range: i.date_range };
 }
 
 function sharedDashboard(d: Dashboard) {

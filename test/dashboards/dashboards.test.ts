@@ -46,6 +46,7 @@ t.test('dashboards', async (t) => {
       description: 'weekly',
       date_from: '2026-10-01',
       date_to: '2026-10-15',
+      date_range: null,
       filters: [FILTER],
       created_by: made.body.created_by,
       updated_by: made.body.updated_by,

@@ -99,12 +99,13 @@ t.test('share links', async (t) => {
         description: null,
         date_from: '2026-10-05',
         date_to: '2026-10-20',
+        date_range: null,
         filters: null,
         created_at: c.board.created_at,
         updated_at: '2026-11-02T12:00:00.000Z',
         tiles: [
           { id: c.tile.id, position: 0, width: 6, height: 3, kind: 'insight', text: null,
-            insight: { id: c.insight.id, name: 'Views', description: 'daily', kind: 'segmentation', query: QUERY_BODIES.segmentation } },
+            insight: { id: c.insight.id, name: 'Views', description: 'daily', kind: 'segmentation', query: QUERY_BODIES.segmentation, date_range: null } },
           { id: c.text.id, position: 1, width: 6, height: 3, kind: 'text', text: 'About these figures', insight: null },
         ],
       },
@@ -121,7 +122,7 @@ t.test('share links', async (t) => {
 
     const insightLink = (await w.as('admin', 'POST', 'share-links', { insight_id: c.insight.id })).body.token;
     const insightView = await shared(w, insightLink);
-    t.same(insightView.body, { kind: 'insight', project: { name: tenant.project.name, timezone: 'UTC' }, insight: { id: c.insight.id, name: 'Views', description: 'daily', kind: 'segmentation', query: QUERY_BODIES.segmentation } });
+    t.same(insightView.body, { kind: 'insight', project: { name: tenant.project.name, timezone: 'UTC' }, insight: { id: c.insight.id, name: 'Views', description: 'daily', kind: 'segmentation', query: QUERY_BODIES.segmentation, date_range: null } });
     const insightAnswer = await shared(w, insightLink, '/result');
     t.equal(insightAnswer.status, 200);
     t.same(insightAnswer.body, (await w.as('viewer', 'POST', 'queries/segmentation', QUERY_BODIES.segmentation)).body);

@@ -16,6 +16,8 @@ export interface World {
   /** /api/v1/projects/<the project> */
   base: string;
   as(role: Role, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<HttpResult>;
+  /** New access tokens for every role, after the clock moved past the old ones' lifetime. */
+  renewTokens(): Promise<void>;
 }
 
 export const RANGE = { date_from: '2026-10-01', date_to: '2026-10-31' };
@@ -56,14 +58,13 @@ export async function world(t: Test, options: StartOptions = {}): Promise<World>
   const server = await startTestServer(t, options);
   const tenant = await createTenant(server);
   const stranger = await createTenant(server);
-  const member = async (role: 'admin' | 'analyst' | 'viewer') => accessTokenFor(server, await addMember(server, tenant.org, role, { password: null }), tenant.org);
-  const tokens: Record<Role, string> = {
-    owner: await accessTokenFor(server, tenant.owner, tenant.org),
-    admin: await member('admin'),
-    analyst: await member('analyst'),
-    viewer: await member('viewer'),
-    stranger: await accessTokenFor(server, stranger.owner, stranger.org),
+  const member = (role: 'admin' | 'analyst' | 'viewer') => addMember(server, tenant.org, role, { password: null });
+  const users = { owner: tenant.owner, admin: await member('admin'), analyst: await member('analyst'), viewer: await member('viewer'), stranger: stranger.owner };
+  const tokens = {} as Record<Role, string>;
+  const renewTokens = async () => {
+    for (const role of Object.keys(users) as Role[]) tokens[role] = await accessTokenFor(server, users[role], role === 'stranger' ? stranger.org : tenant.org);
   };
+  await renewTokens();
   await seedEvents(server, tenant.project.id, october());
   const base = `/api/v1/projects/${tenant.project.id}`;
   return {
@@ -73,5 +74,6 @@ export async function world(t: Test, options: StartOptions = {}): Promise<World>
     tokens,
     base,
     as: (role, method, path, body, headers) => server.request(method, path.startsWith('/') ? path : `${base}/${path}`, { token: tokens[role], body, headers }),
+    renewTokens,
   };
 }

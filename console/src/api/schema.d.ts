@@ -2382,6 +2382,8 @@ export interface components {
              * @description replaces each query’s date_from, a local date YYYY-MM-DD; null for none
              */
             date_from: string | null;
+            /** @description a rolling range replacing each query’s dates, instead of date_from and date_to: `today`, `yesterday`, `last_N_days` (N ≤ 400), `last_N_weeks` (≤ 57), `last_N_months` (≤ 13), `this_week`, `last_week`, `this_month`, `last_month`, `this_quarter`, `last_quarter`, `this_year`, `last_year` or `since_YYYY-MM-DD`; weeks start on Monday; `this_…` ends today; resolved in the project’s time zone when answered; null for none */
+            date_range: string | null;
             /**
              * Format: date
              * @description replaces each query’s date_to, a local date YYYY-MM-DD; null for none
@@ -2407,6 +2409,8 @@ export interface components {
              * @description replaces each query’s date_from, a local date YYYY-MM-DD; null for none
              */
             date_from?: string | null;
+            /** @description a rolling range replacing each query’s dates, instead of date_from and date_to: `today`, `yesterday`, `last_N_days` (N ≤ 400), `last_N_weeks` (≤ 57), `last_N_months` (≤ 13), `this_week`, `last_week`, `this_month`, `last_month`, `this_quarter`, `last_quarter`, `this_year`, `last_year` or `since_YYYY-MM-DD`; weeks start on Monday; `this_…` ends today; resolved in the project’s time zone when answered; null for none */
+            date_range?: string | null;
             /**
              * Format: date
              * @description replaces each query’s date_to, a local date YYYY-MM-DD; null for none
@@ -2427,6 +2431,8 @@ export interface components {
              * @description replaces each query’s date_from, a local date YYYY-MM-DD; null for none
              */
             date_from?: string | null;
+            /** @description a rolling range replacing each query’s dates, instead of date_from and date_to: `today`, `yesterday`, `last_N_days` (N ≤ 400), `last_N_weeks` (≤ 57), `last_N_months` (≤ 13), `this_week`, `last_week`, `this_month`, `last_month`, `this_quarter`, `last_quarter`, `this_year`, `last_year` or `since_YYYY-MM-DD`; weeks start on Monday; `this_…` ends today; resolved in the project’s time zone when answered; null for none */
+            date_range?: string | null;
             /**
              * Format: date
              * @description replaces each query’s date_to, a local date YYYY-MM-DD; null for none
@@ -2456,6 +2462,8 @@ export interface components {
              * @description replaces each query’s date_from, a local date YYYY-MM-DD; null for none
              */
             date_from: string | null;
+            /** @description a rolling range replacing each query’s dates, instead of date_from and date_to: `today`, `yesterday`, `last_N_days` (N ≤ 400), `last_N_weeks` (≤ 57), `last_N_months` (≤ 13), `this_week`, `last_week`, `this_month`, `last_month`, `this_quarter`, `last_quarter`, `this_year`, `last_year` or `since_YYYY-MM-DD`; weeks start on Monday; `this_…` ends today; resolved in the project’s time zone when answered; null for none */
+            date_range: string | null;
             /**
              * Format: date
              * @description replaces each query’s date_to, a local date YYYY-MM-DD; null for none
@@ -2851,6 +2859,8 @@ export interface components {
                 id: number;
                 name: string;
             }[];
+            /** @description a rolling range replacing the query’s own dates when answered: `today`, `yesterday`, `last_N_days` (N ≤ 400), `last_N_weeks` (≤ 57), `last_N_months` (≤ 13), `this_week`, `last_week`, `this_month`, `last_month`, `this_quarter`, `last_quarter`, `this_year`, `last_year` or `since_YYYY-MM-DD`; weeks start on Monday; `this_…` ends today; resolved in the project’s time zone when answered; null for none */
+            date_range: string | null;
             description: string | null;
             /** Format: int64 */
             id: number;
@@ -2866,6 +2876,8 @@ export interface components {
             updated_by: components["schemas"]["Author"] | null;
         };
         InsightBody: {
+            /** @description a rolling range replacing the query’s own dates when answered: `today`, `yesterday`, `last_N_days` (N ≤ 400), `last_N_weeks` (≤ 57), `last_N_months` (≤ 13), `this_week`, `last_week`, `this_month`, `last_month`, `this_quarter`, `last_quarter`, `this_year`, `last_year` or `since_YYYY-MM-DD`; weeks start on Monday; `this_…` ends today; resolved in the project’s time zone when answered; null for none */
+            date_range?: string | null;
             description?: string | null;
             /**
              * @description the query route below /queries/
@@ -2881,6 +2893,8 @@ export interface components {
             items: components["schemas"]["Insight"][];
         };
         InsightPatch: {
+            /** @description a rolling range replacing the query’s own dates when answered: `today`, `yesterday`, `last_N_days` (N ≤ 400), `last_N_weeks` (≤ 57), `last_N_months` (≤ 13), `this_week`, `last_week`, `this_month`, `last_month`, `this_quarter`, `last_quarter`, `this_year`, `last_year` or `since_YYYY-MM-DD`; weeks start on Monday; `this_…` ends today; resolved in the project’s time zone when answered; null for none */
+            date_range?: string | null;
             description?: string | null;
             name?: string;
             /** @description the whole new body; the kind cannot change */
@@ -3447,6 +3461,8 @@ export interface components {
              * @description replaces each query’s date_from, a local date YYYY-MM-DD; null for none
              */
             date_from?: string | null;
+            /** @description a rolling range replacing each query’s dates, instead of date_from and date_to: `today`, `yesterday`, `last_N_days` (N ≤ 400), `last_N_weeks` (≤ 57), `last_N_months` (≤ 13), `this_week`, `last_week`, `this_month`, `last_month`, `this_quarter`, `last_quarter`, `this_year`, `last_year` or `since_YYYY-MM-DD`; weeks start on Monday; `this_…` ends today; resolved in the project’s time zone when answered; null for none */
+            date_range?: string | null;
             /**
              * Format: date
              * @description replaces each query’s date_to, a local date YYYY-MM-DD; null for none
@@ -3692,6 +3708,8 @@ export interface components {
              * @description replaces each query’s date_from, a local date YYYY-MM-DD; null for none
              */
             date_from: string | null;
+            /** @description a rolling range replacing each query’s dates, instead of date_from and date_to: `today`, `yesterday`, `last_N_days` (N ≤ 400), `last_N_weeks` (≤ 57), `last_N_months` (≤ 13), `this_week`, `last_week`, `this_month`, `last_month`, `this_quarter`, `last_quarter`, `this_year`, `last_year` or `since_YYYY-MM-DD`; weeks start on Monday; `this_…` ends today; resolved in the project’s time zone when answered; null for none */
+            date_range: string | null;
             /**
              * Format: date
              * @description replaces each query’s date_to, a local date YYYY-MM-DD; null for none
@@ -3709,6 +3727,8 @@ export interface components {
             updated_at: string;
         };
         SharedInsight: {
+            /** @description a rolling range replacing the query’s own dates when answered: `today`, `yesterday`, `last_N_days` (N ≤ 400), `last_N_weeks` (≤ 57), `last_N_months` (≤ 13), `this_week`, `last_week`, `this_month`, `last_month`, `this_quarter`, `last_quarter`, `this_year`, `last_year` or `since_YYYY-MM-DD`; weeks start on Monday; `this_…` ends today; resolved in the project’s time zone when answered; null for none */
+            date_range: string | null;
             description: string | null;
             /** Format: int64 */
             id: number;
