@@ -54,7 +54,7 @@ t.test('from a funnel to what goes with its last step, as the API answers it', a
   await page.getByLabel('Step 1', { exact: true }).selectOption('view');
   await chooseWithKeyboard(page, page.getByLabel('Step 2', { exact: true }), 'purchase');
   await page.getByRole('button', { name: '7 days' }).click();
-  await addressBuilt(page, 'the funnel built', (q) => q.get('steps') === 'view~purchase' && q.get('from') === from);
+  await addressBuilt(page, 'the funnel built', (q) => q.get('steps') === 'view~purchase' && q.get('range') === 'last_7_days');
   await page.getByTestId('funnel-correlations').click();
   await eventually('the correlations view', async () => new URL(page.url()).pathname, (p) => p.endsWith('/insights/correlations'));
   t.equal(new URL(page.url()).searchParams.get('target'), 'purchase', 'the last step is the conversion');
@@ -87,7 +87,7 @@ t.test('opened from the navigation and built with the keyboard: the same candida
   await page.keyboard.press('Control+A');
   await page.keyboard.type('3');
   await page.keyboard.press('Enter');
-  await addressBuilt(page, 'the correlations built', (q) => q.get('target') === 'purchase' && q.get('from') === from && q.get('min_n') === '3');
+  await addressBuilt(page, 'the correlations built', (q) => q.get('target') === 'purchase' && q.get('range') === 'last_7_days' && q.get('min_n') === '3');
   const three = await askQuery(server, token, project.id, 'correlations', { target_event: 'purchase', date_from: from, date_to: today, min_n: 3, exclude_managed: true });
   const expectedRows = three.candidates.map((c: any) => [c.event, String(c.actors), pct(c.conversion_with), pct(c.conversion_without), fixed(c.lift), `${fixed(c.odds_ratio)} (${fixed(c.odds_ratio_low)}–${fixed(c.odds_ratio_high)})`, prob(c.q_value)]);
   t.ok(expectedRows.length >= 2, `candidates seen by three people or more (${expectedRows.length})`);

@@ -19,6 +19,7 @@ const { owner, project } = await createTenant(server, { timezone: 'UTC' });
 const token = (await login(server, owner.email, TEST_PASSWORD)).token!;
 const base = `/projects/${project.id}`;
 const lastWeek = daysBefore(6);
+const today = UTC_TODAY;
 
 // One visitor a day for four weeks views the home page, every second one the pricing page too:
 // a daily segmentation has a row a day, far taller than a tile one row high.
@@ -111,7 +112,7 @@ t.test('the page a share link opens shows the dashboard’s range and filters', 
   await page.getByRole('button', { name: 'Add a filter' }).click();
   await page.getByLabel('Filter 1 value').fill('/pricing');
   await page.getByLabel('Filter 1 value').press('Enter');
-  const saved = await eventually('the range and filter saved', stored, (d) => d.date_from === lastWeek && d.filters?.length === 1 && d.filters[0].value === '/pricing');
+  const saved = await eventually('the range and filter saved', stored, (d) => d.date_range === 'last_7_days' && d.filters?.length === 1 && d.filters[0].value === '/pricing');
   t.same(saved.filters, [{ field: 'path', op: 'eq', value: '/pricing' }]);
 
   await page.getByRole('button', { name: 'Share' }).click();
@@ -123,7 +124,7 @@ t.test('the page a share link opens shows the dashboard’s range and filters', 
   const p = visitor.page;
   await p.getByRole('heading', { name: 'Traffic', level: 1 }).waitFor();
   const overrides = p.getByTestId('dash-overrides');
-  t.match(await overrides.textContent(), `Every tile from ${saved.date_from} to ${saved.date_to}`, 'the range');
+  t.match(await overrides.textContent(), `Every tile: Last 7 days (${lastWeek} to ${today})`, 'the rolling range by its name and today’s dates');
   const chips = await p.getByRole('list', { name: 'filtered by' }).getByRole('listitem').allTextContents();
   t.same(chips, saved.filters.map((f: { field: string; op: string; value: string }) => `${f.field}|${f.op}|${f.value}`), 'each filter as the dashboard holds it');
   t.equal(await overrides.locator('input, select, button').count(), 0, 'read-only');

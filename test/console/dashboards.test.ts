@@ -139,8 +139,10 @@ t.test('the dashboard’s range and filter are laid over every tile', async (t) 
   await page.goto(`${base}/dashboards/${dashboardId}`);
   await tileNamed(page, 'Signup funnel').getByTestId('funnel-table').waitFor();
   await page.getByRole('button', { name: '7 days' }).click();
-  const week = await eventually('the range saved', () => dashboardNamed('Growth'), (d) => d.date_from === lastWeek);
-  t.equal(week.date_to, today);
+  const week = await eventually('the range saved', () => dashboardNamed('Growth'), (d) => d.date_range === 'last_7_days');
+  t.match(week, { date_from: null, date_to: null }, 'kept as the rule, not as two dates');
+  t.equal(await page.getByLabel('From', { exact: true }).inputValue(), lastWeek, 'its dates today');
+  t.equal(await page.getByLabel('To', { exact: true }).inputValue(), today);
   const funnel = await ask('funnel', { ...FUNNEL, date_from: lastWeek, date_to: today });
   t.ok(funnel.steps[0].count < 60, `fewer people in the last week (${funnel.steps[0].count})`);
   t.same(await eventually('the funnel over the week', () => drawnFunnel(tileNamed(page, 'Signup funnel')), (c) => c[0] === funnel.steps[0].count), funnelCounts(funnel));
@@ -160,7 +162,7 @@ t.test('the dashboard’s range and filter are laid over every tile', async (t) 
 
   await page.getByRole('button', { name: 'Remove filter 1' }).click();
   await page.getByRole('button', { name: 'Use each tile\'s own dates' }).click();
-  await eventually('the overrides cleared', () => dashboardNamed('Growth'), (d) => d.date_from === null && (d.filters === null || d.filters.length === 0));
+  await eventually('the overrides cleared', () => dashboardNamed('Growth'), (d) => d.date_from === null && d.date_range === null && (d.filters === null || d.filters.length === 0));
   t.same(await eventually('the funnel on its own dates', () => drawnFunnel(tileNamed(page, 'Signup funnel')), (c) => c[0] === 60), funnelCounts(await ask('funnel', FUNNEL)));
   checkClean(t, tab);
 });

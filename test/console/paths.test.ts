@@ -72,7 +72,7 @@ async function openPaths(p: Page, selected = 'pp.page_view'): Promise<void> {
     await p.getByLabel('Selected event or page').fill(selected);
     await p.getByLabel('Selected event or page').press('Enter');
   }
-  await eventually('the paths built', async () => new URL(p.url()).searchParams, (q) => q.get('from') === from && (q.get('event') ?? 'pp.page_view') === selected);
+  await eventually('the paths built', async () => new URL(p.url()).searchParams, (q) => q.get('range') === 'last_7_days' && (q.get('event') ?? 'pp.page_view') === selected);
 }
 
 const selectedInUrl = () => new URL(page.url()).searchParams.get('event');

@@ -26,7 +26,7 @@ export function useReport(): ReportContext {
   const ctx = useInsight();
   const filters = filtersOf(ctx.url.list('filter'));
   const query: ReportQuery = { date_from: ctx.from, date_to: ctx.to, ...(filters.length ? { filters: JSON.stringify(filters) } : {}) };
-  const kept = { from: ctx.url.get('from'), to: ctx.url.get('to'), filter: ctx.url.get('filter') };
+  const kept = { range: ctx.url.get('range'), from: ctx.url.get('from'), to: ctx.url.get('to'), filter: ctx.url.get('filter') };
   const linkTo = (path: string, params: Record<string, string | null | undefined>) => {
     const search = Object.entries({ ...params, ...kept })
       .filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== '')
@@ -43,7 +43,7 @@ export function ReportControls({ ctx, children }: { ctx: ReportContext; children
   return (
     <ControlBar>
       {children}
-      <DateRange from={ctx.from} to={ctx.to} today={ctx.today} onChange={(f, t) => ctx.url.set({ from: f, to: t })} />
+      <DateRange value={ctx.dates} today={ctx.today} onChange={ctx.setDates} />
       <FilterEditor projectId={ctx.projectId} filters={ctx.url.list('filter')} keys={keys} onChange={(f) => ctx.url.set({ filter: f })} segments={false} />
     </ControlBar>
   );

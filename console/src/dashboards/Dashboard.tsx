@@ -9,6 +9,7 @@ import { useRecord } from './useRecord';
 import { useLocation, useRoute } from 'preact-iso';
 import { useSession } from '../app/session';
 import { todayIn } from '../ui/format';
+import { datesOf, type Dates } from '../ui/dateRanges';
 import { Empty, ErrorNote, Loading } from '../ui/states';
 import { useAction } from '../ui/useAction';
 import { useAsync } from '../ui/useAsync';
@@ -35,7 +36,7 @@ export function Dashboard() {
   // The arranging and removing controls clutter the tiles, so they show only while editing the layout.
   const [arranging, setArranging] = useState(false);
   // Another range to look at, not saved: every tile asks its insight's answer over it.
-  const [look, setLook] = useState<{ from: string; to: string }>();
+  const [look, setLook] = useState<Dates>();
   const action = useAction();
 
   /** A change the server answers with the whole dashboard. */
@@ -88,10 +89,10 @@ export function Dashboard() {
           )}
           <TileGrid
             tiles={dashboard.tiles}
-            revision={look ? `${overridesKey(dashboard)}|look ${look.from} ${look.to}` : overridesKey(dashboard)}
+            revision={look ? `${overridesKey(dashboard)}|look ${look.range ?? `${look.from} ${look.to}`}` : overridesKey(dashboard)}
             loadResult={(tile) =>
               look && tile.insight
-                ? insightResult(projectId, tile.insight.id, { date_from: look.from, date_to: look.to, ...(dashboard.filters ? { filters: dashboard.filters } : {}) })
+                ? insightResult(projectId, tile.insight.id, { ...(look.range ? { date_range: look.range } : { date_from: look.from, date_to: look.to }), ...(dashboard.filters ? { filters: dashboard.filters } : {}) })
                 : tileResult(projectId, dashboardId, tile.id)
             }
             onLayout={canEdit && arranging ? (tiles) => void layout(tiles) : undefined}
@@ -140,28 +141,30 @@ function Overrides({
   dashboard: DashboardShape;
   canEdit: boolean;
   onChange(body: DashboardPatch): void;
-  look?: { from: string; to: string };
-  onLook(range: { from: string; to: string } | undefined): void;
+  look?: Dates;
+  onLook(range: Dates | undefined): void;
 }) {
   const keys = usePropertyKeys(projectId);
   const today = todayIn(timezone);
   const filters = ((dashboard.filters ?? []) as FilterItem[]).map(filterText);
-  // The range is saved once both ends are chosen; until then the typed end waits here.
-  const [draft, setDraft] = useState({ from: dashboard.date_from ?? '', to: dashboard.date_to ?? '' });
-  useEffect(() => setDraft({ from: dashboard.date_from ?? '', to: dashboard.date_to ?? '' }), [dashboard.date_from, dashboard.date_to]);
-  const pickRange = (from: string, to: string) => {
-    setDraft({ from, to });
-    if (from && to && from <= to) onChange({ date_from: from, date_to: to });
+  const saved = datesOf(dashboard.date_range, { from: dashboard.date_from ?? '', to: dashboard.date_to ?? '' }, today);
+  // Fixed dates are saved once both ends are chosen; until then the typed end waits here.
+  const [draft, setDraft] = useState<Dates>(saved);
+  useEffect(() => setDraft(saved), [dashboard.date_from, dashboard.date_to, dashboard.date_range, today]);
+  const pickRange = (d: Dates) => {
+    setDraft(d);
+    if (d.range) onChange({ date_range: d.range });
+    else if (d.from && d.to && d.from <= d.to) onChange({ date_from: d.from, date_to: d.to });
   };
   if (!canEdit) {
     return (
       <>
-        <OverridesNote dashboard={dashboard} />
+        <OverridesNote dashboard={dashboard} timezone={timezone} />
         <ControlBar>
           <div class="control" data-testid="dash-look">
             <span class="control-label">Look at other dates (not saved)</span>
           </div>
-          <DateRange from={look?.from ?? ''} to={look?.to ?? ''} today={today} onChange={(from, to) => from && to && from <= to && onLook({ from, to })} />
+          <DateRange value={look ?? { from: '', to: '' }} today={today} onChange={(d) => (d.range || (d.from && d.to && d.from <= d.to)) && onLook(d)} />
           {look && (
             <button type="button" class="button secondary small" onClick={() => onLook(undefined)}>
               Back to the dashboard's dates
@@ -173,11 +176,11 @@ function Overrides({
   }
   return (
     <ControlBar>
-      <DateRange from={draft.from} to={draft.to} today={today} onChange={pickRange} />
+      <DateRange value={draft} today={today} onChange={pickRange} />
       <div class="control">
         <span class="control-label">Every tile</span>
-        {dashboard.date_from ? (
-          <button type="button" class="button secondary small" onClick={() => onChange({ date_from: null, date_to: null })}>
+        {dashboard.date_from || dashboard.date_range ? (
+          <button type="button" class="button secondary small" onClick={() => onChange({ date_from: null, date_to: null, date_range: null })}>
             Use each tile's own dates
           </button>
         ) : (

@@ -14,7 +14,8 @@ import './dashboards.css';
 
 const NEW = 'new';
 
-export function SaveInsight({ projectId, kind, query, title, savedId }: { projectId: number; kind: string; query: unknown; title: string; savedId?: number }) {
+/** `dateRange` is the page's rolling range, saved with the query (null: the query's fixed dates). */
+export function SaveInsight({ projectId, kind, query, dateRange, title, savedId }: { projectId: number; kind: string; query: unknown; dateRange: string | null; title: string; savedId?: number }) {
   const { canEdit } = useDashboardRights();
   const [open, setOpen] = useState(false);
   const [saved, setSaved] = useState<{ insight: Insight; dashboard?: { id: number; name: string }; changed?: boolean }>();
@@ -26,7 +27,7 @@ export function SaveInsight({ projectId, kind, query, title, savedId }: { projec
   const from = original.data?.kind === kind ? original.data : undefined;
   const saveChanges = () =>
     update.run(async () => {
-      setSaved({ insight: await updateInsight(projectId, from!.id, { query: query as Insight['query'] }), changed: true });
+      setSaved({ insight: await updateInsight(projectId, from!.id, { query: query as Insight['query'], date_range: dateRange }), changed: true });
     });
   return (
     <>
@@ -51,7 +52,7 @@ export function SaveInsight({ projectId, kind, query, title, savedId }: { projec
           .
         </p>
       )}
-      {open && <SaveDialog projectId={projectId} kind={kind} query={query} title={title} onSaved={setSaved} onClose={() => setOpen(false)} />}
+      {open && <SaveDialog projectId={projectId} kind={kind} query={query} dateRange={dateRange} title={title} onSaved={setSaved} onClose={() => setOpen(false)} />}
     </>
   );
 }
@@ -60,6 +61,7 @@ function SaveDialog({
   projectId,
   kind,
   query,
+  dateRange,
   title,
   onSaved,
   onClose,
@@ -67,6 +69,7 @@ function SaveDialog({
   projectId: number;
   kind: string;
   query: unknown;
+  dateRange: string | null;
   title: string;
   onSaved(saved: { insight: Insight; dashboard?: { id: number; name: string } }): void;
   onClose(): void;
@@ -80,7 +83,7 @@ function SaveDialog({
   const [created, setCreated] = useState<{ insight?: Insight; dashboard?: { id: number; name: string } }>({});
   const { busy, error, handle } = useAction();
   const submit = handle(async () => {
-    const insight = created.insight ?? (await createInsight(projectId, { name: name.trim(), ...(description.trim() ? { description: description.trim() } : {}), kind, query }));
+    const insight = created.insight ?? (await createInsight(projectId, { name: name.trim(), ...(description.trim() ? { description: description.trim() } : {}), kind, query, date_range: dateRange }));
     setCreated({ insight });
     let dashboard: { id: number; name: string } | undefined;
     if (target === NEW) {

@@ -1,5 +1,5 @@
-// One saved insight: its answer drawn by its insight page's own view, over its saved dates or a
-// range chosen here for a look (not saved), the dashboards showing it, and the link that opens it
+// One saved insight: its answer drawn by its insight page's own view, over its saved dates (a
+// rolling range by its name and today's dates) or a range chosen here for a look (not saved), the dashboards showing it, and the link that opens it
 // on its insight page. Analysts and above rename it, add it to a dashboard and delete it; admins
 // and owners share it.
 
@@ -8,6 +8,7 @@ import { useRecord } from './useRecord';
 import { useLocation, useRoute } from 'preact-iso';
 import { useSession } from '../app/session';
 import { formatDateTime, todayIn } from '../ui/format';
+import { datesOf, type Dates } from '../ui/dateRanges';
 import { AnswerError, Empty, ErrorNote, Loading } from '../ui/states';
 import { useAction } from '../ui/useAction';
 import { useAsync } from '../ui/useAsync';
@@ -16,6 +17,7 @@ import { AnswerView, insightPageUrl, kindLabel } from './answerViews';
 import { addTile, deleteInsight, getInsight, insightResult, listDashboards, updateInsight, type Insight } from './dashboardsApi';
 import { Dialog, DialogActions, ManageButtons, RenameDialog, type ManageDialog } from './Dialog';
 import { ShareDialog } from './ShareDialog';
+import { rollingSentence } from './OverridesNote';
 import { useDashboardRights } from './roles';
 import './dashboards.css';
 
@@ -27,20 +29,23 @@ export function SavedInsight() {
   const { canEdit, canShare } = useDashboardRights();
   const { route } = useLocation();
   const { value: insight, error: loadError, set: setInsight, reload: load } = useRecord(() => getInsight(projectId, insightId), [projectId, insightId]);
-  const [range, setRange] = useState<{ from: string; to: string }>();
+  const [range, setRange] = useState<Dates>();
   const [dialog, setDialog] = useState<ManageDialog>();
   const action = useAction();
   const answer = useAsync(
-    () => (insight ? insightResult(projectId, insightId, range ? { date_from: range.from, date_to: range.to } : {}) : Promise.resolve(undefined)),
-    [projectId, insightId, insight?.updated_at, range?.from, range?.to],
+    () => (insight ? insightResult(projectId, insightId, !range ? {} : range.range ? { date_range: range.range } : { date_from: range.from, date_to: range.to }) : Promise.resolve(undefined)),
+    [projectId, insightId, insight?.updated_at, range?.from, range?.to, range?.range],
   );
 
   if (!project) return <Empty title="No such project in this organization" />;
   if (loadError) return <ErrorNote error={loadError} />;
   if (!insight) return <Loading label="Loading the insight…" />;
   const base = `/projects/${projectId}`;
-  const pageUrl = insightPageUrl(projectId, insight.kind, insight.query, insight.id);
+  const pageUrl = insightPageUrl(projectId, insight.kind, insight.query, insight.id, insight.date_range);
   const query = insight.query as { date_from?: string; date_to?: string };
+  const today = todayIn(project.timezone);
+  const saved = datesOf(insight.date_range, { from: query.date_from ?? query.date_to ?? '', to: query.date_to ?? '' }, today);
+  const rolling = rollingSentence(insight.date_range, project.timezone);
   return (
     <section aria-labelledby="insight-title">
       <p class="dash-back">
@@ -76,9 +81,14 @@ export function SavedInsight() {
           </>
         )}
       </p>
+      {rolling && (
+        <p class="result-meta" data-testid="insight-range">
+          {rolling}
+        </p>
+      )}
       {query.date_from !== undefined || query.date_to !== undefined ? (
         <ControlBar>
-          <DateRange from={range?.from ?? query.date_from ?? ''} to={range?.to ?? query.date_to ?? ''} today={todayIn(project.timezone)} onChange={(from, to) => from && to && from <= to && setRange({ from, to })} />
+          <DateRange value={range ?? saved} today={today} onChange={(d) => (d.range || (d.from && d.to && d.from <= d.to)) && setRange(d)} />
           {range && (
             <button type="button" class="button secondary small" onClick={() => setRange(undefined)}>
               Back to the saved dates

@@ -8,7 +8,7 @@ import { Empty, ErrorNote, Loading } from '../ui/states';
 import { useAsync } from '../ui/useAsync';
 import { AnswerView, kindLabel } from './answerViews';
 import { getShared, sharedResult, sharedTileResult } from './dashboardsApi';
-import { OverridesNote } from './OverridesNote';
+import { OverridesNote, rollingSentence } from './OverridesNote';
 import { overridesKey, TileGrid } from './TileGrid';
 import './dashboards.css';
 
@@ -33,7 +33,7 @@ export function SharedView() {
             </span>
           </div>
           {shared.data.dashboard.description && <p class="result-meta">{shared.data.dashboard.description}</p>}
-          <OverridesNote dashboard={shared.data.dashboard} />
+          <OverridesNote dashboard={shared.data.dashboard} timezone={shared.data.project.timezone} />
           <TileGrid tiles={shared.data.dashboard.tiles} revision={overridesKey(shared.data.dashboard)} loadResult={(tile) => sharedTileResult(token, tile.id)} />
         </>
       ) : (
@@ -43,7 +43,16 @@ export function SharedView() {
   );
 }
 
-function SharedInsight({ token, insight, project }: { token: string; insight: { name: string; description: string | null; kind: string; query: Record<string, unknown> }; project: { name: string; timezone: string } }) {
+function SharedInsight({
+  token,
+  insight,
+  project,
+}: {
+  token: string;
+  insight: { name: string; description: string | null; kind: string; query: Record<string, unknown>; date_range?: string | null };
+  project: { name: string; timezone: string };
+}) {
+  const rolling = rollingSentence(insight.date_range, project.timezone);
   const answer = useAsync(() => sharedResult(token), [token]);
   return (
     <>
@@ -55,6 +64,11 @@ function SharedInsight({ token, insight, project }: { token: string; insight: { 
         </span>
       </div>
       {insight.description && <p class="result-meta">{insight.description}</p>}
+      {rolling && (
+        <p class="result-meta" data-testid="insight-range">
+          {rolling}
+        </p>
+      )}
       <ErrorNote error={answer.error} />
       {answer.data === undefined ? (
         !answer.error && <Loading label="Running the query…" />

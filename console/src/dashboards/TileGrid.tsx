@@ -20,7 +20,7 @@ const ROW = 120;
 const clamp = (n: number, low: number, high: number) => Math.max(low, Math.min(high, n));
 
 /** What the tiles' answers depend on besides their own query: the dashboard's range and filters. */
-export const overridesKey = (d: Pick<Dashboard, 'date_from' | 'date_to' | 'filters'>) => JSON.stringify([d.date_from, d.date_to, d.filters]);
+export const overridesKey = (d: Pick<Dashboard, 'date_from' | 'date_to' | 'date_range' | 'filters'>) => JSON.stringify([d.date_from, d.date_to, d.date_range, d.filters]);
 
 export const tileTitle = (tile: Tile): string => (tile.kind === 'text' ? 'Text' : tile.insight?.name ?? 'Insight');
 

@@ -139,11 +139,14 @@ export const kindLabel = (kind: string): string => KINDS[kind]?.label ?? kind;
  * The insight page showing a saved query, with its parameters in the URL as the page writes them,
  * and `saved` naming the insight, so the page can save its changes back to it.
  */
-export function insightPageUrl(projectId: number, kind: string, query: Query, savedId?: number): string | undefined {
+export function insightPageUrl(projectId: number, kind: string, query: Query, savedId?: number, dateRange?: string | null): string | undefined {
   const known = KINDS[kind];
   if (!known) return undefined;
   const [path, page] = known.page(query);
-  const params = savedId === undefined ? page : { ...page, saved: String(savedId) };
+  // A rolling range stands for the dates, which the page works out on its own today.
+  // (The overview's one `date` is today when rolling, which it is without one.)
+  const dated = dateRange ? { ...page, range: dateRange, from: undefined, to: undefined, date: undefined } : page;
+  const params = savedId === undefined ? dated : { ...dated, saved: String(savedId) };
   // Written as useUrlState writes them: lists through the list codec, empty scalars left out.
   const search = Object.entries(params)
     .map(([k, v]) => [k, Array.isArray(v) ? encodeList(v) : v || undefined] as const)

@@ -22,7 +22,7 @@ const tile = (id: number, dashboardID: number, tileID: number) => ({ params: { p
 
 export const listInsights = (projectId: number) => ok(api.GET('/api/v1/projects/{id}/insights', project(projectId)));
 export const getInsight = (projectId: number, id: number) => ok(api.GET('/api/v1/projects/{id}/insights/{insightID}', insight(projectId, id)));
-export const createInsight = (projectId: number, body: { name: string; description?: string; kind: string; query: unknown }) =>
+export const createInsight = (projectId: number, body: { name: string; description?: string; kind: string; query: unknown; date_range?: string | null }) =>
   ok(api.POST('/api/v1/projects/{id}/insights', { ...project(projectId), body: body as Schemas['InsightBody'] }));
 export const updateInsight = (projectId: number, id: number, body: Schemas['InsightPatch']) => ok(api.PATCH('/api/v1/projects/{id}/insights/{insightID}', { ...insight(projectId, id), body }));
 export const deleteInsight = (projectId: number, id: number) => ok(api.DELETE('/api/v1/projects/{id}/insights/{insightID}', insight(projectId, id)));

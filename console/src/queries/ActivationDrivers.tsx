@@ -38,7 +38,7 @@ export function ActivationDrivers() {
   const controls = (
     <ControlBar>
       <EventPicker label="Starting with (anchor)" value={anchor} names={names} onValue={(v) => url.set({ anchor: v })} />
-      <DateRange from={from} to={to} today={ctx.today} onChange={(f, t) => url.set({ from: f, to: t })} />
+      <DateRange value={ctx.dates} today={ctx.today} onChange={ctx.setDates} />
       <EventPicker label="Retained if they did" value={outcome} names={names} onValue={(v) => url.set({ outcome: v })} />
       <NumberControl label="From day" value={fromDay} min={1} max={400} onValue={(v) => url.set({ from_day: v })} />
       <NumberControl label="Until day" value={toDay} min={2} max={401} onValue={(v) => url.set({ to_day: v })} />
@@ -50,7 +50,7 @@ export function ActivationDrivers() {
       title="Activation drivers"
       project={ctx.project}
       controls={controls}
-      save={{ kind: 'activation-drivers', query: body }}
+      save={{ kind: 'activation-drivers', query: body, dateRange: ctx.dates.range }}
       answer={answer}
       needs={ready ? undefined : 'Choose the anchor event and the event that counts as retained'}
       isEmpty={(d) => !d || isActivationDriversEmpty(d)}

@@ -40,7 +40,7 @@ export function Correlations() {
   const controls = (
     <ControlBar>
       <EventPicker label="Converted when they did" value={target} names={names} onValue={(v) => url.set({ target: v })} />
-      <DateRange from={from} to={to} today={ctx.today} onChange={(f, t) => url.set({ from: f, to: t })} />
+      <DateRange value={ctx.dates} today={ctx.today} onChange={ctx.setDates} />
       <NumberControl label="At least this many people" value={minN} min={1} onValue={(v) => url.set({ min_n: v })} />
       <label class="check control">
         <input type="checkbox" checked={managed} onChange={(e) => url.set({ managed: (e.currentTarget as HTMLInputElement).checked ? 'include' : undefined })} /> Include autocapture
@@ -49,7 +49,7 @@ export function Correlations() {
     </ControlBar>
   );
   return (
-    <InsightFrame title="Correlations" project={ctx.project} controls={controls} save={{ kind: 'correlations', query: body }} answer={answer} needs={target ? undefined : 'Choose the event that counts as converting'} isEmpty={(d) => !d || isCorrelationsEmpty(d)}>
+    <InsightFrame title="Correlations" project={ctx.project} controls={controls} save={{ kind: 'correlations', query: body, dateRange: ctx.dates.range }} answer={answer} needs={target ? undefined : 'Choose the event that counts as converting'} isEmpty={(d) => !d || isCorrelationsEmpty(d)}>
       {(d) => d && <CorrelationsAnswer query={body} data={d} />}
     </InsightFrame>
   );

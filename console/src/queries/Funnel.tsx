@@ -69,7 +69,7 @@ export function Funnel() {
           </button>
         )}
       </div>
-      <DateRange from={from} to={to} today={ctx.today} onChange={(f, t) => url.set({ from: f, to: t })} />
+      <DateRange value={ctx.dates} today={ctx.today} onChange={ctx.setDates} />
       <ChoiceControl label="Conversion window" value={String(windowHours)} choices={[1, 24, 72, 168, 336, 720].map((h) => [String(h), h < 24 ? countOf(h, 'hour') : countOf(h / 24, 'day')] as const)} onValue={(v) => url.set({ window: v })} />
       <ChoiceControl label="Count" value={countBy} choices={[['actors', 'people'], ['totals', 'attempts']]} onValue={(v) => url.set({ count_by: v })} />
       <PropertyPicker label="Breakdown" value={breakdown} keys={keys} onValue={(v) => url.set({ breakdown: v })} />
@@ -82,7 +82,7 @@ export function Funnel() {
   );
 
   return (
-    <InsightFrame title="Funnel" project={ctx.project} controls={controls} save={{ kind: 'funnel', query: body }} answer={answer} needs={ready ? undefined : 'Choose at least two steps'} isEmpty={(d) => !d || isFunnelEmpty(d)}>
+    <InsightFrame title="Funnel" project={ctx.project} controls={controls} save={{ kind: 'funnel', query: body, dateRange: ctx.dates.range }} answer={answer} needs={ready ? undefined : 'Choose at least two steps'} isEmpty={(d) => !d || isFunnelEmpty(d)}>
       {(d) =>
         d && (
           <>

@@ -21,13 +21,13 @@ export function Lifecycle() {
   const answer = useAsync(() => ok(api.POST('/api/v1/projects/{id}/queries/lifecycle', { params: { path: { id: projectId } }, body: body as never })), [projectId, key]);
   const controls = (
     <ControlBar>
-      <DateRange from={from} to={to} today={ctx.today} onChange={(f, t) => url.set({ from: f, to: t })} />
+      <DateRange value={ctx.dates} today={ctx.today} onChange={ctx.setDates} />
       <ChoiceControl label="Per" value={interval} choices={[['day', 'day'], ['week', 'week']]} onValue={(v) => url.set({ interval: v })} />
       <FilterEditor projectId={projectId} filters={filters} keys={keys} onChange={(f) => url.set({ filter: f })} />
     </ControlBar>
   );
   return (
-    <InsightFrame title="Lifecycle" project={ctx.project} controls={controls} save={{ kind: 'lifecycle', query: body }} answer={answer} isEmpty={isLifecycleEmpty}>
+    <InsightFrame title="Lifecycle" project={ctx.project} controls={controls} save={{ kind: 'lifecycle', query: body, dateRange: ctx.dates.range }} answer={answer} isEmpty={isLifecycleEmpty}>
       {(d) => <LifecycleAnswer query={body} data={d} />}
     </InsightFrame>
   );

@@ -42,7 +42,7 @@ export function Overview() {
         <span class="muted">
           Activity on {dateTo}, days in {timezone}
         </span>
-        <SaveInsight projectId={projectId} kind="activity-summary" query={{ date_to: dateTo, event }} title="Activity" />
+        <SaveInsight projectId={projectId} kind="activity-summary" query={{ date_to: dateTo, event }} dateRange={url.get('date') ? null : 'today'} title="Activity" />
       </div>
       <ControlBar>
         <EventPicker label="Active means doing" value={event} names={names} allowAny onValue={(v) => url.set({ event: v })} />

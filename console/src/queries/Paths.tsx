@@ -93,7 +93,7 @@ export function Paths() {
         <ModeControl mode={mode} licensed={licensed} lockedNote={lockedBy(session)} onValue={(v) => url.set({ mode: v === 'actor' ? undefined : v })} />
         <NumberControl label="Least count" value={minCount} min={1} onValue={(v) => url.set({ min_count: v })} />
         <NumberControl label="Top items" value={topN} min={1} max={100} onValue={(v) => url.set({ top_n: v })} />
-        <DateRange from={from} to={to} today={ctx.today} onChange={(f, t) => url.set({ from: f, to: t })} />
+        <DateRange value={ctx.dates} today={ctx.today} onChange={ctx.setDates} />
         <ExcludeControl excluded={exclude} names={suggestions} onChange={(list) => url.set({ exclude: list })} />
         <PropertyPicker label="Break down by (on the selected event)" value={breakdown} keys={keys} onValue={(v) => url.set({ breakdown: v || undefined, segment: undefined })} />
         <FilterEditor projectId={projectId} filters={filters} keys={keys} onChange={(f) => url.set({ filter: f })} />
@@ -105,7 +105,7 @@ export function Paths() {
   const anchorOn = (item: string) => url.set({ event: item, exclude: exclude.filter((x) => x !== item) });
 
   return (
-    <InsightFrame title="Paths" project={ctx.project} controls={controls} save={{ kind: 'paths', query: body }} answer={locked ? undefined : answer}>
+    <InsightFrame title="Paths" project={ctx.project} controls={controls} save={{ kind: 'paths', query: body, dateRange: ctx.dates.range }} answer={locked ? undefined : answer}>
       {(d) =>
         d && (
           <>

@@ -68,7 +68,7 @@ export function Retention() {
     <ControlBar>
       <EventPicker label="People who did" value={start} names={names} onValue={(v) => url.set({ start: v })} />
       <EventPicker label="and came back to do" value={returning} names={names} allowAny onValue={(v) => url.set({ return: v })} />
-      <DateRange from={from} to={to} today={ctx.today} onChange={(f, t) => url.set({ from: f, to: t })} />
+      <DateRange value={ctx.dates} today={ctx.today} onChange={ctx.setDates} />
       <ChoiceControl label="Periods" value={granularity} choices={[['day', 'days'], ['week', 'weeks']]} onValue={(v) => url.set({ granularity: v, periods: undefined })} />
       <div class="control">
         <label class="control-label" for="ret-periods">
@@ -83,7 +83,7 @@ export function Retention() {
   );
 
   return (
-    <InsightFrame title="Retention" project={ctx.project} controls={controls} save={{ kind: 'retention', query: body }} answer={answer} needs={start ? undefined : 'Choose the event that starts a cohort'} isEmpty={(d) => !d || isRetentionEmpty(d)}>
+    <InsightFrame title="Retention" project={ctx.project} controls={controls} save={{ kind: 'retention', query: body, dateRange: ctx.dates.range }} answer={answer} needs={start ? undefined : 'Choose the event that starts a cohort'} isEmpty={(d) => !d || isRetentionEmpty(d)}>
       {(d) =>
         d && (
           <>

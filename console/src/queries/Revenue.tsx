@@ -26,12 +26,12 @@ export function Revenue() {
   );
   const controls = (
     <ControlBar>
-      <DateRange from={from} to={to} today={ctx.today} onChange={(a, b) => url.set({ from: a, to: b })} />
+      <DateRange value={ctx.dates} today={ctx.today} onChange={ctx.setDates} />
       <FilterEditor projectId={projectId} filters={filters} keys={keys} onChange={(x) => url.set({ filter: x })} />
     </ControlBar>
   );
   return (
-    <InsightFrame title="Revenue" project={ctx.project} controls={controls} save={{ kind: 'revenue-summary', query: body }} answer={answer} isEmpty={isRevenueEmpty}>
+    <InsightFrame title="Revenue" project={ctx.project} controls={controls} save={{ kind: 'revenue-summary', query: body, dateRange: ctx.dates.range }} answer={answer} isEmpty={isRevenueEmpty}>
       {(d) => (
         <>
           <RevenueAnswer data={d} />

@@ -57,7 +57,7 @@ export function Segmentation() {
       <EventPicker label="Event" value={event} names={names} allowAny onValue={(v) => url.set({ event: v })} />
       <ChoiceControl label="Measure" value={metric} choices={metricChoices(currency)} onValue={(v) => url.set({ metric: v })} />
       <ChoiceControl label="Per" value={interval} choices={['hour', 'day', 'week', 'month'].map((i) => [i, i] as const)} onValue={(v) => url.set({ interval: v })} />
-      <DateRange from={from} to={to} today={ctx.today} onChange={(f, t) => url.set({ from: f, to: t })} />
+      <DateRange value={ctx.dates} today={ctx.today} onChange={ctx.setDates} />
       <PropertyPicker label="Group by" value={groupBy} keys={keys} onValue={(v) => url.set({ group_by: v })} />
       <ChoiceControl label="Chart" value={chart} choices={[['line', 'line'], ['bar', 'bars']]} onValue={(v) => url.set({ chart: v })} />
       <CompareToggle on={compare} onValue={(on) => url.set({ compare: on ? 'previous' : undefined })} />
@@ -66,7 +66,7 @@ export function Segmentation() {
   );
 
   return (
-    <InsightFrame title="Segmentation" project={ctx.project} controls={controls} save={{ kind: 'segmentation', query: body }} answer={answer} isEmpty={isSegmentationEmpty}>
+    <InsightFrame title="Segmentation" project={ctx.project} controls={controls} save={{ kind: 'segmentation', query: body, dateRange: ctx.dates.range }} answer={answer} isEmpty={isSegmentationEmpty}>
       {(d) => <SegmentationAnswer query={body} data={d} chart={chart === 'bar' ? 'bar' : 'line'} />}
     </InsightFrame>
   );

@@ -22,12 +22,12 @@ export function Stickiness() {
   const controls = (
     <ControlBar>
       <EventPicker label="Event" value={event} names={names} allowAny onValue={(v) => url.set({ event: v })} />
-      <DateRange from={from} to={to} today={ctx.today} onChange={(f, t) => url.set({ from: f, to: t })} />
+      <DateRange value={ctx.dates} today={ctx.today} onChange={ctx.setDates} />
       <FilterEditor projectId={projectId} filters={filters} keys={keys} onChange={(f) => url.set({ filter: f })} />
     </ControlBar>
   );
   return (
-    <InsightFrame title="Stickiness" project={ctx.project} controls={controls} save={{ kind: 'stickiness', query: body }} answer={answer} isEmpty={isStickinessEmpty}>
+    <InsightFrame title="Stickiness" project={ctx.project} controls={controls} save={{ kind: 'stickiness', query: body, dateRange: ctx.dates.range }} answer={answer} isEmpty={isStickinessEmpty}>
       {(d) => <StickinessAnswer data={d} />}
     </InsightFrame>
   );

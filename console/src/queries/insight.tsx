@@ -1,11 +1,12 @@
-// What every insight page shares: the project of the route, today in its time zone, the date
-// range of the URL (default: the last 30 days), and the frame with a title, the action that saves
+// What every insight page shares: the project of the route, today in its time zone, the dates of
+// the URL (a rolling `range` such as last_30_days, the default, or fixed `from`/`to`), and the frame with a title, the action that saves
 // the page's query as an insight, and the answer's loading, error and empty states.
 
 import type { ComponentChildren } from 'preact';
 import { useRoute } from 'preact-iso';
 import { useSession, type Project } from '../app/session';
-import { addDays, todayIn } from '../ui/format';
+import { todayIn } from '../ui/format';
+import { datesOf, type Dates } from '../ui/dateRanges';
 import { AnswerError, Empty, Loading } from '../ui/states';
 import type { Async } from '../ui/useAsync';
 import { useUrlState, type UrlState } from '../ui/urlState';
@@ -17,15 +18,22 @@ export interface InsightContext {
   today: string;
   from: string;
   to: string;
+  /** The dates with their rule when rolling: what the date control shows and a save keeps. */
+  dates: Dates;
+  setDates(dates: Dates): void;
   url: UrlState;
 }
 
+/** The URL's dates: its rolling range, else its fixed dates, else the last `defaultDays` days. */
 export function useInsight(defaultDays = 30): InsightContext {
   const projectId = Number(useRoute().params.projectId);
   const project = useSession().projects?.find((p) => p.id === projectId);
   const today = todayIn(project?.timezone ?? 'UTC');
   const url = useUrlState();
-  return { projectId, project, today, from: url.get('from', addDays(today, -(defaultDays - 1))), to: url.get('to', today), url };
+  const fixed = url.get('from') && url.get('to') ? { from: url.get('from'), to: url.get('to') } : undefined;
+  const dates = datesOf(url.get('range') || (fixed ? '' : `last_${defaultDays}_days`), fixed ?? { from: today, to: today }, today);
+  const setDates = (d: Dates) => url.set(d.range ? { range: d.range, from: undefined, to: undefined } : { range: undefined, from: d.from, to: d.to });
+  return { projectId, project, today, from: dates.from, to: dates.to, dates, setDates, url };
 }
 
 /**
@@ -57,8 +65,8 @@ export function InsightFrame<T>({
   isEmpty?(data: T): boolean;
   /** Why the query cannot run yet (e.g. no event chosen); shown instead of the answer. */
   needs?: string;
-  /** The query as the page asks it, offered to be saved as an insight of `kind`. */
-  save?: { kind: string; query: unknown };
+  /** The query as the page asks it, offered to be saved as an insight of `kind` with its rolling range, if any. */
+  save?: { kind: string; query: unknown; dateRange?: string };
   children?: (data: T) => ComponentChildren;
 }) {
   const url = useUrlState();
@@ -70,7 +78,7 @@ export function InsightFrame<T>({
         <span class="muted">
           {project.name} · days in {project.timezone}
         </span>
-        {save && !needs && <SaveInsight projectId={project.id} kind={save.kind} query={save.query} title={title} savedId={savedIdOf(url.get('saved'))} />}
+        {save && !needs && <SaveInsight projectId={project.id} kind={save.kind} query={save.query} dateRange={save.dateRange ?? null} title={title} savedId={savedIdOf(url.get('saved'))} />}
       </div>
       {controls}
       {needs ? (

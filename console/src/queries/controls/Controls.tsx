@@ -5,7 +5,7 @@ import { useEffect, useId, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import { api, ok, type Schemas } from '../../api/client';
 import { useAsync } from '../../ui/useAsync';
-import { addDays } from '../../ui/format';
+import { LAST_MAX, LAST_UNITS, parseRollingRange, rangeDates, type Dates, type LastUnit } from '../../ui/dateRanges';
 import { useSession } from '../../app/session';
 import { hasFeature } from '../../app/features';
 import { ErrorNote } from '../../ui/states';
@@ -19,29 +19,102 @@ export function ControlBar({ children }: { children: ComponentChildren }) {
   );
 }
 
-export function DateRange({ from, to, today, onChange }: { from: string; to: string; today: string; onChange(from: string, to: string): void }) {
+const PERIODS: Array<[string, string]> = [
+  ['today', 'Today'],
+  ['yesterday', 'Yesterday'],
+  ['this_week', 'This week'],
+  ['last_week', 'Last week'],
+  ['this_month', 'This month'],
+  ['last_month', 'Last month'],
+  ['this_quarter', 'This quarter'],
+  ['last_quarter', 'Last quarter'],
+  ['this_year', 'This year'],
+  ['last_year', 'Last year'],
+];
+const FIXED = 'fixed';
+const LAST = 'last';
+const SINCE = 'since';
+
+/** The choice of the range list a value shows. */
+function rangeChoice(range: string | undefined): string {
+  if (!range) return FIXED;
+  const rule = parseRollingRange(range);
+  if (typeof rule === 'string') return FIXED;
+  return rule.kind === 'last' ? LAST : rule.kind === 'since' ? SINCE : range;
+}
+
+/**
+ * A page's dates: one-click rolling ranges (the last 7, 30, 90 days), a list of every rolling kind
+ * (today, last N days/weeks/months, this or last week/month/quarter/year, since a date) and fixed
+ * dates. A rolling range is kept as its rule, so a saved view moves with the calendar; `value`'s
+ * from/to are its dates today. Typing a date makes the range fixed (or moves a since-date).
+ */
+export function DateRange({ value, today, onChange }: { value: Dates; today: string; onChange(value: Dates): void }) {
   const id = useId();
-  const presets: Array<[string, number]> = [
-    ['7 days', 7],
-    ['30 days', 30],
-    ['90 days', 90],
-  ];
+  const { from, to, range } = value;
+  const choice = rangeChoice(range);
+  const rule = range ? parseRollingRange(range) : undefined;
+  const last = rule && typeof rule !== 'string' && rule.kind === 'last' ? rule : { count: 30, unit: 'days' as LastUnit };
+  const pick = (text: string) => {
+    const dates = rangeDates(text, today);
+    if (dates) onChange({ ...dates, range: text });
+  };
+  const choose = (next: string) => {
+    if (next === FIXED) onChange({ from, to });
+    else if (next === LAST) pick(`last_${last.count}_${last.unit}`);
+    else if (next === SINCE) pick(`since_${from <= today ? from : today}`);
+    else pick(next);
+  };
+  const setLast = (count: number, unit: LastUnit) => {
+    if (Number.isInteger(count) && count >= 1) pick(`last_${Math.min(count, LAST_MAX[unit])}_${unit}`);
+  };
+  const typed = (end: 'from' | 'to', day: string) => {
+    if (!day) return;
+    if (choice === SINCE && end === 'from') pick(`since_${day <= today ? day : today}`);
+    else onChange({ from: end === 'from' ? day : from, to: end === 'to' ? day : to });
+  };
   return (
     <div class="control">
       <span class="control-label" id={id}>
         Dates
       </span>
       <div class="range" role="group" aria-labelledby={id}>
-        {presets.map(([label, days]) => {
-          const active = to === today && from === addDays(today, -(days - 1));
+        {[7, 30, 90].map((days) => {
+          const text = `last_${days}_days`;
           return (
-            <button type="button" class={`chip${active ? ' active' : ''}`} aria-pressed={active} onClick={() => onChange(addDays(today, -(days - 1)), today)}>
-              {label}
+            <button type="button" class={`chip${range === text ? ' active' : ''}`} aria-pressed={range === text} onClick={() => pick(text)}>
+              {days} days
             </button>
           );
         })}
-        <input type="date" aria-label="From" value={from} max={to} onChange={(e) => onChange((e.currentTarget as HTMLInputElement).value, to)} />
-        <input type="date" aria-label="To" value={to} min={from} onChange={(e) => onChange(from, (e.currentTarget as HTMLInputElement).value)} />
+        <select aria-label="Range" value={choice} onChange={(e) => choose((e.currentTarget as HTMLSelectElement).value)}>
+          <option value={FIXED}>Fixed dates</option>
+          <option value={LAST}>Last N days, weeks or months</option>
+          {PERIODS.map(([text, label]) => (
+            <option value={text}>{label}</option>
+          ))}
+          <option value={SINCE}>Since a date</option>
+        </select>
+        {choice === LAST && (
+          <>
+            <input
+              type="number"
+              class="narrow"
+              aria-label="How many"
+              min={1}
+              max={LAST_MAX[last.unit]}
+              value={last.count}
+              onChange={(e) => setLast(Number((e.currentTarget as HTMLInputElement).value), last.unit)}
+            />
+            <select aria-label="Unit" value={last.unit} onChange={(e) => setLast(last.count, (e.currentTarget as HTMLSelectElement).value as LastUnit)}>
+              {LAST_UNITS.map((unit) => (
+                <option value={unit}>{unit}</option>
+              ))}
+            </select>
+          </>
+        )}
+        <input type="date" aria-label={choice === SINCE ? 'Since' : 'From'} value={from} max={choice === SINCE ? today : to} onChange={(e) => typed('from', (e.currentTarget as HTMLInputElement).value)} />
+        <input type="date" aria-label="To" value={to} min={from} disabled={choice === SINCE} onChange={(e) => typed('to', (e.currentTarget as HTMLInputElement).value)} />
       </div>
     </div>
   );

@@ -1,0 +1,51 @@
+// The dates a page shows: two fixed local dates, or a rolling range ("last 30 days") kept as its rule
+// and resolved on the project's today by the server's own rollingRange module, so the console and
+// the answers agree on which days a rule stands for. Also the rule's name in words.
+
+import { LAST_MAX, LAST_UNITS, parseRollingRange, resolveRollingRange, type LastUnit, type RollingRange } from '../../../server/queries/rollingRange';
+
+export { LAST_MAX, LAST_UNITS, parseRollingRange, type LastUnit, type RollingRange };
+
+/** What a date control shows and changes: `range` set means from/to are its dates today. */
+export interface Dates {
+  from: string;
+  to: string;
+  range?: string;
+}
+
+/** A rule's dates on `today`, or undefined for text that is no rule. */
+export function rangeDates(range: string | null | undefined, today: string): { from: string; to: string } | undefined {
+  if (!range) return undefined;
+  const rule = parseRollingRange(range);
+  if (typeof rule === 'string') return undefined;
+  const d = resolveRollingRange(rule, today);
+  return { from: d.date_from, to: d.date_to };
+}
+
+/** A rule resolved into Dates; fixed dates when it is none. */
+export function datesOf(range: string | null | undefined, fixed: { from: string; to: string }, today: string): Dates {
+  const rolling = rangeDates(range, today);
+  return rolling ? { ...rolling, range: range! } : fixed;
+}
+
+const PERIOD_WORDS = { week: 'week', month: 'month', quarter: 'quarter', year: 'year' } as const;
+
+/** "Last 30 days", "This quarter", "Since 2026-03-01"; the text itself when it is no rule. */
+export function rangeLabel(range: string, formatDay: (day: string) => string = (d) => d): string {
+  const rule = parseRollingRange(range);
+  if (typeof rule === 'string') return range;
+  switch (rule.kind) {
+    case 'today':
+      return 'Today';
+    case 'yesterday':
+      return 'Yesterday';
+    case 'last':
+      return `Last ${rule.count} ${rule.count === 1 ? rule.unit.slice(0, -1) : rule.unit}`;
+    case 'this':
+      return `This ${PERIOD_WORDS[rule.period]}`;
+    case 'previous':
+      return `Last ${PERIOD_WORDS[rule.period]}`;
+    case 'since':
+      return `Since ${formatDay(rule.date)}`;
+  }
+}
