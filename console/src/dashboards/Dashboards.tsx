@@ -1,6 +1,7 @@
 // The project's dashboards by name, with how many tiles each holds; analysts and above create one
 // here (it opens empty, ready for tiles).
 
+import { rangeLabel } from '../ui/dateRanges';
 import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { useSession } from '../app/session';
@@ -56,7 +57,7 @@ export function Dashboards() {
                   </th>
                   <td>{d.description ?? '—'}</td>
                   <td>{formatNumber(d.tile_count)}</td>
-                  <td>{d.date_from ? `${d.date_from} to ${d.date_to}` : 'each tile its own'}</td>
+                  <td>{d.date_range ? rangeLabel(d.date_range) : d.date_from ? `${d.date_from} to ${d.date_to}` : 'each tile its own'}</td>
                   <td>{formatDateTime(d.updated_at)}</td>
                 </tr>
               ))}
