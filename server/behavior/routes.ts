@@ -1,4 +1,4 @@
-// Behavior routes: the settings (viewer+ read, admin+ atomic partial update) and the page behavior
+// Behavior routes: the collection settings (viewer+ read, admin+ atomic partial update) and the page behavior
 // and forms reports (viewer+). The purge jobs mount their own routes (purgeRoutes.ts).
 
 import { requireLiveAccount } from '../billing/accountState.js';
@@ -6,7 +6,8 @@ import type { Domain } from '../http/domain.js';
 import { errors, jsonBody, jsonResponse, ref, type Parameter } from '../http/openapi.js';
 import { authenticate } from '../auth/authenticate.js';
 import { projectAccess } from '../accounts/access.js';
-import { getBehaviorSettings, patchBehaviorSettings, type BehaviorSettingsPatch } from './behaviorSettings.js';
+import { ALLOWLIST_MAX_NAMES, ALLOWLIST_NAME_MAX, getBehaviorSettings, patchBehaviorSettings, type BehaviorSettingsPatch } from './behaviorSettings.js';
+import { CAMPAIGN_PARAMS } from '../ingest/urlQuery.js';
 import type { Request } from 'express';
 import type { Services } from '../services.js';
 import { cursorCodec } from '../queries/cursors.js';
@@ -28,13 +29,23 @@ const fields = {
   replay_enabled: { type: 'boolean', description: 'session recordings; inputs are always masked' },
   replay_sample_rate: { type: 'number', minimum: 0, maximum: 1, description: 'share of sessions recorded, 0..1 (default 1)' },
   diagnostics_enabled: { type: 'boolean', description: 'page performance and error diagnostics' },
+  url_query_strip: {
+    type: 'boolean',
+    description: `query strings of stored page and referrer URLs keep only ${CAMPAIGN_PARAMS.join(', ')} and url_query_allowlist (default true); false keeps them whole`,
+  },
+  url_query_allowlist: {
+    type: 'array',
+    maxItems: ALLOWLIST_MAX_NAMES,
+    items: { type: 'string', minLength: 1, maxLength: ALLOWLIST_NAME_MAX },
+    description: 'query parameter names kept besides the campaign ones, compared with the decoded name exactly; no "&", "=", "#", no duplicates (default [])',
+  },
 };
 
 const settingsSchema = {
   type: 'object',
   required: [...Object.keys(fields), 'updated_at'],
   properties: { ...fields, updated_at: { type: ['string', 'null'], format: 'date-time', description: 'null while the defaults apply' } },
-  description: 'A project without stored settings resolves to strict privacy with every kind disabled.',
+  description: 'A project without stored settings resolves to strict privacy with every kind disabled and query strings stripped.',
 };
 
 export const behaviorDomain: Domain = {

@@ -1,6 +1,7 @@
 // Turns a checked event into the row that is stored: server receipt time, client time kept,
-// identity and source, revenue parsed from props.revenue, url split into url and path. Soft
-// defects (non-numeric revenue, a clock far ahead) keep the event but mark it invalid.
+// identity and source, revenue parsed from props.revenue, url and referrer without the query
+// parameters the project does not keep, url split into url and path. Soft defects (non-numeric
+// revenue, a clock far ahead) keep the event but mark it invalid.
 
 import { randomUUID } from 'node:crypto';
 import type { CommittedEvent } from './eventBus.js';
@@ -8,6 +9,7 @@ import type { SdkInfo } from './sdkInfo.js';
 import type { EventJsonText, TrackEvent } from './eventSchema.js';
 import { jsonText } from './jsonText.js';
 import { elementColumns, type ElementColumns } from './elementColumns.js';
+import { keptParams, stripUrlQuery, type KeptParams } from './urlQuery.js';
 
 /** Who sent an event: a browser key, a server key, or a legacy key (unknown). Labeled events are `system`. */
 export type EventSource = 'browser' | 'server' | 'unknown';
@@ -55,6 +57,17 @@ export interface NormalizeContext {
   source: EventSource;
   sdk: SdkInfo | null;
   keyId: string;
+  /** The query parameters the project keeps in URLs (urlQueryPolicy); absent, the default: campaign parameters only. */
+  keptParams?: KeptParams;
+}
+
+const DEFAULT_KEPT = keptParams(true, []);
+
+/** A URL field as stored: its query reduced to the kept parameters; nothing left is no URL. */
+function storedUrl(url: string | null | undefined, kept: KeptParams): string | null {
+  if (url === undefined || url === null) return null;
+  const stripped = stripUrlQuery(url, kept);
+  return stripped === '' && url !== '' ? null : stripped;
 }
 
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -98,7 +111,8 @@ export function normalizeEvent(ev: TrackEvent, ctx: NormalizeContext, text?: Eve
   if (revenue.invalid) reasons.push('revenue_not_numeric');
   const anonymous = ev.anonymous_id ?? null;
   const user = ev.user_id ?? null;
-  const url = ev.url ?? null;
+  const kept = ctx.keptParams === undefined ? DEFAULT_KEPT : ctx.keptParams;
+  const url = storedUrl(ev.url, kept);
   return {
     project_id: ctx.projectId,
     uuid: (ev.uuid ?? randomUUID()).toLowerCase(),
@@ -116,7 +130,7 @@ export function normalizeEvent(ev: TrackEvent, ctx: NormalizeContext, text?: Eve
     release: ev.release ?? null,
     url,
     path: pathOf(url),
-    referrer: ev.referrer ?? null,
+    referrer: storedUrl(ev.referrer, kept),
     props: props ? jsonText(props, text?.props ?? undefined) : null,
     revenue: revenue.revenue,
     elements: ev.elements ? jsonText(ev.elements, text?.elements ?? undefined) : null,

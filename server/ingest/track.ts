@@ -11,6 +11,7 @@ import { countIngested, orgOfProject } from '../billing/accountState.js';
 import { normalizeEvent, type EventRow } from './normalizeEvent.js';
 import { rejectionRows } from './rejections.js';
 import type { SdkInfo } from './sdkInfo.js';
+import { urlQueryPolicy } from '../behavior/behaviorSettings.js';
 
 export const MAX_EVENTS_PER_REQUEST = 500;
 
@@ -49,7 +50,7 @@ export async function trackEvents(services: Services, body: Record<string, unkno
   if (items.length > MAX_EVENTS_PER_REQUEST) throw new TooManyEventsError(items.length);
   const receivedAt = services.clock.now();
   const { key, source } = ctx.credential;
-  const normalize = { projectId: key.project_id, receivedAt, source, sdk: ctx.sdk, keyId: key.public_id };
+  const normalize = { projectId: key.project_id, receivedAt, source, sdk: ctx.sdk, keyId: key.public_id, keptParams: urlQueryPolicy(services.meta, key.project_id) };
   const rows: EventRow[] = [];
   const refused: Array<Refusal & { event: unknown }> = [];
   items.forEach((item, index) => {

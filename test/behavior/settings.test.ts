@@ -17,6 +17,8 @@ const DEFAULTS = {
   replay_enabled: false,
   replay_sample_rate: 1,
   diagnostics_enabled: false,
+  url_query_strip: true,
+  url_query_allowlist: [],
   updated_at: null,
 };
 
@@ -54,11 +56,23 @@ t.test('behavior settings', async (t) => {
       [{ replay_sample_rate: -0.1 }, 'invalid request body: replay_sample_rate must be >= 0'],
       [{ privacy_mode: 'loose' }, 'invalid request body: privacy_mode must be one of "standard", "strict"'],
       [{ autocapture_clicks: 'yes' }, 'invalid request body: autocapture_clicks must be boolean'],
+      [{ url_query_strip: 'no' }, 'invalid request body: url_query_strip must be boolean'],
+      [{ url_query_allowlist: 'page' }, 'invalid request body: url_query_allowlist must be array'],
+      [{ url_query_allowlist: Array.from({ length: 51 }, (_, i) => `p${i}`) }, 'invalid request body: url_query_allowlist must NOT have more than 50 items'],
+      [{ url_query_allowlist: ['page', 'x'.repeat(101)] }, 'invalid request body: url_query_allowlist[1] must NOT have more than 100 characters'],
+      [{ url_query_allowlist: [''] }, 'invalid request body: url_query_allowlist[0] must NOT have fewer than 1 characters'],
+      [{ url_query_allowlist: [3] }, 'invalid request body: url_query_allowlist[0] must be string'],
+      [{ url_query_allowlist: ['page', 'page=2'] }, 'url_query_allowlist[1] "page=2" must be a parameter name, without "="'],
+      [{ url_query_allowlist: ['a&b'] }, 'url_query_allowlist[0] "a&b" must be a parameter name, without "&"'],
+      [{ url_query_allowlist: ['#x'] }, 'url_query_allowlist[0] "#x" must be a parameter name, without "#"'],
+      [{ url_query_allowlist: [' page'] }, 'url_query_allowlist[0] " page" must not be empty or start or end with a space'],
+      [{ url_query_allowlist: ['page', 'q', 'page'] }, 'url_query_allowlist[2] "page" is listed twice'],
     ];
     for (const [body, message] of cases) {
       const res = await server.request('PATCH', path, { token: ownerToken, body });
       t.equal(res.status, 422, message);
       t.equal(res.body.error.message, message);
+      t.match(res.body.error.details.field, Object.keys(body as object)[0]!, 'the field is named');
     }
     t.same((await server.request('GET', path, { token: ownerToken })).body, DEFAULTS, 'a refused patch changes nothing');
     t.equal((await server.request('PATCH', path, { token: analystToken, body: { autocapture_clicks: true } })).status, 403);
@@ -76,6 +90,21 @@ t.test('behavior settings', async (t) => {
     ]);
     const after = await server.request('GET', path, { token: viewerToken });
     t.match(after.body, { autocapture_clicks: true, autocapture_scroll: true, replay_enabled: true, replay_sample_rate: 0.25, diagnostics_enabled: true, privacy_mode: 'standard', autocapture_forms: false });
+  });
+
+  t.test('the query allow-list: round trip, order kept, replaced whole, emptied', async (t) => {
+    const names = ['page', 'q', 'a b', 'ü', 'x'.repeat(100), ...Array.from({ length: 45 }, (_, i) => `n${i}`)];
+    const set = await server.request('PATCH', path, { token: ownerToken, body: { url_query_allowlist: names } });
+    t.equal(set.status, 200);
+    t.same(set.body.url_query_allowlist, names);
+    t.same((await server.request('GET', path, { token: viewerToken })).body.url_query_allowlist, names, 'as a viewer reads it');
+    await server.request('PATCH', path, { token: ownerToken, body: { url_query_strip: false } });
+    t.match((await server.request('GET', path, { token: viewerToken })).body, { url_query_strip: false, url_query_allowlist: names }, 'another field leaves it');
+    await server.request('PATCH', path, { token: ownerToken, body: { url_query_strip: true, url_query_allowlist: ['page'] } });
+    t.match((await server.request('GET', path, { token: viewerToken })).body, { url_query_strip: true, url_query_allowlist: ['page'] }, 'replaced whole');
+    t.equal((await server.request('PATCH', path, { token: analystToken, body: { url_query_allowlist: [] } })).status, 403);
+    await server.request('PATCH', path, { token: ownerToken, body: { url_query_allowlist: [] } });
+    t.same((await server.request('GET', path, { token: viewerToken })).body.url_query_allowlist, [], 'emptied');
   });
 
   t.test('public configuration lists only enabled kinds, and the rate only with replay', async (t) => {

@@ -106,7 +106,7 @@ t.test('a viewer is offered no deletion, on the forms page or in the settings', 
   await page.getByTestId('behavior-forms').waitFor();
   t.equal(await page.getByRole('link', { name: 'project settings', exact: true }).count(), 0, 'not pointed to a deletion it may not make');
   await openFromNavigation(page, 'Project settings');
-  await page.getByRole('heading', { name: 'What the tracker collects' }).waitFor();
+  await page.getByRole('heading', { name: 'What this project collects' }).waitFor();
   t.equal(await page.getByRole('heading', { name: 'Form data' }).count(), 0, 'no form data section');
   t.equal(await page.getByRole('button', { name: 'Delete all form data' }).count(), 0, 'no deletion button');
   t.equal(await page.getByTestId('purge-jobs').count(), 0, 'no purge jobs');

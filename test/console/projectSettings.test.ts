@@ -1,4 +1,4 @@
-// Project settings in chromium: the time zone and name saved through the API, what the tracker
+// Project settings in chromium: the time zone and name saved through the API, what the project
 // collects switched from the page, a key rotated (new value once, the old one revoked), and a
 // project deleted only after its name is typed.
 
@@ -38,8 +38,8 @@ t.test('name and time zone', async (t) => {
   t.equal(await page.getByLabel('Project', { exact: true }).locator('option:checked').textContent(), 'Storefront', 'the project switcher follows');
 });
 
-t.test('what the tracker collects', async (t) => {
-  const clicks = page.getByRole('checkbox', { name: /Clicks/ });
+t.test('what the project collects', async (t) => {
+  const clicks = page.getByRole('switch', { name: 'Clicks' });
   await clicks.waitFor();
   const before = (await server.request('GET', `/api/v1/projects/${project.id}/behavior/settings`, { token })).body;
   await clicks.click();

@@ -23,7 +23,7 @@ t.test('events list', async (t) => {
   server.clock.set(hoursBefore(3));
   await ingestOk(server, key, [
     { uuid: u1, event: 'signup', user_id: 'alice', anonymous_id: 'anon-a', release: 'v1', ts: hoursBefore(3.5) },
-    { uuid: u2, event: 'pp.page_view', anonymous_id: 'anon-a', session_id: 's1', url: 'https://shop.example/a?x=1', props: { plan: 'pro', n: 2 } },
+    { uuid: u2, event: 'pp.page_view', anonymous_id: 'anon-a', session_id: 's1', url: 'https://shop.example/a?utm_source=mail', props: { plan: 'pro', n: 2 } },
   ], { 'x-pp-tracker': 'pp-node/1.2.0' });
   server.clock.set(hoursBefore(2));
   await ingestOk(server, key, [{ uuid: u3, event: 'purchase', user_id: 'bob', props: { revenue: 'lots' } }]);
@@ -95,7 +95,7 @@ t.test('events list', async (t) => {
       sdk_name: 'pp-node',
       sdk_version: '1.2.0',
       release: null,
-      url: 'https://shop.example/a?x=1',
+      url: 'https://shop.example/a?utm_source=mail',
       path: '/a',
       referrer: null,
       props: { plan: 'pro', n: 2 },

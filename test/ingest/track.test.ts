@@ -1,10 +1,13 @@
-// POST /v1/track through real HTTP: validation, normalization of what is stored, per-event
-// refusals and their doctor records, uuid idempotency, limits, beacons and CORS.
+// POST /v1/track through real HTTP: validation, normalization of what is stored (query strings of
+// URLs stripped to what the project keeps), per-event refusals and their doctor records, uuid
+// idempotency, limits, beacons and CORS.
 
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
 import { startTestServer } from '../support/testServer.js';
-import { createTenant } from '../support/factories.js';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { accessTokenFor, createTenant } from '../support/factories.js';
 import { countRows, createIngestKey, createLegacyKey, ingestEvents, readTable, storedEvents } from '../support/ingest.js';
 import { ingestWriter } from '../../server/ingest/groupWriter.js';
 import { eventBus, type CommittedEvent } from '../../server/ingest/eventBus.js';
@@ -47,7 +50,7 @@ t.test('track', async (t) => {
       server,
       key,
       [
-        // A server-side purchase: revenue as a number, client ts kept, url split.
+        // A server-side purchase: revenue as a number, client ts kept, url split and its query stripped.
         { event: 'purchase', uuid: ids[0], ts: '2026-11-02T11:59:00+03:00', user_id: 'u1', anonymous_id: 'a1', session_id: 's1', url: 'https://shop.example/cart?x=1#top', referrer: 'https://google.example/', release: 'v1.2.3', props: { revenue: 1250.5, plan: 'pro' } },
         // A refund as a numeric string: signed.
         { event: 'refund', uuid: ids[1].toUpperCase(), anonymous_id: 'a1', props: { revenue: ' -300 ' }, url: '/account/refunds?id=9' },
@@ -67,13 +70,52 @@ t.test('track', async (t) => {
     t.match(byEvent.purchase, {
       uuid: ids[0], ts: '2026-11-02T08:59:00.000Z', received_at: NOW, distinct_id: 'u1', anonymous_id: 'a1', user_id: 'u1', session_id: 's1',
       source: 'server', sdk_name: 'pp-node', sdk_version: '1.0.0', key_id: key.prefix, release: 'v1.2.3',
-      url: 'https://shop.example/cart?x=1#top', path: '/cart', referrer: 'https://google.example/', revenue: 1250.5, invalid: false, invalid_reasons: null,
+      url: 'https://shop.example/cart#top', path: '/cart', referrer: 'https://google.example/', revenue: 1250.5, invalid: false, invalid_reasons: null,
     });
     t.same(JSON.parse(byEvent.purchase.props), { revenue: 1250.5, plan: 'pro' });
-    t.match(byEvent.refund, { uuid: ids[1], distinct_id: 'a1', user_id: null, revenue: -300, path: '/account/refunds', ts: NOW, invalid: false });
+    t.match(byEvent.refund, { uuid: ids[1], distinct_id: 'a1', user_id: null, revenue: -300, url: '/account/refunds', path: '/account/refunds', ts: NOW, invalid: false });
     t.match(byEvent.odd, { revenue: null, invalid: true, invalid_reasons: '["ts_in_future","revenue_not_numeric"]', ts: '2026-11-02T14:00:01.000Z', url: 'mailto:sales@shop.example', path: null });
     t.match(byEvent['pp.click'], { ts: NOW, url: null, path: null });
     t.same(JSON.parse(byEvent['pp.click'].elements), [{ tag: 'button', nth_child: 1 }]);
+  });
+
+  t.test('query strings: campaign parameters and the allow-list kept, the rest never stored', async (t) => {
+    const shop = await createTenant(server);
+    const shopKey = createIngestKey(server, shop.project);
+    const owner = await accessTokenFor(server, shop.owner, shop.org);
+    const settings = `/api/v1/projects/${shop.project.id}/behavior/settings`;
+    const send = async (event: string, url: string, referrer: string) => {
+      t.equal((await ingestEvents(server, shopKey, [{ event, anonymous_id: 'q', url, referrer }])).status, 202);
+      const [row] = await readTable(server, 'SELECT url, path, referrer FROM events WHERE project_id = $1 AND event = $2', [shop.project.id, event]);
+      return row;
+    };
+    // A GET form posted a password into the page URL; the referrer carries another site's token.
+    const login = 'https://shop.example/login?user=ann&password=hunter2&utm_source=mail&utm_campaign=fall&page=2#top';
+    const referrer = 'https://mail.example/open?session=tok3n&utm_medium=email';
+    t.same(await send('default', login, referrer), {
+      url: 'https://shop.example/login?utm_source=mail&utm_campaign=fall#top', path: '/login', referrer: 'https://mail.example/open?utm_medium=email',
+    }, 'by default only campaign parameters are kept');
+
+    const allowed = await server.request('PATCH', settings, { token: owner, body: { url_query_allowlist: ['page', 'user'] } });
+    t.equal(allowed.status, 200);
+    t.same((await server.request('GET', settings, { token: owner })).body.url_query_allowlist, ['page', 'user'], 'the allow-list reads back');
+    t.same(await send('allowed', login, referrer), {
+      url: 'https://shop.example/login?user=ann&utm_source=mail&utm_campaign=fall&page=2#top', path: '/login', referrer: 'https://mail.example/open?utm_medium=email',
+    }, 'allowed names are kept too, in the order sent');
+
+    t.equal((await server.request('PATCH', settings, { token: owner, body: { url_query_strip: false } })).status, 200);
+    t.same(await send('whole', `${login}x`, referrer), { url: `${login}x`, path: '/login', referrer }, 'a project that keeps full query strings stores them whole');
+    await server.request('PATCH', settings, { token: owner, body: { url_query_strip: true } });
+
+    // The raw value rests nowhere: not in the events, the journal or any other file of the data folder.
+    await ingestWriter(server.running.services).loaded();
+    const rows = JSON.stringify(await readTable(server, `SELECT url, referrer, props FROM events WHERE project_id = $1 AND event <> 'whole'`, [shop.project.id]));
+    t.notMatch(rows, /hunter2|tok3n/);
+    const files = (await readdir(server.dataDir, { recursive: true, withFileTypes: true })).filter((f) => f.isFile() && f.parentPath.includes('journal'));
+    t.ok(files.length > 0, 'the journal was read');
+    const journal = (await Promise.all(files.map((f) => readFile(path.join(f.parentPath, f.name), 'latin1')))).join('');
+    t.ok(journal.includes('utm_campaign=fall'), 'the journal holds the stored URL');
+    t.equal(journal.split('hunter2').length - 1, 1, 'and the password only in the event of the project that keeps whole query strings');
   });
 
   t.test('hard defects are refused one by one and recorded without values', async (t) => {

@@ -20,7 +20,7 @@ import { ingestWriter } from '../../server/ingest/groupWriter.js';
 import { watchHealth } from '../support/inProcessHealth.js';
 
 const BOUND_MS = 50;
-const RUNS = ['/', 'a', '%', ':', '?', '#', '.', '!', '1', ' ', '\ud800', '\x1e', '\\'];
+const RUNS = ['/', 'a', '%', ':', '?', '#', '&', '=', '+', '.', '!', '1', ' ', '\ud800', '\x1e', '\\'];
 const HOST = 'https://example.com';
 
 /** URLs of at most URL_MAX characters made of one long run, at the start, in the path, in the host and before a port. */

@@ -70,7 +70,8 @@ async function visit(t: Test, settings: BehaviorSettingsPatch | undefined, page:
 }
 
 t.test('SPA navigation yields page views; a plain anchor does not', { timeout: TEST_TIMEOUT_MS }, async (t) => {
-  const { site, tab, url } = await visit(t, undefined, { body: '<p id="top">Top</p>' });
+  // `step` allowed, so the page the query alone changed is stored as the tracker sent it.
+  const { site, tab, url } = await visit(t, { url_query_allowlist: ['step'] }, { body: '<p id="top">Top</p>' });
   const origin = new URL(url).origin;
   // hashchange and popstate arrive as tasks of their own: each step waits for its event.
   const hash = (h: string): string => `new Promise((resolve) => { addEventListener('hashchange', resolve, { once: true }); location.hash = '${h}'; })`;

@@ -1,29 +1,17 @@
 // A project's settings: name, time zone (reports count calendar days in it) and currency (money is
-// shown in it), what the tracker collects (behavior settings), how page URLs are cleaned for paths,
-// and, for admins, deleting its form data and the project itself.
+// shown in it), what the project collects (also beside the tracker snippet), how page URLs are
+// cleaned for paths, and, for admins, deleting its form data and the project itself.
 
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api, ok, type Schemas } from '../api/client';
 import { loadShell, useSession } from '../app/session';
-import { useAsync } from '../ui/useAsync';
 import { Field, Select, Submit, fieldProblem } from '../ui/forms';
-import { Empty, ErrorNote, Loading } from '../ui/states';
+import { Empty, ErrorNote } from '../ui/states';
 import { useAction } from '../ui/useAction';
 import { PathCleaningCard } from '../queries/PathCleaningCard';
 import { FormPurge } from '../behavior/FormPurge';
-
-type Settings = Schemas['BehaviorSettings'];
-
-const KINDS: Array<[keyof Settings, string, string]> = [
-  ['autocapture_clicks', 'Clicks', 'pp.click, rage and dead clicks'],
-  ['autocapture_scroll', 'Scroll depth', 'how far each page is read'],
-  ['autocapture_forms', 'Forms', 'starts, submits and abandonment; never the values typed'],
-  ['autocapture_sections', 'Sections', 'which sections of a page were seen'],
-  ['autocapture_hover_intent', 'Hover intent', 'where the pointer rested before a click'],
-  ['diagnostics_enabled', 'Diagnostics', 'JavaScript errors and web vitals'],
-  ['replay_enabled', 'Session recordings', 'inputs are always masked'],
-];
+import { CollectionSettings } from '../behavior/CollectionSettings';
 
 export function ProjectSettings() {
   const projectId = Number(useRoute().params.projectId);
@@ -40,7 +28,7 @@ export function ProjectSettings() {
         </span>
       </div>
       <GeneralCard project={project} canEdit={isAdmin} />
-      <BehaviorCard projectId={projectId} canEdit={isAdmin} />
+      <CollectionSettings projectId={projectId} canEdit={isAdmin} />
       <PathCleaningCard projectId={projectId} canEdit={isAdmin} />
       {isAdmin && <FormPurge projectId={projectId} projectName={project.name} />}
       {isAdmin && <DeleteCard projectId={projectId} name={project.name} />}
@@ -91,44 +79,6 @@ function GeneralCard({ project, canEdit }: { project: Schemas['Project']; canEdi
         </div>
       )}
     </form>
-  );
-}
-
-function BehaviorCard({ projectId, canEdit }: { projectId: number; canEdit: boolean }) {
-  const path = { params: { path: { id: projectId } } };
-  const stored = useAsync(() => ok(api.GET('/api/v1/projects/{id}/behavior/settings', path)), [projectId]);
-  const { error, run } = useAction();
-  const patch = (change: Partial<Settings>) =>
-    run(async () => {
-      await ok(api.PATCH('/api/v1/projects/{id}/behavior/settings', { ...path, body: change }));
-      stored.reload();
-    });
-  const s = stored.data;
-  return (
-    <div class="card" role="group" aria-labelledby="behavior-title">
-      <h2 id="behavior-title">What the tracker collects</h2>
-      <ErrorNote error={error ?? stored.error} />
-      {!s ? (
-        <Loading />
-      ) : (
-        <>
-          {KINDS.map(([key, label, help]) => (
-            <label class="check">
-              <input type="checkbox" checked={Boolean(s[key])} disabled={!canEdit} onChange={(e) => void patch({ [key]: (e.currentTarget as HTMLInputElement).checked })} />
-              <span>
-                <strong>{label}</strong> <span class="muted">— {help}</span>
-              </span>
-            </label>
-          ))}
-          <div class="form-grid">
-            <Select label="Privacy mode" value={s.privacy_mode} onValue={(v) => void patch({ privacy_mode: v as Settings['privacy_mode'] })} hint="Strict keeps element text and titles out of events and masks all text in recordings.">
-              <option value="strict">strict</option>
-              <option value="standard">standard</option>
-            </Select>
-          </div>
-        </>
-      )}
-    </div>
   );
 }
 

@@ -2110,7 +2110,7 @@ export interface components {
             summary: components["schemas"]["PageFigures"];
             url: string;
         };
-        /** @description A project without stored settings resolves to strict privacy with every kind disabled. */
+        /** @description A project without stored settings resolves to strict privacy with every kind disabled and query strings stripped. */
         BehaviorSettings: {
             /** @description pp.click, rage and dead clicks */
             autocapture_clicks: boolean;
@@ -2137,6 +2137,10 @@ export interface components {
              * @description null while the defaults apply
              */
             updated_at: string | null;
+            /** @description query parameter names kept besides the campaign ones, compared with the decoded name exactly; no "&", "=", "#", no duplicates (default []) */
+            url_query_allowlist: string[];
+            /** @description query strings of stored page and referrer URLs keep only utm_source, utm_medium, utm_campaign, utm_term, utm_content, gclid, fbclid, msclkid and url_query_allowlist (default true); false keeps them whole */
+            url_query_strip: boolean;
         };
         BehaviorURL: {
             clicks: number;
@@ -5745,6 +5749,10 @@ export interface operations {
                     replay_enabled?: boolean;
                     /** @description share of sessions recorded, 0..1 (default 1) */
                     replay_sample_rate?: number;
+                    /** @description query parameter names kept besides the campaign ones, compared with the decoded name exactly; no "&", "=", "#", no duplicates (default []) */
+                    url_query_allowlist?: string[];
+                    /** @description query strings of stored page and referrer URLs keep only utm_source, utm_medium, utm_campaign, utm_term, utm_content, gclid, fbclid, msclkid and url_query_allowlist (default true); false keeps them whole */
+                    url_query_strip?: boolean;
                 };
             };
         };

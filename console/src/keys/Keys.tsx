@@ -1,9 +1,12 @@
 // A project's credentials: ingestion keys (a browser token with domains and expiry, or a server
 // key; the value once with a copy button; rotate and revoke), the tracker snippet with the
-// integrity value of the manifest of the tracker version this server ships, and release tokens.
+// integrity value of the manifest of the tracker version this server ships, what the project
+// collects through it, and release tokens.
 
 import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
+import { useSession } from '../app/session';
+import { CollectionSettings } from '../behavior/CollectionSettings';
 import { api, ok, type Schemas } from '../api/client';
 import { useAsync } from '../ui/useAsync';
 import { Field, Select, Submit, fieldProblem } from '../ui/forms';
@@ -20,6 +23,8 @@ type Issued = { name: string; value: string };
 
 export function Keys() {
   const projectId = Number(useRoute().params.projectId);
+  const { me } = useSession();
+  const isAdmin = me?.org.role === 'admin' || me?.org.role === 'owner';
   const keys = useAsync(() => ok(api.GET('/api/v1/projects/{id}/keys', { params: { path: { id: projectId } } })), [projectId]);
   const [issued, setIssued] = useState<Issued>();
   const [error, setError] = useState<Error>();
@@ -96,6 +101,7 @@ export function Keys() {
         <Empty title="No keys yet">Issue a browser token for the tracker, or a server key for your backend.</Empty>
       )}
       <TrackerSnippet browserKey={browserKey} />
+      <CollectionSettings projectId={projectId} canEdit={isAdmin} />
       <ReleaseTokens projectId={projectId} />
     </section>
   );
