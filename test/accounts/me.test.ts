@@ -58,6 +58,7 @@ t.test('PATCH /me: a person changes their display name', async (t) => {
     t.equal(res.body.error.code, 'validation_failed');
     t.equal(res.body.error.details.field, field, `${JSON.stringify(body)}: names the field`);
   }
+  t.equal((await rename({ name: '   ' })).body.error.message, 'invalid request body: name must not be blank');
   const res = await rename({ name: '  Ana Silva ' });
   t.equal(res.status, 200);
   t.equal(res.body.user.name, 'Ana Silva', 'trimmed');
