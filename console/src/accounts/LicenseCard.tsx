@@ -63,7 +63,7 @@ export function LicenseCard() {
         </tbody>
       </Table>
       <div class="license-howto" data-testid="license-howto">
-        <h3>Getting a license</h3>
+        <h3>How to get one</h3>
         <p>
           Licenses are ordered from your pp vendor. If the license is to be bound to this installation, give the vendor its install id, which{' '}
           <code>ppctl license show</code> prints on the server.
