@@ -145,12 +145,15 @@ installationOptions(
     .option('--base-url <url>', 'public base URL (PP_BASE_URL)')
     .addOption(new Option('--embedded', 'on a fresh data directory, create an owner, an organization and a demo project with demo data, and print their credentials'))
     .option('--no-demo-data', 'with --embedded: leave the demo project empty')
-    .option('--json', 'with --embedded: print the sign-in address and credentials as one JSON line among the JSON log lines'),
+    .option('--json', 'with --embedded: print the sign-in address and credentials as one JSON line among the JSON log lines')
+    .option('--verbose', 'with --embedded: show every log line on the terminal (otherwise only where it listens, warnings and errors; ppctl logs shows the rest)'),
 )
   .addHelpText('after', '\n' + settingsHelp())
-  .action(async (opts: InstallationOptions & JsonOption & { port?: string; host?: string; baseUrl?: string; embedded?: boolean; demoData?: boolean }) => {
+  .action(async (opts: InstallationOptions & JsonOption & { port?: string; host?: string; baseUrl?: string; embedded?: boolean; demoData?: boolean; verbose?: boolean }) => {
     const config = resolveConfig(opts, { port: opts.port, host: opts.host, base_url: opts.baseUrl });
-    const running = await startServer(config);
+    // A demo start shows where it listens and then its own short block; migrations, requests and
+    // background work are kept for `ppctl logs` (or shown with --verbose).
+    const running = await startServer(config, { quietTerminal: opts.embedded && !opts.json && !opts.verbose });
     closeOnSignals(running);
     if (opts.embedded) {
       const demo = await ensureDemoAccount(running.services.meta, running.services.clock.now());
@@ -443,7 +446,7 @@ installationOptions(program.command('logs').description('recent server output (t
 /** A checkout's server logs to its terminal; while it runs it also keeps its last lines for this. */
 async function serverLogs(config: Config, lines: number, follow: boolean, print: (line: string) => void): Promise<void> {
   const first = await askRunningServer<RecentLines>(config, 'logs.recent', { lines });
-  if (!first) fail(`no server is running on ${path.resolve(config.data_dir)}; a server started with npm start or ppctl serve writes its log to its own terminal, and ppctl logs shows its last lines while it runs`);
+  if (!first) fail(`no server is running on ${path.resolve(config.data_dir)}; a server started with npm start or ppctl serve keeps its last log lines in memory, and ppctl logs shows them while it runs`);
   for (const line of first.lines) print(line);
   let last = first.last;
   while (follow) {

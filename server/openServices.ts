@@ -27,6 +27,8 @@ export interface OpenOptions {
    * (the default, for commands that read the data next) or in the background (the server).
    */
   replay?: 'wait' | 'background';
+  /** The terminal shows only where the server listens, warnings and errors (a demo start prints its own short block). */
+  quietTerminal?: boolean;
 }
 
 export interface OpenedServices {
@@ -40,7 +42,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   prepareDataDir(config.data_dir);
   const clock = options.clock ?? systemClock;
   const recentLogs = new RecentLogLines();
-  const log = options.log ?? createLogger(config.log_level, undefined, recentLogs);
+  const log = options.log ?? createLogger(config.log_level, undefined, recentLogs, options.quietTerminal);
   const meta = openMetaDb(path.join(config.data_dir, 'meta.sqlite'));
   let events: EventStore | undefined;
   try {

@@ -94,6 +94,11 @@ export const accountsOpenApi: OpenApiFragment = {
       get: op('me', 'getMe', 'The caller: user, current organization and role, all memberships', {
         responses: { '200': jsonResponse('the caller', ref('Me')), ...errors(401, 429) },
       }),
+      patch: op('me', 'updateMe', "Change the caller's display name", {
+        description: 'The name is trimmed; one that is empty or only spaces is 422. Members lists, invitations and saved insights show the new name at once.',
+        requestBody: jsonBody({ type: 'object', additionalProperties: false, required: ['name'], properties: { name: NAME } }),
+        responses: { '200': jsonResponse('the caller, with the new name', ref('Me')), ...errors(400, 401, 422, 429) },
+      }),
     },
     '/api/v1/orgs/{orgID}': {
       patch: op('orgs', 'updateOrg', 'Rename the organization (admin+)', {

@@ -8,7 +8,7 @@ import { mfaEnabled } from '../auth/mfa.js';
 import { createInvite, listInvites, revokeInvite, type Invite } from '../auth/invites.js';
 import { orgAccess, projectAccess, roleAccess } from './access.js';
 import { accountsOpenApi } from './openapi.js';
-import { getUser, passwordChangeRequired } from './users.js';
+import { getUser, passwordChangeRequired, setUserName } from './users.js';
 import { listMembers, listUserOrgs, renameOrganization, type Member } from './organizations.js';
 import { changeMemberRole, removeMember } from './members.js';
 import { createProject, deleteProject, listProjects, normalizeCurrency, normalizeTimeZone, updateProject, type Project } from './projects.js';
@@ -34,16 +34,25 @@ export const accountsDomain: Domain = {
     const db = services.meta;
     const actor = (req: import('express').Request) => ({ userId: req.auth!.userId, role: req.auth!.role });
 
-    routes.get('/api/v1/me', signedIn, (req, res) => {
-      const { userId, orgId, role, sessionId } = req.auth!;
+    const presentMe = (auth: NonNullable<import('express').Request['auth']>) => {
+      const { userId, orgId, role, sessionId } = auth;
       const user = getUser(db, userId)!;
       const orgs = listUserOrgs(db, userId);
-      res.json({
+      return {
         user: { id: user.id, email: user.email, name: user.name, created_at: user.created_at, mfa_enabled: mfaEnabled(services, userId), password_change_required: passwordChangeRequired(db, userId) },
         org: { ...orgs.find((o) => o.id === orgId)!, role },
         orgs,
         session_id: sessionId,
-      });
+      };
+    };
+
+    routes.get('/api/v1/me', signedIn, (req, res) => {
+      res.json(presentMe(req.auth!));
+    });
+
+    routes.patch('/api/v1/me', signedIn, (req, res) => {
+      setUserName(db, req.auth!.userId, req.body.name.trim());
+      res.json(presentMe(req.auth!));
     });
 
     routes.patch('/api/v1/orgs/{orgID}', signedIn, orgAccess('admin'), (req, res) => {

@@ -130,6 +130,32 @@ function openInvite(services: Services, token: string): InviteRow {
   return row;
 }
 
+/** What the invitation page tells the holder of a live token: who invited them, where and as what. */
+export interface InviteDetails {
+  email: string;
+  org_name: string;
+  role: Role;
+  /** The inviter's name, else their email; null once their account is gone. */
+  invited_by_name: string | null;
+  expires_at: string;
+  /** Whether accepting needs a new password (no account has the address yet). */
+  new_account: boolean;
+}
+
+/** The invitation a token opens; the same 404 and 422 answers as accepting it. */
+export function lookupInvite(services: Services, token: string): InviteDetails {
+  const invite = openInvite(services, token);
+  const inviter = invite.invited_by === null ? undefined : getUser(services.meta, invite.invited_by);
+  return {
+    email: invite.email,
+    org_name: getOrganization(services.meta, invite.org_id)!.name,
+    role: invite.role,
+    invited_by_name: inviter ? inviter.name || inviter.email : null,
+    expires_at: invite.expires_at,
+    new_account: !findUserByEmail(services.meta, invite.email),
+  };
+}
+
 export async function acceptInvite(services: Services, input: AcceptInput, client: ClientInfo): Promise<SignInOutcome> {
   const invite = openInvite(services, input.token);
   const existing = findUserByEmail(services.meta, invite.email);

@@ -231,6 +231,30 @@ export const authOpenApi: OpenApiFragment = {
         responses: { '204': { description: 'password changed' }, ...errors(422, 429) },
       }),
     },
+    '/api/v1/auth/invite/lookup': {
+      post: op('lookupInvite', 'What an invitation is for, shown to the holder of its token', {
+        description:
+          'No access token: the emailed token is the proof, and only its holder learns the organization, the role and who invited them. ' +
+          'An unknown or withdrawn token is 404; a used or expired one is 422 (details.field=token), as for accepting.',
+        requestBody: jsonBody({ type: 'object', additionalProperties: false, required: ['token'], properties: { token: { type: 'string', minLength: 1, maxLength: 128 } } }),
+        responses: {
+          '200': jsonResponse('the invitation', {
+            type: 'object',
+            additionalProperties: false,
+            required: ['email', 'org_name', 'role', 'invited_by_name', 'expires_at', 'new_account'],
+            properties: {
+              email: { type: 'string', description: 'the invited address' },
+              org_name: { type: 'string' },
+              role: { type: 'string', enum: [...ROLES] },
+              invited_by_name: { type: ['string', 'null'], description: "the inviter's name, else their email; null when their account is gone" },
+              expires_at: { type: 'string', format: 'date-time' },
+              new_account: { type: 'boolean', description: 'no account has the address yet: accepting needs a password' },
+            },
+          }),
+          ...errors(404, 422, 429),
+        },
+      }),
+    },
     '/api/v1/auth/invite/accept': {
       post: op('acceptInvite', 'Accept an invitation and sign in', {
         description:

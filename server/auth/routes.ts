@@ -18,7 +18,7 @@ import { login, type SignInOutcome } from './login.js';
 import { refreshSession } from './refreshSession.js';
 import { bootstrapSections } from './bootstrapSections.js';
 import { resetPassword, schedulePasswordReset } from './passwordResets.js';
-import { acceptInvite } from './invites.js';
+import { acceptInvite, lookupInvite } from './invites.js';
 import { clientOf, signIn, type SignedIn } from './signIn.js';
 import { listLiveSessions, revokeOwnSession, type Session } from './sessions.js';
 import { beginMfaSetup, disableMfa, enableMfa } from './mfa.js';
@@ -94,6 +94,11 @@ export const authDomain: Domain = {
     routes.post('/api/v1/auth/password/reset', signInGroup, async (req, res) => {
       await resetPassword(services, req.body.token, req.body.password);
       res.status(204).end();
+    });
+
+    // The token travels in the body, not the address, so it stays out of request logs.
+    routes.post('/api/v1/auth/invite/lookup', signInGroup, (req, res) => {
+      res.json(lookupInvite(services, req.body.token));
     });
 
     routes.post('/api/v1/auth/invite/accept', signInGroup, async (req, res) => {

@@ -17,11 +17,30 @@ const SHARED_PATH = /(\/shared\/)[^/?#&]+/gi;
 /** Headers that carry a URL of ours or of a page in front of us. */
 const URL_HEADERS = ['location', 'content-location', 'x-original-url', 'x-forwarded-uri', 'x-rewrite-url'];
 
-/** With `recent`, every line written is also kept there (see recentLogLines.ts). */
-export function createLogger(level: string, destination?: DestinationStream, recent?: RecentLogLines): Logger {
+/**
+ * What a quiet terminal (a demo start's) shows: the line saying where the server listens, warnings
+ * and errors; the other lines (migrations, requests, background work) go to the recent lines alone,
+ * which `ppctl logs` shows.
+ */
+function shownWhenQuiet(line: string): boolean {
+  // pino writes `{"level":NN,` first (no base fields), so the level is read without parsing the line.
+  const level = Number(/^\{"level":(\d+)/.exec(line)?.[1] ?? 0);
+  return level >= 40 || line.includes('"msg":"listening"');
+}
+
+/** With `recent`, every line written is also kept there (see recentLogLines.ts); with `quiet`, the terminal shows only where the server listens, warnings and errors. */
+export function createLogger(level: string, destination?: DestinationStream, recent?: RecentLogLines, quiet = false): Logger {
   // Synchronous by default so log lines and anything else on stdout keep their order.
   const out = destination ?? pino.destination({ dest: 1, sync: true });
-  const dest: DestinationStream = recent ? { write: (line: string) => (recent.push(line), out.write(line)) } : out;
+  const dest: DestinationStream =
+    recent || quiet
+      ? {
+          write: (line: string) => {
+            recent?.push(line);
+            if (!quiet || shownWhenQuiet(line)) out.write(line);
+          },
+        }
+      : out;
   return pino(
     {
       level,

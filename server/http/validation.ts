@@ -167,6 +167,9 @@ export function problems(errors: ErrorObject[] | null | undefined): FieldProblem
       message = 'is not a known field';
     } else if (e.keyword === 'format' && typeof e.data === 'string' && isLeapSecond(e.data)) {
       message = leapSecondProblem(e.data);
+    } else if (e.keyword === 'pattern' && (e.params as { pattern: string }).pattern === '\\S') {
+      // The schemas' way of saying "not only spaces" (names), in words.
+      message = 'must not be blank';
     } else if (e.keyword === 'enum') {
       message = `must be one of ${((e.params as { allowedValues: unknown[] }).allowedValues).map((v) => JSON.stringify(v)).join(', ')}`;
     }

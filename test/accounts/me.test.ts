@@ -35,3 +35,34 @@ t.test('GET /me', async (t) => {
   const after = await server.request('GET', '/api/v1/me', { token });
   t.equal(after.body.org.role, 'viewer', 'the role is read on every request, not taken from the token');
 });
+
+t.test('PATCH /me: a person changes their display name', async (t) => {
+  const server = await startTestServer(t);
+  const { org } = await createTenant(server);
+  const member = await addMember(server, org, 'viewer', NO_PASSWORD);
+  const token = await accessTokenFor(server, member, org);
+  const rename = (body: unknown) => server.request('PATCH', '/api/v1/me', { token, body });
+
+  t.equal((await server.request('PATCH', '/api/v1/me', { body: { name: 'Ana' } })).status, 401);
+  const cases: Array<[body: unknown, field: string]> = [
+    [{}, 'name'],
+    [{ name: '' }, 'name'],
+    [{ name: '   ' }, 'name'],
+    [{ name: 'x'.repeat(201) }, 'name'],
+    [{ name: 7 }, 'name'],
+    [{ name: 'Ana', email: 'other@example.test' }, 'email'],
+  ];
+  for (const [body, field] of cases) {
+    const res = await rename(body);
+    t.equal(res.status, 422, JSON.stringify(body));
+    t.equal(res.body.error.code, 'validation_failed');
+    t.equal(res.body.error.details.field, field, `${JSON.stringify(body)}: names the field`);
+  }
+  t.equal((await rename({ name: '   ' })).body.error.message, 'invalid request body: name must not be blank');
+  const res = await rename({ name: '  Ana Silva ' });
+  t.equal(res.status, 200);
+  t.equal(res.body.user.name, 'Ana Silva', 'trimmed');
+  t.equal(res.body.user.email, member.email, 'the answer is the caller, as GET /me');
+  t.equal((await server.request('GET', '/api/v1/me', { token })).body.user.name, 'Ana Silva', 'kept');
+  t.equal((await rename({ name: 'x'.repeat(200) })).status, 200, '200 characters are allowed');
+});

@@ -81,6 +81,31 @@ t.test('invitations', async (t) => {
     t.equal((await server.request('DELETE', `${invitesPath}/${created.body.id}`, { token: ownerToken })).status, 204);
   });
 
+  t.test('lookup: only the holder of the token learns the organization, the inviter and the role', async (t) => {
+    const lookup = (body: Record<string, unknown>) => server.request('POST', '/api/v1/auth/invite/lookup', { body });
+    t.equal((await server.request('PATCH', '/api/v1/me', { token: adminToken, body: { name: 'Ana Silva' } })).status, 200);
+    const email = uniqueEmail('looked-up');
+    const created = await invite(adminToken, { email, role: 'analyst' });
+    const token = await tokenFor(email);
+    const missing = await lookup({});
+    t.equal(missing.status, 422);
+    t.equal(missing.body.error.details.field, 'token');
+    const unknown = await lookup({ token: 'no-such-token' });
+    t.equal(unknown.status, 404);
+    t.same(unknown.body.error, { code: 'not_found', message: 'invitation not found', details: {} }, 'nothing about any organization without the token');
+    const res = await lookup({ token });
+    t.equal(res.status, 200);
+    t.same(res.body, { email: email.toLowerCase(), org_name: 'Test org', role: 'analyst', invited_by_name: 'Ana Silva', expires_at: created.body.expires_at, new_account: true });
+    t.equal((await accept({ token, password: TEST_PASSWORD })).status, 200);
+    const used = await lookup({ token });
+    t.equal(used.status, 422, 'a used invitation is 422, as for accepting');
+    t.equal(used.body.error.message, 'invitation has already been used');
+
+    const existing = await register(server);
+    await invite(adminToken, { email: existing.email, role: 'viewer' });
+    t.match((await lookup({ token: await tokenFor(existing.email) })).body, { role: 'viewer', new_account: false }, 'an existing account joins without a new password');
+  });
+
   t.test('accept as a new user: password required and checked, then signed in with the invited role', async (t) => {
     const email = uniqueEmail('newbie');
     await invite(adminToken, { email, role: 'analyst' });

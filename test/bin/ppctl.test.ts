@@ -76,6 +76,24 @@ t.test('serve: JSON first line, graceful SIGTERM, clean second start; embedded c
   // The banner follows the log lines and the demo data; wait for it.
   for (let i = 0; i < 600 && !first.stdout.some((l) => l.includes('demo project id')); i++) await new Promise((r) => setTimeout(r, 100));
   const banner = first.stdout.join('\n');
+  // The terminal shows what docs/console.md shows: where it listens, then the short block, nothing else.
+  t.same(
+    first.stdout.slice(1).map((l) => l.replace(/[\d,]+ events of [\d,]+ visitors/, 'N events of M visitors').replace(/password: \S+/, 'password: P').replace(/127\.0\.0\.1:\d+/, 'HOST')),
+    [
+      'Loading demo data into the demo project…',
+      '  N events of M visitors over 13 weeks.',
+      '',
+      'pp is running at http://HOST/sign-in',
+      '  owner email: owner@pp.local',
+      '  one-time password: P  (shown only now; you choose your own at the first sign-in)',
+      '  demo project id: 1',
+      '',
+    ],
+    'the listening line and the block, no migration or background lines',
+  );
+  const kept = await runPpctl(['logs', '--json', '-n', '2000', '--data-dir', dataDir]);
+  t.equal(kept.code, 0, kept.stderr);
+  t.match(kept.stdout, /"migration":"0001_accounts\.sql","msg":"migration applied"/, 'the migrations applied are in ppctl logs');
   t.notMatch(banner, '"msg":"request"', 'the demo data is loaded in-process: no request log lines');
   const health = await request(first.url, 'GET', '/api/v1/health');
   t.equal(health.status, 200);
@@ -117,13 +135,16 @@ t.test('serve: JSON first line, graceful SIGTERM, clean second start; embedded c
   t.equal(direct.code, 0, direct.stderr);
   t.match(direct.stdout, /0001_accounts/);
 
-  const second = await spawnServe(['--data-dir', dataDir, '--embedded']);
+  const second = await spawnServe(['--data-dir', dataDir, '--embedded', '--verbose']);
   for (let i = 0; i < 100 && !second.stdout.some((l) => l.includes('demo project id')); i++) await new Promise((r) => setTimeout(r, 100));
   const again = second.stdout.join('\n');
   t.match(again, /owner email: owner@pp\.local/);
   t.notMatch(again, /one-time password/, 'no password on the second start');
   t.notMatch(again, /demo data/i, 'nor demo data');
   t.notMatch(again, /migration applied/, 'nothing left to migrate');
+  await request(second.url, 'GET', '/api/v1/health');
+  for (let i = 0; i < 50 && !second.stdout.some((l) => l.includes('"msg":"request"')); i++) await new Promise((r) => setTimeout(r, 100));
+  t.ok(second.stdout.some((l) => l.includes('"msg":"request"')), 'with --verbose the terminal shows every log line');
   second.child.kill('SIGINT');
   t.equal(await second.exited, 0, 'SIGINT ends the process cleanly');
 });

@@ -2,7 +2,7 @@
 // an existing one with MFA, who then switches organization; two-factor enrolment on the account
 // page; a password reset from the emailed link (real SMTP sink). Each page checked with axe-core.
 
-import t from 'tap';
+import t, { type Test } from 'tap';
 import type { Page } from 'playwright-core';
 import { startTestServer } from '../support/testServer.js';
 import { addMember, createTenant, login, TEST_PASSWORD, uniqueEmail } from '../support/factories.js';
@@ -23,6 +23,48 @@ async function inviteFromOrgPage(page: Page, email: string, role: string): Promi
   return (await page.getByTestId('invite-link').textContent())!;
 }
 
+/** The account page, opened from the header's account link: the display name changed with the form. */
+async function changeNameOnAccountPage(t: Test, page: Page, name: string): Promise<void> {
+  const account = page.getByRole('navigation', { name: 'Account' }).getByRole('link');
+  await account.click();
+  await page.getByRole('heading', { name: 'Your account' }).waitFor();
+  const field = page.getByLabel('Display name');
+  await field.fill('   ');
+  await page.getByRole('button', { name: 'Save the name' }).click();
+  await page.getByText('name must not be blank').waitFor();
+  t.equal(await field.getAttribute('aria-invalid'), 'true', 'a blank name is refused at the field');
+  await field.fill(`  ${name} `);
+  await page.getByRole('button', { name: 'Save the name' }).click();
+  await page.getByText('Name saved.').waitFor();
+  t.equal(await account.textContent(), name, 'the header shows the new name, trimmed');
+  await checkAccessible(t, page, 'account with the name card');
+}
+
+type Box = { left: number; top: number; bottom: number; height: number };
+const boxOf = (page: Page, selector: string): Promise<Box[]> => page.locator(selector).evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as Box));
+
+/** On the organization page, the inline forms' labels and inputs each on one line, the button beside the inputs. */
+async function checkFormsAligned(t: Test, page: Page): Promise<void> {
+  for (const form of ['New project', 'Invite someone']) {
+    const scope = `form[aria-label="${form}"]`;
+    const labels = await boxOf(page, `${scope} label`);
+    const inputs = await boxOf(page, `${scope} :is(input, select)`);
+    const [button] = await boxOf(page, `${scope} button[type=submit]`);
+    t.equal(inputs.length, 2, `${form}: two inputs`);
+    t.same(new Set(labels.map((b) => Math.round(b.top))).size, 1, `${form}: the labels start on one line`);
+    t.same(new Set(inputs.map((b) => Math.round(b.top))).size, 1, `${form}: the inputs start on one line (${inputs.map((b) => b.top).join(', ')})`);
+    const middle = (b: Box) => b.top + b.height / 2;
+    t.ok(Math.abs(middle(button!) - middle(inputs[0]!)) <= 1, `${form}: the button sits on the inputs' line`);
+  }
+}
+
+/** The license card says where a license comes from and the command that applies it. */
+async function checkLicenseHowTo(t: Test, page: Page): Promise<void> {
+  const howto = page.getByTestId('license-howto');
+  t.match(await howto.textContent(), /ordered from your pp vendor/, 'where to get one');
+  t.equal(await howto.locator('code', { hasText: 'apply' }).textContent(), 'ppctl license apply <file>', 'the command that applies it');
+}
+
 t.test('invitations passed on by link: a new person, and an existing one with MFA', async (t) => {
   const server = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
   const { owner, org, project } = await createTenant(server);
@@ -30,16 +72,24 @@ t.test('invitations passed on by link: a new person, and an existing one with MF
   t.teardown(() => admin.close());
   await signInThroughForm(admin.page, owner.email, TEST_PASSWORD);
   await admin.page.waitForURL(`**/projects/${project.id}`);
+  await changeNameOnAccountPage(t, admin.page, 'Ana Silva');
 
   const newcomer = uniqueEmail('newcomer');
   const link = await inviteFromOrgPage(admin.page, newcomer, 'analyst');
   t.match(link, new RegExp(`^${server.url}/invite\\?token=`), 'the link to pass on is shown to the admin');
   await admin.page.locator('table', { hasText: newcomer.toLowerCase() }).getByText('pending').waitFor();
   await checkAccessible(t, admin.page, 'organization');
+  await checkFormsAligned(t, admin.page);
+  await checkLicenseHowTo(t, admin.page);
 
   const guest = await openConsole(browser, server, link.slice(server.url.length));
   t.teardown(() => guest.close());
   await guest.page.getByRole('heading', { name: 'Join an organization' }).waitFor();
+  t.equal(
+    await guest.page.getByTestId('invitation-words').textContent(),
+    `Ana Silva invited you (${newcomer.toLowerCase()}) to join Test org as analyst. Accept to join it.`,
+    'the page names the inviter, the organization and the role',
+  );
   t.notMatch(guest.page.url(), /token=/, 'the token leaves the address bar');
   await checkAccessible(t, guest.page, 'invitation');
   await guest.page.getByRole('button', { name: 'Accept the invitation' }).click();

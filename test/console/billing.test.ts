@@ -65,7 +65,8 @@ async function cloudOrg(status: 'trialing' | 'pending_review'): Promise<Tenant &
 }
 
 const billingOf = async (org: { org: { id: number }; token: string }) => (await server.request('GET', `/api/v1/orgs/${org.org.id}/billing`, { token: org.token })).body;
-const dayOf = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { dateStyle: 'medium' });
+/** A moment's day as the page writes it: in the browser's locale and time zone. */
+const dayOf = (page: Page, iso: string): Promise<string> => page.evaluate((v) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(new Date(v)), iso);
 const numberIn = async (page: Page, testId: string) => Number((await page.getByTestId(testId).textContent())!.replace(/,/g, ''));
 const banner = (page: Page) => page.getByTestId('account-banner');
 
@@ -85,7 +86,7 @@ t.test('a live trial: the billing page shows the API figures; the free plan ends
 
   const api = await billingOf(org);
   t.match(api.billing, { status: 'trialing', plan: 'growth', trial_days_left: 3 });
-  t.equal(await page.getByTestId('billing-headline').textContent(), `Trial of the Growth plan, 3 days left, ends ${dayOf(api.billing.trial_ends_at)}`);
+  t.equal(await page.getByTestId('billing-headline').textContent(), `Trial of the Growth plan, 3 days left, ends ${await dayOf(page, api.billing.trial_ends_at)}`);
   t.equal(await numberIn(page, 'usage-used'), api.usage.trial_events, 'trial events as counted');
   t.equal(api.usage.trial_events, 4);
   t.equal(await numberIn(page, 'usage-limit'), api.usage.limit, 'against the trial cap');
@@ -224,7 +225,7 @@ t.test('an ended trial: the banner, and the paused panel in place of a funnel', 
 
   await panel.getByRole('link', { name: 'Choose a plan' }).click();
   const api = await billingOf(org);
-  t.equal(await page.getByTestId('billing-headline').textContent(), `The trial ended on ${dayOf(api.billing.trial_ends_at)}`);
+  t.equal(await page.getByTestId('billing-headline').textContent(), `The trial ended on ${await dayOf(page, api.billing.trial_ends_at)}`);
   await checkAccessible(t, page, 'billing page, paused');
   checkClean(t, tab);
 });

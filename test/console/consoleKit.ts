@@ -24,8 +24,9 @@ export interface ConsoleTab {
   close(): Promise<void>;
 }
 
-export async function openConsole(browser: Browser, server: TestServer, path = '/'): Promise<ConsoleTab> {
-  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 860 } });
+/** `locale`: the browser's language (navigator.language, and Intl's default); chromium's own otherwise. */
+export async function openConsole(browser: Browser, server: TestServer, path = '/', options: { locale?: string } = {}): Promise<ConsoleTab> {
+  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 860 }, ...(options.locale ? { locale: options.locale } : {}) });
   const page = await context.newPage();
   const errors: string[] = [];
   const cspViolations: string[] = [];
@@ -40,8 +41,8 @@ export async function openConsole(browser: Browser, server: TestServer, path = '
 }
 
 /** A tab signed in through the form, on the first project's page; closed when `t` ends. */
-export async function signedInConsole(t: Test, browser: Browser, server: TestServer, email: string, password: string): Promise<ConsoleTab> {
-  const tab = await openConsole(browser, server, '/sign-in');
+export async function signedInConsole(t: Test, browser: Browser, server: TestServer, email: string, password: string, options: { locale?: string } = {}): Promise<ConsoleTab> {
+  const tab = await openConsole(browser, server, '/sign-in', options);
   t.teardown(() => tab.close());
   await signInThroughForm(tab.page, email, password);
   await tab.page.waitForURL(/\/projects\/\d+$/);

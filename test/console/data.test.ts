@@ -47,7 +47,7 @@ async function listed(query: string): Promise<string[]> {
 
 const drawnUuids = () => page.locator('.event-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-uuid')!));
 /** A time as the console prints it (formatDateTime), in the browser's own locale and zone. */
-const printed = (iso: string) => page.evaluate((v) => new Date(v).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }), iso);
+const printed = (iso: string) => page.evaluate((v) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(v)), iso);
 
 t.test('events: the list API order, paged with the cursor', async (t) => {
   await page.getByRole('link', { name: 'Events', exact: true }).click();

@@ -57,12 +57,12 @@ t.test('retention: the people of a cell', async (t) => {
   // The first cell after period 0 with somebody in it, once the grid draws the answer built.
   const readCells = () =>
     grid.locator('tbody tr').evaluateAll((rows) =>
-      rows.flatMap((r) => [...r.querySelectorAll('td.cell')].map((c, period) => ({ cohort: r.querySelector('th')!.textContent!, period, value: Number(c.getAttribute('data-value') || 0) }))),
+      rows.flatMap((r) => [...r.querySelectorAll('td.cell')].map((c, period) => ({ cohort: r.querySelector('th')!.getAttribute('data-cohort')!, period, value: Number(c.getAttribute('data-value') || 0) }))),
     );
   const cells = await eventually('a retention cell with people back', readCells, (all) => all.some((c) => c.period > 0 && c.value > 0), 20_000);
   const cell = cells.find((c) => c.period > 0 && c.value > 0)!;
   t.ok(cell, 'some people came back');
-  await grid.locator('tbody tr', { hasText: cell.cohort }).locator('td.cell').nth(cell.period).getByRole('button').click();
+  await grid.locator(`tbody tr:has(th[data-cohort="${cell.cohort}"])`).locator('td.cell').nth(cell.period).getByRole('button').click();
   await page.getByTestId('cell-actors').waitFor();
   const expected = await ask('retention/actors', { start_event: 'signup', return_event: 'any', granularity: 'day', periods: 7, date_from: from, date_to: today, cohort: cell.cohort, period: cell.period });
   t.same(await page.getByTestId('cell-actors').locator('code').allTextContents(), expected.items.map((a: { actor_id: string }) => a.actor_id));

@@ -1,4 +1,4 @@
-// The signed-in user's own settings: password, two-factor authentication (QR code, confirmation,
+// The signed-in user's own settings: the name others see, password, two-factor authentication (QR code, confirmation,
 // recovery codes shown once) and the live sessions, each of which can be signed out.
 
 import { useState } from 'preact/hooks';
@@ -23,10 +23,39 @@ export function Account() {
         <h1 id="account-title">Your account</h1>
         <span class="muted">{me?.user.email}</span>
       </div>
+      <NameCard name={me?.user.name ?? ''} />
       <PasswordCard />
       <MfaCard enabled={me?.user.mfa_enabled ?? false} />
       <SessionsCard />
     </section>
+  );
+}
+
+/** The display name members lists, invitations and saved insights show for this person. */
+function NameCard({ name: saved }: { name: string }) {
+  const [name, setName] = useState(saved);
+  const [done, setDone] = useState(false);
+  const { busy, error, handle } = useAction();
+  const submit = handle(async () => {
+    setDone(false);
+    await ok(api.PATCH('/api/v1/me', { body: { name } }));
+    await loadShell();
+    setDone(true);
+  });
+  return (
+    <form class="card form-grid" onSubmit={submit} noValidate aria-labelledby="name-title">
+      <h2 id="name-title">Name</h2>
+      <Field label="Display name" autocomplete="name" value={name} onValue={setName} hint="Shown to the other members of your organizations." problem={fieldProblem(error, 'name')} />
+      <ErrorNote error={error && !fieldProblem(error, 'name') ? error : undefined} />
+      {done && (
+        <p class="notice" role="status">
+          Name saved.
+        </p>
+      )}
+      <div>
+        <Submit busy={busy}>Save the name</Submit>
+      </div>
+    </form>
   );
 }
 

@@ -41,6 +41,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/invite/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What an invitation is for, shown to the holder of its token
+         * @description No access token: the emailed token is the proof, and only its holder learns the organization, the role and who invited them. An unknown or withdrawn token is 404; a used or expired one is 422 (details.field=token), as for accepting.
+         */
+        post: operations["lookupInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/login": {
         parameters: {
             query?: never;
@@ -436,7 +456,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change the caller's display name
+         * @description The name is trimmed; one that is empty or only spaces is 422. Members lists, invitations and saved insights show the new name at once.
+         */
+        patch: operations["updateMe"];
         trace?: never;
     };
     "/api/v1/me/mfa/disable": {
@@ -4170,6 +4194,47 @@ export interface operations {
             429: components["responses"]["E429"];
         };
     };
+    lookupInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the invitation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the invited address */
+                        email: string;
+                        /** Format: date-time */
+                        expires_at: string;
+                        /** @description the inviter's name, else their email; null when their account is gone */
+                        invited_by_name: string | null;
+                        /** @description no account has the address yet: accepting needs a password */
+                        new_account: boolean;
+                        org_name: string;
+                        /** @enum {string} */
+                        role: "viewer" | "analyst" | "admin" | "owner";
+                    };
+                };
+            };
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
     login: {
         parameters: {
             query?: never;
@@ -4854,6 +4919,36 @@ export interface operations {
                 };
             };
             401: components["responses"]["E401"];
+            429: components["responses"]["E429"];
+        };
+    };
+    updateMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the caller, with the new name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            422: components["responses"]["E422"];
             429: components["responses"]["E429"];
         };
     };

@@ -1,6 +1,7 @@
-// Accepting an invitation from its emailed link. The first click tries the token alone: an
-// existing account joins at once (or is asked for its second factor); a new address is asked for
-// a name and a password, and the same request is sent again with them.
+// Accepting an invitation from its emailed link. The page first says who invited whom where, as
+// what (the token's holder may ask); the first click tries the token alone: an existing account
+// joins at once (or is asked for its second factor); a new address is asked for a name and a
+// password, and the same request is sent again with them.
 
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
@@ -12,6 +13,7 @@ import { AuthLayout } from './AuthLayout';
 import { PASSWORD_RULE } from './PasswordPages';
 import { useTokenFromUrl } from './tokenFromUrl';
 import { useAction } from '../ui/useAction';
+import { useAsync } from '../ui/useAsync';
 
 export function Invite() {
   const token = useTokenFromUrl();
@@ -21,6 +23,7 @@ export function Invite() {
   const [password, setPassword] = useState('');
   const [mfaCode, setMfaCode] = useState('');
   const { busy, error, handle } = useAction();
+  const details = useAsync(async () => (token ? ok(api.POST('/api/v1/auth/invite/lookup', { body: { token } })) : undefined), [token]);
 
   const submit = handle(async () => {
     const body = {
@@ -53,7 +56,8 @@ export function Invite() {
   return (
     <AuthLayout title={step === 'new-account' ? 'Create your account' : step === 'mfa' ? 'Two-factor authentication' : 'Join an organization'}>
       <form onSubmit={submit} noValidate>
-        {step === 'accept' && <p>You were invited to an organization on pp. Accept to join it.</p>}
+        {step === 'accept' && <InvitationWords details={details.data} />}
+        <ErrorNote error={details.error} />
         {step === 'new-account' && (
           <>
             <p>This invitation is for a new account. Choose how you will sign in.</p>
@@ -71,5 +75,16 @@ export function Invite() {
         <a href="/sign-in">Sign in instead</a>
       </div>
     </AuthLayout>
+  );
+}
+
+/** "Ana Silva invited you to join Acme as analyst", with the invited address. */
+function InvitationWords({ details }: { details?: { email: string; org_name: string; role: string; invited_by_name: string | null } }) {
+  if (!details) return <p>You were invited to an organization on pp. Accept to join it.</p>;
+  return (
+    <p data-testid="invitation-words">
+      {details.invited_by_name ? <strong>{details.invited_by_name}</strong> : 'Someone'} invited you ({details.email}) to join <strong>{details.org_name}</strong> as{' '}
+      <strong>{details.role}</strong>. Accept to join it.
+    </p>
   );
 }

@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ok } from '../api/client';
 import { loadBilling, useSession, type BillingSection, type UsageSection } from '../app/session';
 import { FEATURES } from '../app/features';
-import { formatNumber, formatPercent } from '../ui/format';
+import { formatMonth, formatNumber, formatPercent } from '../ui/format';
 import { Empty, ErrorNote, Loading } from '../ui/states';
 import { TableHead } from '../ui/TableHead';
 import { Table } from '../ui/Table';
@@ -86,10 +86,9 @@ function StatusCard({ billing, admin }: { billing: BillingSection; admin: boolea
   );
 }
 
-const monthName = (month: string) => new Date(`${month}-01T00:00:00Z`).toLocaleDateString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 function UsageCard({ usage, held }: { usage: UsageSection; held: boolean }) {
-  const month = monthName(usage.month);
+  const month = formatMonth(usage.month);
   const trial = usage.limit_kind === 'trial_total';
   const used = trial ? usage.trial_events : usage.events_this_month;
   const meterLabel = trial ? 'Events since the trial started' : `Events in ${month}`;

@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../api/client';
 import { useAsync } from '../ui/useAsync';
 import { FunnelChart } from '../ui/charts/FunnelChart';
-import { countOf, formatDuration, formatMoney, formatNumber, formatPercent } from '../ui/format';
+import { countOf, formatDuration, formatMoney, formatNumber, formatPercent, valueLabel } from '../ui/format';
 import { Gated } from '../ui/Gated';
 import { ErrorNote } from '../ui/states';
 import { ChoiceControl, CompareToggle, ControlBar, DateRange, EventPicker, FilterEditor, PropertyPicker, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
@@ -179,7 +179,7 @@ export function FunnelAnswer({ query, data: d, links }: { query: FunnelQuery; da
             <tbody>
               {d.breakdown.map((b) => (
                 <tr>
-                  <th scope="row">{b.name}</th>
+                  <th scope="row">{valueLabel(b.name)}</th>
                   {b.steps.map((s) => (
                     <td>{formatNumber(s.count)}</td>
                   ))}

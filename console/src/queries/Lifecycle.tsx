@@ -4,9 +4,9 @@
 import { api, ok, type Schemas } from '../api/client';
 import { useAsync } from '../ui/useAsync';
 import { StackedBars } from '../ui/charts/StackedBars';
-import { formatNumber } from '../ui/format';
+import { formatBucket, formatNumber } from '../ui/format';
 import { ChoiceControl, ControlBar, DateRange, FilterEditor, filtersOf, usePropertyKeys } from './controls/Controls';
-import { InsightFrame, useInsight } from './insight';
+import { InsightFrame, useInsight, usePartialBucket } from './insight';
 import { LONG_TABLE, NumbersTable } from '../ui/NumbersTable';
 import { Table } from '../ui/Table';
 
@@ -36,13 +36,16 @@ export function Lifecycle() {
 export const isLifecycleEmpty = (d: Schemas['LifecycleResponse']) => d.buckets.every((b) => !b.new && !b.returning && !b.resurrecting && !b.dormant);
 
 /** New, returning, resurrecting and dormant people per period, as the page and a dashboard tile show them. */
-export function LifecycleAnswer({ query, data: d }: { query: { interval?: 'day' | 'week' }; data: Schemas['LifecycleResponse'] }) {
+export function LifecycleAnswer({ query, data: d }: { query: { interval?: 'day' | 'week'; date_to?: string }; data: Schemas['LifecycleResponse'] }) {
   const interval = query.interval ?? 'day';
+  const partial = usePartialBucket(d.buckets.map((b) => b.bucket), query.date_to);
   return (
     <>
       <StackedBars
         title="Active people by lifecycle state"
         labels={d.buckets.map((b) => b.bucket)}
+        interval={interval}
+        partial={partial}
         stacks={[
           { name: 'new', color: '#2b8a3e', values: d.buckets.map((b) => b.new) },
           { name: 'returning', color: '#3b4cca', values: d.buckets.map((b) => b.returning) },
@@ -62,9 +65,12 @@ export function LifecycleAnswer({ query, data: d }: { query: { interval?: 'day' 
             </tr>
           </thead>
           <tbody>
-            {d.buckets.map((b) => (
+            {d.buckets.map((b, i) => (
               <tr>
-                <th scope="row">{b.bucket}</th>
+                <th scope="row" data-bucket={b.bucket}>
+                  {formatBucket(b.bucket, interval)}
+                  {i === partial && <span class="so-far"> (so far)</span>}
+                </th>
                 <td>{formatNumber(b.new)}</td>
                 <td>{formatNumber(b.returning)}</td>
                 <td>{formatNumber(b.resurrecting)}</td>

@@ -8,7 +8,7 @@ import { Empty, ErrorNote, Loading } from '../ui/states';
 import { LineChart } from '../ui/charts/LineChart';
 import { addDays, formatNumber, formatPercent } from '../ui/format';
 import { ControlBar, EventPicker, useEventNames } from './controls/Controls';
-import { useInsight } from './insight';
+import { useInsight, usePartialBucket } from './insight';
 import { Tile } from './Tile';
 import { SaveInsight } from '../dashboards/SaveInsight';
 
@@ -32,6 +32,7 @@ export function Overview() {
     [projectId, dateTo, event],
   );
 
+  const partial = usePartialBucket(trend.data?.series[0]?.points.map((p) => p.bucket) ?? []);
   if (!project) return <Empty title="No such project in this organization" />;
   const s = summary.data;
   const total = trend.data?.series[0];
@@ -66,7 +67,7 @@ export function Overview() {
       {trend.loading && !total ? (
         <Loading />
       ) : total && total.points.some((p) => (p.value ?? 0) > 0) ? (
-        <LineChart title="Daily active people" labels={total.points.map((p) => p.bucket)} series={[{ name: 'People', values: total.points.map((p) => p.value) }]} />
+        <LineChart title="Daily active people" labels={total.points.map((p) => p.bucket)} series={[{ name: 'People', values: total.points.map((p) => p.value) }]} partial={partial} />
       ) : (
         !trend.error && (
           <Empty title="No events in the last 30 days">

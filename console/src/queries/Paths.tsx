@@ -6,7 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../api/client';
 import { useAsync } from '../ui/useAsync';
 import { SankeyChart, type FlowNode } from '../ui/charts/Sankey';
-import { formatNumber, formatPercent } from '../ui/format';
+import { formatNumber, formatPercent, valueLabel } from '../ui/format';
 import { Gated } from '../ui/Gated';
 import { Empty } from '../ui/states';
 import { TableHead } from '../ui/TableHead';
@@ -134,7 +134,7 @@ export function PathsAnswer({ query, data: d, segment = '', onSegment, onPick }:
         <ChoiceControl
           label="Segment"
           value={d.breakdown.some((g) => g.name === segment) ? segment : ''}
-          choices={[['', `all (${formatNumber(d.units)})`], ...d.breakdown.map((g) => [g.name, `${segmentLabel(g.name)} (${formatNumber(g.units)})`] as const)]}
+          choices={[['', `all (${formatNumber(d.units)})`], ...d.breakdown.map((g) => [g.name, `${valueLabel(g.name)} (${formatNumber(g.units)})`] as const)]}
           onValue={onSegment}
         />
       )}
@@ -151,8 +151,6 @@ const unitsText = (n: number, counted: string) => `${formatNumber(n)} ${unitWord
 
 type Graph = Pick<Schemas['PathResponse'], 'units' | 'routes' | 'sankey'>;
 
-/** `$none` (the property absent on the selected event) and `$other` (values past the limit) in words. */
-const segmentLabel = (name: string) => (name === '$none' ? 'not set' : name === '$other' ? 'other values' : name);
 
 /** One graph: units, the Sankey and the top routes (of every unit, or of one segment). */
 function Routes({ graph, counted, direction, event, minCount, onPick }: { graph: Graph; counted: string; direction: Direction; event: string; minCount: number; onPick?(item: string): void }) {

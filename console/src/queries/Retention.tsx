@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../api/client';
 import { useAsync } from '../ui/useAsync';
-import { formatMoney, formatNumber, formatPercent } from '../ui/format';
+import { formatDay, formatMoney, formatNumber, formatPercent } from '../ui/format';
 import { Gated } from '../ui/Gated';
 import { useSession } from '../app/session';
 import { hasFeature } from '../app/features';
@@ -163,7 +163,9 @@ function RetentionGrid({
       <tbody>
         {result.cohorts.slice(0, rows).map((c) => (
           <tr>
-            <th scope="row">{c.cohort}</th>
+            <th scope="row" data-cohort={c.cohort}>
+              {formatDay(c.cohort)}
+            </th>
             <td>{formatNumber(c.size)}</td>
             {c.values.map((v, p) => {
               const text = formatRetentionValue(v, value, currency);
@@ -202,7 +204,7 @@ function CellActors({ projectId, body, cell }: { projectId: number; body: Record
   return (
     <div class="card" role="group" aria-labelledby="cell-title">
       <h2 id="cell-title">
-        Cohort {cell.cohort}, period {cell.period}
+        Cohort {formatDay(cell.cohort)}, period {cell.period}
       </h2>
       <ErrorNote error={people.error} />
       {people.data && people.data.items.length === 0 && <p class="muted">Nobody in this cell.</p>}

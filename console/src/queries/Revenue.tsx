@@ -7,7 +7,7 @@ import { useAsync } from '../ui/useAsync';
 import { LineChart } from '../ui/charts/LineChart';
 import { formatMoney, formatNumber } from '../ui/format';
 import { ControlBar, DateRange, FilterEditor, filtersOf, usePropertyKeys } from './controls/Controls';
-import { InsightFrame, useInsight } from './insight';
+import { InsightFrame, useInsight, usePartialBucket } from './insight';
 import { Tile } from './Tile';
 
 export function Revenue() {
@@ -35,18 +35,17 @@ export function Revenue() {
       {(d) => (
         <>
           <RevenueAnswer data={d} />
-          {daily.data && daily.data.series[0] && (
-            <LineChart
-              title={`Revenue per day (${d.currency})`}
-              currency={d.currency}
-              labels={daily.data.series[0].points.map((p) => p.bucket)}
-              series={[{ name: 'Revenue', values: daily.data.series[0].points.map((p) => p.value) }]}
-            />
-          )}
+          {daily.data && daily.data.series[0] && <RevenuePerDay currency={d.currency} points={daily.data.series[0].points} to={to} />}
         </>
       )}
     </InsightFrame>
   );
+}
+
+function RevenuePerDay({ currency, points, to }: { currency: string; points: Array<{ bucket: string; value: number | null }>; to: string }) {
+  const labels = points.map((p) => p.bucket);
+  const partial = usePartialBucket(labels, to);
+  return <LineChart title={`Revenue per day (${currency})`} currency={currency} labels={labels} series={[{ name: 'Revenue', values: points.map((p) => p.value) }]} partial={partial} />;
 }
 
 export const isRevenueEmpty = (d: Schemas['RevenueSummaryResponse']) => d.active_actors === 0;

@@ -6,9 +6,9 @@ import { api, ok, type Schemas } from '../api/client';
 import { useAsync } from '../ui/useAsync';
 import { LineChart } from '../ui/charts/LineChart';
 import { BarChart } from '../ui/charts/BarChart';
-import { formatMoney, formatNumber } from '../ui/format';
+import { formatBucket, formatMoney, formatNumber, valueLabel, type Interval } from '../ui/format';
 import { ChoiceControl, CompareToggle, ControlBar, DateRange, EventPicker, FilterEditor, PropertyPicker, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
-import { InsightFrame, useInsight, useProjectCurrency } from './insight';
+import { InsightFrame, useInsight, usePartialBucket, useProjectCurrency } from './insight';
 import { Table } from '../ui/Table';
 
 type Metric = 'events' | 'uniques' | 'revenue' | 'revenue_avg';
@@ -72,26 +72,27 @@ export function Segmentation() {
   );
 }
 
-type SegmentationQuery = { event?: string; metric?: string; interval?: string };
+type SegmentationQuery = { event?: string; metric?: string; interval?: string; date_to?: string };
 
 export const isSegmentationEmpty = (d: Schemas['SegmentationResponse']) => d.series.every((s) => s.points.every((p) => !p.value));
 
 /** The series as a line (or bars, for one series) with each series' total, as the page and a dashboard tile show them. */
 export function SegmentationAnswer({ query, data: d, chart = 'line' }: { query: SegmentationQuery; data: Schemas['SegmentationResponse']; chart?: 'line' | 'bar' }) {
   const event = query.event ?? 'any';
-  const interval = query.interval ?? 'day';
+  const interval = (query.interval ?? 'day') as Interval;
   const metric = query.metric ?? 'events';
   const labels = d.series[0]?.points.map((p) => p.bucket) ?? [];
-  const series = d.series.map((s) => ({ name: s.name, values: s.points.map((p) => p.value) }));
-  if (d.compare) series.push(...d.compare.series.map((s) => ({ name: `${s.name} (previous period)`, values: s.points.map((p) => p.value) })));
-  const totals = d.series.map((s) => ({ name: s.name, total: s.points.reduce((n, p) => n + (p.value ?? 0), 0) }));
+  const series = d.series.map((s) => ({ name: valueLabel(s.name), values: s.points.map((p) => p.value) }));
+  if (d.compare) series.push(...d.compare.series.map((s) => ({ name: `${valueLabel(s.name)} (previous period)`, values: s.points.map((p) => p.value) })));
+  const totals = d.series.map((s) => ({ name: valueLabel(s.name), total: s.points.reduce((n, p) => n + (p.value ?? 0), 0) }));
   const currency = useProjectCurrency();
+  const partial = usePartialBucket(labels, query.date_to);
   return (
     <>
       {chart === 'bar' && series.length === 1 ? (
-        <BarChart title={`${event} by ${interval}`} bars={labels.map((l, i) => ({ label: l.slice(5, 16), value: series[0]!.values[i] ?? 0 }))} />
+        <BarChart title={`${event} by ${interval}`} bars={labels.map((l, i) => ({ label: formatBucket(l, interval), value: series[0]!.values[i] ?? 0 }))} interval={interval} partial={partial} />
       ) : (
-        <LineChart title={`${event} by ${interval}`} labels={labels} series={series} currency={isMoney(metric) ? currency : undefined} />
+        <LineChart title={`${event} by ${interval}`} labels={labels} series={series} currency={isMoney(metric) ? currency : undefined} interval={interval} partial={partial} />
       )}
       <Table label="Segmentation numbers" testId="segmentation-table">
         <thead>

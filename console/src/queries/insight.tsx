@@ -5,7 +5,7 @@
 import type { ComponentChildren } from 'preact';
 import { useRoute } from 'preact-iso';
 import { useSession, type Project } from '../app/session';
-import { todayIn } from '../ui/format';
+import { nowIn, partialBucket, todayIn } from '../ui/format';
 import { datesOf, type Dates } from '../ui/dateRanges';
 import { AnswerError, Empty, Loading } from '../ui/states';
 import type { Async } from '../ui/useAsync';
@@ -43,6 +43,17 @@ export function useInsight(defaultDays = 30): InsightContext {
 export function useProjectCurrency(): string | undefined {
   const projectId = Number(useRoute().params.projectId);
   return useSession().projects?.find((p) => p.id === projectId)?.currency;
+}
+
+/**
+ * Which of an answer's buckets is still filling by the clock of the project of the route (the
+ * current hour, today, this week or month): its index, or -1 (none in range, a range `to` a day
+ * before today, or no project open).
+ */
+export function usePartialBucket(buckets: string[], to?: string): number {
+  const projectId = Number(useRoute().params.projectId);
+  const timezone = useSession().projects?.find((p) => p.id === projectId)?.timezone;
+  return timezone ? partialBucket(buckets, nowIn(timezone), to) : -1;
 }
 
 /** The saved insight a page was opened from (`?saved=<id>`), if any. */

@@ -25,10 +25,95 @@ export function addDays(date: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-export const formatDateTime = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '—');
+// Dates, one way on every screen: in the reader's own locale (the browser's, navigator.language:
+// `undefined` asks Intl for it), a day as its medium date (Nov 16, 2026 in en-US, 16 Nov 2026 in
+// en-GB), a day and time with the short time after it, a month as its name and year. A moment (a
+// timestamp) is shown where the reader is; a report's bucket is a calendar day or hour of the
+// project's own zone, so it is shown as written (formatted in UTC, which moves nothing).
+const DAY_OPTIONS: Intl.DateTimeFormatOptions = { dateStyle: 'medium' };
+const DAY_TIME_OPTIONS: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
+const MONTH_OPTIONS: Intl.DateTimeFormatOptions = { month: 'long', year: 'numeric' };
+const MOMENT_DAY = new Intl.DateTimeFormat(undefined, DAY_OPTIONS);
+const MOMENT_DAY_TIME = new Intl.DateTimeFormat(undefined, DAY_TIME_OPTIONS);
+const CALENDAR_DAY = new Intl.DateTimeFormat(undefined, { ...DAY_OPTIONS, timeZone: 'UTC' });
+const CALENDAR_DAY_TIME = new Intl.DateTimeFormat(undefined, { ...DAY_TIME_OPTIONS, timeZone: 'UTC' });
+const CALENDAR_MONTH = new Intl.DateTimeFormat(undefined, { ...MONTH_OPTIONS, timeZone: 'UTC' });
 
-/** A moment's calendar day where the reader is, e.g. 16 Nov 2026. */
-export const formatDate = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleDateString('en-GB', { dateStyle: 'medium' }) : '—');
+/** A moment's day and time where the reader is, e.g. Nov 16, 2026, 1:05 PM. */
+export const formatDateTime = (iso: string | null | undefined): string => (iso ? MOMENT_DAY_TIME.format(new Date(iso)) : '—');
+
+/** A moment's calendar day where the reader is, e.g. Nov 16, 2026. */
+export const formatDate = (iso: string | null | undefined): string => (iso ? MOMENT_DAY.format(new Date(iso)) : '—');
+
+/** The wall-clock fields of `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM…` (any offset after them is the project's and left alone), as a UTC instant. */
+function wallClock(value: string): Date {
+  const hour = value.length > 10 ? Number(value.slice(11, 13)) : 0;
+  const minute = value.length > 10 ? Number(value.slice(14, 16)) : 0;
+  return new Date(Date.UTC(Number(value.slice(0, 4)), Number(value.slice(5, 7)) - 1, Number(value.slice(8, 10)), hour, minute));
+}
+
+export type Interval = 'hour' | 'day' | 'week' | 'month';
+
+/** A calendar day (YYYY-MM-DD) as the reader writes it, e.g. Nov 16, 2026. */
+export const formatDay = (day: string): string => CALENDAR_DAY.format(wallClock(day));
+
+/** A month (YYYY-MM or YYYY-MM-DD) by its name, e.g. November 2026. */
+export const formatMonth = (month: string): string => CALENDAR_MONTH.format(wallClock(month.length === 7 ? `${month}-01` : month));
+
+/**
+ * A report's bucket as the reader writes it: an hour (local RFC 3339) as its day and time, a month
+ * as its name, a day or a week (its first day) as the day.
+ */
+export function formatBucket(bucket: string, interval?: Interval): string {
+  if (bucket.length > 10) return CALENDAR_DAY_TIME.format(wallClock(bucket));
+  return interval === 'month' ? formatMonth(bucket) : formatDay(bucket);
+}
+
+/**
+ * Which buckets are still filling (the current hour, today, this week or this month, by the
+ * project's clock): the index of the one holding `now`, or -1 when the range has none or ended
+ * before today (`to`, its last day: what it covers is complete).
+ * `now` is the project's wall clock, `YYYY-MM-DDTHH:MM`.
+ */
+export function partialBucket(buckets: string[], now: string, to?: string): number {
+  if (to !== undefined && to < now.slice(0, 10)) return -1;
+  const at = wallClock(now).getTime();
+  for (let i = buckets.length - 1; i >= 0; i--) {
+    const start = wallClock(buckets[i]!).getTime();
+    if (start > at) continue;
+    const next = buckets[i + 1];
+    // The last bucket ends where its own period does; one hour, or a day at least (a day, a week or a month begin there).
+    const end = next ? wallClock(next).getTime() : start + (buckets[i]!.length > 10 ? 3_600_000 : periodAfter(buckets, i));
+    return at < end ? i : -1;
+  }
+  return -1;
+}
+
+/** The length of the period a last day-like bucket covers, read from the spacing of the buckets before it. */
+function periodAfter(buckets: string[], i: number): number {
+  if (i === 0) return 86_400_000;
+  const step = wallClock(buckets[i]!).getTime() - wallClock(buckets[i - 1]!).getTime();
+  if (step < 27 * 86_400_000) return step;
+  // Months differ in length: up to the same day of the next month.
+  const d = wallClock(buckets[i]!);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - d.getTime();
+}
+
+/** The project's wall clock now, `YYYY-MM-DDTHH:MM`: what partialBucket compares buckets with. */
+export function nowIn(timeZone: string, now = new Date()): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+      .formatToParts(now)
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
+}
+
+/**
+ * A grouped value as the reader sees it: the server's markers in words, `$none` (the property was
+ * not set) and `$other` (the values past the limit, together); any other value as it is.
+ */
+export const valueLabel = (name: string): string => (name === '$none' ? 'not set' : name === '$other' ? 'other values' : name);
 
 /** A duration in seconds as the largest two units, e.g. 2h 5m, 3d 4h, 45s. */
 export function formatDuration(seconds: number): string {

@@ -1,7 +1,11 @@
 // Stacked bars in SVG: positive series stack up from zero, negative ones (lifecycle's dormant)
-// hang below it. Plain numbers in, nothing fetched.
+// hang below it, against a value axis; a bucket still filling is hatched. Plain numbers in,
+// nothing fetched.
 
 import { useDrawnMark } from './drawn';
+import { ValueAxisMarks, valueAxis } from './valueAxis';
+import { HATCH_ID, HatchPattern, PartialNote } from './partial';
+import { formatBucket, type Interval } from '../format';
 
 export interface Stack {
   name: string;
@@ -11,44 +15,48 @@ export interface Stack {
 
 const W = 860;
 const H = 300;
-const PAD = 34;
+const PAD = 24;
 
-export function StackedBars({ labels, stacks, title }: { labels: string[]; stacks: Stack[]; title: string }) {
+/** `labels` are the buckets (YYYY-MM-DD); `partial` the index of one still filling, -1 for none. */
+export function StackedBars({ labels, stacks, title, interval = 'day', partial = -1 }: { labels: string[]; stacks: Stack[]; title: string; interval?: Interval; partial?: number }) {
   useDrawnMark([labels, stacks]);
   const up = labels.map((_, i) => stacks.reduce((s, st) => s + Math.max(0, st.values[i] ?? 0), 0));
   const down = labels.map((_, i) => stacks.reduce((s, st) => s + Math.min(0, st.values[i] ?? 0), 0));
-  const max = Math.max(1, ...up);
-  const min = Math.min(0, ...down);
-  const span = max - min;
+  const axis = valueAxis(Math.min(0, ...down), Math.max(0, ...up));
+  const left = axis.width;
   const plotH = H - PAD * 2;
-  const zero = PAD + (max / span) * plotH;
-  const slot = (W - PAD) / Math.max(labels.length, 1);
+  const y = (v: number) => PAD + ((axis.max - v) / (axis.max - axis.min)) * plotH;
+  const zero = y(0);
+  const slot = (W - left) / Math.max(labels.length, 1);
   const barW = Math.max(2, Math.min(40, slot * 0.7));
-  const every = Math.ceil(labels.length / 14);
+  // A date label is about 90 units wide: fewer labels than slots when the bars are narrow.
+  const every = Math.ceil(labels.length / Math.max(1, Math.floor((W - left) / 100)));
   return (
     <figure class="chart">
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={title} class="svg-chart">
-        <line x1={PAD} x2={W} y1={zero} y2={zero} stroke="#8c959f" />
+        <HatchPattern />
+        <ValueAxisMarks axis={axis} left={left} right={W} y={y} />
         {labels.map((label, i) => {
           let above = zero;
           let below = zero;
-          const x = PAD + i * slot + (slot - barW) / 2;
+          const x = left + i * slot + (slot - barW) / 2;
           return (
-            <g>
+            <g data-partial={i === partial ? 'true' : undefined}>
               {stacks.map((st) => {
                 const v = st.values[i] ?? 0;
-                const h = (Math.abs(v) / span) * plotH;
+                const h = Math.abs(y(v) - zero);
                 if (v >= 0) {
                   above -= h;
                   return <rect x={x} y={above} width={barW} height={h} fill={st.color} />;
                 }
-                const y = below;
+                const top = below;
                 below += h;
-                return <rect x={x} y={y} width={barW} height={h} fill={st.color} />;
+                return <rect x={x} y={top} width={barW} height={h} fill={st.color} />;
               })}
+              {i === partial && <rect class="partial-bar" x={x} y={above} width={barW} height={below - above} fill={`url(#${HATCH_ID})`} />}
               {i % every === 0 && (
                 <text x={x + barW / 2} y={H - 6} text-anchor="middle" class="bar-sub">
-                  {label.slice(5)}
+                  {formatBucket(label, interval)}
                 </text>
               )}
             </g>
@@ -62,6 +70,7 @@ export function StackedBars({ labels, stacks, title }: { labels: string[]; stack
           </span>
         ))}
       </figcaption>
+      <PartialNote interval={interval} partial={partial} />
     </figure>
   );
 }
