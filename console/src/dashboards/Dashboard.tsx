@@ -4,7 +4,7 @@
 // (drag or buttons), edit text and remove tiles. Admins and owners share it. Viewers read, and may
 // look at the tiles over other dates.
 
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useRecord } from './useRecord';
 import { useLocation, useRoute } from 'preact-iso';
 import { useSession } from '../app/session';
@@ -148,11 +148,20 @@ function Overrides({
   const today = todayIn(timezone);
   const filters = ((dashboard.filters ?? []) as FilterItem[]).map(filterText);
   const saved = datesOf(dashboard.date_range, { from: dashboard.date_from ?? '', to: dashboard.date_to ?? '' }, today);
-  // Fixed dates are saved once both ends are chosen; until then the typed end waits here.
+  // Fixed dates are saved once both ends are chosen; until then the typed end waits here. While a
+  // pick is on its way, the answers to earlier ones (a list gone through with the keyboard saves
+  // each option it passes) do not move the control back.
   const [draft, setDraft] = useState<Dates>(saved);
-  useEffect(() => setDraft(saved), [dashboard.date_from, dashboard.date_to, dashboard.date_range, today]);
+  const pending = useRef<string | undefined>(undefined);
+  const keyOf = (d: Dates) => d.range ?? `${d.from}..${d.to}`;
+  useEffect(() => {
+    if (pending.current !== undefined && pending.current !== keyOf(saved)) return;
+    pending.current = undefined;
+    setDraft(saved);
+  }, [dashboard.date_from, dashboard.date_to, dashboard.date_range, today]);
   const pickRange = (d: Dates) => {
     setDraft(d);
+    if (d.range || (d.from && d.to && d.from <= d.to)) pending.current = keyOf(d);
     if (d.range) onChange({ date_range: d.range });
     else if (d.from && d.to && d.from <= d.to) onChange({ date_from: d.from, date_to: d.to });
   };
