@@ -25,7 +25,6 @@ const from = daysBefore(6);
 const day = daysBefore(2);
 const RANGE = { date_from: from, date_to: today };
 const base = `/projects/${project.id}`;
-const range = `from=${from}&to=${today}`;
 
 const PRICING = 'https://shop.example/pricing';
 const SIGNUP = 'https://shop.example/signup';
@@ -112,10 +111,16 @@ t.teardown(() => browser.close());
 const tab = await signedInConsole(t, browser, server, owner.email, TEST_PASSWORD);
 const { page } = tab;
 
+/** A report opened from the navigation over the last week, chosen with its date chip. */
+async function openReport(label: 'Pages' | 'Forms'): Promise<void> {
+  await openFromNavigation(page, label);
+  await page.getByRole('button', { name: '7 days', exact: true }).click();
+  await eventually('the last week chosen', async () => new URL(page.url()).searchParams.get('range'), (r) => r === 'last_7_days');
+}
+
 t.test('the pages list, as the API answers it, and its next page', async (t) => {
-  await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Pages', exact: true }).click();
-  await eventually('the pages list', async () => new URL(page.url()).pathname, (p) => p === `${base}/behavior/pages`);
-  await page.goto(`${base}/behavior/pages?${range}`);
+  await openReport('Pages');
+  t.equal(new URL(page.url()).pathname, `${base}/behavior/pages`);
   await page.getByTestId('behavior-pages').waitFor();
   const pages = await allPages('pages/behavior/urls');
   t.equal(pages.length, 2, 'more pages than 50 take two pages');
@@ -127,7 +132,10 @@ t.test('the pages list, as the API answers it, and its next page', async (t) => 
   t.equal(await page.getByRole('button', { name: 'Load more pages' }).count(), 0, 'no more to load');
   await checkAccessible(t, page, 'pages list');
 
-  await page.goto(`${base}/behavior/pages?${range}&filter=${encodeURIComponent('path|eq|/signup')}`);
+  await page.getByRole('button', { name: 'Add a filter' }).click();
+  await page.getByLabel('Filter 1 value').fill('/signup');
+  await page.getByLabel('Filter 1 value').press('Enter');
+  await eventually('the filter in the address', async () => new URL(page.url()).searchParams.get('filter'), (f) => f === 'path|eq|/signup');
   const filtered = await api('pages/behavior/urls', { filters: JSON.stringify([{ field: 'path', op: 'eq', value: '/signup' }]) });
   t.same(await eventually('the filtered list', () => rowsOf(page, 'behavior-pages'), (rows) => rows.length === 1), filtered.items.map(pageRow), 'the filter of the URL reaches the API');
 
@@ -139,7 +147,7 @@ t.test('the pages list, as the API answers it, and its next page', async (t) => 
   await page.reload();
   await openFromNavigation(page, 'Segmentation');
   await page.getByRole('combobox', { name: 'Add a saved segment' }).waitFor();
-  await page.goto(`${base}/behavior/pages?${range}`);
+  await openReport('Pages');
   await page.getByTestId('behavior-pages').waitFor();
   t.equal(await page.getByRole('button', { name: 'Add a filter' }).count(), 1);
   t.equal(await page.getByRole('combobox', { name: 'Add a saved segment' }).count(), 0, 'no saved segment offered');
@@ -147,12 +155,12 @@ t.test('the pages list, as the API answers it, and its next page', async (t) => 
 });
 
 t.test('a page report: figures, scroll reach, the heatmap of each band and the elements', async (t) => {
-  await page.goto(`${base}/behavior/pages?${range}`);
+  await openReport('Pages');
   await page.getByRole('link', { name: PRICING, exact: true }).click();
   await page.getByTestId('page-figures').waitFor();
   const link = new URL(page.url());
   t.equal(link.pathname, `${base}/behavior/page`);
-  t.same([link.searchParams.get('url'), link.searchParams.get('from'), link.searchParams.get('to')], [PRICING, from, today], 'the page and the dates travel in the link');
+  t.same([link.searchParams.get('url'), link.searchParams.get('range')], [PRICING, 'last_7_days'], 'the page and the dates travel in the link');
   const pages = await allPages('pages/behavior', { url: PRICING });
   const r = pages[0];
   const s = r.summary;
@@ -197,7 +205,7 @@ t.test('a page report: figures, scroll reach, the heatmap of each band and the e
 });
 
 t.test('the forms list, its next page, and one form with its fields', async (t) => {
-  await page.goto(`${base}/behavior/forms?${range}`);
+  await openReport('Forms');
   await page.getByTestId('behavior-forms').waitFor();
   const pages = await allPages('forms');
   t.equal(pages.length, 2, 'more forms than 50 take two pages');
