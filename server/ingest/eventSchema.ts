@@ -20,7 +20,26 @@ const TS_FIRST_MS = Date.parse(TS_FIRST);
 const TS_END_MS = Date.parse(TS_END);
 
 const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
-const id = { type: ['string', 'null'], minLength: 1, maxLength: ID_MAX };
+
+/**
+ * An id: text, or a whole number (many systems number their users), which is stored as its decimal
+ * string, so `42` and `"42"` are the same id. Only numbers JSON carries exactly are taken.
+ */
+export const idSchema = (nullable: boolean): JsonSchema => ({
+  type: nullable ? ['string', 'integer', 'null'] : ['string', 'integer'],
+  minLength: 1,
+  maxLength: ID_MAX,
+  minimum: -Number.MAX_SAFE_INTEGER,
+  maximum: Number.MAX_SAFE_INTEGER,
+  description: `text (1–${ID_MAX} characters) or a whole number, stored as its decimal string`,
+});
+
+/** An id as stored: a number as its decimal string. */
+export function idText<T extends string | number | null | undefined>(value: T): T extends number ? string : T {
+  return (typeof value === 'number' ? String(value) : value) as T extends number ? string : T;
+}
+
+const id = idSchema(true);
 const text = (max: number) => ({ type: ['string', 'null'], maxLength: max });
 
 export const TRACK_EVENT_SCHEMA: JsonSchema = {
@@ -120,7 +139,9 @@ export function checkEvent(item: unknown): CheckedEvent | { defect: EventDefect 
     const [first] = problems(validate.errors);
     return { defect: { code: 'invalid_field', message: `${first!.field} ${first!.message}` } };
   }
-  const event = item as TrackEvent;
+  const sent = item as TrackEvent & { anonymous_id?: string | number | null; user_id?: string | number | null; session_id?: string | number | null };
+  const numbered = typeof sent.anonymous_id === 'number' || typeof sent.user_id === 'number' || typeof sent.session_id === 'number';
+  const event: TrackEvent = numbered ? { ...sent, anonymous_id: idText(sent.anonymous_id), user_id: idText(sent.user_id), session_id: idText(sent.session_id) } : sent;
   if (!event.anonymous_id && !event.user_id) return { defect: { code: 'identity_required', message: 'anonymous_id or user_id is required' } };
   if (event.ts !== undefined && !tsInRange(event.ts)) return { defect: { code: 'invalid_field', message: `ts must be from ${TS_FIRST} and before ${TS_END}` } };
   // Depth first: serializing a value nested thousands of levels deep would exhaust the stack.

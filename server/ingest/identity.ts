@@ -12,7 +12,7 @@ import { ingestWriter } from './groupWriter.js';
 import { rejectionRows } from './rejections.js';
 import type { SdkInfo } from './sdkInfo.js';
 import type { IngestResult } from './track.js';
-import { sizeDefect } from './eventSchema.js';
+import { idText, sizeDefect } from './eventSchema.js';
 import { jsonText } from './jsonText.js';
 import { ValidationError } from '../http/errors.js';
 
@@ -85,19 +85,20 @@ async function answer(services: Services, ctx: LinkContext, operation: 'identify
 
 export async function identify(
   services: Services,
-  body: { anonymous_id: string; user_id: string; traits?: Record<string, unknown> },
+  body: { anonymous_id: string | number; user_id: string | number; traits?: Record<string, unknown> },
   ctx: LinkContext,
 ): Promise<IngestResult> {
   const defect = sizeDefect('traits', body.traits, TRAITS_MAX_BYTES);
   if (defect) throw new ValidationError(defect.message, 'traits');
   const projectId = ctx.credential.key.project_id;
-  const outcome = await linkIdentity(services, projectId, body.anonymous_id, body.user_id);
-  if (body.traits && Object.keys(body.traits).length > 0) await mergeTraits(services, projectId, body.user_id, body.traits);
+  const userId = idText(body.user_id);
+  const outcome = await linkIdentity(services, projectId, idText(body.anonymous_id), userId);
+  if (body.traits && Object.keys(body.traits).length > 0) await mergeTraits(services, projectId, userId, body.traits);
   return answer(services, ctx, 'identify', outcome);
 }
 
-export async function alias(services: Services, body: { previous_id: string; user_id: string }, ctx: LinkContext): Promise<IngestResult> {
-  const outcome = await linkIdentity(services, ctx.credential.key.project_id, body.previous_id, body.user_id);
+export async function alias(services: Services, body: { previous_id: string | number; user_id: string | number }, ctx: LinkContext): Promise<IngestResult> {
+  const outcome = await linkIdentity(services, ctx.credential.key.project_id, idText(body.previous_id), idText(body.user_id));
   return answer(services, ctx, 'alias', outcome);
 }
 

@@ -2,7 +2,7 @@
 // collection configuration.
 
 import { errors, jsonResponse, ref, type JsonSchema, type OpenApiFragment, type Operation, type Parameter } from '../http/openapi.js';
-import { TRACK_EVENT_SCHEMA, ID_MAX, URL_MAX } from './eventSchema.js';
+import { TRACK_EVENT_SCHEMA, URL_MAX, idSchema } from './eventSchema.js';
 import { TRACKER_PATTERN } from './sdkInfo.js';
 import { MAX_EVENTS_PER_REQUEST } from './track.js';
 
@@ -23,7 +23,7 @@ const trackerHeader: Parameter = {
 
 const credential = { type: 'string', maxLength: 256, description: 'a pp_bt_ browser token, for requests that cannot carry headers (sendBeacon)' };
 const tracker = { type: 'string', pattern: TRACKER_PATTERN, description: 'sending client as name/version when X-PP-Tracker cannot be sent' };
-const id = { type: 'string', minLength: 1, maxLength: ID_MAX };
+const id = idSchema(false);
 
 const accepted: JsonSchema = {
   type: 'object',

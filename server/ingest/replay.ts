@@ -12,6 +12,7 @@ import type { IngestCredential } from './ingestCredential.js';
 import { ingestWriter } from './groupWriter.js';
 import { rejectionRows } from './rejections.js';
 import type { SdkInfo } from './sdkInfo.js';
+import { idText } from './eventSchema.js';
 import type { IngestResult } from './track.js';
 
 const gzipAsync = promisify(gzip);
@@ -20,8 +21,8 @@ const gunzipAsync = promisify(gunzip);
 export const REPLAY_CHUNK_MAX_BYTES = 512 * 1024;
 
 export interface ReplayBody {
-  session_id: string;
-  anonymous_id: string;
+  session_id: string | number;
+  anonymous_id: string | number;
   seq: number;
   events: Array<Record<string, unknown>>;
 }
@@ -69,7 +70,7 @@ export async function storeReplayChunk(services: Services, body: ReplayBody, ctx
     conn.run(
       `INSERT OR IGNORE INTO replay_chunks (project_id, session_id, seq, anonymous_id, received_at, first_ts, last_ts, event_count, raw_bytes, key_id, sdk_name, sdk_version, data)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-      [key.project_id, body.session_id, BigInt(body.seq), body.anonymous_id, micros(receivedAt), micros(first), micros(last), body.events.length, rawBytes,
+      [key.project_id, idText(body.session_id), BigInt(body.seq), idText(body.anonymous_id), micros(receivedAt), micros(first), micros(last), body.events.length, rawBytes,
         key.public_id, ctx.sdk?.name ?? null, ctx.sdk?.version ?? null, blobValue(new Uint8Array(data))],
       [INTEGER, VARCHAR, BIGINT, VARCHAR, TIMESTAMPTZ, TIMESTAMPTZ, TIMESTAMPTZ, INTEGER, INTEGER, VARCHAR, VARCHAR, VARCHAR, BLOB],
     ),

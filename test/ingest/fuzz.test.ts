@@ -48,7 +48,9 @@ function validBody(op: Op, credential?: string): unknown {
 /** Request-level breakage of an envelope, per operation: every value below has the wrong type. */
 const brokenEnvelope = (op: Op): fc.Arbitrary<unknown> => {
   const dict = fc.dictionary(fc.string(), fc.integer(), { maxKeys: 3 });
-  const notString = fc.oneof(fc.integer(), fc.constant(null), fc.boolean(), dict, fc.array(fc.integer()), fc.constant(''));
+  // Whole numbers are ids too (stored as their decimal text): a fraction is the wrong type.
+  const fraction = fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Number.isInteger(d));
+  const notString = fc.oneof(fraction, fc.constant(null), fc.boolean(), dict, fc.array(fc.integer()), fc.constant(''));
   const notArray = fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.boolean(), dict);
   const notObject = fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.boolean(), fc.array(fc.integer()));
   const notSeq = fc.oneof(fc.double().filter((d) => !Number.isInteger(d)), fc.integer({ max: -1 }), fc.string());
