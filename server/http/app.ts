@@ -28,6 +28,7 @@ import { accountsDomain } from '../accounts/routes.js';
 import { mailDomain } from '../mail/mailDomain.js';
 import { ingestDomain } from '../ingest/routes.js';
 import { ingestCors } from '../ingest/ingestCors.js';
+import { POSTHOG_CAPTURE_PATHS, POSTHOG_FLAG_PATHS } from '../ingest/posthog.js';
 import { keysDomain } from '../keys/routes.js';
 import { behaviorDomain } from '../behavior/routes.js';
 import { formPurgeDomain } from '../behavior/purgeRoutes.js';
@@ -98,6 +99,8 @@ export function buildApp(services: Services, domains: Domain[] = DOMAINS): Built
   app.use(PROVIDER_EVENTS_PATH, providerEventBody());
   app.use('/api/v1', express.json({ limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] }));
   app.use('/v1', ingestCors());
+  // PostHog clients post to the root (`/batch/`, `/e/`…) in encodings of their own: read raw, decoded by the route.
+  app.use([...POSTHOG_CAPTURE_PATHS, ...POSTHOG_FLAG_PATHS], ingestCors(/^\/?$/), express.raw({ limit: BODY_LIMIT_BYTES, type: () => true }));
   // Beacons cannot set a JSON content type without a preflight, so ingestion reads text/plain as JSON.
   app.use('/v1', express.json({ limit: BODY_LIMIT_BYTES, type: ['application/json', 'text/plain', 'application/*+json'] }));
 

@@ -88,22 +88,42 @@ function refusal(req: Request, key: IngestKey, operation: IngestOperation): Forb
   return undefined;
 }
 
+/** The credential of a live key allowed `operation`: else 401, or 403 (recorded for the doctor). */
+function admitted(services: Services, req: Request, key: IngestKey | undefined, via: Presented['via'], operation: IngestOperation): IngestCredential {
+  if (!key) throw new UnauthorizedError();
+  const ingest: IngestCredential = { key, source: SOURCE[key.type], viaQuery: via === 'query' };
+  const refused = refusal(req, key, operation);
+  if (refused) {
+    recordRefusal(services, req, ingest, operation, refused);
+    throw refused;
+  }
+  if (services.config.edition === 'cloud') requireIngestAllowed(services, orgOfProject(services, key.project_id)!);
+  return ingest;
+}
+
 export function ingestAuth(services: Services, operation: IngestOperation): RequestHandler {
   return (req, res, next) => {
     const credential = presented(req, operation);
-    const key = resolveKey(services, credential);
-    if (!key) throw new UnauthorizedError();
-    const ingest: IngestCredential = { key, source: SOURCE[key.type], viaQuery: credential!.via === 'query' };
-    const refused = refusal(req, key, operation);
-    if (refused) {
-      recordRefusal(services, req, ingest, operation, refused);
-      throw refused;
-    }
-    if (services.config.edition === 'cloud') requireIngestAllowed(services, orgOfProject(services, key.project_id)!);
+    const ingest = admitted(services, req, resolveKey(services, credential), credential?.via ?? 'bearer', operation);
     if (ingest.viaQuery) res.setHeader('Deprecation', 'true');
     req.ingest = ingest;
     next();
   };
+}
+
+/**
+ * The credential a PostHog client names in its payload (`api_key` or `token`): a browser token or a
+ * server key of pp, held to the same rights and domains as on /v1.
+ */
+export function payloadCredential(services: Services, req: Request, value: string, operation: IngestOperation): IngestCredential {
+  const parsed = parseValue(value);
+  const key = parsed && (parsed.kind === 'browser' || parsed.kind === 'server') ? verifyIngestKey(services, parsed) : undefined;
+  return admitted(services, req, key, 'body', operation);
+}
+
+/** Whether a key may also link identities (identify, alias), as a PostHog payload's `$identify` needs. */
+export function mayLink(req: Request, credential: IngestCredential): boolean {
+  return refusal(req, credential.key, 'identify') === undefined;
 }
 
 /** Policy refusals of a live key are what the Integration Doctor exists to show. */

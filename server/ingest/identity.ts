@@ -51,13 +51,17 @@ export function linkIdentity(services: Services, projectId: number, fromId: stri
   }, { changes: 'reported' });
 }
 
-/** Merges traits into what is stored for the user: later keys win, a null value removes a key. */
-export function mergeTraits(services: Services, projectId: number, userId: string, traits: Record<string, unknown>): Promise<void> {
+/**
+ * Merges traits into what is stored for the user: later keys win, a null value removes a key. With
+ * `once`, a key already stored keeps its value (PostHog's `$set_once`).
+ */
+export function mergeTraits(services: Services, projectId: number, userId: string, traits: Record<string, unknown>, once = false): Promise<void> {
   const now = services.clock.now();
+  const merged = once ? 'json_merge_patch($3::JSON, actor_traits.traits)' : 'json_merge_patch(actor_traits.traits, $3::JSON)';
   return ingestWriter(services).exclusive(async (conn) => {
     await services.events.changedAfter([projectId], () => conn.run(
       `INSERT INTO actor_traits (project_id, user_id, traits, updated_at) VALUES ($1, $2, json_merge_patch('{}', $3::JSON), $4)
-       ON CONFLICT (project_id, user_id) DO UPDATE SET traits = json_merge_patch(actor_traits.traits, $3::JSON), updated_at = excluded.updated_at`,
+       ON CONFLICT (project_id, user_id) DO UPDATE SET traits = ${merged}, updated_at = excluded.updated_at`,
       [projectId, userId, jsonText(traits), timestampTZValue(BigInt(now.getTime()) * 1000n)],
       [INTEGER, VARCHAR, VARCHAR, TIMESTAMPTZ],
     ));

@@ -8,7 +8,8 @@ const PREFLIGHT_PATHS = /^\/(?:track|identify|alias|replay|capture|config\/[^/]+
 const ALLOWED_HEADERS = 'Content-Type, X-PP-Tracker, Authorization';
 const EXPOSED_HEADERS = 'Deprecation, Retry-After, X-Request-Id';
 
-export function ingestCors(): RequestHandler {
+/** `preflight`: the paths (below the mount point) whose browser preflights are answered here. */
+export function ingestCors(preflight: RegExp = PREFLIGHT_PATHS): RequestHandler {
   return (req, res, next) => {
     const origin = req.get('origin');
     res.vary('Origin');
@@ -16,7 +17,7 @@ export function ingestCors(): RequestHandler {
       res.setHeader('Access-Control-Allow-Origin', origin);
       res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
     }
-    if (req.method === 'OPTIONS' && PREFLIGHT_PATHS.test(req.path)) {
+    if (req.method === 'OPTIONS' && preflight.test(req.path)) {
       res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
       res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
       res.setHeader('Access-Control-Max-Age', '86400');

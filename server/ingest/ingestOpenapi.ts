@@ -3,6 +3,7 @@
 
 import { errors, jsonResponse, ref, type JsonSchema, type OpenApiFragment, type Operation, type Parameter } from '../http/openapi.js';
 import { TRACK_EVENT_SCHEMA, URL_MAX, idSchema } from './eventSchema.js';
+import { POSTHOG_CAPTURE_PATHS, POSTHOG_FLAG_PATHS } from './posthog.js';
 import { TRACKER_PATTERN } from './sdkInfo.js';
 import { MAX_EVENTS_PER_REQUEST } from './track.js';
 
@@ -130,6 +131,11 @@ export const ingestOpenapi: OpenApiFragment = {
         chain: { type: 'array', minItems: 1, maxItems: 50, items: ref('ElementInfo') },
       },
     },
+    PosthogCaptureAnswer: {
+      type: 'object',
+      required: ['status', 'accepted', 'rejected'],
+      properties: { status: { const: 1 }, accepted: { type: 'integer', minimum: 0 }, rejected: (accepted.properties as Record<string, JsonSchema>).rejected! },
+    },
     CollectionConfig: {
       type: 'object',
       required: ['privacy_mode', 'collect'],
@@ -188,6 +194,7 @@ export const ingestOpenapi: OpenApiFragment = {
         [legacyKey, trackerHeader],
       ),
     },
+    ...posthogPaths(),
     '/v1/config/{prefix}': {
       get: {
         operationId: 'publicCollectionConfig',
@@ -201,3 +208,31 @@ export const ingestOpenapi: OpenApiFragment = {
     },
   },
 };
+
+/** The paths PostHog clients post to: their body is read raw and decoded by the route (posthog.ts). */
+function posthogPaths(): Record<string, Record<string, Operation>> {
+  const capture = (path: string): Operation => ({
+    operationId: `posthogCapture${path.replace(/[^a-z0-9]/gi, '_')}`,
+    summary: `PostHog-compatible capture (${path}/): events as posthog-js, posthog-node and the other PostHog clients send them`,
+    description:
+      'The body is JSON, gzip (Content-Encoding: gzip, or ?compression=gzip-js), or a form field `data` holding base64 JSON; at most 1 MiB as sent and 10 MiB inflated. '
+      + 'It is one event, a list of events, or {api_key, batch}; `api_key` or `token` (top level or in an event\'s properties) names a browser token or server key of pp, held to its scopes and domains. '
+      + 'Answered 200 `{status: 1}` once stored (docs/ingestion.md, PostHog clients).',
+    tags: ['ingestion'],
+    security: [],
+    requestBody: { required: true, content: { '*/*': { schema: { description: 'JSON, gzip or form-encoded base64 JSON' } } } },
+    responses: { '200': jsonResponse('stored', ref('PosthogCaptureAnswer')), ...errors(400, 401, 403, 413, 422, 429, 503) },
+  });
+  const flags = (path: string, method: string): Operation => ({
+    operationId: `posthogFlags${path.replace(/[^a-z0-9]/gi, '_')}${method}`,
+    summary: `PostHog-compatible ${path}/: no feature flags, no recording, no surveys`,
+    description: 'pp has no feature flags; PostHog clients asking for them get an empty answer and keep capturing.',
+    tags: ['ingestion'],
+    security: [],
+    responses: { '200': jsonResponse('no flags', { type: 'object' }) },
+  });
+  const out: Record<string, Record<string, Operation>> = {};
+  for (const path of POSTHOG_CAPTURE_PATHS) out[path] = { post: capture(path) };
+  for (const path of POSTHOG_FLAG_PATHS) out[path] = { get: flags(path, 'Get'), post: flags(path, 'Post') };
+  return out;
+}

@@ -13,6 +13,8 @@ import { alias, identify } from './identity.js';
 import { storeReplayChunk, type ReplayBody } from './replay.js';
 import { storeCapture, type CaptureBody } from './capture.js';
 import { publicConfigFor } from './publicConfig.js';
+import { captureAnswer, noFlags, POSTHOG_CAPTURE_PATHS, POSTHOG_FLAG_PATHS } from './posthog.js';
+import { capturePosthog } from './posthogCapture.js';
 
 const context = (req: Request) => ({ credential: req.ingest!, sdk: sdkOf(req), requestId: req.id });
 
@@ -39,6 +41,16 @@ export const ingestDomain: Domain = {
     routes.post('/v1/capture', { auth: [ingestAuth(services, 'capture')] }, async (req, res) => {
       res.status(202).json(await storeCapture(services, req.body as CaptureBody, context(req)));
     });
+    // PostHog clients name their key in the payload, so these authenticate once the body is read.
+    for (const path of POSTHOG_CAPTURE_PATHS) {
+      routes.post(path, {}, async (req, res) => {
+        res.json(captureAnswer(await capturePosthog(services, req)));
+      });
+    }
+    for (const path of POSTHOG_FLAG_PATHS) {
+      routes.get(path, {}, (_req, res) => void res.json(noFlags()));
+      routes.post(path, {}, (_req, res) => void res.json(noFlags()));
+    }
     routes.get('/v1/config/{prefix}', {}, (req, res) => {
       const config = publicConfigFor(services, String(req.valid.params.prefix));
       if (!config) throw new NotFoundError('no collection configuration for this prefix');

@@ -48,18 +48,30 @@ export function eventsOf(body: Record<string, unknown>): unknown[] {
 export async function trackEvents(services: Services, body: Record<string, unknown>, ctx: TrackContext): Promise<IngestResult> {
   const items = eventsOf(body);
   if (items.length > MAX_EVENTS_PER_REQUEST) throw new TooManyEventsError(items.length);
+  return storeEvents(services, items.map((item, index) => ({ index, item })), ctx);
+}
+
+/** An item of a request and the refusal of one its sender already judged (e.g. a PostHog payload's). */
+export type Refused = Refusal & { event: unknown };
+
+/**
+ * Checks, normalizes and stores items of a request (each with its index there), after the commit;
+ * `refused` are items the caller refused before, recorded and answered with these.
+ */
+export async function storeEvents(services: Services, items: Array<{ index: number; item: unknown }>, ctx: TrackContext, refused: Refused[] = []): Promise<IngestResult> {
   const receivedAt = services.clock.now();
   const { key, source } = ctx.credential;
   const normalize = { projectId: key.project_id, receivedAt, source, sdk: ctx.sdk, keyId: key.public_id, keptParams: urlQueryPolicy(services.meta, key.project_id) };
   const rows: EventRow[] = [];
-  const refused: Array<Refusal & { event: unknown }> = [];
-  items.forEach((item, index) => {
+  const all = [...refused];
+  for (const { index, item } of items) {
     const checked = checkEvent(item);
-    if ('defect' in checked) refused.push({ index, ...checked.defect, event: (item as { event?: unknown } | null)?.event });
+    if ('defect' in checked) all.push({ index, ...checked.defect, event: (item as { event?: unknown } | null)?.event });
     else rows.push(normalizeEvent(checked.event, normalize, checked.text));
-  });
-  const rejections = rejectionRows(services, { credential: ctx.credential, operation: 'track', sdk: ctx.sdk, requestId: ctx.requestId, receivedAt }, refused);
+  }
+  all.sort((a, b) => a.index - b.index);
+  const rejections = rejectionRows(services, { credential: ctx.credential, operation: 'track', sdk: ctx.sdk, requestId: ctx.requestId, receivedAt }, all);
   await ingestWriter(services).submit({ events: rows, rejections });
   if (services.config.edition === 'cloud') countIngested(services, orgOfProject(services, key.project_id)!, rows.length);
-  return { accepted: rows.length, rejected: refused.map(({ index, code, message }) => ({ index, code, message })) };
+  return { accepted: rows.length, rejected: all.map(({ index, code, message }) => ({ index, code, message })) };
 }
