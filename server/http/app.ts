@@ -101,6 +101,7 @@ export function buildApp(services: Services, domains: Domain[] = DOMAINS): Built
   app.use('/v1', ingestCors());
   // PostHog clients post to the root (`/batch/`, `/e/`…) in encodings of their own: read raw, decoded by the route.
   app.use([...POSTHOG_CAPTURE_PATHS, ...POSTHOG_FLAG_PATHS], ingestCors(/^\/?$/), express.raw({ limit: BODY_LIMIT_BYTES, type: () => true }));
+  app.use('/array', ingestCors(/^$/));
   // Beacons cannot set a JSON content type without a preflight, so ingestion reads text/plain as JSON.
   app.use('/v1', express.json({ limit: BODY_LIMIT_BYTES, type: ['application/json', 'text/plain', 'application/*+json'] }));
 

@@ -234,5 +234,19 @@ function posthogPaths(): Record<string, Record<string, Operation>> {
   const out: Record<string, Record<string, Operation>> = {};
   for (const path of POSTHOG_CAPTURE_PATHS) out[path] = { post: capture(path) };
   for (const path of POSTHOG_FLAG_PATHS) out[path] = { get: flags(path, 'Get'), post: flags(path, 'Post') };
+  const token: Parameter = { name: 'token', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,200}$' }, description: 'the key posthog-js was given' };
+  out['/array/{token}/config'] = {
+    get: { operationId: 'posthogRemoteConfig', summary: 'PostHog-compatible remote configuration of posthog-js: no flags, recordings or surveys', tags: ['ingestion'], security: [], parameters: [token], responses: { '200': jsonResponse('the configuration', { type: 'object' }), ...errors(400) } },
+  };
+  out['/array/{token}/config.js'] = {
+    get: {
+      operationId: 'posthogRemoteConfigScript',
+      summary: 'The same configuration as a script that sets it for posthog-js',
+      tags: ['ingestion'],
+      security: [],
+      parameters: [token],
+      responses: { '200': { description: 'the script', content: { 'application/javascript': { schema: { type: 'string' } } } }, ...errors(400) },
+    },
+  };
   return out;
 }

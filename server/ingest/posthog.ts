@@ -21,6 +21,8 @@ export const POSTHOG_INFLATED_MAX_BYTES = 10 * BODY_LIMIT_BYTES;
 export const POSTHOG_CAPTURE_PATHS = ['/batch', '/capture', '/e', '/i/v0/e', '/track'];
 /** Feature-flag paths: pp has no flags, and says so, so the clients stay quiet. */
 export const POSTHOG_FLAG_PATHS = ['/decide', '/flags'];
+/** posthog-js reads its remote configuration here (JSON, or a script that sets it). */
+export const POSTHOG_CONFIG_PATHS = ['/array/{token}/config', '/array/{token}/config.js'];
 
 export interface BodyMeta {
   contentType: string | undefined;
@@ -228,7 +230,33 @@ export function bodyMeta(req: Request): BodyMeta {
   return { contentType: req.get('content-type'), contentEncoding: req.get('content-encoding'), compression: typeof compression === 'string' ? compression : undefined };
 }
 
-/** What `/decide/` and `/flags/` answer: no flags, no recording, no surveys; the encodings pp reads. */
+/**
+ * The remote configuration posthog-js asks for at start: no flags (so it does not ask for them), no
+ * recording, surveys or heatmaps, element chains as lists (pp reads `$elements`), the encodings pp reads.
+ */
+export function remoteConfig(token: string): Json {
+  return {
+    token,
+    supportedCompression: ['gzip', 'gzip-js'],
+    hasFeatureFlags: false,
+    sessionRecording: false,
+    // No `surveys`, `heatmaps` or `productTours` key: with any value posthog-js fetches their scripts.
+    captureDeadClicks: false,
+    capturePerformance: false,
+    autocaptureExceptions: false,
+    autocapture_opt_out: false,
+    elementsChainAsString: false,
+    siteApps: [],
+  };
+}
+
+/** The script form: the same configuration, set where posthog-js looks for it. */
+export function remoteConfigScript(token: string): string {
+  const key = JSON.stringify(token);
+  return `(window._POSTHOG_REMOTE_CONFIG = window._POSTHOG_REMOTE_CONFIG || {})[${key}] = { config: ${JSON.stringify(remoteConfig(token))}, siteApps: [] };\n`;
+}
+
+/** What `/decide/` and `/flags/` answer: no flags, no recording; the encodings pp reads. */
 export function noFlags(): Json {
   return {
     flags: {},
@@ -239,8 +267,6 @@ export function noFlags(): Json {
     supportedCompression: ['gzip', 'gzip-js'],
     autocapture_opt_out: false,
     capturePerformance: false,
-    surveys: false,
-    heatmaps: false,
     siteApps: [],
     config: { enable_collect_everything: true },
   };

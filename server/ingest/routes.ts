@@ -13,7 +13,7 @@ import { alias, identify } from './identity.js';
 import { storeReplayChunk, type ReplayBody } from './replay.js';
 import { storeCapture, type CaptureBody } from './capture.js';
 import { publicConfigFor } from './publicConfig.js';
-import { captureAnswer, noFlags, POSTHOG_CAPTURE_PATHS, POSTHOG_FLAG_PATHS } from './posthog.js';
+import { captureAnswer, noFlags, POSTHOG_CAPTURE_PATHS, POSTHOG_FLAG_PATHS, remoteConfig, remoteConfigScript } from './posthog.js';
 import { capturePosthog } from './posthogCapture.js';
 
 const context = (req: Request) => ({ credential: req.ingest!, sdk: sdkOf(req), requestId: req.id });
@@ -51,6 +51,8 @@ export const ingestDomain: Domain = {
       routes.get(path, {}, (_req, res) => void res.json(noFlags()));
       routes.post(path, {}, (_req, res) => void res.json(noFlags()));
     }
+    routes.get('/array/{token}/config', {}, (req, res) => void res.json(remoteConfig(String(req.valid.params.token))));
+    routes.get('/array/{token}/config.js', {}, (req, res) => void res.type('application/javascript').send(remoteConfigScript(String(req.valid.params.token))));
     routes.get('/v1/config/{prefix}', {}, (req, res) => {
       const config = publicConfigFor(services, String(req.valid.params.prefix));
       if (!config) throw new NotFoundError('no collection configuration for this prefix');
