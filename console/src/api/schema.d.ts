@@ -1577,6 +1577,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{id}/recordings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Session recordings, newest first (analyst+, actor_drilldown)
+         * @description Newest start first, ties broken by session id descending; keyset pages (no recording repeated or skipped across one walk). A cursor is bound to the project and every filter (not to limit). Analyst+ and the actor_drilldown entitlement (403 entitlement_required without it).
+         */
+        get: operations["listRecordings"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a person's recordings (admin+)
+         * @description Deletes every recording whose person is `person`, at once; answers how many. Needs no entitlement: erasure never depends on the plan.
+         */
+        delete: operations["deletePersonRecordings"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/recordings/{session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A recording's summary, page views and the tracker's events of its session (analyst+, actor_drilldown)
+         * @description Analyst+ and the actor_drilldown entitlement (403 entitlement_required without it).
+         */
+        get: operations["getRecording"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/recordings/{session_id}/chunks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The recorded rrweb events, in order (analyst+, actor_drilldown)
+         * @description application/x-ndjson: one line per stored chunk, `{"seq": n, "events": [...]}`, in seq order; gzip-compressed when the client accepts it. Events the tracker sent in fragments arrive whole. Recordings hold what the tracker recorded: every input is masked, excluded subtrees are blocked, and in strict privacy mode all text is masked; nothing masked can be read back. While the project is in strict mode, text is masked again as it leaves the server, whatever mode a recording was made in. Analyst+ and the actor_drilldown entitlement (403 entitlement_required without it).
+         */
+        get: operations["streamRecording"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{id}/release-markers/deploy": {
         parameters: {
             query?: never;
@@ -1630,6 +1694,27 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/replay-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Recordings retention and the storage recordings use (viewer+) */
+        get: operations["getReplaySettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change how long recordings are kept (admin+)
+         * @description Recordings past the new retention are deleted by the next sweep (hourly).
+         */
+        patch: operations["updateReplaySettings"];
         trace?: never;
     };
     "/api/v1/projects/{id}/segments": {
@@ -3414,6 +3499,62 @@ export interface components {
         QueryFilterItem: unknown;
         /** @description all items must match (AND); at most 20 items and 8192 bytes as JSON */
         QueryFilters: components["schemas"]["QueryFilterItem"][];
+        RecordingDetail: components["schemas"]["RecordingSummary"] & {
+            /** @description the session held more events than are listed */
+            events_truncated: boolean;
+            /** @description the page views, oldest first */
+            pages: {
+                /** Format: date-time */
+                ts: string;
+                url: string | null;
+            }[];
+            /** @description the tracker's events of the session, oldest first (at most 5000) */
+            session_events: {
+                event: string;
+                props: Record<string, never> | null;
+                /** Format: date-time */
+                ts: string;
+                url: string | null;
+                uuid: string;
+            }[];
+        };
+        RecordingsPage: {
+            items: components["schemas"]["RecordingSummary"][];
+            /** @description opaque; null on the last page */
+            next_cursor: string | null;
+        };
+        RecordingSummary: {
+            /** @description the anonymous id the tracker recorded under */
+            anonymous_id: string;
+            /** @description pp.click events of the session */
+            clicks: number;
+            /** @description pp.dead_click events of the session */
+            dead_clicks: number;
+            duration_ms: number;
+            /**
+             * Format: date-time
+             * @description latest recorded event
+             */
+            ended_at: string;
+            /** @description every tracker event of the session (events derived by labeling rules are not counted) */
+            events: number;
+            /** @description the URL of the session's first page view */
+            first_url: string | null;
+            /** @description pp.page_view events of the session */
+            page_views: number;
+            /** @description the actor the recording resolves to now (the user its anonymous id is linked to, else the anonymous id) */
+            person: string;
+            /** @description pp.rage_click events of the session */
+            rage_clicks: number;
+            /** @description size of the recorded events as sent; they are stored compressed */
+            raw_bytes: number;
+            session_id: string;
+            /**
+             * Format: date-time
+             * @description earliest recorded event (time of receipt for a chunk without event times)
+             */
+            started_at: string;
+        };
         ReleaseToken: {
             /** Format: date-time */
             created_at: string;
@@ -3440,6 +3581,16 @@ export interface components {
             session_id: string;
             /** @description sending client as name/version when X-PP-Tracker cannot be sent */
             tracker?: string;
+        };
+        ReplaySettings: {
+            /** @description size of their events as sent */
+            raw_bytes: number;
+            /** @description recordings stored now */
+            recordings: number;
+            /** @description recordings are deleted once their last activity is older (default 30) */
+            replay_retention_days: number;
+            /** @description storage they take (compressed) */
+            stored_bytes: number;
         };
         ResultOverrides: {
             /**
@@ -7477,6 +7628,157 @@ export interface operations {
             429: components["responses"]["E429"];
         };
     };
+    listRecordings: {
+        parameters: {
+            query?: {
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                /** @description only recordings with a dead click */
+                dead_clicks?: boolean;
+                /** @description recordings whose session holds an event of this name */
+                event?: string;
+                /** @description recordings that started at or after (RFC 3339) */
+                from?: string;
+                /** @description page size (default 50) */
+                limit?: number;
+                /** @description seconds, inclusive; not below min_duration */
+                max_duration?: number;
+                /** @description seconds, inclusive */
+                min_duration?: number;
+                /** @description recordings of this actor (through identify and alias links) */
+                person?: string;
+                /** @description only recordings with a rage click */
+                rage_clicks?: boolean;
+                /** @description the recording of this session id */
+                session?: string;
+                /** @description recordings that started before (RFC 3339); later than from */
+                to?: string;
+                /** @description recordings with a page view whose URL contains this text */
+                url?: string;
+            };
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordingsPage"];
+                };
+            };
+            401: components["responses"]["E401"];
+            402: components["responses"]["E402"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    deletePersonRecordings: {
+        parameters: {
+            query: {
+                /** @description recordings of this actor (through identify and alias links) */
+                person: string;
+            };
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted_recordings: number;
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            402: components["responses"]["E402"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                /** @description the recorded session's id */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the recording */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordingDetail"];
+                };
+            };
+            401: components["responses"]["E401"];
+            402: components["responses"]["E402"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+        };
+    };
+    streamRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                /** @description the recorded session's id */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            401: components["responses"]["E401"];
+            402: components["responses"]["E402"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+        };
+    };
     recordDeployMarker: {
         parameters: {
             query?: never;
@@ -7630,6 +7932,70 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getReplaySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplaySettings"];
+                };
+            };
+            401: components["responses"]["E401"];
+            402: components["responses"]["E402"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+        };
+    };
+    updateReplaySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    replay_retention_days: number;
+                };
+            };
+        };
+        responses: {
+            /** @description the settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplaySettings"];
+                };
+            };
+            401: components["responses"]["E401"];
+            402: components["responses"]["E402"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            422: components["responses"]["E422"];
             429: components["responses"]["E429"];
         };
     };
