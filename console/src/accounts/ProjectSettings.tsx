@@ -1,6 +1,6 @@
 // A project's settings: name, time zone (reports count calendar days in it) and currency (money is
 // shown in it), what the tracker collects (behavior settings), how page URLs are cleaned for paths,
-// and, for admins, deleting its form data and the project itself.
+// how long recordings are kept and their storage, and, for admins, deleting its form data and the project itself.
 
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
@@ -12,6 +12,7 @@ import { Empty, ErrorNote, Loading } from '../ui/states';
 import { useAction } from '../ui/useAction';
 import { PathCleaningCard } from '../queries/PathCleaningCard';
 import { FormPurge } from '../behavior/FormPurge';
+import { RecordingsCard } from '../replay/RecordingsCard';
 
 type Settings = Schemas['BehaviorSettings'];
 
@@ -41,6 +42,7 @@ export function ProjectSettings() {
       </div>
       <GeneralCard project={project} canEdit={isAdmin} />
       <BehaviorCard projectId={projectId} canEdit={isAdmin} />
+      <RecordingsCard projectId={projectId} canEdit={isAdmin} />
       <PathCleaningCard projectId={projectId} canEdit={isAdmin} />
       {isAdmin && <FormPurge projectId={projectId} projectName={project.name} />}
       {isAdmin && <DeleteCard projectId={projectId} name={project.name} />}

@@ -108,7 +108,7 @@ export function EventsExplorer() {
       ) : doctor ? (
         <DoctorTable records={items as Doctor[]} />
       ) : (
-        <EventsTable events={items as StoredEvent[]} time={order} testId="events-table" />
+        <EventsTable events={items as StoredEvent[]} time={order} testId="events-table" projectId={projectId} />
       )}
       {cursor && (
         <button type="button" class="button secondary" disabled={loading} onClick={() => void load(cursor)}>
