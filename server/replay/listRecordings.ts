@@ -8,7 +8,7 @@ import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { WhereBuilder } from '../events/eventsWhere.js';
 import { readEvents } from '../events/timeLimit.js';
 import { parseRecordingsQuery, recordingsScope, type RecordingFilters } from './recordingsQuery.js';
-import { presentSummary, sessionCounts, sessionsSql, TRACKER_EVENTS, type RecordingSummary } from './sessionSummary.js';
+import { msOfMicros, presentSummary, sessionCounts, sessionsSql, slackWindow, timestamp, TRACKER_EVENTS, type RecordingSummary } from './sessionSummary.js';
 
 export interface RecordingsPage {
   items: RecordingSummary[];
@@ -37,21 +37,35 @@ export async function recordingsPage(services: Services, projectId: number, rawQ
     if (!isPosition(position)) throw new ValidationError('cursor is not valid for this query', 'cursor');
     after = position;
   }
-  const { sql, params } = buildRecordingsSql(projectId, q.filters, q.limit + 1, after);
+  const since = await eventsSince(services, projectId, q.filters);
+  const { sql, params } = buildRecordingsSql(projectId, q.filters, q.limit + 1, since, after);
   const rows = await readEvents(services, sql, params);
   const page = rows.slice(0, q.limit);
-  const counts = await sessionCounts(services, projectId, page.map((r) => String(r.session_id)));
+  const window = slackWindow(Math.min(...page.map((r) => msOfMicros(r.start_us))), Math.max(...page.map((r) => msOfMicros(r.end_us))));
+  const counts = await sessionCounts(services, projectId, page.map((r) => String(r.session_id)), window);
   const last = page.at(-1);
   const next = rows.length > q.limit && last ? encodeCursor(services, scope, { at: String(last.start_us), session: String(last.session_id) }) : null;
   return { items: page.map((r) => presentSummary(r, counts.get(String(r.session_id)))), next_cursor: next };
 }
 
-/** Pure: the page's SQL with its bound values. */
-export function buildRecordingsSql(projectId: number, f: RecordingFilters, limit: number, after?: RecordingPosition): { sql: string; params: ReturnType<WhereBuilder['build']>['params'] } {
+/**
+ * Where the event filters start reading events: a day before the project's earliest recording (or
+ * before `from`, when later). Recordings live only as long as their retention, so this skips most
+ * of a long history.
+ */
+async function eventsSince(services: Services, projectId: number, f: RecordingFilters): Promise<Date> {
+  const [row] = await readEvents(services, 'SELECT epoch_us(min(coalesce(first_ts, received_at))) AS first_us FROM replay_chunks WHERE project_id = $1', [projectId]);
+  const first = row?.first_us === null || row?.first_us === undefined ? services.clock.now().getTime() : msOfMicros(row.first_us);
+  return slackWindow(Math.max(first, f.from?.getTime() ?? 0), 0).from;
+}
+
+/** Pure: the page's SQL with its bound values; event filters read events from `since` on. */
+export function buildRecordingsSql(projectId: number, f: RecordingFilters, limit: number, since: Date, after?: RecordingPosition): { sql: string; params: ReturnType<WhereBuilder['build']>['params'] } {
   const w = new WhereBuilder();
   const sessions = sessionsSql(w, projectId, f.session);
   // Bound per use: DuckDB refuses a bound value the statement never reads.
-  const withEvent = (condition: string) => `r.session_id IN (SELECT session_id FROM events WHERE project_id = ${w.bind(projectId)} AND session_id IS NOT NULL AND ${condition})`;
+  const withEvent = (condition: string) =>
+    `r.session_id IN (SELECT session_id FROM events WHERE project_id = ${w.bind(projectId)} AND ts >= ${w.bind(timestamp(since))} AND session_id IS NOT NULL AND ${condition})`;
   w.add('TRUE');
   if (f.person !== undefined) w.add(`r.actor_id = ${w.bind(f.person)}`);
   if (f.from) w.add(`r.start_us >= ${w.bind(BigInt(f.from.getTime()) * 1000n)}`);

@@ -1,10 +1,27 @@
 // What a recording is, read from the stored chunks and the tracker's events of its session: one
 // SQL fragment summarizing the chunks per session (start, end, size, the person) and the counts of
-// the tracker's events (page views, clicks, rage and dead clicks) for a set of sessions.
+// the tracker's events (page views, clicks, rage and dead clicks) for a set of sessions. A session's
+// events are read within a day of its recording: the bound lets DuckDB skip the row groups of
+// older events (the table is laid out by time of receipt) instead of scanning every event.
 
 import type { Services } from '../services.js';
 import { WhereBuilder } from '../events/eventsWhere.js';
 import { readEvents } from '../events/timeLimit.js';
+import { timestampTZValue, type DuckDBValue } from '@duckdb/node-api';
+
+/** A time as a bound TIMESTAMPTZ value. */
+export const timestamp = (d: Date): DuckDBValue => timestampTZValue(BigInt(d.getTime()) * 1000n);
+
+/** Microseconds since the epoch (as DuckDB's epoch_us gives them) as milliseconds. */
+export const msOfMicros = (us: unknown): number => Number(BigInt(us as bigint) / 1000n);
+
+/** How far before a recording's start and after its end the events of its session are read. */
+export const SESSION_SLACK_MS = 86_400_000;
+
+/** A time window as bound values: `[from - slack, to + slack]`. */
+export function slackWindow(fromMs: number, toMs: number): { from: Date; to: Date } {
+  return { from: new Date(fromMs - SESSION_SLACK_MS), to: new Date(toMs + SESSION_SLACK_MS) };
+}
 
 /** The tracker's event names a recording's counts and timeline marks are made of. */
 export const TRACKER_EVENTS = { page: 'pp.page_view', click: 'pp.click', rage: 'pp.rage_click', dead: 'pp.dead_click' } as const;
@@ -43,8 +60,11 @@ export interface SessionCounts {
 
 const NO_COUNTS: SessionCounts = { page_views: 0, clicks: 0, rage_clicks: 0, dead_clicks: 0, events: 0, first_url: null };
 
-/** The counts of each session's tracker events (events derived by labeling rules are not the tracker's). */
-export async function sessionCounts(services: Services, projectId: number, sessionIds: readonly string[]): Promise<Map<string, SessionCounts>> {
+/**
+ * The counts of each session's tracker events (events derived by labeling rules are not the
+ * tracker's) with event times inside `window` (see slackWindow).
+ */
+export async function sessionCounts(services: Services, projectId: number, sessionIds: readonly string[], window: { from: Date; to: Date }): Promise<Map<string, SessionCounts>> {
   const counts = new Map<string, SessionCounts>(sessionIds.map((id) => [id, { ...NO_COUNTS }]));
   if (sessionIds.length === 0) return counts;
   const w = new WhereBuilder();
@@ -54,7 +74,8 @@ export async function sessionCounts(services: Services, projectId: number, sessi
           count(*) FILTER (WHERE event = ${names[2]}) AS rage_clicks, count(*) FILTER (WHERE event = ${names[3]}) AS dead_clicks,
           count(*) AS events, arg_min(url, ts) FILTER (WHERE event = ${names[0]}) AS first_url
      FROM events
-    WHERE project_id = ${w.bind(projectId)} AND rule_id IS NULL AND session_id IN (${sessionIds.map((id) => w.bind(id)).join(', ')})
+    WHERE project_id = ${w.bind(projectId)} AND rule_id IS NULL AND ts BETWEEN ${w.bind(timestamp(window.from))} AND ${w.bind(timestamp(window.to))}
+      AND session_id IN (${sessionIds.map((id) => w.bind(id)).join(', ')})
     GROUP BY session_id`;
   for (const row of await readEvents(services, sql, w.build().params)) {
     counts.set(String(row.session_id), {
@@ -80,7 +101,7 @@ export interface RecordingSummary extends SessionCounts {
   raw_bytes: number;
 }
 
-const isoOfMicros = (us: unknown) => new Date(Number(BigInt(us as bigint) / 1000n)).toISOString();
+const isoOfMicros = (us: unknown) => new Date(msOfMicros(us)).toISOString();
 
 /** A row of `sessionsSql` with its counts, as the API shows it. */
 export function presentSummary(row: Record<string, unknown>, counts: SessionCounts | undefined): RecordingSummary {

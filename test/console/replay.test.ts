@@ -131,6 +131,12 @@ t.test('a recorded session is listed, played with its typed text masked, and its
   await page.locator('.event-row', { hasText: 'pp.click' }).first().getByRole('link', { name: /^Watch the recording/ }).click();
   await page.getByRole('heading', { name: 'Recording', level: 1 }).waitFor();
   t.match(page.url(), `/recordings/${sessionId}`);
+
+  // Project settings show what the recordings take.
+  await openFromNavigation(page, 'Project settings');
+  const storage = (await server.request('GET', `/api/v1/projects/${projectId}/replay-settings`, { token: await accessTokenFor(server, analyst, site.tenant.org) })).body;
+  t.equal(storage.recordings, 1);
+  t.match(await page.getByTestId('recordings-storage').textContent(), /^1 recording uses [\d.]+ (KB|MB) of storage/, 'the storage recordings use');
   checkClean(t, tab);
 });
 

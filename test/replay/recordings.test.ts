@@ -77,6 +77,8 @@ const tracked = await ingestEvents(server, s.server, [
   ev('B', 'anon-b', 'pp.click', '2026-11-02T10:30:05Z', 'https://shop.example/home'),
   ev('B', 'anon-b', 'pp.dead_click', '2026-11-02T10:30:07Z', 'https://shop.example/home'),
   ev('C', 'anon-c', 'pp.page_view', '2026-11-02T11:00:01Z', 'https://shop.example/pricing'),
+  // More than a day before C's recording: outside what its recording is read with.
+  ev('C', 'anon-c', 'long_before', '2026-10-31T10:00:00Z', 'https://shop.example/pricing'),
 ]);
 const identified = await server.request('POST', '/v1/identify', { token: s.server.value, body: { anonymous_id: 'anon-a', user_id: 'user-1' } });
 if (tracked.status !== 202 || identified.status !== 202) throw new Error(`setup refused: ${tracked.text} ${identified.text}`);
@@ -144,6 +146,7 @@ t.test('each filter', async (t) => {
     ['?max_duration=300', ['B', 'A']],
     ['?min_duration=41&max_duration=299', []],
     ['?event=checkout', ['A']],
+    ['?event=long_before', []], // events are read within a day of the recordings
     ['?event=pp.page_view&url=home&max_duration=100', ['B']],
   ];
   for (const [query, want] of cases) {

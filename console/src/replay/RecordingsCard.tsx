@@ -66,7 +66,7 @@ export function RecordingsCard({ projectId, canEdit }: { projectId: number; canE
           )}
           {canEdit && (
             <div>
-              <Submit busy={busy}>Save</Submit>
+              <Submit busy={busy}>Update retention</Submit>
             </div>
           )}
         </>
