@@ -120,6 +120,13 @@ t.test('a recorded session is listed, played with its typed text masked, and its
   t.equal(await page.getByTestId('person-link').getAttribute('href'), `/projects/${projectId}/events?actor_id=${encodeURIComponent(recording.person)}`, 'a link to the person');
   await checkAccessible(t, page, 'the player');
 
+  // The person: their events, and from there their recordings.
+  await page.getByTestId('person-link').click();
+  await page.getByRole('heading', { name: 'Events', level: 1 }).waitFor();
+  await page.getByRole('link', { name: "Watch this person's recordings" }).click();
+  await page.getByTestId('recordings-table').waitFor();
+  t.same(await page.locator('tr[data-session]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-session'))), [sessionId], "the person's recordings");
+
   // In strict mode the text is masked as it leaves the server, whatever the recording held.
   await server.request('PATCH', `/api/v1/projects/${projectId}/behavior/settings`, { token: await accessTokenFor(server, site.tenant.owner, site.tenant.org), body: { privacy_mode: 'strict' } });
   await watch(page, sessionId);

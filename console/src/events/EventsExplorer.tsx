@@ -11,6 +11,7 @@ import { formatDateTime } from '../ui/format';
 import { EventsTable, type EventTime, type StoredEvent } from './EventRow';
 import { TableHead } from '../ui/TableHead';
 import { Table } from '../ui/Table';
+import { recordingsHref, WatchLink } from '../replay/WatchLink';
 
 type Doctor = Schemas['DoctorRecord'];
 type Query = NonNullable<import('../api/schema').operations['listEvents']['parameters']['query']>;
@@ -96,6 +97,11 @@ export function EventsExplorer() {
           ? 'Everything clients sent in the range: events stored clean, stored with warnings, and attempts refused with the reason.'
           : `Stored events, ${order === 'received' ? 'newest received first' : 'latest event time first'}. Identities resolve through identify and alias links.`}
       </p>
+      {!doctor && url.get('actor_id') && (
+        <p class="result-meta">
+          <WatchLink href={recordingsHref(projectId, { person: url.get('actor_id') })} label="Watch this person's recordings" text="Watch this person's recordings" />
+        </p>
+      )}
       <Filters doctor={doctor} url={url} from={from} to={to} />
       <ErrorNote error={error} />
       {loading && items.length === 0 ? (

@@ -13,13 +13,13 @@ export function recordingsHref(projectId: number, filters: Record<string, string
   return `/projects/${projectId}/recordings${query ? `?${query}` : ''}`;
 }
 
-/** A link to watch, or nothing when recordings cannot be opened here. */
-export function WatchLink({ href, label }: { href: string; label: string }) {
+/** A link to watch (its text `Watch`, named `label` for screen readers), or nothing when recordings cannot be opened here. */
+export function WatchLink({ href, label, text = 'Watch' }: { href: string; label: string; text?: string }) {
   const session = useSession();
   if (!hasFeature(session, 'actor_drilldown')) return null;
   return (
-    <a class="watch-link" href={href} aria-label={label}>
-      Watch
+    <a class="watch-link" href={href} aria-label={text === label ? undefined : label}>
+      {text}
     </a>
   );
 }
