@@ -88,11 +88,15 @@ const block = [
   `### Console rendering, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
   '',
   `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores; chromium headless, 1360×900; ${runs} runs after a warm-up, each a fresh load of the page.`,
-  `From the last byte of the query's answer to its chart painted (target ${TARGET_MS} ms):`,
-  '',
-  '| insight | answer | median | max | within target |',
-  '|---|---|---:|---:|---|',
-  ...rows.map((r) => `| ${r.name} | ${r.shape} | ${r.median.toFixed(1)} ms | ${r.max.toFixed(1)} ms | ${r.max <= TARGET_MS ? 'yes' : 'no'} |`),
+  ...(rows.length > 0
+    ? [
+        `From the last byte of the query's answer to its chart painted (target ${TARGET_MS} ms):`,
+        '',
+        '| insight | answer | median | max | within target |',
+        '|---|---|---:|---:|---|',
+        ...rows.map((r) => `| ${r.name} | ${r.shape} | ${r.median.toFixed(1)} ms | ${r.max.toFixed(1)} ms | ${r.max <= TARGET_MS ? 'yes' : 'no'} |`),
+      ]
+    : []),
   ...(replay
     ? [
         '',

@@ -35,6 +35,8 @@ export interface Installation {
   projects: InstalledProject[];
   /** The data set loaded into the store, if any. */
   generated: { seed: number; events: number; version: number; store?: number } | null;
+  /** Recorded sessions of the main project and their chunks. */
+  recordings?: { sessions: number; chunks: number };
   load?: LoadStats;
 }
 
@@ -96,7 +98,7 @@ export async function createInstallation(dataDir: string, data: DataSet | null):
       const keys = projects.map((p) => ({ id: p.id, browserKey: p.browserKey.publicId, serverKey: p.serverKey.publicId }));
       inst.load = await services.events.useWriter((conn) => loadEventStore(conn, data, keys));
       // Recordings of the main project's latest sessions, for the recordings list.
-      await services.events.useWriter((conn) => loadRecordings(conn, projects[0]!.id, projects[0]!.browserKey.publicId));
+      inst.recordings = await services.events.useWriter((conn) => loadRecordings(conn, projects[0]!.id, projects[0]!.browserKey.publicId));
       inst.generated = { seed: data.seed, events: data.events, version: data.version, store: STORE_LAYOUT };
     }
     writeFileSync(path.join(dataDir, MANIFEST), JSON.stringify(inst, null, 2));

@@ -130,7 +130,7 @@ export async function replayStartCase(browser: Browser, runs: number): Promise<R
     await page.goto('/sign-in');
     await page.getByLabel('Email').fill('replay-bench@pp.local');
     await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(/\/projects\/\d+$/);
     const url = `/projects/${project.id}/recordings/busy-session`;
     const times: number[] = [];

@@ -276,6 +276,7 @@ async function sizePhase(events: number, ch: ClickHouse | undefined): Promise<Si
     loadMs = inst.load!.ms;
     log(`${label(events)}: pp store holds ${inst.load!.events} events (${(loadMs / 1000).toFixed(0)} s)`);
   }
+  if (inst.recordings) log(`${label(events)}: ${inst.recordings.sessions} recorded sessions in ${inst.recordings.chunks} chunks`);
   const main = inst.projects.find((p) => p.key === MAIN_PROJECT.key)!;
   const scope: CaseScope = { projectId: main.id, timezone: main.timezone, today: localToday(main.timezone) };
   // As an operator would for a property the team breaks down by every day: `category` is kept in
