@@ -135,20 +135,20 @@ export function consoleSite(files: ConsoleFiles | undefined): RequestHandler {
       return;
     }
     if (req.path === REPLAY_FRAME_PATH && files.frame) {
-      res.setHeader('Content-Type', 'text/html; charset=utf-8');
-      res.setHeader('Cache-Control', 'no-cache, no-store, must-revalidate');
-      res.setHeader('Content-Security-Policy', REPLAY_FRAME_CSP);
-      res.setHeader('X-Frame-Options', 'SAMEORIGIN');
-      res.setHeader('Referrer-Policy', 'no-referrer');
-      send(res, files.frame, req.method === 'HEAD');
+      sendPage(res, files.frame, { csp: REPLAY_FRAME_CSP, framing: 'SAMEORIGIN', referrer: 'no-referrer' }, req.method === 'HEAD');
       return;
     }
     if (req.path.startsWith('/assets/') || looksLikeFile(req.path)) return next();
-    res.setHeader('Content-Type', 'text/html; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-cache, no-store, must-revalidate');
-    res.setHeader('Content-Security-Policy', CONSOLE_CSP);
-    res.setHeader('X-Frame-Options', 'DENY');
-    res.setHeader('Referrer-Policy', 'same-origin');
-    send(res, files.index, req.method === 'HEAD');
+    sendPage(res, files.index, { csp: CONSOLE_CSP, framing: 'DENY', referrer: 'same-origin' }, req.method === 'HEAD');
   };
+}
+
+/** An HTML page: never cached (it names the hashed assets of this build), under its own policy. */
+function sendPage(res: Response, body: Body, policy: { csp: string; framing: 'DENY' | 'SAMEORIGIN'; referrer: string }, head: boolean): void {
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-cache, no-store, must-revalidate');
+  res.setHeader('Content-Security-Policy', policy.csp);
+  res.setHeader('X-Frame-Options', policy.framing);
+  res.setHeader('Referrer-Policy', policy.referrer);
+  send(res, body, head);
 }

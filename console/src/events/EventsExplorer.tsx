@@ -12,6 +12,7 @@ import { EventsTable, type EventTime, type StoredEvent } from './EventRow';
 import { TableHead } from '../ui/TableHead';
 import { Table } from '../ui/Table';
 import { recordingsHref, WatchLink } from '../replay/WatchLink';
+import { toIso, toLocal } from '../ui/localTime';
 
 type Doctor = Schemas['DoctorRecord'];
 type Query = NonNullable<import('../api/schema').operations['listEvents']['parameters']['query']>;
@@ -25,14 +26,6 @@ const TEXT_FILTERS: Array<[keyof Query, string]> = [
 ];
 
 const DAY_MS = 86_400_000;
-
-/** A datetime-local value (the browser's local time) as RFC 3339. */
-const toIso = (local: string) => (local ? new Date(local).toISOString() : '');
-const toLocal = (iso: string) => {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-};
 
 export function EventsExplorer() {
   const projectId = Number(useRoute().params.projectId);

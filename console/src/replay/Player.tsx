@@ -3,7 +3,7 @@
 // rage and dead clicks and custom events, and the event list beside it; choosing a mark or an
 // event seeks there. Events stream in while it plays.
 
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Schemas } from '../api/client';
 import { ErrorNote } from '../ui/states';
 import { fromOwn, type FromFrame, type ToFrame } from './frameMessages';
@@ -26,7 +26,7 @@ export function Player({ projectId, recording }: { projectId: number; recording:
   const [skip, setSkip] = useState(true);
   const [error, setError] = useState<Error>();
   const [loaded, setLoaded] = useState(false);
-  const marks = marksOf(recording);
+  const marks = useMemo(() => marksOf(recording), [recording]);
   const total = recording.duration_ms;
 
   const send = (message: ToFrame) => frame.current?.contentWindow?.postMessage(message, location.origin);
@@ -81,7 +81,11 @@ export function Player({ projectId, recording }: { projectId: number; recording:
     send({ type: 'seek', at, play: playback.playing });
     setPlayback((p) => ({ ...p, at, finished: false }));
   };
-  const current = marks.filter((m) => m.at <= playback.at).at(-1);
+  const current = marks.findLast((m) => m.at <= playback.at);
+  // The position moves ten times a second; the marks and the event list (up to 5,000 rows) are
+  // drawn again only when they change. The same vnode tells Preact to skip the subtree.
+  const markStrip = useMemo(() => <TimelineMarks marks={marks} total={total} onSeek={seek} />, [marks, total, playback.playing]);
+  const eventList = useMemo(() => <EventList marks={marks} current={current} onSeek={seek} truncated={recording.events_truncated} />, [marks, current?.uuid, playback.playing]);
 
   return (
     <div class="player" data-testid="player">
@@ -125,36 +129,42 @@ export function Player({ projectId, recording }: { projectId: number; recording:
           {playback.skipping && <span class="muted">Skipping inactivity…</span>}
           {!loaded && !error && <span class="muted">Loading the recording…</span>}
         </div>
-        <Timeline marks={marks} total={total} at={playback.at} onSeek={seek} />
+        <div class="player-timeline">
+          {markStrip}
+          <Position total={total} at={playback.at} onSeek={seek} />
+          <Legend marks={marks} />
+        </div>
         <ErrorNote error={error} />
       </div>
-      <EventList marks={marks} current={current} onSeek={seek} truncated={recording.events_truncated} />
+      {eventList}
     </div>
   );
 }
 
-function Timeline({ marks, total, at, onSeek }: { marks: Mark[]; total: number; at: number; onSeek(at: number): void }) {
+function TimelineMarks({ marks, total, onSeek }: { marks: Mark[]; total: number; onSeek(at: number): void }) {
   const pct = (ms: number) => `${total > 0 ? (ms / total) * 100 : 0}%`;
   return (
-    <div class="player-timeline">
-      <div class="timeline-marks" aria-hidden="true">
-        {marks.map((m) => (
-          <span class={`timeline-mark mark-${m.kind}`} style={{ left: pct(m.at) }} title={`${clock(m.at)} ${m.label} ${m.detail}`} data-kind={m.kind} onClick={() => onSeek(m.at)} />
-        ))}
-      </div>
-      <input
-        type="range"
-        class="timeline-range"
-        aria-label="Position"
-        min={0}
-        max={Math.max(total, 1)}
-        step={100}
-        value={Math.min(at, total)}
-        aria-valuetext={`${clock(at)} of ${clock(total)}`}
-        onChange={(e) => onSeek(Number((e.currentTarget as HTMLInputElement).value))}
-      />
-      <Legend marks={marks} />
+    <div class="timeline-marks" aria-hidden="true">
+      {marks.map((m) => (
+        <span class={`timeline-mark mark-${m.kind}`} style={{ left: pct(m.at) }} title={`${clock(m.at)} ${m.label} ${m.detail}`} data-kind={m.kind} onClick={() => onSeek(m.at)} />
+      ))}
     </div>
+  );
+}
+
+function Position({ total, at, onSeek }: { total: number; at: number; onSeek(at: number): void }) {
+  return (
+    <input
+      type="range"
+      class="timeline-range"
+      aria-label="Position"
+      min={0}
+      max={Math.max(total, 1)}
+      step={100}
+      value={Math.min(at, total)}
+      aria-valuetext={`${clock(at)} of ${clock(total)}`}
+      onChange={(e) => onSeek(Number((e.currentTarget as HTMLInputElement).value))}
+    />
   );
 }
 

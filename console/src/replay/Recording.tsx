@@ -70,7 +70,7 @@ function RecordingPage() {
               </dd>
             </div>
           </dl>
-          <Player projectId={projectId} recording={r} />
+          <Player key={r.session_id} projectId={projectId} recording={r} />
         </>
       )}
     </section>

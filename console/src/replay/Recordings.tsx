@@ -13,6 +13,7 @@ import { TableHead } from '../ui/TableHead';
 import { Gated } from '../ui/Gated';
 import { recordingHref } from './WatchLink';
 import './replay.css';
+import { toIso, toLocal } from '../ui/localTime';
 
 type Query = NonNullable<import('../api/schema').operations['listRecordings']['parameters']['query']>;
 type Summary = Schemas['RecordingSummary'];
@@ -27,14 +28,6 @@ const NUMBER_FILTERS: Array<[string, string]> = [
   ['min_duration', 'At least (seconds)'],
   ['max_duration', 'At most (seconds)'],
 ];
-
-/** A datetime-local value (the browser's local time) as RFC 3339, and back. */
-const toIso = (local: string) => (local ? new Date(local).toISOString() : '');
-const toLocal = (iso: string) => {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-};
 
 function queryOf(url: UrlState): Query {
   const q: Record<string, unknown> = { limit: 50 };
