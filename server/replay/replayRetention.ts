@@ -21,8 +21,12 @@ export function queueSweep(services: Services): void {
   kickJobs(services);
 }
 
-/** A sweep now and every hour while the server runs; stopped at shutdown. */
+const sweeping = new WeakSet<Services>();
+
+/** A sweep now and every hour while the server runs (once, however often the app is built); stopped at shutdown. */
 export function startReplaySweeps(services: Services): void {
+  if (sweeping.has(services)) return;
+  sweeping.add(services);
   queueSweep(services);
   const timer = setInterval(() => {
     try {
