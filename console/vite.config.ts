@@ -1,5 +1,5 @@
 // Builds the console into dist/console: hashed file names under assets/ (served immutably), one
-// index.html, no inline script or style (the server's CSP allows neither).
+// index.html and the session player's replay-frame.html, no inline script or style (the server's CSP allows neither).
 import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -44,7 +44,7 @@ const outDir = fileURLToPath(new URL('../dist/console', import.meta.url));
  */
 function clearEarlierBuild(): void {
   rmSync(path.join(outDir, 'assets'), { recursive: true, force: true });
-  for (const name of ['index.html', 'index.html.br', 'index.html.gz']) rmSync(path.join(outDir, name), { force: true });
+  for (const name of ['index.html', 'replay-frame.html'].flatMap((n) => [n, `${n}.br`, `${n}.gz`])) rmSync(path.join(outDir, name), { force: true });
 }
 
 export default defineConfig({
@@ -66,6 +66,8 @@ export default defineConfig({
     target: 'es2022',
     reportCompressedSize: false,
     modulePreload: { polyfill: false },
+    // The console, and the frame its session player runs in (under a CSP of its own).
+    rollupOptions: { input: { index: path.join(here, 'index.html'), frame: path.join(here, 'replay-frame.html') } },
   },
   server: {
     proxy: { '/api': 'http://127.0.0.1:8080', '/v1': 'http://127.0.0.1:8080' },

@@ -11,6 +11,7 @@ import { accountsOpenApi } from './openapi.js';
 import { getUser, passwordChangeRequired, setUserName } from './users.js';
 import { listMembers, listUserOrgs, renameOrganization, type Member } from './organizations.js';
 import { changeMemberRole, removeMember } from './members.js';
+import { queueSweep } from '../replay/replayRetention.js';
 import { createProject, deleteProject, listProjects, normalizeCurrency, normalizeTimeZone, updateProject, type Project } from './projects.js';
 
 const presentProject = (p: Project) => ({ id: p.id, org_id: p.org_id, name: p.name, timezone: p.timezone, currency: p.currency, created_at: p.created_at });
@@ -110,6 +111,8 @@ export const accountsDomain: Domain = {
 
     routes.delete('/api/v1/projects/{id}', signedIn, projectAccess(services, 'owner'), (req, res) => {
       deleteProject(db, req.project!.id, services.clock.now());
+      // Its recordings go with it, in the background.
+      queueSweep(services);
       res.status(204).end();
     });
   },

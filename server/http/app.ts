@@ -39,6 +39,7 @@ import { queriesDomain } from '../queries/routes.js';
 import { segmentsDomain } from '../accounts/segmentsDomain.js';
 import { pathCleaningDomain } from '../queries/pathCleaningDomain.js';
 import { eventsDomain } from '../events/routes.js';
+import { replayDomain } from '../replay/routes.js';
 import { consoleSite, loadConsoleFiles } from './consoleSite.js';
 import { accountGate } from '../billing/accountGate.js';
 
@@ -71,6 +72,7 @@ export const DOMAINS: Domain[] = [
   segmentsDomain,
   pathCleaningDomain,
   eventsDomain,
+  replayDomain,
 ];
 
 /** The OpenAPI document of every domain, as served at /api/v1/openapi.json. */

@@ -1,6 +1,6 @@
 // Serves the web console (dist/console, built from console/): hashed assets cached immutably, and
 // index.html, never cached and under a strict same-origin CSP, for every other page path so the
-// console's router can answer it. The API surfaces (/api/, /v1/) never reach this handler's pages.
+// console's router can answer it; the session player's frame under a CSP of its own. The API surfaces (/api/, /v1/) never reach this handler's pages.
 
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -28,6 +28,27 @@ export const CONSOLE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * The session player's frame (replay-frame.html), framed only by the console. Scripts only from
+ * this origin, so nothing of a recorded page runs (rrweb also rebuilds it in an iframe sandboxed
+ * without scripts); the recorded page's own styles, images and fonts load; it connects nowhere.
+ */
+export const REPLAY_FRAME_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline' http: https: data:",
+  "img-src 'self' http: https: data: blob:",
+  "font-src 'self' http: https: data:",
+  "media-src http: https: data: blob:",
+  "connect-src 'none'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'self'",
+].join('; ');
+
+export const REPLAY_FRAME_PATH = '/replay-frame.html';
+
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -46,6 +67,8 @@ interface Body {
 
 export interface ConsoleFiles {
   index: Body;
+  /** replay-frame.html, when the build wrote it. */
+  frame?: Body;
   /** `/assets/<name>` (hashed, immutable) and `/<name>` (the favicon: cached a day) → file */
   files: Map<string, Body & { contentType: string; cacheControl: string }>;
 }
@@ -82,13 +105,14 @@ export function loadConsoleFiles(dir = consoleDir()): ConsoleFiles | undefined {
     if (!existsSync(folder)) return;
     for (const name of readdirSync(folder)) {
       const full = path.join(folder, name);
-      if (name === 'index.html' || path.extname(name) in TWINS || !statSync(full).isFile()) continue;
+      if (name === 'index.html' || `/${name}` === REPLAY_FRAME_PATH || path.extname(name) in TWINS || !statSync(full).isFile()) continue;
       files.set(`${prefix}${name}`, { ...readBody(full), contentType: CONTENT_TYPES[path.extname(name)] ?? 'application/octet-stream', cacheControl });
     }
   };
   add(path.join(dir, 'assets'), '/assets/', IMMUTABLE);
   add(dir, '/', DAY);
-  return { index: readBody(indexFile), files };
+  const frameFile = path.join(dir, REPLAY_FRAME_PATH.slice(1));
+  return { index: readBody(indexFile), frame: existsSync(frameFile) ? readBody(frameFile) : undefined, files };
 }
 
 function isApiPath(p: string): boolean {
@@ -110,12 +134,21 @@ export function consoleSite(files: ConsoleFiles | undefined): RequestHandler {
       send(res, asset, req.method === 'HEAD');
       return;
     }
+    if (req.path === REPLAY_FRAME_PATH && files.frame) {
+      sendPage(res, files.frame, { csp: REPLAY_FRAME_CSP, framing: 'SAMEORIGIN', referrer: 'no-referrer' }, req.method === 'HEAD');
+      return;
+    }
     if (req.path.startsWith('/assets/') || looksLikeFile(req.path)) return next();
-    res.setHeader('Content-Type', 'text/html; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-cache, no-store, must-revalidate');
-    res.setHeader('Content-Security-Policy', CONSOLE_CSP);
-    res.setHeader('X-Frame-Options', 'DENY');
-    res.setHeader('Referrer-Policy', 'same-origin');
-    send(res, files.index, req.method === 'HEAD');
+    sendPage(res, files.index, { csp: CONSOLE_CSP, framing: 'DENY', referrer: 'same-origin' }, req.method === 'HEAD');
   };
+}
+
+/** An HTML page: never cached (it names the hashed assets of this build), under its own policy. */
+function sendPage(res: Response, body: Body, policy: { csp: string; framing: 'DENY' | 'SAMEORIGIN'; referrer: string }, head: boolean): void {
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-cache, no-store, must-revalidate');
+  res.setHeader('Content-Security-Policy', policy.csp);
+  res.setHeader('X-Frame-Options', policy.framing);
+  res.setHeader('Referrer-Policy', policy.referrer);
+  send(res, body, head);
 }

@@ -1,6 +1,7 @@
 // The benchmark cases on the largest project: each pp request, its ClickHouse SQL, and how to read
 // both answers into one flat set of figures, which must be equal before any ratio is printed.
 
+import { RECORDED_SESSIONS } from './recordingsWriter.js';
 import { DATA_TO, PROJECTS } from './generate.js';
 import * as peer from './peerSql.js';
 import { addDays } from '../../server/queries/dates.js';
@@ -302,6 +303,22 @@ export const CASES: BenchCase[] = [
     ppFigures: (b) => events(b.items),
     peerSql: (s) => peer.eventsPageSql(s, { beforeMs: Date.parse(DEEP_BEFORE), page: 1, limit: EVENTS_LIMIT }),
     peerFigures: (rows) => Object.fromEntries(rows.map(([t], i) => [String(i), n(t)])),
+  },
+  {
+    kind: 'recordings_list',
+    title: `Recordings list, first page (50 of ${RECORDED_SESSIONS.toLocaleString('en')} sessions, newest first)`,
+    targetMs: 200,
+    peerTarget: false,
+    pp: () => ({ method: 'GET', path: 'recordings', query: { limit: String(EVENTS_LIMIT) } }),
+    ppFigures: (b) => ({ items: b.items.length, clicks: (b.items as Array<{ clicks: number }>).reduce((sum, r) => sum + r.clicks, 0) }),
+  },
+  {
+    kind: 'recordings_rage',
+    title: 'Recordings list filtered: rage clicks on a page, at least 30 s',
+    targetMs: 200,
+    peerTarget: false,
+    pp: () => ({ method: 'GET', path: 'recordings', query: { limit: String(EVENTS_LIMIT), rage_clicks: 'true', url: '/product/', min_duration: '30' } }),
+    ppFigures: (b) => ({ items: b.items.length }),
   },
 ];
 

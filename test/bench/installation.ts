@@ -6,6 +6,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { loadRecordings, STORE_LAYOUT } from './recordingsWriter.js';
 import { signLicense } from '../../license/index.js';
 import { loadConfig } from '../../server/config.js';
 import { openServices } from '../../server/openServices.js';
@@ -33,7 +34,9 @@ export interface Installation {
   password: string;
   projects: InstalledProject[];
   /** The data set loaded into the store, if any. */
-  generated: { seed: number; events: number; version: number } | null;
+  generated: { seed: number; events: number; version: number; store?: number } | null;
+  /** Recorded sessions of the main project and their chunks. */
+  recordings?: { sessions: number; chunks: number };
   load?: LoadStats;
 }
 
@@ -94,7 +97,9 @@ export async function createInstallation(dataDir: string, data: DataSet | null):
     if (data) {
       const keys = projects.map((p) => ({ id: p.id, browserKey: p.browserKey.publicId, serverKey: p.serverKey.publicId }));
       inst.load = await services.events.useWriter((conn) => loadEventStore(conn, data, keys));
-      inst.generated = { seed: data.seed, events: data.events, version: data.version };
+      // Recordings of the main project's latest sessions, for the recordings list.
+      inst.recordings = await services.events.useWriter((conn) => loadRecordings(conn, projects[0]!.id, projects[0]!.browserKey.publicId));
+      inst.generated = { seed: data.seed, events: data.events, version: data.version, store: STORE_LAYOUT };
     }
     writeFileSync(path.join(dataDir, MANIFEST), JSON.stringify(inst, null, 2));
     return inst;

@@ -16,6 +16,7 @@ import { existingDataSet, writeDataSet } from './dataSet.js';
 import { PROJECTS } from './generate.js';
 import { ingestBatches, paced, peerBody, saturate, trackBody, type Batch, type Target } from './ingestBench.js';
 import { createInstallation, existingInstallation, type Installation } from './installation.js';
+import { STORE_LAYOUT } from './recordingsWriter.js';
 import { PpServer } from './ppServer.js';
 import { processMemory, resetPeak } from './processes.js';
 import { loadPeer, peerTableBytes, createPeerSchema } from './peerStore.js';
@@ -266,7 +267,7 @@ async function sizePhase(events: number, ch: ClickHouse | undefined): Promise<Si
     log(`${label(events)}: generated ${ds.events} events, ${ds.links} identity links in ${(ds.generateMs / 1000).toFixed(0)} s`);
   }
   const dataDir = path.join(workDir, `pp-${label(events)}`);
-  const generated = { seed, events, version: ds.version };
+  const generated = { seed, events, version: ds.version, store: STORE_LAYOUT };
   let inst: Installation | undefined = args['keep-data'] ? existingInstallation(dataDir, generated) : undefined;
   let loadMs = 0;
   if (!inst) {
@@ -275,6 +276,7 @@ async function sizePhase(events: number, ch: ClickHouse | undefined): Promise<Si
     loadMs = inst.load!.ms;
     log(`${label(events)}: pp store holds ${inst.load!.events} events (${(loadMs / 1000).toFixed(0)} s)`);
   }
+  if (inst.recordings) log(`${label(events)}: ${inst.recordings.sessions} recorded sessions in ${inst.recordings.chunks} chunks`);
   const main = inst.projects.find((p) => p.key === MAIN_PROJECT.key)!;
   const scope: CaseScope = { projectId: main.id, timezone: main.timezone, today: localToday(main.timezone) };
   // As an operator would for a property the team breaks down by every day: `category` is kept in

@@ -6,7 +6,7 @@ import t from 'tap';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { startTestServer } from '../support/testServer.js';
-import { CONSOLE_CSP, consoleDir } from '../../server/http/consoleSite.js';
+import { CONSOLE_CSP, REPLAY_FRAME_CSP, consoleDir } from '../../server/http/consoleSite.js';
 
 const server = await startTestServer(t);
 // The build's files; their `.br` / `.gz` twins are not addresses of their own.
@@ -32,6 +32,21 @@ t.test('page paths answer index.html with the CSP and no caching', async (t) => 
   const head = await server.request('HEAD', '/sign-in');
   t.equal(head.status, 200);
   t.equal(head.text, '');
+});
+
+t.test("the session player's frame: framed by the console only, scripts only from its files", async (t) => {
+  const res = await server.request('GET', '/replay-frame.html');
+  t.equal(res.status, 200);
+  t.match(res.headers.get('content-type'), /^text\/html/);
+  t.equal(res.headers.get('content-security-policy'), REPLAY_FRAME_CSP);
+  t.equal(res.headers.get('x-frame-options'), 'SAMEORIGIN');
+  t.equal(res.headers.get('cache-control'), 'no-cache, no-store, must-revalidate');
+  t.match(res.text, /<div id="player"><\/div>/);
+  t.notMatch(res.text, /<script(?![^>]*\bsrc=)[^>]*>/, 'no inline script');
+  t.match(REPLAY_FRAME_CSP, /script-src 'self';/, "a recorded page's scripts, inline or not, are refused");
+  t.notMatch(REPLAY_FRAME_CSP, /script-src[^;]*unsafe/);
+  t.match(REPLAY_FRAME_CSP, /connect-src 'none'/);
+  t.match(REPLAY_FRAME_CSP, /frame-ancestors 'self'/);
 });
 
 t.test('hashed assets are immutable and typed; the favicon is cached a day', async (t) => {

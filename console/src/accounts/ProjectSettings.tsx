@@ -1,6 +1,7 @@
 // A project's settings: name, time zone (reports count calendar days in it) and currency (money is
 // shown in it), what the project collects (also beside the tracker snippet), how page URLs are
-// cleaned for paths, and, for admins, deleting its form data and the project itself.
+// cleaned for paths, how long recordings are kept and their storage, and, for admins, deleting its
+// form data and the project itself.
 
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
@@ -12,6 +13,7 @@ import { useAction } from '../ui/useAction';
 import { PathCleaningCard } from '../queries/PathCleaningCard';
 import { FormPurge } from '../behavior/FormPurge';
 import { CollectionSettings } from '../behavior/CollectionSettings';
+import { RecordingsCard } from '../replay/RecordingsCard';
 
 export function ProjectSettings() {
   const projectId = Number(useRoute().params.projectId);
@@ -29,6 +31,7 @@ export function ProjectSettings() {
       </div>
       <GeneralCard project={project} canEdit={isAdmin} />
       <CollectionSettings projectId={projectId} canEdit={isAdmin} />
+      <RecordingsCard projectId={projectId} canEdit={isAdmin} />
       <PathCleaningCard projectId={projectId} canEdit={isAdmin} />
       {isAdmin && <FormPurge projectId={projectId} projectName={project.name} />}
       {isAdmin && <DeleteCard projectId={projectId} name={project.name} />}

@@ -1601,6 +1601,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{id}/recordings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Session recordings, newest first (analyst+, actor_drilldown)
+         * @description Newest start first, ties broken by session id descending; keyset pages (no recording repeated or skipped across one walk). A cursor is bound to the project and every filter (not to limit). Analyst+ and the actor_drilldown entitlement (403 entitlement_required without it).
+         */
+        get: operations["listRecordings"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a person's recordings (admin+)
+         * @description Deletes every recording whose person is `person`, at once; answers how many. Needs no entitlement: erasure never depends on the plan.
+         */
+        delete: operations["deletePersonRecordings"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/recordings/{session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A recording's summary, page views and the tracker's events of its session (analyst+, actor_drilldown)
+         * @description Analyst+ and the actor_drilldown entitlement (403 entitlement_required without it).
+         */
+        get: operations["getRecording"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/recordings/{session_id}/chunks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The recorded rrweb events, in order (analyst+, actor_drilldown)
+         * @description application/x-ndjson: one line per stored chunk, `{"seq": n, "events": [...]}`, in seq order; gzip-compressed when the client accepts it. Events the tracker sent in fragments arrive whole. Recordings hold what the tracker recorded: every input is masked, excluded subtrees are blocked, and in strict privacy mode all text is masked; nothing masked can be read back. While the project is in strict mode, text is masked again as it leaves the server, whatever mode a recording was made in. Analyst+ and the actor_drilldown entitlement (403 entitlement_required without it).
+         */
+        get: operations["streamRecording"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{id}/release-markers/deploy": {
         parameters: {
             query?: never;
@@ -1654,6 +1718,27 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/replay-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Recordings retention and the storage recordings use (viewer+) */
+        get: operations["getReplaySettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change how long recordings are kept (admin+)
+         * @description Recordings past the new retention are deleted by the next sweep (hourly).
+         */
+        patch: operations["updateReplaySettings"];
         trace?: never;
     };
     "/api/v1/projects/{id}/segments": {
@@ -1782,6 +1867,188 @@ export interface paths {
          * @description Always from the result cache while the events are unchanged (Cache-Control is ignored). A tile not on the dashboard is 404, like an unknown token.
          */
         post: operations["sharedTileResult"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/array/{token}/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** PostHog-compatible remote configuration of posthog-js: no flags, recordings or surveys */
+        get: operations["posthogRemoteConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/array/{token}/config.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The same configuration as a script that sets it for posthog-js */
+        get: operations["posthogRemoteConfigScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * PostHog-compatible capture (/batch/): events as posthog-js, posthog-node and the other PostHog clients send them
+         * @description The body is JSON, gzip (Content-Encoding: gzip, or ?compression=gzip-js), or a form field `data` holding base64 JSON; at most 1 MiB as sent and 10 MiB inflated. It is one event, a list of events, or {api_key, batch}; `api_key` or `token` (top level or in an event's properties) names a browser token or server key of pp, held to its scopes and domains. Answered 200 `{status: 1}` once stored (docs/ingestion.md, PostHog clients).
+         */
+        post: operations["posthogCapture_batch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/capture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * PostHog-compatible capture (/capture/): events as posthog-js, posthog-node and the other PostHog clients send them
+         * @description The body is JSON, gzip (Content-Encoding: gzip, or ?compression=gzip-js), or a form field `data` holding base64 JSON; at most 1 MiB as sent and 10 MiB inflated. It is one event, a list of events, or {api_key, batch}; `api_key` or `token` (top level or in an event's properties) names a browser token or server key of pp, held to its scopes and domains. Answered 200 `{status: 1}` once stored (docs/ingestion.md, PostHog clients).
+         */
+        post: operations["posthogCapture_capture"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * PostHog-compatible /decide/: no feature flags, no recording, no surveys
+         * @description pp has no feature flags; PostHog clients asking for them get an empty answer and keep capturing.
+         */
+        get: operations["posthogFlags_decideGet"];
+        put?: never;
+        /**
+         * PostHog-compatible /decide/: no feature flags, no recording, no surveys
+         * @description pp has no feature flags; PostHog clients asking for them get an empty answer and keep capturing.
+         */
+        post: operations["posthogFlags_decidePost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/e": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * PostHog-compatible capture (/e/): events as posthog-js, posthog-node and the other PostHog clients send them
+         * @description The body is JSON, gzip (Content-Encoding: gzip, or ?compression=gzip-js), or a form field `data` holding base64 JSON; at most 1 MiB as sent and 10 MiB inflated. It is one event, a list of events, or {api_key, batch}; `api_key` or `token` (top level or in an event's properties) names a browser token or server key of pp, held to its scopes and domains. Answered 200 `{status: 1}` once stored (docs/ingestion.md, PostHog clients).
+         */
+        post: operations["posthogCapture_e"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/flags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * PostHog-compatible /flags/: no feature flags, no recording, no surveys
+         * @description pp has no feature flags; PostHog clients asking for them get an empty answer and keep capturing.
+         */
+        get: operations["posthogFlags_flagsGet"];
+        put?: never;
+        /**
+         * PostHog-compatible /flags/: no feature flags, no recording, no surveys
+         * @description pp has no feature flags; PostHog clients asking for them get an empty answer and keep capturing.
+         */
+        post: operations["posthogFlags_flagsPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/i/v0/e": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * PostHog-compatible capture (/i/v0/e/): events as posthog-js, posthog-node and the other PostHog clients send them
+         * @description The body is JSON, gzip (Content-Encoding: gzip, or ?compression=gzip-js), or a form field `data` holding base64 JSON; at most 1 MiB as sent and 10 MiB inflated. It is one event, a list of events, or {api_key, batch}; `api_key` or `token` (top level or in an event's properties) names a browser token or server key of pp, held to its scopes and domains. Answered 200 `{status: 1}` once stored (docs/ingestion.md, PostHog clients).
+         */
+        post: operations["posthogCapture_i_v0_e"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/track": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * PostHog-compatible capture (/track/): events as posthog-js, posthog-node and the other PostHog clients send them
+         * @description The body is JSON, gzip (Content-Encoding: gzip, or ?compression=gzip-js), or a form field `data` holding base64 JSON; at most 1 MiB as sent and 10 MiB inflated. It is one event, a list of events, or {api_key, batch}; `api_key` or `token` (top level or in an event's properties) names a browser token or server key of pp, held to its scopes and domains. Answered 200 `{status: 1}` once stored (docs/ingestion.md, PostHog clients).
+         */
+        post: operations["posthogCapture_track"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2107,8 +2374,10 @@ export interface components {
             wau: number;
         };
         AliasRequest: {
-            previous_id: string;
-            user_id: string;
+            /** @description text (1–200 characters) or a whole number, stored as its decimal string */
+            previous_id: string | number;
+            /** @description text (1–200 characters) or a whole number, stored as its decimal string */
+            user_id: string | number;
         };
         Author: {
             email: string;
@@ -2835,10 +3104,12 @@ export interface components {
             truncated: boolean;
         };
         IdentifyRequest: {
-            anonymous_id: string;
+            /** @description text (1–200 characters) or a whole number, stored as its decimal string */
+            anonymous_id: string | number;
             /** @description merged into the user's traits (at most 16 KiB) */
             traits?: Record<string, never>;
-            user_id: string;
+            /** @description text (1–200 characters) or a whole number, stored as its decimal string */
+            user_id: string | number;
         };
         IngestAccepted: {
             /** @description items stored (or already stored under the same uuid / seq) */
@@ -3379,6 +3650,19 @@ export interface components {
             /** @description signed, bound to the project and the user; open the site with ?pp_picker_token=…&pp_picker_nonce=… */
             token: string;
         };
+        PosthogCaptureAnswer: {
+            accepted: number;
+            rejected: {
+                /** @enum {unknown} */
+                code: "invalid_event" | "event_required" | "identity_required" | "invalid_field" | "too_large" | "identity_conflict" | "replay_disabled";
+                /** @description position in `events` (0 for a single item) */
+                index: number;
+                /** @description names the field, never its value */
+                message: string;
+            }[];
+            /** @constant */
+            status: 1;
+        };
         Project: {
             /** Format: date-time */
             created_at: string;
@@ -3456,6 +3740,62 @@ export interface components {
         QueryFilterItem: unknown;
         /** @description all items must match (AND); at most 20 items and 8192 bytes as JSON */
         QueryFilters: components["schemas"]["QueryFilterItem"][];
+        RecordingDetail: components["schemas"]["RecordingSummary"] & {
+            /** @description the session held more events than are listed */
+            events_truncated: boolean;
+            /** @description the page views, oldest first */
+            pages: {
+                /** Format: date-time */
+                ts: string;
+                url: string | null;
+            }[];
+            /** @description the tracker's events of the session, oldest first (at most 5000) */
+            session_events: {
+                event: string;
+                props: Record<string, never> | null;
+                /** Format: date-time */
+                ts: string;
+                url: string | null;
+                uuid: string;
+            }[];
+        };
+        RecordingsPage: {
+            items: components["schemas"]["RecordingSummary"][];
+            /** @description opaque; null on the last page */
+            next_cursor: string | null;
+        };
+        RecordingSummary: {
+            /** @description the anonymous id the tracker recorded under */
+            anonymous_id: string;
+            /** @description pp.click events of the session */
+            clicks: number;
+            /** @description pp.dead_click events of the session */
+            dead_clicks: number;
+            duration_ms: number;
+            /**
+             * Format: date-time
+             * @description latest recorded event
+             */
+            ended_at: string;
+            /** @description every tracker event of the session (events derived by labeling rules are not counted) */
+            events: number;
+            /** @description the URL of the session's first page view */
+            first_url: string | null;
+            /** @description pp.page_view events of the session */
+            page_views: number;
+            /** @description the actor the recording resolves to now (the user its anonymous id is linked to, else the anonymous id) */
+            person: string;
+            /** @description pp.rage_click events of the session */
+            rage_clicks: number;
+            /** @description size of the recorded events as sent; they are stored compressed */
+            raw_bytes: number;
+            session_id: string;
+            /**
+             * Format: date-time
+             * @description earliest recorded event (time of receipt for a chunk without event times)
+             */
+            started_at: string;
+        };
         ReleaseToken: {
             /** Format: date-time */
             created_at: string;
@@ -3472,16 +3812,28 @@ export interface components {
             status: "active" | "revoked" | "expired";
         };
         ReplayRequest: {
-            anonymous_id: string;
+            /** @description text (1–200 characters) or a whole number, stored as its decimal string */
+            anonymous_id: string | number;
             /** @description a pp_bt_ browser token, for requests that cannot carry headers (sendBeacon) */
             credential?: string;
             /** @description rrweb events; at most 512 KiB serialized (else 413) */
             events: Record<string, never>[];
             /** @description chunk number within the session; a re-sent seq is stored once */
             seq: number;
-            session_id: string;
+            /** @description text (1–200 characters) or a whole number, stored as its decimal string */
+            session_id: string | number;
             /** @description sending client as name/version when X-PP-Tracker cannot be sent */
             tracker?: string;
+        };
+        ReplaySettings: {
+            /** @description size of their events as sent */
+            raw_bytes: number;
+            /** @description recordings stored now */
+            recordings: number;
+            /** @description recordings are deleted once their last activity is older (default 30) */
+            replay_retention_days: number;
+            /** @description storage they take (compressed) */
+            stored_bytes: number;
         };
         ResultOverrides: {
             /**
@@ -3938,7 +4290,8 @@ export interface components {
         };
         /** @description One event. `anonymous_id` or `user_id` is required; a missing `ts` is the time of receipt; `uuid` makes re-sends idempotent. */
         TrackEvent: {
-            anonymous_id?: string | null;
+            /** @description text (1–200 characters) or a whole number, stored as its decimal string */
+            anonymous_id?: string | number | null;
             /** @description autocaptured element chain, target first */
             elements?: Record<string, never>[] | null;
             /** @description event name, e.g. pp.page_view or signup */
@@ -3948,14 +4301,16 @@ export interface components {
             referrer?: string | null;
             /** @description the release of the sending application */
             release?: string | null;
-            session_id?: string | null;
+            /** @description text (1–200 characters) or a whole number, stored as its decimal string */
+            session_id?: string | number | null;
             /**
              * Format: date-time
              * @description client time (RFC 3339, from 1970-01-02T00:00:00.000Z and before 2999-12-31T00:00:00.000Z); more than an hour ahead of the server it is stored but marked invalid
              */
             ts?: string;
             url?: string | null;
-            user_id?: string | null;
+            /** @description text (1–200 characters) or a whole number, stored as its decimal string */
+            user_id?: string | number | null;
             /** @description client-chosen id (8-4-4-4-12 hex digits); an event whose uuid is already stored for the project is not stored again */
             uuid?: string;
         };
@@ -7600,6 +7955,157 @@ export interface operations {
             429: components["responses"]["E429"];
         };
     };
+    listRecordings: {
+        parameters: {
+            query?: {
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                /** @description only recordings with a dead click */
+                dead_clicks?: boolean;
+                /** @description recordings whose session holds an event of this name */
+                event?: string;
+                /** @description recordings that started at or after (RFC 3339) */
+                from?: string;
+                /** @description page size (default 50) */
+                limit?: number;
+                /** @description seconds, inclusive; not below min_duration */
+                max_duration?: number;
+                /** @description seconds, inclusive */
+                min_duration?: number;
+                /** @description recordings of this actor (through identify and alias links) */
+                person?: string;
+                /** @description only recordings with a rage click */
+                rage_clicks?: boolean;
+                /** @description the recording of this session id */
+                session?: string;
+                /** @description recordings that started before (RFC 3339); later than from */
+                to?: string;
+                /** @description recordings with a page view whose URL contains this text */
+                url?: string;
+            };
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordingsPage"];
+                };
+            };
+            401: components["responses"]["E401"];
+            402: components["responses"]["E402"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    deletePersonRecordings: {
+        parameters: {
+            query: {
+                /** @description recordings of this actor (through identify and alias links) */
+                person: string;
+            };
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted_recordings: number;
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            402: components["responses"]["E402"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                /** @description the recorded session's id */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the recording */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordingDetail"];
+                };
+            };
+            401: components["responses"]["E401"];
+            402: components["responses"]["E402"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+        };
+    };
+    streamRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                /** @description the recorded session's id */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            401: components["responses"]["E401"];
+            402: components["responses"]["E402"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+        };
+    };
     recordDeployMarker: {
         parameters: {
             query?: never;
@@ -7753,6 +8259,70 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getReplaySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplaySettings"];
+                };
+            };
+            401: components["responses"]["E401"];
+            402: components["responses"]["E402"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+        };
+    };
+    updateReplaySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    replay_retention_days: number;
+                };
+            };
+        };
+        responses: {
+            /** @description the settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplaySettings"];
+                };
+            };
+            401: components["responses"]["E401"];
+            402: components["responses"]["E402"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            422: components["responses"]["E422"];
             429: components["responses"]["E429"];
         };
     };
@@ -8080,6 +8650,289 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+        };
+    };
+    posthogRemoteConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the key posthog-js was given */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the configuration */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["E400"];
+        };
+    };
+    posthogRemoteConfigScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the key posthog-js was given */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the script */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/javascript": string;
+                };
+            };
+            400: components["responses"]["E400"];
+        };
+    };
+    posthogCapture_batch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "*/*": unknown;
+            };
+        };
+        responses: {
+            /** @description stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PosthogCaptureAnswer"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    posthogCapture_capture: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "*/*": unknown;
+            };
+        };
+        responses: {
+            /** @description stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PosthogCaptureAnswer"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    posthogFlags_decideGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description no flags */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    posthogFlags_decidePost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description no flags */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    posthogCapture_e: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "*/*": unknown;
+            };
+        };
+        responses: {
+            /** @description stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PosthogCaptureAnswer"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    posthogFlags_flagsGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description no flags */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    posthogFlags_flagsPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description no flags */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    posthogCapture_i_v0_e: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "*/*": unknown;
+            };
+        };
+        responses: {
+            /** @description stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PosthogCaptureAnswer"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    posthogCapture_track: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "*/*": unknown;
+            };
+        };
+        responses: {
+            /** @description stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PosthogCaptureAnswer"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
         };
     };
     alias: {

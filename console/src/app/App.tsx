@@ -42,6 +42,8 @@ const Dashboard = lazy(() => import('../dashboards/Dashboard').then((m) => m.Das
 const SavedInsights = lazy(() => import('../dashboards/SavedInsights').then((m) => m.SavedInsights));
 const SavedInsight = lazy(() => import('../dashboards/SavedInsight').then((m) => m.SavedInsight));
 const SharedView = lazy(() => import('../dashboards/SharedView').then((m) => m.SharedView));
+const Recordings = lazy(() => import('../replay/Recordings').then((m) => m.Recordings));
+const Recording = lazy(() => import('../replay/Recording').then((m) => m.Recording));
 const Billing = lazy(() => import('../billing/Billing').then((m) => m.Billing));
 const ActivateTrial = lazy(() => import('../billing/ActivateTrial').then((m) => m.ActivateTrial));
 const Unsubscribe = lazy(() => import('../billing/Unsubscribe').then((m) => m.Unsubscribe));
@@ -107,6 +109,8 @@ function Gate() {
         <Route path="/projects/:projectId/behavior/page" component={PageReport} />
         <Route path="/projects/:projectId/behavior/forms" component={BehaviorForms} />
         <Route path="/projects/:projectId/behavior/form" component={FormDetail} />
+        <Route path="/projects/:projectId/recordings" component={Recordings} />
+        <Route path="/projects/:projectId/recordings/:sessionId" component={Recording} />
         <Route path="/projects/:projectId/labeled-events" component={LabeledRules} />
         <Route path="/projects/:projectId/labeled-events/new" component={RuleEditor} />
         <Route path="/projects/:projectId/labeled-events/:ruleId" component={RuleEditor} />

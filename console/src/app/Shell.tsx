@@ -46,6 +46,7 @@ function projectNav(id: number, billed: boolean): Array<{ heading: string; items
       items: [
         { href: `${base}/behavior/pages`, label: 'Pages' },
         { href: `${base}/behavior/forms`, label: 'Forms' },
+        { href: `${base}/recordings`, label: 'Recordings' },
       ],
     },
     {

@@ -4,7 +4,7 @@
 import type { SessionState } from './session';
 
 export const FEATURES: Record<string, { title: string; unlocks: string }> = {
-  actor_drilldown: { title: 'People drill-down', unlocks: 'the people who dropped off at a funnel step, the people of a retention cell, and paths counted per session' },
+  actor_drilldown: { title: 'People drill-down', unlocks: 'the people who dropped off at a funnel step, the people of a retention cell, paths counted per session, and session recordings' },
   saved_segments: { title: 'Saved segments', unlocks: 'saving filters as segments and using them in every insight' },
 };
 

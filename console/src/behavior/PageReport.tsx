@@ -15,6 +15,7 @@ import { HorizontalBars } from './HorizontalBars';
 import { ClickHeatmap } from './ClickHeatmap';
 import { ElementCells } from './ElementCells';
 import { clicksText } from './density';
+import { recordingsHref, WatchLink } from '../replay/WatchLink';
 
 type Report = Schemas['BehaviorPage'];
 type Band = Schemas['HeatmapBand'];
@@ -46,6 +47,11 @@ export function PageReport() {
           ) : (
             <>
               <Figures report={r} />
+              {r.summary.rage_clicks > 0 && (
+                <p class="result-meta">
+                  <WatchLink href={recordingsHref(projectId, { url: r.url, rage_clicks: 'true' })} label="Watch recordings with rage clicks on this page" text="Watch recordings with rage clicks on this page" />
+                </p>
+              )}
               <ScrollReach scroll={r.summary.scroll} />
               <Heatmap report={r} ctx={ctx} />
               <Elements report={r} items={paged.items} />

@@ -5,6 +5,7 @@ import { useState } from 'preact/hooks';
 import { formatDateTime } from '../ui/format';
 import { TableHead } from '../ui/TableHead';
 import { Table } from '../ui/Table';
+import { recordingHref, WatchLink } from '../replay/WatchLink';
 
 export interface StoredEvent {
   uuid: string;
@@ -16,6 +17,7 @@ export interface StoredEvent {
   anonymous_id?: string | null;
   url?: string | null;
   source?: string | null;
+  session_id?: string | null;
   [key: string]: unknown;
 }
 
@@ -24,7 +26,8 @@ export type EventTime = 'received' | 'event_time';
 
 const TIME_HEADERS: Record<EventTime, string> = { received: 'Received', event_time: 'Event time' };
 
-export function EventRow({ event, time }: { event: StoredEvent; time: EventTime }) {
+/** `projectId`: rows offer to watch the recording of their session. */
+export function EventRow({ event, time, projectId }: { event: StoredEvent; time: EventTime; projectId?: number }) {
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -37,10 +40,13 @@ export function EventRow({ event, time }: { event: StoredEvent; time: EventTime 
         </td>
         <td>{event.user_id ?? event.actor_id ?? event.anonymous_id ?? '—'}</td>
         <td class="truncate">{event.url ?? event.source ?? '—'}</td>
+        {projectId !== undefined && (
+          <td>{event.session_id && event.source === 'browser' && <WatchLink href={recordingHref(projectId, event.session_id)} label={`Watch the recording of the session of this ${event.event}`} />}</td>
+        )}
       </tr>
       {open && (
         <tr class="event-json">
-          <td colSpan={4}>
+          <td colSpan={projectId === undefined ? 4 : 5}>
             <pre tabIndex={0}>{JSON.stringify(event, null, 2)}</pre>
           </td>
         </tr>
@@ -49,13 +55,14 @@ export function EventRow({ event, time }: { event: StoredEvent; time: EventTime 
   );
 }
 
-export function EventsTable({ events, time, testId }: { events: StoredEvent[]; time: EventTime; testId?: string }) {
+export function EventsTable({ events, time, testId, projectId }: { events: StoredEvent[]; time: EventTime; testId?: string; projectId?: number }) {
+  const watch = projectId !== undefined && events.some((e) => e.session_id && e.source === 'browser');
   return (
     <Table label="Events" class="events-table" testId={testId}>
-      <TableHead columns={[TIME_HEADERS[time], 'Event', 'Person', 'URL or source']} />
+      <TableHead columns={[TIME_HEADERS[time], 'Event', 'Person', 'URL or source', ...(watch ? ['Recording'] : [])]} />
       <tbody>
         {events.map((event) => (
-          <EventRow key={event.uuid} event={event} time={time} />
+          <EventRow key={event.uuid} event={event} time={time} projectId={watch ? projectId : undefined} />
         ))}
       </tbody>
     </Table>

@@ -11,6 +11,8 @@ import { formatDateTime } from '../ui/format';
 import { EventsTable, type EventTime, type StoredEvent } from './EventRow';
 import { TableHead } from '../ui/TableHead';
 import { Table } from '../ui/Table';
+import { recordingsHref, WatchLink } from '../replay/WatchLink';
+import { toIso, toLocal } from '../ui/localTime';
 
 type Doctor = Schemas['DoctorRecord'];
 type Query = NonNullable<import('../api/schema').operations['listEvents']['parameters']['query']>;
@@ -24,14 +26,6 @@ const TEXT_FILTERS: Array<[keyof Query, string]> = [
 ];
 
 const DAY_MS = 86_400_000;
-
-/** A datetime-local value (the browser's local time) as RFC 3339. */
-const toIso = (local: string) => (local ? new Date(local).toISOString() : '');
-const toLocal = (iso: string) => {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-};
 
 export function EventsExplorer() {
   const projectId = Number(useRoute().params.projectId);
@@ -96,6 +90,11 @@ export function EventsExplorer() {
           ? 'Everything clients sent in the range: events stored clean, stored with warnings, and attempts refused with the reason.'
           : `Stored events, ${order === 'received' ? 'newest received first' : 'latest event time first'}. Identities resolve through identify and alias links.`}
       </p>
+      {!doctor && url.get('actor_id') && (
+        <p class="result-meta">
+          <WatchLink href={recordingsHref(projectId, { person: url.get('actor_id') })} label="Watch this person's recordings" text="Watch this person's recordings" />
+        </p>
+      )}
       <Filters doctor={doctor} url={url} from={from} to={to} />
       <ErrorNote error={error} />
       {loading && items.length === 0 ? (
@@ -108,7 +107,7 @@ export function EventsExplorer() {
       ) : doctor ? (
         <DoctorTable records={items as Doctor[]} />
       ) : (
-        <EventsTable events={items as StoredEvent[]} time={order} testId="events-table" />
+        <EventsTable events={items as StoredEvent[]} time={order} testId="events-table" projectId={projectId} />
       )}
       {cursor && (
         <button type="button" class="button secondary" disabled={loading} onClick={() => void load(cursor)}>

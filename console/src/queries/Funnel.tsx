@@ -14,6 +14,7 @@ import { InsightFrame, useInsight, useProjectCurrency } from './insight';
 import { useAction } from '../ui/useAction';
 import { TableHead } from '../ui/TableHead';
 import { Table } from '../ui/Table';
+import { recordingsHref, WatchLink } from '../replay/WatchLink';
 
 export function Funnel() {
   const ctx = useInsight();
@@ -249,7 +250,7 @@ function DroppedActors({ projectId, body, stepCount }: { projectId: number; body
         <ul class="actor-list" data-testid="dropped-actors">
           {pages.flat().map((a) => (
             <li>
-              <code>{a.actor_id}</code>
+              <code>{a.actor_id}</code> <WatchLink href={recordingsHref(projectId, { person: a.actor_id })} label={`Watch the recordings of ${a.actor_id}`} />
             </li>
           ))}
         </ul>

@@ -13,6 +13,7 @@ import { ErrorNote } from '../ui/states';
 import { ChoiceControl, CompareToggle, ControlBar, DateRange, EventPicker, FilterEditor, filtersOf, useEventNames, usePropertyKeys } from './controls/Controls';
 import { InsightFrame, useInsight, useProjectCurrency } from './insight';
 import { Table } from '../ui/Table';
+import { recordingsHref, WatchLink } from '../replay/WatchLink';
 
 type Value = 'actors' | 'revenue' | 'paid_conversion';
 
@@ -212,7 +213,7 @@ function CellActors({ projectId, body, cell }: { projectId: number; body: Record
         <ul class="actor-list" data-testid="cell-actors">
           {people.data.items.map((a) => (
             <li>
-              <code>{a.actor_id}</code>
+              <code>{a.actor_id}</code> <WatchLink href={recordingsHref(projectId, { person: a.actor_id })} label={`Watch the recordings of ${a.actor_id}`} />
             </li>
           ))}
         </ul>

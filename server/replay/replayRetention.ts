@@ -1,0 +1,83 @@
+// Deleting recordings: those past their project's replay_retention_days (a sweep job queued every
+// hour and at start), every recording of a deleted project (the same sweep, queued at once), and a
+// person's recordings on request. A recording goes as a whole: a session is deleted once its last
+// activity is older than the cutoff. Deletes run as exclusive turns of the ingest writer, the one
+// connection that writes the event store.
+
+import type { Services } from '../services.js';
+import { ingestWriter } from '../ingest/groupWriter.js';
+import { kickJobs, queueJob } from '../store/jobs.js';
+import { readEvents } from '../events/timeLimit.js';
+import { retentionDays } from './replaySettings.js';
+
+export const REPLAY_SWEEP = 'replay.sweep';
+const SWEEP_EVERY_MS = 60 * 60_000;
+const DAY_MS = 86_400_000;
+
+/** Queues a sweep unless one is already waiting, and wakes the job runner. */
+export function queueSweep(services: Services): void {
+  const waiting = services.meta.prepare("SELECT 1 FROM jobs WHERE kind = ? AND state = 'queued'").get(REPLAY_SWEEP);
+  if (!waiting) queueJob(services.meta, REPLAY_SWEEP, null, services.clock.now());
+  kickJobs(services);
+}
+
+const sweeping = new WeakSet<Services>();
+
+/** A sweep now and every hour while the server runs (once, however often the app is built); stopped at shutdown. */
+export function startReplaySweeps(services: Services): void {
+  if (sweeping.has(services)) return;
+  sweeping.add(services);
+  queueSweep(services);
+  const timer = setInterval(() => {
+    try {
+      queueSweep(services);
+    } catch (err) {
+      services.log.error({ err }, 'queueing the recordings sweep failed');
+    }
+  }, SWEEP_EVERY_MS);
+  timer.unref();
+  services.onShutdown(() => clearInterval(timer));
+}
+
+/** The job: per project with recordings, deletes those past retention (all of them for a deleted project). */
+export async function sweepRecordings(services: Services): Promise<{ deleted_chunks: number }> {
+  const now = services.clock.now().getTime();
+  const projects = await readEvents(services, 'SELECT DISTINCT project_id FROM replay_chunks', []);
+  let deleted = 0;
+  for (const { project_id } of projects) {
+    const id = Number(project_id);
+    const live = services.meta.prepare('SELECT 1 FROM projects WHERE id = ? AND deleted_at IS NULL').get(id);
+    deleted += live ? await deleteOlderThan(services, id, new Date(now - retentionDays(services.meta, id) * DAY_MS)) : await deleteProjectRecordings(services, id);
+  }
+  if (deleted > 0) services.log.info({ deleted_chunks: deleted }, 'recordings deleted');
+  return { deleted_chunks: deleted };
+}
+
+function deleteOlderThan(services: Services, projectId: number, cutoff: Date): Promise<number> {
+  return deleteChunks(
+    services,
+    `DELETE FROM replay_chunks WHERE project_id = $1 AND session_id IN (
+       SELECT session_id FROM replay_chunks WHERE project_id = $1 GROUP BY session_id
+       HAVING max(coalesce(last_ts, received_at)) < make_timestamptz($2::BIGINT * 1000))`,
+    [projectId, cutoff.getTime()],
+  );
+}
+
+function deleteProjectRecordings(services: Services, projectId: number): Promise<number> {
+  return deleteChunks(services, 'DELETE FROM replay_chunks WHERE project_id = $1', [projectId]);
+}
+
+/** Deletes the recordings of the sessions whose person (through identity links) is `person`; answers how many. */
+export async function deletePersonRecordings(services: Services, projectId: number, person: string): Promise<number> {
+  const sessions = `SELECT c.session_id FROM replay_chunks c
+      LEFT JOIN identity_links l ON l.project_id = c.project_id AND l.distinct_id = c.anonymous_id
+     WHERE c.project_id = $1 AND COALESCE(l.actor_id, c.anonymous_id) = $2`;
+  const [count] = await readEvents(services, `SELECT count(DISTINCT session_id) AS n FROM (${sessions})`, [projectId, person]);
+  await deleteChunks(services, `DELETE FROM replay_chunks WHERE project_id = $1 AND session_id IN (${sessions})`, [projectId, person]);
+  return Number(count?.n ?? 0);
+}
+
+async function deleteChunks(services: Services, sql: string, params: Array<string | number>): Promise<number> {
+  const result = await ingestWriter(services).exclusive((conn) => conn.run(sql, params), { changes: 'reported' });
+  return Number(result.rowsChanged);
+}
