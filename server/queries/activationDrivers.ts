@@ -7,11 +7,14 @@
 import { ValidationError } from '../http/errors.js';
 import type { EventStore, Row } from '../store/eventStore.js';
 import { today, type QueryContext } from './context.js';
-import { addDays } from './dates.js';
-import { checkFilters, type FilterItem } from './filters.js';
+import { addDays } from '../engine/dates.js';
+import { checkFilters, type FilterItem } from '../engine/filters.js';
 import { checkRange, effectiveRange, type DateRange } from './ranges.js';
 import { phi, phiInterval, ratio, type Table } from './stats.js';
-import { ACTOR, Binder, compareText, dateValue, filtersCondition, managedEvent, num, scanEvents, type BuiltSql } from './sql.js';
+import { filtersCondition, managedEvent } from '../engine/conditions.js';
+import { scanEvents } from '../engine/eventScan.js';
+import { ACTOR } from '../engine/identity.js';
+import { Binder, compareText, dateValue, num, type BuiltSql } from '../engine/sql.js';
 
 export interface ActivationOutcome {
   event: string;

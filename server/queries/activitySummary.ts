@@ -3,9 +3,10 @@
 
 import type { EventStore, Row } from '../store/eventStore.js';
 import type { QueryContext } from './context.js';
-import { addDays } from './dates.js';
+import { addDays } from '../engine/dates.js';
 import { checkDate } from './ranges.js';
-import { Binder, dateValue, num, scanActorDays, type BuiltSql } from './sql.js';
+import { scanActorDays } from '../engine/rollups/actorDays.js';
+import { Binder, dateValue, num, type BuiltSql } from '../engine/sql.js';
 
 export interface ActivitySummaryParams {
   /** The last local day counted (inclusive), normally the last complete one. */

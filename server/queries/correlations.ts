@@ -5,9 +5,12 @@
 
 import type { EventStore, Row } from '../store/eventStore.js';
 import type { QueryContext } from './context.js';
-import { checkFilters, type FilterItem } from './filters.js';
+import { checkFilters, type FilterItem } from '../engine/filters.js';
 import { checkRange, effectiveRange, type DateRange } from './ranges.js';
-import { ACTOR, Binder, compareText, filtersCondition, managedEvent, num, numOrNull, scanEvents, type BuiltSql } from './sql.js';
+import { filtersCondition, managedEvent } from '../engine/conditions.js';
+import { scanEvents } from '../engine/eventScan.js';
+import { ACTOR } from '../engine/identity.js';
+import { Binder, compareText, num, numOrNull, type BuiltSql } from '../engine/sql.js';
 import { benjaminiHochberg, oddsRatio, ratio } from './stats.js';
 
 export interface CorrelationsParams {

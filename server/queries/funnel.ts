@@ -6,11 +6,14 @@ import { ValidationError } from '../http/errors.js';
 import type { EventStore, Row } from '../store/eventStore.js';
 import type { QueryContext } from './context.js';
 import type { CursorCodec } from './cursors.js';
-import { rangeLength } from './dates.js';
+import { rangeLength } from '../engine/dates.js';
 import { ratio } from './stats.js';
-import { checkFilters, type FilterItem } from './filters.js';
+import { checkFilters, type FilterItem } from '../engine/filters.js';
 import { checkCompare, checkRange, compareRange, effectiveRange, type CompareRequest, type DateRange } from './ranges.js';
-import { ACTOR, actorOf, Binder, dateValue, eventCondition, fieldText, filtersCondition, hasFilters, num, numOrNull, scanEvents, type ActorForm, type BuiltSql } from './sql.js';
+import { eventCondition, fieldText, filtersCondition, hasFilters } from '../engine/conditions.js';
+import { scanEvents } from '../engine/eventScan.js';
+import { ACTOR, actorOf, type ActorForm } from '../engine/identity.js';
+import { Binder, dateValue, num, numOrNull, type BuiltSql } from '../engine/sql.js';
 
 export interface FunnelStep {
   event: string;

@@ -5,7 +5,7 @@ import type { Entitlement } from '../license/requireEntitlement.js';
 import type { EventStore } from '../store/eventStore.js';
 import type { QueryContext, QueryName } from './context.js';
 import type { CursorCodec } from './cursors.js';
-import type { FilterItem } from './filters.js';
+import type { FilterItem } from '../engine/filters.js';
 import type { QueryOperationDoc } from './openapi.js';
 import { runFunnel, shapeFunnel, validateFunnel, type FunnelParams } from './funnel.js';
 import { runRetention, shapeRetention, validateRetention, type RetentionParams } from './retention.js';

@@ -4,10 +4,12 @@
 
 import type { EventStore, Row } from '../store/eventStore.js';
 import type { QueryContext } from './context.js';
-import { bucketStart, bucketsOf, nextBucket } from './dates.js';
-import { checkFilters, type FilterItem } from './filters.js';
+import { bucketStart, bucketsOf, nextBucket } from '../engine/dates.js';
+import { checkFilters, type FilterItem } from '../engine/filters.js';
 import { checkRange, type DateRange } from './ranges.js';
-import { Binder, dateBucket, dateValue, num, scanActiveDays, type BuiltSql } from './sql.js';
+import { dateBucket } from '../engine/eventScan.js';
+import { scanActiveDays } from '../engine/rollups/actorDays.js';
+import { Binder, dateValue, num, type BuiltSql } from '../engine/sql.js';
 
 export type LifecycleInterval = 'day' | 'week';
 

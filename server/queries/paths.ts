@@ -7,12 +7,13 @@ import type { DuckDBDataChunk, DuckDBMaterializedResult } from '@duckdb/node-api
 import { ValidationError } from '../http/errors.js';
 import type { EventStore } from '../store/eventStore.js';
 import type { QueryContext } from './context.js';
-import { checkFilters, type FilterItem } from './filters.js';
+import { checkFilters, type FilterItem } from '../engine/filters.js';
 import { checkRange, effectiveRange, type DateRange } from './ranges.js';
 import { cleanedPagesSql } from './pathCleaning.js';
-import { addDays } from './dates.js';
-import { dayStartMs } from './localTime.js';
-import { Binder, compareText, fieldText, filtersCondition, type BuiltSql } from './sql.js';
+import { addDays } from '../engine/dates.js';
+import { dayStartMs } from '../engine/localTime.js';
+import { fieldText, filtersCondition } from '../engine/conditions.js';
+import { Binder, compareText, type BuiltSql } from '../engine/sql.js';
 
 export interface PathsParams {
   date_from: string;

@@ -4,10 +4,13 @@
 
 import type { EventStore, Row } from '../store/eventStore.js';
 import { today, type QueryContext } from './context.js';
-import { addDays, bucketStart, bucketsOf, nextBucket } from './dates.js';
-import { checkFilters, type FilterItem } from './filters.js';
+import { addDays, bucketStart, bucketsOf, nextBucket } from '../engine/dates.js';
+import { checkFilters, type FilterItem } from '../engine/filters.js';
 import { checkCompare, checkRange, compareRange, effectiveRange, type CompareRequest, type DateRange } from './ranges.js';
-import { ACTOR, Binder, dateBucket, num, scanActiveDays, scanEvents, type ActorForm, type BuiltSql } from './sql.js';
+import { dateBucket, scanEvents } from '../engine/eventScan.js';
+import { ACTOR, type ActorForm } from '../engine/identity.js';
+import { scanActiveDays } from '../engine/rollups/actorDays.js';
+import { Binder, num, type BuiltSql } from '../engine/sql.js';
 
 export type Granularity = 'day' | 'week';
 export type RetentionValue = 'actors' | 'revenue' | 'paid_conversion';

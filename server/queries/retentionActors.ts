@@ -5,11 +5,11 @@ import { ValidationError } from '../http/errors.js';
 import type { EventStore, Row } from '../store/eventStore.js';
 import type { QueryContext } from './context.js';
 import type { CursorCodec } from './cursors.js';
-import { addDays, bucketsOf } from './dates.js';
-import { checkFilters } from './filters.js';
+import { addDays, bucketsOf } from '../engine/dates.js';
+import { checkFilters } from '../engine/filters.js';
 import { checkRange, type DateRange } from './ranges.js';
 import { cohortCtes, periodExpr, type CohortDefinition } from './retention.js';
-import { Binder, type BuiltSql } from './sql.js';
+import { Binder, type BuiltSql } from '../engine/sql.js';
 
 export interface RetentionActorsParams extends CohortDefinition, DateRange {
   /** A cohort label exactly as the retention response gives it. */

@@ -4,9 +4,13 @@
 
 import type { EventStore, Row } from '../store/eventStore.js';
 import type { QueryContext } from './context.js';
-import { checkFilters, type FilterItem } from './filters.js';
+import { checkFilters, type FilterItem } from '../engine/filters.js';
 import { checkRange, type DateRange } from './ranges.js';
-import { ACTOR, Binder, filtersCondition, hasFilters, num, scanActorDays, scanEvents, type BuiltSql } from './sql.js';
+import { filtersCondition, hasFilters } from '../engine/conditions.js';
+import { scanEvents } from '../engine/eventScan.js';
+import { ACTOR } from '../engine/identity.js';
+import { scanActorDays } from '../engine/rollups/actorDays.js';
+import { Binder, num, type BuiltSql } from '../engine/sql.js';
 
 export interface RevenueSummaryParams extends DateRange {
   filters?: FilterItem[];

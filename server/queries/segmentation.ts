@@ -3,13 +3,16 @@
 
 import type { EventStore, Row } from '../store/eventStore.js';
 import type { QueryContext } from './context.js';
-import { bucketsOf } from './dates.js';
-import { checkFilters, type FilterItem } from './filters.js';
-import { hourBuckets, hourLabel } from './localTime.js';
+import { bucketsOf } from '../engine/dates.js';
+import { checkFilters, type FilterItem } from '../engine/filters.js';
+import { hourBuckets, hourLabel } from '../engine/localTime.js';
 import { checkCompare, checkRange, compareRange, effectiveRange, type CompareRequest, type DateRange } from './ranges.js';
-import {
-  ACTOR, Binder, bucketKey, dateBucket, eventCondition, fieldText, filtersCondition, hasFilters, num, numOrNull, scanActorDays, scanEvents, scanPropertyDays, type BuiltSql, type LocalTimeSql,
-} from './sql.js';
+import { eventCondition, fieldText, filtersCondition, hasFilters } from '../engine/conditions.js';
+import { bucketKey, dateBucket, scanEvents, type LocalTimeSql } from '../engine/eventScan.js';
+import { ACTOR } from '../engine/identity.js';
+import { scanActorDays } from '../engine/rollups/actorDays.js';
+import { scanPropertyDays } from '../engine/rollups/propertyDays.js';
+import { Binder, num, numOrNull, type BuiltSql } from '../engine/sql.js';
 
 export type SegmentationMetric = 'events' | 'uniques' | 'revenue' | 'revenue_avg';
 export type SegmentationInterval = 'hour' | 'day' | 'week' | 'month';

@@ -3,10 +3,11 @@
 
 import type { EventStore, Row } from '../store/eventStore.js';
 import type { QueryContext } from './context.js';
-import { rangeLength } from './dates.js';
-import { checkFilters, type FilterItem } from './filters.js';
+import { rangeLength } from '../engine/dates.js';
+import { checkFilters, type FilterItem } from '../engine/filters.js';
 import { checkRange, type DateRange } from './ranges.js';
-import { Binder, num, scanActiveDays, type BuiltSql } from './sql.js';
+import { scanActiveDays } from '../engine/rollups/actorDays.js';
+import { Binder, num, type BuiltSql } from '../engine/sql.js';
 
 export interface StickinessParams extends DateRange {
   event: string;

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import type { BuiltSql } from '../../server/queries/sql.js';
+import type { BuiltSql } from '../../server/engine/sql.js';
 import type { QueryContext } from '../../server/queries/context.js';
 import { buildFunnelSql } from '../../server/queries/funnel.js';
 import { buildRetentionSql } from '../../server/queries/retention.js';

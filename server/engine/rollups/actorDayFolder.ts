@@ -5,7 +5,7 @@
 // transaction up to one folded rowid. A project whose zone changed is folded again from scratch, a
 // key added to events.rollup_properties is folded from the first event, and a key removed from it
 // is dropped. Queries stay exact whatever the folder's progress, as they read the raw events past
-// the folded point (see scanActorDays, scanPageDays, scanFormDays and scanClicks in sql.ts).
+// the folded point (see the scan of each rollup beside this file).
 //
 // The folder relies on rowids of `events` growing in commit order, which holds because events are
 // appended. Deleting events (a purge, through `exclusive`) breaks it twice: the rollup rows still
@@ -19,8 +19,13 @@
 // they for it.
 
 import { INTEGER, LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api';
-import type { Services } from '../services.js';
-import { ACTOR_DAY_MEASURES, CLICK_ROLLUPS, clickRollupRows, clickSourceColumns, FORM_DAY_MEASURES, FORM_DAY_SOURCE, PAGE_DAY_MEASURES, SCROLL_PERCENT, propsPath, type ClickRollup } from './sql.js';
+import type { Services } from '../../services.js';
+import { propsPath } from '../conditions.js';
+import { COMPACT_ACTOR_DAYS, foldActorDays } from './actorDays.js';
+import { CLICK_TABLES, compactClicks, foldClicks } from './clickDays.js';
+import { COMPACT_FORM_DAYS, foldFormDays } from './formDays.js';
+import { COMPACT_PAGE_DAYS, foldPageDays } from './pageDays.js';
+import { COMPACT_PROPERTY_DAYS, foldPropertyDays } from './propertyDays.js';
 
 /** How often the folder looks for new events. */
 const PASS_INTERVAL_MS = 5_000;
@@ -42,44 +47,6 @@ interface LiveProject {
   timezone: string;
 }
 
-/**
- * (project, local day, event, distinct id) aggregates of the events joined to `z` (project_id,
- * timezone) and matching `where`, plus one row per (project, local day, distinct id) with a NULL
- * event for all of them, in the table's column order (the id's key last).
- */
-const aggregate = (where: string) => `SELECT project_id, day, event, distinct_id, ${ACTOR_DAY_MEASURES}, distinct_key
-  FROM (SELECT e.project_id, CAST(timezone(z.timezone, e.ts) AS DATE) AS day, e.event, e.distinct_id, e.distinct_key, e.revenue
-    FROM events e JOIN (SELECT unnest($ids) AS project_id, unnest($zones) AS timezone) z ON z.project_id = e.project_id WHERE ${where})
-  GROUP BY GROUPING SETS ((project_id, day, event, distinct_id, distinct_key), (project_id, day, distinct_id, distinct_key))`;
-
-/** (project, local day, event, key, value) counts of the same events for the keys of `$keys` (JSON paths `$paths`). */
-const propertyAggregate = (where: string) => `SELECT project_id, day, event, key, value, count(*), sum(revenue), count(revenue)
-  FROM (SELECT e.project_id, CAST(timezone(z.timezone, e.ts) AS DATE) AS day, e.event, k.key, json_extract_string(e.props, k.path) AS value, e.revenue
-    FROM events e JOIN (SELECT unnest($ids) AS project_id, unnest($zones) AS timezone) z ON z.project_id = e.project_id
-    CROSS JOIN (SELECT unnest($keys) AS key, unnest($paths) AS path) k WHERE ${where})
-  GROUP BY project_id, day, event, key, value`;
-
-/** (project, local day, URL) figures of the same events for the page behavior reports (page_days); labeled events are their sources again, not counted. */
-const pageAggregate = (where: string) => `SELECT project_id, day, url, ${PAGE_DAY_MEASURES}
-  FROM (SELECT e.project_id, CAST(timezone(z.timezone, e.ts) AS DATE) AS day, e.url, e.event, e.distinct_key, e.session_id, ${SCROLL_PERCENT} AS pct
-    FROM events e JOIN (SELECT unnest($ids) AS project_id, unnest($zones) AS timezone) z ON z.project_id = e.project_id WHERE e.url IS NOT NULL AND e.rule_id IS NULL AND ${where})
-  GROUP BY project_id, day, url`;
-
-/** (project, local day, URL, form, session, distinct id) form interaction of the same events (form_days). */
-const formAggregate = (where: string) => `SELECT project_id, day, url, form, session_key, distinct_key, ${FORM_DAY_MEASURES}
-  FROM (SELECT e.project_id, CAST(timezone(z.timezone, e.ts) AS DATE) AS day, e.url, e.event, e.distinct_key,
-      ${Object.entries(FORM_DAY_SOURCE).map(([k, v]) => `${v} AS ${k}`).join(', ')}
-    FROM events e JOIN (SELECT unnest($ids) AS project_id, unnest($zones) AS timezone) z ON z.project_id = e.project_id
-    WHERE e.event IN ('pp.form_start', 'pp.form_submit', 'pp.form_abandon') AND e.url IS NOT NULL AND ${where})
-  WHERE form IS NOT NULL
-  GROUP BY project_id, day, url, form, session_key, distinct_key`;
-
-/** (project, local day, URL, placement) counts of the same clicks for the heatmap (click_cells, click_elements). */
-const clickAggregate = (table: ClickRollup, where: string) => clickRollupRows(table, `SELECT e.project_id, CAST(timezone(z.timezone, e.ts) AS DATE) AS day, e.url,
-      ${Object.entries(clickSourceColumns(table)).map(([k, v]) => `${v} AS ${k}`).join(', ')}
-    FROM events e JOIN (SELECT unnest($ids) AS project_id, unnest($zones) AS timezone) z ON z.project_id = e.project_id
-    WHERE ${CLICK_ROLLUPS[table].where} AND e.url IS NOT NULL AND ${where}`, ['project_id', 'day', 'url']);
-const CLICK_TABLES = Object.keys(CLICK_ROLLUPS) as ClickRollup[];
 /** Every rollup table holding rows per project, then the record of which projects are folded. */
 const PROJECT_TABLES = ['actor_days', 'property_days', 'page_days', 'form_days', ...CLICK_TABLES, 'actor_day_zones'];
 
@@ -218,13 +185,13 @@ export class ActorDayFolder {
       }
       const properties = async (projects: LiveProject[], of: string[], where: string, bounds: Record<string, bigint>) => {
         if (projects.length === 0 || of.length === 0) return;
-        await conn.run(`INSERT INTO property_days ${propertyAggregate(where)}`, { ...projectLists(projects), ...keyLists(of), ...bounds }, { ...projectTypes, ...keyTypes });
+        await conn.run(`INSERT INTO property_days ${foldPropertyDays(where)}`, { ...projectLists(projects), ...keyLists(of), ...bounds }, { ...projectTypes, ...keyTypes });
       };
       if (stale.length > 0) {
-        await conn.run(`INSERT INTO actor_days ${aggregate('e.rowid <= $upto')}`, { ...projectLists(stale), upto: BigInt(upto) }, projectTypes);
-        await conn.run(`INSERT INTO page_days ${pageAggregate('e.rowid <= $upto')}`, { ...projectLists(stale), upto: BigInt(upto) }, projectTypes);
-        await conn.run(`INSERT INTO form_days ${formAggregate('e.rowid <= $upto')}`, { ...projectLists(stale), upto: BigInt(upto) }, projectTypes);
-        for (const t of CLICK_TABLES) await conn.run(`INSERT INTO ${t} ${clickAggregate(t, 'e.rowid <= $upto')}`, { ...projectLists(stale), upto: BigInt(upto) }, projectTypes);
+        await conn.run(`INSERT INTO actor_days ${foldActorDays('e.rowid <= $upto')}`, { ...projectLists(stale), upto: BigInt(upto) }, projectTypes);
+        await conn.run(`INSERT INTO page_days ${foldPageDays('e.rowid <= $upto')}`, { ...projectLists(stale), upto: BigInt(upto) }, projectTypes);
+        await conn.run(`INSERT INTO form_days ${foldFormDays('e.rowid <= $upto')}`, { ...projectLists(stale), upto: BigInt(upto) }, projectTypes);
+        for (const t of CLICK_TABLES) await conn.run(`INSERT INTO ${t} ${foldClicks(t, 'e.rowid <= $upto')}`, { ...projectLists(stale), upto: BigInt(upto) }, projectTypes);
         await properties(stale, keys, 'e.rowid <= $upto', { upto: BigInt(upto) });
         await conn.run('INSERT INTO actor_day_zones SELECT unnest($ids), unnest($zones)', projectLists(stale), projectTypes);
       }
@@ -234,10 +201,10 @@ export class ActorDayFolder {
       }
       if (current.length > 0 && upto > through) {
         const bounds = { through: BigInt(through), upto: BigInt(upto) };
-        await conn.run(`INSERT INTO actor_days ${aggregate('e.rowid > $through AND e.rowid <= $upto')}`, { ...projectLists(current), ...bounds }, projectTypes);
-        await conn.run(`INSERT INTO page_days ${pageAggregate('e.rowid > $through AND e.rowid <= $upto')}`, { ...projectLists(current), ...bounds }, projectTypes);
-        await conn.run(`INSERT INTO form_days ${formAggregate('e.rowid > $through AND e.rowid <= $upto')}`, { ...projectLists(current), ...bounds }, projectTypes);
-        for (const t of CLICK_TABLES) await conn.run(`INSERT INTO ${t} ${clickAggregate(t, 'e.rowid > $through AND e.rowid <= $upto')}`, { ...projectLists(current), ...bounds }, projectTypes);
+        await conn.run(`INSERT INTO actor_days ${foldActorDays('e.rowid > $through AND e.rowid <= $upto')}`, { ...projectLists(current), ...bounds }, projectTypes);
+        await conn.run(`INSERT INTO page_days ${foldPageDays('e.rowid > $through AND e.rowid <= $upto')}`, { ...projectLists(current), ...bounds }, projectTypes);
+        await conn.run(`INSERT INTO form_days ${foldFormDays('e.rowid > $through AND e.rowid <= $upto')}`, { ...projectLists(current), ...bounds }, projectTypes);
+        for (const t of CLICK_TABLES) await conn.run(`INSERT INTO ${t} ${foldClicks(t, 'e.rowid > $through AND e.rowid <= $upto')}`, { ...projectLists(current), ...bounds }, projectTypes);
         await properties(current, kept, 'e.rowid > $through AND e.rowid <= $upto', bounds);
       }
       await conn.run('UPDATE actor_day_state SET through_rowid = $upto, through_uuid = (SELECT uuid FROM events WHERE rowid = $upto)', { upto: BigInt(upto) });
@@ -274,38 +241,8 @@ export class ActorDayFolder {
     if (!force && (total - compacted <= Math.max(MIN_DELTA_ROWS, compacted / 4) || total < this.retryCompactionAt)) return false;
     try {
       await this.transaction(async (c) => {
-        await c.run('CREATE TABLE actor_days_merged AS FROM actor_days LIMIT 0');
-        await c.run(`INSERT INTO actor_days_merged
-          SELECT project_id, day, event, distinct_id, sum(events), sum(revenue), sum(revenue_events), sum(refunds), sum(refund_events), distinct_key
-          FROM actor_days GROUP BY project_id, day, event, distinct_id, distinct_key ORDER BY project_id, event, day`);
-        await c.run('DROP TABLE actor_days');
-        await c.run('ALTER TABLE actor_days_merged RENAME TO actor_days');
-        await c.run('CREATE TABLE property_days_merged AS FROM property_days LIMIT 0');
-        await c.run(`INSERT INTO property_days_merged
-          SELECT project_id, day, event, key, value, sum(events), sum(revenue), sum(revenue_events)
-          FROM property_days GROUP BY project_id, day, event, key, value ORDER BY project_id, key, event, day`);
-        await c.run('DROP TABLE property_days');
-        await c.run('ALTER TABLE property_days_merged RENAME TO property_days');
-        await c.run('CREATE TABLE page_days_merged AS FROM page_days LIMIT 0');
-        await c.run(`INSERT INTO page_days_merged
-          SELECT project_id, day, url, sum(events), sum(page_views), sum(clicks), sum(rage_clicks), sum(dead_clicks), sum(measured),
-            sum(r25), sum(r50), sum(r75), sum(r100), sum(depth_sum), list_distinct(flatten(list(clickers))),
-            list_distinct(flatten(list(sessions))), list_distinct(flatten(list(sessionless)))
-          FROM page_days GROUP BY project_id, day, url ORDER BY project_id, day, url`);
-        await c.run('DROP TABLE page_days');
-        await c.run('ALTER TABLE page_days_merged RENAME TO page_days');
-        await c.run('CREATE TABLE form_days_merged AS FROM form_days LIMIT 0');
-        await c.run(`INSERT INTO form_days_merged
-          SELECT project_id, day, url, form, session_key, distinct_key, sum(starts), sum(submits), sum(abandons), flatten(list(durations))
-          FROM form_days GROUP BY project_id, day, url, form, session_key, distinct_key ORDER BY project_id, day, url, form`);
-        await c.run('DROP TABLE form_days');
-        await c.run('ALTER TABLE form_days_merged RENAME TO form_days');
-        for (const t of CLICK_TABLES) {
-          const keys = ['project_id', 'day', 'url', ...CLICK_ROLLUPS[t].keys].join(', ');
-          await c.run(`CREATE TABLE ${t}_merged AS FROM ${t} LIMIT 0`);
-          await c.run(`INSERT INTO ${t}_merged SELECT ${keys}, sum(clicks) FROM ${t} GROUP BY ${keys} ORDER BY project_id, day, url`);
-          await c.run(`DROP TABLE ${t}`);
-          await c.run(`ALTER TABLE ${t}_merged RENAME TO ${t}`);
+        for (const statement of [...COMPACT_ACTOR_DAYS, ...COMPACT_PROPERTY_DAYS, ...COMPACT_PAGE_DAYS, ...COMPACT_FORM_DAYS, ...CLICK_TABLES.flatMap(compactClicks)]) {
+          await c.run(statement);
         }
         await c.run('UPDATE actor_day_state SET compacted_rows = (SELECT count(*) FROM actor_days)');
       });

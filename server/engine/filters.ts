@@ -1,6 +1,6 @@
 // Filters as the API takes them: Filter objects and `segment:<id>` references. Here are their types
 // and the semantic checks the schema cannot express (size, operator/value agreement); turning them
-// into SQL is sql.ts's job, loading referenced segments the route's.
+// into SQL is conditions.ts's job, loading referenced segments the route's.
 
 import { ValidationError } from '../http/errors.js';
 
