@@ -1,35 +1,21 @@
 // Which module answers which query route: its documentation, semantic validation, the entitlements
 // its parameters call for, and execute = shape(run(...)). routes.ts mounts every entry the same way.
 
-import type { Entitlement } from '../license/requireEntitlement.js';
-import type { EventStore } from '../store/eventStore.js';
-import type { QueryContext, QueryName } from './context.js';
-import type { CursorCodec } from './cursors.js';
 import type { FilterItem } from '../engine/filters.js';
-import type { QueryOperationDoc } from './openapi.js';
+import type { QueryRoute } from './queryRoute.js';
+import { segmentationRoute } from './segmentation/index.js';
+import { revenueSummaryRoute } from './revenueSummary/index.js';
+import { activitySummaryRoute } from './activitySummary/index.js';
+import { lifecycleRoute } from './lifecycle/index.js';
+import { stickinessRoute } from './stickiness/index.js';
 import { runFunnel, shapeFunnel, validateFunnel, type FunnelParams } from './funnel.js';
 import { runRetention, shapeRetention, validateRetention, type RetentionParams } from './retention.js';
 import { runRetentionActors, shapeRetentionActors, validateRetentionActors, type RetentionActorsParams } from './retentionActors.js';
-import { runSegmentation, shapeSegmentation, validateSegmentation, type SegmentationParams } from './segmentation.js';
-import { runLifecycle, shapeLifecycle, validateLifecycle, type LifecycleParams } from './lifecycle.js';
-import { runStickiness, shapeStickiness, validateStickiness, type StickinessParams } from './stickiness.js';
-import { runActivitySummary, shapeActivitySummary, validateActivitySummary, type ActivitySummaryParams } from './activitySummary.js';
 import { runPaths, shapePaths, validatePaths, type PathsParams } from './paths.js';
 import { runActivationDrivers, shapeActivationDrivers, validateActivationDrivers, type ActivationDriversParams } from './activationDrivers.js';
 import { runCorrelations, shapeCorrelations, validateCorrelations, type CorrelationsParams } from './correlations.js';
-import { runRevenueSummary, shapeRevenueSummary, validateRevenueSummary, type RevenueSummaryParams } from './revenueSummary.js';
 
-export interface QueryRoute<P = any> {
-  name: QueryName;
-  /** Path below /api/v1/projects/{id}/queries/. */
-  path: string;
-  doc: QueryOperationDoc;
-  /** Semantic checks beyond the schema (422); runs before any authorization. */
-  validate?(p: P): void;
-  /** Entitlements these parameters need, besides saved_segments for segment filters. */
-  entitlements(p: P): Entitlement[];
-  execute(store: EventStore, p: P, ctx: QueryContext, cursors: CursorCodec): Promise<unknown>;
-}
+export type { QueryRoute };
 
 const none = () => [];
 
@@ -80,86 +66,6 @@ const retentionActors: QueryRoute<RetentionActorsParams> = {
   validate: validateRetentionActors,
   entitlements: () => ['actor_drilldown', 'saved_segments'],
   execute: async (store, p, ctx, cursors) => shapeRetentionActors(await runRetentionActors(store, p, ctx, cursors), p, cursors),
-};
-
-const segmentation: QueryRoute<SegmentationParams> = {
-  name: 'segmentation',
-  path: 'segmentation',
-  doc: {
-    operationId: 'querySegmentation',
-    summary: 'Segmentation: a metric per time bucket, optionally grouped',
-    description: 'Buckets are local to the project time zone and zero-filled; group_by ranks values by the metric over the whole range.',
-    request: 'SegmentationRequest',
-    response: 'SegmentationResponse',
-    gated: true,
-  },
-  validate: validateSegmentation,
-  entitlements: none,
-  execute: async (store, p, ctx) => shapeSegmentation(await runSegmentation(store, p, ctx), p, ctx),
-};
-
-const lifecycle: QueryRoute<LifecycleParams> = {
-  name: 'lifecycle',
-  path: 'lifecycle',
-  doc: {
-    operationId: 'queryLifecycle',
-    summary: 'Lifecycle: new, returning, resurrecting and dormant actors per bucket',
-    description: 'dormant is reported as a non-positive number.',
-    request: 'LifecycleRequest',
-    response: 'LifecycleResponse',
-    gated: true,
-  },
-  validate: validateLifecycle,
-  entitlements: none,
-  execute: async (store, p, ctx) => shapeLifecycle(await runLifecycle(store, p, ctx), p),
-};
-
-const stickiness: QueryRoute<StickinessParams> = {
-  name: 'stickiness',
-  path: 'stickiness',
-  doc: {
-    operationId: 'queryStickiness',
-    summary: 'Stickiness: actors by number of distinct active days',
-    description: 'One entry per possible day count (1..days in range), zero-filled.',
-    request: 'StickinessRequest',
-    response: 'StickinessResponse',
-    gated: true,
-  },
-  validate: validateStickiness,
-  entitlements: none,
-  execute: async (store, p, ctx) => shapeStickiness(await runStickiness(store, p, ctx), p),
-};
-
-const activitySummary: QueryRoute<ActivitySummaryParams> = {
-  name: 'activity_summary',
-  path: 'activity-summary',
-  doc: {
-    operationId: 'queryActivitySummary',
-    summary: 'DAU, WAU, MAU and usage ratios for one local day',
-    description: 'WAU and MAU are exact distinct actors over the trailing 7 and 30 local days ending at date_to.',
-    request: 'ActivitySummaryRequest',
-    response: 'ActivitySummaryResponse',
-    gated: false,
-  },
-  validate: validateActivitySummary,
-  entitlements: none,
-  execute: async (store, p, ctx) => shapeActivitySummary(await runActivitySummary(store, p, ctx), p),
-};
-
-const revenueSummary: QueryRoute<RevenueSummaryParams> = {
-  name: 'revenue_summary',
-  path: 'revenue-summary',
-  doc: {
-    operationId: 'queryRevenueSummary',
-    summary: 'Revenue, refunds, ARPU and ARPPU over a range',
-    description: 'ARPU divides revenue by distinct active actors over the whole range, each counted once.',
-    request: 'RevenueSummaryRequest',
-    response: 'RevenueSummaryResponse',
-    gated: true,
-  },
-  validate: validateRevenueSummary,
-  entitlements: none,
-  execute: async (store, p, ctx) => shapeRevenueSummary(await runRevenueSummary(store, p, ctx), p, ctx.currency),
 };
 
 const paths: QueryRoute<PathsParams> = {
@@ -214,7 +120,7 @@ const activationDrivers: QueryRoute<ActivationDriversParams> = {
 };
 
 export const QUERIES: QueryRoute[] = [
-  funnel, retention, retentionActors, segmentation, lifecycle, stickiness, activitySummary, revenueSummary, paths, correlations, activationDrivers,
+  funnel, retention, retentionActors, segmentationRoute, lifecycleRoute, stickinessRoute, activitySummaryRoute, revenueSummaryRoute, paths, correlations, activationDrivers,
 ];
 
 /** Every `filters` list of a query body: the top-level one and, for funnels, each step's. */

@@ -17,11 +17,11 @@ import type { QueryContext } from '../../server/queries/context.js';
 import { buildFunnelSql } from '../../server/queries/funnel.js';
 import { buildRetentionSql } from '../../server/queries/retention.js';
 import { buildRetentionActorsSql } from '../../server/queries/retentionActors.js';
-import { buildSegmentationSql } from '../../server/queries/segmentation.js';
-import { buildLifecycleSql } from '../../server/queries/lifecycle.js';
-import { buildStickinessSql } from '../../server/queries/stickiness.js';
-import { buildActivitySummarySql } from '../../server/queries/activitySummary.js';
-import { buildRevenueSummarySql } from '../../server/queries/revenueSummary.js';
+import { buildSegmentationSql } from '../../server/queries/segmentation/statements.js';
+import { buildLifecycleSql } from '../../server/queries/lifecycle/statements.js';
+import { buildStickinessSql } from '../../server/queries/stickiness/statements.js';
+import { buildActivitySummarySql } from '../../server/queries/activitySummary/statements.js';
+import { buildRevenueSummarySql } from '../../server/queries/revenueSummary/statements.js';
 import { CASES, MAIN_PROJECT } from './cases.js';
 import { median } from './queryBench.js';
 
