@@ -5,7 +5,7 @@ import type { Row } from '../../store/eventStore.js';
 import type { QueryContext } from '../context.js';
 import type { DateRange } from '../ranges.js';
 import { phi, phiInterval, ratio, type Table } from '../stats.js';
-import { type ActivationOutcome, type ActivationDriversParams, THRESHOLDS, MIN_SUPPORT, DISCOVERY_PERCENT, DRIVERS_WARNING, windowsOf } from './types.js';
+import { THRESHOLDS, MIN_SUPPORT, DISCOVERY_PERCENT, DRIVERS_WARNING, windowsOf, type ActivationOutcome, type ActivationDriversParams } from './types.js';
 
 /** Amplitude Compass's bands, by the size of phi. */
 export function band(value: number | null): string {

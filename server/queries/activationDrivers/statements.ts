@@ -8,7 +8,7 @@ import { ACTOR } from '../../engine/identity.js';
 import { Binder, dateValue, type BuiltSql } from '../../engine/sql.js';
 import { today, type QueryContext } from '../context.js';
 import type { DateRange } from '../ranges.js';
-import { type ActivationDriversParams, THRESHOLDS, DISCOVERY_PERCENT, windowsOf } from './types.js';
+import { THRESHOLDS, DISCOVERY_PERCENT, windowsOf, type ActivationDriversParams } from './types.js';
 
 /** The CTEs ending in `pop`: eligible anchored actors (actor, anchored_at, aday, discovery, retained). */
 function populationCtes(b: Binder, p: ActivationDriversParams, range: DateRange, ctx: QueryContext): string {

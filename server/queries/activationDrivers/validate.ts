@@ -3,7 +3,7 @@
 import { checkFilters } from '../../engine/filters.js';
 import { ValidationError } from '../../http/errors.js';
 import { checkRange } from '../ranges.js';
-import { type ActivationDriversParams, windowsOf } from './types.js';
+import { windowsOf, type ActivationDriversParams } from './types.js';
 
 export function validateActivationDrivers(p: ActivationDriversParams): void {
   checkRange(p.date_from, p.date_to);

@@ -5,7 +5,7 @@ import { addDays } from '../../engine/dates.js';
 import { scanActorDays } from '../../engine/rollups/actorDays.js';
 import { Binder, dateValue, type BuiltSql } from '../../engine/sql.js';
 import type { QueryContext } from '../context.js';
-import { type ActivitySummaryParams, WEEK_DAYS, MONTH_DAYS } from './types.js';
+import { WEEK_DAYS, MONTH_DAYS, type ActivitySummaryParams } from './types.js';
 
 export function buildActivitySummarySql(p: ActivitySummaryParams, ctx: QueryContext): BuiltSql {
   const b = new Binder();

@@ -4,7 +4,7 @@ import { compareText, num, numOrNull } from '../../engine/sql.js';
 import type { Row } from '../../store/eventStore.js';
 import type { DateRange } from '../ranges.js';
 import { benjaminiHochberg, oddsRatio, ratio } from '../stats.js';
-import { type CorrelationsParams, type CorrelationsResponse, CORRELATION_WARNING } from './types.js';
+import { CORRELATION_WARNING, type CorrelationsParams, type CorrelationsResponse } from './types.js';
 
 export function shapeCorrelations(run: { range: DateRange; rows: Row[] }, p: CorrelationsParams): CorrelationsResponse {
   const first = run.rows[0] ?? {};
