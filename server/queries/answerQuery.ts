@@ -11,7 +11,8 @@ import { requireLiveAccount } from '../billing/accountState.js';
 import { queryTimeoutMs, today, type QueryContext } from './context.js';
 import { cursorCodec } from './cursors.js';
 import { segmentIds } from '../engine/filters.js';
-import { filterListsOf, type QueryRoute } from './index.js';
+import { filterListsOf } from './index.js';
+import type { QueryRoute } from './queryRoute.js';
 import { cacheKey, ResultCache } from './resultCache.js';
 import { getPathCleaning } from './pathCleaning.js';
 

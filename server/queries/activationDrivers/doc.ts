@@ -1,4 +1,5 @@
-// Activation drivers: the operation's documentation; its request and response schemas are in ../openapi.ts.
+// Activation drivers: the operation's documentation; its request and response schemas are in
+// ../openapi.ts.
 
 import type { QueryOperationDoc } from '../openapi.js';
 

@@ -1,5 +1,5 @@
-// Activation drivers: the DuckDB statements, built from the parameters and the query context. Pure: nothing
-// here touches the store.
+// Activation drivers: the DuckDB statements, built from the parameters and the query context. Pure:
+// nothing here touches the store.
 
 import { filtersCondition, managedEvent } from '../../engine/conditions.js';
 import { addDays } from '../../engine/dates.js';

@@ -1,4 +1,5 @@
-// Activation drivers: the request parameters, as the OpenAPI schema has checked them, and the answer's shape.
+// Activation drivers: the request parameters, as the OpenAPI schema has checked them, and the
+// answer's shape.
 
 import type { FilterItem } from '../../engine/filters.js';
 

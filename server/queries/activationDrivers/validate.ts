@@ -1,4 +1,5 @@
-// Activation drivers: the semantic checks the schema cannot state, each refusing with ValidationError (422).
+// Activation drivers: the semantic checks the schema cannot state, each refusing with
+// ValidationError (422).
 
 import { checkFilters } from '../../engine/filters.js';
 import { ValidationError } from '../../http/errors.js';

@@ -1,4 +1,5 @@
-// Activity summary: the operation's documentation; its request and response schemas are in ../openapi.ts.
+// Activity summary: the operation's documentation; its request and response schemas are in
+// ../openapi.ts.
 
 import type { QueryOperationDoc } from '../openapi.js';
 

@@ -1,5 +1,5 @@
-// Activity summary: the DuckDB statements, built from the parameters and the query context. Pure: nothing
-// here touches the store.
+// Activity summary: the DuckDB statements, built from the parameters and the query context. Pure:
+// nothing here touches the store.
 
 import { addDays } from '../../engine/dates.js';
 import { scanActorDays } from '../../engine/rollups/actorDays.js';

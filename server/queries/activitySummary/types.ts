@@ -1,4 +1,5 @@
-// Activity summary: the request parameters, as the OpenAPI schema has checked them, and the answer's shape.
+// Activity summary: the request parameters, as the OpenAPI schema has checked them, and the
+// answer's shape.
 
 export interface ActivitySummaryParams {
   /** The last local day counted (inclusive), normally the last complete one. */

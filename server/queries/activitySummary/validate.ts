@@ -1,4 +1,5 @@
-// Activity summary: the semantic checks the schema cannot state, each refusing with ValidationError (422).
+// Activity summary: the semantic checks the schema cannot state, each refusing with ValidationError
+// (422).
 
 import { checkDate } from '../ranges.js';
 import type { ActivitySummaryParams } from './types.js';

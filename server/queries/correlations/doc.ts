@@ -1,4 +1,5 @@
-// Correlations: the operation's documentation; its request and response schemas are in ../openapi.ts.
+// Correlations: the operation's documentation; its request and response schemas are in
+// ../openapi.ts.
 
 import type { QueryOperationDoc } from '../openapi.js';
 

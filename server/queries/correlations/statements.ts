@@ -1,5 +1,5 @@
-// Correlations: the DuckDB statements, built from the parameters and the query context. Pure: nothing
-// here touches the store.
+// Correlations: the DuckDB statements, built from the parameters and the query context. Pure:
+// nothing here touches the store.
 
 import { filtersCondition, managedEvent } from '../../engine/conditions.js';
 import { scanEvents } from '../../engine/eventScan.js';

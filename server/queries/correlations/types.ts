@@ -1,4 +1,5 @@
-// Correlations: the request parameters, as the OpenAPI schema has checked them, and the answer's shape.
+// Correlations: the request parameters, as the OpenAPI schema has checked them, and the answer's
+// shape.
 
 import type { FilterItem } from '../../engine/filters.js';
 import type { DateRange } from '../ranges.js';

@@ -1,4 +1,5 @@
-// Correlations: the semantic checks the schema cannot state, each refusing with ValidationError (422).
+// Correlations: the semantic checks the schema cannot state, each refusing with ValidationError
+// (422).
 
 import { checkFilters } from '../../engine/filters.js';
 import { checkRange } from '../ranges.js';

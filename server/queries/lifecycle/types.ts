@@ -1,4 +1,5 @@
-// Lifecycle: the request parameters, as the OpenAPI schema has checked them, and the answer's shape.
+// Lifecycle: the request parameters, as the OpenAPI schema has checked them, and the answer's
+// shape.
 
 import type { FilterItem } from '../../engine/filters.js';
 import type { DateRange } from '../ranges.js';

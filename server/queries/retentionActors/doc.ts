@@ -1,4 +1,5 @@
-// Retention actors: the operation's documentation; its request and response schemas are in ../openapi.ts.
+// Retention actors: the operation's documentation; its request and response schemas are in
+// ../openapi.ts.
 
 import type { QueryOperationDoc } from '../openapi.js';
 

@@ -1,5 +1,5 @@
-// Retention actors: the DuckDB statements, built from the parameters and the query context. Pure: nothing
-// here touches the store.
+// Retention actors: the DuckDB statements, built from the parameters and the query context. Pure:
+// nothing here touches the store.
 
 import { addDays } from '../../engine/dates.js';
 import { Binder, type BuiltSql } from '../../engine/sql.js';

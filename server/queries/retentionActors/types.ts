@@ -1,4 +1,5 @@
-// Retention actors: the request parameters, as the OpenAPI schema has checked them, and the answer's shape.
+// Retention actors: the request parameters, as the OpenAPI schema has checked them, and the
+// answer's shape.
 
 import type { DateRange } from '../ranges.js';
 import type { CohortDefinition } from '../retention/types.js';

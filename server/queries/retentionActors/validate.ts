@@ -1,4 +1,5 @@
-// Retention actors: the semantic checks the schema cannot state, each refusing with ValidationError (422).
+// Retention actors: the semantic checks the schema cannot state, each refusing with ValidationError
+// (422).
 
 import { bucketsOf } from '../../engine/dates.js';
 import { checkFilters } from '../../engine/filters.js';

@@ -1,4 +1,5 @@
-// Revenue summary: the operation's documentation; its request and response schemas are in ../openapi.ts.
+// Revenue summary: the operation's documentation; its request and response schemas are in
+// ../openapi.ts.
 
 import type { QueryOperationDoc } from '../openapi.js';
 

@@ -1,5 +1,5 @@
-// Revenue summary: the DuckDB statements, built from the parameters and the query context. Pure: nothing
-// here touches the store.
+// Revenue summary: the DuckDB statements, built from the parameters and the query context. Pure:
+// nothing here touches the store.
 
 import { filtersCondition, hasFilters } from '../../engine/conditions.js';
 import { scanEvents } from '../../engine/eventScan.js';

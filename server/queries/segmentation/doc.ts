@@ -1,4 +1,5 @@
-// Segmentation: the operation's documentation; its request and response schemas are in ../openapi.ts.
+// Segmentation: the operation's documentation; its request and response schemas are in
+// ../openapi.ts.
 
 import type { QueryOperationDoc } from '../openapi.js';
 

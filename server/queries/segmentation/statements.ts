@@ -1,5 +1,5 @@
-// Segmentation: the DuckDB statements, built from the parameters and the query context. Pure: nothing
-// here touches the store.
+// Segmentation: the DuckDB statements, built from the parameters and the query context. Pure:
+// nothing here touches the store.
 
 import { eventCondition, fieldText, filtersCondition, hasFilters } from '../../engine/conditions.js';
 import { bucketKey, dateBucket, scanEvents, type LocalTimeSql } from '../../engine/eventScan.js';

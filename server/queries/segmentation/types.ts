@@ -1,4 +1,5 @@
-// Segmentation: the request parameters, as the OpenAPI schema has checked them, and the answer's shape.
+// Segmentation: the request parameters, as the OpenAPI schema has checked them, and the answer's
+// shape.
 
 import type { FilterItem } from '../../engine/filters.js';
 import type { CompareRequest, DateRange } from '../ranges.js';

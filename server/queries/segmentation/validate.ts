@@ -1,4 +1,5 @@
-// Segmentation: the semantic checks the schema cannot state, each refusing with ValidationError (422).
+// Segmentation: the semantic checks the schema cannot state, each refusing with ValidationError
+// (422).
 
 import { checkFilters } from '../../engine/filters.js';
 import { checkCompare, checkRange } from '../ranges.js';

@@ -1,4 +1,5 @@
-// Stickiness: the semantic checks the schema cannot state, each refusing with ValidationError (422).
+// Stickiness: the semantic checks the schema cannot state, each refusing with ValidationError
+// (422).
 
 import { checkFilters } from '../../engine/filters.js';
 import { checkRange } from '../ranges.js';
