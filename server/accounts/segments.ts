@@ -3,7 +3,7 @@
 
 import type { MetaDb } from '../store/sqlite.js';
 import { ConflictError, ValidationError } from '../http/errors.js';
-import type { Filter } from '../queries/filters.js';
+import type { Filter } from '../engine/filters.js';
 
 export interface SavedSegment {
   id: number;

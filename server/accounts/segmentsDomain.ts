@@ -9,7 +9,7 @@ import { NotFoundError } from '../http/errors.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { authenticate } from '../auth/authenticate.js';
 import { requireEntitlement } from '../license/requireEntitlement.js';
-import { checkFilters, type Filter } from '../queries/filters.js';
+import { checkFilters, type Filter } from '../engine/filters.js';
 import { projectAccess } from './access.js';
 import { createSegment, deleteSegment, getSegment, listSegments, updateSegment, type SavedSegment } from './segments.js';
 

@@ -134,7 +134,7 @@ registerAdminCommand('doctor.databases', async (services) => checkDatabases(serv
 registerAdminCommand('data.stats', async (services) => {
   const count = (table: string) => (services.meta.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
   const [row] = await services.events.read('SELECT count(*) AS n FROM events');
-  // How far the per-day rollups trail the stored events (see actorDayFolder.ts), and which
+  // How far the per-day rollups trail the stored events (see engine/rollups/actorDayFolder.ts), and which
   // property keys they hold: after an upgrade or a restore they are folded in the background.
   const [rollup] = await services.events.read(`SELECT (SELECT coalesce(max(rowid), -1) FROM events) - through_rowid AS behind,
     (SELECT coalesce(list(key ORDER BY key), []) FROM property_day_keys) AS keys FROM actor_day_state`);

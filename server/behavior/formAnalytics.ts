@@ -6,7 +6,10 @@
 import type { EventStore } from '../store/eventStore.js';
 import type { CursorCodec } from '../queries/cursors.js';
 import { listValue } from '@duckdb/node-api';
-import { Binder, compareText, filtersCondition, num, numOrNull, scanEvents, scanFormDays } from '../queries/sql.js';
+import { filtersCondition } from '../engine/conditions.js';
+import { scanEvents } from '../engine/eventScan.js';
+import { scanFormDays } from '../engine/rollups/formDays.js';
+import { Binder, compareText, num, numOrNull } from '../engine/sql.js';
 import { ValidationError } from '../http/errors.js';
 import { normalizePageUrl, pageUrlsSql } from './pageUrl.js';
 import { pageOf, positionOf, type ReportParams } from './reportParams.js';

@@ -8,7 +8,7 @@ import type { MetaDb } from '../store/sqlite.js';
 import { kickJobs, queueJob, type Job, type JobState } from '../store/jobs.js';
 import { deleteEvents } from '../ingest/deleteEvents.js';
 import { ingestWriter } from '../ingest/groupWriter.js';
-import { actorDayFolder, forgetFolded } from '../queries/actorDayFolder.js';
+import { actorDayFolder, forgetFolded } from '../engine/rollups/actorDayFolder.js';
 
 export const FORM_EVENTS = ['pp.form_start', 'pp.form_submit', 'pp.form_abandon'] as const;
 /** The job kind; the jobs table's unique index for one active purge per project names it too. */

@@ -5,7 +5,12 @@
 
 import type { EventStore } from '../store/eventStore.js';
 import type { CursorCodec } from '../queries/cursors.js';
-import { ACTOR, Binder, compareText, filtersCondition, HEATMAP_BANDS, num, scanClicks, scanEvents, scanPageDays, X_STEP_PERCENT, Y_STEP_PX, type ClickRollup } from '../queries/sql.js';
+import { filtersCondition } from '../engine/conditions.js';
+import { scanEvents } from '../engine/eventScan.js';
+import { ACTOR } from '../engine/identity.js';
+import { HEATMAP_BANDS, scanClicks, X_STEP_PERCENT, Y_STEP_PX, type ClickRollup } from '../engine/rollups/clickDays.js';
+import { scanPageDays } from '../engine/rollups/pageDays.js';
+import { Binder, compareText, num } from '../engine/sql.js';
 import { ValidationError } from '../http/errors.js';
 import { normalizePageUrl, pageUrlsSql, pathPartOf } from './pageUrl.js';
 import { selectorOfChain, type ChainElement } from './elementSelector.js';

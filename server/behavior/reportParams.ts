@@ -3,9 +3,9 @@
 // into one effective scope that cursors are bound to. Building SQL is left to the reports.
 
 import { ValidationError } from '../http/errors.js';
-import { checkFilters, FILTER_COLUMNS, FILTER_OPS, type Filter } from '../queries/filters.js';
+import { checkFilters, FILTER_COLUMNS, FILTER_OPS, type Filter } from '../engine/filters.js';
 import { checkRange, type DateRange } from '../queries/ranges.js';
-import { addDays } from '../queries/dates.js';
+import { addDays } from '../engine/dates.js';
 import type { CursorCodec } from '../queries/cursors.js';
 
 export const DEFAULT_REPORT_LIMIT = 50;

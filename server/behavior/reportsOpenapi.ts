@@ -4,7 +4,7 @@
 import { errors, jsonResponse, ref, type JsonSchema, type Operation, type Parameter } from '../http/openapi.js';
 import { DEFAULT_REPORT_LIMIT, MAX_REPORT_LIMIT } from './reportParams.js';
 import { MAX_CELLS } from './pageBehavior.js';
-import { HEATMAP_BANDS } from '../queries/sql.js';
+import { HEATMAP_BANDS } from '../engine/rollups/clickDays.js';
 
 const projectId: Parameter = { name: 'id', in: 'path', required: true, description: 'project id', schema: { type: 'integer', minimum: 1, maximum: 2147483647 } };
 const date = (name: string): Parameter => ({

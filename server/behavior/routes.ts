@@ -11,7 +11,7 @@ import { CAMPAIGN_PARAMS } from '../ingest/urlQuery.js';
 import type { Request } from 'express';
 import type { Services } from '../services.js';
 import { cursorCodec } from '../queries/cursors.js';
-import { localDate } from '../queries/localTime.js';
+import { localDate } from '../engine/localTime.js';
 import { parseReportParams } from './reportParams.js';
 import { behaviorUrls, pageBehavior, type ReportContext } from './pageBehavior.js';
 import { formDetail, formsReport } from './formAnalytics.js';

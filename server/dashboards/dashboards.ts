@@ -4,7 +4,7 @@
 
 import type { MetaDb } from '../store/sqlite.js';
 import { NotFoundError, ValidationError } from '../http/errors.js';
-import type { FilterItem } from '../queries/filters.js';
+import type { FilterItem } from '../engine/filters.js';
 import { authorColumns, authorOf, type Authored } from './authors.js';
 import { findInsight, type Insight } from './insights.js';
 import type { Overrides } from './savedQueries.js';

@@ -6,10 +6,10 @@
 import type { Services } from '../services.js';
 import type { Project } from '../accounts/projects.js';
 import { ValidationError } from '../http/errors.js';
-import { checkFilters } from '../queries/filters.js';
+import { checkFilters } from '../engine/filters.js';
 import { answerQuery, type QueryAnswer } from '../queries/answerQuery.js';
-import { localDate } from '../queries/localTime.js';
-import { parseRollingRange, resolveRollingRange } from '../queries/rollingRange.js';
+import { localDate } from '../engine/localTime.js';
+import { parseRollingRange, resolveRollingRange } from '../engine/rollingRange.js';
 import type { Insight } from './insights.js';
 import { NO_OVERRIDES, type Overrides, type SavedQueries } from './savedQueries.js';
 

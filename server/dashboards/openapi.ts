@@ -7,7 +7,7 @@ import { QUERIES } from '../queries/index.js';
 import { DASHBOARD_LIMITS, TILE_DEFAULTS } from './dashboards.js';
 import { INSIGHT_LIMITS } from './insights.js';
 import { KINDS } from './savedQueries.js';
-import { ROLLING_RANGE_HELP, ROLLING_RANGE_PATTERN } from '../queries/rollingRange.js';
+import { ROLLING_RANGE_HELP, ROLLING_RANGE_PATTERN } from '../engine/rollingRange.js';
 
 const id: JsonSchema = { type: 'integer', format: 'int64', minimum: 1 };
 const stamp: JsonSchema = { type: 'string', format: 'date-time' };

@@ -10,11 +10,11 @@ import { authenticate } from '../auth/authenticate.js';
 import { projectAccess } from '../accounts/access.js';
 import { recordAudit } from '../audit/recordAudit.js';
 import { sendAnswer, wantsFresh } from '../queries/answerQuery.js';
-import { checkFilters, type FilterItem } from '../queries/filters.js';
+import { checkFilters, type FilterItem } from '../engine/filters.js';
 import { addTile, createDashboard, deleteDashboard, deleteTile, getDashboard, listDashboards, tileInsight, updateDashboard, updateTile, type DashboardInput } from './dashboards.js';
 import { createInsight, deleteInsight, findInsight, getInsight, listInsights, updateInsight } from './insights.js';
 import { answerInsight, checkRollingRange, overridesOf } from './insightAnswer.js';
-import { localDate } from '../queries/localTime.js';
+import { localDate } from '../engine/localTime.js';
 import { answer, op, params, schemas } from './openapi.js';
 import { KINDS, NO_OVERRIDES, savedQueries } from './savedQueries.js';
 

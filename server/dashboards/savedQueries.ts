@@ -6,8 +6,9 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { OpenApiDocument } from '../http/openapi.js';
 import { ValidationError, type FieldProblem } from '../http/errors.js';
 import { makeAjv, problems } from '../http/validation.js';
-import { QUERIES, type QueryRoute } from '../queries/index.js';
-import type { FilterItem } from '../queries/filters.js';
+import { QUERIES } from '../queries/index.js';
+import type { QueryRoute } from '../queries/queryRoute.js';
+import type { FilterItem } from '../engine/filters.js';
 
 export const KINDS = QUERIES.map((q) => q.path);
 

@@ -10,7 +10,7 @@ import { BIGINT, INTEGER, type DuckDBConnection, type DuckDBMaterializedResult, 
 import type { Services } from '../services.js';
 import type { EventRow } from '../ingest/normalizeEvent.js';
 import { ELEMENT_COLUMNS, elementColumnSql } from '../ingest/elementColumns.js';
-import { Binder } from '../queries/sql.js';
+import { Binder } from '../engine/sql.js';
 import { readEvents } from '../events/timeLimit.js';
 import { ruleCondition } from './matchSql.js';
 import { activeRulesOf, type StoredRule } from './rules.js';

@@ -3,7 +3,7 @@
 // all history and the preview match with it; the ingest writer matches with the same conditions
 // read in TypeScript (matchRow.ts). Every value is bound.
 
-import type { Binder } from '../queries/sql.js';
+import type { Binder } from '../engine/sql.js';
 import { ATTR_END, ATTR_VALUE } from '../ingest/elementColumns.js';
 import { normalizePageUrl, pagePathSql, pageUrlsSql } from '../behavior/pageUrl.js';
 import { parseSelector, type Compound, type Selector } from './selector.js';

@@ -4,12 +4,12 @@
 // the rule at run time makes the job safe to run twice and in any order with the changes that
 // queued it. Deleting events moves
 // the project's daily rollups out of step, so they are dropped in the same transaction and folded
-// again in the background (see server/queries/actorDayFolder.ts), as for a forms purge.
+// again in the background (see server/engine/rollups/actorDayFolder.ts), as for a forms purge.
 
 import type { Services } from '../services.js';
 import type { Job } from '../store/jobs.js';
 import { ingestWriter } from '../ingest/groupWriter.js';
-import { actorDayFolder, forgetFolded } from '../queries/actorDayFolder.js';
+import { actorDayFolder, forgetFolded } from '../engine/rollups/actorDayFolder.js';
 import { deleteDerived, reconcileDerived } from './derive.js';
 import { storedRule } from './rules.js';
 

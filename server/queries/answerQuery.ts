@@ -10,8 +10,9 @@ import { requireEntitlement } from '../license/requireEntitlement.js';
 import { requireLiveAccount } from '../billing/accountState.js';
 import { queryTimeoutMs, today, type QueryContext } from './context.js';
 import { cursorCodec } from './cursors.js';
-import { segmentIds } from './filters.js';
-import { filterListsOf, type QueryRoute } from './index.js';
+import { segmentIds } from '../engine/filters.js';
+import { filterListsOf } from './index.js';
+import type { QueryRoute } from './queryRoute.js';
 import { cacheKey, ResultCache } from './resultCache.js';
 import { getPathCleaning } from './pathCleaning.js';
 

@@ -3,9 +3,9 @@
 // reads the clock, the configuration or the metadata database itself.
 
 import type { Config } from '../config.js';
-import type { Segments } from './sql.js';
+import type { Segments } from '../engine/conditions.js';
 import type { PathCleaning } from './pathCleaning.js';
-import { localDate } from './localTime.js';
+import { localDate } from '../engine/localTime.js';
 
 export const QUERY_NAMES = [
   'funnel', 'retention', 'retention_actors', 'segmentation', 'lifecycle', 'stickiness', 'activity_summary', 'revenue_summary', 'paths', 'correlations', 'activation_drivers',

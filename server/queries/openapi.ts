@@ -3,7 +3,7 @@
 // query's validate function and are named in the descriptions.
 
 import { errors, jsonBody, jsonResponse, ref, type JsonSchema, type OpenApiFragment, type Operation } from '../http/openapi.js';
-import { FILTER_OPS, MAX_FILTERS } from './filters.js';
+import { FILTER_OPS, MAX_FILTERS } from '../engine/filters.js';
 
 const date: JsonSchema = { type: 'string', format: 'date', description: 'inclusive local date in the project time zone, YYYY-MM-DD' };
 const eventName: JsonSchema = { type: 'string', minLength: 1, maxLength: 200 };

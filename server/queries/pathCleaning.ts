@@ -10,7 +10,7 @@ import type { EventStore } from '../store/eventStore.js';
 import { AppError, QueryTimeoutError, ValidationError } from '../http/errors.js';
 import { pathOf } from '../ingest/normalizeEvent.js';
 import { URL_MAX } from '../ingest/eventSchema.js';
-import { Binder } from './sql.js';
+import { Binder } from '../engine/sql.js';
 
 export interface PathRule {
   pattern: string;

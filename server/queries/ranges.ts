@@ -2,7 +2,7 @@
 // default range, and the comparison range. Dates are inclusive local dates.
 
 import { ValidationError } from '../http/errors.js';
-import { addDays, previousRange, rangeLength } from './dates.js';
+import { addDays, previousRange, rangeLength } from '../engine/dates.js';
 import { today, type QueryContext } from './context.js';
 
 export const MAX_RANGE_DAYS = 400;

@@ -8,9 +8,10 @@ import type { RequestHandler } from 'express';
 import type { Domain } from '../http/domain.js';
 import { authenticate } from '../auth/authenticate.js';
 import { projectAccess } from '../accounts/access.js';
-import { actorDayFolder } from './actorDayFolder.js';
+import { actorDayFolder } from '../engine/rollups/actorDayFolder.js';
 import { answerQuery, sendAnswer, wantsFresh } from './answerQuery.js';
-import { QUERIES, type QueryRoute } from './index.js';
+import { QUERIES } from './index.js';
+import type { QueryRoute } from './queryRoute.js';
 import { queriesFragment, queryOperation } from './openapi.js';
 
 const pathOf = (q: QueryRoute) => `/api/v1/projects/{id}/queries/${q.path}`;

@@ -16,7 +16,7 @@ import { eventually } from '../support/eventually.js';
 import { createProject } from '../../server/accounts/projects.js';
 import { listAudit } from '../../server/audit/recordAudit.js';
 import { jobRunner, queueJob } from '../../server/store/jobs.js';
-import { actorDayFolder } from '../../server/queries/actorDayFolder.js';
+import { actorDayFolder } from '../../server/engine/rollups/actorDayFolder.js';
 
 const FORM_EVENTS = ['pp.form_start', 'pp.form_submit', 'pp.form_abandon'];
 const CONFIRM = { 'x-confirm-purge': 'true' };

@@ -11,7 +11,7 @@ import { accessTokenFor, addMember, createTenant } from '../support/factories.js
 import { behaviorUrlsOracle, formDetailOracle, formsOracle, pageBehaviorOracle, pageOfUrl } from '../oracles/behavior.js';
 import { normalizePageUrl } from '../../server/behavior/pageUrl.js';
 import { cssEscape, selectorOfChain } from '../../server/behavior/elementSelector.js';
-import { actorDayFolder } from '../../server/queries/actorDayFolder.js';
+import { actorDayFolder } from '../../server/engine/rollups/actorDayFolder.js';
 
 const h = await queryHarness(t);
 

@@ -4,7 +4,7 @@
 import { RECORDED_SESSIONS } from './recordingsWriter.js';
 import { DATA_TO, PROJECTS } from './generate.js';
 import * as peer from './peerSql.js';
-import { addDays } from '../../server/queries/dates.js';
+import { addDays } from '../../server/engine/dates.js';
 import { mondayOf, type CohortSpec, type PeerScope } from './peerSql.js';
 
 export type Figures = Record<string, number | string>;

@@ -5,7 +5,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { pathOf, parseRevenue } from '../../server/ingest/normalizeEvent.js';
-import { dayNumber } from '../../server/queries/dates.js';
+import { dayNumber } from '../../server/engine/dates.js';
 import { DATA_FROM, DATA_TO, generate, GENERATOR_VERSION, type GenerateOptions } from './generate.js';
 
 /** Column order of the event files. */

@@ -5,8 +5,8 @@
 // Timestamps are whole seconds and strictly increasing per person, so that every engine orders one
 // actor's events the same way (ClickHouse 18.16's windowFunnel takes second-resolution times).
 
-import { dayNumber } from '../../server/queries/dates.js';
-import { zoneOffsetMs } from '../../server/queries/localTime.js';
+import { dayNumber } from '../../server/engine/dates.js';
+import { zoneOffsetMs } from '../../server/engine/localTime.js';
 import { mixSeed, Random, Weighted } from './random.js';
 
 export interface ProjectSpec {

@@ -1,7 +1,7 @@
 // The ClickHouse side of the benchmark: the events table and, per case, SQL computing what pp's
 // query computes (docs/queries.md), in the dialect of Debian's ClickHouse 18.16.
 
-import { addDays, bucketStart } from '../../server/queries/dates.js';
+import { addDays, bucketStart } from '../../server/engine/dates.js';
 
 export interface PeerScope {
   projectId: number;

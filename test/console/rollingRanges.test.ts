@@ -12,7 +12,7 @@ import { seedEvents } from '../support/seedEvents.js';
 import { launchChromium } from '../support/chromium.js';
 import { eventually } from '../support/eventually.js';
 import { ROOMY_LIMITS } from '../auth/authTestKit.js';
-import { rollingDates } from '../../server/queries/rollingRange.js';
+import { rollingDates } from '../../server/engine/rollingRange.js';
 import { addressBuilt, askQuery, checkAccessible, checkClean, chooseWithKeyboard, daysBefore as daysBeforeDate, openFromNavigation, signedInConsole, tabTo } from './consoleKit.js';
 
 const ZONE = 'Australia/Sydney';

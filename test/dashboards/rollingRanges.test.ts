@@ -5,7 +5,7 @@
 
 import t from 'tap';
 import { world, QUERY_BODIES } from './world.js';
-import { rollingDates } from '../../server/queries/rollingRange.js';
+import { rollingDates } from '../../server/engine/rollingRange.js';
 
 const funnel = QUERY_BODIES.funnel!;
 

@@ -8,7 +8,7 @@ import { startTestServer } from '../support/testServer.js';
 import { accessTokenFor, createTenant } from '../support/factories.js';
 import { loadDemoData } from '../../server/demo/loadDemoData.js';
 import { DEMO_DAYS } from '../../server/demo/demoEvents.js';
-import { DEFAULT_WINDOWS } from '../../server/queries/activationDrivers.js';
+import { DEFAULT_WINDOWS } from '../../server/queries/activationDrivers/types.js';
 
 const NOW = new Date('2026-11-02T12:00:00Z');
 const server = await startTestServer(t, { now: NOW });

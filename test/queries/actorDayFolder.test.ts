@@ -9,11 +9,11 @@ import { seedEvents, type SeedEvent } from '../support/seedEvents.js';
 import { createIngestKey } from '../support/ingest.js';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { ActorDayFolder, actorDayFolder } from '../../server/queries/actorDayFolder.js';
+import { ActorDayFolder, actorDayFolder } from '../../server/engine/rollups/actorDayFolder.js';
 import { takeSnapshot } from '../../installer/snapshot.js';
 import { tempDir } from '../support/tempDir.js';
 import { deleteProject, updateProject } from '../../server/accounts/projects.js';
-import { localDate } from '../../server/queries/localTime.js';
+import { localDate } from '../../server/engine/localTime.js';
 import { adminCommand } from '../../server/admin/adminCommands.js';
 import { formatStatus, type InstallationStatus } from '../../installer/installationStatus.js';
 

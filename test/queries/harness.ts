@@ -6,7 +6,7 @@ import type { Test } from 'tap';
 import { startTestServer, type HttpResult, type StartOptions, type TestServer } from '../support/testServer.js';
 import { accessTokenFor, createTenant, type Tenant } from '../support/factories.js';
 import { createProject } from '../../server/accounts/projects.js';
-import { actorDayFolder } from '../../server/queries/actorDayFolder.js';
+import { actorDayFolder } from '../../server/engine/rollups/actorDayFolder.js';
 
 export interface QueryHarness {
   server: TestServer;

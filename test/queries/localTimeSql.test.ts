@@ -5,8 +5,9 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { Binder, scanEvents } from '../../server/queries/sql.js';
-import { addDays, fromDayNumber } from '../../server/queries/dates.js';
+import { scanEvents } from '../../server/engine/eventScan.js';
+import { Binder } from '../../server/engine/sql.js';
+import { addDays, fromDayNumber } from '../../server/engine/dates.js';
 
 const ZONES = [
   'America/New_York', 'Europe/London', 'Australia/Sydney', 'Asia/Kolkata', 'Asia/Kathmandu',

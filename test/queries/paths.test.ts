@@ -11,8 +11,9 @@ import { seedEvents, seedIdentity, type SeedEvent } from '../support/seedEvents.
 import { grantEntitlements } from '../support/license.js';
 import { accessTokenFor, addMember } from '../support/factories.js';
 import { pathsOracle, type PathRule, type PathsInput } from '../oracles/paths.js';
-import { RouteTree, unitOrder } from '../../server/queries/paths.js';
-import { compareText } from '../../server/queries/sql.js';
+import { RouteTree } from '../../server/queries/paths/routeTree.js';
+import { unitOrder } from '../../server/queries/paths/routes.js';
+import { compareText } from '../../server/engine/sql.js';
 
 const SITE = 'https://Shop.Example';
 const pv = (ts: string, path: string, who: Partial<SeedEvent>): SeedEvent => ({ event: 'pp.page_view', ts, url: `${SITE}${path}`, ...who });

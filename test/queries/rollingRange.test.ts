@@ -1,11 +1,11 @@
-// Rolling ranges (server/queries/rollingRange.ts) against a plain reference that walks the calendar
+// Rolling ranges (server/engine/rollingRange.ts) against a plain reference that walks the calendar
 // with the runtime's Date, on random days (leap years and month ends included) and on random
 // instants seen in random time zones around DST changes; and the written forms' checks.
 
 import t from 'tap';
 import fc from 'fast-check';
-import { LAST_MAX, parseRollingRange, resolveRollingRange, rollingDates, writeRollingRange, type RollingRange } from '../../server/queries/rollingRange.js';
-import { localDate } from '../../server/queries/localTime.js';
+import { LAST_MAX, parseRollingRange, resolveRollingRange, rollingDates, writeRollingRange, type RollingRange } from '../../server/engine/rollingRange.js';
+import { localDate } from '../../server/engine/localTime.js';
 
 // ---- the reference: calendar walks on Date objects in UTC, one day at a time ----
 

@@ -2,7 +2,7 @@
 // and resolved on the project's today by the server's own rollingRange module, so the console and
 // the answers agree on which days a rule stands for. Also the rule's name in words.
 
-import { LAST_MAX, LAST_UNITS, parseRollingRange, resolveRollingRange, type LastUnit, type RollingRange } from '../../../server/queries/rollingRange';
+import { LAST_MAX, LAST_UNITS, parseRollingRange, resolveRollingRange, type LastUnit, type RollingRange } from '../../../server/engine/rollingRange';
 
 export { LAST_MAX, LAST_UNITS, parseRollingRange, type LastUnit, type RollingRange };
 

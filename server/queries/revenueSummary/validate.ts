@@ -1,0 +1,11 @@
+// Revenue summary: the semantic checks the schema cannot state, each refusing with ValidationError
+// (422).
+
+import { checkFilters } from '../../engine/filters.js';
+import { checkRange } from '../ranges.js';
+import type { RevenueSummaryParams } from './types.js';
+
+export function validateRevenueSummary(p: RevenueSummaryParams): void {
+  checkRange(p.date_from, p.date_to);
+  checkFilters(p.filters);
+}

@@ -1,0 +1,11 @@
+// Stickiness: the semantic checks the schema cannot state, each refusing with ValidationError
+// (422).
+
+import { checkFilters } from '../../engine/filters.js';
+import { checkRange } from '../ranges.js';
+import type { StickinessParams } from './types.js';
+
+export function validateStickiness(p: StickinessParams): void {
+  checkRange(p.date_from, p.date_to);
+  checkFilters(p.filters);
+}
