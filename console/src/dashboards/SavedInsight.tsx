@@ -13,7 +13,7 @@ import { AnswerError, Empty, ErrorNote, Loading } from '../ui/states';
 import { useAction } from '../ui/useAction';
 import { useAsync } from '../ui/useAsync';
 import { ControlBar, DateRange } from '../queries/controls/Controls';
-import { AnswerView, insightPageUrl, kindLabel } from './answerViews';
+import { AnswerView, insightPageUrl, kindLabel } from '../queries/registry';
 import { addTile, deleteInsight, getInsight, insightResult, listDashboards, updateInsight, type Insight } from './dashboardsApi';
 import { Dialog, DialogActions, ManageButtons, RenameDialog, type ManageDialog } from './Dialog';
 import { ShareDialog } from './ShareDialog';
