@@ -46,11 +46,14 @@ export const INSIGHT_KINDS = [
 
 export type InsightKindName = (typeof INSIGHT_KINDS)[number]['kind'];
 
+/** A kind whose body and answer are read without their types. */
+export type AnyInsightKind = Omit<InsightKind, 'codec' | 'isEmpty'> & { codec: InsightCodec<any, any>; isEmpty?(data: unknown): boolean };
+
 /**
  * A kind by its name, typed loosely: a saved insight's query is its kind's request body as the
  * server checked and stored it, read back without its type.
  */
-export function kindOf(name: string): InsightKind<any> | undefined {
+export function kindOf(name: string): AnyInsightKind | undefined {
   return INSIGHT_KINDS.find((k) => k.kind === name);
 }
 

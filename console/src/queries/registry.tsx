@@ -11,7 +11,7 @@ import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { lazy } from 'preact-iso';
 import { Empty, Loading } from '../ui/states';
-import { INSIGHT_KINDS, kindOf, type InsightKind, type InsightKindName } from './kinds';
+import { INSIGHT_KINDS, kindOf, type AnyInsightKind, type InsightKindName } from './kinds';
 import type { QueryAnswer } from './queryTypes';
 
 export { insightPageUrl, kindLabel } from './kinds';
@@ -88,7 +88,7 @@ const PARTS: { [N in InsightKindName]: Parts<N> } = {
   },
 };
 
-export type RegisteredKind = InsightKind<any> & Parts<any>;
+export type RegisteredKind = AnyInsightKind & Parts<any>;
 
 /** Every insight kind with its page and view, in the navigation's order. */
 export const INSIGHTS: RegisteredKind[] = INSIGHT_KINDS.map((k) => ({ ...k, ...PARTS[k.kind] }));
