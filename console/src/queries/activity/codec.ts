@@ -7,6 +7,7 @@ import type { QueryBody } from '../queryTypes.js';
 export type ActivityBody = QueryBody<'activity-summary'>;
 
 export const activityCodec: InsightCodec<ActivityBody, ActivityBody & { date_to: string; event: string }> = {
+  // Its one day is the URL's `date` or today: no range of days to default.
   defaultDays: 1,
   toRequest: (params, today) => ({ date_to: param(params, 'date', today), event: param(params, 'event', 'any') }),
   toUrl: (q, dateRange) => urlOf({ date: q.date_to, event: q.event }, dateRange),
