@@ -71,8 +71,8 @@ t.test('issue a browser token, install the snippet, watch the events arrive', as
   await checkAccessible(t, page, 'live events, with events');
 
   await page.getByRole('link', { name: 'Keys and tracker' }).click();
-  page.once('dialog', (d) => void d.accept());
   await page.getByRole('button', { name: 'Revoke Marketing site' }).click();
+  await page.getByRole('dialog', { name: 'Revoke Marketing site?' }).getByRole('button', { name: 'Revoke the key' }).click();
   await page.locator('.badge.revoked').waitFor();
   const after = await server.request('GET', `/api/v1/projects/${project.id}/keys`, { token });
   t.equal(after.body.items[0].status, 'revoked', 'revoked from the page');

@@ -103,8 +103,8 @@ t.test('release tokens: issued once, revoked', async (t) => {
     body: { release: '1.2.3' },
   });
   t.equal(deploy.status, 201, 'the token records a deploy');
-  page.once('dialog', (d) => void d.accept());
   await page.getByRole('button', { name: 'Revoke CI deploys' }).click();
+  await page.getByRole('dialog', { name: 'Revoke CI deploys?' }).getByRole('button', { name: 'Revoke the token' }).click();
   await page.getByTestId('release-tokens').locator('.badge.revoked').waitFor();
   t.pass('revoked from the page');
   await checkAccessible(t, page, 'keys with release tokens');

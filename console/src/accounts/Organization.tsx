@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../api/client';
 import { loadShell, useSession } from '../app/session';
+import { ConfirmButton } from '../ui/ConfirmButton';
 import { useAsync } from '../ui/useAsync';
 import { Field, Select, Submit, fieldProblem } from '../ui/forms';
 import { ErrorNote, Loading } from '../ui/states';
@@ -134,13 +135,15 @@ function MembersCard({ orgId, myRole, myId }: { orgId: number; myRole: Role; myI
                 <td>{formatDateTime(m.joined_at)}</td>
                 <td class="actions">
                   {m.user_id !== myId && (m.role !== 'owner' || myRole === 'owner') && (
-                    <button
-                      type="button"
-                      class="button secondary small"
-                      onClick={() => confirm(`Remove ${m.email} from the organization?`) && void act(() => ok(api.DELETE('/api/v1/orgs/{orgID}/members/{userID}', path(m.user_id))))}
-                    >
-                      Remove
-                    </button>
+                    <ConfirmButton
+                      label="Remove"
+                      title={`Remove ${m.email} from the organization?`}
+                      confirmLabel="Remove the member"
+                      onConfirm={async () => {
+                        await ok(api.DELETE('/api/v1/orgs/{orgID}/members/{userID}', path(m.user_id)));
+                        members.reload();
+                      }}
+                    />
                   )}
                 </td>
               </tr>

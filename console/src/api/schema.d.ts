@@ -2239,7 +2239,7 @@ export interface components {
              * @description the events most eligible actors did within the longest window
              * @default 50
              */
-            candidate_limit: number;
+            candidate_limit?: number;
             /**
              * Format: date
              * @description inclusive local date in the project time zone, YYYY-MM-DD
@@ -2254,7 +2254,7 @@ export interface components {
              * @description leave out autocapture (`pp.*`) and labeled-event rows as candidates
              * @default true
              */
-            exclude_managed_events: boolean;
+            exclude_managed_events?: boolean;
             /** @description never candidates */
             excluded_events?: string[];
             filters?: components["schemas"]["QueryFilters"];
@@ -2354,7 +2354,7 @@ export interface components {
              * @description an event name, or `any` for every event
              * @default any
              */
-            event: string;
+            event?: string;
         };
         ActivitySummaryResponse: {
             /**
@@ -2509,7 +2509,7 @@ export interface components {
         };
         Breakdown: {
             /** @default 25 */
-            limit: number;
+            limit?: number;
             /** @description `url`, `path`, `referrer`, `source`, `sdk_name`, `release` or `props.<key>` (a top-level key, no `*`) */
             property: string;
         };
@@ -2576,18 +2576,18 @@ export interface components {
              * @description leave out autocapture (`pp.*`) and labeled-event rows
              * @default true
              */
-            exclude_managed: boolean;
+            exclude_managed?: boolean;
             filters?: components["schemas"]["QueryFilters"];
             /**
              * @description candidates listed, by lift
              * @default 20
              */
-            limit: number;
+            limit?: number;
             /**
              * @description candidates are events at least this many actors did in their observation window
              * @default 5
              */
-            min_n: number;
+            min_n?: number;
             /** @description the conversion: actors who did it in the range converted */
             target_event: string;
         };
@@ -2994,7 +2994,7 @@ export interface components {
              * @default actors
              * @enum {unknown}
              */
-            count_by: "actors" | "totals";
+            count_by?: "actors" | "totals";
             /**
              * Format: date
              * @description inclusive local date in the project time zone, YYYY-MM-DD
@@ -3010,19 +3010,19 @@ export interface components {
             /** @description opaque cursor from the previous page, bound to this query */
             dropped_cursor?: string;
             /** @default 50 */
-            dropped_limit: number;
+            dropped_limit?: number;
             steps: components["schemas"]["FunnelStep"][];
             /**
              * @description revenue adds the estimated monthly loss per transition in the project currency (count_by=actors only)
              * @default actors
              * @enum {unknown}
              */
-            value: "actors" | "revenue";
+            value?: "actors" | "revenue";
             /**
              * @description conversion window from the step-1 event, inclusive
              * @default 336
              */
-            window_hours: number;
+            window_hours?: number;
         };
         FunnelResponse: {
             compare?: components["schemas"]["FunnelResult"];
@@ -3084,7 +3084,7 @@ export interface components {
         };
         GroupBy: {
             /** @default 10 */
-            limit: number;
+            limit?: number;
             /** @description `url`, `path`, `referrer`, `source`, `sdk_name`, `release` or `props.<key>` (a top-level key, no `*`) */
             property: string;
         };
@@ -3345,7 +3345,7 @@ export interface components {
              * @default day
              * @enum {unknown}
              */
-            interval: "day" | "week";
+            interval?: "day" | "week";
         };
         LifecycleResponse: {
             buckets: {
@@ -3483,7 +3483,7 @@ export interface components {
              * @description values kept (by units); the rest fold into `$other`
              * @default 5
              */
-            limit: number;
+            limit?: number;
             /** @description `url`, `path`, `referrer`, `source`, `sdk_name`, `release` or `props.<key>` (a top-level key, no `*`) */
             property: string;
         };
@@ -3600,7 +3600,7 @@ export interface components {
              * @description routes below it are not listed; graph links below it fold into `$other`
              * @default 1
              */
-            min_count: number;
+            min_count?: number;
             /**
              * @description a route per actor, or per session (mode=session needs actor_drilldown)
              * @enum {unknown}
@@ -3614,7 +3614,7 @@ export interface components {
              * @description routes listed, and named items per graph step
              * @default 20
              */
-            top_n: number;
+            top_n?: number;
         };
         PickerCapturePoll: {
             /** Format: date-time */
@@ -3873,7 +3873,7 @@ export interface components {
             /** @enum {unknown} */
             granularity: "day" | "week";
             /** @default 50 */
-            limit: number;
+            limit?: number;
             /** @description 0 is the whole cohort; at most periods */
             period: number;
             periods: number;
@@ -3910,23 +3910,23 @@ export interface components {
              * @default day
              * @enum {unknown}
              */
-            granularity: "day" | "week";
+            granularity?: "day" | "week";
             /**
              * @description periods after period 0; values has periods + 1 entries
              * @default 7
              */
-            periods: number;
+            periods?: number;
             /**
              * @description an event name, or `any` for every event
              * @default any
              */
-            return_event: string;
+            return_event?: string;
             start_event: string;
             /**
              * @default actors
              * @enum {unknown}
              */
-            value: "actors" | "revenue" | "paid_conversion";
+            value?: "actors" | "revenue" | "paid_conversion";
         };
         RetentionResponse: {
             compare?: components["schemas"]["RetentionResult"];
@@ -4034,7 +4034,7 @@ export interface components {
              * @default day
              * @enum {unknown}
              */
-            interval: "hour" | "day" | "week" | "month";
+            interval?: "hour" | "day" | "week" | "month";
             /** @enum {unknown} */
             metric: "events" | "uniques" | "revenue" | "revenue_avg";
         };
@@ -4202,7 +4202,7 @@ export interface components {
              * @description an event name, or `any` for every event
              * @default any
              */
-            event: string;
+            event?: string;
             filters?: components["schemas"]["QueryFilters"];
         };
         StickinessResponse: {
@@ -4242,7 +4242,7 @@ export interface components {
              * @description grid rows
              * @default 3
              */
-            height: number;
+            height?: number;
             /**
              * Format: int64
              * @description a saved insight of the project
@@ -4254,7 +4254,7 @@ export interface components {
              * @description grid columns of 12
              * @default 6
              */
-            width: number;
+            width?: number;
         };
         TilePatch: {
             /** @description grid rows */

@@ -13,20 +13,11 @@ import { Invite } from '../auth/Invite';
 import { Register } from '../auth/Register';
 import { VerifySignup } from '../auth/signup/VerifySignup';
 import { Home, NotFound } from './Home';
+import { INSIGHTS } from '../queries/registry';
 
-const Overview = lazy(() => import('../queries/Overview').then((m) => m.Overview));
 const Account = lazy(() => import('../accounts/Account').then((m) => m.Account));
 const Keys = lazy(() => import('../keys/Keys').then((m) => m.Keys));
 const LiveEvents = lazy(() => import('../events/LiveEvents').then((m) => m.LiveEvents));
-const Funnel = lazy(() => import('../queries/Funnel').then((m) => m.Funnel));
-const Retention = lazy(() => import('../queries/Retention').then((m) => m.Retention));
-const Segmentation = lazy(() => import('../queries/Segmentation').then((m) => m.Segmentation));
-const Lifecycle = lazy(() => import('../queries/Lifecycle').then((m) => m.Lifecycle));
-const Stickiness = lazy(() => import('../queries/Stickiness').then((m) => m.Stickiness));
-const Paths = lazy(() => import('../queries/Paths').then((m) => m.Paths));
-const Correlations = lazy(() => import('../queries/Correlations').then((m) => m.Correlations));
-const ActivationDrivers = lazy(() => import('../queries/ActivationDrivers').then((m) => m.ActivationDrivers));
-const Revenue = lazy(() => import('../queries/Revenue').then((m) => m.Revenue));
 const EventsExplorer = lazy(() => import('../events/EventsExplorer').then((m) => m.EventsExplorer));
 const Catalog = lazy(() => import('../events/Catalog').then((m) => m.Catalog));
 const Organization = lazy(() => import('../accounts/Organization').then((m) => m.Organization));
@@ -91,16 +82,9 @@ function Gate() {
     <Shell>
       <Router>
         <Route path="/" component={Home} />
-        <Route path="/projects/:projectId" component={Overview} />
-        <Route path="/projects/:projectId/insights/funnel" component={Funnel} />
-        <Route path="/projects/:projectId/insights/retention" component={Retention} />
-        <Route path="/projects/:projectId/insights/segmentation" component={Segmentation} />
-        <Route path="/projects/:projectId/insights/lifecycle" component={Lifecycle} />
-        <Route path="/projects/:projectId/insights/stickiness" component={Stickiness} />
-        <Route path="/projects/:projectId/insights/paths" component={Paths} />
-        <Route path="/projects/:projectId/insights/correlations" component={Correlations} />
-        <Route path="/projects/:projectId/insights/activation-drivers" component={ActivationDrivers} />
-        <Route path="/projects/:projectId/insights/revenue" component={Revenue} />
+        {INSIGHTS.map((k) => (
+          <Route path={`/projects/:projectId${k.path}`} component={k.Page} />
+        ))}
         <Route path="/projects/:projectId/insights/saved" component={SavedInsights} />
         <Route path="/projects/:projectId/insights/saved/:insightId" component={SavedInsight} />
         <Route path="/projects/:projectId/dashboards" component={Dashboards} />

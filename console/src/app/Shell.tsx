@@ -9,6 +9,7 @@ import { signOut, switchOrganization, useSession } from './session';
 import { ErrorNote } from '../ui/states';
 import { useAction } from '../ui/useAction';
 import { AccountBanner } from '../billing/AccountBanner';
+import { INSIGHTS } from '../queries/registry';
 
 export function currentProjectId(path: string): number | undefined {
   const match = /^\/projects\/(\d+)/.exec(path);
@@ -29,16 +30,7 @@ function projectNav(id: number, billed: boolean): Array<{ heading: string; items
       items: [
         { href: `${base}/dashboards`, label: 'Dashboards' },
         { href: `${base}/insights/saved`, label: 'Saved insights' },
-        { href: base, label: 'Activity' },
-        { href: `${base}/insights/funnel`, label: 'Funnels' },
-        { href: `${base}/insights/retention`, label: 'Retention' },
-        { href: `${base}/insights/segmentation`, label: 'Segmentation' },
-        { href: `${base}/insights/lifecycle`, label: 'Lifecycle' },
-        { href: `${base}/insights/stickiness`, label: 'Stickiness' },
-        { href: `${base}/insights/paths`, label: 'Paths' },
-        { href: `${base}/insights/correlations`, label: 'Correlations' },
-        { href: `${base}/insights/activation-drivers`, label: 'Activation drivers' },
-        { href: `${base}/insights/revenue`, label: 'Revenue' },
+        ...INSIGHTS.map((k) => ({ href: `${base}${k.path}`, label: k.navLabel })),
       ],
     },
     {

@@ -2,14 +2,13 @@
 // settings): a dialog that asks for the project's name, the purge queued with its confirmation
 // header, the job followed until it succeeds or fails, and the latest purges of the project.
 
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../api/client';
 import { formatDateTime, formatNumber } from '../ui/format';
-import { Field, Submit } from '../ui/forms';
+import { ConfirmButton } from '../ui/ConfirmButton';
 import { ErrorNote, Loading } from '../ui/states';
 import { TableHead } from '../ui/TableHead';
 import { Table } from '../ui/Table';
-import { useAction } from '../ui/useAction';
 import { useAsync } from '../ui/useAsync';
 import './behavior.css';
 
@@ -23,7 +22,6 @@ const finished = (job: Job) => job.state === 'succeeded' || job.state === 'faile
 export function FormPurge({ projectId, projectName }: { projectId: number; projectName: string }) {
   const path = { path: { id: projectId } };
   const jobs = useAsync(() => ok(api.GET('/api/v1/projects/{id}/behavior/forms/purge', { params: path })), [projectId]);
-  const [open, setOpen] = useState(false);
   const [job, setJob] = useState<Job>();
   const [pollError, setPollError] = useState<Error>();
 
@@ -51,23 +49,24 @@ export function FormPurge({ projectId, projectName }: { projectId: number; proje
         Deleting the project's form data removes every form start, submit and abandon it ever collected, and every figure derived from them. Form events that arrive afterwards are kept: turn
         off form collection in the project settings first to stop them.
       </p>
-      <button type="button" class="button danger" disabled={active !== undefined && !finished(active)} onClick={() => setOpen(true)}>
-        Delete all form data
-      </button>
+      <ConfirmButton
+        label="Delete all form data"
+        class="button danger"
+        disabled={active !== undefined && !finished(active)}
+        title={`Delete all form data of ${projectName}?`}
+        confirmLabel="Delete all form data"
+        typeToConfirm={projectName}
+        testId="purge-dialog"
+        onConfirm={async () => {
+          const queued = await ok(api.POST('/api/v1/projects/{id}/behavior/forms/purge', { params: { path: { id: projectId }, header: { 'X-Confirm-Purge': 'true' } } }));
+          setJob(queued);
+          jobs.reload();
+        }}
+      >
+        <p>Every form start, submit and abandon of the project, of all time, is deleted, with the form figures built from them. This cannot be undone.</p>
+      </ConfirmButton>
       {active && <JobStatus job={active} />}
       <ErrorNote error={pollError} />
-      {open && (
-        <ConfirmDialog
-          projectId={projectId}
-          projectName={projectName}
-          onClose={() => setOpen(false)}
-          onQueued={(queued) => {
-            setOpen(false);
-            setJob(queued);
-            jobs.reload();
-          }}
-        />
-      )}
       <h3>Latest deletions</h3>
       <ErrorNote error={jobs.error} />
       {jobs.loading && !jobs.data ? <Loading /> : <JobsTable jobs={jobs.data?.items ?? []} />}
@@ -111,43 +110,5 @@ function JobsTable({ jobs }: { jobs: Job[] }) {
         ))}
       </tbody>
     </Table>
-  );
-}
-
-/** A modal dialog: the purge is queued only once the project's name is typed exactly. */
-function ConfirmDialog({ projectId, projectName, onClose, onQueued }: { projectId: number; projectName: string; onClose(): void; onQueued(job: Job): void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const [typed, setTyped] = useState('');
-  const { busy, error, handle } = useAction();
-  useEffect(() => {
-    ref.current?.showModal();
-  }, []);
-  const purge = handle(async () => {
-    const job = await ok(api.POST('/api/v1/projects/{id}/behavior/forms/purge', { params: { path: { id: projectId }, header: { 'X-Confirm-Purge': 'true' } } }));
-    onQueued(job);
-  });
-  return (
-    <dialog ref={ref} class="dialog" aria-labelledby="purge-dialog-title" onClose={onClose} data-testid="purge-dialog">
-      <form onSubmit={purge} noValidate>
-        <h2 id="purge-dialog-title">Delete all form data of {projectName}?</h2>
-        <p>Every form start, submit and abandon of the project, of all time, is deleted, with the form figures built from them. This cannot be undone.</p>
-        <Field label={`Type the project name (${projectName}) to confirm`} value={typed} onValue={setTyped} autoFocus />
-        <ErrorNote error={error} />
-        <div class="dialog-actions">
-          <button type="button" class="button secondary" onClick={() => ref.current?.close()}>
-            Cancel
-          </button>
-          {typed === projectName ? (
-            <Submit variant="danger" busy={busy}>
-              Delete all form data
-            </Submit>
-          ) : (
-            <button type="submit" class="button danger" disabled>
-              Delete all form data
-            </button>
-          )}
-        </div>
-      </form>
-    </dialog>
   );
 }

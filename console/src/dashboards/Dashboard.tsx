@@ -71,7 +71,19 @@ export function Dashboard() {
             {arranging ? 'Done' : 'Edit layout'}
           </button>
         )}
-        <ManageButtons canEdit={canEdit} canShare={canShare} deleteLabel="Delete the dashboard" onOpen={(d) => (action.clear(), setDialog(d))} />
+        <ManageButtons
+          canEdit={canEdit}
+          canShare={canShare}
+          onOpen={(d) => (action.clear(), setDialog(d))}
+          remove={{
+            label: 'Delete the dashboard',
+            title: `Delete the dashboard ${dashboard.name}?`,
+            confirmLabel: 'Delete the dashboard',
+            testId: 'delete-dashboard-dialog',
+            onConfirm: async () => (await deleteDashboard(projectId, dashboardId), route(`${base}/dashboards`)),
+            children: <p>Its tiles go with it and its share links stop working. The saved insights stay.</p>,
+          }}
+        />
       </div>
       {dashboard.description && <p class="result-meta">{dashboard.description}</p>}
       <Overrides projectId={projectId} timezone={project.timezone} dashboard={dashboard} canEdit={canEdit} onChange={(body) => change(() => updateDashboard(projectId, dashboardId, body))} look={look} onLook={setLook} />
@@ -108,17 +120,6 @@ export function Dashboard() {
       {canEdit && <AddTiles projectId={projectId} dashboardId={dashboardId} onAdded={() => load()} />}
       {dialog === 'share' && <ShareDialog projectId={projectId} target={{ kind: 'dashboard', id: dashboard.id, name: dashboard.name }} onClose={() => setDialog(undefined)} />}
       {dialog === 'rename' && <RenameDialog title="Rename the dashboard" named={dashboard} onSave={(body) => updateDashboard(projectId, dashboardId, body).then(setDashboard)} onClose={() => setDialog(undefined)} />}
-      {dialog === 'delete' && (
-        <Dialog title={`Delete the dashboard ${dashboard.name}?`} testId="delete-dashboard-dialog" onClose={() => setDialog(undefined)}>
-          <p>Its tiles go with it and its share links stop working. The saved insights stay.</p>
-          <ErrorNote error={action.error} />
-          <DialogActions>
-            <button type="button" class="button danger" disabled={action.busy} onClick={() => void action.run(async () => (await deleteDashboard(projectId, dashboardId), route(`${base}/dashboards`)))}>
-              Delete the dashboard
-            </button>
-          </DialogActions>
-        </Dialog>
-      )}
     </section>
   );
 }

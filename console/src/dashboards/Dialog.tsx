@@ -1,9 +1,10 @@
-// A modal dialog of the dashboard pages (save an insight, share, rename, remove): opened when
+// A modal dialog of the dashboard pages (save an insight, share, rename): opened when
 // mounted, closed by Escape, Cancel or the caller; focus returns where it was.
 
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, ComponentProps } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { Field, Submit } from '../ui/forms';
+import { ConfirmButton } from '../ui/ConfirmButton';
 import { ErrorNote } from '../ui/states';
 import { useAction } from '../ui/useAction';
 
@@ -77,10 +78,13 @@ export function RenameDialog({ title, named, onSave, onClose }: { title: string;
   );
 }
 
-export type ManageDialog = 'rename' | 'share' | 'delete';
+export type ManageDialog = 'rename' | 'share';
 
-/** The buttons of a dashboard's or an insight's header that open its dialogs, as far as the role allows. */
-export function ManageButtons({ canEdit, canShare, deleteLabel, onOpen }: { canEdit: boolean; canShare: boolean; deleteLabel: string; onOpen(dialog: ManageDialog): void }) {
+/**
+ * The buttons of a dashboard's or an insight's header, as far as the role allows: those that open
+ * its dialogs, and its deletion, which asks first.
+ */
+export function ManageButtons({ canEdit, canShare, onOpen, remove }: { canEdit: boolean; canShare: boolean; onOpen(dialog: ManageDialog): void; remove: Omit<ComponentProps<typeof ConfirmButton>, 'class'> }) {
   return (
     <>
       {canEdit && (
@@ -93,11 +97,7 @@ export function ManageButtons({ canEdit, canShare, deleteLabel, onOpen }: { canE
           Share
         </button>
       )}
-      {canEdit && (
-        <button type="button" class="button danger small" onClick={() => onOpen('delete')}>
-          {deleteLabel}
-        </button>
-      )}
+      {canEdit && <ConfirmButton class="button danger small" {...remove} />}
     </>
   );
 }

@@ -13,9 +13,9 @@ import { AnswerError, Empty, ErrorNote, Loading } from '../ui/states';
 import { useAction } from '../ui/useAction';
 import { useAsync } from '../ui/useAsync';
 import { ControlBar, DateRange } from '../queries/controls/Controls';
-import { AnswerView, insightPageUrl, kindLabel } from './answerViews';
+import { AnswerView, insightPageUrl, kindLabel } from '../queries/registry';
 import { addTile, deleteInsight, getInsight, insightResult, listDashboards, updateInsight, type Insight } from './dashboardsApi';
-import { Dialog, DialogActions, ManageButtons, RenameDialog, type ManageDialog } from './Dialog';
+import { ManageButtons, RenameDialog, type ManageDialog } from './Dialog';
 import { ShareDialog } from './ShareDialog';
 import { rollingSentence } from './OverridesNote';
 import { useDashboardRights } from './roles';
@@ -31,7 +31,6 @@ export function SavedInsight() {
   const { value: insight, error: loadError, set: setInsight, reload: load } = useRecord(() => getInsight(projectId, insightId), [projectId, insightId]);
   const [range, setRange] = useState<Dates>();
   const [dialog, setDialog] = useState<ManageDialog>();
-  const action = useAction();
   const answer = useAsync(
     () => (insight ? insightResult(projectId, insightId, !range ? {} : range.range ? { date_range: range.range } : { date_from: range.from, date_to: range.to }) : Promise.resolve(undefined)),
     [projectId, insightId, insight?.updated_at, range?.from, range?.to, range?.range],
@@ -63,7 +62,19 @@ export function SavedInsight() {
             Open in {kindLabel(insight.kind)}
           </a>
         )}
-        <ManageButtons canEdit={canEdit} canShare={canShare} deleteLabel="Delete" onOpen={(d) => (action.clear(), setDialog(d))} />
+        <ManageButtons
+          canEdit={canEdit}
+          canShare={canShare}
+          onOpen={setDialog}
+          remove={{
+            label: 'Delete',
+            title: `Delete the insight ${insight.name}?`,
+            confirmLabel: 'Delete the insight',
+            testId: 'delete-insight-dialog',
+            onConfirm: async () => (await deleteInsight(projectId, insight.id), route(`${base}/insights/saved`)),
+            children: <p>{insight.dashboards.length > 0 ? 'Its tiles leave every dashboard showing it, and its' : 'Its'} share links stop working.</p>,
+          }}
+        />
       </div>
       {insight.description && <p class="result-meta">{insight.description}</p>}
       <p class="result-meta">
@@ -107,17 +118,6 @@ export function SavedInsight() {
       )}
       {dialog === 'share' && <ShareDialog projectId={projectId} target={{ kind: 'insight', id: insight.id, name: insight.name }} onClose={() => setDialog(undefined)} />}
       {dialog === 'rename' && <RenameDialog title="Rename the insight" named={insight} onSave={(body) => updateInsight(projectId, insight.id, body).then(setInsight)} onClose={() => setDialog(undefined)} />}
-      {dialog === 'delete' && (
-        <Dialog title={`Delete the insight ${insight.name}?`} testId="delete-insight-dialog" onClose={() => setDialog(undefined)}>
-          <p>{insight.dashboards.length > 0 ? 'Its tiles leave every dashboard showing it, and its' : 'Its'} share links stop working.</p>
-          <ErrorNote error={action.error} />
-          <DialogActions>
-            <button type="button" class="button danger" disabled={action.busy} onClick={() => void action.run(async () => (await deleteInsight(projectId, insight.id), route(`${base}/insights/saved`)))}>
-              Delete the insight
-            </button>
-          </DialogActions>
-        </Dialog>
-      )}
     </section>
   );
 }

@@ -10,7 +10,7 @@ import { TableHead } from '../ui/TableHead';
 import { Table } from '../ui/Table';
 import { useAction } from '../ui/useAction';
 import { useAsync } from '../ui/useAsync';
-import { kindLabel } from './answerViews';
+import { kindLabel } from '../queries/registry';
 import { deleteInsight, listInsights, type Insight } from './dashboardsApi';
 import { Dialog, DialogActions } from './Dialog';
 import { useDashboardRights } from './roles';

@@ -6,7 +6,7 @@ import { useRoute } from 'preact-iso';
 import { ApiError } from '../api/client';
 import { Empty, ErrorNote, Loading } from '../ui/states';
 import { useAsync } from '../ui/useAsync';
-import { AnswerView, kindLabel } from './answerViews';
+import { AnswerView, kindLabel } from '../queries/registry';
 import { getShared, sharedResult, sharedTileResult } from './dashboardsApi';
 import { OverridesNote, rollingSentence } from './OverridesNote';
 import { overridesKey, TileGrid } from './TileGrid';

@@ -8,7 +8,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Empty, ErrorNote, Loading } from '../ui/states';
 import { useAsync } from '../ui/useAsync';
-import { AnswerView, kindLabel } from './answerViews';
+import { AnswerView, kindLabel } from '../queries/registry';
 import type { Dashboard, Tile } from './dashboardsApi';
 
 export const MAX_WIDTH = 12;

@@ -8,6 +8,7 @@ import { useRoute } from 'preact-iso';
 import { useSession } from '../app/session';
 import { CollectionSettings } from '../behavior/CollectionSettings';
 import { api, ok, type Schemas } from '../api/client';
+import { ConfirmButton } from '../ui/ConfirmButton';
 import { useAsync } from '../ui/useAsync';
 import { Field, Select, Submit, fieldProblem } from '../ui/forms';
 import { Empty, ErrorNote, Loading } from '../ui/states';
@@ -43,11 +44,10 @@ export function Keys() {
       const next = await ok(api.POST('/api/v1/projects/{id}/keys/{keyID}/rotate', { params: { path: { id: projectId, keyID: key.id } } }));
       setIssued({ name: next.name, value: next.value });
     });
-  const revoke = (key: Schemas['IngestKey']) =>
-    act(async () => {
-      if (!confirm(`Revoke "${key.name}"? Senders using it are refused from now on.`)) return;
-      await ok(api.DELETE('/api/v1/projects/{id}/keys/{keyID}', { params: { path: { id: projectId, keyID: key.id } } }));
-    });
+  const revoke = async (key: Schemas['IngestKey']) => {
+    await ok(api.DELETE('/api/v1/projects/{id}/keys/{keyID}', { params: { path: { id: projectId, keyID: key.id } } }));
+    keys.reload();
+  };
 
   const browserKey = issued?.value.startsWith('pp_bt_') ? issued.value : undefined;
   return (
@@ -87,9 +87,16 @@ export function Keys() {
                       <button type="button" class="button secondary small" onClick={() => void rotate(key)} aria-label={`Rotate ${key.name}`}>
                         Rotate
                       </button>
-                      <button type="button" class="button danger small" onClick={() => void revoke(key)} aria-label={`Revoke ${key.name}`}>
-                        Revoke
-                      </button>
+                      <ConfirmButton
+                        label="Revoke"
+                        ariaLabel={`Revoke ${key.name}`}
+                        class="button danger small"
+                        title={`Revoke ${key.name}?`}
+                        confirmLabel="Revoke the key"
+                        onConfirm={() => revoke(key)}
+                      >
+                        <p>Senders using it are refused from now on.</p>
+                      </ConfirmButton>
                     </>
                   )}
                 </td>

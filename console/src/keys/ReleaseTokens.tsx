@@ -3,6 +3,7 @@
 
 import { useState } from 'preact/hooks';
 import { api, ok } from '../api/client';
+import { ConfirmButton } from '../ui/ConfirmButton';
 import { useAsync } from '../ui/useAsync';
 import { Field, Submit, fieldProblem } from '../ui/forms';
 import { ErrorNote, Loading } from '../ui/states';
@@ -18,19 +19,17 @@ export function ReleaseTokens({ projectId }: { projectId: number }) {
   const [name, setName] = useState('');
   const [expires, setExpires] = useState('');
   const [issued, setIssued] = useState<{ name: string; value: string }>();
-  const { busy, error, handle, run } = useAction();
+  const { busy, error, handle } = useAction();
   const issue = handle(async () => {
     const token = await ok(api.POST('/api/v1/projects/{id}/release-tokens', { ...path, body: { name, ...(expires ? { expires_at: `${expires}T00:00:00Z` } : {}) } }));
     setIssued({ name: token.name, value: token.value });
     setName('');
     tokens.reload();
   });
-  const revoke = (id: number, label: string) =>
-    run(async () => {
-      if (!confirm(`Revoke "${label}"? Deploys using it can no longer record markers.`)) return;
-      await ok(api.DELETE('/api/v1/projects/{id}/release-tokens/{tokenID}', { params: { path: { id: projectId, tokenID: id } } }));
-      tokens.reload();
-    });
+  const revoke = async (id: number) => {
+    await ok(api.DELETE('/api/v1/projects/{id}/release-tokens/{tokenID}', { params: { path: { id: projectId, tokenID: id } } }));
+    tokens.reload();
+  };
   return (
     <div class="card" role="group" aria-labelledby="release-title">
       <h2 id="release-title">Release tokens</h2>
@@ -70,9 +69,16 @@ export function ReleaseTokens({ projectId }: { projectId: number }) {
                   </td>
                   <td class="actions">
                     {tok.status === 'active' && (
-                      <button type="button" class="button danger small" aria-label={`Revoke ${tok.name}`} onClick={() => void revoke(tok.id, tok.name)}>
-                        Revoke
-                      </button>
+                      <ConfirmButton
+                        label="Revoke"
+                        ariaLabel={`Revoke ${tok.name}`}
+                        class="button danger small"
+                        title={`Revoke ${tok.name}?`}
+                        confirmLabel="Revoke the token"
+                        onConfirm={() => revoke(tok.id)}
+                      >
+                        <p>Deploys using it can no longer record markers.</p>
+                      </ConfirmButton>
                     )}
                   </td>
                 </tr>

@@ -13,7 +13,7 @@ import { Empty, ErrorNote, Loading } from '../ui/states';
 import { useAction } from '../ui/useAction';
 import { useAsync } from '../ui/useAsync';
 import { AttributeRows } from './AttributeRows';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../ui/ConfirmButton';
 import { createRule, getRule, replaceRule, type BaseEvent, type PickerCapture, type Rule } from './labeledApi';
 import { Picker } from './Picker';
 import { useCanEditRules } from './Rules';
@@ -181,6 +181,7 @@ function EditorForm({ projectId, rule }: { projectId: number; rule?: Rule }) {
         <ConfirmDialog
           title="This rule matches no event of the last 30 days. Save anyway?"
           confirmLabel="Save anyway"
+          danger={false}
           testId="zero-match-dialog"
           onClose={() => setAskZero(false)}
           onConfirm={async () => {

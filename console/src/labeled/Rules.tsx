@@ -11,7 +11,7 @@ import { Empty, ErrorNote, Loading } from '../ui/states';
 import { TableHead } from '../ui/TableHead';
 import { Table } from '../ui/Table';
 import { useAction } from '../ui/useAction';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmButton } from '../ui/ConfirmButton';
 import { deleteRule, disableRule, enableRule, listRules, type Rule } from './labeledApi';
 import { conditionsSummary } from './ruleForm';
 import './labeled.css';
@@ -35,7 +35,6 @@ export function Rules() {
   const [loadError, setLoadError] = useState<Error>();
   const action = useAction();
   const [working, setWorking] = useState<number>();
-  const [deleting, setDeleting] = useState<Rule>();
   const generation = useRef(0);
 
   const load = () => {
@@ -137,9 +136,25 @@ export function Rules() {
                         >
                           {r.state === 'active' ? 'Disable' : 'Enable'}
                         </button>
-                        <button type="button" class="button danger small" disabled={working === r.id} aria-label={`Delete ${r.event_name}`} onClick={() => (action.clear(), setDeleting(r))}>
-                          Delete
-                        </button>
+                        <ConfirmButton
+                          label="Delete"
+                          ariaLabel={`Delete ${r.event_name}`}
+                          class="button danger small"
+                          disabled={working === r.id}
+                          title={`Delete the rule ${r.event_name}?`}
+                          confirmLabel="Delete the rule"
+                          testId="delete-rule-dialog"
+                          onConfirm={async () => {
+                            action.clear();
+                            await deleteRule(projectId, r.id);
+                            load();
+                          }}
+                        >
+                          <p>
+                            Its derived events ({formatNumber(r.labeled_events)} now) are removed from every report, then the rule is gone. The autocaptured events it labeled are kept. The
+                            name <code>{r.event_name}</code> is free again once the deletion is done.
+                          </p>
+                        </ConfirmButton>
                       </>
                     )}
                   </td>
@@ -148,24 +163,6 @@ export function Rules() {
             ))}
           </tbody>
         </Table>
-      )}
-      {deleting && (
-        <ConfirmDialog
-          title={`Delete the rule ${deleting.event_name}?`}
-          confirmLabel="Delete the rule"
-          danger
-          testId="delete-rule-dialog"
-          onClose={() => setDeleting(undefined)}
-          onConfirm={async () => {
-            await deleteRule(projectId, deleting.id);
-            load();
-          }}
-        >
-          <p>
-            Its derived events ({formatNumber(deleting.labeled_events)} now) are removed from every report,
-            then the rule is gone. The autocaptured events it labeled are kept. The name <code>{deleting.event_name}</code> is free again once the deletion is done.
-          </p>
-        </ConfirmDialog>
       )}
     </section>
   );

@@ -6,7 +6,7 @@ import type { ComponentChildren } from 'preact';
 import { useRoute } from 'preact-iso';
 import { useSession, type Project } from '../app/session';
 import { nowIn, partialBucket, todayIn } from '../ui/format';
-import { datesOf, type Dates } from '../ui/dateRanges';
+import { urlDates, type Dates } from '../ui/dateRanges';
 import { AnswerError, Empty, Loading } from '../ui/states';
 import type { Async } from '../ui/useAsync';
 import { useUrlState, type UrlState } from '../ui/urlState';
@@ -30,8 +30,7 @@ export function useInsight(defaultDays = 30): InsightContext {
   const project = useSession().projects?.find((p) => p.id === projectId);
   const today = todayIn(project?.timezone ?? 'UTC');
   const url = useUrlState();
-  const fixed = url.get('from') && url.get('to') ? { from: url.get('from'), to: url.get('to') } : undefined;
-  const dates = datesOf(url.get('range') || (fixed ? '' : `last_${defaultDays}_days`), fixed ?? { from: today, to: today }, today);
+  const dates = urlDates(url.params, today, defaultDays);
   const setDates = (d: Dates) => url.set(d.range ? { range: d.range, from: undefined, to: undefined } : { range: undefined, from: d.from, to: d.to });
   return { projectId, project, today, from: dates.from, to: dates.to, dates, setDates, url };
 }

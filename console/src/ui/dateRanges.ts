@@ -2,7 +2,7 @@
 // and resolved on the project's today by the server's own rollingRange module, so the console and
 // the answers agree on which days a rule stands for. Also the rule's name in words.
 
-import { LAST_MAX, LAST_UNITS, parseRollingRange, resolveRollingRange, type LastUnit, type RollingRange } from '../../../server/engine/rollingRange';
+import { LAST_MAX, LAST_UNITS, parseRollingRange, resolveRollingRange, type LastUnit, type RollingRange } from '../../../server/engine/rollingRange.js';
 
 export { LAST_MAX, LAST_UNITS, parseRollingRange, type LastUnit, type RollingRange };
 
@@ -26,6 +26,15 @@ export function rangeDates(range: string | null | undefined, today: string): { f
 export function datesOf(range: string | null | undefined, fixed: { from: string; to: string }, today: string): Dates {
   const rolling = rangeDates(range, today);
   return rolling ? { ...rolling, range: range! } : fixed;
+}
+
+/**
+ * The dates of an insight page's URL: its rolling `range`, else its fixed `from` and `to` (both
+ * needed), else the last `defaultDays` days up to `today`.
+ */
+export function urlDates(params: Readonly<Record<string, string | undefined>>, today: string, defaultDays: number): Dates {
+  const fixed = params.from && params.to ? { from: params.from, to: params.to } : undefined;
+  return datesOf(params.range || (fixed ? '' : `last_${defaultDays}_days`), fixed ?? { from: today, to: today }, today);
 }
 
 const PERIOD_WORDS = { week: 'week', month: 'month', quarter: 'quarter', year: 'year' } as const;

@@ -6,6 +6,8 @@ import { useLocation } from 'preact-iso';
 import { decodeList, encodeList } from './listCodec';
 
 export interface UrlState {
+  /** The query's values as they stand (a list still encoded), for a codec to read. */
+  params: Readonly<Record<string, string | undefined>>;
   get(name: string, fallback?: string): string;
   list(name: string): string[];
   set(changes: Record<string, string | string[] | undefined>): void;
@@ -14,6 +16,7 @@ export interface UrlState {
 export function useUrlState(): UrlState {
   const { path, query, route } = useLocation();
   return {
+    params: query,
     get: (name, fallback = '') => query[name] ?? fallback,
     list: (name) => decodeList(query[name]),
     set(changes) {

@@ -9,6 +9,7 @@ import { LAST_MAX, LAST_UNITS, parseRollingRange, rangeDates, type Dates, type L
 import { useSession } from '../../app/session';
 import { hasFeature } from '../../app/features';
 import { ErrorNote } from '../../ui/states';
+import { OPS, filtersOf, parseFilter } from '../filters';
 import { useAction } from '../../ui/useAction';
 
 export function ControlBar({ children }: { children: ComponentChildren }) {
@@ -229,9 +230,7 @@ export function CompareToggle({ on, onValue }: { on: boolean; onValue(on: boolea
   );
 }
 
-export type FilterItem = Schemas['QueryFilter'] | string;
-
-const OPS: Array<Schemas['QueryFilter']['op']> = ['eq', 'neq', 'in', 'not_in', 'contains', 'not_contains', 'starts_with', 'gt', 'gte', 'lt', 'lte', 'exists', 'not_exists'];
+export { filterText, filtersOf, parseFilter, type FilterItem } from '../filters';
 
 /** How an operator reads in a filter row (the URL and the API keep the short codes). */
 const OP_LABELS: Record<Schemas['QueryFilter']['op'], string> = {
@@ -249,28 +248,6 @@ const OP_LABELS: Record<Schemas['QueryFilter']['op'], string> = {
   exists: 'is set',
   not_exists: 'is not set',
 };
-
-/** A filter in the URL: `field|op|value` (a list as `a,b,c`), or `segment:<id>`. */
-export function parseFilter(text: string): FilterItem | undefined {
-  if (text.startsWith('segment:')) return text;
-  const [field, op, ...rest] = text.split('|');
-  if (!field || !op || !OPS.includes(op as Schemas['QueryFilter']['op'])) return undefined;
-  if (op === 'exists' || op === 'not_exists') return { field, op: op as Schemas['QueryFilter']['op'] };
-  const raw = rest.join('|');
-  // in / not_in take a list, typed as values separated by commas.
-  if (op === 'in' || op === 'not_in') return { field, op, value: raw.split(',').map((v) => v.trim()).filter(Boolean) };
-  const value = ['gt', 'gte', 'lt', 'lte'].includes(op) && raw !== '' && !Number.isNaN(Number(raw)) ? Number(raw) : raw;
-  return { field, op: op as Schemas['QueryFilter']['op'], value };
-}
-
-export function filterText(f: FilterItem): string {
-  return typeof f === 'string' ? f : [f.field, f.op, ...(f.value === undefined ? [] : [String(f.value)])].join('|');
-}
-
-/** Filters of the URL's `filter` list, as the API takes them. */
-export function filtersOf(texts: string[]): FilterItem[] {
-  return texts.map(parseFilter).filter((f): f is FilterItem => f !== undefined);
-}
 
 /**
  * A filter's value, typed freely and taken on change (Enter or leaving the field). What is being

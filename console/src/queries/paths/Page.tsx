@@ -3,39 +3,18 @@
 // graph anchors the query on its item.
 
 import { useEffect, useState } from 'preact/hooks';
-import { api, ok, type Schemas } from '../api/client';
-import { useAsync } from '../ui/useAsync';
-import { SankeyChart, type FlowNode } from '../ui/charts/Sankey';
-import { formatNumber, formatPercent, valueLabel } from '../ui/format';
-import { Gated } from '../ui/Gated';
-import { Empty } from '../ui/states';
-import { TableHead } from '../ui/TableHead';
-import { Table } from '../ui/Table';
-import { useSession } from '../app/session';
-import { hasFeature, lockedBy } from '../app/features';
-import { ChoiceControl, ControlBar, DateRange, FilterEditor, filtersOf, Labelled, NumberControl, PropertyPicker, useEventNames, usePropertyKeys } from './controls/Controls';
-import { InsightFrame, useInsight } from './insight';
-
-type Direction = 'after' | 'before';
-type PathNode = Schemas['PathResponse']['sankey']['nodes'][number];
-
-const OTHER = '$other';
-const END = '$end';
-
-const isNamed = (item: string) => item !== OTHER && item !== END;
-/** Values of a breakdown shown, the rest together as other values. */
-const SEGMENTS = 5;
-
-/** `$other` folds items past top_n; `$end` is where routes stopped (before the anchor: began). */
-function itemLabel(item: string, direction: Direction): string {
-  if (item === OTHER) return 'Other';
-  if (item === END) return direction === 'after' ? 'Route ends' : 'Route starts';
-  return item;
-}
+import { Gated } from '../../ui/Gated';
+import { useSession } from '../../app/session';
+import { hasFeature, lockedBy } from '../../app/features';
+import { ChoiceControl, ControlBar, DateRange, FilterEditor, Labelled, NumberControl, PropertyPicker, useEventNames, usePropertyKeys } from '../controls/Controls';
+import { InsightFrame, useInsight } from '../insight';
+import { useQuery } from '../useQuery';
+import { pathsCodec, type Direction } from './codec';
+import { PathsAnswer, isNamed } from './View';
 
 export function Paths() {
-  const ctx = useInsight();
-  const { projectId, url, from, to } = ctx;
+  const ctx = useInsight(pathsCodec.defaultDays);
+  const { projectId, url } = ctx;
   const names = useEventNames(projectId);
   const keys = usePropertyKeys(projectId);
   const session = useSession();
@@ -55,26 +34,8 @@ export function Paths() {
   // Without the license a session count would be refused: the page explains instead of asking.
   const locked = mode === 'session' && !licensed;
 
-  const body = {
-    date_from: from,
-    date_to: to,
-    selected_event: event,
-    direction,
-    depth,
-    mode,
-    min_count: minCount,
-    top_n: topN,
-    ...(direction === 'before' && start ? { start_event: start } : {}),
-    ...(direction === 'after' && end ? { end_event: end } : {}),
-    ...(exclude.length ? { exclude_events: exclude } : {}),
-    ...(filters.length ? { filters: filtersOf(filters) } : {}),
-    ...(breakdown ? { breakdown: { property: breakdown, limit: SEGMENTS } } : {}),
-  };
-  const key = JSON.stringify(body);
-  const answer = useAsync(
-    () => (!locked ? ok(api.POST('/api/v1/projects/{id}/queries/paths', { params: { path: { id: projectId } }, body: body as never })) : Promise.resolve(undefined)),
-    [projectId, key, locked],
-  );
+  const body = pathsCodec.toRequest(url.params, ctx.today);
+  const answer = useQuery('paths', projectId, locked ? undefined : body);
   // Cleaned page paths are not in the event catalog: the items of the last answer are offered too.
   const seen = (answer.data?.sankey.nodes ?? []).map((n) => n.item).filter(isNamed);
   const suggestions = [...new Set([...names, ...seen])];
@@ -116,88 +77,6 @@ export function Paths() {
       }
     </InsightFrame>
   );
-}
-
-type PathsQuery = { selected_event?: string; min_count?: number };
-
-/**
- * The units, the graph and the top routes, as the page and a dashboard tile show them. With
- * `onSegment` a breakdown's segment can be chosen; with `onPick` a named node anchors the query.
- */
-export function PathsAnswer({ query, data: d, segment = '', onSegment, onPick }: { query: PathsQuery; data: Schemas['PathResponse']; segment?: string; onSegment?(v: string): void; onPick?(item: string): void }) {
-  const event = query.selected_event ?? 'pp.page_view';
-  const minCount = query.min_count ?? 1;
-  if (d.units === 0) return <Empty title={`No ${unitWord(d.counted)} with ${event} from ${d.date_from} to ${d.date_to}`}>Widen the dates, loosen the filters or choose another event or page.</Empty>;
-  return (
-    <>
-      {d.breakdown && onSegment && (
-        <ChoiceControl
-          label="Segment"
-          value={d.breakdown.some((g) => g.name === segment) ? segment : ''}
-          choices={[['', `all (${formatNumber(d.units)})`], ...d.breakdown.map((g) => [g.name, `${valueLabel(g.name)} (${formatNumber(g.units)})`] as const)]}
-          onValue={onSegment}
-        />
-      )}
-      <Routes graph={d.breakdown?.find((g) => g.name === segment) ?? d} counted={d.counted} direction={d.direction} event={event} minCount={minCount} onPick={onPick} />
-    </>
-  );
-}
-
-/** "1 actor", "2,300 sessions". */
-/** What the answer counted, in the console's words: people (the API's actors) or sessions. */
-const unitWord = (counted: string, n = 2): string => (counted === 'actors' ? (n === 1 ? 'person' : 'people') : n === 1 ? 'session' : 'sessions');
-
-const unitsText = (n: number, counted: string) => `${formatNumber(n)} ${unitWord(counted, n)}`;
-
-type Graph = Pick<Schemas['PathResponse'], 'units' | 'routes' | 'sankey'>;
-
-
-/** One graph: units, the Sankey and the top routes (of every unit, or of one segment). */
-function Routes({ graph, counted, direction, event, minCount, onPick }: { graph: Graph; counted: string; direction: Direction; event: string; minCount: number; onPick?(item: string): void }) {
-  return (
-    <>
-      <p class="result-meta" data-testid="paths-units">
-        {unitsText(graph.units, counted)} · {direction === 'after' ? 'after' : 'before'} {event}
-      </p>
-      <SankeyChart
-        title={`Routes ${direction} ${event} of ${unitsText(graph.units, counted)}, ${graph.sankey.nodes.length} nodes`}
-        nodes={graph.sankey.nodes.map((n) => flowNode(n, direction, counted, event, Boolean(onPick)))}
-        links={graph.sankey.links}
-        onPick={(i) => onPick?.(graph.sankey.nodes[i]!.item)}
-      />
-      <h2>Top routes</h2>
-      {graph.routes.length === 0 ? (
-        <p class="muted">No route was taken by at least {unitsText(minCount, counted)}.</p>
-      ) : (
-        <Table label="Top routes" testId="paths-routes">
-          <TableHead columns={['Rank', 'Route', counted === 'actors' ? 'People' : 'Sessions', 'Share']} />
-          <tbody>
-            {graph.routes.map((r, i) => (
-              <tr>
-                <td>{i + 1}</td>
-                <th scope="row">{r.items.join(' → ')}</th>
-                <td data-col="count">{formatNumber(r.count)}</td>
-                <td data-col="share">{formatPercent(r.share)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      )}
-    </>
-  );
-}
-
-/** `canPick`: the graph anchors on a picked node; then every named node but the anchor gets an action. */
-function flowNode(n: PathNode, direction: Direction, counted: string, anchor: string, canPick: boolean): FlowNode {
-  const label = itemLabel(n.item, direction);
-  return {
-    step: n.step,
-    label,
-    count: n.count,
-    key: n.item,
-    muted: !isNamed(n.item),
-    ...(canPick && isNamed(n.item) && n.item !== anchor ? { action: `Anchor on ${n.item} (${unitsText(n.count, counted)} at step ${n.step})` } : {}),
-  };
 }
 
 /** An event name or page path typed freely, the catalog offered as suggestions; taken on change. */
