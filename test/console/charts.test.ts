@@ -123,6 +123,8 @@ t.test('segmentation per hour, grouped: the groups in words, German day and time
   t.notOk(legend.some((s) => /\$|--/.test(s.label + s.value)), `no server marker and no "--" in the legend: ${JSON.stringify(legend)}`);
 
   await page.getByText('Numbers of the chart').click();
+  // The table is built once it is opened.
+  await page.locator('.chart-data tbody th').first().waitFor();
   const rows = await page.locator('.chart-data tbody th').evaluateAll((ths) => ths.map((th) => ({ bucket: th.getAttribute('data-bucket')!, text: th.textContent! })));
   const points: string[] = expected.series[0].points.map((p: { bucket: string }) => p.bucket);
   t.same(rows.map((r) => r.bucket), points, 'every hour of the answer');

@@ -45,11 +45,12 @@ t.test('status, doctor, logs and mail outbox against an npm start server', async
   t.match(doctor.find((c) => c.name === 'permissions'), { level: 'ok' });
   t.match(doctor.find((c) => c.name === 'database duckdb'), { level: 'ok' });
 
-  const logs = await ppctl(cwd, 'logs', '-n', '50');
+  const logs = await ppctl(cwd, 'logs', '-n', '500');
   t.equal(logs.code, 0, logs.stderr);
   t.match(logs.stdout, new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z  INFO   listening  url=http://127\\.0\\.0\\.1:${port}`, 'm'), 'the listening line, readable');
   t.notMatch(logs.stdout, /^\{/m, 'no JSON line by default');
-  const jsonLogs = await ppctl(cwd, 'logs', '-n', '50', '--json');
+  // Migrations, start-up jobs and health polls follow the listening line: enough lines to reach it.
+  const jsonLogs = await ppctl(cwd, 'logs', '-n', '500', '--json');
   t.match(jsonLogs.stdout, `"url":"http://127.0.0.1:${port}"`, 'the JSON lines with --json');
 
   // --follow prints what the server logs next: a request made once it has printed the last line.
@@ -77,5 +78,5 @@ t.test('status, doctor, logs and mail outbox against an npm start server', async
   t.match(stopped.stdout, `no pp server is running on ${dataDir}`);
   const noLogs = await ppctl(cwd, 'logs');
   t.equal(noLogs.code, 1);
-  t.match(noLogs.stderr, `ppctl: no server is running on ${dataDir}; a server started with npm start or ppctl serve writes its log to its own terminal`);
+  t.match(noLogs.stderr, `ppctl: no server is running on ${dataDir}; a server started with npm start or ppctl serve keeps its last log lines in memory, and ppctl logs shows them while it runs`);
 });

@@ -37,15 +37,17 @@ export function CollectionSettings({ projectId, canEdit }: { projectId: number; 
   const path = { params: { path: { id: projectId } } };
   const stored = useAsync(() => ok(api.GET('/api/v1/projects/{id}/behavior/settings', path)), [projectId]);
   const [saved, setSaved] = useState<string>();
+  // The settings the last change answered with: a switch shows its new state with the confirmation, not after a second read.
+  const [changed, setChanged] = useState<{ projectId: number; settings: Settings }>();
   const { error, run } = useAction();
   const patch = (change: Partial<Settings>, done: string) =>
     run(async () => {
       setSaved(undefined);
-      await ok(api.PATCH('/api/v1/projects/{id}/behavior/settings', { ...path, body: change }));
-      stored.reload();
+      const settings = await ok(api.PATCH('/api/v1/projects/{id}/behavior/settings', { ...path, body: change }));
+      setChanged({ projectId, settings });
       setSaved(done);
     });
-  const s = stored.data;
+  const s = changed?.projectId === projectId ? changed.settings : stored.data;
   const on = s ? KINDS.filter((k) => s[k.key]) : [];
   return (
     <section class="card" aria-labelledby="collect-title" data-testid="collection">

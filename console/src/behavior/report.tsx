@@ -3,10 +3,12 @@
 // next page, the control bar, cursor paging with "Load more", and the frame with its states.
 
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
 import { ControlBar, DateRange, FilterEditor, filtersOf, usePropertyKeys } from '../queries/controls/Controls';
 import { useInsight, type InsightContext } from '../queries/insight';
-import { AnswerError, Empty, ErrorNote, Loading } from '../ui/states';
+import { AnswerError, Empty, Loading } from '../ui/states';
+import { LoadMore, usePaged, type Page, type Paged } from '../ui/usePaged';
+
+export { LoadMore, usePaged };
 import './behavior.css';
 
 /** The query parameters every behavior report takes (docs/behavior.md#report-parameters). */
@@ -46,67 +48,6 @@ export function ReportControls({ ctx, children }: { ctx: ReportContext; children
       <DateRange value={ctx.dates} today={ctx.today} onChange={ctx.setDates} />
       <FilterEditor projectId={ctx.projectId} filters={ctx.url.list('filter')} keys={keys} onChange={(f) => ctx.url.set({ filter: f })} segments={false} />
     </ControlBar>
-  );
-}
-
-interface Page {
-  items: unknown[];
-  next_cursor: string | null;
-}
-
-export interface Paged<P extends Page> {
-  /** The first page's answer: what a report says besides its list (figures, heatmap). */
-  first?: P;
-  /** Every row loaded so far, pages in order. */
-  items: P['items'];
-  more: boolean;
-  loading: boolean;
-  error?: Error;
-  loadMore(): void;
-  reload(): void;
-}
-
-/**
- * A cursor-paginated report: a change of `deps` loads its first page anew; "Load more" appends
- * the next. An answer that arrives after a newer first page was asked for is dropped.
- */
-export function usePaged<P extends Page>(load: (cursor?: string) => Promise<P>, deps: unknown[]): Paged<P> {
-  const [state, setState] = useState<{ first?: P; items: P['items']; next: string | null; loading: boolean; error?: Error }>({ items: [], next: null, loading: true });
-  const generation = useRef(0);
-  const fetchPage = (cursor?: string) => {
-    const mine = cursor ? generation.current : ++generation.current;
-    setState((s) => (cursor ? { ...s, loading: true, error: undefined } : { items: [], next: null, loading: true }));
-    load(cursor).then(
-      (page) =>
-        mine === generation.current &&
-        setState((s) => ({ first: cursor ? s.first : page, items: cursor ? ([...s.items, ...page.items] as P['items']) : page.items, next: page.next_cursor, loading: false })),
-      (error: Error) => mine === generation.current && setState((s) => ({ ...s, loading: false, error })),
-    );
-  };
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  useEffect(() => fetchPage(), deps);
-  return {
-    first: state.first,
-    items: state.items,
-    more: state.next !== null,
-    loading: state.loading,
-    error: state.error,
-    loadMore: () => state.next !== null && fetchPage(state.next),
-    reload: () => fetchPage(),
-  };
-}
-
-/** The next page's button while there is one, and the error of the last try. */
-export function LoadMore({ paged, what }: { paged: Pick<Paged<Page>, 'more' | 'loading' | 'error' | 'loadMore'>; what: string }) {
-  return (
-    <>
-      <ErrorNote error={paged.error} />
-      {paged.more && (
-        <button type="button" class="button secondary" disabled={paged.loading} onClick={() => paged.loadMore()}>
-          {paged.loading ? 'Loading…' : `Load more ${what}`}
-        </button>
-      )}
-    </>
   );
 }
 

@@ -2,11 +2,12 @@
 // time with cursor paging, each event's full JSON; and the Integration Doctor view of what was
 // accepted, flagged or refused. Filters and the order live in the URL like an insight's parameters.
 
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { api, ok, type Schemas } from '../api/client';
 import { useUrlState } from '../ui/urlState';
-import { ErrorNote, Loading } from '../ui/states';
+import { Loading } from '../ui/states';
+import { LoadMore, usePaged } from '../ui/usePaged';
 import { formatDateTime } from '../ui/format';
 import { EventsTable, type EventTime, type StoredEvent } from './EventRow';
 import { TableHead } from '../ui/TableHead';
@@ -48,28 +49,9 @@ export function EventsExplorer() {
     limit: 50,
   };
   const key = JSON.stringify(query);
-  const [loaded, setLoaded] = useState<{ key: string; items: Array<StoredEvent | Doctor> }>({ key: '', items: [] });
-  // Rows of another query (another view or filter) are never drawn: they may be of the other kind.
-  const items = loaded.key === key ? loaded.items : [];
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<Error>();
-
-  const load = async (after: string | null) => {
-    setLoading(true);
-    setError(undefined);
-    try {
-      const page = await ok(api.GET('/api/v1/projects/{id}/events', { params: { path: { id: projectId }, query: { ...query, ...(after ? { cursor: after } : {}) } } }));
-      const rows = page.items as Array<StoredEvent | Doctor>;
-      setLoaded((was) => ({ key, items: after && was.key === key ? [...was.items, ...rows] : rows }));
-      setCursor(page.next_cursor);
-    } catch (err) {
-      setError(err as Error);
-    } finally {
-      setLoading(false);
-    }
-  };
-  useEffect(() => void load(null), [projectId, key]);
+  // A new query starts from an empty list: rows of another view may be of the other kind.
+  const paged = usePaged((cursor) => ok(api.GET('/api/v1/projects/{id}/events', { params: { path: { id: projectId }, query: { ...query, ...(cursor ? { cursor } : {}) } } })), [projectId, key]);
+  const items = paged.items as Array<StoredEvent | Doctor>;
 
   return (
     <section aria-labelledby="explorer-title">
@@ -96,10 +78,9 @@ export function EventsExplorer() {
         </p>
       )}
       <Filters doctor={doctor} url={url} from={from} to={to} />
-      <ErrorNote error={error} />
-      {loading && items.length === 0 ? (
+      {paged.loading && items.length === 0 ? (
         <Loading />
-      ) : items.length === 0 && !error ? (
+      ) : items.length === 0 && !paged.error ? (
         <div class="state empty">
           <strong>Nothing matches</strong>
           <div>Loosen the filters{doctor ? ' or widen the range (at most 31 days)' : ''}.</div>
@@ -109,11 +90,7 @@ export function EventsExplorer() {
       ) : (
         <EventsTable events={items as StoredEvent[]} time={order} testId="events-table" projectId={projectId} />
       )}
-      {cursor && (
-        <button type="button" class="button secondary" disabled={loading} onClick={() => void load(cursor)}>
-          {loading ? 'Loading…' : 'Load more'}
-        </button>
-      )}
+      <LoadMore paged={paged} />
     </section>
   );
 }

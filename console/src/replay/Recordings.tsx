@@ -2,11 +2,12 @@
 // rage or dead clicks, duration, an event), newest first with cursor paging, each row a link to
 // its player. Filters live in the URL, so the list can be linked from elsewhere.
 
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { api, ok, type Schemas } from '../api/client';
 import { useUrlState, type UrlState } from '../ui/urlState';
-import { ErrorNote, Loading } from '../ui/states';
+import { Loading } from '../ui/states';
+import { LoadMore, usePaged } from '../ui/usePaged';
 import { formatDateTime, formatDuration, formatNumber } from '../ui/format';
 import { Table } from '../ui/Table';
 import { TableHead } from '../ui/TableHead';
@@ -57,34 +58,15 @@ function RecordingList() {
   const url = useUrlState();
   const query = queryOf(url);
   const key = JSON.stringify(query);
-  const [loaded, setLoaded] = useState<{ key: string; items: Summary[] }>({ key: '', items: [] });
-  const items = loaded.key === key ? loaded.items : [];
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<Error>();
-
-  const load = async (after: string | null) => {
-    setLoading(true);
-    setError(undefined);
-    try {
-      const page = await ok(api.GET('/api/v1/projects/{id}/recordings', { params: { path: { id: projectId }, query: { ...query, ...(after ? { cursor: after } : {}) } } }));
-      setLoaded((was) => ({ key, items: after && was.key === key ? [...was.items, ...page.items] : page.items }));
-      setCursor(page.next_cursor);
-    } catch (err) {
-      setError(err as Error);
-    } finally {
-      setLoading(false);
-    }
-  };
-  useEffect(() => void load(null), [projectId, key]);
+  const paged = usePaged((cursor) => ok(api.GET('/api/v1/projects/{id}/recordings', { params: { path: { id: projectId }, query: { ...query, ...(cursor ? { cursor } : {}) } } })), [projectId, key]);
+  const items: Summary[] = paged.items;
 
   return (
     <>
       <Filters url={url} />
-      <ErrorNote error={error} />
-      {loading && items.length === 0 ? (
+      {paged.loading && items.length === 0 ? (
         <Loading />
-      ) : items.length === 0 && !error ? (
+      ) : items.length === 0 && !paged.error ? (
         <div class="state empty">
           <strong>No recordings match</strong>
           <div>Loosen the filters, or turn recordings on in the project's behavior settings.</div>
@@ -92,11 +74,7 @@ function RecordingList() {
       ) : (
         <RecordingsTable projectId={projectId} items={items} />
       )}
-      {cursor && (
-        <button type="button" class="button secondary" disabled={loading} onClick={() => void load(cursor)}>
-          {loading ? 'Loading…' : 'Load more'}
-        </button>
-      )}
+      <LoadMore paged={paged} />
     </>
   );
 }
