@@ -41,6 +41,16 @@ try {
   await visit('paths', '/projects/1/insights/paths?event=pp.page_view&depth=4&top_n=6&exclude=pp.scroll_depth~pp.click', (p) => p.locator('[data-testid=sankey][data-drawn=whole]').waitFor());
   await visit('revenue', '/projects/1/insights/revenue', (p) => p.getByTestId('revenue-tiles').waitFor());
   await visit('keys', '/projects/1/keys', (p) => p.getByTestId('tracker-snippet').waitFor());
+  // The busiest page's report and the first form's, reached from their lists as a person would.
+  await page.goto('/projects/1/behavior/pages');
+  await page.getByTestId('behavior-pages').locator('tbody tr a').first().click();
+  await shot(page, 'behavior-heatmap', async () => {
+    await page!.locator('[data-testid=heatmap] rect.heat-cell').first().waitFor();
+    await page!.getByRole('heading', { name: 'Where it is clicked' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  });
+  await page.goto('/projects/1/behavior/forms');
+  await page.getByTestId('behavior-forms').locator('tbody tr a').first().click();
+  await shot(page, 'behavior-form', () => page!.getByTestId('form-fields').waitFor());
   await visit('organization', '/org', (p) => p.getByRole('heading', { name: 'Members' }).waitFor());
 } finally {
   await browser.close();
