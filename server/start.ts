@@ -11,6 +11,7 @@ import { buildApp, type BuiltApp } from './http/app.js';
 import { openServices, type OpenOptions } from './openServices.js';
 import type { Services } from './services.js';
 import { startAdminSocket } from './admin/adminSocket.js';
+import { startWorkers } from './workers.js';
 import { answerClientErrors } from './http/securityHeaders.js';
 
 export interface RunningServer {
@@ -48,6 +49,7 @@ export async function startServer(config: Config, options: OpenOptions = {}): Pr
     // And what `ppctl status` reports: the port the server really listens on.
     if (config.port === 0) config.port = port;
     built = buildApp(services);
+    startWorkers(services);
     server.on('request', built.app);
     answerClientErrors(server);
   } catch (err) {

@@ -9,8 +9,7 @@ import { errors, jsonResponse, ref, type JsonSchema, type Operation, type Parame
 import { authenticate } from '../auth/authenticate.js';
 import { projectAccess } from '../accounts/access.js';
 import { recordAudit } from '../audit/recordAudit.js';
-import { jobRunner } from '../store/jobs.js';
-import { FORM_EVENTS, FORM_PURGE, FORM_PURGES_LISTED, getFormPurge, listFormPurges, purgeFormEvents, requestFormPurge } from './formPurge.js';
+import { FORM_EVENTS, FORM_PURGES_LISTED, getFormPurge, listFormPurges, requestFormPurge } from './formPurge.js';
 
 const BASE = '/api/v1/projects/{id}/behavior/forms/purge';
 const ONE = `${BASE}/{jobID}`;
@@ -84,7 +83,6 @@ export const formPurgeDomain: Domain = {
     },
   },
   mount(routes, services) {
-    jobRunner(services).register(FORM_PURGE, (job) => purgeFormEvents(services, job));
     const auth = { auth: [authenticate(services)] };
 
     routes.get(BASE, auth, projectAccess(services, 'admin'), (req, res) => {

@@ -25,7 +25,6 @@ import { unsubscribeDomain } from '../billing/unsubscribeRoutes.js';
 import { authDomain } from '../auth/routes.js';
 import { oidcDomain } from '../auth/oidc/routes.js';
 import { accountsDomain } from '../accounts/routes.js';
-import { mailDomain } from '../mail/mailDomain.js';
 import { ingestDomain } from '../ingest/routes.js';
 import { ingestCors } from '../ingest/ingestCors.js';
 import { POSTHOG_CAPTURE_PATHS, POSTHOG_FLAG_PATHS } from '../ingest/posthog.js';
@@ -56,7 +55,6 @@ export const DOMAINS: Domain[] = [
   authDomain,
   oidcDomain,
   accountsDomain,
-  mailDomain,
   licenseDomain,
   billingDomain,
   paymentsDomain,

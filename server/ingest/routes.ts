@@ -6,7 +6,6 @@ import type { Domain } from '../http/domain.js';
 import { NotFoundError } from '../http/errors.js';
 import { ingestOpenapi } from './ingestOpenapi.js';
 import { ingestAuth } from './credentials.js';
-import { ingestWriter } from './groupWriter.js';
 import { sdkOf } from './sdkInfo.js';
 import { trackEvents } from './track.js';
 import { alias, identify } from './identity.js';
@@ -22,9 +21,6 @@ export const ingestDomain: Domain = {
   name: 'ingest',
   openapi: ingestOpenapi,
   mount(routes, services) {
-    // The duplicate filter is built ahead of the first request (it reads up to half its capacity
-    // of rows); a failure leaves it to the first group, which then reports it.
-    ingestWriter(services).prepare().catch((err: unknown) => services.log.warn({ err }, 'duplicate filter not built at start'));
 
     routes.post('/v1/track', { auth: [ingestAuth(services, 'track')] }, async (req, res) => {
       res.status(202).json(await trackEvents(services, req.body as Record<string, unknown>, context(req)));

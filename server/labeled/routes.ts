@@ -8,12 +8,10 @@ import { errors, jsonBody, jsonResponse, ref, type JsonSchema, type Operation, t
 import { authenticate } from '../auth/authenticate.js';
 import { projectAccess } from '../accounts/access.js';
 import { recordAudit } from '../audit/recordAudit.js';
-import { jobRunner } from '../store/jobs.js';
 import { BASE_EVENTS } from './matchSql.js';
 import { countMatching, labeledCounts } from './derive.js';
 import { issuePickerToken, pickerEnabled, pollCapture, PICKER_TOKEN_SECONDS } from './picker.js';
-import { checkRuleBody, createRule, getRule, LIMITS, listRules, type LabeledEventRule, MAX_RULES_PER_PROJECT, replaceRule, resumeDeletions, RULE_SYNC, transition, type Transition } from './rules.js';
-import { syncRule } from './sync.js';
+import { checkRuleBody, createRule, getRule, LIMITS, listRules, type LabeledEventRule, MAX_RULES_PER_PROJECT, replaceRule, transition, type Transition } from './rules.js';
 
 const BASE = '/api/v1/projects/{id}/labeled-events';
 const ONE = `${BASE}/{ruleID}`;
@@ -209,8 +207,6 @@ export const labeledEventsDomain: Domain = {
     },
   },
   mount(routes, services) {
-    jobRunner(services).register(RULE_SYNC, (job) => syncRule(services, job));
-    resumeDeletions(services);
     const auth = { auth: [authenticate(services)] };
     const ruleOf = (req: Request) => Number(req.valid.params.ruleID);
     /** Rules with how many events each labels now, read from the event store. */

@@ -21,12 +21,8 @@ export function queueSweep(services: Services): void {
   kickJobs(services);
 }
 
-const sweeping = new WeakSet<Services>();
-
-/** A sweep now and every hour while the server runs (once, however often the app is built); stopped at shutdown. */
+/** A sweep now and every hour while the server runs (a worker, workers.ts); stopped at shutdown. */
 export function startReplaySweeps(services: Services): void {
-  if (sweeping.has(services)) return;
-  sweeping.add(services);
   queueSweep(services);
   const timer = setInterval(() => {
     try {

@@ -7,13 +7,12 @@ import type { Domain } from '../http/domain.js';
 import { authenticate } from '../auth/authenticate.js';
 import { projectAccess } from '../accounts/access.js';
 import { requireEntitlement } from '../license/requireEntitlement.js';
-import { jobRunner } from '../store/jobs.js';
 import { replayOpenapi } from './replayOpenapi.js';
 import { recordingsPage } from './listRecordings.js';
 import { recordingDetail } from './recordingDetail.js';
 import { streamRecording } from './recordingStream.js';
 import { replaySettings, setRetentionDays } from './replaySettings.js';
-import { deletePersonRecordings, REPLAY_SWEEP, startReplaySweeps, sweepRecordings } from './replayRetention.js';
+import { deletePersonRecordings } from './replayRetention.js';
 
 const BASE = '/api/v1/projects/{id}/recordings';
 const ONE = `${BASE}/{session_id}`;
@@ -23,8 +22,6 @@ export const replayDomain: Domain = {
   name: 'replay',
   openapi: replayOpenapi,
   mount(routes, services) {
-    jobRunner(services).register(REPLAY_SWEEP, () => sweepRecordings(services));
-    startReplaySweeps(services);
     const auth = { auth: [authenticate(services)] };
     const analyst = projectAccess(services, 'analyst');
     const drilldown = (req: Request) => requireEntitlement(services, req.project!.org_id, 'actor_drilldown');

@@ -95,6 +95,7 @@ t.test('revenue: the tiles in the chosen currency, on one line each', async (t) 
 t.test('revenue: the value axis in the chosen currency, every label inside the chart', async (t) => {
   const asked = await answeredQuery(page, sent, 'segmentation', (b) => b.metric === 'revenue' && b.date_from === daysBefore(29));
   await page.getByText('Numbers of the chart').click();
+  await page.locator('.chart-data tbody tr').first().waitFor();
   const daily = await askQuery(server, token, project.id, 'segmentation', asked);
   const values: number[] = daily.series[0].points.map((p: { value: number }) => p.value);
   const drawn = await page.locator('.chart-data tbody tr').evaluateAll((rows) => rows.map((r) => Number(r.children[1]!.textContent)));

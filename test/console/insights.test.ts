@@ -54,7 +54,8 @@ t.test('activity: the tiles and the 30-day trend', async (t) => {
   await openFromNavigation(page, 'Activity');
   await page.getByTestId('activity-tiles').waitFor();
   await page.getByText('Numbers of the chart').click();
-  await page.locator('.chart-data').waitFor();
+  // The table is built once it is opened.
+  await page.locator('.chart-data tbody tr').first().waitFor();
   const expected = await ask('activity-summary', { date_to: today, event: 'any' });
   for (const metric of ['dau', 'wau', 'mau']) {
     t.equal(numberIn(await page.locator(`[data-metric=${metric}] .tile-value`).textContent()), expected[metric], metric);
@@ -177,7 +178,8 @@ t.test('segmentation: every bucket of every group', async (t) => {
   const body = await answeredQuery(page, sent, 'segmentation', (b) => b.event === 'pp.page_view' && b.metric === 'uniques' && !!b.group_by && b.date_from === from);
   t.match(body, { event: 'pp.page_view', metric: 'uniques', interval: 'day', group_by: { property: 'path' }, date_from: from, date_to: today });
   await page.getByText('Numbers of the chart').click();
-  await page.locator('.chart-data').waitFor();
+  // The table is built once it is opened.
+  await page.locator('.chart-data tbody tr').first().waitFor();
   const expected = await ask('segmentation', body);
   const header = await page.locator('.chart-data thead th').allTextContents();
   t.same(header.slice(1), expected.series.map((s: { name: string }) => inWords(s.name)), 'one series per group, the markers in words');

@@ -3,7 +3,7 @@
 // of page URLs are kept. Admins and owners switch them (the behavior settings route saves each
 // change at once and the page confirms it); everyone else reads them.
 
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ApiError, api, ok, type Schemas } from '../api/client';
 import { useAsync } from '../ui/useAsync';
 import { Field, Select, Submit } from '../ui/forms';
@@ -111,8 +111,15 @@ function KindRow({ kind, on, canEdit, onSwitch }: { kind: (typeof KINDS)[number]
 }
 
 function QueryStrings({ settings, canEdit, error, onSave }: { settings: Settings; canEdit: boolean; error?: Error; onSave(change: Partial<Settings>, done: string): Promise<void> }) {
-  const [names, setNames] = useState(settings.url_query_allowlist.join(', '));
-  useEffect(() => setNames(settings.url_query_allowlist.join(', ')), [settings.url_query_allowlist.join(',')]);
+  const stored = settings.url_query_allowlist.join(', ');
+  const [names, setNames] = useState(stored);
+  // The field follows the saved list when it changes, never over what is being typed before then.
+  const shown = useRef(stored);
+  useEffect(() => {
+    if (shown.current === stored) return;
+    shown.current = stored;
+    setNames(stored);
+  }, [stored]);
   const listed = settings.url_query_allowlist.length > 0 ? ` and ${settings.url_query_allowlist.join(', ')}` : '';
   const rule = settings.url_query_strip ? `Query strings of page and referrer URLs are stripped when events arrive, except ${CAMPAIGN}${listed}.` : 'Query strings of page and referrer URLs are stored whole.';
   return (

@@ -1,6 +1,7 @@
 // An insight's parameters live in the URL query, so a link opens the same chart for another
 // member. Reading gives strings with defaults; writing replaces the query (no history entry per
-// keystroke). Lists go through `listCodec`, so an empty item (a step not chosen yet) survives.
+// keystroke) and keeps what other controls wrote since the last render. Lists go through
+// `listCodec`, so an empty item (a step not chosen yet) survives.
 
 import { useLocation } from 'preact-iso';
 import { decodeList, encodeList } from './listCodec';
@@ -20,7 +21,10 @@ export function useUrlState(): UrlState {
     get: (name, fallback = '') => query[name] ?? fallback,
     list: (name) => decodeList(query[name]),
     set(changes) {
-      const next = new Map(Object.entries(query));
+      // The address as it is now, not as this render saw it: two changes in a row (a list chosen,
+      // then a date typed) must both stay, even when the second handler was drawn before the first.
+      const now = location.pathname === path ? Object.fromEntries(new URLSearchParams(location.search)) : query;
+      const next = new Map(Object.entries(now));
       for (const [key, value] of Object.entries(changes)) {
         // An empty string is a scalar left unset, but a list's value: one empty item.
         const text = Array.isArray(value) ? encodeList(value) : value === '' ? undefined : value;
