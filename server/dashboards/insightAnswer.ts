@@ -17,7 +17,7 @@ import { NO_OVERRIDES, type Overrides, type SavedQueries } from './savedQueries.
  * The dates an insight is answered over: a call's or dashboard's range first (fixed or rolling),
  * else the insight's own rolling range, else its query's dates (no override).
  */
-export function effectiveOverrides(insight: Insight, overrides: Overrides, today: string): Overrides {
+function effectiveOverrides(insight: Insight, overrides: Overrides, today: string): Overrides {
   const rolling = overrides.date_from !== null ? null : (overrides.date_range ?? insight.date_range);
   if (rolling === null) return overrides;
   const range = parseRollingRange(rolling);

@@ -3,7 +3,7 @@
 // answered, so a saved view moves forward with the calendar. Pure and zone-free: `today` is the
 // project's local date, given by the caller. The console resolves ranges with this same module.
 
-import { addDays, addMonths, bucketStart, daysBetween } from './dates.js';
+import { addDays, addMonths, bucketStart } from './dates.js';
 
 /** The longest range a query accepts (ranges.ts's MAX_RANGE_DAYS; this module imports nothing zoned). */
 const MAX_DAYS = 400;
@@ -143,10 +143,4 @@ export function resolveRollingRange(range: RollingRange, today: string): { date_
 export function rollingDates(text: string, today: string): { date_from: string; date_to: string } | undefined {
   const range = parseRollingRange(text);
   return typeof range === 'string' ? undefined : resolveRollingRange(range, today);
-}
-
-/** How many days a since-range cuts off on `today` (0 when it is whole). */
-export function sinceCut(range: RollingRange, today: string): number {
-  if (range.kind !== 'since') return 0;
-  return Math.max(0, daysBetween(range.date, resolveRollingRange(range, today).date_from));
 }

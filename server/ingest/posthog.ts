@@ -10,6 +10,7 @@ import type { Request } from 'express';
 import { AppError, BadRequestError, PayloadTooLargeError, UnauthorizedError } from '../http/errors.js';
 import { BODY_LIMIT_BYTES } from '../http/errorHandler.js';
 import { idText, type TrackEvent } from './eventSchema.js';
+import { parseTracker, type SdkInfo } from './sdkInfo.js';
 import { MAX_EVENTS_PER_REQUEST, TooManyEventsError, type IngestResult, type Refusal } from './track.js';
 
 const gunzipAsync = promisify(gunzip);
@@ -193,10 +194,11 @@ export function mapPosthogEvent(e: Json): Mapped {
   const referrer = text(props.$referrer);
   const uuid = text(e.uuid);
   const who = whoOf(distinctId, props);
+  const ts = timeOf(e, props);
   const out: TrackEvent = {
     event,
     ...(uuid ? { uuid } : {}),
-    ...(timeOf(e, props) ? { ts: timeOf(e, props) } : {}),
+    ...(ts ? { ts } : {}),
     ...who,
     session_id: anId(props.$session_id) ?? null,
     url: text(props.$current_url) ?? null,
@@ -209,12 +211,14 @@ export function mapPosthogEvent(e: Json): Mapped {
 }
 
 /** The client's name and version, from `$lib` and `$lib_version` of the first event that has them. */
-export function posthogSdk(events: Json[]): { name: string; version: string } | null {
+export function posthogSdk(events: Json[]): SdkInfo | null {
   for (const e of events) {
     const props = isObject(e.properties) ? e.properties : {};
     const name = text(props.$lib) ?? text(e.library);
     const version = text(props.$lib_version) ?? text(e.library_version);
-    if (name && version && /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name) && /^[A-Za-z0-9][A-Za-z0-9.+_-]{0,63}$/.test(version)) return { name, version };
+    // Held to the shape /v1 takes in X-PP-Tracker.
+    const sdk = name && version ? parseTracker(`${name}/${version}`) : undefined;
+    if (sdk) return sdk;
   }
   return null;
 }

@@ -2,10 +2,10 @@
 // time with cursor paging, each event's full JSON; and the Integration Doctor view of what was
 // accepted, flagged or refused. Filters and the order live in the URL like an insight's parameters.
 
-import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { api, ok, type Schemas } from '../api/client';
 import { useUrlState } from '../ui/urlState';
+import { useFilterDraft } from '../ui/useFilterDraft';
 import { Loading } from '../ui/states';
 import { LoadMore, usePaged } from '../ui/usePaged';
 import { formatDateTime } from '../ui/format';
@@ -113,14 +113,10 @@ function OrderSwitch({ order, onOrder }: { order: EventTime; onOrder(order: Even
 }
 
 function Filters({ doctor, url, from, to }: { doctor: boolean; url: ReturnType<typeof useUrlState>; from: string; to: string }) {
-  const [draft, setDraft] = useState<Record<string, string>>({});
-  const value = (k: string) => draft[k] ?? url.get(k);
-  const apply = (e: Event) => {
-    e.preventDefault();
-    url.set(Object.fromEntries(Object.entries(draft).map(([k, v]) => [k, k === 'event' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v])));
-    setDraft({});
-  };
-  const set = (k: string) => (e: Event) => setDraft({ ...draft, [k]: (e.currentTarget as HTMLInputElement).value });
+  // Event names are typed comma separated and kept in the URL as a list.
+  const { draft, value, put, onInput: set, apply } = useFilterDraft(url, (d) =>
+    Object.fromEntries(Object.entries(d).map(([k, v]) => [k, k === 'event' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v])),
+  );
   return (
     <form class="control-bar" onSubmit={apply} aria-label="Filters">
       <div class="control">
@@ -152,16 +148,16 @@ function Filters({ doctor, url, from, to }: { doctor: boolean; url: ReturnType<t
         <label class="control-label" for="f-from">
           Received from
         </label>
-        <input id="f-from" type="datetime-local" value={toLocal(draft.from ?? from)} onInput={(e) => setDraft({ ...draft, from: toIso((e.currentTarget as HTMLInputElement).value) })} />
+        <input id="f-from" type="datetime-local" value={toLocal(draft.from ?? from)} onInput={(e) => put('from', toIso((e.currentTarget as HTMLInputElement).value))} />
       </div>
       <div class="control">
         <label class="control-label" for="f-to">
           Received before
         </label>
-        <input id="f-to" type="datetime-local" value={toLocal(draft.to ?? to)} onInput={(e) => setDraft({ ...draft, to: toIso((e.currentTarget as HTMLInputElement).value) })} />
+        <input id="f-to" type="datetime-local" value={toLocal(draft.to ?? to)} onInput={(e) => put('to', toIso((e.currentTarget as HTMLInputElement).value))} />
       </div>
       <label class="check control">
-        <input type="checkbox" checked={(draft.invalid_only ?? url.get('invalid_only')) === 'true'} onChange={(e) => setDraft({ ...draft, invalid_only: (e.currentTarget as HTMLInputElement).checked ? 'true' : '' })} />
+        <input type="checkbox" checked={(draft.invalid_only ?? url.get('invalid_only')) === 'true'} onChange={(e) => put('invalid_only', (e.currentTarget as HTMLInputElement).checked ? 'true' : '')} />
         {doctor ? 'Only problems' : 'Only events stored with warnings'}
       </label>
       <div class="control">

@@ -2,10 +2,10 @@
 // rage or dead clicks, duration, an event), newest first with cursor paging, each row a link to
 // its player. Filters live in the URL, so the list can be linked from elsewhere.
 
-import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { api, ok, type Schemas } from '../api/client';
 import { useUrlState, type UrlState } from '../ui/urlState';
+import { useFilterDraft } from '../ui/useFilterDraft';
 import { Loading } from '../ui/states';
 import { LoadMore, usePaged } from '../ui/usePaged';
 import { formatDateTime, formatDuration, formatNumber } from '../ui/format';
@@ -107,15 +107,8 @@ function RecordingsTable({ projectId, items }: { projectId: number; items: Summa
 }
 
 function Filters({ url }: { url: UrlState }) {
-  const [draft, setDraft] = useState<Record<string, string>>({});
-  const value = (k: string) => draft[k] ?? url.get(k);
-  const set = (k: string) => (e: Event) => setDraft({ ...draft, [k]: (e.currentTarget as HTMLInputElement).value });
-  const check = (k: string) => (e: Event) => setDraft({ ...draft, [k]: (e.currentTarget as HTMLInputElement).checked ? 'true' : '' });
-  const apply = (e: Event) => {
-    e.preventDefault();
-    url.set(draft);
-    setDraft({});
-  };
+  const { value, put, onInput: set, apply } = useFilterDraft(url);
+  const check = (k: string) => (e: Event) => put(k, (e.currentTarget as HTMLInputElement).checked ? 'true' : '');
   return (
     <form class="control-bar" onSubmit={apply} aria-label="Filters">
       {TEXT_FILTERS.map(([k, label]) => (
@@ -130,13 +123,13 @@ function Filters({ url }: { url: UrlState }) {
         <label class="control-label" for="r-from">
           Started from
         </label>
-        <input id="r-from" type="datetime-local" value={toLocal(value('from'))} onInput={(e) => setDraft({ ...draft, from: toIso((e.currentTarget as HTMLInputElement).value) })} />
+        <input id="r-from" type="datetime-local" value={toLocal(value('from'))} onInput={(e) => put('from', toIso((e.currentTarget as HTMLInputElement).value))} />
       </div>
       <div class="control">
         <label class="control-label" for="r-to">
           Started before
         </label>
-        <input id="r-to" type="datetime-local" value={toLocal(value('to'))} onInput={(e) => setDraft({ ...draft, to: toIso((e.currentTarget as HTMLInputElement).value) })} />
+        <input id="r-to" type="datetime-local" value={toLocal(value('to'))} onInput={(e) => put('to', toIso((e.currentTarget as HTMLInputElement).value))} />
       </div>
       {NUMBER_FILTERS.map(([k, label]) => (
         <div class="control">

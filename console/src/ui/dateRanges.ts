@@ -2,7 +2,7 @@
 // and resolved on the project's today by the server's own rollingRange module, so the console and
 // the answers agree on which days a rule stands for. Also the rule's name in words.
 
-import { LAST_MAX, LAST_UNITS, parseRollingRange, resolveRollingRange, type LastUnit, type RollingRange } from '../../../server/engine/rollingRange.js';
+import { LAST_MAX, LAST_UNITS, parseRollingRange, rollingDates, type LastUnit, type RollingRange } from '../../../server/engine/rollingRange.js';
 
 export { LAST_MAX, LAST_UNITS, parseRollingRange, type LastUnit, type RollingRange };
 
@@ -15,11 +15,8 @@ export interface Dates {
 
 /** A rule's dates on `today`, or undefined for text that is no rule. */
 export function rangeDates(range: string | null | undefined, today: string): { from: string; to: string } | undefined {
-  if (!range) return undefined;
-  const rule = parseRollingRange(range);
-  if (typeof rule === 'string') return undefined;
-  const d = resolveRollingRange(rule, today);
-  return { from: d.date_from, to: d.date_to };
+  const d = range ? rollingDates(range, today) : undefined;
+  return d && { from: d.date_from, to: d.date_to };
 }
 
 /** A rule resolved into Dates; fixed dates when it is none. */
