@@ -59,9 +59,29 @@ function leftovers(): string[] {
 }
 
 let tail = '';
+// The failures again at the end, each with the subtests that hold it, so a log cut to its last
+// lines still names what failed.
+const failures: string[] = [];
+const open: string[] = [];
+let partial = '';
+function readLine(line: string): void {
+  const indent = /^ */.exec(line)![0].length / 4;
+  const subtest = /^\s*# Subtest: (.*)$/.exec(line);
+  if (subtest) {
+    open.length = indent;
+    open[indent] = subtest[1]!;
+    return;
+  }
+  const notOk = /^\s*not ok \d+ - (.*)$/.exec(line);
+  if (notOk && failures.length < 40) failures.push([...open.slice(0, indent), notOk[1]].join(' > '));
+}
 child.stdout.on('data', (chunk: Buffer) => {
   process.stdout.write(chunk);
-  tail = (tail + chunk.toString('utf8')).slice(-4096);
+  const text = chunk.toString('utf8');
+  tail = (tail + text).slice(-4096);
+  const lines = (partial + text).split('\n');
+  partial = lines.pop()!;
+  for (const line of lines) readLine(line);
 });
 child.on('close', (code) => {
   const summary = /# \{ total: (\d+)(?:, pass: (\d+))?(?:, fail: (\d+))?(?:, skip: (\d+))?(?:, todo: (\d+))?/.exec(tail);
@@ -73,6 +93,7 @@ child.on('close', (code) => {
     process.stdout.write(`\nnot ok - the tests left ${left.length} temporary file(s) behind: ${left.join(', ')}\n`);
     failed += 1;
   }
+  if (failures.length > 0) process.stdout.write(`\n# failures\n${failures.map((f) => `#   ${f}`).join('\n')}\n`);
   const skipped = summary ? Number(summary[4] ?? 0) : 0;
   process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
   process.exit(left.length > 0 ? 1 : (code ?? 1));
