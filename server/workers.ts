@@ -13,6 +13,7 @@ import { startTrialReminders } from './billing/trialReminders.js';
 import { resumeDeletions, RULE_SYNC } from './labeled/rules.js';
 import { syncRule } from './labeled/sync.js';
 import { FORM_PURGE, purgeFormEvents } from './behavior/formPurge.js';
+import { PERSON_DELETION, deletePerson } from './persons/personDeletion.js';
 import { REPLAY_SWEEP, startReplaySweeps, sweepRecordings } from './replay/replayRetention.js';
 
 export interface Worker {
@@ -35,6 +36,7 @@ export const WORKERS: readonly Worker[] = [
       jobs.register(RULE_SYNC, (job) => syncRule(s, job));
       jobs.register(FORM_PURGE, (job) => purgeFormEvents(s, job));
       jobs.register(REPLAY_SWEEP, () => sweepRecordings(s));
+      jobs.register(PERSON_DELETION, (job) => deletePerson(s, job));
     },
   },
   // Rules left deleting by a stopped server are queued again.

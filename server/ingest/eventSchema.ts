@@ -40,6 +40,12 @@ export function idText<T extends string | number | null | undefined>(value: T): 
 }
 
 const id = idSchema(true);
+
+/** The field by which a server key re-admits the ids of a deleted person (docs/privacy.md). */
+export const CONSENT_SCHEMA: JsonSchema = {
+  type: 'boolean',
+  description: 'true, sent with a server key: the person agreed again, so ids refused after their deletion are accepted (and no longer refused); ignored otherwise',
+};
 const text = (max: number) => ({ type: ['string', 'null'], maxLength: max });
 
 export const TRACK_EVENT_SCHEMA: JsonSchema = {
@@ -60,6 +66,7 @@ export const TRACK_EVENT_SCHEMA: JsonSchema = {
     release: { type: ['string', 'null'], minLength: 1, maxLength: 200, description: 'the release of the sending application' },
     props: { type: ['object', 'null'], description: `event properties (JSON, at most ${PROPS_MAX_BYTES} bytes, ${JSON_MAX_DEPTH} levels); props.revenue is read as a signed number` },
     elements: { type: ['array', 'null'], maxItems: 50, items: { type: 'object' }, description: 'autocaptured element chain, target first' },
+    consent: CONSENT_SCHEMA,
   },
 };
 
@@ -75,6 +82,7 @@ export interface TrackEvent {
   release?: string | null;
   props?: Record<string, unknown> | null;
   elements?: Array<Record<string, unknown>> | null;
+  consent?: boolean;
 }
 
 export interface EventDefect {

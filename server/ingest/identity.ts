@@ -5,7 +5,7 @@
 // Rules (docs/ingestion.md): an id already linked keeps its first actor (first claim wins); linking
 // an actor into another re-points everything that pointed at it; linking an id to itself is a no-op.
 
-import { TIMESTAMPTZ, VARCHAR, INTEGER, timestampTZValue, type DuckDBConnection } from '@duckdb/node-api';
+import { TIMESTAMPTZ, VARCHAR, INTEGER, LIST, listValue, timestampTZValue, type DuckDBConnection } from '@duckdb/node-api';
 import type { Services } from '../services.js';
 import type { IngestCredential } from './ingestCredential.js';
 import { ingestWriter } from './groupWriter.js';
@@ -15,6 +15,7 @@ import type { IngestResult } from './track.js';
 import { idText, sizeDefect } from './eventSchema.js';
 import { jsonText } from './jsonText.js';
 import { ValidationError } from '../http/errors.js';
+import { erasedRefusals } from './erasedPersons.js';
 
 export const TRAITS_MAX_BYTES = 16 * 1024;
 
@@ -87,21 +88,34 @@ async function answer(services: Services, ctx: LinkContext, operation: 'identify
   return { accepted: 0, rejected: [refusal] };
 }
 
+/** The refusal of a link naming a deleted person's id (erasedPersons.ts), recorded for the doctor. */
+async function erasedAnswer(services: Services, ctx: LinkContext, operation: 'identify' | 'alias', ids: string[], consent: boolean | undefined): Promise<IngestResult | undefined> {
+  const refusal = erasedRefusals(services, ctx.credential, [{ index: 0, ids, consent }]).get(0);
+  if (!refusal) return undefined;
+  const rejections = rejectionRows(services, { ...ctx, operation, receivedAt: services.clock.now() }, [{ index: 0, ...refusal, event: null }]);
+  if (rejections.length > 0) await ingestWriter(services).submit({ events: [], rejections });
+  return { accepted: 0, rejected: [{ index: 0, ...refusal }] };
+}
+
 export async function identify(
   services: Services,
-  body: { anonymous_id: string | number; user_id: string | number; traits?: Record<string, unknown> },
+  body: { anonymous_id: string | number; user_id: string | number; traits?: Record<string, unknown>; consent?: boolean },
   ctx: LinkContext,
 ): Promise<IngestResult> {
   const defect = sizeDefect('traits', body.traits, TRAITS_MAX_BYTES);
   if (defect) throw new ValidationError(defect.message, 'traits');
   const projectId = ctx.credential.key.project_id;
   const userId = idText(body.user_id);
+  const erased = await erasedAnswer(services, ctx, 'identify', [idText(body.anonymous_id), userId], body.consent);
+  if (erased) return erased;
   const outcome = await linkIdentity(services, projectId, idText(body.anonymous_id), userId);
   if (body.traits && Object.keys(body.traits).length > 0) await mergeTraits(services, projectId, userId, body.traits);
   return answer(services, ctx, 'identify', outcome);
 }
 
-export async function alias(services: Services, body: { previous_id: string | number; user_id: string | number }, ctx: LinkContext): Promise<IngestResult> {
+export async function alias(services: Services, body: { previous_id: string | number; user_id: string | number; consent?: boolean }, ctx: LinkContext): Promise<IngestResult> {
+  const erased = await erasedAnswer(services, ctx, 'alias', [idText(body.previous_id), idText(body.user_id)], body.consent);
+  if (erased) return erased;
   const outcome = await linkIdentity(services, ctx.credential.key.project_id, idText(body.previous_id), idText(body.user_id));
   return answer(services, ctx, 'alias', outcome);
 }
@@ -110,4 +124,16 @@ export async function alias(services: Services, body: { previous_id: string | nu
 export async function resolveActor(services: Services, projectId: number, distinctId: string): Promise<string> {
   const rows = await services.events.read('SELECT actor_id FROM identity_links WHERE project_id = $1 AND distinct_id = $2', [projectId, distinctId]);
   return rows[0] ? String(rows[0].actor_id) : distinctId;
+}
+
+/**
+ * Deletes, in the caller's transaction on the writer connection, every identity link from or to
+ * one of `ids` and the traits stored for them (a person's deletion); answers how many links.
+ */
+export async function forgetIdentities(conn: DuckDBConnection, projectId: number, ids: readonly string[]): Promise<number> {
+  const params = { project: projectId, ids: listValue([...ids]) };
+  const types = { project: INTEGER, ids: LIST(VARCHAR) };
+  const links = await conn.run('DELETE FROM identity_links WHERE project_id = $project AND (distinct_id IN (SELECT unnest($ids)) OR actor_id IN (SELECT unnest($ids)))', params, types);
+  await conn.run('DELETE FROM actor_traits WHERE project_id = $project AND user_id IN (SELECT unnest($ids))', params, types);
+  return links.rowsChanged;
 }

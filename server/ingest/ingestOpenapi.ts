@@ -2,7 +2,7 @@
 // collection configuration.
 
 import { errors, jsonResponse, ref, type JsonSchema, type OpenApiFragment, type Operation, type Parameter } from '../http/openapi.js';
-import { TRACK_EVENT_SCHEMA, URL_MAX, idSchema } from './eventSchema.js';
+import { CONSENT_SCHEMA, TRACK_EVENT_SCHEMA, URL_MAX, idSchema } from './eventSchema.js';
 import { POSTHOG_CAPTURE_PATHS, POSTHOG_FLAG_PATHS } from './posthog.js';
 import { TRACKER_PATTERN } from './sdkInfo.js';
 import { MAX_EVENTS_PER_REQUEST } from './track.js';
@@ -101,9 +101,9 @@ export const ingestOpenapi: OpenApiFragment = {
       type: 'object',
       additionalProperties: false,
       required: ['anonymous_id', 'user_id'],
-      properties: { anonymous_id: id, user_id: id, traits: { type: 'object', description: 'merged into the user\'s traits (at most 16 KiB)' } },
+      properties: { anonymous_id: id, user_id: id, traits: { type: 'object', description: 'merged into the user\'s traits (at most 16 KiB)' }, consent: CONSENT_SCHEMA },
     },
-    AliasRequest: { type: 'object', additionalProperties: false, required: ['previous_id', 'user_id'], properties: { previous_id: id, user_id: id } },
+    AliasRequest: { type: 'object', additionalProperties: false, required: ['previous_id', 'user_id'], properties: { previous_id: id, user_id: id, consent: CONSENT_SCHEMA } },
     ReplayRequest: {
       type: 'object',
       additionalProperties: false,

@@ -14,6 +14,7 @@ import { rejectionRows } from './rejections.js';
 import type { SdkInfo } from './sdkInfo.js';
 import { idText } from './eventSchema.js';
 import type { IngestResult } from './track.js';
+import { erasedRefusals } from './erasedPersons.js';
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
@@ -58,6 +59,12 @@ export async function storeReplayChunk(services: Services, body: ReplayBody, ctx
     const rejections = rejectionRows(services, { ...ctx, operation: 'replay', receivedAt }, [{ ...refusal, event: null }]);
     if (rejections.length > 0) await ingestWriter(services).submit({ events: [], rejections });
     return { accepted: 0, rejected: [refusal] };
+  }
+  const erased = erasedRefusals(services, ctx.credential, [{ index: 0, ids: [idText(body.anonymous_id)] }]).get(0);
+  if (erased) {
+    const rejections = rejectionRows(services, { ...ctx, operation: 'replay', receivedAt }, [{ index: 0, ...erased, event: null }]);
+    if (rejections.length > 0) await ingestWriter(services).submit({ events: [], rejections });
+    return { accepted: 0, rejected: [{ index: 0, ...erased }] };
   }
   const raw = serialize(body.events);
   const rawBytes = Buffer.byteLength(raw);

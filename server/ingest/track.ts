@@ -1,5 +1,6 @@
 // /v1/track: a batch `{events: [...]}` or one event object. Each event is checked and normalized;
-// defective ones are refused in `rejected[]` (and recorded for the doctor), the rest go through
+// defective ones, and those of a deleted person (erasedPersons.ts), are refused in `rejected[]` (and
+// recorded for the doctor), the rest go through
 // the group-commit writer. The answer comes only after the commit.
 
 import type { Services } from '../services.js';
@@ -12,6 +13,7 @@ import { normalizeEvent, type EventRow } from './normalizeEvent.js';
 import { rejectionRows } from './rejections.js';
 import type { SdkInfo } from './sdkInfo.js';
 import { urlQueryPolicy } from '../behavior/behaviorSettings.js';
+import { erasedRefusals } from './erasedPersons.js';
 
 export const MAX_EVENTS_PER_REQUEST = 500;
 
@@ -62,12 +64,19 @@ export async function storeEvents(services: Services, items: Array<{ index: numb
   const receivedAt = services.clock.now();
   const { key, source } = ctx.credential;
   const normalize = { projectId: key.project_id, receivedAt, source, sdk: ctx.sdk, keyId: key.public_id, keptParams: urlQueryPolicy(services.meta, key.project_id) };
-  const rows: EventRow[] = [];
+  const normalized: Array<{ index: number; row: EventRow; consent?: boolean }> = [];
   const all = [...refused];
   for (const { index, item } of items) {
     const checked = checkEvent(item);
     if ('defect' in checked) all.push({ index, ...checked.defect, event: (item as { event?: unknown } | null)?.event });
-    else rows.push(normalizeEvent(checked.event, normalize, checked.text));
+    else normalized.push({ index, row: normalizeEvent(checked.event, normalize, checked.text), consent: checked.event.consent });
+  }
+  const erased = erasedRefusals(services, ctx.credential, normalized.map((n) => ({ index: n.index, ids: [n.row.distinct_id, n.row.anonymous_id, n.row.user_id], consent: n.consent })));
+  const rows: EventRow[] = [];
+  for (const n of normalized) {
+    const refusal = erased.get(n.index);
+    if (refusal) all.push({ index: n.index, ...refusal, event: n.row.event });
+    else rows.push(n.row);
   }
   all.sort((a, b) => a.index - b.index);
   const rejections = rejectionRows(services, { credential: ctx.credential, operation: 'track', sdk: ctx.sdk, requestId: ctx.requestId, receivedAt }, all);

@@ -1,5 +1,5 @@
 // The OpenAPI fragment of session recordings: the list, a recording's detail and its events
-// stream, a person's recordings deleted, and the recordings settings (retention and storage).
+// stream, and the recordings settings (retention and storage).
 
 import { errors, jsonBody, jsonResponse, ref, type OpenApiFragment, type Parameter } from '../http/openapi.js';
 import { DEFAULT_RECORDINGS_LIMIT, MAX_DURATION_S, MAX_RECORDINGS_LIMIT } from './recordingsQuery.js';
@@ -113,18 +113,6 @@ export const replayOpenapi: OpenApiFragment = {
           { name: 'limit', in: 'query', required: false, description: `page size (default ${DEFAULT_RECORDINGS_LIMIT})`, schema: { type: 'integer', minimum: 1, maximum: MAX_RECORDINGS_LIMIT } },
         ],
         responses: { '200': jsonResponse('one page', ref('RecordingsPage')), ...errors(401, 402, 403, 404, 408, 422, 429) },
-      },
-      delete: {
-        operationId: 'deletePersonRecordings',
-        summary: "Delete a person's recordings (admin+)",
-        description: "Deletes every recording whose person is `person`, at once; answers how many. Needs no entitlement: erasure never depends on the plan.",
-        tags,
-        security,
-        parameters: [projectId, { ...person, required: true }],
-        responses: {
-          '200': jsonResponse('deleted', { type: 'object', required: ['deleted_recordings'], properties: { deleted_recordings: { type: 'integer' } } }),
-          ...errors(401, 402, 403, 404, 422, 429),
-        },
       },
     },
     '/api/v1/projects/{id}/recordings/{session_id}': {

@@ -1,9 +1,10 @@
 // Deleting recordings: those past their project's replay_retention_days (a sweep job queued every
 // hour and at start), every recording of a deleted project (the same sweep, queued at once), and a
-// person's recordings on request. A recording goes as a whole: a session is deleted once its last
+// person's recordings when the person is deleted (server/persons). A recording goes as a whole: a session is deleted once its last
 // activity is older than the cutoff. Deletes run as exclusive turns of the ingest writer, the one
 // connection that writes the event store.
 
+import { INTEGER, LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api';
 import type { Services } from '../services.js';
 import { ingestWriter } from '../ingest/groupWriter.js';
 import { kickJobs, queueJob } from '../store/jobs.js';
@@ -63,14 +64,17 @@ function deleteProjectRecordings(services: Services, projectId: number): Promise
   return deleteChunks(services, 'DELETE FROM replay_chunks WHERE project_id = $1', [projectId]);
 }
 
-/** Deletes the recordings of the sessions whose person (through identity links) is `person`; answers how many. */
-export async function deletePersonRecordings(services: Services, projectId: number, person: string): Promise<number> {
-  const sessions = `SELECT c.session_id FROM replay_chunks c
-      LEFT JOIN identity_links l ON l.project_id = c.project_id AND l.distinct_id = c.anonymous_id
-     WHERE c.project_id = $1 AND COALESCE(l.actor_id, c.anonymous_id) = $2`;
-  const [count] = await readEvents(services, `SELECT count(DISTINCT session_id) AS n FROM (${sessions})`, [projectId, person]);
-  await deleteChunks(services, `DELETE FROM replay_chunks WHERE project_id = $1 AND session_id IN (${sessions})`, [projectId, person]);
-  return Number(count?.n ?? 0);
+/**
+ * Deletes, in the caller's transaction on the writer connection, every recording of a session that
+ * one of `ids` recorded (a person's deletion); answers how many recordings.
+ */
+export async function deleteRecordingsOf(conn: DuckDBConnection, projectId: number, ids: readonly string[]): Promise<number> {
+  const params = { project: projectId, ids: listValue([...ids]) };
+  const types = { project: INTEGER, ids: LIST(VARCHAR) };
+  const sessions = 'SELECT DISTINCT session_id FROM replay_chunks WHERE project_id = $project AND anonymous_id IN (SELECT unnest($ids))';
+  const reader = await conn.runAndReadAll(`SELECT count(*) AS n FROM (${sessions})`, params, types);
+  await conn.run(`DELETE FROM replay_chunks WHERE project_id = $project AND session_id IN (${sessions})`, params, types);
+  return Number(reader.getRowObjects()[0]?.n ?? 0);
 }
 
 async function deleteChunks(services: Services, sql: string, params: Array<string | number>): Promise<number> {

@@ -1,6 +1,7 @@
 // HTTP routes of session recordings: reading them (analyst+ with actor_drilldown, like the other
-// per-person views), deleting a person's (admin+), and their retention and storage. Logic lives in
-// listRecordings.ts, recordingDetail.ts, recordingStream.ts, replaySettings.ts and replayRetention.ts.
+// per-person views), and their retention and storage; a person's recordings go when the person is
+// deleted (server/persons). Logic lives in listRecordings.ts, recordingDetail.ts,
+// recordingStream.ts, replaySettings.ts and replayRetention.ts.
 
 import type { Request } from 'express';
 import type { Domain } from '../http/domain.js';
@@ -12,7 +13,6 @@ import { recordingsPage } from './listRecordings.js';
 import { recordingDetail } from './recordingDetail.js';
 import { streamRecording } from './recordingStream.js';
 import { replaySettings, setRetentionDays } from './replaySettings.js';
-import { deletePersonRecordings } from './replayRetention.js';
 
 const BASE = '/api/v1/projects/{id}/recordings';
 const ONE = `${BASE}/{session_id}`;
@@ -30,9 +30,6 @@ export const replayDomain: Domain = {
     routes.get(BASE, auth, analyst, async (req, res) => {
       drilldown(req);
       res.json(await recordingsPage(services, req.project!.id, req.valid.query));
-    });
-    routes.delete(BASE, auth, projectAccess(services, 'admin'), async (req, res) => {
-      res.json({ deleted_recordings: await deletePersonRecordings(services, req.project!.id, String(req.valid.query.person)) });
     });
     routes.get(ONE, auth, analyst, async (req, res) => {
       drilldown(req);

@@ -1381,6 +1381,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{id}/person-deletions/{jobID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One person deletion job of the project (admin+) */
+        get: operations["getPersonDeletion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/persons/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A person's ids, first and last seen, event counts, sessions and recordings (analyst+, actor_drilldown)
+         * @description 404 when no event, identity link, trait or recording names the key. Analyst+ and the actor_drilldown entitlement (403 entitlement_required without it), like the other per-person views.
+         */
+        get: operations["getPerson"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete everything stored about a person (admin+), as a background job
+         * @description Queues a job deleting every event naming one of the person's ids (labeled events derived from them included), their identity links and traits, their recordings, and their share of the per-day rollups (folded again from the remaining events); cached answers drop. From the request on, their ids are refused at ingest for 30 days (code `person_erased` in rejected[]), unless a server key sends them with `"consent": true`. The audit log records who asked, never the ids. Poll the job at /person-deletions/{jobID}. Needs no entitlement: erasure never depends on the plan.
+         */
+        delete: operations["deletePerson"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/persons/{key}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Download everything stored about a person as NDJSON (admin+)
+         * @description Answered at once, streamed as it is read (the server holds a page at a time): one JSON object per line, each with a `type`: `person` (first: the ids), `event` (every event naming one of their ids, oldest first; `labeled` marks derived ones), `identity_link`, `traits`, and `recording_chunk` (each stored chunk of their recordings with its rrweb events). Served as an attachment. The audit log records the export. Needs no entitlement: a person's access to their data never depends on the plan.
+         */
+        post: operations["exportPerson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{id}/queries/activation-drivers": {
         parameters: {
             query?: never;
@@ -1615,11 +1676,7 @@ export interface paths {
         get: operations["listRecordings"];
         put?: never;
         post?: never;
-        /**
-         * Delete a person's recordings (admin+)
-         * @description Deletes every recording whose person is `person`, at once; answers how many. Needs no entitlement: erasure never depends on the plan.
-         */
-        delete: operations["deletePersonRecordings"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2374,6 +2431,8 @@ export interface components {
             wau: number;
         };
         AliasRequest: {
+            /** @description true, sent with a server key: the person agreed again, so ids refused after their deletion are accepted (and no longer refused); ignored otherwise */
+            consent?: boolean;
             /** @description text (1–200 characters) or a whole number, stored as its decimal string */
             previous_id: string | number;
             /** @description text (1–200 characters) or a whole number, stored as its decimal string */
@@ -3106,6 +3165,8 @@ export interface components {
         IdentifyRequest: {
             /** @description text (1–200 characters) or a whole number, stored as its decimal string */
             anonymous_id: string | number;
+            /** @description true, sent with a server key: the person agreed again, so ids refused after their deletion are accepted (and no longer refused); ignored otherwise */
+            consent?: boolean;
             /** @description merged into the user's traits (at most 16 KiB) */
             traits?: Record<string, never>;
             /** @description text (1–200 characters) or a whole number, stored as its decimal string */
@@ -3615,6 +3676,68 @@ export interface components {
              * @default 20
              */
             top_n?: number;
+        };
+        Person: {
+            /** @description the actor the key resolves to, as queries and actor lists name the person */
+            actor_id: string;
+            /** @description every id of the person, sorted: ids linked by identify and alias, and the anonymous and user ids sent together with them */
+            distinct_ids: string[];
+            /** @description events naming one of their ids (labeled events not included) */
+            events: number;
+            /**
+             * Format: date-time
+             * @description time of their earliest event; null without events
+             */
+            first_seen: string | null;
+            /** @description events labeling rules derived from theirs */
+            labeled_events: number;
+            /**
+             * Format: date-time
+             * @description time of their latest event
+             */
+            last_seen: string | null;
+            /** @description recorded sessions of theirs */
+            recordings: number;
+            /** @description distinct session ids of their events */
+            sessions: number;
+            /** @description their 10 most frequent event names (labeled ones included), most first */
+            top_events: {
+                count: number;
+                event: string;
+            }[];
+            /** @description the ids the person was identified by */
+            user_ids: string[];
+        };
+        PersonDeletionJob: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description events deleted, labeled events derived from theirs included; null until the job succeeded */
+            deleted_events: number | null;
+            /** @description recordings deleted; null until the job succeeded */
+            deleted_recordings: number | null;
+            /** @description why the job failed; null otherwise */
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description null until the job succeeded or failed
+             */
+            finished_at: string | null;
+            /** Format: int64 */
+            id: number;
+            /** @description how many ids of the person were asked to be deleted (the ids themselves are not kept) */
+            ids: number;
+            /** @description id of the user who asked for the deletion */
+            requested_by: number | null;
+            /**
+             * Format: date-time
+             * @description when the job last started; null while it never ran
+             */
+            started_at: string | null;
+            /**
+             * @description queued → running → succeeded or failed; a job running when the server stopped is queued again at its start
+             * @enum {unknown}
+             */
+            state: "queued" | "running" | "succeeded" | "failed";
         };
         PickerCapturePoll: {
             /** Format: date-time */
@@ -4292,6 +4415,8 @@ export interface components {
         TrackEvent: {
             /** @description text (1–200 characters) or a whole number, stored as its decimal string */
             anonymous_id?: string | number | null;
+            /** @description true, sent with a server key: the person agreed again, so ids refused after their deletion are accepted (and no longer refused); ignored otherwise */
+            consent?: boolean;
             /** @description autocaptured element chain, target first */
             elements?: Record<string, never>[] | null;
             /** @description event name, e.g. pp.page_view or signup */
@@ -7582,6 +7707,133 @@ export interface operations {
             429: components["responses"]["E429"];
         };
     };
+    getPersonDeletion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                /** @description deletion job id */
+                jobID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the job */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonDeletionJob"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            402: components["responses"]["E402"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getPerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                /** @description any id of the person: a user id, an anonymous id or a distinct id (URL-encoded) */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the person */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Person"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            402: components["responses"]["E402"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+        };
+    };
+    deletePerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                /** @description any id of the person: a user id, an anonymous id or a distinct id (URL-encoded) */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the queued job */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonDeletionJob"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            402: components["responses"]["E402"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+        };
+    };
+    exportPerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                /** @description any id of the person: a user id, an anonymous id or a distinct id (URL-encoded) */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the person's data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            402: components["responses"]["E402"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            429: components["responses"]["E429"];
+        };
+    };
     queryActivationDrivers: {
         parameters: {
             query?: never;
@@ -8006,40 +8258,6 @@ export interface operations {
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
-            422: components["responses"]["E422"];
-            429: components["responses"]["E429"];
-        };
-    };
-    deletePersonRecordings: {
-        parameters: {
-            query: {
-                /** @description recordings of this actor (through identify and alias links) */
-                person: string;
-            };
-            header?: never;
-            path: {
-                /** @description project id */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description deleted */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        deleted_recordings: number;
-                    };
-                };
-            };
-            401: components["responses"]["E401"];
-            402: components["responses"]["E402"];
-            403: components["responses"]["E403"];
-            404: components["responses"]["E404"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
         };
