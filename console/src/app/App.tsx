@@ -35,6 +35,7 @@ const SavedInsight = lazy(() => import('../dashboards/SavedInsight').then((m) =>
 const SharedView = lazy(() => import('../dashboards/SharedView').then((m) => m.SharedView));
 const Recordings = lazy(() => import('../replay/Recordings').then((m) => m.Recordings));
 const Recording = lazy(() => import('../replay/Recording').then((m) => m.Recording));
+const PersonPage = lazy(() => import('../persons/Person').then((m) => m.PersonPage));
 const Billing = lazy(() => import('../billing/Billing').then((m) => m.Billing));
 const ActivateTrial = lazy(() => import('../billing/ActivateTrial').then((m) => m.ActivateTrial));
 const Unsubscribe = lazy(() => import('../billing/Unsubscribe').then((m) => m.Unsubscribe));
@@ -95,6 +96,7 @@ function Gate() {
         <Route path="/projects/:projectId/behavior/form" component={FormDetail} />
         <Route path="/projects/:projectId/recordings" component={Recordings} />
         <Route path="/projects/:projectId/recordings/:sessionId" component={Recording} />
+        <Route path="/projects/:projectId/persons/:key" component={PersonPage} />
         <Route path="/projects/:projectId/labeled-events" component={LabeledRules} />
         <Route path="/projects/:projectId/labeled-events/new" component={RuleEditor} />
         <Route path="/projects/:projectId/labeled-events/:ruleId" component={RuleEditor} />

@@ -6,6 +6,7 @@ import { formatDateTime } from '../ui/format';
 import { TableHead } from '../ui/TableHead';
 import { Table } from '../ui/Table';
 import { recordingHref, WatchLink } from '../replay/WatchLink';
+import { personHref } from '../persons/PersonLink';
 
 export interface StoredEvent {
   uuid: string;
@@ -26,8 +27,8 @@ export type EventTime = 'received' | 'event_time';
 
 const TIME_HEADERS: Record<EventTime, string> = { received: 'Received', event_time: 'Event time' };
 
-/** `projectId`: rows offer to watch the recording of their session. */
-export function EventRow({ event, time, projectId }: { event: StoredEvent; time: EventTime; projectId?: number }) {
+/** `projectId`: rows offer to watch the recording of their session; `personsOf`: the person opens their page. */
+export function EventRow({ event, time, projectId, personsOf }: { event: StoredEvent; time: EventTime; projectId?: number; personsOf?: number }) {
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -38,7 +39,15 @@ export function EventRow({ event, time, projectId }: { event: StoredEvent; time:
             {event.event}
           </button>
         </td>
-        <td>{event.user_id ?? event.actor_id ?? event.anonymous_id ?? '—'}</td>
+        <td>
+          {personsOf !== undefined && event.actor_id ? (
+            <a href={personHref(personsOf, event.actor_id)} aria-label={`Person ${event.actor_id}`}>
+              {event.user_id ?? event.actor_id}
+            </a>
+          ) : (
+            (event.user_id ?? event.actor_id ?? event.anonymous_id ?? '—')
+          )}
+        </td>
         <td class="truncate">{event.url ?? event.source ?? '—'}</td>
         {projectId !== undefined && (
           <td>{event.session_id && event.source === 'browser' && <WatchLink href={recordingHref(projectId, event.session_id)} label={`Watch the recording of the session of this ${event.event}`} />}</td>
@@ -62,7 +71,7 @@ export function EventsTable({ events, time, testId, projectId }: { events: Store
       <TableHead columns={[TIME_HEADERS[time], 'Event', 'Person', 'URL or source', ...(watch ? ['Recording'] : [])]} />
       <tbody>
         {events.map((event) => (
-          <EventRow key={event.uuid} event={event} time={time} projectId={watch ? projectId : undefined} />
+          <EventRow key={event.uuid} event={event} time={time} projectId={watch ? projectId : undefined} personsOf={projectId} />
         ))}
       </tbody>
     </Table>

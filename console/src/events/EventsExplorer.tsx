@@ -13,6 +13,7 @@ import { EventsTable, type EventTime, type StoredEvent } from './EventRow';
 import { TableHead } from '../ui/TableHead';
 import { Table } from '../ui/Table';
 import { recordingsHref, WatchLink } from '../replay/WatchLink';
+import { personHref } from '../persons/PersonLink';
 import { toIso, toLocal } from '../ui/localTime';
 
 type Doctor = Schemas['DoctorRecord'];
@@ -74,6 +75,7 @@ export function EventsExplorer() {
       </p>
       {!doctor && url.get('actor_id') && (
         <p class="result-meta">
+          <a href={personHref(projectId, url.get('actor_id'))}>This person's page</a>{' '}
           <WatchLink href={recordingsHref(projectId, { person: url.get('actor_id') })} label="Watch this person's recordings" text="Watch this person's recordings" />
         </p>
       )}

@@ -13,6 +13,7 @@ import { Table } from '../ui/Table';
 import { TableHead } from '../ui/TableHead';
 import { Gated } from '../ui/Gated';
 import { recordingHref } from './WatchLink';
+import { PersonLink } from '../persons/PersonLink';
 import './replay.css';
 import { toIso, toLocal } from '../ui/localTime';
 
@@ -87,7 +88,9 @@ function RecordingsTable({ projectId, items }: { projectId: number; items: Summa
         {items.map((r) => (
           <tr data-session={r.session_id}>
             <td>{formatDateTime(r.started_at)}</td>
-            <td class="truncate">{r.person}</td>
+            <td class="truncate">
+              <PersonLink projectId={projectId} actorId={r.person} />
+            </td>
             <td>{formatDuration(r.duration_ms / 1000)}</td>
             <td class="num">{formatNumber(r.page_views)}</td>
             <td class="num">{formatNumber(r.clicks)}</td>

@@ -12,6 +12,7 @@ import { runQuery, useQuery } from '../useQuery';
 import { funnelCodec, funnelReady, isFunnelEmpty, type FunnelBody } from './codec';
 import { FunnelAnswer } from './View';
 import { recordingsHref, WatchLink } from '../../replay/WatchLink';
+import { PersonLink } from '../../persons/PersonLink';
 
 export function Funnel() {
   const ctx = useInsight(funnelCodec.defaultDays);
@@ -130,7 +131,7 @@ function DroppedActors({ projectId, body, stepCount }: { projectId: number; body
         <ul class="actor-list" data-testid="dropped-actors">
           {pages.flat().map((a) => (
             <li>
-              <code>{a.actor_id}</code> <WatchLink href={recordingsHref(projectId, { person: a.actor_id })} label={`Watch the recordings of ${a.actor_id}`} />
+              <PersonLink projectId={projectId} actorId={a.actor_id} /> <WatchLink href={recordingsHref(projectId, { person: a.actor_id })} label={`Watch the recordings of ${a.actor_id}`} />
             </li>
           ))}
         </ul>

@@ -2,6 +2,7 @@
 // back in each later period, in three value modes; (licensed) the people of a cell.
 
 import { recordingsHref, WatchLink } from '../../replay/WatchLink';
+import { PersonLink } from '../../persons/PersonLink';
 import { useState } from 'preact/hooks';
 import { formatDay } from '../../ui/format';
 import { Gated } from '../../ui/Gated';
@@ -80,7 +81,7 @@ function CellActors({ projectId, body, cell }: { projectId: number; body: Retent
         <ul class="actor-list" data-testid="cell-actors">
           {people.data.items.map((a) => (
             <li>
-              <code>{a.actor_id}</code> <WatchLink href={recordingsHref(projectId, { person: a.actor_id })} label={`Watch the recordings of ${a.actor_id}`} />
+              <PersonLink projectId={projectId} actorId={a.actor_id} /> <WatchLink href={recordingsHref(projectId, { person: a.actor_id })} label={`Watch the recordings of ${a.actor_id}`} />
             </li>
           ))}
         </ul>
