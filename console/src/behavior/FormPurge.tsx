@@ -2,7 +2,7 @@
 // settings): a dialog that asks for the project's name, the purge queued with its confirmation
 // header, the job followed until it succeeds or fails, and the latest purges of the project.
 
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../api/client';
 import { formatDateTime, formatNumber } from '../ui/format';
 import { ConfirmButton } from '../ui/ConfirmButton';
@@ -10,37 +10,28 @@ import { ErrorNote, Loading } from '../ui/states';
 import { TableHead } from '../ui/TableHead';
 import { Table } from '../ui/Table';
 import { useAsync } from '../ui/useAsync';
+import { jobFinished, useFollowedJob } from '../ui/useFollowedJob';
 import './behavior.css';
 
 type Job = Schemas['FormPurgeJob'];
 
-/** How often a queued or running purge is asked for its state. */
-const POLL_MS = 1000;
-
-const finished = (job: Job) => job.state === 'succeeded' || job.state === 'failed';
+const finished = jobFinished;
 
 export function FormPurge({ projectId, projectName }: { projectId: number; projectName: string }) {
   const path = { path: { id: projectId } };
   const jobs = useAsync(() => ok(api.GET('/api/v1/projects/{id}/behavior/forms/purge', { params: path })), [projectId]);
   const [job, setJob] = useState<Job>();
-  const [pollError, setPollError] = useState<Error>();
 
   // A purge another admin started, still queued or running, is followed like one started here.
   const active = job ?? jobs.data?.items.find((j) => !finished(j));
-  useEffect(() => {
-    if (!active || finished(active)) return;
-    const timer = setTimeout(() => {
-      ok(api.GET('/api/v1/projects/{id}/behavior/forms/purge/{jobID}', { params: { path: { id: projectId, jobID: active.id } } })).then(
-        (next) => {
-          setPollError(undefined);
-          setJob(next);
-          if (finished(next)) jobs.reload();
-        },
-        (error: Error) => (setPollError(error), setJob({ ...active })),
-      );
-    }, POLL_MS);
-    return () => clearTimeout(timer);
-  }, [active]);
+  const pollError = useFollowedJob(
+    active,
+    (j) => ok(api.GET('/api/v1/projects/{id}/behavior/forms/purge/{jobID}', { params: { path: { id: projectId, jobID: j.id } } })),
+    (next) => {
+      setJob(next);
+      if (finished(next)) jobs.reload();
+    },
+  );
 
   return (
     <section class="card danger-zone" aria-labelledby="purge-title">

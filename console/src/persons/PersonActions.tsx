@@ -2,35 +2,20 @@
 // NDJSON export, saved as a file) and delete them (confirmed, then the job followed until it
 // succeeds or fails). Shown with or without the people drill-down license: neither depends on it.
 
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, apiFetch, ok, toApiError, type Schemas } from '../api/client';
 import { countOf } from '../ui/format';
 import { ConfirmButton } from '../ui/ConfirmButton';
 import { ErrorNote } from '../ui/states';
 import { useAction } from '../ui/useAction';
+import { useFollowedJob } from '../ui/useFollowedJob';
 
 type Job = Schemas['PersonDeletionJob'];
 
-/** How often a queued or running deletion is asked for its state. */
-const POLL_MS = 1000;
-
-const finished = (job: Job) => job.state === 'succeeded' || job.state === 'failed';
-
 export function PersonActions({ projectId, personKey }: { projectId: number; personKey: string }) {
   const [job, setJob] = useState<Job>();
-  const [pollError, setPollError] = useState<Error>();
   const download = useAction();
-
-  useEffect(() => {
-    if (!job || finished(job)) return;
-    const timer = setTimeout(() => {
-      ok(api.GET('/api/v1/projects/{id}/person-deletions/{jobID}', { params: { path: { id: projectId, jobID: job.id } } })).then(
-        (next) => (setPollError(undefined), setJob(next)),
-        (error: Error) => (setPollError(error), setJob({ ...job })),
-      );
-    }, POLL_MS);
-    return () => clearTimeout(timer);
-  }, [job]);
+  const pollError = useFollowedJob(job, (j) => ok(api.GET('/api/v1/projects/{id}/person-deletions/{jobID}', { params: { path: { id: projectId, jobID: j.id } } })), setJob);
 
   const exportData = () =>
     download.run(async () => {
