@@ -1,6 +1,6 @@
 // Person requests on the real stack: who may ask, a person's page with its numbers checked by hand,
 // the NDJSON export, and the deletion job, after which no table of either database (nor a backup
-// taken afterwards) holds any of the person's ids, no answer counts them, and ingestion refuses
+// taken afterwards) holds any of the person's ids, no answer or share link counts them, and ingestion refuses
 // their ids for 30 days unless a server key sends them with consent.
 
 import t from 'tap';
@@ -190,6 +190,14 @@ t.test('person requests', async (t) => {
       return (res.body.series[0].points as Array<{ value: number }>).reduce((n, p) => n + p.value, 0);
     };
     t.equal(await total(), 8, "Ann's 5 events and Bob's 3, before (and now cached)");
+    const insight = (await server.request('POST', `/api/v1/projects/${project.id}/insights`, { token: tokens.analyst, body: { name: 'Events', kind: 'segmentation', query: segmentation } })).body;
+    const link = (await server.request('POST', `/api/v1/projects/${project.id}/share-links`, { token: tokens.admin, body: { insight_id: insight.id } })).body;
+    const sharedTotal = async () => {
+      const res = await server.request('POST', `/api/v1/shared/${link.token}/result`, { body: {} });
+      t.equal(res.status, 200, res.text);
+      return (res.body.series[0].points as Array<{ value: number }>).reduce((n, p) => n + p.value, 0);
+    };
+    t.equal(await sharedTotal(), 8, 'a share link shows the same');
     const uuids = (await readTable(server, 'SELECT uuid::VARCHAR AS u FROM events WHERE project_id = $1 AND distinct_id IN ($2, $3)', [project.id, ANN.anon, ANN.user])).map((r) => String(r.u));
     t.equal(uuids.length, 5);
     const keys = await readTable(server, 'SELECT md5_number_lower($1)::VARCHAR AS a, md5_number_lower($2)::VARCHAR AS u, md5_number_lower($3)::VARCHAR AS s', [ANN.anon, ANN.user, ANN.session]);
@@ -210,6 +218,7 @@ t.test('person requests', async (t) => {
 
     await actorDayFolder(services).catchUp();
     t.equal(await total(), 3, "only Bob's events are counted, the cached answer dropped");
+    t.equal(await sharedTotal(), 3, 'and so does the share link');
     for (const key of [ANN.user, ANN.anon]) {
       t.equal((await server.request('GET', personPath(project.id, key), { token: tokens.analyst })).status, 404, `${key} is gone`);
       t.equal((await exportLines(server, project.id, key, tokens.admin)).status, 404, `nothing to export for ${key}`);
