@@ -1,7 +1,7 @@
 // Person requests on the real stack: who may ask, a person's page with its numbers checked by hand,
 // the NDJSON export, and the deletion job, after which no table of either database (nor a backup
-// taken afterwards) holds any of the person's ids, no answer or share link counts them, and ingestion refuses
-// their ids for 30 days unless a server key sends them with consent.
+// taken afterwards) holds any of the person's ids, no answer or share link counts them, and
+// ingestion refuses their ids for 30 days unless a server key sends them with consent.
 
 import t from 'tap';
 import { mkdtemp, rm } from 'node:fs/promises';
