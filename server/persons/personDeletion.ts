@@ -4,7 +4,8 @@
 // identity links and traits, their recordings, and the project's rollup rows (folded again from
 // the remaining events), then checkpoints so the deleted rows leave the file. The data version
 // moves with it, so no cached answer keeps them. The ids are kept only while the job has not
-// succeeded. The deletes themselves are their tables' owners' (server/ingest, server/replay).
+// succeeded (a failed job's until a later deletion of the same ids succeeded). The deletes
+// themselves are their tables' owners' (server/ingest, server/replay).
 
 import type { Services } from '../services.js';
 import type { MetaDb } from '../store/sqlite.js';
@@ -64,6 +65,15 @@ export function getPersonDeletion(meta: MetaDb, projectId: number, jobId: number
   return row && presentPersonDeletion(row);
 }
 
+/** Failed deletions keep the ids they were asked about; once a later one deleted all of them, they go too. */
+function forgetFailedAsks(meta: MetaDb, projectId: number, deleted: ReadonlySet<string>): void {
+  const failed = meta
+    .prepare("SELECT d.job_id, d.ids FROM person_deletions d JOIN jobs j ON j.id = d.job_id WHERE d.project_id = ? AND d.ids IS NOT NULL AND j.state = 'failed'")
+    .all(projectId) as Array<{ job_id: number; ids: string }>;
+  const forget = meta.prepare('UPDATE person_deletions SET ids = NULL WHERE job_id = ?');
+  for (const row of failed) if ((JSON.parse(row.ids) as string[]).every((id) => deleted.has(id))) forget.run(row.job_id);
+}
+
 /** The job as the API shows it: the counts only once it succeeded. */
 function presentPersonDeletion(row: PersonDeletionJob): PersonDeletionJob {
   const done = row.state === 'succeeded';
@@ -96,7 +106,7 @@ export async function deletePerson(services: Services, job: Job): Promise<{ dele
         if (all.length > asked.length) refuseIds(services, services.meta, projectId, all, services.clock.now());
         // The deleted rows leave the database file now, not at some later checkpoint.
         await conn.run('FORCE CHECKPOINT');
-        return { events, recordings };
+        return { events, recordings, ids: all };
       } catch (err) {
         await conn.run('ROLLBACK').catch(() => undefined);
         throw err;
@@ -107,6 +117,7 @@ export async function deletePerson(services: Services, job: Job): Promise<{ dele
   services.meta
     .prepare('UPDATE person_deletions SET ids = NULL, deleted_events = coalesce(deleted_events, 0) + ?, deleted_recordings = coalesce(deleted_recordings, 0) + ? WHERE job_id = ?')
     .run(counts.events, counts.recordings, job.id);
+  forgetFailedAsks(services.meta, projectId, new Set(counts.ids));
   const done = services.meta.prepare('SELECT deleted_events, deleted_recordings FROM person_deletions WHERE job_id = ?').get(job.id) as { deleted_events: number; deleted_recordings: number };
   services.log.info({ job_id: job.id, project_id: projectId, ...done }, 'person deleted');
   return done;

@@ -17,6 +17,7 @@ import { patchBehaviorSettings } from '../../server/behavior/behaviorSettings.js
 import { actorDayFolder } from '../../server/engine/rollups/actorDayFolder.js';
 import { listAudit } from '../../server/audit/recordAudit.js';
 import { takeSnapshot, EVENTS_FILE, META_FILE } from '../../installer/snapshot.js';
+import { queueJob } from '../../server/store/jobs.js';
 
 const NOW = new Date('2026-11-02T12:00:00Z');
 const ORIGIN = { origin: 'https://shop.example' };
@@ -284,6 +285,11 @@ t.test('without the actor_drilldown entitlement: no person page, but export and 
   t.equal(page.status, 403);
   t.equal(page.body.error.code, 'entitlement_required');
   t.equal((await exportLines(server, project.id, 'carol-77', token)).lines.length, 2, 'the person and their event');
+  // An earlier deletion of hers that failed still holds her id, until this one succeeds.
+  const meta = server.running.services.meta;
+  const failed = queueJob(meta, 'person_deletion', project.id, NOW);
+  meta.prepare("UPDATE jobs SET state = 'failed', error = 'disk full' WHERE id = ?").run(failed);
+  meta.prepare('INSERT INTO person_deletions (job_id, project_id, ids, id_count) VALUES (?, ?, ?, 1)').run(failed, project.id, JSON.stringify(['carol-77']));
   const del = await server.request('DELETE', personPath(project.id, 'carol-77'), { token });
   t.equal(del.status, 202);
   await eventually(
@@ -292,4 +298,5 @@ t.test('without the actor_drilldown entitlement: no person page, but export and 
     (j) => j.state === 'succeeded',
   );
   t.same(await readTable(server, "SELECT count(*) AS n FROM events WHERE distinct_id = 'carol-77'"), [{ n: 0 }]);
+  t.same(meta.prepare('SELECT job_id, ids FROM person_deletions WHERE ids IS NOT NULL').all(), [], 'the failed job forgot her id too');
 });
