@@ -21,10 +21,19 @@ type Person = Schemas['Person'];
 /** Recent events and recordings shown on the page. */
 const RECENT = 20;
 
+/** The key as the address carries it, encoded; a key that is not valid encoding is taken as it stands. */
+function decodedKey(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
 export function PersonPage() {
   const { params } = useRoute();
   const projectId = Number(params.projectId);
-  const key = decodeURIComponent(params.key ?? '');
+  const key = decodedKey(params.key ?? '');
   const role = useSession().me?.org.role;
   const isAdmin = role === 'admin' || role === 'owner';
   return (
