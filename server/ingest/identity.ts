@@ -9,7 +9,7 @@ import { TIMESTAMPTZ, VARCHAR, INTEGER, LIST, listValue, timestampTZValue, type 
 import type { Services } from '../services.js';
 import type { IngestCredential } from './ingestCredential.js';
 import { ingestWriter } from './groupWriter.js';
-import { rejectionRows } from './rejections.js';
+import { refuseRequest } from './rejections.js';
 import type { SdkInfo } from './sdkInfo.js';
 import type { IngestResult } from './track.js';
 import { idText, sizeDefect } from './eventSchema.js';
@@ -82,19 +82,13 @@ const CONFLICT_MESSAGE = {
 
 async function answer(services: Services, ctx: LinkContext, operation: 'identify' | 'alias', outcome: LinkOutcome): Promise<IngestResult> {
   if (outcome !== 'conflict') return { accepted: 1, rejected: [] };
-  const refusal = { index: 0, code: 'identity_conflict', message: CONFLICT_MESSAGE[operation] };
-  const rejections = rejectionRows(services, { ...ctx, operation, receivedAt: services.clock.now() }, [{ ...refusal, event: null }]);
-  if (rejections.length > 0) await ingestWriter(services).submit({ events: [], rejections });
-  return { accepted: 0, rejected: [refusal] };
+  return refuseRequest(services, { ...ctx, operation, receivedAt: services.clock.now() }, { code: 'identity_conflict', message: CONFLICT_MESSAGE[operation] });
 }
 
-/** The refusal of a link naming a deleted person's id (erasedPersons.ts), recorded for the doctor. */
+/** The refusal of a link naming a deleted person's id (erasedPersons.ts); undefined when it may be stored. */
 async function erasedAnswer(services: Services, ctx: LinkContext, operation: 'identify' | 'alias', ids: string[], consent: boolean | undefined): Promise<IngestResult | undefined> {
   const refusal = erasedRefusals(services, ctx.credential, [{ index: 0, ids, consent }]).get(0);
-  if (!refusal) return undefined;
-  const rejections = rejectionRows(services, { ...ctx, operation, receivedAt: services.clock.now() }, [{ index: 0, ...refusal, event: null }]);
-  if (rejections.length > 0) await ingestWriter(services).submit({ events: [], rejections });
-  return { accepted: 0, rejected: [{ index: 0, ...refusal }] };
+  return refusal && refuseRequest(services, { ...ctx, operation, receivedAt: services.clock.now() }, refusal);
 }
 
 export async function identify(

@@ -8,6 +8,8 @@ import type { SqlParams } from '../store/eventStore.js';
 import { RateLimitedError } from '../http/errors.js';
 import type { IngestCredential, IngestOperation } from './ingestCredential.js';
 import type { SdkInfo } from './sdkInfo.js';
+import { ingestWriter } from './groupWriter.js';
+import type { IngestResult } from './track.js';
 
 export interface RejectionRow {
   project_id: number;
@@ -102,4 +104,12 @@ export async function readRejectedAttempts(services: Services, q: RejectedAttemp
     { timeoutMs },
   );
   return rows.map((r) => ({ ...(r as unknown as RejectedAttempt), event_index: r.event_index === null ? null : Number(r.event_index) }));
+}
+
+/** Refuses a request of one item (identify, alias, a recording chunk): recorded for the doctor, answered with nothing accepted. */
+export async function refuseRequest(services: Services, ctx: RejectionContext, refusal: { code: string; message: string }): Promise<IngestResult> {
+  const rejected = { index: 0, ...refusal };
+  const rejections = rejectionRows(services, ctx, [{ ...rejected, event: null }]);
+  if (rejections.length > 0) await ingestWriter(services).submit({ events: [], rejections });
+  return { accepted: 0, rejected: [rejected] };
 }

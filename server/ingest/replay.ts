@@ -10,7 +10,7 @@ import { AppError, ValidationError } from '../http/errors.js';
 import { getBehaviorSettings } from '../behavior/behaviorSettings.js';
 import type { IngestCredential } from './ingestCredential.js';
 import { ingestWriter } from './groupWriter.js';
-import { rejectionRows } from './rejections.js';
+import { refuseRequest } from './rejections.js';
 import type { SdkInfo } from './sdkInfo.js';
 import { idText } from './eventSchema.js';
 import type { IngestResult } from './track.js';
@@ -54,18 +54,12 @@ const micros = (d: Date | null): DuckDBValue => (d ? timestampTZValue(BigInt(d.g
 export async function storeReplayChunk(services: Services, body: ReplayBody, ctx: ReplayContext): Promise<IngestResult> {
   const { key } = ctx.credential;
   const receivedAt = services.clock.now();
+  const refusing = { ...ctx, operation: 'replay' as const, receivedAt };
   if (!getBehaviorSettings(services.meta, key.project_id).replay_enabled) {
-    const refusal = { index: 0, code: 'replay_disabled', message: 'session recordings are disabled for this project' };
-    const rejections = rejectionRows(services, { ...ctx, operation: 'replay', receivedAt }, [{ ...refusal, event: null }]);
-    if (rejections.length > 0) await ingestWriter(services).submit({ events: [], rejections });
-    return { accepted: 0, rejected: [refusal] };
+    return refuseRequest(services, refusing, { code: 'replay_disabled', message: 'session recordings are disabled for this project' });
   }
   const erased = erasedRefusals(services, ctx.credential, [{ index: 0, ids: [idText(body.anonymous_id)] }]).get(0);
-  if (erased) {
-    const rejections = rejectionRows(services, { ...ctx, operation: 'replay', receivedAt }, [{ index: 0, ...erased, event: null }]);
-    if (rejections.length > 0) await ingestWriter(services).submit({ events: [], rejections });
-    return { accepted: 0, rejected: [{ index: 0, ...erased }] };
-  }
+  if (erased) return refuseRequest(services, refusing, erased);
   const raw = serialize(body.events);
   const rawBytes = Buffer.byteLength(raw);
   if (rawBytes > REPLAY_CHUNK_MAX_BYTES) {

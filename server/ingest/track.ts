@@ -1,7 +1,7 @@
 // /v1/track: a batch `{events: [...]}` or one event object. Each event is checked and normalized;
-// defective ones, and those of a deleted person (erasedPersons.ts), are refused in `rejected[]` (and
-// recorded for the doctor), the rest go through
-// the group-commit writer. The answer comes only after the commit.
+// defective ones, and those of a deleted person (erasedPersons.ts), are refused in `rejected[]`
+// (and recorded for the doctor), the rest go through the group-commit writer. The answer comes
+// only after the commit.
 
 import type { Services } from '../services.js';
 import { AppError } from '../http/errors.js';
