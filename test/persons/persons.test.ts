@@ -300,3 +300,31 @@ t.test('without the actor_drilldown entitlement: no person page, but export and 
   t.same(await readTable(server, "SELECT count(*) AS n FROM events WHERE distinct_id = 'carol-77'"), [{ n: 0 }]);
   t.same(meta.prepare('SELECT job_id, ids FROM person_deletions WHERE ids IS NOT NULL').all(), [], 'the failed job forgot her id too');
 });
+
+t.test('a deletion left running by a stopped server runs after the restart', async (t) => {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pp-person-restart-'));
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  const first = await startTestServer(t, { dataDir, now: NOW });
+  const { owner, org, project } = await createTenant(first);
+  await ingestEvents(first, createIngestKey(first, project), [
+    { event: 'signup', user_id: 'dave-31' },
+    { event: 'signup', user_id: 'erin-32' },
+  ]);
+  // As a process stopped in the middle of the job leaves it.
+  const meta = first.running.services.meta;
+  const jobId = queueJob(meta, 'person_deletion', project.id, NOW);
+  meta.prepare("UPDATE jobs SET state = 'running', started_at = created_at, attempts = 1 WHERE id = ?").run(jobId);
+  meta.prepare('INSERT INTO person_deletions (job_id, project_id, requested_by, ids, id_count) VALUES (?, ?, ?, ?, 1)').run(jobId, project.id, owner.id, JSON.stringify(['dave-31']));
+  await first.close();
+
+  const second = await startTestServer(t, { dataDir, now: NOW });
+  const token = await accessTokenFor(second, owner, org);
+  const job = await eventually(
+    'the deletion to finish',
+    async () => (await second.request('GET', `/api/v1/projects/${project.id}/person-deletions/${jobId}`, { token })).body,
+    (j) => j.state === 'succeeded' || j.state === 'failed',
+  );
+  t.match(job, { state: 'succeeded', ids: 1, deleted_events: 1, deleted_recordings: 0 });
+  t.same(await readTable(second, 'SELECT distinct_id FROM events WHERE project_id = $1', [project.id]), [{ distinct_id: 'erin-32' }]);
+  t.equal(second.running.services.meta.prepare('SELECT ids FROM person_deletions WHERE job_id = ?').pluck().get(jobId), null, 'the ids are forgotten');
+});
