@@ -10,7 +10,7 @@ import { RecentLogLines } from './http/recentLogLines.js';
 import { RateLimiter } from './http/rateLimit.js';
 import { packageVersion } from './packageRoot.js';
 import type { Services } from './services.js';
-import { EventStore } from './store/eventStore.js';
+import { DuckDbEngine } from './engine/duckdb/duckDbEngine.js';
 import { migrateEvents, migrateMeta, type Migration } from './store/migrate.js';
 import { loadSecret } from './store/secret.js';
 import { openMetaDb } from './store/sqlite.js';
@@ -44,10 +44,10 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   const recentLogs = new RecentLogLines();
   const log = options.log ?? createLogger(config.log_level, undefined, recentLogs, options.quietTerminal);
   const meta = openMetaDb(path.join(config.data_dir, 'meta.sqlite'));
-  let events: EventStore | undefined;
+  let events: DuckDbEngine | undefined;
   try {
     const sqlite = migrateMeta(meta, undefined, clock.now());
-    events = await EventStore.open(path.join(config.data_dir, 'events.duckdb'), {
+    events = await DuckDbEngine.open(path.join(config.data_dir, 'events.duckdb'), {
       memoryLimitMb: config.events.memory_limit_mb,
       tempDirectory: path.join(config.data_dir, 'events.tmp'),
     });
@@ -101,7 +101,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
 }
 
 /** The latest receipt time in the event store, a floor for trusted time. */
-async function newestReceipt(store: EventStore): Promise<Date | null> {
+async function newestReceipt(store: DuckDbEngine): Promise<Date | null> {
   const [row] = await store.read('SELECT epoch_ms(max(received_at)) AS t FROM events');
   const t = row?.t;
   return t === null || t === undefined ? null : new Date(Number(t));

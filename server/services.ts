@@ -6,7 +6,7 @@ import type { Config } from './config.js';
 import type { Logger } from './http/logger.js';
 import type { RecentLogLines } from './http/recentLogLines.js';
 import type { RateLimiter } from './http/rateLimit.js';
-import type { EventStore } from './store/eventStore.js';
+import type { EventEngine } from './engine/engine.js';
 import type { MetaDb } from './store/sqlite.js';
 import type { Entitlement } from '../license/entitlements.js';
 import type { LicenseManager } from './license/licenseManager.js';
@@ -19,7 +19,7 @@ export interface Services {
   recentLogs: RecentLogLines;
   version: string;
   meta: MetaDb;
-  events: EventStore;
+  events: EventEngine;
   limiter: RateLimiter;
   /** 32 bytes from which signing and encryption keys are derived (see server/auth/keys). */
   secret: Buffer;

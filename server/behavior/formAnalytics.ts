@@ -3,7 +3,7 @@
 // form's fields ranked by drop-off. Only what the tracker records is read (focus, time, changes,
 // deletions, emptiness at submit); no value exists to read.
 
-import type { EventStore } from '../store/eventStore.js';
+import type { EventEngine } from '../engine/engine.js';
 import type { CursorCodec } from '../queries/cursors.js';
 import { listValue } from '@duckdb/node-api';
 import { filtersCondition } from '../engine/conditions.js';
@@ -31,7 +31,7 @@ function scan(b: Binder, p: ReportParams, ctx: ReportContext, columns: Record<st
 type FormPosition = [starts: number, form: string, url: string];
 
 /** GET /forms: forms (selector and page) by deduplicated starts, keyset-paginated. */
-export async function formsReport(store: EventStore, p: ReportParams, ctx: ReportContext, codec: CursorCodec) {
+export async function formsReport(store: EventEngine, p: ReportParams, ctx: ReportContext, codec: CursorCodec) {
   const scope = { report: 'forms', project: ctx.projectId, date_from: p.date_from, date_to: p.date_to, filters: p.filters, limit: p.limit };
   const after = positionOf<FormPosition>(codec, scope, p.cursor);
   const b = new Binder();
@@ -91,7 +91,7 @@ export async function formsReport(store: EventStore, p: ReportParams, ctx: Repor
  * (visit unit, local day) pairs with a page view of each page, from the sessions and the
  * session-less ids the page rollup keeps per stored URL and day (with the raw events past it).
  */
-async function viewsOf(store: EventStore, pages: string[], p: ReportParams, ctx: ReportContext): Promise<Map<string, number>> {
+async function viewsOf(store: EventEngine, pages: string[], p: ReportParams, ctx: ReportContext): Promise<Map<string, number>> {
   if (pages.length === 0) return new Map();
   const mapped = [...(await storedUrlsOf(store, new Set(pages), p, ctx)).entries()];
   if (mapped.length === 0) return new Map();
@@ -128,7 +128,7 @@ type FieldPosition = [dropOffs: number, interactions: number, field: string];
 const FIELD_TYPE = `'[{"field":"VARCHAR","tag":"VARCHAR","type":"VARCHAR","time_ms":"DOUBLE","focus_count":"DOUBLE","to_change_ms":"DOUBLE","corrections":"DOUBLE"}]'`;
 
 /** GET /forms/detail?form=[&url=]: one form's attempts and its fields ranked by drop-off. */
-export async function formDetail(store: EventStore, form: string, url: string | undefined, p: ReportParams, ctx: ReportContext, codec: CursorCodec) {
+export async function formDetail(store: EventEngine, form: string, url: string | undefined, p: ReportParams, ctx: ReportContext, codec: CursorCodec) {
   const page = url === undefined ? null : normalizePageUrl(url);
   if (url !== undefined && page === null) throw new ValidationError('url must not be empty', 'url');
   const scope = { report: 'forms/detail', project: ctx.projectId, form, url: page, date_from: p.date_from, date_to: p.date_to, filters: p.filters, limit: p.limit };

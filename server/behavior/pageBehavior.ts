@@ -3,7 +3,7 @@
 // and clicked elements. SQL groups events by normalized page; elements are grouped by their chain
 // in SQL and by selector here, since the selector is the tracker's rule (elementSelector.ts).
 
-import type { EventStore } from '../store/eventStore.js';
+import type { EventEngine } from '../engine/engine.js';
 import type { CursorCodec } from '../queries/cursors.js';
 import { filtersCondition } from '../engine/conditions.js';
 import { scanEvents } from '../engine/eventScan.js';
@@ -56,7 +56,7 @@ export function byUrl(b: Binder, p: ReportParams, ctx: ReportContext, where: str
  * The stored URLs of the range (the page rollup's, and the raw events' past it) whose page is one
  * of `pages`, each with its page; `part`, a text every such URL contains, narrows the read.
  */
-export async function storedUrlsOf(store: EventStore, pages: ReadonlySet<string>, p: ReportParams, ctx: ReportContext, part?: string): Promise<Map<string, string>> {
+export async function storedUrlsOf(store: EventEngine, pages: ReadonlySet<string>, p: ReportParams, ctx: ReportContext, part?: string): Promise<Map<string, string>> {
   const b = new Binder();
   const within = part === undefined ? undefined : b.bind(part);
   const sql = `SELECT DISTINCT url FROM (${byUrl(b, p, ctx, within ? [`contains(e.url, ${within})`] : [])})${within ? ` WHERE contains(url, ${within})` : ''}`;
@@ -100,7 +100,7 @@ function figuresOf(r: Record<string, unknown>, uniqueClickers: number): PageFigu
 type UrlPosition = [events: number, url: string];
 
 /** GET /pages/behavior/urls: pages by event count (most first, then URL), keyset-paginated. */
-export async function behaviorUrls(store: EventStore, p: ReportParams, ctx: ReportContext, codec: CursorCodec) {
+export async function behaviorUrls(store: EventEngine, p: ReportParams, ctx: ReportContext, codec: CursorCodec) {
   const scope = { report: 'pages/behavior/urls', project: ctx.projectId, date_from: p.date_from, date_to: p.date_to, filters: p.filters, limit: p.limit };
   const after = positionOf<UrlPosition>(codec, scope, p.cursor);
   const b = new Binder();
@@ -134,7 +134,7 @@ export interface ElementRow {
 type ElementPosition = [clicks: number, rage: number, dead: number, selector: string];
 
 /** GET /pages/behavior?url=: one page's figures, heatmap and clicked elements (keyset-paginated). */
-export async function pageBehavior(store: EventStore, url: string, p: ReportParams, ctx: ReportContext, codec: CursorCodec) {
+export async function pageBehavior(store: EventEngine, url: string, p: ReportParams, ctx: ReportContext, codec: CursorCodec) {
   const page = normalizePageUrl(url);
   if (page === null) throw new ValidationError('url must not be empty', 'url');
   const scope = { report: 'pages/behavior', project: ctx.projectId, url: page, date_from: p.date_from, date_to: p.date_to, filters: p.filters, limit: p.limit };
@@ -180,7 +180,7 @@ export async function pageBehavior(store: EventStore, url: string, p: ReportPara
  * stored URLs whose chain is one of the selector's (`clickedChains`). The click rollup counts
  * clicks, not who clicked; several chains may give one selector, so actors are counted over all.
  */
-async function elementClickers(store: EventStore, elements: ElementRow[], clickedChains: Map<string, string[]>, urls: string[], p: ReportParams, ctx: ReportContext): Promise<Map<string, number>> {
+async function elementClickers(store: EventEngine, elements: ElementRow[], clickedChains: Map<string, string[]>, urls: string[], p: ReportParams, ctx: ReportContext): Promise<Map<string, number>> {
   const pairs = elements.flatMap((el) => (clickedChains.get(el.selector) ?? []).map((chain) => [chain, el.selector] as const));
   if (pairs.length === 0 || urls.length === 0) return new Map();
   const b = new Binder();

@@ -1,7 +1,7 @@
 // One event as the events list and the live stream show it: the stored fields plus the actor the
 // event resolves to now. Built either from a row of the list query or from a just-committed event.
 
-import type { Row } from '../store/eventStore.js';
+import type { Row } from '../engine/engine.js';
 import type { CommittedEvent } from '../ingest/eventBus.js';
 
 /** The committed event's fields, less the project, plus the actor it resolves to now. */

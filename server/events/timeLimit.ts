@@ -4,7 +4,7 @@
 
 import { performance } from 'node:perf_hooks';
 import type { Services } from '../services.js';
-import type { Row, SqlParams } from '../store/eventStore.js';
+import type { Row, SqlParams } from '../engine/engine.js';
 import { QueryTimeoutError } from '../http/errors.js';
 
 export async function withinTimeLimit<T>(services: Services, read: (timeoutMs: number) => Promise<T>): Promise<T> {

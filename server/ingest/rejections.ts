@@ -4,7 +4,7 @@
 // token cannot flood the table.
 
 import type { Services } from '../services.js';
-import type { SqlParams } from '../store/eventStore.js';
+import type { SqlParams } from '../engine/engine.js';
 import { RateLimitedError } from '../http/errors.js';
 import type { IngestCredential, IngestOperation } from './ingestCredential.js';
 import type { SdkInfo } from './sdkInfo.js';

@@ -6,7 +6,7 @@
 
 import type { DuckDBValue } from '@duckdb/node-api';
 import { cachedStatement, type MetaDb } from '../store/sqlite.js';
-import type { EventStore } from '../store/eventStore.js';
+import type { EventEngine } from '../engine/engine.js';
 import { AppError, QueryTimeoutError, ValidationError } from '../http/errors.js';
 import { pathOf } from '../ingest/normalizeEvent.js';
 import { URL_MAX } from '../ingest/eventSchema.js';
@@ -133,7 +133,7 @@ function checkAliasTotal(rules: readonly PathRule[], field: string): void {
  * Every rule must compile in JavaScript and in DuckDB, and its alias must be a valid replacement
  * there (`\1`…`\9` name groups): tried on an empty path, so a defect is a 422 naming the rule.
  */
-export async function checkPathRules(store: EventStore, rules: readonly PathRule[], field = 'rules', timeLeft = timeLimit(RULES_TIME_LIMIT_MS)): Promise<void> {
+export async function checkPathRules(store: EventEngine, rules: readonly PathRule[], field = 'rules', timeLeft = timeLimit(RULES_TIME_LIMIT_MS)): Promise<void> {
   checkAliasTotal(rules, field);
   for (const [i, rule] of rules.entries()) {
     const at = `${field}[${i}]`;
@@ -171,7 +171,7 @@ export interface CleaningTrace {
  * within one time limit. A rule whose result could pass MAX_CLEANED_PATH is a 422 naming it: the
  * query would leave the path as it was, which is worth knowing before saving.
  */
-export async function traceCleaning(store: EventStore, url: string, rules: readonly PathRule[], field = 'rules', timeLeft = timeLimit(RULES_TIME_LIMIT_MS)): Promise<CleaningTrace> {
+export async function traceCleaning(store: EventEngine, url: string, rules: readonly PathRule[], field = 'rules', timeLeft = timeLimit(RULES_TIME_LIMIT_MS)): Promise<CleaningTrace> {
   const path = pathOf(url);
   if (path === null) return { url, path: null, cleaned: null, steps: [] };
   const first = new Binder();

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { MetaDb } from './sqlite.js';
-import type { EventStore } from './eventStore.js';
+import type { EventEngine } from '../engine/engine.js';
 import { packageRoot } from '../packageRoot.js';
 
 export interface Migration {
@@ -80,7 +80,7 @@ export function migrateMeta(db: MetaDb, dir = migrationsDir('sqlite'), now = new
   return pending;
 }
 
-export async function migrateEvents(store: EventStore, dir = migrationsDir('duckdb'), now = new Date()): Promise<Migration[]> {
+export async function migrateEvents(store: EventEngine, dir = migrationsDir('duckdb'), now = new Date()): Promise<Migration[]> {
   await store.write(LEDGER);
   const rows = await store.read('SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version');
   const applied = rows.map((r) => ({ version: Number(r.version), name: String(r.name), checksum: String(r.checksum), applied_at: String(r.applied_at) }));
@@ -105,7 +105,7 @@ export function appliedMeta(db: MetaDb): AppliedMigration[] {
 }
 
 /** What the events store has applied; a read only, so it can run beside ingest. */
-export async function appliedEvents(store: EventStore): Promise<AppliedMigration[]> {
+export async function appliedEvents(store: EventEngine): Promise<AppliedMigration[]> {
   const [ledger] = await store.read(
     "SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = 'schema_migrations'",
   );

@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { tempDir } from '../support/tempDir.js';
 import { openMetaDb } from '../../server/store/sqlite.js';
-import { EventStore } from '../../server/store/eventStore.js';
+import { DuckDbEngine as EventStore } from '../../server/engine/duckdb/duckDbEngine.js';
 import { migrateEvents, migrateMeta, MigrationError, migrationsDir, readMigrations } from '../../server/store/migrate.js';
 
 t.test('sqlite: applies in order, once, and refuses an edited file', async (t) => {

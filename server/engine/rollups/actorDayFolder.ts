@@ -118,7 +118,7 @@ export class ActorDayFolder {
   }
 
   private async connection(): Promise<DuckDBConnection> {
-    this.conn ??= await this.services.events.connect(() => this.stop());
+    if (!this.conn) this.conn = (await this.services.events.connect(() => this.stop())) as DuckDBConnection;
     return this.conn;
   }
 

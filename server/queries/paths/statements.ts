@@ -9,6 +9,10 @@ import type { QueryContext } from '../context.js';
 import { cleanedPagesSql } from '../pathCleaning.js';
 import type { DateRange } from '../ranges.js';
 import { PAGE_VIEW, SESSION_GAP_MS, type PathsParams } from './types.js';
+import type { DuckDBMaterializedResult } from '@duckdb/node-api';
+import type { ByEngine, ChunkedResult } from '../../engine/engine.js';
+import { routesOf } from './routes.js';
+import type { PathsRun } from './run.js';
 
 /**
  * The rows the routes are made of: per unit (an actor, or one of its sessions), its events on the
@@ -110,3 +114,13 @@ UNION ALL SELECT 0, CAST(pv AS DOUBLE), code, item FROM dict`,
     params: b.values,
   };
 }
+
+/** Each engine's statement and the reader of its chunked result into counted routes. */
+export interface PathsBuilder {
+  sql: typeof pathsSql;
+  routes(result: ChunkedResult, p: PathsParams): Pick<PathsRun, 'rows' | 'names'>;
+}
+
+export const pathsStatements: ByEngine<PathsBuilder> = {
+  duckdb: { sql: pathsSql, routes: (result, p) => routesOf(result as DuckDBMaterializedResult, p) },
+};

@@ -6,7 +6,7 @@
 import t, { type Test } from 'tap';
 import path from 'node:path';
 import { tempDir } from '../support/tempDir.js';
-import { EventStore } from '../../server/store/eventStore.js';
+import { DuckDbEngine as EventStore } from '../../server/engine/duckdb/duckDbEngine.js';
 import { QueryMemoryError } from '../../server/http/errors.js';
 import { appliedEvents, migrateEvents } from '../../server/store/migrate.js';
 
