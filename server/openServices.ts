@@ -1,6 +1,7 @@
 // Opens an installation's data directory: both stores migrated, the secret loaded, what the ingest
-// journal holds loaded (by the server in the background). Used by the server at start and by CLI
-// commands that run while no server holds the files.
+// journal holds loaded (by the server in the background), and every long-lived part of the
+// installation made (the one place they are made; workers.ts starts the background ones). Used by
+// the server at start and by CLI commands that run while no server holds the files.
 
 import path from 'node:path';
 import type { Config } from './config.js';
@@ -16,8 +17,15 @@ import { loadSecret } from './store/secret.js';
 import { openMetaDb } from './store/sqlite.js';
 import { prepareDataDir } from './store/dataDir.js';
 import { LicenseManager } from './license/licenseManager.js';
-import { openIngestWriter } from './ingest/groupWriter.js';
+import { createIngestWriter, openIngestWriter } from './ingest/groupWriter.js';
 import { deriveStored } from './labeled/derive.js';
+import { EventBus } from './ingest/eventBus.js';
+import { ResultCache } from './queries/resultCache.js';
+import { ActiveRulesCache } from './labeled/rules.js';
+import { JobRunner } from './store/jobs.js';
+import { ActorDayFolder } from './engine/rollups/actorDayFolder.js';
+import { createMailWorker } from './mail/mailWorker.js';
+import { createSmsWorker } from './sms/smsWorker.js';
 
 export interface OpenOptions {
   clock?: Clock;
@@ -55,7 +63,8 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     const hooks: Array<() => Promise<void> | void> = [];
     const license = new LicenseManager(meta, clock, log, config);
     await license.load(await newestReceipt(events));
-    const services: Services = {
+    // The parts that need the services they belong to are added just below, before anything runs.
+    const services = {
       config,
       clock,
       log,
@@ -68,10 +77,22 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
       entitlements: () => license.entitlements(),
       license,
       replaying: () => false,
-      onShutdown: (hook) => hooks.push(hook),
-    };
+      onShutdown: (hook: () => Promise<void> | void) => void hooks.push(hook),
+      bus: new EventBus(log),
+      results: new ResultCache(config.query_cache_mb * 1024 * 1024),
+      streams: new Map<number, number>(),
+      labeledRules: new ActiveRulesCache(meta),
+      resetRequests: new Set<Promise<void>>(),
+    } as Omit<Services, 'ingest' | 'workers'> as Services;
+    services.workers = { jobs: new JobRunner(services), actorDays: new ActorDayFolder(services), mail: createMailWorker(services), sms: createSmsWorker(services) };
     // Labeled events are derived as events are stored, from the first journaled batch loaded on.
-    const writer = await openIngestWriter(services, (stored) => deriveStored(services, stored), options.replay);
+    const writer = createIngestWriter(services, (stored) => deriveStored(services, stored));
+    services.ingest = writer;
+    // Password resets accepted are handled before anything else stops.
+    services.onShutdown(async () => {
+      await Promise.all(services.resetRequests);
+    });
+    await openIngestWriter(services, writer, options.replay);
     services.replaying = () => writer.replaying;
     let closed = false;
     const store = events;

@@ -20,7 +20,7 @@ import type { TurnOptions } from '../engine/engine.js';
 import { outsideDeadline } from '../engine/duckdb/duckDbEngine.js';
 import { AppError, ServiceUnavailableError, StorageFullError } from '../http/errors.js';
 import { isStorageFull } from '../store/storageFull.js';
-import { eventBus, type EventBus } from './eventBus.js';
+import type { EventBus } from './eventBus.js';
 import { committedEvent, type EventRow } from './normalizeEvent.js';
 import type { RejectionRow } from './rejections.js';
 import { TableAppender } from './tableAppender.js';
@@ -554,34 +554,32 @@ function shuttingDown(): ServiceUnavailableError {
   return new ServiceUnavailableError('the server is shutting down; retry the request');
 }
 
-const writers = new WeakMap<Services, GroupWriter>();
-
-/**
- * Opens the writer of an installation: its journal, and what the journal holds that the last
- * process answered but did not load, queued to load first: loaded before this returns, or, with
- * `replay: 'background'` (the server, which listens meanwhile), after (see `replaying`). Reads
- * wait for the writer from then on. It is flushed and closed at shutdown.
- */
-export async function openIngestWriter(services: Services, derive?: Derive, replay: 'wait' | 'background' = 'wait'): Promise<GroupWriter> {
+/** The writer of an installation over its journal: made by openServices.ts, then opened with `openIngestWriter`. */
+export function createIngestWriter(services: Services, derive?: Derive): GroupWriter {
   const journal = IngestJournal.open(path.join(services.config.data_dir, JOURNAL_DIR), services.log);
-  const writer = new GroupWriter(services, eventBus(services), {
+  return new GroupWriter(services, services.bus, {
     maxGroupRows: MAX_GROUP_ROWS,
     dedupWindowMs: Math.max(1, services.config.ingest.dedup_window_hours) * 3_600_000,
     filterCapacity: Math.max(1000, services.config.ingest.dedup_filter_events),
     journal,
     derive,
   });
-  writers.set(services, writer);
+}
+
+/**
+ * Opens the writer: what its journal holds that the last process answered but did not load is
+ * queued to load first: loaded before this returns, or, with `replay: 'background'` (the server,
+ * which listens meanwhile), after (see `replaying`). Reads wait for the writer from then on. It is
+ * flushed and closed at shutdown.
+ */
+export async function openIngestWriter(services: Services, writer: GroupWriter, replay: 'wait' | 'background' = 'wait'): Promise<void> {
   services.onShutdown(() => writer.close());
   services.events.setReadBarrier(() => writer.readBarrier());
   const { loaded } = await writer.recover();
   if (replay === 'wait') await loaded;
-  return writer;
 }
 
 /** The writer of one running server (opened with the services). */
 export function ingestWriter(services: Services): GroupWriter {
-  const writer = writers.get(services);
-  if (!writer) throw new Error('the ingest writer is not open');
-  return writer;
+  return services.ingest;
 }
