@@ -62,7 +62,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     const duckdb = await migrateEvents(events, undefined, clock.now());
     const hooks: Array<() => Promise<void> | void> = [];
     const license = new LicenseManager(meta, clock, log, config);
-    await license.load(await newestReceipt(events));
+    await license.load(await events.newestReceipt());
     // The parts that need the services they belong to are added just below, before anything runs.
     const services = {
       config,
@@ -119,11 +119,4 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     meta.close();
     throw err;
   }
-}
-
-/** The latest receipt time in the event store, a floor for trusted time. */
-async function newestReceipt(store: DuckDbEngine): Promise<Date | null> {
-  const [row] = await store.read('SELECT epoch_ms(max(received_at)) AS t FROM events');
-  const t = row?.t;
-  return t === null || t === undefined ? null : new Date(Number(t));
 }

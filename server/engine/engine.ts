@@ -21,7 +21,7 @@ export type Row = Record<string, any>;
 /** A built statement: its text in the engine's dialect and the values bound to its placeholders. */
 export interface Statement {
   sql: string;
-  params: BoundValue[];
+  params: SqlParams;
 }
 
 export interface ReadOptions {
@@ -66,6 +66,8 @@ export interface EventEngine {
   changedAfter<T>(projectIds: Iterable<number>, write: () => Promise<T>): Promise<T>;
   /** What every read waits for first (the ingest writer's acknowledged events). */
   setReadBarrier(barrier: () => Promise<void> | undefined): void;
+  /** The latest time of receipt of any stored event (null when none is), a floor for trusted time. */
+  newestReceipt(): Promise<Date | null>;
   /** Events held, for one project or all. */
   size(projectId?: number): Promise<{ events: number }>;
   /** Moves whenever the project's events may have changed (the result cache keys on it). */

@@ -14,7 +14,7 @@
 
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { BIGINT, INTEGER, LIST, TIMESTAMPTZ, VARCHAR, listValue, timestampTZValue, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Services } from '../services.js';
 import type { TurnOptions } from '../engine/engine.js';
 import { outsideDeadline } from '../engine/duckdb/duckDbEngine.js';
@@ -23,7 +23,8 @@ import { isStorageFull } from '../store/storageFull.js';
 import type { EventBus } from './eventBus.js';
 import { committedEvent, type EventRow } from './normalizeEvent.js';
 import type { RejectionRow } from './rejections.js';
-import { TableAppender } from './tableAppender.js';
+import { TableAppender } from '../engine/duckdb/tableAppender.js';
+import { journalPosition, recentKeys, storedPairs, storeJournalPosition } from '../engine/duckdb/ingestSql.js';
 import { distinctKeys } from './distinctKey.js';
 import { StoredKeyFilter, type KeyHash } from './storedKeyFilter.js';
 import { IngestJournal, JOURNAL_DIR, readSetAside, setAsideFiles, type JournalBatch } from './journal.js';
@@ -203,10 +204,7 @@ export class GroupWriter {
   async recover(): Promise<{ loaded: Promise<void> }> {
     const journal = this.options.journal;
     if (!journal) return { loaded: Promise.resolve() };
-    const position = await this.services.events.useWriter(async (conn) => {
-      const reader = await conn.runAndReadAll('SELECT position FROM ingest_journal');
-      return Number(reader.getRowObjects()[0]?.position ?? 0);
-    });
+    const position = await this.services.events.useWriter((conn) => journalPosition(conn));
     this.settledSeq = position;
     this.ackedSeq = position;
     const records = journal.recover(position);
@@ -409,7 +407,7 @@ export class GroupWriter {
         for (const row of rows) appender.append(row);
         await appender.flush();
       }
-      if (seq !== undefined) await conn.run('UPDATE ingest_journal SET position = $1', [BigInt(seq)], [BIGINT]);
+      if (seq !== undefined) await storeJournalPosition(conn, seq);
       await conn.run('COMMIT');
     } catch (err) {
       this.discardAppenders();
@@ -466,14 +464,7 @@ export class GroupWriter {
   /** Stored pairs among these uuids with received_at (µs) in [fromUs, beforeUs). */
   private async lookUp(conn: DuckDBConnection, uuids: string[], fromUs: number, beforeUs: number): Promise<string[]> {
     if (uuids.length === 0) return [];
-    const bounded = Number.isFinite(beforeUs);
-    const reader = await conn.runAndReadAll(
-      `SELECT project_id, uuid::VARCHAR AS uuid FROM events
-        WHERE received_at >= $1 ${bounded ? 'AND received_at < $3' : ''} AND uuid IN (SELECT unnest($2::VARCHAR[])::UUID)`,
-      [timestampTZValue(BigInt(fromUs)), listValue(uuids), ...(bounded ? [timestampTZValue(BigInt(beforeUs))] : [])],
-      [TIMESTAMPTZ, LIST(VARCHAR), ...(bounded ? [TIMESTAMPTZ] : [])],
-    );
-    return reader.getRowObjects().map((r) => `${Number(r.project_id)}/${String(r.uuid)}`);
+    return storedPairs(conn, uuids, fromUs, beforeUs);
   }
 
   /**
@@ -487,15 +478,7 @@ export class GroupWriter {
     const { filterCapacity: capacity } = this.options;
     const sinceUs = (this.services.clock.now().getTime() - this.options.dedupWindowMs) * 1000;
     const limit = Math.max(1, Math.floor(capacity / 2));
-    const word = (from: number, to: number) => `('0x' || u[${from}:${to}])::UINTEGER`;
-    const result = await conn.stream(
-      `WITH recent AS (
-         SELECT project_id, replace(uuid::VARCHAR, '-', '') AS u, epoch_us(received_at) AS us FROM events
-          WHERE received_at >= $1 ORDER BY received_at DESC LIMIT $2)
-       SELECT project_id, ${word(1, 8)}, ${word(9, 16)}, ${word(17, 24)}, ${word(25, 32)}, us FROM recent ORDER BY us`,
-      [timestampTZValue(BigInt(sinceUs)), limit],
-      [TIMESTAMPTZ, INTEGER],
-    );
+    const result = await recentKeys(conn, sinceUs, limit);
     const filter = new StoredKeyFilter({ capacity, generations: FILTER_GENERATIONS, coveredFromUs: sinceUs, hash: this.options.keyHash });
     let read = 0;
     let oldestUs = Infinity;

@@ -8,6 +8,8 @@ import type { Services } from '../services.js';
 import { ingestWriter } from '../ingest/groupWriter.js';
 import { kickJobs, queueJob } from '../store/jobs.js';
 import { readEvents } from '../events/timeLimit.js';
+import { statementsOf } from '../engine/statements.js';
+import type { Statement } from '../engine/engine.js';
 import { retentionDays } from './replaySettings.js';
 
 export const REPLAY_SWEEP = 'replay.sweep';
@@ -38,7 +40,7 @@ export function startReplaySweeps(services: Services): void {
 /** The job: per project with recordings, deletes those past retention (all of them for a deleted project). */
 export async function sweepRecordings(services: Services): Promise<{ deleted_chunks: number }> {
   const now = services.clock.now().getTime();
-  const projects = await readEvents(services, 'SELECT DISTINCT project_id FROM replay_chunks', []);
+  const projects = await readEvents(services, statementsOf(services.events).replay.recordedProjectsSql());
   let deleted = 0;
   for (const { project_id } of projects) {
     const id = Number(project_id);
@@ -50,30 +52,22 @@ export async function sweepRecordings(services: Services): Promise<{ deleted_chu
 }
 
 function deleteOlderThan(services: Services, projectId: number, cutoff: Date): Promise<number> {
-  return deleteChunks(
-    services,
-    `DELETE FROM replay_chunks WHERE project_id = $1 AND session_id IN (
-       SELECT session_id FROM replay_chunks WHERE project_id = $1 GROUP BY session_id
-       HAVING max(coalesce(last_ts, received_at)) < make_timestamptz($2::BIGINT * 1000))`,
-    [projectId, cutoff.getTime()],
-  );
+  return deleteChunks(services, statementsOf(services.events).replay.deleteRecordingsBeforeSql(projectId, cutoff));
 }
 
 function deleteProjectRecordings(services: Services, projectId: number): Promise<number> {
-  return deleteChunks(services, 'DELETE FROM replay_chunks WHERE project_id = $1', [projectId]);
+  return deleteChunks(services, statementsOf(services.events).replay.deleteProjectRecordingsSql(projectId));
 }
 
 /** Deletes the recordings of the sessions whose person (through identity links) is `person`; answers how many. */
 export async function deletePersonRecordings(services: Services, projectId: number, person: string): Promise<number> {
-  const sessions = `SELECT c.session_id FROM replay_chunks c
-      LEFT JOIN identity_links l ON l.project_id = c.project_id AND l.distinct_id = c.anonymous_id
-     WHERE c.project_id = $1 AND COALESCE(l.actor_id, c.anonymous_id) = $2`;
-  const [count] = await readEvents(services, `SELECT count(DISTINCT session_id) AS n FROM (${sessions})`, [projectId, person]);
-  await deleteChunks(services, `DELETE FROM replay_chunks WHERE project_id = $1 AND session_id IN (${sessions})`, [projectId, person]);
+  const sql = statementsOf(services.events).replay;
+  const [count] = await readEvents(services, sql.personRecordingsCountSql(projectId, person));
+  await deleteChunks(services, sql.deletePersonRecordingsSql(projectId, person));
   return Number(count?.n ?? 0);
 }
 
-async function deleteChunks(services: Services, sql: string, params: Array<string | number>): Promise<number> {
-  const result = await ingestWriter(services).exclusive((conn) => conn.run(sql, params), { changes: 'reported' });
+async function deleteChunks(services: Services, statement: Statement): Promise<number> {
+  const result = await ingestWriter(services).exclusive((conn) => conn.run(statement.sql, statement.params as never), { changes: 'reported' });
   return Number(result.rowsChanged);
 }

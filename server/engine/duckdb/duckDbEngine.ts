@@ -243,6 +243,12 @@ export class DuckDbEngine implements EventEngine {
     await this.read('SELECT 1', [], { skipBarrier: true });
   }
 
+  async newestReceipt(): Promise<Date | null> {
+    const [row] = await this.read('SELECT epoch_ms(max(received_at)) AS t FROM events');
+    const t = row?.t;
+    return t === null || t === undefined ? null : new Date(Number(t));
+  }
+
   async size(projectId?: number): Promise<{ events: number }> {
     const [row] = projectId === undefined
       ? await this.read('SELECT count(*) AS n FROM events')
