@@ -2,7 +2,8 @@
 // the admin socket while a server holds the data files, or directly when none is running.
 
 import type { Services } from '../services.js';
-import { appliedEvents, appliedMeta } from '../store/migrate.js';
+import { appliedMeta } from '../store/migrate.js';
+import { appliedEvents } from '../engine/duckdb/migrations.js';
 import { LicenseRefusedError } from '../license/licenseManager.js';
 import { takeSnapshot } from '../../installer/snapshot.js';
 import { ingestWriter } from '../ingest/groupWriter.js';

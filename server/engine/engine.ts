@@ -16,6 +16,7 @@ export type BoundValue = unknown;
 export type SqlParams = BoundValue[] | Record<string, BoundValue>;
 
 /** A result row, column name to value: counts may come as bigint, sums as numbers (read through engine/sql.ts's `num`). */
+// biome-ignore lint/suspicious/noExplicitAny: values are read by the code that wrote the statement.
 export type Row = Record<string, any>;
 
 /** A built statement: its text in the engine's dialect and the values bound to its placeholders. */
@@ -41,10 +42,12 @@ export interface TurnOptions {
 }
 
 /**
- * The engine's own connection, handed to a writer turn. Only engine code uses it (the ingest
- * writer's commit, the rollup folds and the jobs of engine/<kind>/); to everything else it is opaque.
+ * The engine's own connection, handed to a writer turn. Only engine code reads it (the ingest
+ * writer's commit, the rollup folds and the jobs of engine/<kind>/), each knowing its engine's
+ * type; everything else passes it on untouched.
  */
-export type EngineConnection = unknown;
+// biome-ignore lint/suspicious/noExplicitAny: each engine's code reads its own connection type.
+export type EngineConnection = any;
 
 /** The engine's own result of a chunked read, handed to the insight builder that wrote the statement. */
 export type ChunkedResult = unknown;
@@ -58,9 +61,9 @@ export interface EventEngine {
   /** Runs one statement on the writer (DDL, deletes), in its turn. */
   write(sql: string, params?: SqlParams): Promise<void>;
   /** Runs `use` with the writer once every earlier user is done with it (see `EngineConnection`). */
-  useWriter<T>(use: (conn: any) => Promise<T>, options?: TurnOptions): Promise<T>;
+  useWriter<T>(use: (conn: EngineConnection) => Promise<T>, options?: TurnOptions): Promise<T>;
   /** A connection of the caller's own for background engine work, closed with the engine after `stop`. */
-  connect(stop: () => Promise<void>): Promise<any>;
+  connect(stop: () => Promise<void>): Promise<EngineConnection>;
   /** Reported by a writer turn whose changes are `reported`, once they are committed. */
   changed(projectIds: Iterable<number>): void;
   changedAfter<T>(projectIds: Iterable<number>, write: () => Promise<T>): Promise<T>;
