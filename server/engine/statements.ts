@@ -1,6 +1,6 @@
 // The statement builders of the features outside queries/ (the events list and catalogs, recordings,
-// behavior reports, labeled events, what ingestion stores besides events, the admin figures) and the jobs that change stored events,
-// one set per engine kind. A feature asks
+// behavior reports, labeled events, path cleaning, what ingestion stores besides events, the admin
+// figures) and the jobs that change stored events, one set per engine kind. A feature asks
 // `statementsOf(services.events)` for its builders and runs what they build on the same engine;
 // the rows it reads back are turned into answers by the feature, whatever the engine. A second
 // engine writes a module of the same shape per feature and adds it here (tsc names what is missing).
@@ -33,7 +33,16 @@ export interface FeatureStatements {
 }
 
 const STATEMENTS: ByEngine<FeatureStatements> = {
-  duckdb: { events: duckdbEvents, replay: duckdbReplay, behavior: duckdbBehavior, admin: duckdbAdmin, ingest: duckdbIngest, pathCleaning: duckdbPathCleaning, labeled: duckdbLabeled, jobs: { syncDerived: duckdbLabeled.syncDerived, purgeEvents } },
+  duckdb: {
+    events: duckdbEvents,
+    replay: duckdbReplay,
+    behavior: duckdbBehavior,
+    admin: duckdbAdmin,
+    ingest: duckdbIngest,
+    pathCleaning: duckdbPathCleaning,
+    labeled: duckdbLabeled,
+    jobs: { syncDerived: duckdbLabeled.syncDerived, purgeEvents },
+  },
 };
 
 /** The builders of `engine`'s kind. */
