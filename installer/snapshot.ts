@@ -7,7 +7,8 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Services } from '../server/services.js';
-import { appliedMeta, appliedEvents, type AppliedMigration } from '../server/store/migrate.js';
+import { appliedMeta, type AppliedMigration } from '../server/store/migrate.js';
+import { appliedEvents } from '../server/engine/duckdb/migrations.js';
 import { sha256File } from './archive.js';
 
 export interface SnapshotFile {

@@ -1,6 +1,7 @@
 // Opens an installation's data directory: both stores migrated, the secret loaded, what the ingest
-// journal holds loaded (by the server in the background). Used by the server at start and by CLI
-// commands that run while no server holds the files.
+// journal holds loaded (by the server in the background), and every long-lived part of the
+// installation made (the one place they are made; workers.ts starts the background ones). Used by
+// the server at start and by CLI commands that run while no server holds the files.
 
 import path from 'node:path';
 import type { Config } from './config.js';
@@ -10,14 +11,22 @@ import { RecentLogLines } from './http/recentLogLines.js';
 import { RateLimiter } from './http/rateLimit.js';
 import { packageVersion } from './packageRoot.js';
 import type { Services } from './services.js';
-import { EventStore } from './store/eventStore.js';
-import { migrateEvents, migrateMeta, type Migration } from './store/migrate.js';
+import { DuckDbEngine } from './engine/duckdb/duckDbEngine.js';
+import { migrateMeta, type Migration } from './store/migrate.js';
+import { migrateEvents } from './engine/duckdb/migrations.js';
 import { loadSecret } from './store/secret.js';
 import { openMetaDb } from './store/sqlite.js';
 import { prepareDataDir } from './store/dataDir.js';
 import { LicenseManager } from './license/licenseManager.js';
-import { openIngestWriter } from './ingest/groupWriter.js';
+import { createIngestWriter, openIngestWriter } from './ingest/groupWriter.js';
 import { deriveStored } from './labeled/derive.js';
+import { EventBus } from './ingest/eventBus.js';
+import { ResultCache } from './queries/resultCache.js';
+import { ActiveRulesCache } from './labeled/rules.js';
+import { JobRunner } from './store/jobs.js';
+import { ActorDayFolder } from './engine/rollups/actorDayFolder.js';
+import { createMailWorker } from './mail/mailWorker.js';
+import { createSmsWorker } from './sms/smsWorker.js';
 
 export interface OpenOptions {
   clock?: Clock;
@@ -44,18 +53,19 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
   const recentLogs = new RecentLogLines();
   const log = options.log ?? createLogger(config.log_level, undefined, recentLogs, options.quietTerminal);
   const meta = openMetaDb(path.join(config.data_dir, 'meta.sqlite'));
-  let events: EventStore | undefined;
+  let events: DuckDbEngine | undefined;
   try {
     const sqlite = migrateMeta(meta, undefined, clock.now());
-    events = await EventStore.open(path.join(config.data_dir, 'events.duckdb'), {
+    events = await DuckDbEngine.open(path.join(config.data_dir, 'events.duckdb'), {
       memoryLimitMb: config.events.memory_limit_mb,
       tempDirectory: path.join(config.data_dir, 'events.tmp'),
     });
     const duckdb = await migrateEvents(events, undefined, clock.now());
     const hooks: Array<() => Promise<void> | void> = [];
     const license = new LicenseManager(meta, clock, log, config);
-    await license.load(await newestReceipt(events));
-    const services: Services = {
+    await license.load(await events.newestReceipt());
+    // The parts that need the services they belong to are added just below, before anything runs.
+    const services = {
       config,
       clock,
       log,
@@ -68,10 +78,22 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
       entitlements: () => license.entitlements(),
       license,
       replaying: () => false,
-      onShutdown: (hook) => hooks.push(hook),
-    };
+      onShutdown: (hook: () => Promise<void> | void) => void hooks.push(hook),
+      bus: new EventBus(log),
+      results: new ResultCache(config.query_cache_mb * 1024 * 1024),
+      streams: new Map<number, number>(),
+      labeledRules: new ActiveRulesCache(meta),
+      resetRequests: new Set<Promise<void>>(),
+    } as Omit<Services, 'ingest' | 'workers'> as Services;
+    services.workers = { jobs: new JobRunner(services), actorDays: new ActorDayFolder(services), mail: createMailWorker(services), sms: createSmsWorker(services) };
     // Labeled events are derived as events are stored, from the first journaled batch loaded on.
-    const writer = await openIngestWriter(services, (stored) => deriveStored(services, stored), options.replay);
+    const writer = createIngestWriter(services, (stored) => deriveStored(services, stored));
+    services.ingest = writer;
+    // Password resets accepted are handled before anything else stops.
+    services.onShutdown(async () => {
+      await Promise.all(services.resetRequests);
+    });
+    await openIngestWriter(services, writer, options.replay);
     services.replaying = () => writer.replaying;
     let closed = false;
     const store = events;
@@ -98,11 +120,4 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     meta.close();
     throw err;
   }
-}
-
-/** The latest receipt time in the event store, a floor for trusted time. */
-async function newestReceipt(store: EventStore): Promise<Date | null> {
-  const [row] = await store.read('SELECT epoch_ms(max(received_at)) AS t FROM events');
-  const t = row?.t;
-  return t === null || t === undefined ? null : new Date(Number(t));
 }

@@ -1,15 +1,33 @@
-// What every domain receives: settings, clock, logger, both stores, the rate limiter and the
-// server secret. Built once by start.ts (or by a CLI command working without a server).
+// What every domain receives: settings, clock, logger, the metadata store and the event engine, the
+// rate limiter, the server secret, and the long-lived parts of a running installation (the ingest
+// writer, the event bus, caches, the background workers). Built in one place, openServices.ts
+// (by start.ts, or by a CLI command working without a server); workers.ts starts and stops the workers.
 
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from './http/logger.js';
 import type { RecentLogLines } from './http/recentLogLines.js';
 import type { RateLimiter } from './http/rateLimit.js';
-import type { EventStore } from './store/eventStore.js';
+import type { EventEngine } from './engine/engine.js';
 import type { MetaDb } from './store/sqlite.js';
 import type { Entitlement } from '../license/entitlements.js';
 import type { LicenseManager } from './license/licenseManager.js';
+import type { GroupWriter } from './ingest/groupWriter.js';
+import type { EventBus } from './ingest/eventBus.js';
+import type { ResultCache } from './queries/resultCache.js';
+import type { ActiveRulesCache } from './labeled/rules.js';
+import type { JobRunner } from './store/jobs.js';
+import type { ActorDayFolder } from './engine/rollups/actorDayFolder.js';
+import type { MailWorker } from './mail/mailWorker.js';
+import type { SmsWorker } from './sms/smsWorker.js';
+
+/** The background workers: made with the services, started (and stopped) only by workers.ts in a running server. */
+export interface Workers {
+  jobs: JobRunner;
+  actorDays: ActorDayFolder;
+  mail: MailWorker;
+  sms: SmsWorker;
+}
 
 export interface Services {
   config: Config;
@@ -19,7 +37,20 @@ export interface Services {
   recentLogs: RecentLogLines;
   version: string;
   meta: MetaDb;
-  events: EventStore;
+  events: EventEngine;
+  /** Loads acknowledged events into the engine (opened with the services). */
+  ingest: GroupWriter;
+  /** Hands stored events to the live streams. */
+  bus: EventBus;
+  /** Answers of analytical queries by what they depend on (the query routes and saved insights share it). */
+  results: ResultCache;
+  /** Live event streams open per user id. */
+  streams: Map<number, number>;
+  /** The active labeled-event rules, read again after each change of rules. */
+  labeledRules: ActiveRulesCache;
+  /** Password-reset requests accepted but not yet handled; shutdown waits for them. */
+  resetRequests: Set<Promise<void>>;
+  workers: Workers;
   limiter: RateLimiter;
   /** 32 bytes from which signing and encryption keys are derived (see server/auth/keys). */
   secret: Buffer;

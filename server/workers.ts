@@ -1,14 +1,11 @@
 // Every piece of background work of a running server, in one list: started by start.ts once the app
-// is assembled (mounting routes starts nothing), each stopping through the shutdown hook it
-// registers, so they stop in the reverse of this order before the stores close. Commands that open
-// the stores without a server (ppctl) start none of them.
+// is assembled (mounting routes starts nothing), stopped in the reverse of this order through the
+// shutdown hook registered as each starts, before the stores close. The workers themselves are
+// made with the services (openServices.ts); commands that open the stores without a server
+// (ppctl) start none of them, so what they queue waits for the next server.
 
 import type { Services } from './services.js';
-import { jobRunner } from './store/jobs.js';
 import { ingestWriter } from './ingest/groupWriter.js';
-import { actorDayFolder } from './engine/rollups/actorDayFolder.js';
-import { startMailWorker } from './mail/mailWorker.js';
-import { startSmsWorker } from './sms/smsWorker.js';
 import { startTrialReminders } from './billing/trialReminders.js';
 import { resumeDeletions, RULE_SYNC } from './labeled/rules.js';
 import { syncRule } from './labeled/sync.js';
@@ -28,22 +25,42 @@ export const WORKERS: readonly Worker[] = [
     name: 'ingest duplicate filter',
     start: (s) => void ingestWriter(s).prepare().catch((err: unknown) => s.log.warn({ err }, 'duplicate filter not built at start')),
   },
-  { name: 'actor-day rollups', start: (s) => void actorDayFolder(s) },
+  {
+    name: 'actor-day rollups',
+    start: (s) => {
+      s.onShutdown(() => s.workers.actorDays.stop());
+      s.workers.actorDays.start();
+    },
+  },
   {
     name: 'jobs',
     start: (s) => {
-      const jobs = jobRunner(s);
+      const jobs = s.workers.jobs;
+      s.onShutdown(() => jobs.stop());
       jobs.register(RULE_SYNC, (job) => syncRule(s, job));
       jobs.register(FORM_PURGE, (job) => purgeFormEvents(s, job));
       jobs.register(REPLAY_SWEEP, () => sweepRecordings(s));
       jobs.register(PERSON_DELETION, (job) => deletePerson(s, job));
+      jobs.start();
     },
   },
   // Rules left deleting by a stopped server are queued again.
   { name: 'labeled rule deletions', start: resumeDeletions },
   { name: 'recordings sweep', start: startReplaySweeps },
-  { name: 'mail outbox', start: (s) => void startMailWorker(s) },
-  { name: 'text-message outbox', start: (s) => void startSmsWorker(s) },
+  {
+    name: 'mail outbox',
+    start: (s) => {
+      s.onShutdown(() => s.workers.mail.stop());
+      s.workers.mail.start();
+    },
+  },
+  {
+    name: 'text-message outbox',
+    start: (s) => {
+      s.onShutdown(() => s.workers.sms.stop());
+      s.workers.sms.start();
+    },
+  },
   { name: 'trial reminders', start: startTrialReminders },
 ];
 

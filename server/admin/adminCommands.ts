@@ -2,11 +2,13 @@
 // the admin socket while a server holds the data files, or directly when none is running.
 
 import type { Services } from '../services.js';
-import { appliedEvents, appliedMeta } from '../store/migrate.js';
+import { appliedMeta } from '../store/migrate.js';
+import { appliedEvents } from '../engine/duckdb/migrations.js';
 import { LicenseRefusedError } from '../license/licenseManager.js';
 import { takeSnapshot } from '../../installer/snapshot.js';
 import { ingestWriter } from '../ingest/groupWriter.js';
 import { checkDatabases } from '../../installer/databaseChecks.js';
+import { statementsOf } from '../engine/statements.js';
 import { listOutbox } from '../mail/outbox.js';
 import { listSmsOutbox } from '../sms/smsOutbox.js';
 import { approveReview, listPendingReviews, rejectReview } from '../auth/signup/trialReview.js';
@@ -133,13 +135,13 @@ registerAdminCommand('doctor.databases', async (services) => checkDatabases(serv
 
 registerAdminCommand('data.stats', async (services) => {
   const count = (table: string) => (services.meta.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-  const [row] = await services.events.read('SELECT count(*) AS n FROM events');
-  // How far the per-day rollups trail the stored events (see engine/rollups/actorDayFolder.ts), and which
-  // property keys they hold: after an upgrade or a restore they are folded in the background.
-  const [rollup] = await services.events.read(`SELECT (SELECT coalesce(max(rowid), -1) FROM events) - through_rowid AS behind,
-    (SELECT coalesce(list(key ORDER BY key), []) FROM property_day_keys) AS keys FROM actor_day_state`);
+  const { events } = await services.events.size();
+  // How far the per-day rollups trail the stored events, and which property keys they hold: after
+  // an upgrade or a restore they are folded in the background.
+  const status = statementsOf(services.events).admin.rollupStatusSql();
+  const [rollup] = await services.events.read(status.sql, status.params);
   return {
-    events: Number(row!.n), users: count('users'), organizations: count('organizations'), projects: count('projects'),
+    events, users: count('users'), organizations: count('organizations'), projects: count('projects'),
     rollup: { behind_events: Number(rollup!.behind), property_keys: (rollup!.keys as { items: unknown[] }).items.map(String) },
     ingest: ingestWriter(services).journalState(),
   };

@@ -17,7 +17,6 @@ export const RESET_TTL_MS = 60 * 60 * 1000;
 const KIND = 'password-reset';
 const INVALID = 'invalid or expired token';
 
-const pending = new WeakMap<Services, Set<Promise<void>>>();
 
 /** Retires the user's unused reset links: a newer link, a reset or a password change makes them stale. */
 export function retireOpenResets(services: Services, userId: number, now: string): void {
@@ -62,15 +61,7 @@ export function resetLinkForOperator(services: Services, email: string): { email
  * requests accepted this way.
  */
 export function schedulePasswordReset(services: Services, email: string): void {
-  let set = pending.get(services);
-  if (!set) {
-    const created = new Set<Promise<void>>();
-    pending.set(services, created);
-    services.onShutdown(async () => {
-      await Promise.all(created);
-    });
-    set = created;
-  }
+  const set = services.resetRequests;
   const job = new Promise<void>((resolve) => setImmediate(resolve))
     .then(() => issuePasswordReset(services, email))
     .catch((err: unknown) => services.log.error({ err }, 'password reset request failed'))

@@ -6,9 +6,9 @@
 import type { Services } from '../services.js';
 import type { MetaDb } from '../store/sqlite.js';
 import { kickJobs, queueJob, type Job, type JobState } from '../store/jobs.js';
-import { deleteEvents } from '../ingest/deleteEvents.js';
+import { statementsOf } from '../engine/statements.js';
 import { ingestWriter } from '../ingest/groupWriter.js';
-import { actorDayFolder, forgetFolded } from '../engine/rollups/actorDayFolder.js';
+import { actorDayFolder } from '../engine/rollups/actorDayFolder.js';
 
 export const FORM_EVENTS = ['pp.form_start', 'pp.form_submit', 'pp.form_abandon'] as const;
 /** The job kind; the jobs table's unique index for one active purge per project names it too. */
@@ -67,23 +67,10 @@ export function getFormPurge(meta: MetaDb, projectId: number, jobId: number): Fo
 export async function purgeFormEvents(services: Services, job: Job): Promise<{ deleted_events: number }> {
   const projectId = job.project_id!;
   await ingestWriter(services).loaded();
+  // Counted before the checkpoint, which may fail after the events are gone.
+  const counted = (n: number) => services.meta.prepare('UPDATE form_purge_jobs SET deleted_events = coalesce(deleted_events, 0) + ? WHERE job_id = ?').run(n, job.id);
   const deleted = await actorDayFolder(services).exclusive(() =>
-    services.events.useWriter(async (conn) => {
-      await conn.run('BEGIN TRANSACTION');
-      let n: number;
-      try {
-        n = await deleteEvents(conn, projectId, FORM_EVENTS);
-        await forgetFolded(conn, projectId);
-        await conn.run('COMMIT');
-      } catch (err) {
-        await conn.run('ROLLBACK').catch(() => undefined);
-        throw err;
-      }
-      // Counted before the checkpoint, which may fail after the events are gone.
-      services.meta.prepare('UPDATE form_purge_jobs SET deleted_events = coalesce(deleted_events, 0) + ? WHERE job_id = ?').run(n, job.id);
-      await conn.run('FORCE CHECKPOINT');
-      return n;
-    }),
+    services.events.useWriter((conn) => statementsOf(services.events).jobs.purgeEvents(conn, projectId, FORM_EVENTS, counted)),
   );
   const row = services.meta.prepare('SELECT deleted_events FROM form_purge_jobs WHERE job_id = ?').get(job.id) as { deleted_events: number } | undefined;
   services.log.info({ job_id: job.id, project_id: projectId, deleted }, 'form events purged');

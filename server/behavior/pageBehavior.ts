@@ -1,18 +1,16 @@
 // The page behavior reports (docs/behavior.md#page-behavior): pages ranked by event count with
 // their click, rage/dead-click and scroll figures, and one page's figures with its click heatmap
-// and clicked elements. SQL groups events by normalized page; elements are grouped by their chain
-// in SQL and by selector here, since the selector is the tracker's rule (elementSelector.ts).
+// and clicked elements. The engine's statements (engine/<kind>/behaviorSql.ts) group events by
+// normalized page and elements by their chain; elements are grouped by selector here, since the
+// selector is the tracker's rule (elementSelector.ts).
 
-import type { EventStore } from '../store/eventStore.js';
+import type { EventEngine } from '../engine/engine.js';
 import type { CursorCodec } from '../queries/cursors.js';
-import { filtersCondition } from '../engine/conditions.js';
-import { scanEvents } from '../engine/eventScan.js';
-import { ACTOR } from '../engine/identity.js';
-import { HEATMAP_BANDS, scanClicks, X_STEP_PERCENT, Y_STEP_PX, type ClickRollup } from '../engine/rollups/clickDays.js';
-import { scanPageDays } from '../engine/rollups/pageDays.js';
-import { Binder, compareText, num } from '../engine/sql.js';
+import { HEATMAP_BANDS, X_STEP_PERCENT, Y_STEP_PX } from '../engine/rollups/clickDays.js';
+import { compareText, num } from '../engine/sql.js';
+import { statementsOf } from '../engine/statements.js';
 import { ValidationError } from '../http/errors.js';
-import { normalizePageUrl, pageUrlsSql, pathPartOf } from './pageUrl.js';
+import { normalizePageUrl, pathPartOf } from './pageUrl.js';
 import { selectorOfChain, type ChainElement } from './elementSelector.js';
 import { pageOf, positionOf, type ReportParams } from './reportParams.js';
 
@@ -38,30 +36,14 @@ export interface PageFigures {
 export const MAX_CELLS = 5000;
 
 
-/** The range's figures per stored URL (see scanPageDays), with the report's filters. */
-export function byUrl(b: Binder, p: ReportParams, ctx: ReportContext, where: string[] = [], urls?: string[]): string {
-  return scanPageDays(b, {
-    projectId: ctx.projectId,
-    timezone: ctx.timezone,
-    from: p.date_from,
-    to: p.date_to,
-    // The rollup holds every event; filters on event fields need the raw events.
-    rollup: p.filters.length === 0,
-    where: [filtersCondition(b, p.filters, new Map()), ...where],
-    urls,
-  });
-}
-
 /**
  * The stored URLs of the range (the page rollup's, and the raw events' past it) whose page is one
  * of `pages`, each with its page; `part`, a text every such URL contains, narrows the read.
  */
-export async function storedUrlsOf(store: EventStore, pages: ReadonlySet<string>, p: ReportParams, ctx: ReportContext, part?: string): Promise<Map<string, string>> {
-  const b = new Binder();
-  const within = part === undefined ? undefined : b.bind(part);
-  const sql = `SELECT DISTINCT url FROM (${byUrl(b, p, ctx, within ? [`contains(e.url, ${within})`] : [])})${within ? ` WHERE contains(url, ${within})` : ''}`;
+export async function storedUrlsOf(store: EventEngine, pages: ReadonlySet<string>, p: ReportParams, ctx: ReportContext, part?: string): Promise<Map<string, string>> {
+  const q = statementsOf(store).behavior.storedUrlsSql(p, ctx, part);
   const found = new Map<string, string>();
-  for (const r of await store.read(sql, b.values, { timeoutMs: ctx.timeoutMs })) {
+  for (const r of await store.read(q.sql, q.params, { timeoutMs: ctx.timeoutMs })) {
     const page = normalizePageUrl(String(r.url));
     if (page !== null && pages.has(page)) found.set(String(r.url), page);
   }
@@ -69,16 +51,6 @@ export async function storedUrlsOf(store: EventStore, pages: ReadonlySet<string>
 }
 
 const num0 = (v: unknown) => (v === null || v === undefined ? 0 : num(v));
-
-/** The headline figures summed over rows of PAGE_DAY_COLUMNS. */
-const FIGURES = `sum(events) AS events, sum(page_views) AS page_views, sum(clicks) AS clicks, sum(rage_clicks) AS rage_clicks,
-  sum(dead_clicks) AS dead_clicks, sum(measured) AS measured, sum(r25) AS r25, sum(r50) AS r50, sum(r75) AS r75, sum(r100) AS r100,
-  sum(depth_sum) AS depth_sum`;
-
-/** Distinct clicking actors of the `clickers` key lists of `rows`, grouped by `group` (or overall). */
-const clickersSql = (rows: string, project: string, group?: string) => `SELECT ${group ? `${group}, ` : ''}count(DISTINCT coalesce(l.actor_key, ck.k)) AS n
-  FROM (SELECT DISTINCT ${group ? `${group}, ` : ''}unnest(clickers) AS k FROM ${rows}) ck
-  LEFT JOIN identity_links l ON l.project_id = ${project} AND l.distinct_key = ck.k${group ? ` GROUP BY ${group}` : ''}`;
 
 function figuresOf(r: Record<string, unknown>, uniqueClickers: number): PageFigures {
   const clicks = num0(r.clicks);
@@ -100,22 +72,11 @@ function figuresOf(r: Record<string, unknown>, uniqueClickers: number): PageFigu
 type UrlPosition = [events: number, url: string];
 
 /** GET /pages/behavior/urls: pages by event count (most first, then URL), keyset-paginated. */
-export async function behaviorUrls(store: EventStore, p: ReportParams, ctx: ReportContext, codec: CursorCodec) {
+export async function behaviorUrls(store: EventEngine, p: ReportParams, ctx: ReportContext, codec: CursorCodec) {
   const scope = { report: 'pages/behavior/urls', project: ctx.projectId, date_from: p.date_from, date_to: p.date_to, filters: p.filters, limit: p.limit };
   const after = positionOf<UrlPosition>(codec, scope, p.cursor);
-  const b = new Binder();
-  const project = b.bind(ctx.projectId);
-  const rows = byUrl(b, p, ctx);
-  const keyset = after ? `WHERE a.events < ${b.bind(after[0])} OR (a.events = ${b.bind(after[0])} AND a.page > ${b.bind(after[1])})` : '';
-  const sql = `WITH byurl AS (${rows}),
-    pages AS (${pageUrlsSql('SELECT DISTINCT url FROM byurl')}),
-    pu AS (SELECT p.page, u.* FROM byurl u JOIN pages p USING (url) WHERE p.page IS NOT NULL),
-    agg AS (SELECT page, ${FIGURES} FROM pu GROUP BY page),
-    ranked AS (SELECT a.* FROM agg a ${keyset} ORDER BY a.events DESC, a.page LIMIT ${b.bind(p.limit + 1)}),
-    clickers AS (${clickersSql('pu WHERE page IN (SELECT page FROM ranked)', project, 'page')})
-    SELECT r.*, coalesce(c.n, 0) AS unique_clickers FROM ranked r LEFT JOIN clickers c USING (page)
-    ORDER BY r.events DESC, r.page`;
-  const found = await store.read(sql, b.values, { timeoutMs: ctx.timeoutMs });
+  const q = statementsOf(store).behavior.behaviorUrlsSql(p, ctx, p.limit + 1, after);
+  const found = await store.read(q.sql, q.params, { timeoutMs: ctx.timeoutMs });
   const items = found.map((r) => ({ url: String(r.page), ...figuresOf(r, num0(r.unique_clickers)) }));
   return { date_from: p.date_from, date_to: p.date_to, ...pageOf(codec, scope, items, p.limit, (i): UrlPosition => [i.events, i.url]) };
 }
@@ -134,7 +95,7 @@ export interface ElementRow {
 type ElementPosition = [clicks: number, rage: number, dead: number, selector: string];
 
 /** GET /pages/behavior?url=: one page's figures, heatmap and clicked elements (keyset-paginated). */
-export async function pageBehavior(store: EventStore, url: string, p: ReportParams, ctx: ReportContext, codec: CursorCodec) {
+export async function pageBehavior(store: EventEngine, url: string, p: ReportParams, ctx: ReportContext, codec: CursorCodec) {
   const page = normalizePageUrl(url);
   if (page === null) throw new ValidationError('url must not be empty', 'url');
   const scope = { report: 'pages/behavior', project: ctx.projectId, url: page, date_from: p.date_from, date_to: p.date_to, filters: p.filters, limit: p.limit };
@@ -142,22 +103,8 @@ export async function pageBehavior(store: EventStore, url: string, p: ReportPara
   // First the stored URLs that are this page (a cheap read of the rollup), then everything else
   // from the events of those URLs alone.
   const urls = [...(await storedUrlsOf(store, new Set([page]), p, ctx, pathPartOf(page))).keys()].sort(compareText);
-  const b = new Binder();
-  const project = b.bind(ctx.projectId);
-  const clicks = (table: ClickRollup) => scanClicks(b, table, {
-    projectId: ctx.projectId, timezone: ctx.timezone, from: p.date_from, to: p.date_to, rollup: p.filters.length === 0, where: [filtersCondition(b, p.filters, new Map())], urls,
-  });
-  const sql = `WITH pd AS (${byUrl(b, p, ctx, [], urls)}),
-    cells AS (SELECT band, cx, cy, sum(clicks) AS n FROM (${clicks('click_cells')}) GROUP BY band, cx, cy),
-    elements AS (SELECT event, chain, ex, ey, sum(clicks) AS n FROM (${clicks('click_elements')}) GROUP BY event, chain, ex, ey),
-    parts AS (SELECT CASE WHEN band IS NULL THEN 'unplaced' ELSE 'cell' END AS part, band AS k1, cx AS k2, cy AS k3, NULL::VARCHAR AS k4, n FROM cells
-      UNION ALL
-      SELECT 'element', event, ex, ey, chain, n FROM elements)
-    -- The cells and elements come as one JSON text: thousands of rows convert far faster that way.
-    SELECT ${FIGURES.replaceAll('\n', ' ')}, (${clickersSql('pd', project)}) AS n,
-      (SELECT CAST(to_json(coalesce(list({'part': part, 'k1': k1, 'k2': k2, 'k3': k3, 'k4': k4, 'n': n}), [])) AS VARCHAR) FROM parts) AS parts
-      FROM pd`;
-  const [summary = {}] = await store.read(sql, b.values, { timeoutMs: ctx.timeoutMs });
+  const q = statementsOf(store).behavior.pageSummarySql(p, ctx, urls);
+  const [summary = {}] = await store.read(q.sql, q.params, { timeoutMs: ctx.timeoutMs });
   const rows = JSON.parse(String(summary.parts ?? '[]')) as Record<string, unknown>[];
   const { elements, clickedChains } = rankElements(rows.filter((r) => r.part === 'element'), ctx.privacyMode);
   const start = after ? elements.findIndex((e) => compareElements(e, after) > 0) : 0;
@@ -180,19 +127,12 @@ export async function pageBehavior(store: EventStore, url: string, p: ReportPara
  * stored URLs whose chain is one of the selector's (`clickedChains`). The click rollup counts
  * clicks, not who clicked; several chains may give one selector, so actors are counted over all.
  */
-async function elementClickers(store: EventStore, elements: ElementRow[], clickedChains: Map<string, string[]>, urls: string[], p: ReportParams, ctx: ReportContext): Promise<Map<string, number>> {
+async function elementClickers(store: EventEngine, elements: ElementRow[], clickedChains: Map<string, string[]>, urls: string[], p: ReportParams, ctx: ReportContext): Promise<Map<string, number>> {
   const pairs = elements.flatMap((el) => (clickedChains.get(el.selector) ?? []).map((chain) => [chain, el.selector] as const));
   if (pairs.length === 0 || urls.length === 0) return new Map();
-  const b = new Binder();
-  const selectors = `(VALUES ${pairs.map(([chain, selector]) => `(${b.bind(chain)}, ${b.bind(selector)})`).join(', ')}) s(chain, selector)`;
-  const urlList = urls.map((u) => b.bind(u)).join(', ');
-  const clicks = scanEvents(b, { chain: 'CAST(e.elements AS VARCHAR)', actor: ACTOR }, {
-    projectId: ctx.projectId, timezone: ctx.timezone, from: p.date_from, to: p.date_to,
-    where: ["e.event = 'pp.click'", 'e.elements IS NOT NULL', `e.url IN (${urlList})`, filtersCondition(b, p.filters, new Map())],
-  });
-  const sql = `SELECT s.selector, count(DISTINCT c.actor) AS n FROM (${clicks}) c JOIN ${selectors} USING (chain) GROUP BY s.selector`;
+  const q = statementsOf(store).behavior.elementClickersSql(p, ctx, urls, pairs);
   const found = new Map<string, number>();
-  for (const r of await store.read(sql, b.values, { timeoutMs: ctx.timeoutMs })) found.set(String(r.selector), num(r.n));
+  for (const r of await store.read(q.sql, q.params, { timeoutMs: ctx.timeoutMs })) found.set(String(r.selector), num(r.n));
   return found;
 }
 

@@ -1,7 +1,7 @@
 // A page's normalized URL, as behavior reports group and match events (docs/behavior.md): no query,
 // no fragment unless it is a hash route, origin lowercased without its default port, no trailing
 // slash. The same rule twice: in TypeScript for request parameters and rules matched at ingest, in
-// SQL for stored events. Both read a URL once from left to right: the TypeScript by index, the SQL
+// each engine's SQL for stored events (engine/duckdb/pageUrlSql.ts). Both read a URL once from left to right: the TypeScript by index, the SQL
 // with RE2, whose time is linear in the URL.
 
 const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
@@ -50,26 +50,10 @@ export function normalizePageUrl(url: string): string | null {
   return page === '' ? null : page;
 }
 
-/**
- * `SELECT url, page` for the distinct URLs `urls` yields (a relation with a text column `url`): the
- * same rule in SQL, meant to run once per distinct URL, never per event.
- */
-export function pageUrlsSql(urls: string): string {
-  const origin = `CASE WHEN s.o = '' THEN '' ELSE regexp_replace(regexp_replace(lower(s.o), '^(http://.*):80$', '\\1', 's'), '^(https://.*):443$', '\\1', 's') END`;
-  const path = `regexp_replace(CASE WHEN s.o = '' THEN p.base WHEN s.rest = '' THEN '/' ELSE s.rest END, '(.)/+$', '\\1', 's')`;
-  const fragment = `CASE WHEN regexp_matches(p.frag, '^#[/!]') THEN p.frag ELSE '' END`;
-  return `SELECT url, nullif(${origin} || ${path} || ${fragment}, '') AS page FROM (
-    SELECT url, p, regexp_extract(p.base, '^([A-Za-z][A-Za-z0-9+.-]*://[^/]*)(.*)$', ['o', 'rest'], 's') AS s FROM (
-      SELECT url, regexp_extract(url, '^([^#?]*)(\\?[^#]*)?(#.*)?$', ['base', 'q', 'frag'], 's') AS p FROM (${urls})))`;
-}
-
 /** A normalized page without its origin: its path, with its hash route if it has one. */
 export function pagePath(page: string): string {
   return page.slice(originEnd(page));
 }
-
-/** `pagePath` in SQL, of a page expression. */
-export const pagePathSql = (page: string): string => `regexp_replace(${page}, '^[A-Za-z][A-Za-z0-9+.-]*://[^/]*', '')`;
 
 /** A part every raw URL of the page contains, for a cheap pre-filter before the exact match. */
 export function pathPartOf(page: string): string {

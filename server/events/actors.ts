@@ -3,18 +3,12 @@
 // COALESCE(link.actor_id, distinct_id); links are flat, so one lookup suffices.
 
 import type { Services } from '../services.js';
-import { WhereBuilder } from './eventsWhere.js';
+import { statementsOf } from '../engine/statements.js';
 import { readEvents } from './timeLimit.js';
 
 /** The distinct ids whose events resolve to `actorId`: those linked to it, and itself unless linked elsewhere. */
 export async function distinctIdsOfActor(services: Services, projectId: number, actorId: string): Promise<string[]> {
-  const rows = await readEvents(
-    services,
-    `SELECT distinct_id FROM identity_links WHERE project_id = $1 AND actor_id = $2
-     UNION ALL
-     SELECT $2 WHERE NOT EXISTS (SELECT 1 FROM identity_links WHERE project_id = $1 AND distinct_id = $2)`,
-    [projectId, actorId],
-  );
+  const rows = await readEvents(services, statementsOf(services.events).events.distinctIdsOfActorSql(projectId, actorId));
   return [...new Set(rows.map((r) => String(r.distinct_id)))];
 }
 
@@ -23,9 +17,7 @@ export async function actorsOf(services: Services, projectId: number, distinctId
   const ids = [...new Set(distinctIds)];
   const actors = new Map(ids.map((id) => [id, id]));
   if (ids.length === 0) return actors;
-  const w = new WhereBuilder();
-  const where = `project_id = ${w.bind(projectId)} AND distinct_id IN (${ids.map((id) => w.bind(id)).join(', ')})`;
-  const rows = await readEvents(services, `SELECT distinct_id, actor_id FROM identity_links WHERE ${where}`, w.build().params);
+  const rows = await readEvents(services, statementsOf(services.events).events.actorsOfSql(projectId, ids));
   for (const r of rows) actors.set(String(r.distinct_id), String(r.actor_id));
   return actors;
 }

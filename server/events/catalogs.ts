@@ -4,6 +4,7 @@
 
 import type { Services } from '../services.js';
 import { readEvents } from './timeLimit.js';
+import { statementsOf } from '../engine/statements.js';
 
 export const MAX_CATALOG_EVENTS = 10_000;
 export const PROPS_SAMPLE_EVENTS = 10_000;
@@ -27,13 +28,7 @@ export interface EventCatalog {
 }
 
 export async function eventCatalog(services: Services, projectId: number): Promise<EventCatalog> {
-  const rows = await readEvents(
-    services,
-    `SELECT event, count(*) AS n, epoch_ms(min(ts)) AS first_ts_ms, epoch_ms(max(ts)) AS last_ts_ms,
-            epoch_ms(min(received_at)) AS first_ms, epoch_ms(max(received_at)) AS last_ms
-       FROM events WHERE project_id = $project GROUP BY event ORDER BY n DESC, event LIMIT $limit`,
-    { project: projectId, limit: MAX_CATALOG_EVENTS + 1 },
-  );
+  const rows = await readEvents(services, statementsOf(services.events).events.eventCatalogSql(projectId, MAX_CATALOG_EVENTS + 1));
   const iso = (ms: unknown) => new Date(Number(ms)).toISOString();
   const items = rows.slice(0, MAX_CATALOG_EVENTS).map((r) => ({
     event: String(r.event),
@@ -57,27 +52,8 @@ export interface PropertyCatalog {
   truncated: boolean;
 }
 
-/** ISO 8601 dates and date-times, as a person would call a string a date. */
-const DATETIME_RE = '\\d{4}-\\d{2}-\\d{2}([Tt ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?([Zz]|[+-]\\d{2}(:?\\d{2})?)?)?';
-
-/** Each sampled value's kind, from json_each's type; JSON null has no kind. */
-const KIND_SQL = `CASE j.type
-    WHEN 'VARCHAR' THEN CASE WHEN regexp_full_match(j.value ->> '$', $datetime) THEN 'datetime' ELSE 'string' END
-    WHEN 'BIGINT' THEN 'number' WHEN 'UBIGINT' THEN 'number' WHEN 'HUGEINT' THEN 'number' WHEN 'DOUBLE' THEN 'number'
-    WHEN 'BOOLEAN' THEN 'boolean' WHEN 'OBJECT' THEN 'object' WHEN 'ARRAY' THEN 'array' END`;
-
 export async function propertyCatalog(services: Services, projectId: number, event?: string): Promise<PropertyCatalog> {
-  const byEvent = event === undefined ? '' : 'AND event = $event';
-  const rows = await readEvents(
-    services,
-    `WITH sample AS MATERIALIZED (
-        SELECT props FROM events WHERE project_id = $project AND props IS NOT NULL ${byEvent} ORDER BY received_at DESC LIMIT $sample),
-      kinds AS (SELECT j.key AS key, ${KIND_SQL} AS kind FROM sample, json_each(sample.props) j)
-     SELECT NULL AS key, NULL AS kind, count(*) AS n FROM sample
-     UNION ALL
-     SELECT key, kind, count(*) AS n FROM kinds GROUP BY key, kind`,
-    { project: projectId, sample: PROPS_SAMPLE_EVENTS, datetime: DATETIME_RE, ...(event === undefined ? {} : { event }) },
-  );
+  const rows = await readEvents(services, statementsOf(services.events).events.propertyKindsSql(projectId, PROPS_SAMPLE_EVENTS, event));
   const sampled = Number(rows.find((r) => r.key === null)?.n ?? 0);
   const keys = new Map<string, { kinds: Set<string>; seen: number }>();
   for (const r of rows) {

@@ -6,7 +6,8 @@ import type { Services } from '../services.js';
 import { readRejectedAttempts, type RejectedAttempt, type RejectedAttemptQuery } from '../ingest/rejections.js';
 import type { EventFilters } from './eventsQuery.js';
 import { readEvents, withinTimeLimit } from './timeLimit.js';
-import { afterPosition, eventFilterClauses, isEventPosition, WhereBuilder } from './eventsWhere.js';
+import { isEventPosition } from './eventsWhere.js';
+import { statementsOf } from '../engine/statements.js';
 
 export const DOCTOR_METADATA_VERSION = 2;
 
@@ -75,19 +76,7 @@ export async function doctorRecords(
 }
 
 async function acceptedEntries(services: Services, projectId: number, filters: EventFilters, n: number, after?: DoctorPosition): Promise<Entry[]> {
-  const w = eventFilterClauses(new WhereBuilder(), projectId, filters).add('e.rule_id IS NULL');
-  if (after?.kind === 'accepted') afterPosition(w, after);
-  else if (after) w.add(`e.received_at <= make_timestamptz(${w.bind(after.at)}::BIGINT)`);
-  const limit = w.bind(n);
-  const where = w.build();
-  const rows = await readEvents(
-    services,
-    `SELECT e.uuid::VARCHAR AS uuid, e.event, epoch_ms(e.ts) AS ts_ms, epoch_ms(e.received_at) AS received_ms, epoch_us(e.received_at)::VARCHAR AS position_at,
-            e.source, e.sdk_name, e.sdk_version, e.key_id, e.invalid, to_json(COALESCE(e.invalid_reasons, []::VARCHAR[]))::VARCHAR AS warnings
-       FROM events e WHERE ${where.sql}
-      ORDER BY e.received_at DESC, e.uuid DESC LIMIT ${limit}`,
-    where.params,
-  );
+  const rows = await readEvents(services, statementsOf(services.events).events.doctorAcceptedSql(projectId, filters, n, after));
   return rows.map((row) => {
     const position: DoctorPosition = { at: String(row.position_at), kind: 'accepted', uuid: String(row.uuid) };
     const record: DoctorRecord = {

@@ -1,20 +1,12 @@
 // One event as the events list and the live stream show it: the stored fields plus the actor the
 // event resolves to now. Built either from a row of the list query or from a just-committed event.
 
-import type { Row } from '../store/eventStore.js';
+import type { Row } from '../engine/engine.js';
 import type { CommittedEvent } from '../ingest/eventBus.js';
 
 /** The committed event's fields, less the project, plus the actor it resolves to now. */
 export type EventItem = Omit<CommittedEvent, 'project_id' | 'source'> & { actor_id: string; source: string };
 
-/**
- * The select list for `page` (a subquery over events) joined to identity links as `l`. Times come
- * as epoch milliseconds so they print exactly as the stream prints them (toISOString).
- */
-export const ITEM_COLUMNS = `page.uuid::VARCHAR AS uuid, page.event, epoch_ms(page.ts) AS ts_ms, epoch_ms(page.received_at) AS received_ms,
-  COALESCE(l.actor_id, page.distinct_id) AS actor_id, page.distinct_id, page.anonymous_id, page.user_id, page.session_id,
-  page.source, page.sdk_name, page.sdk_version, page.release, page.url, page.path, page.referrer, page.props::VARCHAR AS props,
-  page.revenue, page.invalid, to_json(COALESCE(page.invalid_reasons, []::VARCHAR[]))::VARCHAR AS invalid_reasons`;
 
 const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
 const iso = (ms: unknown) => new Date(Number(ms)).toISOString();

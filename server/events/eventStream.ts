@@ -11,7 +11,6 @@ import type { Server } from 'node:net';
 import type { Request, Response } from 'express';
 import type { Services } from '../services.js';
 import { AppError } from '../http/errors.js';
-import { PerOwner } from '../perOwner.js';
 import { eventBus, type CommittedEvent } from '../ingest/eventBus.js';
 import { MAX_GROUP_ROWS, ingestWriter } from '../ingest/groupWriter.js';
 import { actorsOf } from './actors.js';
@@ -28,11 +27,10 @@ const NOTICE_INTERVAL_MS = 1000;
 
 /** Each stream holds a subscription, a timer and a socket: a user's tabs fit, a loop of reconnects does not. */
 export const STREAMS_PER_USER = 5;
-const openStreams = new PerOwner<Services, 'streams', Map<number, number>>();
 
 /** Counts a stream against its user, or refuses it with 429 when the user has the most already. */
 function holdStreamSlot(services: Services, userId: number): () => void {
-  const counts = openStreams.get(services, 'streams', () => new Map());
+  const counts = services.streams;
   const open = counts.get(userId) ?? 0;
   if (open >= STREAMS_PER_USER) {
     throw new AppError(429, 'rate_limited', `at most ${STREAMS_PER_USER} live streams may be open at once per user; close one first`, { limit: STREAMS_PER_USER }, { 'Retry-After': '5' });

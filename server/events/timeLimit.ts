@@ -4,7 +4,7 @@
 
 import { performance } from 'node:perf_hooks';
 import type { Services } from '../services.js';
-import type { Row, SqlParams } from '../store/eventStore.js';
+import type { Row, Statement } from '../engine/engine.js';
 import { QueryTimeoutError } from '../http/errors.js';
 
 export async function withinTimeLimit<T>(services: Services, read: (timeoutMs: number) => Promise<T>): Promise<T> {
@@ -15,6 +15,7 @@ export async function withinTimeLimit<T>(services: Services, read: (timeoutMs: n
   return result;
 }
 
-export function readEvents(services: Services, sql: string, params: SqlParams): Promise<Row[]> {
-  return withinTimeLimit(services, (timeoutMs) => services.events.read(sql, params, { timeoutMs }));
+/** Runs a statement of the engine's own builders (engine/statements.ts) under the time limit. */
+export function readEvents(services: Services, statement: Statement): Promise<Row[]> {
+  return withinTimeLimit(services, (timeoutMs) => services.events.read(statement.sql, statement.params, { timeoutMs }));
 }

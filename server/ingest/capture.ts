@@ -3,7 +3,7 @@
 // token is valid is for the picker's reader to judge when it polls with it.
 
 import { createHmac } from 'node:crypto';
-import { INTEGER, TIMESTAMPTZ, VARCHAR, timestampTZValue } from '@duckdb/node-api';
+import { statementsOf } from '../engine/statements.js';
 import type { Services } from '../services.js';
 import { AppError } from '../http/errors.js';
 import { deriveKey } from '../auth/secretKeys.js';
@@ -54,14 +54,11 @@ export async function storeCapture(services: Services, body: CaptureBody, ctx: {
     throw new AppError(413, 'payload_too_large', `a capture holds at most ${CAPTURE_MAX_BYTES} bytes`, { limit_bytes: CAPTURE_MAX_BYTES });
   }
   const now = services.clock.now();
-  await ingestWriter(services).exclusive((conn) =>
-    conn.run(
-      `INSERT OR REPLACE INTO element_captures (token_hash, project_id, key_id, nonce, url, selector, element, chain, received_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [pickerTokenHash(services, body.picker_token), credential.key.project_id, credential.key.public_id, body.nonce, body.url, body.selector, element, chain,
-        timestampTZValue(BigInt(now.getTime()) * 1000n)],
-      [VARCHAR, INTEGER, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, TIMESTAMPTZ],
-    ),
+  const capture = {
+    tokenHash: pickerTokenHash(services, body.picker_token), projectId: credential.key.project_id, keyId: credential.key.public_id,
+    nonce: body.nonce, url: body.url, selector: body.selector, element, chain, receivedAt: now,
+  };
+  await ingestWriter(services).exclusive((conn) => statementsOf(services.events).ingest.storeCapture(conn, capture),
     // No analytical query reads this table: cached answers stay.
     { changes: 'reported' },
   );
@@ -70,11 +67,8 @@ export async function storeCapture(services: Services, body: CaptureBody, ctx: {
 
 /** The capture stored under a picker token for a project, if any. */
 export async function readCapture(services: Services, projectId: number, pickerToken: string): Promise<StoredCapture | undefined> {
-  const rows = await services.events.read(
-    `SELECT project_id, nonce, url, selector, element, chain, strftime(received_at, '%Y-%m-%dT%H:%M:%S.%gZ') AS received_at
-       FROM element_captures WHERE token_hash = $1 AND project_id = $2`,
-    [pickerTokenHash(services, pickerToken), projectId],
-  );
+  const q = statementsOf(services.events).ingest.captureSql(projectId, pickerTokenHash(services, pickerToken));
+  const rows = await services.events.read(q.sql, q.params);
   const r = rows[0];
   if (!r) return undefined;
   return {

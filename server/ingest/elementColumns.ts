@@ -6,17 +6,15 @@
 /** The events whose chains rules match, the only ones with element columns. */
 export const ELEMENT_EVENTS: ReadonlySet<string> = new Set(['pp.click', 'pp.form_submit']);
 
-/** Separators of the attribute encoding (`el_attrs`): before each name and after each value, and between them. */
-export const ATTR_END = '\x1e';
-export const ATTR_VALUE = '\x1f';
+import { ATTR_END, ATTR_VALUE, ELEMENT_COLUMNS } from '../engine/elementEncoding.js';
+
+export { ATTR_END, ATTR_VALUE, ELEMENT_COLUMNS };
 /** Attribute names kept: those the tracker captures are all of this shape. */
 export const ATTRIBUTE_NAME = /^[a-z][a-z0-9_:-]*$/;
 
-/** The columns, in the table's order. */
-export const ELEMENT_COLUMNS = ['el_tags', 'el_ids', 'el_classes', 'el_nth', 'el_attrs', 'el_text'] as const;
-
 /** A column computed in SQL from a JSON chain, by the macro of migration 0028 named after it. */
-export const elementColumnSql = (column: (typeof ELEMENT_COLUMNS)[number], elements: string): string => `pp_${column}(${elements})`;
+const elementColumnSql = (column: (typeof ELEMENT_COLUMNS)[number], elements: string): string => `pp_${column}(${elements})`;
+
 
 /** SQL of every column for a row of `event` with the chain `elements`: NULL for other events. */
 export function elementColumnsSql(event: string, elements: string): string[] {

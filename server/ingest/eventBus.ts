@@ -104,14 +104,7 @@ export class EventBus {
   }
 }
 
-const buses = new WeakMap<Services, EventBus>();
-
 /** The bus of one running server (one per Services). */
 export function eventBus(services: Services): EventBus {
-  let bus = buses.get(services);
-  if (!bus) {
-    bus = new EventBus(services.log);
-    buses.set(services, bus);
-  }
-  return bus;
+  return services.bus;
 }

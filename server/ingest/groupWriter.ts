@@ -14,15 +14,17 @@
 
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { BIGINT, INTEGER, LIST, TIMESTAMPTZ, VARCHAR, listValue, timestampTZValue, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Services } from '../services.js';
-import { outsideDeadline, type TurnOptions } from '../store/eventStore.js';
+import type { TurnOptions } from '../engine/engine.js';
+import { outsideDeadline } from '../engine/duckdb/duckDbEngine.js';
 import { AppError, ServiceUnavailableError, StorageFullError } from '../http/errors.js';
 import { isStorageFull } from '../store/storageFull.js';
-import { eventBus, type EventBus } from './eventBus.js';
+import type { EventBus } from './eventBus.js';
 import { committedEvent, type EventRow } from './normalizeEvent.js';
 import type { RejectionRow } from './rejections.js';
-import { TableAppender } from './tableAppender.js';
+import { TableAppender } from '../engine/duckdb/tableAppender.js';
+import { journalPosition, recentKeys, storedPairs, storeJournalPosition } from '../engine/duckdb/ingestSql.js';
 import { distinctKeys } from './distinctKey.js';
 import { StoredKeyFilter, type KeyHash } from './storedKeyFilter.js';
 import { IngestJournal, JOURNAL_DIR, readSetAside, setAsideFiles, type JournalBatch } from './journal.js';
@@ -202,10 +204,7 @@ export class GroupWriter {
   async recover(): Promise<{ loaded: Promise<void> }> {
     const journal = this.options.journal;
     if (!journal) return { loaded: Promise.resolve() };
-    const position = await this.services.events.useWriter(async (conn) => {
-      const reader = await conn.runAndReadAll('SELECT position FROM ingest_journal');
-      return Number(reader.getRowObjects()[0]?.position ?? 0);
-    });
+    const position = await this.services.events.useWriter((conn) => journalPosition(conn));
     this.settledSeq = position;
     this.ackedSeq = position;
     const records = journal.recover(position);
@@ -408,7 +407,7 @@ export class GroupWriter {
         for (const row of rows) appender.append(row);
         await appender.flush();
       }
-      if (seq !== undefined) await conn.run('UPDATE ingest_journal SET position = $1', [BigInt(seq)], [BIGINT]);
+      if (seq !== undefined) await storeJournalPosition(conn, seq);
       await conn.run('COMMIT');
     } catch (err) {
       this.discardAppenders();
@@ -465,14 +464,7 @@ export class GroupWriter {
   /** Stored pairs among these uuids with received_at (µs) in [fromUs, beforeUs). */
   private async lookUp(conn: DuckDBConnection, uuids: string[], fromUs: number, beforeUs: number): Promise<string[]> {
     if (uuids.length === 0) return [];
-    const bounded = Number.isFinite(beforeUs);
-    const reader = await conn.runAndReadAll(
-      `SELECT project_id, uuid::VARCHAR AS uuid FROM events
-        WHERE received_at >= $1 ${bounded ? 'AND received_at < $3' : ''} AND uuid IN (SELECT unnest($2::VARCHAR[])::UUID)`,
-      [timestampTZValue(BigInt(fromUs)), listValue(uuids), ...(bounded ? [timestampTZValue(BigInt(beforeUs))] : [])],
-      [TIMESTAMPTZ, LIST(VARCHAR), ...(bounded ? [TIMESTAMPTZ] : [])],
-    );
-    return reader.getRowObjects().map((r) => `${Number(r.project_id)}/${String(r.uuid)}`);
+    return storedPairs(conn, uuids, fromUs, beforeUs);
   }
 
   /**
@@ -486,15 +478,7 @@ export class GroupWriter {
     const { filterCapacity: capacity } = this.options;
     const sinceUs = (this.services.clock.now().getTime() - this.options.dedupWindowMs) * 1000;
     const limit = Math.max(1, Math.floor(capacity / 2));
-    const word = (from: number, to: number) => `('0x' || u[${from}:${to}])::UINTEGER`;
-    const result = await conn.stream(
-      `WITH recent AS (
-         SELECT project_id, replace(uuid::VARCHAR, '-', '') AS u, epoch_us(received_at) AS us FROM events
-          WHERE received_at >= $1 ORDER BY received_at DESC LIMIT $2)
-       SELECT project_id, ${word(1, 8)}, ${word(9, 16)}, ${word(17, 24)}, ${word(25, 32)}, us FROM recent ORDER BY us`,
-      [timestampTZValue(BigInt(sinceUs)), limit],
-      [TIMESTAMPTZ, INTEGER],
-    );
+    const result = await recentKeys(conn, sinceUs, limit);
     const filter = new StoredKeyFilter({ capacity, generations: FILTER_GENERATIONS, coveredFromUs: sinceUs, hash: this.options.keyHash });
     let read = 0;
     let oldestUs = Infinity;
@@ -553,34 +537,32 @@ function shuttingDown(): ServiceUnavailableError {
   return new ServiceUnavailableError('the server is shutting down; retry the request');
 }
 
-const writers = new WeakMap<Services, GroupWriter>();
-
-/**
- * Opens the writer of an installation: its journal, and what the journal holds that the last
- * process answered but did not load, queued to load first: loaded before this returns, or, with
- * `replay: 'background'` (the server, which listens meanwhile), after (see `replaying`). Reads
- * wait for the writer from then on. It is flushed and closed at shutdown.
- */
-export async function openIngestWriter(services: Services, derive?: Derive, replay: 'wait' | 'background' = 'wait'): Promise<GroupWriter> {
+/** The writer of an installation over its journal: made by openServices.ts, then opened with `openIngestWriter`. */
+export function createIngestWriter(services: Services, derive?: Derive): GroupWriter {
   const journal = IngestJournal.open(path.join(services.config.data_dir, JOURNAL_DIR), services.log);
-  const writer = new GroupWriter(services, eventBus(services), {
+  return new GroupWriter(services, services.bus, {
     maxGroupRows: MAX_GROUP_ROWS,
     dedupWindowMs: Math.max(1, services.config.ingest.dedup_window_hours) * 3_600_000,
     filterCapacity: Math.max(1000, services.config.ingest.dedup_filter_events),
     journal,
     derive,
   });
-  writers.set(services, writer);
+}
+
+/**
+ * Opens the writer: what its journal holds that the last process answered but did not load is
+ * queued to load first: loaded before this returns, or, with `replay: 'background'` (the server,
+ * which listens meanwhile), after (see `replaying`). Reads wait for the writer from then on. It is
+ * flushed and closed at shutdown.
+ */
+export async function openIngestWriter(services: Services, writer: GroupWriter, replay: 'wait' | 'background' = 'wait'): Promise<void> {
   services.onShutdown(() => writer.close());
   services.events.setReadBarrier(() => writer.readBarrier());
   const { loaded } = await writer.recover();
   if (replay === 'wait') await loaded;
-  return writer;
 }
 
 /** The writer of one running server (opened with the services). */
 export function ingestWriter(services: Services): GroupWriter {
-  const writer = writers.get(services);
-  if (!writer) throw new Error('the ingest writer is not open');
-  return writer;
+  return services.ingest;
 }

@@ -5,7 +5,7 @@
 // Rules (docs/ingestion.md): an id already linked keeps its first actor (first claim wins); linking
 // an actor into another re-points everything that pointed at it; linking an id to itself is a no-op.
 
-import { TIMESTAMPTZ, VARCHAR, INTEGER, LIST, listValue, timestampTZValue, type DuckDBConnection } from '@duckdb/node-api';
+import { statementsOf } from '../engine/statements.js';
 import type { Services } from '../services.js';
 import type { IngestCredential } from './ingestCredential.js';
 import { ingestWriter } from './groupWriter.js';
@@ -21,33 +21,20 @@ export const TRAITS_MAX_BYTES = 16 * 1024;
 
 export type LinkOutcome = 'linked' | 'unchanged' | 'conflict';
 
-async function linkedActor(conn: DuckDBConnection, projectId: number, distinctId: string): Promise<string | undefined> {
-  const reader = await conn.runAndReadAll('SELECT actor_id FROM identity_links WHERE project_id = $1 AND distinct_id = $2', [projectId, distinctId], [INTEGER, VARCHAR]);
-  const row = reader.getRowObjects()[0];
-  return row ? String(row.actor_id) : undefined;
-}
-
 /**
  * Links `fromId` (and every id already resolved to it) to the actor of `toId`. Runs as an
  * exclusive writer job, so the check and the write see no other link change in between.
  */
 export function linkIdentity(services: Services, projectId: number, fromId: string, toId: string): Promise<LinkOutcome> {
   const now = services.clock.now();
+  const sql = statementsOf(services.events).ingest;
   return ingestWriter(services).exclusive(async (conn) => {
-    const target = (await linkedActor(conn, projectId, toId)) ?? toId;
+    const target = (await sql.linkedActor(conn, projectId, toId)) ?? toId;
     if (target === fromId) return 'unchanged';
-    const current = await linkedActor(conn, projectId, fromId);
+    const current = await sql.linkedActor(conn, projectId, fromId);
     if (current !== undefined) return current === target ? 'unchanged' : 'conflict';
     // One statement, so a crash cannot leave `fromId` linked while ids that pointed at it are not.
-    await services.events.changedAfter([projectId], () => conn.run(
-      `INSERT INTO identity_links (project_id, distinct_id, actor_id, linked_at, distinct_key, actor_key)
-         SELECT $1, $2, $3, $4, md5_number_lower($2), md5_number_lower($3)
-         UNION ALL
-         SELECT project_id, distinct_id, $3, $4, distinct_key, md5_number_lower($3) FROM identity_links WHERE project_id = $1 AND actor_id = $2
-       ON CONFLICT (project_id, distinct_id) DO UPDATE SET actor_id = excluded.actor_id, actor_key = excluded.actor_key, linked_at = excluded.linked_at`,
-      [projectId, fromId, target, timestampTZValue(BigInt(now.getTime()) * 1000n)],
-      [INTEGER, VARCHAR, VARCHAR, TIMESTAMPTZ],
-    ));
+    await services.events.changedAfter([projectId], () => sql.storeLink(conn, projectId, fromId, target, now));
     return 'linked';
   }, { changes: 'reported' });
 }
@@ -58,14 +45,8 @@ export function linkIdentity(services: Services, projectId: number, fromId: stri
  */
 export function mergeTraits(services: Services, projectId: number, userId: string, traits: Record<string, unknown>, once = false): Promise<void> {
   const now = services.clock.now();
-  const merged = once ? 'json_merge_patch($3::JSON, actor_traits.traits)' : 'json_merge_patch(actor_traits.traits, $3::JSON)';
   return ingestWriter(services).exclusive(async (conn) => {
-    await services.events.changedAfter([projectId], () => conn.run(
-      `INSERT INTO actor_traits (project_id, user_id, traits, updated_at) VALUES ($1, $2, json_merge_patch('{}', $3::JSON), $4)
-       ON CONFLICT (project_id, user_id) DO UPDATE SET traits = ${merged}, updated_at = excluded.updated_at`,
-      [projectId, userId, jsonText(traits), timestampTZValue(BigInt(now.getTime()) * 1000n)],
-      [INTEGER, VARCHAR, VARCHAR, TIMESTAMPTZ],
-    ));
+    await services.events.changedAfter([projectId], () => statementsOf(services.events).ingest.storeTraits(conn, projectId, userId, jsonText(traits), once, now));
   }, { changes: 'reported' });
 }
 
@@ -116,18 +97,7 @@ export async function alias(services: Services, body: { previous_id: string | nu
 
 /** The actor a distinct id resolves to (its own id when unlinked); for tests and later readers. */
 export async function resolveActor(services: Services, projectId: number, distinctId: string): Promise<string> {
-  const rows = await services.events.read('SELECT actor_id FROM identity_links WHERE project_id = $1 AND distinct_id = $2', [projectId, distinctId]);
+  const q = statementsOf(services.events).ingest.actorSql(projectId, distinctId);
+  const rows = await services.events.read(q.sql, q.params);
   return rows[0] ? String(rows[0].actor_id) : distinctId;
-}
-
-/**
- * Deletes, in the caller's transaction on the writer connection, every identity link from or to
- * one of `ids` and the traits stored for them (a person's deletion); answers how many links.
- */
-export async function forgetIdentities(conn: DuckDBConnection, projectId: number, ids: readonly string[]): Promise<number> {
-  const params = { project: projectId, ids: listValue([...ids]) };
-  const types = { project: INTEGER, ids: LIST(VARCHAR) };
-  const links = await conn.run('DELETE FROM identity_links WHERE project_id = $project AND (distinct_id IN (SELECT unnest($ids)) OR actor_id IN (SELECT unnest($ids)))', params, types);
-  await conn.run('DELETE FROM actor_traits WHERE project_id = $project AND user_id IN (SELECT unnest($ids))', params, types);
-  return links.rowsChanged;
 }

@@ -4,7 +4,7 @@
 // token cannot flood the table.
 
 import type { Services } from '../services.js';
-import type { SqlParams } from '../store/eventStore.js';
+import { statementsOf } from '../engine/statements.js';
 import { RateLimitedError } from '../http/errors.js';
 import type { IngestCredential, IngestOperation } from './ingestCredential.js';
 import type { SdkInfo } from './sdkInfo.js';
@@ -87,22 +87,8 @@ export interface RejectedAttemptQuery {
 
 /** Newest first, ties broken by request id then event index (a stable order for cursors). */
 export async function readRejectedAttempts(services: Services, q: RejectedAttemptQuery, timeoutMs?: number): Promise<RejectedAttempt[]> {
-  const where = ['project_id = $project', 'received_at >= $from::TIMESTAMPTZ', 'received_at < $to::TIMESTAMPTZ'];
-  const params: Record<string, string | number> = { project: q.projectId, from: q.from.toISOString(), to: q.to.toISOString(), limit: q.limit };
-  if (q.event !== undefined) (where.push('event = $event'), (params.event = q.event));
-  if (q.sdkName !== undefined) (where.push('sdk_name = $sdk'), (params.sdk = q.sdkName));
-  if (q.source !== undefined) (where.push('source = $source'), (params.source = q.source));
-  if (q.after) {
-    where.push('(received_at, request_id, COALESCE(event_index, -1)) < ($at::TIMESTAMPTZ, $rid, $idx)');
-    Object.assign(params, { at: q.after.received_at, rid: q.after.request_id, idx: q.after.event_index ?? -1 });
-  }
-  const rows = await services.events.read(
-    `SELECT strftime(received_at, '%Y-%m-%dT%H:%M:%S.%gZ') AS received_at, request_id, event_index, operation, key_id, source, sdk_name, sdk_version, event, code, message
-       FROM ingest_rejections WHERE ${where.join(' AND ')}
-      ORDER BY received_at DESC, request_id DESC, COALESCE(event_index, -1) DESC LIMIT $limit`,
-    params as SqlParams,
-    { timeoutMs },
-  );
+  const q2 = statementsOf(services.events).ingest.rejectedAttemptsSql(q);
+  const rows = await services.events.read(q2.sql, q2.params, { timeoutMs });
   return rows.map((r) => ({ ...(r as unknown as RejectedAttempt), event_index: r.event_index === null ? null : Number(r.event_index) }));
 }
 

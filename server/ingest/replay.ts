@@ -4,7 +4,7 @@
 
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import { BIGINT, BLOB, INTEGER, TIMESTAMPTZ, VARCHAR, blobValue, timestampTZValue, type DuckDBValue } from '@duckdb/node-api';
+import { statementsOf } from '../engine/statements.js';
 import type { Services } from '../services.js';
 import { AppError, ValidationError } from '../http/errors.js';
 import { getBehaviorSettings } from '../behavior/behaviorSettings.js';
@@ -49,7 +49,6 @@ function serialize(events: ReplayBody['events']): string {
   }
 }
 
-const micros = (d: Date | null): DuckDBValue => (d ? timestampTZValue(BigInt(d.getTime()) * 1000n) : null);
 
 export async function storeReplayChunk(services: Services, body: ReplayBody, ctx: ReplayContext): Promise<IngestResult> {
   const { key } = ctx.credential;
@@ -67,14 +66,11 @@ export async function storeReplayChunk(services: Services, body: ReplayBody, ctx
   }
   const data = await gzipAsync(raw);
   const { first, last } = timeRange(body.events);
-  await ingestWriter(services).exclusive((conn) =>
-    conn.run(
-      `INSERT OR IGNORE INTO replay_chunks (project_id, session_id, seq, anonymous_id, received_at, first_ts, last_ts, event_count, raw_bytes, key_id, sdk_name, sdk_version, data)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-      [key.project_id, idText(body.session_id), BigInt(body.seq), idText(body.anonymous_id), micros(receivedAt), micros(first), micros(last), body.events.length, rawBytes,
-        key.public_id, ctx.sdk?.name ?? null, ctx.sdk?.version ?? null, blobValue(new Uint8Array(data))],
-      [INTEGER, VARCHAR, BIGINT, VARCHAR, TIMESTAMPTZ, TIMESTAMPTZ, TIMESTAMPTZ, INTEGER, INTEGER, VARCHAR, VARCHAR, VARCHAR, BLOB],
-    ),
+  const chunk = {
+    projectId: key.project_id, sessionId: idText(body.session_id), seq: body.seq, anonymousId: idText(body.anonymous_id), receivedAt, first, last,
+    eventCount: body.events.length, rawBytes, keyId: key.public_id, sdkName: ctx.sdk?.name ?? null, sdkVersion: ctx.sdk?.version ?? null, data: new Uint8Array(data),
+  };
+  await ingestWriter(services).exclusive((conn) => statementsOf(services.events).ingest.storeReplayChunk(conn, chunk),
     // No analytical query reads this table: cached answers stay.
     { changes: 'reported' },
   );
@@ -90,11 +86,8 @@ export interface ReplayChunk {
 
 /** A session's chunks in seq order, decompressed. */
 export async function readReplayChunks(services: Services, projectId: number, sessionId: string): Promise<ReplayChunk[]> {
-  const rows = await services.events.read(
-    `SELECT seq, anonymous_id, strftime(received_at, '%Y-%m-%dT%H:%M:%S.%gZ') AS received_at, data FROM replay_chunks
-      WHERE project_id = $1 AND session_id = $2 ORDER BY seq`,
-    [projectId, sessionId],
-  );
+  const q = statementsOf(services.events).ingest.replayChunksSql(projectId, sessionId);
+  const rows = await services.events.read(q.sql, q.params);
   return Promise.all(
     rows.map(async (r) => ({
       seq: Number(r.seq),

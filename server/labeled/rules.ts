@@ -228,21 +228,29 @@ function queueSync(meta: MetaDb, projectId: number, ruleId: number, now: Date): 
   meta.prepare('INSERT INTO labeled_event_jobs (job_id, project_id, rule_id) VALUES (?, ?, ?)').run(jobId, projectId, ruleId);
 }
 
-/** The active rules of the installation by project, read once per change of rules. */
-const activeCache = new WeakMap<Services, ActiveRules>();
+/** The active rules of the installation by project, read once per change of rules (one per Services). */
+export class ActiveRulesCache {
+  private rules: ActiveRules | undefined;
+
+  constructor(private readonly meta: MetaDb) {}
+
+  get(): ActiveRules {
+    this.rules ??= activeRules(this.meta);
+    return this.rules;
+  }
+
+  forget(): void {
+    this.rules = undefined;
+  }
+}
 
 export function activeRulesOf(services: Services): ActiveRules {
-  let rules = activeCache.get(services);
-  if (!rules) {
-    rules = activeRules(services.meta);
-    activeCache.set(services, rules);
-  }
-  return rules;
+  return services.labeledRules.get();
 }
 
 /** After every committed change of rules: events stored from now on see it; its job runs. */
 function changed(services: Services): void {
-  activeCache.delete(services);
+  services.labeledRules.forget();
   kickJobs(services);
 }
 

@@ -9,8 +9,9 @@
 import type { Services } from '../services.js';
 import type { Job } from '../store/jobs.js';
 import { ingestWriter } from '../ingest/groupWriter.js';
-import { actorDayFolder, forgetFolded } from '../engine/rollups/actorDayFolder.js';
-import { deleteDerived, reconcileDerived } from './derive.js';
+import { actorDayFolder } from '../engine/rollups/actorDayFolder.js';
+import { statementsOf } from '../engine/statements.js';
+import { matchOf } from './matchSql.js';
 import { storedRule } from './rules.js';
 
 export interface SyncResult {
@@ -27,20 +28,12 @@ export async function syncRule(services: Services, job: Job): Promise<SyncResult
   await ingestWriter(services).loaded();
   const rule = storedRule(meta, link.rule_id);
   const projectId = job.project_id!;
+  const deriving = rule?.state === 'active' ? { ...matchOf(rule), id: rule.id, event_name: rule.event_name } : null;
   const result = await actorDayFolder(services).exclusive(() =>
     services.events.useWriter(async (conn) => {
-      await conn.run('BEGIN TRANSACTION');
       try {
-        const { deleted, labeled } = rule?.state === 'active'
-          ? await reconcileDerived(conn, rule, services.config.query_timeout_ms)
-          : { deleted: await deleteDerived(conn, projectId, link.rule_id), labeled: 0 };
-        if (deleted > 0) await forgetFolded(conn, projectId);
-        await conn.run('COMMIT');
-        if (deleted > 0) await conn.run('FORCE CHECKPOINT');
+        const { deleted, labeled } = await statementsOf(services.events).jobs.syncDerived(conn, projectId, link.rule_id, deriving, services.config.query_timeout_ms);
         return { rule_id: link.rule_id, deleted_events: deleted, derived_events: labeled };
-      } catch (err) {
-        await conn.run('ROLLBACK').catch(() => undefined);
-        throw err;
       } finally {
         services.events.changed([projectId]);
       }

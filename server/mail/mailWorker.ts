@@ -14,29 +14,30 @@ const BATCH = 20;
 export interface MailWorker {
   /** Runs a delivery pass now (or right after the current one) and resolves when it is done. */
   kick(): Promise<void>;
+  /** Delivers from now on: every few seconds and after each queued message. */
+  start(): void;
   stop(): Promise<void>;
 }
 
-const workers = new WeakMap<Services, MailWorker>();
-
-/** The worker started for these services, if any. */
-export function mailWorkerOf(services: Services): MailWorker | undefined {
-  return workers.get(services);
+/** The worker of these services (delivering once workers.ts has started it). */
+export function mailWorkerOf(services: Services): MailWorker {
+  return services.workers.mail;
 }
 
 /** Tells the worker that something was queued; a no-op where no worker runs (CLI commands). */
 export function notifyMailWorker(services: Services): void {
-  void workers.get(services)?.kick();
+  void services.workers.mail.kick();
 }
 
-export function startMailWorker(services: Services): MailWorker {
-  const existing = workers.get(services);
-  if (existing) return existing;
+/** The worker, idle until started: `kick` does nothing before `start` and after `stop`. */
+export function createMailWorker(services: Services): MailWorker {
   const smtpUrl = services.config.smtp_url;
   let transport: Transporter | undefined;
   let running: Promise<void> | undefined;
   let again = false;
+  let started = false;
   let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
 
   const pass = async (): Promise<void> => {
     if (!smtpUrl) return;
@@ -54,7 +55,7 @@ export function startMailWorker(services: Services): MailWorker {
   };
 
   const kick = (): Promise<void> => {
-    if (stopped) return Promise.resolve();
+    if (!started || stopped) return Promise.resolve();
     if (running) {
       again = true;
       return running;
@@ -70,19 +71,19 @@ export function startMailWorker(services: Services): MailWorker {
     return running;
   };
 
-  const timer = setInterval(() => void kick(), POLL_MS);
-  timer.unref();
-  const worker: MailWorker = {
+  return {
     kick,
+    start() {
+      if (started) return;
+      started = true;
+      timer = setInterval(() => void kick(), POLL_MS);
+      timer.unref();
+    },
     async stop() {
       stopped = true;
       clearInterval(timer);
       await running;
       transport?.close();
-      workers.delete(services);
     },
   };
-  workers.set(services, worker);
-  services.onShutdown(() => worker.stop());
-  return worker;
 }

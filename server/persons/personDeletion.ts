@@ -11,9 +11,7 @@ import type { Services } from '../services.js';
 import type { MetaDb } from '../store/sqlite.js';
 import { kickJobs, queueJob, type Job, type JobState } from '../store/jobs.js';
 import { ingestWriter } from '../ingest/groupWriter.js';
-import { deletePersonEvents } from '../ingest/deleteEvents.js';
-import { forgetIdentities } from '../ingest/identity.js';
-import { deleteRecordingsOf } from '../replay/replayRetention.js';
+import { statementsOf } from '../engine/statements.js';
 import { actorDayFolder, forgetFolded } from '../engine/rollups/actorDayFolder.js';
 import { forgetEndedRefusals, refuseIds } from './erasedIds.js';
 import { resolvePerson, type Read } from './personIds.js';
@@ -92,15 +90,16 @@ export async function deletePerson(services: Services, job: Job): Promise<{ dele
   await ingestWriter(services).loaded();
   const counts = await actorDayFolder(services).exclusive(() =>
     services.events.useWriter(async (conn) => {
-      const read: Read = async (sql, params) => (await conn.runAndReadAll(sql, params)).getRowObjects();
+      const sql = statementsOf(services.events);
+      const read: Read = async (q) => (await conn.runAndReadAll(q.sql, q.params)).getRowObjects();
       await conn.run('BEGIN TRANSACTION');
       try {
         const ids = new Set(asked);
-        for (const key of asked) for (const id of (await resolvePerson(read, projectId, key))?.ids ?? []) ids.add(id);
+        for (const key of asked) for (const id of (await resolvePerson(sql.persons, read, projectId, key))?.ids ?? []) ids.add(id);
         const all = [...ids];
-        const events = await deletePersonEvents(conn, projectId, all);
-        const recordings = await deleteRecordingsOf(conn, projectId, all);
-        await forgetIdentities(conn, projectId, all);
+        const events = await sql.jobs.deletePerson.deletePersonEvents(conn, projectId, all);
+        const recordings = await sql.jobs.deletePerson.deletePersonRecordings(conn, projectId, all);
+        await sql.jobs.deletePerson.forgetIdentities(conn, projectId, all);
         await forgetFolded(conn, projectId);
         await conn.run('COMMIT');
         if (all.length > asked.length) refuseIds(services, services.meta, projectId, all, services.clock.now());

@@ -4,9 +4,9 @@
 
 import type { Services } from '../services.js';
 import { NotFoundError } from '../http/errors.js';
-import { WhereBuilder } from '../events/eventsWhere.js';
 import { readEvents } from '../events/timeLimit.js';
-import { inIds, personEvents, resolvePerson, type PersonIds, type Read } from './personIds.js';
+import { statementsOf } from '../engine/statements.js';
+import { resolvePerson, type PersonIds, type Read } from './personIds.js';
 
 /** Events named in `top_events`. */
 export const TOP_EVENTS = 10;
@@ -27,38 +27,21 @@ export interface PersonSummary {
 }
 
 /** Reads of the events domain, under its time limit. */
-export const timedRead = (services: Services): Read => (sql, params) => readEvents(services, sql, params);
+export const timedRead = (services: Services): Read => (statement) => readEvents(services, statement);
 
 /** The person `key` names, or 404. */
 export async function findPerson(services: Services, projectId: number, key: string): Promise<PersonIds> {
-  const person = await resolvePerson(timedRead(services), projectId, key);
+  const person = await resolvePerson(statementsOf(services.events).persons, timedRead(services), projectId, key);
   if (!person) throw new NotFoundError('person not found');
   return person;
 }
 
 export async function personSummary(services: Services, projectId: number, key: string): Promise<PersonSummary> {
   const person = await findPerson(services, projectId, key);
-  const w = new WhereBuilder();
-  const where = personEvents(w, projectId, person.ids);
-  const [totals] = await readEvents(
-    services,
-    `SELECT count(*) FILTER (WHERE e.rule_id IS NULL) AS events, count(*) FILTER (WHERE e.rule_id IS NOT NULL) AS labeled,
-            epoch_ms(min(e.ts) FILTER (WHERE e.rule_id IS NULL)) AS first_ms, epoch_ms(max(e.ts) FILTER (WHERE e.rule_id IS NULL)) AS last_ms,
-            count(DISTINCT e.session_id) AS sessions
-       FROM events e WHERE ${where}`,
-    w.build().params,
-  );
-  const top = await readEvents(
-    services,
-    `SELECT e.event, count(*) AS n FROM events e WHERE ${where} GROUP BY e.event ORDER BY n DESC, e.event LIMIT ${TOP_EVENTS}`,
-    w.build().params,
-  );
-  const r = new WhereBuilder();
-  const [recorded] = await readEvents(
-    services,
-    `SELECT count(DISTINCT session_id) AS n FROM replay_chunks WHERE project_id = ${r.bind(projectId)} AND ${inIds(r, 'anonymous_id', person.ids)}`,
-    r.build().params,
-  );
+  const sql = statementsOf(services.events).persons;
+  const [totals] = await readEvents(services, sql.personTotalsSql(projectId, person.ids));
+  const top = await readEvents(services, sql.topEventsSql(projectId, person.ids, TOP_EVENTS));
+  const [recorded] = await readEvents(services, sql.recordingsCountSql(projectId, person.ids));
   const iso = (ms: unknown) => (ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString());
   return {
     actor_id: person.actor_id,

@@ -13,7 +13,7 @@ import { cursorCodec } from './cursors.js';
 import { segmentIds } from '../engine/filters.js';
 import { filterListsOf } from './index.js';
 import type { QueryRoute } from './queryRoute.js';
-import { cacheKey, ResultCache } from './resultCache.js';
+import { cacheKey } from './resultCache.js';
 import { getPathCleaning } from './pathCleaning.js';
 
 /** Tells whether an answer came from the result cache (`hit`), was computed (`miss`) or was asked fresh (`bypass`). */
@@ -23,15 +23,6 @@ export interface QueryAnswer {
   /** The answer as JSON text, exactly as it is sent. */
   body: string;
   cache: 'hit' | 'miss' | 'bypass';
-}
-
-/** One cache per server, whichever route asks first. */
-const caches = new WeakMap<Services, ResultCache>();
-
-function resultCache(services: Services): ResultCache {
-  let cache = caches.get(services);
-  if (!cache) caches.set(services, (cache = new ResultCache(services.config.query_cache_mb * 1024 * 1024)));
-  return cache;
 }
 
 function contextFor(services: Services, q: QueryRoute, project: Project, segments: QueryContext['segments']): QueryContext {
@@ -58,7 +49,7 @@ export async function answerQuery(services: Services, q: QueryRoute, project: Pr
   // URL-normalization revision changes only paths answers, but is rare enough to key them all.
   const version = await services.events.dataVersion(ctx.projectId);
   const key = cacheKey([q.name, ctx.projectId, ctx.timezone, ctx.currency, ctx.pathCleaning.revision, today(ctx), version, [...segments], params]);
-  const cache = resultCache(services);
+  const cache = services.results;
   const cached = fresh ? undefined : cache.get(key);
   if (cached !== undefined) return { body: cached, cache: 'hit' };
   const body = JSON.stringify(await q.execute(services.events, params, ctx, cursorCodec(services)));

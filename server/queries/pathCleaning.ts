@@ -4,13 +4,12 @@
 // replaced everywhere it matches by its alias, never past MAX_CLEANED_PATH characters. Rules are
 // stored per project with a revision that every change moves; the paths query's cache key carries it.
 
-import type { DuckDBValue } from '@duckdb/node-api';
 import { cachedStatement, type MetaDb } from '../store/sqlite.js';
-import type { EventStore } from '../store/eventStore.js';
+import type { EventEngine } from '../engine/engine.js';
 import { AppError, QueryTimeoutError, ValidationError } from '../http/errors.js';
 import { pathOf } from '../ingest/normalizeEvent.js';
 import { URL_MAX } from '../ingest/eventSchema.js';
-import { Binder } from '../engine/sql.js';
+import { statementsOf } from '../engine/statements.js';
 
 export interface PathRule {
   pattern: string;
@@ -50,64 +49,6 @@ export function setPathRules(db: MetaDb, projectId: number, rules: PathRule[], u
   return getPathCleaning(db, projectId);
 }
 
-/** The path with its trailing slashes removed (`/` stays `/`), as SQL over a path expression. */
-function trimmedSql(path: string): string {
-  return `CASE WHEN rtrim(${path}, '/') = '' THEN '/' ELSE rtrim(${path}, '/') END`;
-}
-
-/**
- * What a rule puts in place of each match, read from its alias as RE2 reads a replacement:
- * `literal` characters (`\\` is one) and `groups` copies of matched text (`\0`…`\9`, each at most
- * the match). UTF-16 units, never fewer than the characters DuckDB counts.
- */
-function growthOf(alias: string): { literal: number; groups: number } {
-  let literal = 0;
-  let groups = 0;
-  for (let i = 0; i < alias.length; i++) {
-    const escaped = alias[i] === '\\' ? alias[i + 1] : undefined;
-    if (escaped !== undefined && escaped >= '0' && escaped <= '9') groups += 1;
-    else literal += escaped === undefined || escaped === '\\' ? 1 : 2;
-    // A backslash and what it escapes are read together.
-    if (escaped !== undefined) i += 1;
-  }
-  return { literal, groups };
-}
-
-/**
- * Whether a rule's result on `text` (a column or a parameter: it is read several times) is sure to
- * fit in MAX_CLEANED_PATH. With L the text's length, u its length with every match removed and w
- * with every match made one character, the w − u matches cover L − u characters and the result is
- * at most u + (w − u)·literal + (L − u)·groups. The first test, from L alone (at most L + 1 matches
- * covering at most L characters), spares most paths the two extra passes; CASE runs them only where
- * it fails, and neither is longer than 2L + 1.
- */
-function fitsSql(b: Binder, rule: PathRule, text: string): string {
-  const { literal, groups } = growthOf(rule.alias);
-  const max = b.bind(MAX_CLEANED_PATH);
-  const pattern = b.bind(rule.pattern);
-  const removed = `length(regexp_replace(${text}, ${pattern}, '', 'g'))`;
-  const marked = `length(regexp_replace(${text}, ${pattern}, 'x', 'g'))`;
-  const byLength = `length(${text}) * ${b.bind(1 + literal + groups)} + ${b.bind(literal)} <= ${max}`;
-  const byMatches = `${b.bind(literal)} * ${marked} + ${b.bind(1 - literal - groups)} * ${removed} + ${b.bind(groups)} * length(${text}) <= ${max}`;
-  return `CASE WHEN ${byLength} THEN true ELSE ${byMatches} END`;
-}
-
-/** One rule applied to `text`: every match of its pattern replaced by its alias, unless the result could pass MAX_CLEANED_PATH. */
-function ruleSql(b: Binder, rule: PathRule, text: string): string {
-  return `CASE WHEN ${fitsSql(b, rule, text)} THEN regexp_replace(${text}, ${b.bind(rule.pattern)}, ${b.bind(rule.alias)}, 'g') ELSE ${text} END`;
-}
-
-/**
- * `(path, cleaned)` for the rows of `paths`, a statement giving a `path` column: trimmed, then each
- * rule in order. Each rule is a level of its own, so each reads the previous result as a column
- * rather than repeating its expression.
- */
-export function cleanedPagesSql(b: Binder, rules: readonly PathRule[], paths: string): string {
-  const trimmed = `SELECT path, ${trimmedSql('path')} AS s FROM (${paths})`;
-  const cleaned = rules.reduce((from, r) => `SELECT path, ${ruleSql(b, r, 's')} AS s FROM (${from})`, trimmed);
-  return `SELECT path, s AS cleaned FROM (${cleaned})`;
-}
-
 /** The milliseconds left of a time limit; once none are, it throws 408 `query_timeout` as the engine does. */
 export type TimeLeft = () => number;
 
@@ -133,7 +74,7 @@ function checkAliasTotal(rules: readonly PathRule[], field: string): void {
  * Every rule must compile in JavaScript and in DuckDB, and its alias must be a valid replacement
  * there (`\1`…`\9` name groups): tried on an empty path, so a defect is a 422 naming the rule.
  */
-export async function checkPathRules(store: EventStore, rules: readonly PathRule[], field = 'rules', timeLeft = timeLimit(RULES_TIME_LIMIT_MS)): Promise<void> {
+export async function checkPathRules(store: EventEngine, rules: readonly PathRule[], field = 'rules', timeLeft = timeLimit(RULES_TIME_LIMIT_MS)): Promise<void> {
   checkAliasTotal(rules, field);
   for (const [i, rule] of rules.entries()) {
     const at = `${field}[${i}]`;
@@ -142,10 +83,10 @@ export async function checkPathRules(store: EventStore, rules: readonly PathRule
     } catch (err) {
       throw new ValidationError(`${at}.pattern is not a regular expression: ${(err as Error).message}`, `${at}.pattern`);
     }
-    const b = new Binder();
+    const q = statementsOf(store).pathCleaning.ruleCheckSql(rule, MAX_CLEANED_PATH);
     const timeoutMs = timeLeft();
     try {
-      await store.read(`SELECT ${ruleSql(b, rule, b.bind('/'))} AS cleaned`, b.values, { timeoutMs });
+      await store.read(q.sql, q.params, { timeoutMs });
     } catch (err) {
       if (err instanceof AppError) throw err;
       throw new ValidationError(`${at} is not accepted by the query engine (RE2 syntax; \\1…\\9 in the alias name groups): ${firstLine(err)}`, `${at}.pattern`);
@@ -171,18 +112,17 @@ export interface CleaningTrace {
  * within one time limit. A rule whose result could pass MAX_CLEANED_PATH is a 422 naming it: the
  * query would leave the path as it was, which is worth knowing before saving.
  */
-export async function traceCleaning(store: EventStore, url: string, rules: readonly PathRule[], field = 'rules', timeLeft = timeLimit(RULES_TIME_LIMIT_MS)): Promise<CleaningTrace> {
+export async function traceCleaning(store: EventEngine, url: string, rules: readonly PathRule[], field = 'rules', timeLeft = timeLimit(RULES_TIME_LIMIT_MS)): Promise<CleaningTrace> {
   const path = pathOf(url);
   if (path === null) return { url, path: null, cleaned: null, steps: [] };
-  const first = new Binder();
-  const [start] = await store.read(`SELECT ${trimmedSql(first.bind(path))} AS s`, first.values, { timeoutMs: timeLeft() });
+  const sql = statementsOf(store).pathCleaning;
+  const first = sql.trimmedPathSql(path);
+  const [start] = await store.read(first.sql, first.params, { timeoutMs: timeLeft() });
   let text = String(start!.s);
   const steps: CleaningTrace['steps'] = [];
   for (const [i, rule] of rules.entries()) {
-    const b = new Binder();
-    const s = b.bind(text);
-    const sql = `SELECT regexp_matches(${s}, ${b.bind(rule.pattern)}) AS matched, ${fitsSql(b, rule, s)} AS fits, ${ruleSql(b, rule, s)} AS result`;
-    const row = (await store.read(sql, b.values as DuckDBValue[], { timeoutMs: timeLeft() }))[0]!;
+    const step = sql.ruleStepSql(text, rule, MAX_CLEANED_PATH);
+    const row = (await store.read(step.sql, step.params, { timeoutMs: timeLeft() }))[0]!;
     if (!row.fits) {
       throw new ValidationError(`${field}[${i}] could make the path of this URL longer than ${MAX_CLEANED_PATH} characters, the most a cleaned path may have`, `${field}[${i}].alias`);
     }

@@ -2,7 +2,7 @@
 // its parameters call for, and execute = shape(run(...)). routes.ts mounts every one the same way.
 
 import type { Entitlement } from '../license/requireEntitlement.js';
-import type { EventStore } from '../store/eventStore.js';
+import type { EventEngine } from '../engine/engine.js';
 import type { QueryContext, QueryName } from './context.js';
 import type { CursorCodec } from './cursors.js';
 import type { QueryOperationDoc } from './openapi.js';
@@ -16,5 +16,5 @@ export interface QueryRoute<P = any> {
   validate?(p: P): void;
   /** Entitlements these parameters need, besides saved_segments for segment filters. */
   entitlements(p: P): Entitlement[];
-  execute(store: EventStore, p: P, ctx: QueryContext, cursors: CursorCodec): Promise<unknown>;
+  execute(engine: EventEngine, p: P, ctx: QueryContext, cursors: CursorCodec): Promise<unknown>;
 }

@@ -1,14 +1,14 @@
 // One page of GET /projects/{id}/recordings: newest start first (ties by session id, descending),
 // keyset-paged so that no recording is repeated or skipped across the pages of one walk. Filters
-// on the session's events are semi-joins on the events table; every value is bound.
+// on the session's events are read by the engine's statement (engine/<kind>/replaySql.ts).
 
 import type { Services } from '../services.js';
 import { ValidationError } from '../http/errors.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
-import { WhereBuilder } from '../events/eventsWhere.js';
 import { readEvents } from '../events/timeLimit.js';
+import { statementsOf } from '../engine/statements.js';
 import { parseRecordingsQuery, recordingsScope, type RecordingFilters } from './recordingsQuery.js';
-import { msOfMicros, presentSummary, sessionCounts, sessionsSql, slackWindow, timestamp, TRACKER_EVENTS, type RecordingSummary } from './sessionSummary.js';
+import { msOfMicros, presentSummary, sessionCounts, slackWindow, TRACKER_EVENTS, type RecordingSummary } from './sessionSummary.js';
 
 export interface RecordingsPage {
   items: RecordingSummary[];
@@ -38,8 +38,7 @@ export async function recordingsPage(services: Services, projectId: number, rawQ
     after = position;
   }
   const since = await eventsSince(services, projectId, q.filters);
-  const { sql, params } = buildRecordingsSql(projectId, q.filters, q.limit + 1, since, after);
-  const rows = await readEvents(services, sql, params);
+  const rows = await readEvents(services, statementsOf(services.events).replay.recordingsSql(projectId, q.filters, q.limit + 1, since, TRACKER_EVENTS, after));
   const page = rows.slice(0, q.limit);
   const window = slackWindow(Math.min(...page.map((r) => msOfMicros(r.start_us))), Math.max(...page.map((r) => msOfMicros(r.end_us))));
   const counts = await sessionCounts(services, projectId, page.map((r) => String(r.session_id)), window);
@@ -54,35 +53,7 @@ export async function recordingsPage(services: Services, projectId: number, rawQ
  * of a long history.
  */
 async function eventsSince(services: Services, projectId: number, f: RecordingFilters): Promise<Date> {
-  const [row] = await readEvents(services, 'SELECT epoch_us(min(coalesce(first_ts, received_at))) AS first_us FROM replay_chunks WHERE project_id = $1', [projectId]);
+  const [row] = await readEvents(services, statementsOf(services.events).replay.firstRecordingSql(projectId));
   const first = row?.first_us === null || row?.first_us === undefined ? services.clock.now().getTime() : msOfMicros(row.first_us);
   return slackWindow(Math.max(first, f.from?.getTime() ?? 0), 0).from;
-}
-
-/** Pure: the page's SQL with its bound values; event filters read events from `since` on. */
-export function buildRecordingsSql(projectId: number, f: RecordingFilters, limit: number, since: Date, after?: RecordingPosition): { sql: string; params: ReturnType<WhereBuilder['build']>['params'] } {
-  const w = new WhereBuilder();
-  const sessions = sessionsSql(w, projectId, f.session);
-  // Bound per use: DuckDB refuses a bound value the statement never reads.
-  const withEvent = (condition: string) =>
-    `r.session_id IN (SELECT session_id FROM events WHERE project_id = ${w.bind(projectId)} AND ts >= ${w.bind(timestamp(since))} AND session_id IS NOT NULL AND ${condition})`;
-  w.add('TRUE');
-  if (f.person !== undefined) w.add(`r.actor_id = ${w.bind(f.person)}`);
-  if (f.from) w.add(`r.start_us >= ${w.bind(BigInt(f.from.getTime()) * 1000n)}`);
-  if (f.to) w.add(`r.start_us < ${w.bind(BigInt(f.to.getTime()) * 1000n)}`);
-  if (f.minDuration !== undefined) w.add(`r.duration_us >= ${w.bind(BigInt(f.minDuration) * 1_000_000n)}`);
-  if (f.maxDuration !== undefined) w.add(`r.duration_us <= ${w.bind(BigInt(f.maxDuration) * 1_000_000n)}`);
-  if (f.url !== undefined) w.add(withEvent(`event = ${w.bind(TRACKER_EVENTS.page)} AND contains(url, ${w.bind(f.url)})`));
-  if (f.rageClicks) w.add(withEvent(`event = ${w.bind(TRACKER_EVENTS.rage)}`));
-  if (f.deadClicks) w.add(withEvent(`event = ${w.bind(TRACKER_EVENTS.dead)}`));
-  if (f.event !== undefined) w.add(withEvent(`event = ${w.bind(f.event)}`));
-  if (after) {
-    const at = w.bind(BigInt(after.at));
-    w.add(`(r.start_us < ${at} OR (r.start_us = ${at} AND r.session_id < ${w.bind(after.session)}))`);
-  }
-  const where = w.build();
-  const sql = `WITH ${sessions}
-    SELECT r.* FROM r WHERE ${where.sql}
-     ORDER BY r.start_us DESC, r.session_id DESC LIMIT ${w.bind(limit)}`;
-  return { sql, params: w.build().params };
 }

@@ -4,9 +4,9 @@
 
 import type { Services } from '../services.js';
 import { NotFoundError } from '../http/errors.js';
-import { WhereBuilder } from '../events/eventsWhere.js';
 import { readEvents } from '../events/timeLimit.js';
-import { msOfMicros, presentSummary, sessionCounts, sessionsSql, slackWindow, timestamp, TRACKER_EVENTS, type RecordingSummary } from './sessionSummary.js';
+import { statementsOf } from '../engine/statements.js';
+import { msOfMicros, presentSummary, sessionCounts, slackWindow, TRACKER_EVENTS, type RecordingSummary } from './sessionSummary.js';
 
 /** The most events a recording's detail lists (a session's busiest minutes go first). */
 export const MAX_RECORDING_EVENTS = 5000;
@@ -28,18 +28,12 @@ export interface RecordingDetail extends RecordingSummary {
 }
 
 export async function recordingDetail(services: Services, projectId: number, sessionId: string): Promise<RecordingDetail> {
-  const w = new WhereBuilder();
-  const [row] = await readEvents(services, `WITH ${sessionsSql(w, projectId, sessionId)} SELECT * FROM r`, w.build().params);
+  const sql = statementsOf(services.events).replay;
+  const [row] = await readEvents(services, sql.recordingSql(projectId, sessionId));
   if (!row) throw new NotFoundError('recording not found');
   const window = slackWindow(msOfMicros(row.start_us), msOfMicros(row.end_us));
   const counts = await sessionCounts(services, projectId, [sessionId], window);
-  const events = await readEvents(
-    services,
-    `SELECT CAST(uuid AS VARCHAR) AS uuid, event, strftime(ts, '%Y-%m-%dT%H:%M:%S.%gZ') AS ts, url, CAST(props AS VARCHAR) AS props
-       FROM events WHERE project_id = $1 AND session_id = $2 AND rule_id IS NULL AND ts BETWEEN $3 AND $4
-      ORDER BY ts, uuid LIMIT $5`,
-    [projectId, sessionId, timestamp(window.from), timestamp(window.to), MAX_RECORDING_EVENTS + 1],
-  );
+  const events = await readEvents(services, sql.sessionEventsSql(projectId, sessionId, window, MAX_RECORDING_EVENTS + 1));
   const listed = events.slice(0, MAX_RECORDING_EVENTS).map(
     (e): RecordingEvent => ({
       uuid: String(e.uuid),

@@ -10,6 +10,7 @@ import type { Response } from 'express';
 import type { Services } from '../services.js';
 import { NotFoundError } from '../http/errors.js';
 import { readEvents } from '../events/timeLimit.js';
+import { statementsOf } from '../engine/statements.js';
 import { getBehaviorSettings } from '../behavior/behaviorSettings.js';
 import { acceptedEncoding } from '../http/compression.js';
 import { maskEvent } from './strictMask.js';
@@ -72,7 +73,7 @@ export class FragmentJoiner {
 
 /** Whether the project holds a recording of this session. */
 async function recordingExists(services: Services, projectId: number, sessionId: string): Promise<boolean> {
-  const rows = await readEvents(services, 'SELECT 1 FROM replay_chunks WHERE project_id = $1 AND session_id = $2 LIMIT 1', [projectId, sessionId]);
+  const rows = await readEvents(services, statementsOf(services.events).replay.recordingExistsSql(projectId, sessionId));
   return rows.length > 0;
 }
 
@@ -95,11 +96,7 @@ export async function streamRecording(services: Services, res: Response, acceptE
   const joiner = new FragmentJoiner();
   let after = -1n;
   for (;;) {
-    const rows = await readEvents(
-      services,
-      'SELECT seq, data FROM replay_chunks WHERE project_id = $1 AND session_id = $2 AND seq > $3 ORDER BY seq LIMIT $4',
-      [projectId, sessionId, after, CHUNKS_PER_READ],
-    );
+    const rows = await readEvents(services, statementsOf(services.events).replay.chunksSql(projectId, sessionId, after, CHUNKS_PER_READ));
     for (const row of rows) {
       const text = (await gunzipAsync((row.data as { bytes: Uint8Array }).bytes)).toString('utf8');
       const events = joiner.join(JSON.parse(text) as unknown[]);

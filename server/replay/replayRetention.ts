@@ -4,11 +4,12 @@
 // activity is older than the cutoff. Deletes run as exclusive turns of the ingest writer, the one
 // connection that writes the event store.
 
-import { INTEGER, LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api';
 import type { Services } from '../services.js';
 import { ingestWriter } from '../ingest/groupWriter.js';
 import { kickJobs, queueJob } from '../store/jobs.js';
 import { readEvents } from '../events/timeLimit.js';
+import { statementsOf } from '../engine/statements.js';
+import type { Statement } from '../engine/engine.js';
 import { retentionDays } from './replaySettings.js';
 
 export const REPLAY_SWEEP = 'replay.sweep';
@@ -39,7 +40,7 @@ export function startReplaySweeps(services: Services): void {
 /** The job: per project with recordings, deletes those past retention (all of them for a deleted project). */
 export async function sweepRecordings(services: Services): Promise<{ deleted_chunks: number }> {
   const now = services.clock.now().getTime();
-  const projects = await readEvents(services, 'SELECT DISTINCT project_id FROM replay_chunks', []);
+  const projects = await readEvents(services, statementsOf(services.events).replay.recordedProjectsSql());
   let deleted = 0;
   for (const { project_id } of projects) {
     const id = Number(project_id);
@@ -51,33 +52,14 @@ export async function sweepRecordings(services: Services): Promise<{ deleted_chu
 }
 
 function deleteOlderThan(services: Services, projectId: number, cutoff: Date): Promise<number> {
-  return deleteChunks(
-    services,
-    `DELETE FROM replay_chunks WHERE project_id = $1 AND session_id IN (
-       SELECT session_id FROM replay_chunks WHERE project_id = $1 GROUP BY session_id
-       HAVING max(coalesce(last_ts, received_at)) < make_timestamptz($2::BIGINT * 1000))`,
-    [projectId, cutoff.getTime()],
-  );
+  return deleteChunks(services, statementsOf(services.events).replay.deleteRecordingsBeforeSql(projectId, cutoff));
 }
 
 function deleteProjectRecordings(services: Services, projectId: number): Promise<number> {
-  return deleteChunks(services, 'DELETE FROM replay_chunks WHERE project_id = $1', [projectId]);
+  return deleteChunks(services, statementsOf(services.events).replay.deleteProjectRecordingsSql(projectId));
 }
 
-/**
- * Deletes, in the caller's transaction on the writer connection, every recording of a session that
- * one of `ids` recorded (a person's deletion); answers how many recordings.
- */
-export async function deleteRecordingsOf(conn: DuckDBConnection, projectId: number, ids: readonly string[]): Promise<number> {
-  const params = { project: projectId, ids: listValue([...ids]) };
-  const types = { project: INTEGER, ids: LIST(VARCHAR) };
-  const sessions = 'SELECT DISTINCT session_id FROM replay_chunks WHERE project_id = $project AND anonymous_id IN (SELECT unnest($ids))';
-  const reader = await conn.runAndReadAll(`SELECT count(*) AS n FROM (${sessions})`, params, types);
-  await conn.run(`DELETE FROM replay_chunks WHERE project_id = $project AND session_id IN (${sessions})`, params, types);
-  return Number(reader.getRowObjects()[0]?.n ?? 0);
-}
-
-async function deleteChunks(services: Services, sql: string, params: Array<string | number>): Promise<number> {
-  const result = await ingestWriter(services).exclusive((conn) => conn.run(sql, params), { changes: 'reported' });
+async function deleteChunks(services: Services, statement: Statement): Promise<number> {
+  const result = await ingestWriter(services).exclusive((conn) => conn.run(statement.sql, statement.params as never), { changes: 'reported' });
   return Number(result.rowsChanged);
 }

@@ -4,6 +4,7 @@
 import type { Services } from '../services.js';
 import type { MetaDb } from '../store/sqlite.js';
 import { readEvents } from '../events/timeLimit.js';
+import { statementsOf } from '../engine/statements.js';
 
 export const DEFAULT_RETENTION_DAYS = 30;
 export const MAX_RETENTION_DAYS = 3650;
@@ -31,12 +32,7 @@ export interface ReplaySettings {
 }
 
 export async function replaySettings(services: Services, projectId: number): Promise<ReplaySettings> {
-  const [row] = await readEvents(
-    services,
-    `SELECT count(DISTINCT session_id) AS recordings, coalesce(sum(raw_bytes), 0) AS raw_bytes, coalesce(sum(octet_length(data)), 0) AS stored_bytes
-       FROM replay_chunks WHERE project_id = $1`,
-    [projectId],
-  );
+  const [row] = await readEvents(services, statementsOf(services.events).replay.recordingsStorageSql(projectId));
   return {
     replay_retention_days: retentionDays(services.meta, projectId),
     recordings: Number(row?.recordings ?? 0),

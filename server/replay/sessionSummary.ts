@@ -1,16 +1,12 @@
 // What a recording is, read from the stored chunks and the tracker's events of its session: one
-// SQL fragment summarizing the chunks per session (start, end, size, the person) and the counts of
+// statement summarizing the chunks per session (start, end, size, the person) and the counts of
 // the tracker's events (page views, clicks, rage and dead clicks) for a set of sessions. A session's
 // events are read within a day of its recording: the bound lets DuckDB skip the row groups of
 // older events (the table is laid out by time of receipt) instead of scanning every event.
 
 import type { Services } from '../services.js';
-import { WhereBuilder } from '../events/eventsWhere.js';
 import { readEvents } from '../events/timeLimit.js';
-import { timestampTZValue, type DuckDBValue } from '@duckdb/node-api';
-
-/** A time as a bound TIMESTAMPTZ value. */
-export const timestamp = (d: Date): DuckDBValue => timestampTZValue(BigInt(d.getTime()) * 1000n);
+import { statementsOf } from '../engine/statements.js';
 
 /** Microseconds since the epoch (as DuckDB's epoch_us gives them) as milliseconds. */
 export const msOfMicros = (us: unknown): number => Number(BigInt(us as bigint) / 1000n);
@@ -25,27 +21,6 @@ export function slackWindow(fromMs: number, toMs: number): { from: Date; to: Dat
 
 /** The tracker's event names a recording's counts and timeline marks are made of. */
 export const TRACKER_EVENTS = { page: 'pp.page_view', click: 'pp.click', rage: 'pp.rage_click', dead: 'pp.dead_click' } as const;
-
-/**
- * One row per recorded session of the project: `session_id`, `anonymous_id` (of its first chunk),
- * `actor_id` (through identity links), `start_us`, `end_us`, `duration_us`, `raw_bytes`.
- * A chunk without rrweb timestamps counts at its time of receipt.
- */
-export function sessionsSql(w: WhereBuilder, projectId: number, sessionId?: string): string {
-  const project = w.bind(projectId);
-  const only = sessionId === undefined ? '' : ` AND c.session_id = ${w.bind(sessionId)}`;
-  return `s AS (
-      SELECT c.session_id, arg_min(c.anonymous_id, c.seq) AS anonymous_id,
-             epoch_us(min(coalesce(c.first_ts, c.received_at))) AS start_us,
-             epoch_us(max(coalesce(c.last_ts, c.first_ts, c.received_at))) AS end_us,
-             sum(c.raw_bytes) AS raw_bytes
-        FROM replay_chunks c WHERE c.project_id = ${project}${only}
-       GROUP BY c.session_id
-    ), r AS (
-      SELECT s.*, s.end_us - s.start_us AS duration_us, COALESCE(l.actor_id, s.anonymous_id) AS actor_id
-        FROM s LEFT JOIN identity_links l ON l.project_id = ${project} AND l.distinct_id = s.anonymous_id
-    )`;
-}
 
 export interface SessionCounts {
   page_views: number;
@@ -67,17 +42,7 @@ const NO_COUNTS: SessionCounts = { page_views: 0, clicks: 0, rage_clicks: 0, dea
 export async function sessionCounts(services: Services, projectId: number, sessionIds: readonly string[], window: { from: Date; to: Date }): Promise<Map<string, SessionCounts>> {
   const counts = new Map<string, SessionCounts>(sessionIds.map((id) => [id, { ...NO_COUNTS }]));
   if (sessionIds.length === 0) return counts;
-  const w = new WhereBuilder();
-  const names = [TRACKER_EVENTS.page, TRACKER_EVENTS.click, TRACKER_EVENTS.rage, TRACKER_EVENTS.dead].map((n) => w.bind(n));
-  const sql = `SELECT session_id,
-          count(*) FILTER (WHERE event = ${names[0]}) AS page_views, count(*) FILTER (WHERE event = ${names[1]}) AS clicks,
-          count(*) FILTER (WHERE event = ${names[2]}) AS rage_clicks, count(*) FILTER (WHERE event = ${names[3]}) AS dead_clicks,
-          count(*) AS events, arg_min(url, ts) FILTER (WHERE event = ${names[0]}) AS first_url
-     FROM events
-    WHERE project_id = ${w.bind(projectId)} AND rule_id IS NULL AND ts BETWEEN ${w.bind(timestamp(window.from))} AND ${w.bind(timestamp(window.to))}
-      AND session_id IN (${sessionIds.map((id) => w.bind(id)).join(', ')})
-    GROUP BY session_id`;
-  for (const row of await readEvents(services, sql, w.build().params)) {
+  for (const row of await readEvents(services, statementsOf(services.events).replay.sessionCountsSql(projectId, sessionIds, window, TRACKER_EVENTS))) {
     counts.set(String(row.session_id), {
       page_views: Number(row.page_views),
       clicks: Number(row.clicks),
@@ -103,7 +68,7 @@ export interface RecordingSummary extends SessionCounts {
 
 const isoOfMicros = (us: unknown) => new Date(msOfMicros(us)).toISOString();
 
-/** A row of `sessionsSql` with its counts, as the API shows it. */
+/** A recording's summary row (see engine/<kind>/replaySql.ts) with its counts, as the API shows it. */
 export function presentSummary(row: Record<string, unknown>, counts: SessionCounts | undefined): RecordingSummary {
   return {
     session_id: String(row.session_id),

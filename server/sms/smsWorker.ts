@@ -14,18 +14,19 @@ export const GATEWAY_TIMEOUT_MS = 5_000;
 export interface SmsWorker {
   /** Runs a delivery pass after the current one (passes asked for meanwhile are one) and resolves when it is done. */
   kick(): Promise<void>;
+  /** Delivers from now on: every few seconds and after each queued message. */
+  start(): void;
   stop(): Promise<void>;
 }
 
-const workers = new WeakMap<Services, SmsWorker>();
-
-export function smsWorkerOf(services: Services): SmsWorker | undefined {
-  return workers.get(services);
+/** The worker of these services (delivering once workers.ts has started it). */
+export function smsWorkerOf(services: Services): SmsWorker {
+  return services.workers.sms;
 }
 
 /** Tells the worker that something was queued; a no-op where no worker runs (CLI commands). */
 export function notifySmsWorker(services: Services): void {
-  void workers.get(services)?.kick();
+  void services.workers.sms.kick();
 }
 
 async function postToGateway(services: Services, message: DueSms, shutdown: AbortSignal): Promise<void> {
@@ -49,9 +50,10 @@ function failureReason(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).slice(0, 500);
 }
 
-export function startSmsWorker(services: Services): SmsWorker {
-  const existing = workers.get(services);
-  if (existing) return existing;
+/** The worker, idle until started: `kick` does nothing before `start` and after `stop`. */
+export function createSmsWorker(services: Services): SmsWorker {
+  let started = false;
+  let timer: NodeJS.Timeout | undefined;
   const shutdown = new AbortController();
   let chain = Promise.resolve();
   let passQueued = false;
@@ -77,7 +79,7 @@ export function startSmsWorker(services: Services): SmsWorker {
   };
 
   const kick = (): Promise<void> => {
-    if (shutdown.signal.aborted || passQueued) return chain;
+    if (!started || shutdown.signal.aborted || passQueued) return chain;
     passQueued = true;
     chain = chain
       .then(() => {
@@ -88,18 +90,18 @@ export function startSmsWorker(services: Services): SmsWorker {
     return chain;
   };
 
-  const timer = setInterval(() => void kick(), POLL_MS);
-  timer.unref();
-  const worker: SmsWorker = {
+  return {
     kick,
+    start() {
+      if (started) return;
+      started = true;
+      timer = setInterval(() => void kick(), POLL_MS);
+      timer.unref();
+    },
     async stop() {
       clearInterval(timer);
       shutdown.abort();
       await chain;
-      workers.delete(services);
     },
   };
-  workers.set(services, worker);
-  services.onShutdown(() => worker.stop());
-  return worker;
 }

@@ -7,7 +7,7 @@
 // start, so a handler must be safe to run twice. What a job does, and its details, are its domain's.
 
 import type { Services } from '../services.js';
-import { underDeadline } from './eventStore.js';
+import { underDeadline } from '../engine/duckdb/duckDbEngine.js';
 import type { MetaDb } from './sqlite.js';
 
 const POLL_MS = 3_000;
@@ -82,16 +82,23 @@ interface Running {
 
 export class JobRunner {
   private readonly handlers = new Map<string, { handler: JobHandler; budgetMs: number }>();
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout | undefined;
   private readonly running = new Map<number, Running>();
   private idleWaiters: Array<() => void> = [];
+  private started = false;
   private stopped = false;
 
-  constructor(private readonly services: Services) {
-    const requeued = services.meta.prepare("UPDATE jobs SET state = 'queued' WHERE state = 'running'").run().changes;
-    if (requeued > 0) services.log.info({ jobs: requeued }, 'jobs left running by the last stop are queued again');
+  constructor(private readonly services: Services) {}
+
+  /** Queues again the jobs the last stop left running, then runs jobs as they come (workers.ts). */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    const requeued = this.services.meta.prepare("UPDATE jobs SET state = 'queued' WHERE state = 'running'").run().changes;
+    if (requeued > 0) this.services.log.info({ jobs: requeued }, 'jobs left running by the last stop are queued again');
     this.timer = setInterval(() => void this.kick(), POLL_MS);
     this.timer.unref();
+    void this.kick();
   }
 
   /**
@@ -105,8 +112,8 @@ export class JobRunner {
 
   /** Starts the queued jobs that may run now; resolves once no job runs (those started later included). */
   kick(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    for (let claimed = this.claim(); claimed; claimed = this.claim()) this.start(claimed.job, claimed.owner);
+    if (!this.started || this.stopped) return Promise.resolve();
+    for (let claimed = this.claim(); claimed; claimed = this.claim()) this.launch(claimed.job, claimed.owner);
     if (this.running.size === 0) return Promise.resolve();
     return new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
@@ -140,7 +147,7 @@ export class JobRunner {
     return { job: jobOf(job), owner: orgId ?? 'installation' };
   }
 
-  private start(job: Job, owner: Owner): void {
+  private launch(job: Job, owner: Owner): void {
     const abort = new AbortController();
     const done = this.run(job, abort).finally(() => {
       this.running.delete(job.id);
@@ -189,21 +196,12 @@ function jobOf(row: JobRow): Job {
   return { ...row, result: row.result === null ? null : (JSON.parse(row.result) as unknown) };
 }
 
-const runners = new WeakMap<Services, JobRunner>();
-
-/** The runner of a running server, started on first use and stopped (its running jobs interrupted) at shutdown. */
+/** The runner of these services (started by workers.ts in a running server). */
 export function jobRunner(services: Services): JobRunner {
-  let runner = runners.get(services);
-  if (!runner) {
-    const r = new JobRunner(services);
-    runners.set(services, r);
-    services.onShutdown(() => r.stop());
-    runner = r;
-  }
-  return runner;
+  return services.workers.jobs;
 }
 
 /** Tells the runner that a job was queued; a no-op where no runner runs (CLI commands). */
 export function kickJobs(services: Services): void {
-  void runners.get(services)?.kick();
+  void services.workers.jobs.kick();
 }

@@ -1,11 +1,11 @@
 // Applies numbered SQL files (migrations/<engine>/NNNN_name.sql) in order, each in its own
 // transaction, and records each with a SHA-256 checksum. An applied file that changed is refused.
+// The metadata store's here; the event engine's in engine/duckdb/migrations.ts, with the same plan.
 
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { MetaDb } from './sqlite.js';
-import type { EventStore } from './eventStore.js';
 import { packageRoot } from '../packageRoot.js';
 
 export interface Migration {
@@ -59,7 +59,8 @@ export function planMigrations(all: Migration[], applied: AppliedMigration[]): M
   return all.filter((m) => !done.has(m.version));
 }
 
-const LEDGER = `CREATE TABLE IF NOT EXISTS schema_migrations (
+/** The table recording what was applied, the same in both engines. */
+export const LEDGER = `CREATE TABLE IF NOT EXISTS schema_migrations (
   version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at TEXT NOT NULL)`;
 
 export function migrateMeta(db: MetaDb, dir = migrationsDir('sqlite'), now = new Date()): Migration[] {
@@ -80,38 +81,9 @@ export function migrateMeta(db: MetaDb, dir = migrationsDir('sqlite'), now = new
   return pending;
 }
 
-export async function migrateEvents(store: EventStore, dir = migrationsDir('duckdb'), now = new Date()): Promise<Migration[]> {
-  await store.write(LEDGER);
-  const rows = await store.read('SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version');
-  const applied = rows.map((r) => ({ version: Number(r.version), name: String(r.name), checksum: String(r.checksum), applied_at: String(r.applied_at) }));
-  const pending = planMigrations(readMigrations(dir), applied);
-  for (const m of pending) {
-    await store.write('BEGIN TRANSACTION');
-    try {
-      await store.write(m.sql);
-      await store.write('INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES ($1, $2, $3, $4)', [m.version, m.name, m.checksum, now.toISOString()]);
-      await store.write('COMMIT');
-    } catch (err) {
-      await store.write('ROLLBACK').catch(() => undefined);
-      throw new MigrationError(`migration duckdb/${m.file} failed: ${(err as Error).message}`);
-    }
-  }
-  return pending;
-}
-
 export function appliedMeta(db: MetaDb): AppliedMigration[] {
   db.exec(LEDGER);
   return db.prepare('SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version').all() as AppliedMigration[];
-}
-
-/** What the events store has applied; a read only, so it can run beside ingest. */
-export async function appliedEvents(store: EventStore): Promise<AppliedMigration[]> {
-  const [ledger] = await store.read(
-    "SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = 'schema_migrations'",
-  );
-  if (Number(ledger!.n) === 0) return [];
-  const rows = await store.read('SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version');
-  return rows.map((r) => ({ version: Number(r.version), name: String(r.name), checksum: String(r.checksum), applied_at: String(r.applied_at) }));
 }
 
 function pad(n: number): string {

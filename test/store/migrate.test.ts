@@ -7,8 +7,9 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { tempDir } from '../support/tempDir.js';
 import { openMetaDb } from '../../server/store/sqlite.js';
-import { EventStore } from '../../server/store/eventStore.js';
-import { migrateEvents, migrateMeta, MigrationError, migrationsDir, readMigrations } from '../../server/store/migrate.js';
+import { DuckDbEngine } from '../../server/engine/duckdb/duckDbEngine.js';
+import { migrateMeta, MigrationError, migrationsDir, readMigrations } from '../../server/store/migrate.js';
+import { migrateEvents } from '../../server/engine/duckdb/migrations.js';
 
 t.test('sqlite: applies in order, once, and refuses an edited file', async (t) => {
   const dir = await tempDir(t);
@@ -48,7 +49,7 @@ t.test('duckdb: applies in a transaction and refuses an edited file', async (t) 
   await import('node:fs/promises').then((fs) => fs.mkdir(migrations));
   await writeFile(path.join(migrations, '0001_t.sql'), 'CREATE TABLE t (a INTEGER);');
   await writeFile(path.join(migrations, '0002_bad.sql'), 'CREATE TABLE u (a INTEGER); SELECT * FROM missing_table;');
-  const store = await EventStore.open(path.join(dir, 'e.duckdb'));
+  const store = await DuckDbEngine.open(path.join(dir, 'e.duckdb'));
   t.teardown(() => store.close());
   await t.rejects(migrateEvents(store, migrations), { message: /0002_bad\.sql failed/ });
   const tables = (await store.read("SELECT table_name FROM information_schema.tables WHERE table_name IN ('t', 'u')")).map((r) => r.table_name);
@@ -78,7 +79,7 @@ t.test('the shipped migrations apply to a fresh installation', async (t) => {
   t.equal(db.pragma('journal_mode', { simple: true }), 'wal');
   t.equal(db.pragma('synchronous', { simple: true }), 2, 'synchronous=FULL');
   t.equal(db.pragma('foreign_keys', { simple: true }), 1);
-  const store = await EventStore.open(path.join(dir, 'events.duckdb'));
+  const store = await DuckDbEngine.open(path.join(dir, 'events.duckdb'));
   t.teardown(() => store.close());
   t.ok((await migrateEvents(store)).length > 0);
 });
@@ -95,7 +96,7 @@ async function migrationsBefore(dir: string, engine: 'sqlite' | 'duckdb', first:
 t.test('an upgrade clears stored paths that do not start with /', async (t) => {
   const dir = await tempDir(t);
   const before = await migrationsBefore(dir, 'duckdb', '0029');
-  const store = await EventStore.open(path.join(dir, 'events.duckdb'));
+  const store = await DuckDbEngine.open(path.join(dir, 'events.duckdb'));
   t.teardown(() => store.close());
   await migrateEvents(store, before);
   const row = (uuid: string, path: string | null) => `(1, '${uuid}', TIMESTAMPTZ '2026-05-04 10:00:00+00', TIMESTAMPTZ '2026-05-04 10:00:00+00', 'pp.page_view', 'a', 'browser', ${path === null ? 'NULL' : `'${path}'`})`;

@@ -118,7 +118,7 @@ export class ActorDayFolder {
   }
 
   private async connection(): Promise<DuckDBConnection> {
-    this.conn ??= await this.services.events.connect(() => this.stop());
+    if (!this.conn) this.conn = (await this.services.events.connect(() => this.stop())) as DuckDBConnection;
     return this.conn;
   }
 
@@ -312,17 +312,7 @@ function liveProjects(services: Services): LiveProject[] {
   return services.meta.prepare('SELECT id, timezone FROM projects WHERE deleted_at IS NULL').all() as LiveProject[];
 }
 
-const folders = new WeakMap<Services, ActorDayFolder>();
-
-/** The folder of one running server, started on first use and stopped at shutdown. */
+/** The folder of these services (started by workers.ts in a running server, stopped at its shutdown). */
 export function actorDayFolder(services: Services): ActorDayFolder {
-  let folder = folders.get(services);
-  if (!folder) {
-    const f = new ActorDayFolder(services);
-    folders.set(services, f);
-    services.onShutdown(() => f.stop());
-    f.start();
-    folder = f;
-  }
-  return folder;
+  return services.workers.actorDays;
 }

@@ -19,5 +19,5 @@ export const activationDriversRoute: QueryRoute<ActivationDriversParams> = {
   doc: activationDriversDoc,
   validate: validateActivationDrivers,
   entitlements: () => [],
-  execute: async (store, p, ctx) => shapeActivationDrivers(await runActivationDrivers(store, p, ctx), p, ctx),
+  execute: async (engine, p, ctx) => shapeActivationDrivers(await runActivationDrivers(engine, p, ctx), p, ctx),
 };

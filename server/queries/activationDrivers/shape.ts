@@ -1,7 +1,7 @@
 // Activation drivers: turns the rows into the answer. Pure.
 
 import { compareText, num } from '../../engine/sql.js';
-import type { Row } from '../../store/eventStore.js';
+import type { Row } from '../../engine/engine.js';
 import type { QueryContext } from '../context.js';
 import type { DateRange } from '../ranges.js';
 import { phi, phiInterval, ratio, type Table } from '../stats.js';

@@ -9,6 +9,7 @@ import { Binder, dateValue, type BuiltSql } from '../../engine/sql.js';
 import { today, type QueryContext } from '../context.js';
 import type { DateRange } from '../ranges.js';
 import { THRESHOLDS, DISCOVERY_PERCENT, windowsOf, type ActivationDriversParams } from './types.js';
+import type { ByEngine } from '../../engine/engine.js';
 
 /** The CTEs ending in `pop`: eligible anchored actors (actor, anchored_at, aday, discovery, retained). */
 function populationCtes(b: Binder, p: ActivationDriversParams, range: DateRange, ctx: QueryContext): string {
@@ -56,3 +57,6 @@ SELECT c.event, p.discovery, p.retained, ${tallies} FROM did c JOIN cand USING (
   };
   return { totals, counts };
 }
+
+/** The statement builder of each engine (the shaping reads the same rows from any). */
+export const activationDriversStatements: ByEngine<typeof activationDriversSql> = { duckdb: activationDriversSql };

@@ -16,5 +16,5 @@ export const activitySummaryRoute: QueryRoute<ActivitySummaryParams> = {
   doc: activitySummaryDoc,
   validate: validateActivitySummary,
   entitlements: () => [],
-  execute: async (store, p, ctx) => shapeActivitySummary(await runActivitySummary(store, p, ctx), p),
+  execute: async (engine, p, ctx) => shapeActivitySummary(await runActivitySummary(engine, p, ctx), p),
 };

@@ -1,7 +1,7 @@
 // Activity summary: turns the rows into the answer. Pure.
 
 import { num } from '../../engine/sql.js';
-import type { Row } from '../../store/eventStore.js';
+import type { Row } from '../../engine/engine.js';
 import type { ActivitySummaryParams, ActivitySummaryResponse } from './types.js';
 
 export function shapeActivitySummary(row: Row, p: ActivitySummaryParams): ActivitySummaryResponse {

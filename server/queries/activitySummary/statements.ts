@@ -6,6 +6,7 @@ import { scanActorDays } from '../../engine/rollups/actorDays.js';
 import { Binder, dateValue, type BuiltSql } from '../../engine/sql.js';
 import type { QueryContext } from '../context.js';
 import { WEEK_DAYS, MONTH_DAYS, type ActivitySummaryParams } from './types.js';
+import type { ByEngine } from '../../engine/engine.js';
 
 export function buildActivitySummarySql(p: ActivitySummaryParams, ctx: QueryContext): BuiltSql {
   const b = new Binder();
@@ -17,3 +18,6 @@ FROM (SELECT actor, count(DISTINCT day) AS days, bool_or(day = ${dateValue(b, p.
       FROM (${base}) GROUP BY actor)`;
   return { sql, params: b.values };
 }
+
+/** The statement builder of each engine (the shaping reads the same rows from any). */
+export const activitySummaryStatements: ByEngine<typeof buildActivitySummarySql> = { duckdb: buildActivitySummarySql };

@@ -18,5 +18,5 @@ export const correlationsRoute: QueryRoute<CorrelationsParams> = {
   doc: correlationsDoc,
   validate: validateCorrelations,
   entitlements: () => [],
-  execute: async (store, p, ctx) => shapeCorrelations(await runCorrelations(store, p, ctx), p),
+  execute: async (engine, p, ctx) => shapeCorrelations(await runCorrelations(engine, p, ctx), p),
 };

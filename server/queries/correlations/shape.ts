@@ -1,7 +1,7 @@
 // Correlations: turns the rows into the answer. Pure.
 
 import { compareText, num, numOrNull } from '../../engine/sql.js';
-import type { Row } from '../../store/eventStore.js';
+import type { Row } from '../../engine/engine.js';
 import type { DateRange } from '../ranges.js';
 import { benjaminiHochberg, oddsRatio, ratio } from '../stats.js';
 import { CORRELATION_WARNING, type CorrelationsParams, type CorrelationsResponse } from './types.js';

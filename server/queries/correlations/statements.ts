@@ -8,6 +8,7 @@ import { Binder, type BuiltSql } from '../../engine/sql.js';
 import type { QueryContext } from '../context.js';
 import type { DateRange } from '../ranges.js';
 import type { CorrelationsParams } from './types.js';
+import type { ByEngine } from '../../engine/engine.js';
 
 /**
  * Per candidate event: actors who did it in their window and how many of them converted; plus
@@ -33,3 +34,6 @@ totals AS (SELECT count(*) AS actors, count(*) FILTER (WHERE converted) AS conve
 SELECT totals.*, cand.event, cand.did, cand.did_converted FROM totals LEFT JOIN cand ON true`;
   return { sql, params: b.values };
 }
+
+/** The statement builder of each engine (the shaping reads the same rows from any). */
+export const correlationsStatements: ByEngine<typeof correlationsSql> = { duckdb: correlationsSql };

@@ -17,5 +17,5 @@ export const funnelRoute: QueryRoute<FunnelParams> = {
   doc: funnelDoc,
   validate: validateFunnel,
   entitlements: (p) => (p.dropped_at_step !== undefined ? ['actor_drilldown'] : []),
-  execute: async (store, p, ctx, cursors) => shapeFunnel(await runFunnel(store, p, ctx, cursors), p, cursors),
+  execute: async (engine, p, ctx, cursors) => shapeFunnel(await runFunnel(engine, p, ctx, cursors), p, cursors),
 };

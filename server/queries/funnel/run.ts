@@ -1,11 +1,11 @@
-// Funnel: runs the statements on the event store, the only part that touches it.
+// Funnel: runs the statements of the engine's own builder on the engine, the only part that touches it.
 
 import type { BuiltSql } from '../../engine/sql.js';
-import type { EventStore, Row } from '../../store/eventStore.js';
+import type { EventEngine, Row } from '../../engine/engine.js';
 import type { QueryContext } from '../context.js';
 import type { CursorCodec } from '../cursors.js';
 import { compareRange, effectiveRange, type DateRange } from '../ranges.js';
-import { buildFunnelSql } from './statements.js';
+import { funnelStatements } from './statements.js';
 import type { FunnelParams } from './types.js';
 
 export interface FunnelRows {
@@ -26,13 +26,13 @@ function droppedScope(p: FunnelParams, range: DateRange, ctx: QueryContext): unk
   return { query: 'funnel/dropped', project: ctx.projectId, timezone: ctx.timezone, ...rest, ...range, segments: [...ctx.segments] };
 }
 
-export async function runFunnel(store: EventStore, p: FunnelParams, ctx: QueryContext, cursors: CursorCodec): Promise<FunnelRun> {
+export async function runFunnel(engine: EventEngine, p: FunnelParams, ctx: QueryContext, cursors: CursorCodec): Promise<FunnelRun> {
   const range = effectiveRange(p, ctx);
-  const read = (q: BuiltSql) => store.read(q.sql, q.params, { timeoutMs: ctx.timeoutMs });
+  const read = (q: BuiltSql) => engine.read(q.sql, q.params, { timeoutMs: ctx.timeoutMs });
   const scope = droppedScope(p, range, ctx);
   const after = p.dropped_cursor !== undefined ? cursors.decode<string>(scope, p.dropped_cursor, 'dropped_cursor') : undefined;
   const runRange = async (r: DateRange, withDropped: boolean): Promise<{ rows: FunnelRows; dropped?: Row[] }> => {
-    const built = buildFunnelSql(p, r, ctx, after);
+    const built = funnelStatements[engine.kind](p, r, ctx, after);
     const [aggregate, revenue, dropped] = await Promise.all([
       read(built.aggregate),
       built.revenue ? read(built.revenue) : undefined,

@@ -2,7 +2,7 @@
 
 import { rangeLength } from '../../engine/dates.js';
 import { num, numOrNull } from '../../engine/sql.js';
-import type { Row } from '../../store/eventStore.js';
+import type { Row } from '../../engine/engine.js';
 import type { CursorCodec } from '../cursors.js';
 import type { DateRange } from '../ranges.js';
 import { ratio } from '../stats.js';

@@ -8,6 +8,7 @@ import { Binder, dateValue, type BuiltSql } from '../../engine/sql.js';
 import type { QueryContext } from '../context.js';
 import type { DateRange } from '../ranges.js';
 import type { FunnelParams } from './types.js';
+import type { ByEngine } from '../../engine/engine.js';
 
 export interface FunnelSql {
   aggregate: BuiltSql;
@@ -137,3 +138,6 @@ export function buildFunnelSql(p: FunnelParams, range: DateRange, ctx: QueryCont
     dropped: p.dropped_at_step !== undefined ? droppedSql(p, range, ctx, droppedAfter) : undefined,
   };
 }
+
+/** The statement builder of each engine (the shaping reads the same rows from any). */
+export const funnelStatements: ByEngine<typeof buildFunnelSql> = { duckdb: buildFunnelSql };

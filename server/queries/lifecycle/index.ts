@@ -17,5 +17,5 @@ export const lifecycleRoute: QueryRoute<LifecycleParams> = {
   doc: lifecycleDoc,
   validate: validateLifecycle,
   entitlements: () => [],
-  execute: async (store, p, ctx) => shapeLifecycle(await runLifecycle(store, p, ctx), p),
+  execute: async (engine, p, ctx) => shapeLifecycle(await runLifecycle(engine, p, ctx), p),
 };

@@ -2,7 +2,7 @@
 
 import { bucketsOf } from '../../engine/dates.js';
 import { num } from '../../engine/sql.js';
-import type { Row } from '../../store/eventStore.js';
+import type { Row } from '../../engine/engine.js';
 import type { LifecycleParams, LifecycleResponse } from './types.js';
 
 export function shapeLifecycle(rows: Row[], p: LifecycleParams): LifecycleResponse {

@@ -7,6 +7,7 @@ import { scanActiveDays } from '../../engine/rollups/actorDays.js';
 import { Binder, dateValue, type BuiltSql } from '../../engine/sql.js';
 import type { QueryContext } from '../context.js';
 import type { LifecycleInterval, LifecycleParams } from './types.js';
+import type { ByEngine } from '../../engine/engine.js';
 
 const STEP_DAYS: Record<LifecycleInterval, number> = { day: 1, week: 7 };
 
@@ -36,3 +37,6 @@ SELECT CAST(bucket AS VARCHAR) AS bucket, sum(n) AS new, sum(r) AS returning, su
 ) GROUP BY bucket`;
   return { sql, params: b.values };
 }
+
+/** The statement builder of each engine (the shaping reads the same rows from any). */
+export const lifecycleStatements: ByEngine<typeof buildLifecycleSql> = { duckdb: buildLifecycleSql };

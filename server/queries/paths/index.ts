@@ -18,5 +18,5 @@ export const pathsRoute: QueryRoute<PathsParams> = {
   doc: pathsDoc,
   validate: validatePaths,
   entitlements: (p) => (p.mode === 'session' ? ['actor_drilldown'] : []),
-  execute: async (store, p, ctx) => shapePaths(await runPaths(store, p, ctx), p),
+  execute: async (engine, p, ctx) => shapePaths(await runPaths(engine, p, ctx), p),
 };

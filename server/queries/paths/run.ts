@@ -1,10 +1,10 @@
-// Paths: runs the statements on the event store, the only part that touches it.
+// Paths: runs the statement of the engine's own builder on the engine, the only part that touches it.
 
-import type { EventStore } from '../../store/eventStore.js';
+import type { EventEngine } from '../../engine/engine.js';
 import type { QueryContext } from '../context.js';
 import { effectiveRange, type DateRange } from '../ranges.js';
-import { routesOf, type RouteCount } from './routes.js';
-import { pathsSql } from './statements.js';
+import type { RouteCount } from './routes.js';
+import { pathsStatements } from './statements.js';
 import type { PathsParams } from './types.js';
 
 export interface PathsRun {
@@ -14,8 +14,9 @@ export interface PathsRun {
   names: string[];
 }
 
-export async function runPaths(store: EventStore, p: PathsParams, ctx: QueryContext): Promise<PathsRun> {
+export async function runPaths(engine: EventEngine, p: PathsParams, ctx: QueryContext): Promise<PathsRun> {
   const range = effectiveRange(p, ctx);
-  const q = pathsSql(p, range, ctx);
-  return { range, ...(await store.readChunks(q.sql, q.params, { timeoutMs: ctx.timeoutMs }, (result) => routesOf(result, p))) };
+  const builder = pathsStatements[engine.kind];
+  const q = builder.sql(p, range, ctx);
+  return { range, ...(await engine.readChunks(q.sql, q.params, { timeoutMs: ctx.timeoutMs }, (result) => builder.routes(result, p))) };
 }

@@ -6,9 +6,14 @@ import { addDays } from '../../engine/dates.js';
 import { dayStartMs } from '../../engine/localTime.js';
 import { Binder, type BuiltSql } from '../../engine/sql.js';
 import type { QueryContext } from '../context.js';
-import { cleanedPagesSql } from '../pathCleaning.js';
+import { cleanedPagesSql } from '../../engine/duckdb/pathCleaningSql.js';
+import { MAX_CLEANED_PATH } from '../pathCleaning.js';
 import type { DateRange } from '../ranges.js';
 import { PAGE_VIEW, SESSION_GAP_MS, type PathsParams } from './types.js';
+import type { DuckDBMaterializedResult } from '@duckdb/node-api';
+import type { ByEngine, ChunkedResult } from '../../engine/engine.js';
+import { routesOf } from './routes.js';
+import type { PathsRun } from './run.js';
 
 /**
  * The rows the routes are made of: per unit (an actor, or one of its sessions), its events on the
@@ -44,7 +49,7 @@ export function pathsSql(p: PathsParams, range: DateRange, ctx: QueryContext): B
   const paged = (list: string[]) => list.filter((n) => !slashKept || n.startsWith('/'));
   const rangePages = paged([p.selected_event, ...exclude]).length > 0;
   if (rangePages) {
-    ctes.push(`pages AS (${cleanedPagesSql(b, rules, `SELECT DISTINCT e.path FROM events e WHERE ${inRange} AND e.event = ${pageView} AND e.path IS NOT NULL`)})`);
+    ctes.push(`pages AS (${cleanedPagesSql(b, rules, `SELECT DISTINCT e.path FROM events e WHERE ${inRange} AND e.event = ${pageView} AND e.path IS NOT NULL`, MAX_CLEANED_PATH)})`);
   }
   const rawIs = (list: string[]) => {
     const pages = paged(list);
@@ -77,7 +82,7 @@ export function pathsSql(p: PathsParams, range: DateRange, ctx: QueryContext): B
   }
   // Each distinct page path is cleaned once (rules are regular expressions).
   if (!rangePages) {
-    ctes.push(`pages AS (${cleanedPagesSql(b, rules, `SELECT DISTINCT path FROM ev WHERE event = ${pageView} AND path IS NOT NULL`)})`);
+    ctes.push(`pages AS (${cleanedPagesSql(b, rules, `SELECT DISTINCT path FROM ev WHERE event = ${pageView} AND path IS NOT NULL`, MAX_CLEANED_PATH)})`);
   }
   ctes.push(`its AS (SELECT r.*, CASE WHEN r.event = ${pageView} AND r.path IS NOT NULL THEN pages.cleaned ELSE r.event END AS item, r.event = ${pageView} AS pv FROM ${rows} r LEFT JOIN pages ON pages.path = r.path)`);
   // What a name matches is a property of the item (a page view's event is pp.page_view, another's its item).
@@ -110,3 +115,13 @@ UNION ALL SELECT 0, CAST(pv AS DOUBLE), code, item FROM dict`,
     params: b.values,
   };
 }
+
+/** Each engine's statement and the reader of its chunked result into counted routes. */
+export interface PathsBuilder {
+  sql: typeof pathsSql;
+  routes(result: ChunkedResult, p: PathsParams): Pick<PathsRun, 'rows' | 'names'>;
+}
+
+export const pathsStatements: ByEngine<PathsBuilder> = {
+  duckdb: { sql: pathsSql, routes: (result, p) => routesOf(result as DuckDBMaterializedResult, p) },
+};

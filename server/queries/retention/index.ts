@@ -17,5 +17,5 @@ export const retentionRoute: QueryRoute<RetentionParams> = {
   doc: retentionDoc,
   validate: validateRetention,
   entitlements: () => [],
-  execute: async (store, p, ctx) => shapeRetention(await runRetention(store, p, ctx), p, ctx),
+  execute: async (engine, p, ctx) => shapeRetention(await runRetention(engine, p, ctx), p, ctx),
 };

@@ -2,7 +2,7 @@
 
 import { bucketsOf, nextBucket } from '../../engine/dates.js';
 import { num } from '../../engine/sql.js';
-import type { Row } from '../../store/eventStore.js';
+import type { Row } from '../../engine/engine.js';
 import { today, type QueryContext } from '../context.js';
 import type { DateRange } from '../ranges.js';
 import type { RetentionRun } from './run.js';

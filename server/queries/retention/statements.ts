@@ -9,6 +9,7 @@ import { Binder, type BuiltSql } from '../../engine/sql.js';
 import type { QueryContext } from '../context.js';
 import type { DateRange } from '../ranges.js';
 import type { Granularity, CohortDefinition, RetentionParams } from './types.js';
+import type { ByEngine } from '../../engine/engine.js';
 
 /** Period number of a return bucket relative to its cohort bucket (both local bucket starts). */
 export function periodExpr(cohort: string, bucket: string, g: Granularity): string {
@@ -72,3 +73,6 @@ export function buildRetentionSql(p: RetentionParams, range: DateRange, ctx: Que
   }
   return { sql: `${ctes}${extra}\n${parts.join('\nUNION ALL\n')}`, params: b.values };
 }
+
+/** The statement builder of each engine (the shaping reads the same rows from any). */
+export const retentionStatements: ByEngine<typeof buildRetentionSql> = { duckdb: buildRetentionSql };

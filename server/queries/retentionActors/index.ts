@@ -16,5 +16,5 @@ export const retentionActorsRoute: QueryRoute<RetentionActorsParams> = {
   doc: retentionActorsDoc,
   validate: validateRetentionActors,
   entitlements: () => ['actor_drilldown', 'saved_segments'],
-  execute: async (store, p, ctx, cursors) => shapeRetentionActors(await runRetentionActors(store, p, ctx, cursors), p, cursors),
+  execute: async (engine, p, ctx, cursors) => shapeRetentionActors(await runRetentionActors(engine, p, ctx, cursors), p, cursors),
 };

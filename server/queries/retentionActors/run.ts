@@ -1,9 +1,9 @@
-// Retention actors: runs the statements on the event store, the only part that touches it.
+// Retention actors: runs the statements of the engine's own builder on the engine, the only part that touches it.
 
-import type { EventStore, Row } from '../../store/eventStore.js';
+import type { EventEngine, Row } from '../../engine/engine.js';
 import type { QueryContext } from '../context.js';
 import type { CursorCodec } from '../cursors.js';
-import { buildRetentionActorsSql } from './statements.js';
+import { retentionActorsStatements } from './statements.js';
 import type { RetentionActorsParams } from './types.js';
 
 export interface RetentionActorsRun {
@@ -17,9 +17,9 @@ function scopeOf(p: RetentionActorsParams, ctx: QueryContext): unknown {
   return { query: 'retention/actors', project: ctx.projectId, timezone: ctx.timezone, ...rest, segments: [...ctx.segments] };
 }
 
-export async function runRetentionActors(store: EventStore, p: RetentionActorsParams, ctx: QueryContext, cursors: CursorCodec): Promise<RetentionActorsRun> {
+export async function runRetentionActors(engine: EventEngine, p: RetentionActorsParams, ctx: QueryContext, cursors: CursorCodec): Promise<RetentionActorsRun> {
   const scope = scopeOf(p, ctx);
   const after = p.cursor !== undefined ? cursors.decode<string>(scope, p.cursor, 'cursor') : undefined;
-  const q = buildRetentionActorsSql(p, ctx, after);
-  return { rows: await store.read(q.sql, q.params, { timeoutMs: ctx.timeoutMs }), scope };
+  const q = retentionActorsStatements[engine.kind](p, ctx, after);
+  return { rows: await engine.read(q.sql, q.params, { timeoutMs: ctx.timeoutMs }), scope };
 }

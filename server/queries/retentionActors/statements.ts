@@ -6,6 +6,7 @@ import { Binder, type BuiltSql } from '../../engine/sql.js';
 import type { QueryContext } from '../context.js';
 import { cohortCtes, periodExpr } from '../retention/statements.js';
 import type { RetentionActorsParams } from './types.js';
+import type { ByEngine } from '../../engine/engine.js';
 
 export function buildRetentionActorsSql(p: RetentionActorsParams, ctx: QueryContext, after: string | undefined): BuiltSql {
   const b = new Binder();
@@ -19,3 +20,6 @@ export function buildRetentionActorsSql(p: RetentionActorsParams, ctx: QueryCont
   const sql = `${ctes}\nSELECT s.actor FROM ${from} WHERE ${where.join(' AND ')} ORDER BY s.actor LIMIT ${b.bind(p.limit + 1)}`;
   return { sql, params: b.values };
 }
+
+/** The statement builder of each engine (the shaping reads the same rows from any). */
+export const retentionActorsStatements: ByEngine<typeof buildRetentionActorsSql> = { duckdb: buildRetentionActorsSql };

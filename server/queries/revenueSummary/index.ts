@@ -17,5 +17,5 @@ export const revenueSummaryRoute: QueryRoute<RevenueSummaryParams> = {
   doc: revenueSummaryDoc,
   validate: validateRevenueSummary,
   entitlements: () => [],
-  execute: async (store, p, ctx) => shapeRevenueSummary(await runRevenueSummary(store, p, ctx), p, ctx.currency),
+  execute: async (engine, p, ctx) => shapeRevenueSummary(await runRevenueSummary(engine, p, ctx), p, ctx.currency),
 };

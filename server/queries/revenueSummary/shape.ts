@@ -1,7 +1,7 @@
 // Revenue summary: turns the rows into the answer. Pure.
 
 import { num } from '../../engine/sql.js';
-import type { Row } from '../../store/eventStore.js';
+import type { Row } from '../../engine/engine.js';
 import type { RevenueSummaryParams, RevenueSummaryResponse } from './types.js';
 
 export function shapeRevenueSummary(row: Row, p: RevenueSummaryParams, currency: string): RevenueSummaryResponse {

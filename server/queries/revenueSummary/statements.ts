@@ -8,6 +8,7 @@ import { scanActorDays } from '../../engine/rollups/actorDays.js';
 import { Binder, type BuiltSql } from '../../engine/sql.js';
 import type { QueryContext } from '../context.js';
 import type { RevenueSummaryParams } from './types.js';
+import type { ByEngine } from '../../engine/engine.js';
 
 export function buildRevenueSummarySql(p: RevenueSummaryParams, ctx: QueryContext): BuiltSql {
   const b = new Binder();
@@ -23,3 +24,6 @@ export function buildRevenueSummarySql(p: RevenueSummaryParams, ctx: QueryContex
 FROM (${perActor})`;
   return { sql, params: b.values };
 }
+
+/** The statement builder of each engine (the shaping reads the same rows from any). */
+export const revenueSummaryStatements: ByEngine<typeof buildRevenueSummarySql> = { duckdb: buildRevenueSummarySql };

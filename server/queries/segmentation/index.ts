@@ -16,5 +16,5 @@ export const segmentationRoute: QueryRoute<SegmentationParams> = {
   doc: segmentationDoc,
   validate: validateSegmentation,
   entitlements: () => [],
-  execute: async (store, p, ctx) => shapeSegmentation(await runSegmentation(store, p, ctx), p, ctx),
+  execute: async (engine, p, ctx) => shapeSegmentation(await runSegmentation(engine, p, ctx), p, ctx),
 };

@@ -1,9 +1,9 @@
-// Segmentation: runs the statements on the event store, the only part that touches it.
+// Segmentation: runs the statements of the engine's own builder on the engine, the only part that touches it.
 
-import type { EventStore, Row } from '../../store/eventStore.js';
+import type { EventEngine, Row } from '../../engine/engine.js';
 import type { QueryContext } from '../context.js';
 import { compareRange, effectiveRange, type DateRange } from '../ranges.js';
-import { buildSegmentationSql } from './statements.js';
+import { segmentationStatements } from './statements.js';
 import type { SegmentationParams } from './types.js';
 
 export interface SegmentationRun {
@@ -11,11 +11,11 @@ export interface SegmentationRun {
   compare?: { range: DateRange; rows: Row[] };
 }
 
-export async function runSegmentation(store: EventStore, p: SegmentationParams, ctx: QueryContext): Promise<SegmentationRun> {
+export async function runSegmentation(engine: EventEngine, p: SegmentationParams, ctx: QueryContext): Promise<SegmentationRun> {
   const range = effectiveRange(p, ctx);
   const read = async (r: DateRange) => {
-    const q = buildSegmentationSql(p, r, ctx);
-    return { range: r, rows: await store.read(q.sql, q.params, { timeoutMs: ctx.timeoutMs }) };
+    const q = segmentationStatements[engine.kind](p, r, ctx);
+    return { range: r, rows: await engine.read(q.sql, q.params, { timeoutMs: ctx.timeoutMs }) };
   };
   const [main, compare] = await Promise.all([read(range), p.compare ? read(compareRange(p.compare, range)) : undefined]);
   return { main, compare };

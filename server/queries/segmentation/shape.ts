@@ -3,7 +3,7 @@
 import { bucketsOf } from '../../engine/dates.js';
 import { hourBuckets, hourLabel } from '../../engine/localTime.js';
 import { num, numOrNull } from '../../engine/sql.js';
-import type { Row } from '../../store/eventStore.js';
+import type { Row } from '../../engine/engine.js';
 import type { QueryContext } from '../context.js';
 import type { DateRange } from '../ranges.js';
 import type { SegmentationRun } from './run.js';

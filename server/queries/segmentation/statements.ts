@@ -10,6 +10,7 @@ import { Binder, type BuiltSql } from '../../engine/sql.js';
 import type { QueryContext } from '../context.js';
 import type { DateRange } from '../ranges.js';
 import type { SegmentationMetric, SegmentationParams } from './types.js';
+import type { ByEngine } from '../../engine/engine.js';
 
 /** The metric as an aggregate over `base` rows; NULL where a sum or mean has nothing to add. */
 const METRICS: Record<SegmentationMetric, string> = {
@@ -88,3 +89,6 @@ SELECT r.rk > ${limit} AS is_other, CASE WHEN r.rk > ${limit} THEN NULL ELSE bas
 FROM base JOIN ranked r ON r.gval IS NOT DISTINCT FROM base.gval GROUP BY 1, 2, bucket`;
   return { sql, params: b.values };
 }
+
+/** The statement builder of each engine (the shaping reads the same rows from any). */
+export const segmentationStatements: ByEngine<typeof buildSegmentationSql> = { duckdb: buildSegmentationSql };

@@ -16,5 +16,5 @@ export const stickinessRoute: QueryRoute<StickinessParams> = {
   doc: stickinessDoc,
   validate: validateStickiness,
   entitlements: () => [],
-  execute: async (store, p, ctx) => shapeStickiness(await runStickiness(store, p, ctx), p),
+  execute: async (engine, p, ctx) => shapeStickiness(await runStickiness(engine, p, ctx), p),
 };

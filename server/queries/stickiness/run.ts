@@ -1,11 +1,11 @@
-// Stickiness: runs the statements on the event store, the only part that touches it.
+// Stickiness: runs the statements of the engine's own builder on the engine, the only part that touches it.
 
-import type { EventStore, Row } from '../../store/eventStore.js';
+import type { EventEngine, Row } from '../../engine/engine.js';
 import type { QueryContext } from '../context.js';
-import { buildStickinessSql } from './statements.js';
+import { stickinessStatements } from './statements.js';
 import type { StickinessParams } from './types.js';
 
-export async function runStickiness(store: EventStore, p: StickinessParams, ctx: QueryContext): Promise<Row[]> {
-  const q = buildStickinessSql(p, ctx);
-  return store.read(q.sql, q.params, { timeoutMs: ctx.timeoutMs });
+export async function runStickiness(engine: EventEngine, p: StickinessParams, ctx: QueryContext): Promise<Row[]> {
+  const q = stickinessStatements[engine.kind](p, ctx);
+  return engine.read(q.sql, q.params, { timeoutMs: ctx.timeoutMs });
 }

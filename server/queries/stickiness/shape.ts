@@ -2,7 +2,7 @@
 
 import { rangeLength } from '../../engine/dates.js';
 import { num } from '../../engine/sql.js';
-import type { Row } from '../../store/eventStore.js';
+import type { Row } from '../../engine/engine.js';
 import type { StickinessParams, StickinessResponse } from './types.js';
 
 export function shapeStickiness(rows: Row[], p: StickinessParams): StickinessResponse {

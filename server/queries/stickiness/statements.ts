@@ -5,6 +5,7 @@ import { scanActiveDays } from '../../engine/rollups/actorDays.js';
 import { Binder, type BuiltSql } from '../../engine/sql.js';
 import type { QueryContext } from '../context.js';
 import type { StickinessParams } from './types.js';
+import type { ByEngine } from '../../engine/engine.js';
 
 export function buildStickinessSql(p: StickinessParams, ctx: QueryContext): BuiltSql {
   const b = new Binder();
@@ -14,3 +15,6 @@ export function buildStickinessSql(p: StickinessParams, ctx: QueryContext): Buil
   const sql = `SELECT days, count(*) AS actors FROM (SELECT actor, count(DISTINCT day) AS days FROM (${base}) GROUP BY actor) GROUP BY days`;
   return { sql, params: b.values };
 }
+
+/** The statement builder of each engine (the shaping reads the same rows from any). */
+export const stickinessStatements: ByEngine<typeof buildStickinessSql> = { duckdb: buildStickinessSql };

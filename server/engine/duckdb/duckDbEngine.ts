@@ -1,4 +1,4 @@
-// The events database (DuckDB): one instance per file per process, a writer connection for
+// The DuckDB event engine: one instance per file per process, a writer connection for
 // appends and a small pool of reader connections so queries run concurrently on the libuv pool.
 // Reads take a time limit and are interrupted when it passes. The writer is used by one caller at
 // a time: DuckDB closes a connection's pending result when another statement starts on it, so a
@@ -7,26 +7,11 @@
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DuckDBConnection, DuckDBInstance, type DuckDBMaterializedResult, type DuckDBValue } from '@duckdb/node-api';
-import { QueryMemoryError, QueryTimeoutError } from '../http/errors.js';
+import { QueryMemoryError, QueryTimeoutError } from '../../http/errors.js';
+import type { EventEngine, ReadOptions, Row, TurnOptions } from '../engine.js';
 
+export type { ReadOptions, Row, TurnOptions } from '../engine.js';
 export type SqlParams = DuckDBValue[] | Record<string, DuckDBValue>;
-export type Row = Record<string, DuckDBValue>;
-
-export interface ReadOptions {
-  /** Interrupt the query after this many milliseconds and answer 408 `query_timeout`. */
-  timeoutMs?: number;
-  /** Run at once, without waiting for acknowledged events to be loaded (for reads that do not look at them). */
-  skipBarrier?: boolean;
-}
-
-export interface TurnOptions {
-  /**
-   * Whose stored events the turn may change: every project's (the default, counted when the turn
-   * ends), or those the turn reports through `changed` once they are committed (none, for writes
-   * that no query reads).
-   */
-  changes?: 'all' | 'reported';
-}
 
 /** DuckDB's own memory budget; without one it takes up to 80% of the machine's memory. */
 export interface StoreOptions {
@@ -87,7 +72,8 @@ async function interruptible<T>(conn: DuckDBConnection, signal: AbortSignal | un
   }
 }
 
-export class EventStore {
+export class DuckDbEngine implements EventEngine {
+  readonly kind = 'duckdb' as const;
   private readonly idle: DuckDBConnection[] = [];
   private readonly waiting: Array<{ resolve: (c: DuckDBConnection) => void; reject: (err: Error) => void }> = [];
   private readonly all: DuckDBConnection[] = [];
@@ -108,7 +94,7 @@ export class EventStore {
     private readonly memoryLimitMb: number | undefined,
   ) {}
 
-  static async open(file: string, options: StoreOptions = {}): Promise<EventStore> {
+  static async open(file: string, options: StoreOptions = {}): Promise<DuckDbEngine> {
     const instance = await DuckDBInstance.create(file, {
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'true',
@@ -122,7 +108,7 @@ export class EventStore {
     });
     const writer = await instance.connect();
     await writer.run("SET GLOBAL TimeZone = 'UTC'");
-    const store = new EventStore(instance, writer, options.memoryLimitMb);
+    const store = new DuckDbEngine(instance, writer, options.memoryLimitMb);
     for (let i = 0; i < READERS; i++) {
       const c = await instance.connect();
       store.all.push(c);
@@ -137,7 +123,7 @@ export class EventStore {
    * stops, and the answer is 408 even if it managed to finish.
    */
   async read(sql: string, params: SqlParams = [], options: ReadOptions = {}): Promise<Row[]> {
-    return this.timed(options, async (conn) => (await conn.runAndReadAll(sql, params)).getRowObjects());
+    return this.timed(options, async (conn) => (await conn.runAndReadAll(sql, params)).getRowObjects() as Row[]);
   }
 
   /**
@@ -255,6 +241,19 @@ export class EventStore {
   /** Whether the store answers: a readiness check must not wait for ingestion. */
   async ping(): Promise<void> {
     await this.read('SELECT 1', [], { skipBarrier: true });
+  }
+
+  async newestReceipt(): Promise<Date | null> {
+    const [row] = await this.read('SELECT epoch_ms(max(received_at)) AS t FROM events');
+    const t = row?.t;
+    return t === null || t === undefined ? null : new Date(Number(t));
+  }
+
+  async size(projectId?: number): Promise<{ events: number }> {
+    const [row] = projectId === undefined
+      ? await this.read('SELECT count(*) AS n FROM events')
+      : await this.read('SELECT count(*) AS n FROM events WHERE project_id = $1', [projectId]);
+    return { events: Number(row?.n ?? 0) };
   }
 
   async checkpoint(): Promise<void> {

@@ -6,12 +6,12 @@
 import t, { type Test } from 'tap';
 import path from 'node:path';
 import { tempDir } from '../support/tempDir.js';
-import { EventStore } from '../../server/store/eventStore.js';
+import { DuckDbEngine } from '../../server/engine/duckdb/duckDbEngine.js';
 import { QueryMemoryError } from '../../server/http/errors.js';
-import { appliedEvents, migrateEvents } from '../../server/store/migrate.js';
+import { appliedEvents, migrateEvents } from '../../server/engine/duckdb/migrations.js';
 
-async function openStore(t: Test): Promise<EventStore> {
-  const store = await EventStore.open(path.join(await tempDir(t), 'events.duckdb'));
+async function openStore(t: Test): Promise<DuckDbEngine> {
+  const store = await DuckDbEngine.open(path.join(await tempDir(t), 'events.duckdb'));
   t.teardown(() => store.close());
   await store.write('CREATE TABLE marks (who VARCHAR)');
   return store;
@@ -23,7 +23,7 @@ function gate(): { open: () => void; opened: Promise<void> } {
   return { open, opened };
 }
 
-async function marks(store: EventStore): Promise<string[]> {
+async function marks(store: DuckDbEngine): Promise<string[]> {
   return (await store.read('SELECT who FROM marks ORDER BY who')).map((r) => String(r.who));
 }
 
@@ -75,7 +75,7 @@ t.test('the applied migrations are read without waiting for the writer', async (
 });
 
 t.test('a read beyond the memory budget is refused with 503 query_memory_exceeded, and the store goes on', async (t) => {
-  const store = await EventStore.open(path.join(await tempDir(t), 'events.duckdb'), { memoryLimitMb: 64 });
+  const store = await DuckDbEngine.open(path.join(await tempDir(t), 'events.duckdb'), { memoryLimitMb: 64 });
   t.teardown(() => store.close());
   // A list of three million strings cannot spill: it needs far more than 64 MiB at once.
   const err = await store.read('SELECT list(md5(i::VARCHAR)) AS x FROM range(3000000) t(i)').catch((e: unknown) => e);
@@ -86,7 +86,7 @@ t.test('a read beyond the memory budget is refused with 503 query_memory_exceede
 });
 
 t.test('closing under running work interrupts the reads, stops the owners of their own connections and settles every promise', async (t) => {
-  const store = await EventStore.open(path.join(await tempDir(t), 'events.duckdb'));
+  const store = await DuckDbEngine.open(path.join(await tempDir(t), 'events.duckdb'));
   const long = 'SELECT count(*) AS n FROM range(3000000000) t(x) WHERE x % 7 = 3';
   let stopped = false;
   const conn = await store.connect(async () => {

@@ -1,0 +1,55 @@
+// The statement builders of the features outside queries/ (the events list and catalogs, recordings,
+// behavior reports, labeled events, path cleaning, requests about a person, what ingestion stores besides events, the admin
+// figures) and the jobs that change stored events, one set per engine kind. A feature asks
+// `statementsOf(services.events)` for its builders and runs what they build on the same engine;
+// the rows it reads back are turned into answers by the feature, whatever the engine. A second
+// engine writes a module of the same shape per feature and adds it here (tsc names what is missing).
+
+import type { ByEngine, EngineKind } from './engine.js';
+import * as duckdbEvents from './duckdb/eventsSql.js';
+import * as duckdbReplay from './duckdb/replaySql.js';
+import * as duckdbLabeled from './duckdb/labeledSql.js';
+import * as duckdbBehavior from './duckdb/behaviorSql.js';
+import * as duckdbPathCleaning from './duckdb/pathCleaningSql.js';
+import * as duckdbAdmin from './duckdb/adminSql.js';
+import * as duckdbIngest from './duckdb/ingestSql.js';
+import { purgeEvents } from './duckdb/deleteEvents.js';
+import * as duckdbPersons from './duckdb/personsSql.js';
+import * as duckdbPersonsDelete from './duckdb/personsDelete.js';
+
+type Builders<M, K extends keyof M> = Pick<M, K>;
+
+export interface FeatureStatements {
+  events: Builders<typeof duckdbEvents, 'listEventsSql' | 'doctorAcceptedSql' | 'distinctIdsOfActorSql' | 'actorsOfSql' | 'eventCatalogSql' | 'propertyKindsSql'>;
+  replay: typeof duckdbReplay;
+  behavior: typeof duckdbBehavior;
+  admin: typeof duckdbAdmin;
+  ingest: typeof duckdbIngest;
+  persons: typeof duckdbPersons;
+  pathCleaning: Builders<typeof duckdbPathCleaning, 'ruleCheckSql' | 'trimmedPathSql' | 'ruleStepSql'>;
+  labeled: Builders<typeof duckdbLabeled, 'countMatchingSql' | 'labeledCountsSql'>;
+  /**
+   * The jobs that change stored events, each one transaction on the connection of a writer turn
+   * (`EventEngine.useWriter`) taken while no rollup fold runs.
+   */
+  jobs: { syncDerived: typeof duckdbLabeled.syncDerived; purgeEvents: typeof purgeEvents; deletePerson: typeof duckdbPersonsDelete };
+}
+
+const STATEMENTS: ByEngine<FeatureStatements> = {
+  duckdb: {
+    events: duckdbEvents,
+    replay: duckdbReplay,
+    behavior: duckdbBehavior,
+    admin: duckdbAdmin,
+    ingest: duckdbIngest,
+    persons: duckdbPersons,
+    pathCleaning: duckdbPathCleaning,
+    labeled: duckdbLabeled,
+    jobs: { syncDerived: duckdbLabeled.syncDerived, purgeEvents, deletePerson: duckdbPersonsDelete },
+  },
+};
+
+/** The builders of `engine`'s kind. */
+export function statementsOf(engine: { kind: EngineKind }): FeatureStatements {
+  return STATEMENTS[engine.kind];
+}
