@@ -12,6 +12,7 @@ import { normalizeEvent, type EventRow } from './normalizeEvent.js';
 import { rejectionRows } from './rejections.js';
 import type { SdkInfo } from './sdkInfo.js';
 import { urlQueryPolicy } from '../behavior/behaviorSettings.js';
+import type { ClientHints } from '../web/eventProps.js';
 
 export const MAX_EVENTS_PER_REQUEST = 500;
 
@@ -30,6 +31,8 @@ export interface TrackContext {
   credential: IngestCredential;
   sdk: SdkInfo | null;
   requestId: string;
+  /** The request's user agent and address; server keys' requests describe the sender, not a visitor, so theirs are ignored. */
+  client?: ClientHints;
 }
 
 export class TooManyEventsError extends AppError {
@@ -61,7 +64,7 @@ export type Refused = Refusal & { event: unknown };
 export async function storeEvents(services: Services, items: Array<{ index: number; item: unknown }>, ctx: TrackContext, refused: Refused[] = []): Promise<IngestResult> {
   const receivedAt = services.clock.now();
   const { key, source } = ctx.credential;
-  const normalize = { projectId: key.project_id, receivedAt, source, sdk: ctx.sdk, keyId: key.public_id, keptParams: urlQueryPolicy(services.meta, key.project_id) };
+  const normalize = { projectId: key.project_id, receivedAt, source, sdk: ctx.sdk, keyId: key.public_id, keptParams: urlQueryPolicy(services.meta, key.project_id), client: source === 'server' ? undefined : ctx.client };
   const rows: EventRow[] = [];
   const all = [...refused];
   for (const { index, item } of items) {
