@@ -59,6 +59,7 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'query_timeouts.stickiness', env: 'PP_QUERY_TIMEOUT_STICKINESS_MS', kind: 'int', description: 'time limit of the stickiness query, in ms (default: query_timeout_ms)' },
   { key: 'query_timeouts.activity_summary', env: 'PP_QUERY_TIMEOUT_ACTIVITY_SUMMARY_MS', kind: 'int', description: 'time limit of the activity summary query, in ms (default: query_timeout_ms)' },
   { key: 'query_timeouts.revenue_summary', env: 'PP_QUERY_TIMEOUT_REVENUE_SUMMARY_MS', kind: 'int', description: 'time limit of the revenue summary query, in ms (default: query_timeout_ms)' },
+  { key: 'query_timeouts.web', env: 'PP_QUERY_TIMEOUT_WEB_MS', kind: 'int', description: 'time limit of the Web page query, in ms (default: query_timeout_ms)' },
   { key: 'query_timeouts.paths', env: 'PP_QUERY_TIMEOUT_PATHS_MS', kind: 'int', description: 'time limit of the paths query, in ms (default: query_timeout_ms)' },
   { key: 'query_timeouts.correlations', env: 'PP_QUERY_TIMEOUT_CORRELATIONS_MS', kind: 'int', description: 'time limit of the correlations query, in ms (default: query_timeout_ms)' },
   { key: 'query_timeouts.activation_drivers', env: 'PP_QUERY_TIMEOUT_ACTIVATION_DRIVERS_MS', kind: 'int', description: 'time limit of the activation drivers query, in ms (default: query_timeout_ms)' },
@@ -118,7 +119,7 @@ export interface Config {
   query_timeout_ms: number;
   query_cache_mb: number;
   /** Per-query limits overriding query_timeout_ms, by query name. */
-  query_timeouts: Partial<Record<'funnel' | 'retention' | 'retention_actors' | 'segmentation' | 'lifecycle' | 'stickiness' | 'activity_summary' | 'revenue_summary' | 'paths' | 'correlations' | 'activation_drivers', number>>;
+  query_timeouts: Partial<Record<'funnel' | 'retention' | 'retention_actors' | 'segmentation' | 'lifecycle' | 'stickiness' | 'activity_summary' | 'revenue_summary' | 'paths' | 'correlations' | 'activation_drivers' | 'web', number>>;
   license: { trusted_keys_dir?: string };
   /** false: trust no X-Forwarded-For; a number: that many proxy hops; a list: those proxy addresses. */
   trust_proxy: TrustProxy;
