@@ -20,6 +20,12 @@ export const SOCIAL_SITES: readonly string[] = [
   'kakao.com', 'qzone.qq.com', 'douban.com', 'habr.com', 'lobste.rs', 'digg.com', 'meetup.com', 'nextdoor.com',
 ];
 
+/** Web mail: a click from a message in one of these is email. */
+export const EMAIL_SITES: readonly string[] = [
+  'mail.google.com', 'inbox.google.com', 'mail.yahoo.com', 'outlook.live.com', 'outlook.office.com', 'outlook.office365.com', 'mail.yandex.ru',
+  'e.mail.ru', 'mail.proton.me', 'mail.aol.com', 'mail.zoho.com', 'app.fastmail.com', 'webmail.gmx.net', 'web.de', 'mail.ukr.net',
+];
+
 /** Page-URL `utm_medium` values naming a channel (compared lowercased). */
 export const PAID_MEDIUMS: readonly string[] = ['cpc', 'ppc', 'paid', 'paidsearch', 'paid_search', 'paid-search', 'sem', 'cpm', 'display', 'retargeting'];
 export const EMAIL_MEDIUMS: readonly string[] = ['email', 'e-mail', 'e_mail', 'newsletter', 'mail'];

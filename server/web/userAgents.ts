@@ -16,6 +16,8 @@ export interface ClientInfo {
 /** Bowser's patterns run on the text: a user agent is cut to this length before it is parsed. */
 export const USER_AGENT_MAX = 512;
 const DEVICE_TYPES = new Set(['desktop', 'mobile', 'tablet', 'tv', 'bot']);
+/** Living-room devices bowser reads as tablets or desktops: TV sets, TV boxes and game consoles. */
+const TV_MARKS = ['Android TV', 'SmartTV', 'SMART-TV', 'GoogleTV', 'AppleTV', 'Xbox', 'PlayStation', 'Nintendo'];
 const NONE: ClientInfo = Object.freeze({ browser: null, browser_version: null, os: null, device_type: null });
 
 /** A least-recently-used map: a Map keeps insertion order, so a hit is re-inserted and the oldest key is first. */
@@ -58,7 +60,8 @@ export function parseUserAgent(userAgent: string): ClientInfo {
   if (ua === '') return NONE;
   const r = Bowser.parse(ua);
   const browser = nonEmpty(r.browser.name);
-  const type = r.platform.type && DEVICE_TYPES.has(r.platform.type) ? r.platform.type : null;
+  const given = r.platform.type && DEVICE_TYPES.has(r.platform.type) ? r.platform.type : null;
+  const type = given !== 'bot' && TV_MARKS.some((m) => ua.includes(m)) ? 'tv' : given;
   return {
     browser,
     browser_version: browser ? majorOf(r.browser.version) : null,

@@ -6,7 +6,7 @@
 // address.
 
 import { CAMPAIGN_PARAMS } from '../ingest/urlQuery.js';
-import { EMAIL_MEDIUMS, ORGANIC_MEDIUMS, PAID_MEDIUMS, SEARCH_ENGINES, SOCIAL_MEDIUMS, SOCIAL_SITES } from './sourceDomains.js';
+import { EMAIL_MEDIUMS, EMAIL_SITES, ORGANIC_MEDIUMS, PAID_MEDIUMS, SEARCH_ENGINES, SOCIAL_MEDIUMS, SOCIAL_SITES } from './sourceDomains.js';
 import { clientOf } from './userAgents.js';
 import { countryOf } from './countries.js';
 
@@ -107,9 +107,10 @@ function domainList(names: readonly string[]): DomainList {
 
 const SEARCH = domainList(SEARCH_ENGINES);
 const SOCIAL = domainList(SOCIAL_SITES);
+const MAIL = domainList(EMAIL_SITES);
 
 /** Whether the domain or one of its parents is on the list. */
-export function onList(domain: string, list: DomainList): boolean {
+function onList(domain: string, list: DomainList): boolean {
   const labels = domain.split('.');
   for (let i = 0; i < labels.length; i++) {
     if (list.exact.has(labels.slice(i).join('.'))) return true;
@@ -127,14 +128,15 @@ export function channelOf(c: { campaign: Partial<Record<string, string>>; referr
   const source = c.campaign.utm_source?.toLowerCase();
   const ref = c.referringDomain;
   const internal = ref !== null && c.pageDomain !== null && (ref === c.pageDomain || ref.endsWith(`.${c.pageDomain}`) || c.pageDomain.endsWith(`.${ref}`));
-  const searchRef = ref !== null && !internal && isSearchEngine(ref);
+  const searchRef = ref !== null && !internal && !onList(ref, MAIL) && isSearchEngine(ref);
+  const mailRef = ref !== null && !internal && onList(ref, MAIL);
   const socialRef = ref !== null && !internal && isSocialSite(ref);
   const sourceDomain = source && source.includes('.') ? source : source ? `${source}.com` : null;
   // 1. paid search: a search engine's ad click id, or a paid medium not from a social site.
   if (c.campaign.gclid || c.campaign.msclkid) return 'paid search';
   if (medium && PAID_MEDIUMS.includes(medium) && !socialRef && !(sourceDomain !== null && isSocialSite(sourceDomain))) return 'paid search';
   // 2. email
-  if ((medium && EMAIL_MEDIUMS.includes(medium)) || (source && EMAIL_MEDIUMS.includes(source))) return 'email';
+  if ((medium && EMAIL_MEDIUMS.includes(medium)) || (source && EMAIL_MEDIUMS.includes(source)) || mailRef) return 'email';
   // 3. social
   if ((medium && SOCIAL_MEDIUMS.includes(medium)) || c.campaign.fbclid || socialRef || (sourceDomain !== null && isSocialSite(sourceDomain))) return 'social';
   // 4. organic search
