@@ -25,6 +25,7 @@ interface NavItem {
 function projectNav(id: number, billed: boolean): Array<{ heading: string; items: NavItem[] }> {
   const base = `/projects/${id}`;
   return [
+    { heading: 'Web', items: [{ href: `${base}/web`, label: 'Web analytics' }] },
     {
       heading: 'Insights',
       items: [
