@@ -127,6 +127,10 @@ export function WebAnalytics() {
           </div>
         </>
       )}
+      <footer class="result-meta web-attribution">
+        Countries: <a href="https://db-ip.com" rel="noreferrer">IP Geolocation by DB-IP</a>, licensed under{' '}
+        <a href="https://creativecommons.org/licenses/by/4.0/" rel="noreferrer">CC BY 4.0</a>, shipped with pp and read offline.
+      </footer>
     </section>
   );
 }
