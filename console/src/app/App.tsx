@@ -22,7 +22,6 @@ const EventsExplorer = lazy(() => import('../events/EventsExplorer').then((m) =>
 const Catalog = lazy(() => import('../events/Catalog').then((m) => m.Catalog));
 const Organization = lazy(() => import('../accounts/Organization').then((m) => m.Organization));
 const ProjectSettings = lazy(() => import('../accounts/ProjectSettings').then((m) => m.ProjectSettings));
-const WebAnalytics = lazy(() => import('../web/WebAnalytics').then((m) => m.WebAnalytics));
 const BehaviorPages = lazy(() => import('../behavior/Pages').then((m) => m.Pages));
 const PageReport = lazy(() => import('../behavior/PageReport').then((m) => m.PageReport));
 const BehaviorForms = lazy(() => import('../behavior/Forms').then((m) => m.Forms));
@@ -90,7 +89,6 @@ function Gate() {
         <Route path="/projects/:projectId/insights/saved/:insightId" component={SavedInsight} />
         <Route path="/projects/:projectId/dashboards" component={Dashboards} />
         <Route path="/projects/:projectId/dashboards/:dashboardId" component={Dashboard} />
-        <Route path="/projects/:projectId/web" component={WebAnalytics} />
         <Route path="/projects/:projectId/behavior/pages" component={BehaviorPages} />
         <Route path="/projects/:projectId/behavior/page" component={PageReport} />
         <Route path="/projects/:projectId/behavior/forms" component={BehaviorForms} />
