@@ -4,6 +4,9 @@
 
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { EventFilters, EventOrder } from './eventsQuery.js';
+import { filtersCondition } from '../engine/conditions.js';
+
+const NO_SEGMENTS = new Map();
 
 export interface SqlWhere {
   sql: string;
@@ -65,6 +68,8 @@ export function eventFilterClauses(w: WhereBuilder, projectId: number, f: EventF
   if (f.source !== undefined) w.add(`e.source = ${w.bind(f.source)}`);
   if (f.from) w.add(`e.received_at >= ${w.bind(f.from.toISOString())}::TIMESTAMPTZ`);
   if (f.to) w.add(`e.received_at < ${w.bind(f.to.toISOString())}::TIMESTAMPTZ`);
+  // The queries' filter conditions, their values bound through this builder.
+  if (f.props) w.add(filtersCondition({ values: [], bind: (v: DuckDBValue) => w.bind(v) }, f.props, NO_SEGMENTS));
   return w;
 }
 

@@ -8,7 +8,7 @@ import { parseUserAgent, Lru } from '../../server/web/userAgents.js';
 import { campaignOf, channelOf, domainOf, webFields } from '../../server/web/webFields.js';
 import { countryOf } from '../../server/web/countries.js';
 import { startTestServer } from '../support/testServer.js';
-import { createTenant } from '../support/factories.js';
+import { accessTokenFor, createTenant } from '../support/factories.js';
 import { createIngestKey, ingestEvents, storedEvents, type TestKey } from '../support/ingest.js';
 
 t.test('user agents: browser, major version, OS and device type', async (t) => {
@@ -73,4 +73,18 @@ t.test('through ingestion', async (t) => {
   t.strictSame(byEvent.signup!.props, { $user_agent: iphone, plan: 'pro', $channel: 'direct', $browser: 'Safari', $browser_version: '17', $os: 'iOS', $device_type: 'mobile', $country: 'DE' });
   t.equal(byEvent.job_done!.props, null);
   t.notOk(JSON.stringify(rows).includes('85.214'), 'the address is stored nowhere');
+
+  // The events list filters on them like on any property.
+  const token = await accessTokenFor(server, tenant.owner, tenant.org);
+  const list = (filters: string, extra = '') => server.request('GET', `/api/v1/projects/${tenant.project.id}/events?filters=${encodeURIComponent(filters)}${extra}`, { token });
+  const de = await list(JSON.stringify([{ field: 'props.$country', op: 'eq', value: 'DE' }]));
+  t.equal(de.status, 200, de.text);
+  t.strictSame(de.body.items.map((e: { event: string }) => e.event), ['signup']);
+  const mobile = await list(JSON.stringify([{ field: 'props.$device_type', op: 'eq', value: 'mobile' }, { field: 'props.$channel', op: 'in', value: ['email', 'direct'] }]));
+  t.strictSame(mobile.body.items.map((e: { event: string }) => e.event).sort(), ['pp.page_view', 'signup']);
+  const bad = await list('{"field":"props.$country"}');
+  t.equal(bad.status, 422);
+  t.match(bad.body.error.message, /filters must be a JSON-encoded array/);
+  const doctor = await list('[]', `&view=doctor&from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z`);
+  t.equal(doctor.status, 422);
 });

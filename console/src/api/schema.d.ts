@@ -6736,6 +6736,8 @@ export interface operations {
                 cursor?: string;
                 /** @description repeat to match any of the names; view=doctor takes at most one */
                 event?: string[];
+                /** @description a JSON-encoded array of QueryFilter objects, all of which must match (e.g. [{"field":"props.$country","op":"eq","value":"DE"}]); not with view=doctor */
+                filters?: string;
                 /** @description time of receipt, inclusive (RFC 3339); required with view=doctor */
                 from?: string;
                 /** @description only events stored with warnings (doctor view: and refused attempts) */
