@@ -62,6 +62,7 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'query_timeouts.paths', env: 'PP_QUERY_TIMEOUT_PATHS_MS', kind: 'int', description: 'time limit of the paths query, in ms (default: query_timeout_ms)' },
   { key: 'query_timeouts.correlations', env: 'PP_QUERY_TIMEOUT_CORRELATIONS_MS', kind: 'int', description: 'time limit of the correlations query, in ms (default: query_timeout_ms)' },
   { key: 'query_timeouts.activation_drivers', env: 'PP_QUERY_TIMEOUT_ACTIVATION_DRIVERS_MS', kind: 'int', description: 'time limit of the activation drivers query, in ms (default: query_timeout_ms)' },
+  { key: 'query_timeouts.web', env: 'PP_QUERY_TIMEOUT_WEB_MS', kind: 'int', description: 'time limit of the Web page query, in ms (default: query_timeout_ms)' },
   { key: 'license.trusted_keys_dir', env: 'PP_LICENSE_TRUSTED_KEYS', kind: 'string', description: 'directory of extra trusted license public keys (<kid>.pem)' },
   { key: 'trust_proxy', env: 'PP_TRUST_PROXY', kind: 'proxy', description: 'the reverse proxies whose X-Forwarded-For is believed: how many stand in front of pp (1, 2…) or their addresses (comma-separated IPs, CIDR ranges, loopback, linklocal, uniquelocal); default none' },
   { key: 'ingest.dedup_window_hours', env: 'PP_INGEST_DEDUP_WINDOW_HOURS', kind: 'int', description: 'how far back a re-sent event uuid is recognized as already stored, in hours (default 24)' },
@@ -118,7 +119,7 @@ export interface Config {
   query_timeout_ms: number;
   query_cache_mb: number;
   /** Per-query limits overriding query_timeout_ms, by query name. */
-  query_timeouts: Partial<Record<'funnel' | 'retention' | 'retention_actors' | 'segmentation' | 'lifecycle' | 'stickiness' | 'activity_summary' | 'revenue_summary' | 'paths' | 'correlations' | 'activation_drivers', number>>;
+  query_timeouts: Partial<Record<'funnel' | 'retention' | 'retention_actors' | 'segmentation' | 'lifecycle' | 'stickiness' | 'activity_summary' | 'revenue_summary' | 'paths' | 'correlations' | 'activation_drivers' | 'web', number>>;
   license: { trusted_keys_dir?: string };
   /** false: trust no X-Forwarded-For; a number: that many proxy hops; a list: those proxy addresses. */
   trust_proxy: TrustProxy;

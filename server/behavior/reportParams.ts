@@ -35,7 +35,7 @@ export function parseReportParams(query: Record<string, unknown>, today: string)
 }
 
 /** The decoded `filters` parameter: Filter objects only (saved segments are not accepted here). */
-function parseFilters(text: string | undefined): Filter[] {
+export function parseFilters(text: string | undefined): Filter[] {
   if (text === undefined) return [];
   let value: unknown;
   try {

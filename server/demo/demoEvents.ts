@@ -20,6 +20,7 @@ import {
   type DemoElement,
   type Viewport,
 } from './demoPages.js';
+import { demoClient } from './demoClients.js';
 
 export interface DemoIdentity {
   anonymous_id: string;
@@ -80,6 +81,16 @@ const SOURCES = [
   { referrer: 'https://news.ycombinator.com/', query: '' },
   { referrer: null, query: '?utm_source=newsletter&utm_medium=email&utm_campaign=november' },
   { referrer: 'https://twitter.com/', query: '?utm_source=twitter&utm_medium=social' },
+  { referrer: 'https://www.google.de/', query: '?utm_source=google&utm_medium=cpc&utm_campaign=brand&gclid=Cj0KCQjw' },
+  { referrer: 'https://www.bing.com/', query: '' },
+  { referrer: 'https://duckduckgo.com/', query: '' },
+  { referrer: 'https://www.linkedin.com/', query: '?utm_source=linkedin&utm_medium=social&utm_campaign=launch_week' },
+  { referrer: 'https://www.reddit.com/r/analytics/', query: '' },
+  { referrer: 'https://github.com/pp-analytics/pp', query: '' },
+  { referrer: 'https://blog.example.org/self-hosted-analytics', query: '' },
+  { referrer: 'https://mail.google.com/', query: '?utm_source=newsletter&utm_medium=email&utm_campaign=december' },
+  { referrer: 'https://yandex.ru/', query: '' },
+  { referrer: null, query: '?utm_source=partner&utm_medium=affiliate&utm_campaign=agency_program' },
 ] as const;
 
 const CONTENT_PAGES = [
@@ -147,6 +158,8 @@ class Visit {
       user_id: this.visitor.userId,
       session_id: this.sessionId,
       ...fields,
+      // Forwarded as a server-side sender forwards its visitor's: the Web page's browsers and countries.
+      props: { ...fields.props, ...demoClient(this.visitor.anonymousId) },
     });
   }
 

@@ -30,6 +30,13 @@ const listParameters: Parameter[] = [
   exact('actor_id', 'events that resolve to this actor (through identify and alias links)'),
   exact('sdk_name', 'events sent by this client (the name part of X-PP-Tracker)'),
   exact('release', 'events sent with this release'),
+  {
+    name: 'filters',
+    in: 'query',
+    required: false,
+    description: 'a JSON-encoded array of QueryFilter objects, all of which must match (e.g. [{"field":"props.$country","op":"eq","value":"DE"}]); not with view=doctor',
+    schema: { type: 'string', minLength: 2, maxLength: 8192 },
+  },
   { name: 'invalid_only', in: 'query', required: false, description: 'only events stored with warnings (doctor view: and refused attempts)', schema: { type: 'boolean', default: false } },
   { name: 'source', in: 'query', required: false, schema: { enum: [...EVENT_SOURCES] } },
   { name: 'from', in: 'query', required: false, description: 'time of receipt, inclusive (RFC 3339); required with view=doctor', schema: { type: 'string', format: 'date-time' } },

@@ -2,6 +2,8 @@
 // agreement, range order, the doctor view's rules) and the canonical scope a cursor is bound to.
 // Building SQL from it is left to eventsWhere.ts.
 
+import { parseFilters } from '../behavior/reportParams.js';
+import type { Filter } from '../engine/filters.js';
 import { ValidationError } from '../http/errors.js';
 
 export const EVENT_SOURCES = ['browser', 'server', 'import', 'system', 'unknown'] as const;
@@ -28,6 +30,8 @@ export interface EventFilters {
   /** Half-open [from, to) on the time of receipt. */
   from?: Date;
   to?: Date;
+  /** Property and column filters as the queries take them (`props.$country` eq `DE`); absent when none. */
+  props?: Filter[];
 }
 
 export interface EventsQuery {
@@ -39,7 +43,7 @@ export interface EventsQuery {
 }
 
 /** Filters that identify people or releases: doctor records (rejected attempts) carry none of them. */
-const NOT_DOCTOR_FILTERS = ['user_id', 'anonymous_id', 'anon_id', 'actor_id', 'release'] as const;
+const NOT_DOCTOR_FILTERS = ['user_id', 'anonymous_id', 'anon_id', 'actor_id', 'release', 'filters'] as const;
 
 /** `query` is req.valid.query: types and formats are already checked by the OpenAPI schema. */
 export function parseEventsQuery(query: Record<string, unknown>): EventsQuery {
@@ -59,6 +63,8 @@ export function parseEventsQuery(query: Record<string, unknown>): EventsQuery {
     from: query.from === undefined ? undefined : new Date(String(query.from)),
     to: query.to === undefined ? undefined : new Date(String(query.to)),
   };
+  const props = parseFilters(str('filters'));
+  if (props.length > 0) filters.props = props;
   checkRange(filters.from, filters.to);
   if (view === 'doctor') checkDoctor(query, filters);
   const order: EventOrder = query.order === 'event_time' ? 'event_time' : 'received';
@@ -114,5 +120,6 @@ export function cursorScope(projectId: number, q: EventsQuery): Record<string, u
     source: f.source,
     from: f.from?.toISOString(),
     to: f.to?.toISOString(),
+    filters: f.props,
   };
 }

@@ -1,7 +1,8 @@
 // Turns a checked event into the row that is stored: server receipt time, client time kept,
 // identity and source, revenue parsed from props.revenue, url and referrer without the query
 // parameters the project does not keep, url split into url and path. Soft defects (non-numeric
-// revenue, a clock far ahead) keep the event but mark it invalid.
+// revenue, a clock far ahead) keep the event but mark it invalid. The web fields (server/web) are
+// added to props from the URL and referrer as sent, before their query strings are stripped.
 
 import { randomUUID } from 'node:crypto';
 import type { CommittedEvent } from './eventBus.js';
@@ -10,6 +11,7 @@ import type { EventJsonText, TrackEvent } from './eventSchema.js';
 import { jsonText } from './jsonText.js';
 import { elementColumns, type ElementColumns } from './elementColumns.js';
 import { keptParams, stripUrlQuery, type KeptParams } from './urlQuery.js';
+import { withWebFields, type ClientHints } from '../web/eventProps.js';
 
 /** Who sent an event: a browser key, a server key, or a legacy key (unknown). Labeled events are `system`. */
 export type EventSource = 'browser' | 'server' | 'unknown';
@@ -59,6 +61,8 @@ export interface NormalizeContext {
   keyId: string;
   /** The query parameters the project keeps in URLs (urlQueryPolicy); absent, the default: campaign parameters only. */
   keptParams?: KeptParams;
+  /** The request's user agent and address, for the web fields (server/web); never stored. */
+  client?: ClientHints;
 }
 
 const DEFAULT_KEPT = keptParams(true, []);
@@ -106,7 +110,8 @@ export function normalizeEvent(ev: TrackEvent, ctx: NormalizeContext, text?: Eve
     ts = new Date(ev.ts);
     if (ts.getTime() - ctx.receivedAt.getTime() > FUTURE_TOLERANCE_MS) reasons.push('ts_in_future');
   }
-  const props = ev.props ?? null;
+  const web = withWebFields(ev, ctx.client ?? {}, text?.props ?? undefined);
+  const props = web.props;
   const revenue = parseRevenue(props?.revenue);
   if (revenue.invalid) reasons.push('revenue_not_numeric');
   const anonymous = ev.anonymous_id ?? null;
@@ -131,7 +136,7 @@ export function normalizeEvent(ev: TrackEvent, ctx: NormalizeContext, text?: Eve
     url,
     path: pathOf(url),
     referrer: storedUrl(ev.referrer, kept),
-    props: props ? jsonText(props, text?.props ?? undefined) : null,
+    props: props ? jsonText(props, web.text) : null,
     revenue: revenue.revenue,
     elements: ev.elements ? jsonText(ev.elements, text?.elements ?? undefined) : null,
     invalid: reasons.length > 0,

@@ -9,6 +9,7 @@ import { payloadCredential, mayLink } from './credentials.js';
 import { sizeDefect } from './eventSchema.js';
 import { linkIdentity, mergeTraits, TRAITS_MAX_BYTES } from './identity.js';
 import { bodyMeta, decodePosthogBody, mapPosthogEvent, payloadOf, posthogSdk, type Mapped } from './posthog.js';
+import { clientHints } from './clientHints.js';
 import { storeEvents, type IngestResult, type Refused } from './track.js';
 
 type Traits = { userId: string; set?: Record<string, unknown>; setOnce?: Record<string, unknown> };
@@ -27,7 +28,7 @@ export async function capturePosthog(services: Services, req: Request): Promise<
   const credential = payloadCredential(services, req, payload.token, 'track');
   const linking = mayLink(req, credential);
   const projectId = credential.key.project_id;
-  const ctx = { credential, sdk: posthogSdk(payload.events), requestId: req.id };
+  const ctx = { credential, sdk: posthogSdk(payload.events), requestId: req.id, client: clientHints(req) };
 
   const items: Array<{ index: number; item: unknown }> = [];
   const refused: Refused[] = [];

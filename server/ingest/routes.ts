@@ -14,8 +14,9 @@ import { storeCapture, type CaptureBody } from './capture.js';
 import { publicConfigFor } from './publicConfig.js';
 import { captureAnswer, noFlags, POSTHOG_CAPTURE_PATHS, POSTHOG_FLAG_PATHS, remoteConfig, remoteConfigScript } from './posthog.js';
 import { capturePosthog } from './posthogCapture.js';
+import { clientHints } from './clientHints.js';
 
-const context = (req: Request) => ({ credential: req.ingest!, sdk: sdkOf(req), requestId: req.id });
+const context = (req: Request) => ({ credential: req.ingest!, sdk: sdkOf(req), requestId: req.id, client: clientHints(req) });
 
 export const ingestDomain: Domain = {
   name: 'ingest',

@@ -14,6 +14,7 @@ import { rejectionRows } from './rejections.js';
 import type { SdkInfo } from './sdkInfo.js';
 import { urlQueryPolicy } from '../behavior/behaviorSettings.js';
 import { erasedRefusals } from './erasedPersons.js';
+import type { ClientHints } from '../web/eventProps.js';
 
 export const MAX_EVENTS_PER_REQUEST = 500;
 
@@ -32,6 +33,8 @@ export interface TrackContext {
   credential: IngestCredential;
   sdk: SdkInfo | null;
   requestId: string;
+  /** The request's user agent and address; server keys' requests describe the sender, not a visitor, so theirs are ignored. */
+  client?: ClientHints;
 }
 
 export class TooManyEventsError extends AppError {
@@ -63,7 +66,7 @@ export type Refused = Refusal & { event: unknown };
 export async function storeEvents(services: Services, items: Array<{ index: number; item: unknown }>, ctx: TrackContext, refused: Refused[] = []): Promise<IngestResult> {
   const receivedAt = services.clock.now();
   const { key, source } = ctx.credential;
-  const normalize = { projectId: key.project_id, receivedAt, source, sdk: ctx.sdk, keyId: key.public_id, keptParams: urlQueryPolicy(services.meta, key.project_id) };
+  const normalize = { projectId: key.project_id, receivedAt, source, sdk: ctx.sdk, keyId: key.public_id, keptParams: urlQueryPolicy(services.meta, key.project_id), client: source === 'server' ? undefined : ctx.client };
   const normalized: Array<{ index: number; row: EventRow; consent?: boolean }> = [];
   const all = [...refused];
   for (const { index, item } of items) {

@@ -4,6 +4,7 @@
 
 import { errors, jsonBody, jsonResponse, ref, type JsonSchema, type OpenApiFragment, type Operation } from '../http/openapi.js';
 import { FILTER_OPS, MAX_FILTERS } from '../engine/filters.js';
+import { webSummarySchemas } from './web/types.js';
 
 const date: JsonSchema = { type: 'string', format: 'date', description: 'inclusive local date in the project time zone, YYYY-MM-DD' };
 const eventName: JsonSchema = { type: 'string', minLength: 1, maxLength: 200 };
@@ -438,5 +439,5 @@ export function queryOperation(doc: QueryOperationDoc): Operation {
 }
 
 export function queriesFragment(paths: OpenApiFragment['paths']): OpenApiFragment {
-  return { paths, schemas };
+  return { paths, schemas: { ...schemas, ...webSummarySchemas } };
 }

@@ -205,6 +205,15 @@ export const CASES: BenchCase[] = [
     }),
   },
   {
+    // The whole Web page: totals against the previous 30 days, the daily series and every table.
+    kind: 'web',
+    title: 'Web page, 30 days and the previous 30',
+    targetMs: 500,
+    peerTarget: false,
+    pp: () => ({ method: 'POST', path: 'queries/web', body: { date_from: FROM_30, date_to: TO } }),
+    ppFigures: (b) => ({ visitors: b.totals.visitors, visits: b.totals.visits, page_views: b.totals.page_views, previous_visits: b.previous.visits, pages: b.pages.length }),
+  },
+  {
     kind: 'paths',
     title: 'Paths, 4 steps after a page, 30 days, 3 cleaning rules',
     targetMs: 300,

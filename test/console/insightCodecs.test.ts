@@ -199,8 +199,9 @@ t.test('the registry names every query route the server answers, each kind with 
   // Each kind's codec comes from its folder, which holds its page and its view, both loaded by the registry.
   const kindsSource = readFileSync(path.join(queries, 'kinds.ts'), 'utf8');
   const registry = readFileSync(path.join(queries, 'registry.tsx'), 'utf8');
-  const codecFolders = [...kindsSource.matchAll(/from '\.\/([A-Za-z]+)\/codec\.js'/g)].map((m) => m[1]!);
-  const loaded = [...registry.matchAll(/import\('\.\/([A-Za-z]+)\/(Page|View)'\)/g)].map((m) => `${m[1]}/${m[2]}`);
+  // A folder beside the queries (`./funnel`) or a domain's own (`../web`), named relative to them.
+  const codecFolders = [...kindsSource.matchAll(/from '(\.\.?\/[A-Za-z]+)\/codec\.js'/g)].map((m) => m[1]!);
+  const loaded = [...registry.matchAll(/import\('(\.\.?\/[A-Za-z]+)\/(Page|View)'\)/g)].map((m) => `${m[1]}/${m[2]}`);
   t.equal(new Set(codecFolders).size, INSIGHT_KINDS.length, 'a folder per kind');
   for (const folder of codecFolders) {
     for (const part of ['Page', 'View']) {

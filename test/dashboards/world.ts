@@ -31,6 +31,7 @@ export const QUERY_BODIES: Record<string, Record<string, unknown>> = {
   stickiness: { ...RANGE },
   'activity-summary': { date_to: RANGE.date_to },
   'revenue-summary': { ...RANGE },
+  web: { ...RANGE },
   paths: { ...RANGE, selected_event: 'view', direction: 'after', depth: 2, mode: 'actor' },
   correlations: { ...RANGE, target_event: 'purchase', min_n: 1 },
   'activation-drivers': { ...RANGE, anchor_event: 'signup', outcome: { event: 'purchase', from_day: 1, to_day: 8 } },

@@ -98,7 +98,7 @@ t.test('events list', async (t) => {
       url: 'https://shop.example/a?utm_source=mail',
       path: '/a',
       referrer: null,
-      props: { plan: 'pro', n: 2 },
+      props: { plan: 'pro', n: 2, $utm_source: 'mail', $channel: 'email' }, // with the web fields derived at ingest
       revenue: null,
       invalid: false,
       invalid_reasons: [],

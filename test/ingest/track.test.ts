@@ -72,7 +72,8 @@ t.test('track', async (t) => {
       source: 'server', sdk_name: 'pp-node', sdk_version: '1.0.0', key_id: key.prefix, release: 'v1.2.3',
       url: 'https://shop.example/cart#top', path: '/cart', referrer: 'https://google.example/', revenue: 1250.5, invalid: false, invalid_reasons: null,
     });
-    t.same(JSON.parse(byEvent.purchase.props), { revenue: 1250.5, plan: 'pro' });
+    // The web fields (server/web) join the client's properties: google.example is no listed search engine.
+    t.same(JSON.parse(byEvent.purchase.props), { revenue: 1250.5, plan: 'pro', $referring_domain: 'google.example', $channel: 'referral' });
     t.match(byEvent.refund, { uuid: ids[1], distinct_id: 'a1', user_id: null, revenue: -300, url: '/account/refunds', path: '/account/refunds', ts: NOW, invalid: false });
     t.match(byEvent.odd, { revenue: null, invalid: true, invalid_reasons: '["ts_in_future","revenue_not_numeric"]', ts: '2026-11-02T14:00:01.000Z', url: 'mailto:sales@shop.example', path: null });
     t.match(byEvent['pp.click'], { ts: NOW, url: null, path: null });
@@ -287,7 +288,7 @@ t.test('track', async (t) => {
       {
         project_id: project.id, uuid, event: 'live', ts: NOW, received_at: NOW, distinct_id: 'a9', anonymous_id: 'a9', user_id: null, session_id: null,
         source: 'server', sdk_name: null, sdk_version: null, release: null, url: 'https://x.example/p', path: '/p', referrer: null,
-        props: { revenue: '7' }, revenue: 7, invalid: false, invalid_reasons: [],
+        props: { revenue: '7', $channel: 'direct' }, revenue: 7, invalid: false, invalid_reasons: [],
       },
     ]);
   });

@@ -1662,6 +1662,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{id}/queries/web": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Web analytics: visitors, page views, bounce rate and visit duration against the previous period, and the top tables
+         * @description Visits are a visitor's events with no gap over 30 minutes, within the range; a bounce is a visit of one page view and no other event. Tables group visits by their entry page view's derived properties (docs/web-analytics.md). Filters keep the visits holding one event that matches them all.
+         */
+        post: operations["queryWebSummary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{id}/recordings": {
         parameters: {
             query?: never;
@@ -3225,7 +3245,7 @@ export interface components {
             /** Format: int64 */
             id: number;
             /** @enum {unknown} */
-            kind: "funnel" | "retention" | "retention/actors" | "segmentation" | "lifecycle" | "stickiness" | "activity-summary" | "revenue-summary" | "paths" | "correlations" | "activation-drivers";
+            kind: "funnel" | "retention" | "retention/actors" | "segmentation" | "lifecycle" | "stickiness" | "activity-summary" | "revenue-summary" | "paths" | "correlations" | "activation-drivers" | "web";
             name: string;
             project_id: number;
             /** @description the body of POST /projects/{id}/queries/<kind> */
@@ -3243,7 +3263,7 @@ export interface components {
              * @description the query route below /queries/
              * @enum {unknown}
              */
-            kind: "funnel" | "retention" | "retention/actors" | "segmentation" | "lifecycle" | "stickiness" | "activity-summary" | "revenue-summary" | "paths" | "correlations" | "activation-drivers";
+            kind: "funnel" | "retention" | "retention/actors" | "segmentation" | "lifecycle" | "stickiness" | "activity-summary" | "revenue-summary" | "paths" | "correlations" | "activation-drivers" | "web";
             name: string;
             /** @description that route’s request body, checked as it checks it */
             query: Record<string, never>;
@@ -3849,7 +3869,7 @@ export interface components {
             status?: "trialing" | "pending_review" | "active" | "past_due" | "cancelled";
         };
         /** @description exactly what the insight’s query route answers for its body with the overrides */
-        QueryAnswer: components["schemas"]["FunnelResponse"] | components["schemas"]["RetentionResponse"] | components["schemas"]["RetentionActorsResponse"] | components["schemas"]["SegmentationResponse"] | components["schemas"]["LifecycleResponse"] | components["schemas"]["StickinessResponse"] | components["schemas"]["ActivitySummaryResponse"] | components["schemas"]["RevenueSummaryResponse"] | components["schemas"]["PathResponse"] | components["schemas"]["CorrelationsResponse"] | components["schemas"]["ActivationDriversResponse"];
+        QueryAnswer: components["schemas"]["FunnelResponse"] | components["schemas"]["RetentionResponse"] | components["schemas"]["RetentionActorsResponse"] | components["schemas"]["SegmentationResponse"] | components["schemas"]["LifecycleResponse"] | components["schemas"]["StickinessResponse"] | components["schemas"]["ActivitySummaryResponse"] | components["schemas"]["RevenueSummaryResponse"] | components["schemas"]["PathResponse"] | components["schemas"]["CorrelationsResponse"] | components["schemas"]["ActivationDriversResponse"] | components["schemas"]["WebSummaryResponse"];
         /** @description Scalars compare by their text (5 matches "5"). neq, not_in and not_contains also match events without the field; a JSON null counts as absent. */
         QueryFilter: {
             /** @description `url`, `path`, `referrer`, `source`, `sdk_name`, `release` or `props.<key>` (a top-level key, no `*`) */
@@ -4236,7 +4256,7 @@ export interface components {
             /** Format: int64 */
             id: number;
             /** @enum {unknown} */
-            kind: "funnel" | "retention" | "retention/actors" | "segmentation" | "lifecycle" | "stickiness" | "activity-summary" | "revenue-summary" | "paths" | "correlations" | "activation-drivers";
+            kind: "funnel" | "retention" | "retention/actors" | "segmentation" | "lifecycle" | "stickiness" | "activity-summary" | "revenue-summary" | "paths" | "correlations" | "activation-drivers" | "web";
             name: string;
             query: Record<string, never>;
         };
@@ -4484,6 +4504,114 @@ export interface components {
             month: string;
             /** @description events ingested since the trial started */
             trial_events: number;
+        };
+        WebRow: {
+            page_views: number;
+            value: string | null;
+            visitors: number;
+            visits: number;
+        };
+        WebSummaryRequest: {
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_from: string;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_to: string;
+            /** @description keeps the visits holding at least one event that matches every filter (e.g. props.$country eq DE) */
+            filters?: components["schemas"]["QueryFilters"];
+            /**
+             * @description rows per table
+             * @default 10
+             */
+            limit?: number;
+        };
+        WebSummaryResponse: {
+            /** @description visits by their entry page view's $browser */
+            browsers: components["schemas"]["WebRow"][];
+            /** @description visits by their entry page view's $utm_campaign */
+            campaigns: components["schemas"]["WebRow"][];
+            /** @description (now − before) / before per total; null when before is 0 or null */
+            change: {
+                bounce_rate: number | null;
+                page_views: number | null;
+                views_per_visit: number | null;
+                visit_duration: number | null;
+                visitors: number | null;
+                visits: number | null;
+            };
+            /** @description visits by their entry page view's $channel */
+            channels: components["schemas"]["WebRow"][];
+            /** @description visits by their entry page view's $country */
+            countries: components["schemas"]["WebRow"][];
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_from: string;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_to: string;
+            /** @description visits by their entry page view's $device_type */
+            devices: components["schemas"]["WebRow"][];
+            /** @description first page view path of each visit */
+            entry_pages: components["schemas"]["WebRow"][];
+            /** @description last page view path of each visit */
+            exit_pages: components["schemas"]["WebRow"][];
+            /** @description distinct visitors with an event in the last five minutes (filters apply); not limited by the dates */
+            live_visitors: number;
+            /** @description visits by their entry page view's $os */
+            operating_systems: components["schemas"]["WebRow"][];
+            /** @description page paths by visitors, with their page views */
+            pages: components["schemas"]["WebRow"][];
+            previous: {
+                bounce_rate: number | null;
+                /**
+                 * Format: date
+                 * @description inclusive local date in the project time zone, YYYY-MM-DD
+                 */
+                date_from: string;
+                /**
+                 * Format: date
+                 * @description inclusive local date in the project time zone, YYYY-MM-DD
+                 */
+                date_to: string;
+                page_views: number;
+                views_per_visit: number | null;
+                /** @description seconds */
+                visit_duration: number | null;
+                visitors: number;
+                visits: number;
+            };
+            /** @description visits by their entry page view's $referring_domain */
+            referrers: components["schemas"]["WebRow"][];
+            /** @description one entry per local day, zero-filled; a visit counts on the day it began */
+            series: {
+                /**
+                 * Format: date
+                 * @description inclusive local date in the project time zone, YYYY-MM-DD
+                 */
+                bucket: string;
+                page_views: number;
+                visitors: number;
+                visits: number;
+            }[];
+            totals: components["schemas"]["WebTotals"];
+        };
+        WebTotals: {
+            bounce_rate: number | null;
+            page_views: number;
+            views_per_visit: number | null;
+            /** @description seconds */
+            visit_duration: number | null;
+            visitors: number;
+            visits: number;
         };
     };
     responses: {
@@ -6733,6 +6861,8 @@ export interface operations {
                 cursor?: string;
                 /** @description repeat to match any of the names; view=doctor takes at most one */
                 event?: string[];
+                /** @description a JSON-encoded array of QueryFilter objects, all of which must match (e.g. [{"field":"props.$country","op":"eq","value":"DE"}]); not with view=doctor */
+                filters?: string;
                 /** @description time of receipt, inclusive (RFC 3339); required with view=doctor */
                 from?: string;
                 /** @description only events stored with warnings (doctor view: and refused attempts) */
@@ -6894,7 +7024,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description only insights of this kind */
-                kind?: "funnel" | "retention" | "retention/actors" | "segmentation" | "lifecycle" | "stickiness" | "activity-summary" | "revenue-summary" | "paths" | "correlations" | "activation-drivers";
+                kind?: "funnel" | "retention" | "retention/actors" | "segmentation" | "lifecycle" | "stickiness" | "activity-summary" | "revenue-summary" | "paths" | "correlations" | "activation-drivers" | "web";
             };
             header?: never;
             path: {
@@ -8201,6 +8331,39 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    queryWebSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebSummaryRequest"];
+            };
+        };
+        responses: {
+            /** @description the result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebSummaryResponse"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];

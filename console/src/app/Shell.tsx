@@ -25,12 +25,14 @@ interface NavItem {
 function projectNav(id: number, billed: boolean): Array<{ heading: string; items: NavItem[] }> {
   const base = `/projects/${id}`;
   return [
+    // The Web page opens the list: what a new site's owner looks at first.
+    { heading: 'Web', items: INSIGHTS.filter((k) => k.kind === 'web').map((k) => ({ href: `${base}${k.path}`, label: k.navLabel })) },
     {
       heading: 'Insights',
       items: [
         { href: `${base}/dashboards`, label: 'Dashboards' },
         { href: `${base}/insights/saved`, label: 'Saved insights' },
-        ...INSIGHTS.map((k) => ({ href: `${base}${k.path}`, label: k.navLabel })),
+        ...INSIGHTS.filter((k) => k.kind !== 'web').map((k) => ({ href: `${base}${k.path}`, label: k.navLabel })),
       ],
     },
     {

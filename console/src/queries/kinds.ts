@@ -13,6 +13,7 @@ import { pathsCodec } from './paths/codec.js';
 import { correlationsCodec, isCorrelationsEmpty } from './correlations/codec.js';
 import { activationDriversCodec, isActivationDriversEmpty } from './activationDrivers/codec.js';
 import { revenueCodec, isRevenueEmpty } from './revenue/codec.js';
+import { webCodec, isWebEmpty } from '../web/codec.js';
 import type { QueryAnswer, QueryBody, QueryName } from './queryTypes.js';
 
 export interface InsightKind<N extends QueryName = QueryName> {
@@ -42,6 +43,7 @@ export const INSIGHT_KINDS = [
   kind({ kind: 'correlations', label: 'Correlations', navLabel: 'Correlations', path: '/insights/correlations', codec: correlationsCodec, isEmpty: isCorrelationsEmpty }),
   kind({ kind: 'activation-drivers', label: 'Activation drivers', navLabel: 'Activation drivers', path: '/insights/activation-drivers', codec: activationDriversCodec, isEmpty: isActivationDriversEmpty }),
   kind({ kind: 'revenue-summary', label: 'Revenue', navLabel: 'Revenue', path: '/insights/revenue', codec: revenueCodec, isEmpty: isRevenueEmpty }),
+  kind({ kind: 'web', label: 'Web', navLabel: 'Web analytics', path: '/web', codec: webCodec, isEmpty: isWebEmpty }),
 ] as const;
 
 export type InsightKindName = (typeof INSIGHT_KINDS)[number]['kind'];

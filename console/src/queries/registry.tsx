@@ -86,6 +86,10 @@ const PARTS: { [N in InsightKindName]: Parts<N> } = {
     Page: lazy(() => import('./revenue/Page').then((m) => m.Revenue)),
     View: loadedWhenDrawn(() => import('./revenue/View').then((m) => ({ data }: ViewProps<'revenue-summary'>) => <m.RevenueAnswer data={data} />)),
   },
+  web: {
+    Page: lazy(() => import('../web/Page').then((m) => m.WebAnalytics)),
+    View: loadedWhenDrawn(() => import('../web/View').then((m) => ({ data }: ViewProps<'web'>) => <m.WebAnswer data={data} />)),
+  },
 };
 
 export type RegisteredKind = AnyInsightKind & Parts<any>;

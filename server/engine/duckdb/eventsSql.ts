@@ -5,6 +5,8 @@
 
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { Statement } from '../engine.js';
+import type { Filter } from '../filters.js';
+import { filtersCondition } from '../conditions.js';
 
 /** Which events a list reads, as the events domain parsed the request. */
 export interface EventSelection {
@@ -19,7 +21,11 @@ export interface EventSelection {
   /** Half-open [from, to) on the time of receipt. */
   from?: Date;
   to?: Date;
+  /** Property and column filters as the queries take them (`props.$country` eq `DE`); absent when none. */
+  props?: Filter[];
 }
+
+const NO_SEGMENTS = new Map();
 
 export interface SqlWhere {
   sql: string;
@@ -75,6 +81,8 @@ export function eventFilterClauses(w: WhereBuilder, projectId: number, f: EventS
   if (f.source !== undefined) w.add(`e.source = ${w.bind(f.source)}`);
   if (f.from) w.add(`e.received_at >= ${w.bind(f.from.toISOString())}::TIMESTAMPTZ`);
   if (f.to) w.add(`e.received_at < ${w.bind(f.to.toISOString())}::TIMESTAMPTZ`);
+  // The queries' filter conditions, their values bound through this builder.
+  if (f.props) w.add(filtersCondition({ values: [], bind: (v: DuckDBValue) => w.bind(v) }, f.props, NO_SEGMENTS));
   return w;
 }
 

@@ -1,0 +1,74 @@
+// The Web page's statements, pure: events of the range split into visits (a visitor's events with
+// no gap over 30 minutes), visits kept when one of their events matches the filters and they hold a
+// page view, then every section of the answer as rows of one result. Values are bound; property
+// names come from the fixed list in types.ts.
+
+import { filtersCondition, propsPath } from '../../engine/conditions.js';
+import { scanEvents } from '../../engine/eventScan.js';
+import { ACTOR, EVENTS_WITH_ACTORS } from '../../engine/identity.js';
+import { Binder, type BuiltSql } from '../../engine/sql.js';
+import type { ByEngine } from '../../engine/engine.js';
+import type { Segments } from '../../engine/conditions.js';
+import type { FilterItem } from '../../engine/filters.js';
+import { ENTRY_DIMENSIONS, LIVE_WINDOW_MS, PAGE_VIEW, VISIT_GAP_MS } from './types.js';
+
+export interface WebSqlContext {
+  projectId: number;
+  timezone: string;
+  segments: Segments;
+}
+
+/** Separates the entry page view's property values, held as one text so ties order by plain text. */
+const SEP = 'chr(1)';
+
+/** `totalsOnly`: just the `total` row (the previous period). */
+export function buildWebSummarySql(range: { from: string; to: string }, filters: FilterItem[] | undefined, ctx: WebSqlContext, totalsOnly: boolean): BuiltSql {
+  const b = new Binder();
+  const pv = `e.event = ${b.bind(PAGE_VIEW)}`;
+  const paths = `[${ENTRY_DIMENSIONS.map(([, prop]) => b.bind(propsPath(prop))).join(', ')}]`;
+  const scan = scanEvents(b, (local) => ({
+    actor: ACTOR,
+    ms: 'epoch_ms(e.ts)',
+    day: local.day,
+    pv,
+    path: "coalesce(e.path, '')",
+    dims: `CASE WHEN ${pv} THEN array_to_string(list_transform(json_extract_string(e.props, ${paths}), x -> coalesce(x, '')), ${SEP}) END`,
+    matched: filtersCondition(b, filters, ctx.segments),
+  }), { projectId: ctx.projectId, timezone: ctx.timezone, from: range.from, to: range.to });
+  const gap = b.bind(VISIT_GAP_MS);
+  const visits = `WITH ev AS (${scan}),
+g AS (SELECT *, CASE WHEN prev IS NULL OR ms - prev > ${gap} THEN 1 ELSE 0 END AS starts FROM (SELECT *, lag(ms) OVER (PARTITION BY actor ORDER BY ms) AS prev FROM ev)),
+v AS (SELECT *, sum(starts) OVER (PARTITION BY actor ORDER BY ms) AS visit FROM g),
+w AS (
+  SELECT actor, visit, min(ms) AS first_ms, max(ms) AS last_ms, min(day) AS day, count(*) AS events, count(*) FILTER (WHERE pv) AS pvs,
+    min({'ms': ms, 'path': path, 'dims': dims}) FILTER (WHERE pv) AS entry, max({'ms': ms, 'path': path}) FILTER (WHERE pv) AS exit
+  FROM v GROUP BY actor, visit HAVING count(*) FILTER (WHERE pv) > 0 AND bool_or(matched)
+)`;
+  const measures = `count(DISTINCT actor) AS visitors, count(*) AS visits, sum(pvs) AS page_views`;
+  const total = `SELECT 'total' AS section, NULL AS value, ${measures}, count(*) FILTER (WHERE events = 1) AS bounces, sum(last_ms - first_ms) AS duration_ms FROM w`;
+  if (totalsOnly) return { sql: `${visits}\n${total}`, params: b.values };
+  const by = (section: string, value: string) => `SELECT '${section}', ${value}, ${measures}, NULL, NULL FROM w GROUP BY 2`;
+  const sections = [
+    total,
+    by('day', 'CAST(day AS VARCHAR)'),
+    by('entry_pages', 'entry.path'),
+    by('exit_pages', 'exit.path'),
+    ...ENTRY_DIMENSIONS.map(([name], i) => by(name, `string_split(entry.dims, ${SEP})[${i + 1}]`)),
+    `SELECT 'pages', v.path, count(DISTINCT v.actor), count(DISTINCT {'a': v.actor, 'v': v.visit}), count(*), NULL, NULL FROM v JOIN w ON w.actor = v.actor AND w.visit = v.visit WHERE v.pv GROUP BY 2`,
+  ];
+  return { sql: `${visits}\n${sections.join('\nUNION ALL ')}`, params: b.values };
+}
+
+/** Distinct visitors with an event in the live window before `now` (filters apply per event). */
+export function buildLiveVisitorsSql(now: Date, filters: FilterItem[] | undefined, ctx: WebSqlContext): BuiltSql {
+  const b = new Binder();
+  const sql = `SELECT count(DISTINCT ${ACTOR}) AS live FROM ${EVENTS_WITH_ACTORS}
+WHERE e.project_id = ${b.bind(ctx.projectId)} AND e.ts > CAST(${b.bind(new Date(now.getTime() - LIVE_WINDOW_MS).toISOString())} AS TIMESTAMPTZ)
+  AND e.ts <= CAST(${b.bind(now.toISOString())} AS TIMESTAMPTZ) AND ${filtersCondition(b, filters, ctx.segments)}`;
+  return { sql, params: b.values };
+}
+
+/** The statement builders of each engine (the shaping reads the same rows from any). */
+export const webStatements: ByEngine<{ summary: typeof buildWebSummarySql; live: typeof buildLiveVisitorsSql }> = {
+  duckdb: { summary: buildWebSummarySql, live: buildLiveVisitorsSql },
+};
