@@ -3,7 +3,8 @@
 
 import type { RequestHandler } from 'express';
 import type { Services } from '../services.js';
-import type { Role } from '../accounts/roles.js';
+import type { Role } from '../access/roles.js';
+import type { ApiKeyScope } from '../access/access.js';
 import { UnauthorizedError } from '../http/errors.js';
 import { verifyAccessToken } from './accessTokens.js';
 
@@ -13,6 +14,8 @@ export interface AuthContext {
   sessionId: string;
   /** The role read from the membership table for this request. */
   role: Role;
+  /** Set when a personal API key, not a session, stands for the member. */
+  apiKey?: { id: number; scopes: ApiKeyScope[]; projectId: number | null };
 }
 
 declare global {
@@ -31,7 +34,8 @@ export function bearerToken(header: string | undefined): string | undefined {
   return m ? m[1] : undefined;
 }
 
-export function authenticate(services: Services): RequestHandler {
+/** The access token of a live session; `apiKey` names the personal-API-key scope the route accepts, if any. */
+export function authenticate(services: Services, _apiKey: ApiKeyScope | 'never' = 'never'): RequestHandler {
   const sessionAndRole = services.meta.prepare(
     `SELECT m.role AS role FROM sessions s
        JOIN memberships m ON m.user_id = s.user_id AND m.org_id = ?

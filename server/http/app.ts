@@ -40,7 +40,11 @@ import { pathCleaningDomain } from '../queries/pathCleaningDomain.js';
 import { eventsDomain } from '../events/routes.js';
 import { replayDomain } from '../replay/routes.js';
 import { consoleSite, loadConsoleFiles } from './consoleSite.js';
-import { accountGate } from '../billing/accountGate.js';
+import { cloudOnly, liveAccount, writableAccount } from '../billing/accountGate.js';
+import { authenticate } from '../auth/authenticate.js';
+import { membership } from '../access/membership.js';
+import type { AccessChecks } from '../access/guard.js';
+import { requireEntitlement } from '../license/requireEntitlement.js';
 
 export interface BuiltApp {
   app: Express;
@@ -105,11 +109,26 @@ export function buildApp(services: Services, domains: Domain[] = DOMAINS): Built
   // Beacons cannot set a JSON content type without a preflight, so ingestion reads text/plain as JSON.
   app.use('/v1', express.json({ limit: BODY_LIMIT_BYTES, type: ['application/json', 'text/plain', 'application/*+json'] }));
 
-  const routes = new RouteTable(app, new Validation(document), document, (method, path) => accountGate(services, method, path));
+  const routes = new RouteTable(app, new Validation(document), document, accessChecks(services));
   for (const d of domains) d.mount(routes, services);
   app.use(consoleSite(loadConsoleFiles()));
 
   app.use(notFoundHandler());
   app.use(errorHandler(services.log));
   return { app, document, routes };
+}
+
+/** The checks the routes' access declarations name (server/access/guard.ts gives their order). */
+export function accessChecks(services: Services): AccessChecks {
+  return {
+    authenticate: (apiKey) => authenticate(services, apiKey),
+    cloudOnly: cloudOnly(services),
+    membership: (scope, role) => membership(services, scope, role),
+    writableAccount: writableAccount(services),
+    liveAccount: liveAccount(services),
+    entitlement: (entitlement) => (req, _res, next) => {
+      requireEntitlement(services, req.project?.org_id ?? req.auth!.orgId, entitlement);
+      next();
+    },
+  };
 }
