@@ -1,18 +1,17 @@
-// Turns a route's access declaration into the steps the route table mounts before its handlers, in
-// one order for every route:
-//   1. edition (cloud-only routes are 404 on-prem), the route's own checks (budgets, origin,
-//      its credential's proof), then the access token or personal API key (401);
-//   2. path parameters, which name the project or organization (400);
-//   3. membership and role: the project or organization must be the caller's (404), the role
-//      high enough (403), a personal key's project restriction respected;
-//   4. account state: a mutation on a held trial (403) or a paused account (402), a plan-gated read
-//      on a paused account (402);
-//   5. validation of query and body (422): the schema, then the route's own checks;
-//   6. entitlements of the license or plan (403 `entitlement_required`), after validation so that a
-//      route whose entitlement depends on the body (a funnel's drop-off actors) answers in the same
-//      order as one that always needs it;
-// then the handler. The route table places steps 2 and 5; the checks themselves are handed in
-// (AccessChecks), so this folder imports no domain.
+// Turns a route's access declaration into the steps the route table mounts around validation and
+// before its handler, in one order for every route, each step with its answer:
+//   1. edition (cloud-only routes are 404 on-prem), the route's own checks (budgets, origin, its
+//      credential's proof), then the access token or personal API key (401; a key without the
+//      scope the route takes 403);
+//   2. account state of the caller's organization: a change on a held trial (403
+//      `trial_pending_review`) or a paused account (402);
+//   3. validation: path parameters (400), query and body (422), then the route's own body checks;
+//   4. membership and role: another organization's project 404, a role too low 403, a key's
+//      project restriction; then a plan-gated read on a paused account (402);
+//   5. entitlements of the license or plan (403 `entitlement_required`), in the same place as the
+//      body-dependent ones the handler checks (a funnel's drop-off actors);
+// then the handler. A malformed request is told so before the role is looked at. The route table
+// places step 3; the checks themselves are handed in (AccessChecks), so this folder imports no domain.
 
 import type { RequestHandler } from 'express';
 import type { Entitlement } from '../../license/entitlements.js';
@@ -35,12 +34,10 @@ export interface AccessChecks {
 }
 
 export interface AccessSteps {
-  /** Step 1, before path parameters are read. */
+  /** Steps 1 and 2, before validation. */
   authenticate: RequestHandler[];
-  /** Steps 3 and 4, after them. */
+  /** Steps 4 and 5, after it. */
   authorize: RequestHandler[];
-  /** Step 6, after validation. */
-  entitle: RequestHandler[];
 }
 
 export function accessSteps(method: string, access: Access, checks: AccessChecks): AccessSteps {
@@ -52,8 +49,8 @@ export function accessSteps(method: string, access: Access, checks: AccessChecks
     authenticate.push(checks.authenticate(apiKeyScopeOf(method, access)));
     authorize.push(checks.membership(access.scope ?? 'member', access.role));
   }
-  if (gatedByAccountState(method, access)) authorize.push(checks.writableAccount);
+  if (gatedByAccountState(method, access)) authenticate.push(checks.writableAccount);
   else if (access.liveAccount) authorize.push(checks.liveAccount);
-  const entitle = (access.entitlements ?? []).map((e) => checks.entitlement(e));
-  return { authenticate, authorize, entitle };
+  for (const e of access.entitlements ?? []) authorize.push(checks.entitlement(e));
+  return { authenticate, authorize };
 }

@@ -1,5 +1,5 @@
 // HTTP for the caller's profile, the organization (name, members, invitations) and its projects. Every
-// route authenticates first; role and tenancy checks come from access.ts, the rules from members.ts,
+// route declares its access (server/access/): role and tenancy are checked before it runs; the rules come from members.ts,
 // invites.ts and projects.ts.
 
 import type { Domain } from '../http/domain.js';

@@ -29,6 +29,7 @@ import { ingestDomain } from '../ingest/routes.js';
 import { ingestCors } from '../ingest/ingestCors.js';
 import { POSTHOG_CAPTURE_PATHS, POSTHOG_FLAG_PATHS } from '../ingest/posthog.js';
 import { keysDomain } from '../keys/routes.js';
+import { personalKeysDomain } from '../keys/personalKeyRoutes.js';
 import { behaviorDomain } from '../behavior/routes.js';
 import { formPurgeDomain } from '../behavior/purgeRoutes.js';
 import { labeledEventsDomain } from '../labeled/routes.js';
@@ -65,6 +66,7 @@ export const DOMAINS: Domain[] = [
   unsubscribeDomain,
   ingestDomain,
   keysDomain,
+  personalKeysDomain,
   behaviorDomain,
   formPurgeDomain,
   labeledEventsDomain,

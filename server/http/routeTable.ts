@@ -28,11 +28,11 @@ export class RouteTable {
 
   add(method: Method, path: string, access: Access, ...handlers: RequestHandler[]): void {
     const expressPath = path.replace(/\{(\w+)\}/g, ':$1');
-    const { authenticate, authorize, entitle } = accessSteps(method, access, this.checks);
+    const { authenticate, authorize } = accessSteps(method, access, this.checks);
     const { params, request } = this.validation.middleware(method, path);
     // A route's handlers are its own validation steps, then the one that answers.
     const own = handlers.slice(0, -1);
-    this.app[method](expressPath, ...authenticate, params, ...authorize, request, ...own, ...entitle, handlers.at(-1)!);
+    this.app[method](expressPath, ...authenticate, params, request, ...own, ...authorize, handlers.at(-1)!);
     this.mounted.push({ method, path, access });
   }
 

@@ -1,6 +1,6 @@
 // Mounts every analytical query (see index.ts) as POST /projects/{id}/queries/<path>. Refusals come
-// in a fixed order: 401, 404/403 project and role, 402 paused account (server/access/guard.ts), 422
-// (schema, then semantic), 403 entitlement, 422 for a segment the project does not have; then the answer comes from the result cache, or the
+// in a fixed order (server/access/guard.ts): 401, 422 (schema, then semantic), 404/403 project and
+// role, 402 paused account, 403 entitlement, 422 for a segment the project does not have; then the answer comes from the result cache, or the
 // query runs under its own time limit. `Cache-Control: no-cache` asks for a fresh answer. The per-day
 // rollups the day-level queries read are folded by a worker (workers.ts).
 
