@@ -7,7 +7,7 @@
 import type { Express, RequestHandler } from 'express';
 import type { Method, OpenApiDocument } from './openapi.js';
 import type { Validation } from './validation.js';
-import type { Access } from '../access/access.js';
+import { apiKeyScopeOf, type Access } from '../access/access.js';
 import { accessSteps, type AccessChecks } from '../access/guard.js';
 
 export interface MountedRoute {
@@ -34,6 +34,15 @@ export class RouteTable {
     const own = handlers.slice(0, -1);
     this.app[method](expressPath, ...authenticate, params, request, ...own, ...authorize, handlers.at(-1)!);
     this.mounted.push({ method, path, access });
+    this.documentKeyScope(method, path, access);
+  }
+
+  /** An operation that takes a personal API key says so in its security, with the scope it needs. */
+  private documentKeyScope(method: Method, path: string, access: Access): void {
+    const scope = apiKeyScopeOf(method, access);
+    const op = this.document.paths[path]?.[method];
+    if (scope === 'never' || !op?.security?.some((s) => 'accessToken' in s)) return;
+    op.security = [...op.security.filter((s) => !('personalApiKey' in s)), { personalApiKey: [scope] }];
   }
 
   get(path: string, access: Access, ...handlers: RequestHandler[]): void {

@@ -45,6 +45,10 @@ t.test('every mounted route declares its access, and the document agrees', async
       t.equal(access.role, undefined, `${name}: only member routes have a role`);
     }
     const keyScope = apiKeyScopeOf(method, access);
+    if (security !== undefined && access.credential === 'access_token') {
+      const documented = security.find((s) => 'personalApiKey' in s)?.personalApiKey;
+      t.same(documented, keyScope === 'never' ? undefined : [keyScope], `${name}: the document names the key scope it takes`);
+    }
     t.ok(keyScope === 'never' || API_KEY_SCOPES.includes(keyScope), `${name} accepts ${keyScope === 'never' ? 'no personal API key' : `the ${keyScope} key scope`}`);
     if (path.startsWith('/api/v1/auth/') || path.startsWith('/api/v1/me') || path.startsWith('/v1/') || !path.startsWith('/api/v1/')) {
       t.equal(keyScope, 'never', `${name} takes no personal API key`);
