@@ -11,7 +11,7 @@
 //   5. entitlements of the license or plan (403 `entitlement_required`), in the same place as the
 //      body-dependent ones the handler checks (a funnel's drop-off actors);
 // then the handler. A malformed request is told so before the role is looked at. The route table
-// places step 3; the checks themselves are handed in (AccessChecks), so this folder imports no domain.
+// places step 3; the checks themselves are handed in (AccessChecks), so this file imports no domain.
 
 import type { RequestHandler } from 'express';
 import type { Entitlement } from '../../license/entitlements.js';
