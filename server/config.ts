@@ -44,6 +44,7 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'mail_from', env: 'PP_MAIL_FROM', kind: 'string', description: 'sender address of outgoing mail (default pp@localhost)' },
   { key: 'rate_limit.ip_per_minute', env: 'PP_RATE_LIMIT_IP_PER_MINUTE', kind: 'int', description: 'main API requests per minute per client address (default 1200)' },
   { key: 'rate_limit.user_per_minute', env: 'PP_RATE_LIMIT_USER_PER_MINUTE', kind: 'int', description: 'main API requests per minute per signed-in user (default 600)' },
+  { key: 'rate_limit.api_key_per_minute', env: 'PP_RATE_LIMIT_API_KEY_PER_MINUTE', kind: 'int', description: 'main API requests per minute per personal API key (default 300)' },
   { key: 'rate_limit.auth_ip_per_minute', env: 'PP_RATE_LIMIT_AUTH_IP_PER_MINUTE', kind: 'int', description: 'sign-in, registration, password reset and invitation attempts per minute per client address (default 10)' },
   { key: 'rate_limit.auth_email_per_minute', env: 'PP_RATE_LIMIT_AUTH_EMAIL_PER_MINUTE', kind: 'int', description: 'sign-in, registration and password reset attempts per minute per email address (default 5)' },
   { key: 'rate_limit.refresh_ip_per_minute', env: 'PP_RATE_LIMIT_REFRESH_IP_PER_MINUTE', kind: 'int', description: 'refresh, bootstrap and logout requests per minute per client address (default 120)' },
@@ -110,6 +111,7 @@ export interface Config {
   rate_limit: {
     ip_per_minute: number;
     user_per_minute: number;
+    api_key_per_minute: number;
     auth_ip_per_minute: number;
     auth_email_per_minute: number;
     refresh_ip_per_minute: number;
@@ -167,6 +169,7 @@ const DEFAULTS = {
   mail_from: 'pp@localhost',
   'rate_limit.ip_per_minute': 1200,
   'rate_limit.user_per_minute': 600,
+  'rate_limit.api_key_per_minute': 300,
   'rate_limit.auth_ip_per_minute': 10,
   'rate_limit.auth_email_per_minute': 5,
   'rate_limit.refresh_ip_per_minute': 120,

@@ -4,7 +4,7 @@
 import type { Services } from '../services.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../http/errors.js';
 import { countOwners, getMembership, listMembers, removeMembership, setMembershipRole, type Member } from './organizations.js';
-import type { Role } from './roles.js';
+import type { Role } from '../access/roles.js';
 
 export interface Actor {
   userId: number;

@@ -1,7 +1,7 @@
 // The OpenAPI description of the caller's profile, organizations, members, invitations and projects.
 
 import { errors, jsonBody, jsonResponse, ref, type JsonSchema, type OpenApiFragment, type Operation, type Parameter } from '../http/openapi.js';
-import { ROLES } from './roles.js';
+import { ROLES } from '../access/roles.js';
 
 const ID64: JsonSchema = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
 const ROLE: JsonSchema = { enum: [...ROLES] };

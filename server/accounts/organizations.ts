@@ -2,7 +2,7 @@
 // members.ts, which every role change and removal goes through).
 
 import type { MetaDb } from '../store/sqlite.js';
-import type { Role } from './roles.js';
+import type { Role } from '../access/roles.js';
 
 export interface Organization {
   id: number;

@@ -7,10 +7,8 @@ import type { Domain } from '../http/domain.js';
 import { errors, jsonBody, jsonResponse, ref, type JsonSchema, type Operation } from '../http/openapi.js';
 import { NotFoundError } from '../http/errors.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
-import { authenticate } from '../auth/authenticate.js';
-import { requireEntitlement } from '../license/requireEntitlement.js';
+import { project } from '../access/access.js';
 import { checkFilters, type Filter } from '../engine/filters.js';
-import { projectAccess } from './access.js';
 import { createSegment, deleteSegment, getSegment, listSegments, updateSegment, type SavedSegment } from './segments.js';
 
 const BASE = '/api/v1/projects/{id}/segments';
@@ -101,14 +99,15 @@ export const segmentsDomain: Domain = {
     },
   },
   mount(routes, services) {
-    const auth = { auth: [authenticate(services)] };
+    const viewer = project('viewer');
+    const saving = project('analyst', { entitlements: ['saved_segments'] });
     const segmentOf = (req: Request) => {
       const segment = getSegment(services.meta, req.project!.id, Number(req.valid.params.segmentID));
       if (!segment) throw new NotFoundError('segment not found');
       return segment;
     };
 
-    routes.get(BASE, auth, projectAccess(services, 'viewer'), (req, res) => {
+    routes.get(BASE, viewer, (req, res) => {
       const scope = { list: 'segments', project: req.project!.id };
       const limit = Number(req.valid.query.limit);
       const cursor = req.valid.query.cursor as string | undefined;
@@ -119,24 +118,22 @@ export const segmentsDomain: Domain = {
       res.json({ items: page.map(presentSegment), next_cursor: next });
     });
 
-    routes.post(BASE, auth, validSegmentBody, projectAccess(services, 'analyst'), (req, res) => {
-      requireEntitlement(services, req.project!.org_id, 'saved_segments');
+    routes.post(BASE, saving, validSegmentBody, (req, res) => {
       const body = req.body as { name: string; filters: Filter[] };
       const segment = createSegment(services.meta, req.project!.id, body, req.auth!.userId, services.clock.now());
       res.status(201).json(presentSegment(segment));
     });
 
-    routes.get(ONE, auth, projectAccess(services, 'viewer'), (req, res) => {
+    routes.get(ONE, viewer, (req, res) => {
       res.json(presentSegment(segmentOf(req)));
     });
 
-    routes.patch(ONE, auth, validSegmentBody, projectAccess(services, 'analyst'), (req, res) => {
-      requireEntitlement(services, req.project!.org_id, 'saved_segments');
+    routes.patch(ONE, saving, validSegmentBody, (req, res) => {
       const segment = updateSegment(services.meta, req.project!.id, segmentOf(req).id, req.body as { name?: string; filters?: Filter[] }, services.clock.now());
       res.json(presentSegment(segment!));
     });
 
-    routes.delete(ONE, auth, projectAccess(services, 'analyst'), (req, res) => {
+    routes.delete(ONE, project('analyst'), (req, res) => {
       deleteSegment(services.meta, req.project!.id, segmentOf(req).id);
       res.status(204).end();
     });

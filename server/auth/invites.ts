@@ -7,7 +7,7 @@ import type { Services } from '../services.js';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../http/errors.js';
 import { addMembership, getMembership, getOrganization } from '../accounts/organizations.js';
 import { findUserByEmail, getUser, insertUser, normalizeEmail, type User } from '../accounts/users.js';
-import type { Role } from '../accounts/roles.js';
+import type { Role } from '../access/roles.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { notifyMailWorker } from '../mail/mailWorker.js';
 import { inviteLink, inviteMessage } from '../mail/messages.js';

@@ -2,7 +2,7 @@
 // MFA enrolment. Request schemas here are what ajv enforces.
 
 import { errors, jsonBody, jsonResponse, ref, type JsonSchema, type OpenApiFragment, type Operation } from '../http/openapi.js';
-import { ROLES } from '../accounts/roles.js';
+import { ROLES } from '../access/roles.js';
 import { PASSWORD_MAX_LENGTH } from './passwords.js';
 import { signupOpenApi } from './signup/signupOpenApi.js';
 

@@ -8,7 +8,7 @@ import type { Services } from '../services.js';
 import { NotFoundError } from '../http/errors.js';
 import { getUser } from '../accounts/users.js';
 import { authOpenApi } from './openapi.js';
-import { authenticate } from './authenticate.js';
+import { other, self, type Access } from '../access/access.js';
 import { authIpLimit, refreshIpLimit, spendEmailBudget } from './authLimits.js';
 import { requireAllowedOrigin } from './originCheck.js';
 import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refreshCookie.js';
@@ -44,9 +44,9 @@ export const authDomain: Domain = {
   name: 'auth',
   openapi: authOpenApi,
   mount(routes, services) {
-    const signInGroup = { auth: [authIpLimit(services)] };
-    const cookieGroup = { auth: [refreshIpLimit(services), requireAllowedOrigin(services)] };
-    const signedIn = { auth: [authenticate(services)] };
+    const signInGroup: Access = other('none', [authIpLimit(services)]);
+    const cookieGroup: Access = other('refresh_cookie', [refreshIpLimit(services), requireAllowedOrigin(services)]);
+    const signedIn = self();
 
     routes.get('/api/v1/auth/options', signInGroup, (_req, res) => {
       res.json(signInOptions(services));

@@ -6,8 +6,7 @@ import type { RequestHandler } from 'express';
 import type { Domain } from '../http/domain.js';
 import { AppError, NotFoundError } from '../http/errors.js';
 import { errors, jsonResponse, ref, type JsonSchema, type Operation, type Parameter } from '../http/openapi.js';
-import { authenticate } from '../auth/authenticate.js';
-import { projectAccess } from '../accounts/access.js';
+import { project } from '../access/access.js';
 import { recordAudit } from '../audit/recordAudit.js';
 import { FORM_EVENTS, FORM_PURGES_LISTED, getFormPurge, listFormPurges, requestFormPurge } from './formPurge.js';
 
@@ -83,13 +82,12 @@ export const formPurgeDomain: Domain = {
     },
   },
   mount(routes, services) {
-    const auth = { auth: [authenticate(services)] };
 
-    routes.get(BASE, auth, projectAccess(services, 'admin'), (req, res) => {
+    routes.get(BASE, project('admin'), (req, res) => {
       res.json({ items: listFormPurges(services.meta, req.project!.id), next_cursor: null });
     });
 
-    routes.post(BASE, auth, confirmed, projectAccess(services, 'admin'), (req, res) => {
+    routes.post(BASE, project('admin'), confirmed, (req, res) => {
       const project = req.project!;
       const { job, created } = requestFormPurge(services, project.id, req.auth!.userId);
       if (created) {
@@ -105,7 +103,7 @@ export const formPurgeDomain: Domain = {
       res.status(202).json(job);
     });
 
-    routes.get(ONE, auth, projectAccess(services, 'admin'), (req, res) => {
+    routes.get(ONE, project('admin'), (req, res) => {
       const job = getFormPurge(services.meta, req.project!.id, Number(req.valid.params.jobID));
       if (!job) throw new NotFoundError('purge job not found');
       res.json(job);

@@ -1,11 +1,9 @@
 // Behavior routes: the collection settings (viewer+ read, admin+ atomic partial update) and the page behavior
 // and forms reports (viewer+). The purge jobs mount their own routes (purgeRoutes.ts).
 
-import { requireLiveAccount } from '../billing/accountState.js';
 import type { Domain } from '../http/domain.js';
 import { errors, jsonBody, jsonResponse, ref, type Parameter } from '../http/openapi.js';
-import { authenticate } from '../auth/authenticate.js';
-import { projectAccess } from '../accounts/access.js';
+import { project } from '../access/access.js';
 import { ALLOWLIST_MAX_NAMES, ALLOWLIST_NAME_MAX, getBehaviorSettings, patchBehaviorSettings, type BehaviorSettingsPatch } from './behaviorSettings.js';
 import { CAMPAIGN_PARAMS } from '../ingest/urlQuery.js';
 import type { Request } from 'express';
@@ -77,33 +75,32 @@ export const behaviorDomain: Domain = {
     },
   },
   mount(routes, services) {
-    const auth = { auth: [authenticate(services)] };
-    routes.get('/api/v1/projects/{id}/behavior/settings', auth, projectAccess(services, 'viewer'), (req, res) => {
+    const viewer = project('viewer');
+    routes.get('/api/v1/projects/{id}/behavior/settings', viewer, (req, res) => {
       res.json(getBehaviorSettings(services.meta, req.project!.id));
     });
-    routes.patch('/api/v1/projects/{id}/behavior/settings', auth, projectAccess(services, 'admin'), (req, res) => {
+    routes.patch('/api/v1/projects/{id}/behavior/settings', project('admin'), (req, res) => {
       const patch = req.body as BehaviorSettingsPatch;
       res.json(patchBehaviorSettings(services.meta, req.project!.id, patch, req.auth!.userId, services.clock.now()));
     });
 
-    const viewer = projectAccess(services, 'viewer');
+    // Form analytics is a plan-gated capability: refused while the account is paused.
+    const forms = project('viewer', { liveAccount: true });
     const cursors = cursorCodec(services);
     const text = (req: Request, name: string) => (req.valid.query[name] === undefined ? undefined : String(req.valid.query[name]));
-    routes.get('/api/v1/projects/{id}/pages/behavior/urls', auth, viewer, async (req, res) => {
+    routes.get('/api/v1/projects/{id}/pages/behavior/urls', viewer, async (req, res) => {
       const { ctx, params } = reportOf(services, req);
       res.json(await behaviorUrls(services.events, params, ctx, cursors));
     });
-    routes.get('/api/v1/projects/{id}/pages/behavior', auth, viewer, async (req, res) => {
+    routes.get('/api/v1/projects/{id}/pages/behavior', viewer, async (req, res) => {
       const { ctx, params } = reportOf(services, req);
       res.json(await pageBehavior(services.events, text(req, 'url')!, params, ctx, cursors));
     });
-    routes.get('/api/v1/projects/{id}/forms', auth, viewer, async (req, res) => {
-      requireLiveAccount(services, req.project!.org_id);
+    routes.get('/api/v1/projects/{id}/forms', forms, async (req, res) => {
       const { ctx, params } = reportOf(services, req);
       res.json(await formsReport(services.events, params, ctx, cursors));
     });
-    routes.get('/api/v1/projects/{id}/forms/detail', auth, viewer, async (req, res) => {
-      requireLiveAccount(services, req.project!.org_id);
+    routes.get('/api/v1/projects/{id}/forms/detail', forms, async (req, res) => {
       const { ctx, params } = reportOf(services, req);
       res.json(await formDetail(services.events, text(req, 'form')!, text(req, 'url'), params, ctx, cursors));
     });

@@ -1,42 +1,33 @@
-// Which cabinet operations a held or paused cloud organization may still call. Reads always work;
-// an operation that changes the organization or its projects is refused while the trial waits for
-// activation (403 `trial_pending_review`) or the account is paused (402). The caller's own security
-// (password, two-factor, sessions) and the sign-in family stay open, so nobody is locked out of
-// the account that has to be activated or paid for.
+// The account-state steps of the access checks (server/access/guard.ts). Reads always work; an
+// operation declared as changing the organization or its projects is refused while the trial waits
+// for activation (403 `trial_pending_review`) or the account is paused (402), and a plan-gated read
+// is refused while paused (402). Which operations are changes is each route's declaration; the
+// caller's own security and the sign-in family are not, so nobody is locked out of the account that
+// has to be activated or paid for.
 
-import type { RequestHandler } from 'express';
-import type { Method } from '../http/openapi.js';
+import type { Request, RequestHandler } from 'express';
 import type { Services } from '../services.js';
 import { NotFoundError } from '../http/errors.js';
-import { orgOfProject, requireWritableAccount } from './accountState.js';
+import { orgOfProject, requireLiveAccount, requireWritableAccount } from './accountState.js';
 
-/** POST operations under /projects that read: queries and results, previews, tests of a rule. */
-const READING_POSTS = [
-  /^\/api\/v1\/projects\/\{id\}\/queries\//,
-  /\/result$/,
-  /^\/api\/v1\/projects\/\{id\}\/labeled-events\/preview$/,
-  /^\/api\/v1\/projects\/\{id\}\/path-cleaning\/test$/,
-];
-
-/** Whether an operation of the cabinet (organizations and projects) changes something. */
-export function isCabinetMutation(method: Method, path: string): boolean {
-  if (!path.startsWith('/api/v1/projects') && !path.startsWith('/api/v1/orgs/')) return false;
-  if (method === 'get') return false;
-  if (method === 'post' && READING_POSTS.some((re) => re.test(path))) return false;
-  return !isBillingOperation(path);
+function orgOfCaller(services: Services, req: Request): number | undefined {
+  return req.project?.org_id ?? req.auth?.orgId ?? (req.releaseToken ? orgOfProject(services, req.releaseToken.project_id) : undefined);
 }
 
-/** Choosing a plan is what ends a pause, so it is never refused for one. */
-function isBillingOperation(path: string): boolean {
-  return path.startsWith('/api/v1/orgs/{orgID}/billing');
-}
-
-/** Placed after authentication on every cabinet mutation; a no-op on-prem. */
-export function accountGate(services: Services, method: Method, path: string): RequestHandler | undefined {
-  if (services.config.edition !== 'cloud' || !isCabinetMutation(method, path)) return undefined;
+/** Before a declared change; a no-op on-prem. */
+export function writableAccount(services: Services): RequestHandler {
   return (req, _res, next) => {
-    const orgId = req.auth?.orgId ?? (req.releaseToken ? orgOfProject(services, req.releaseToken.project_id) : undefined);
+    const orgId = services.config.edition === 'cloud' ? orgOfCaller(services, req) : undefined;
     if (orgId !== undefined) requireWritableAccount(services, orgId);
+    next();
+  };
+}
+
+/** Before a declared plan-gated read. */
+export function liveAccount(services: Services): RequestHandler {
+  return (req, _res, next) => {
+    const orgId = orgOfCaller(services, req);
+    if (orgId !== undefined) requireLiveAccount(services, orgId);
     next();
   };
 }

@@ -5,14 +5,12 @@
 import type { Domain } from '../http/domain.js';
 import { errors, jsonBody, jsonResponse, ref, type JsonSchema, type Operation, type Parameter } from '../http/openapi.js';
 import { NotFoundError } from '../http/errors.js';
-import { authenticate } from '../auth/authenticate.js';
-import { orgAccess } from '../accounts/access.js';
+import { org } from '../access/access.js';
 import { getUser } from '../accounts/users.js';
 import { registerBootstrapSection } from '../auth/bootstrapSections.js';
 import { billingSection, usageSection } from './billingSummary.js';
 import { choosePlan } from './choosePlan.js';
 import { PLANS, type Plan } from './plans.js';
-import { cloudOnly } from './accountGate.js';
 
 const ORG_ID: Parameter = { name: 'orgID', in: 'path', required: true, schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } };
 const TIME: JsonSchema = { type: ['string', 'null'], format: 'date-time' };
@@ -103,15 +101,14 @@ export const billingDomain: Domain = {
   mount(routes, services) {
     registerBootstrapSection('billing', (s, ctx) => billingSection(s, ctx.orgId) as Record<string, unknown> | undefined);
     registerBootstrapSection('usage', (s, ctx) => usageSection(s, ctx.orgId) as Record<string, unknown> | undefined);
-    const signedIn = { auth: [authenticate(services), cloudOnly(services)] };
 
-    routes.get('/api/v1/orgs/{orgID}/billing', signedIn, orgAccess('viewer'), (req, res) => {
+    routes.get('/api/v1/orgs/{orgID}/billing', org('viewer', { cloudOnly: true }), (req, res) => {
       const billing = billingSection(services, req.auth!.orgId);
       if (!billing) throw new NotFoundError('this organization has no subscription');
       res.json({ billing, usage: usageSection(services, req.auth!.orgId) });
     });
 
-    routes.post('/api/v1/orgs/{orgID}/billing/plan', signedIn, orgAccess('admin'), (req, res) => {
+    routes.post('/api/v1/orgs/{orgID}/billing/plan', org('admin', { cloudOnly: true, openWhilePaused: true }), (req, res) => {
       res.json(choosePlan(services, req.auth!.orgId, req.body.plan as Plan, getUser(services.meta, req.auth!.userId)!.email));
     });
   },

@@ -9,6 +9,7 @@ import { BadRequestError, NotFoundError, PayloadTooLargeError } from '../http/er
 import { receiveProviderEvent, type EventReceipt, type ProviderEvent } from './payments.js';
 import { paymentsOpenApi, PROVIDER_EVENTS_PATH } from './paymentsOpenApi.js';
 import { SIGNATURE_HEADER, verifyProviderSignature } from './providerSignature.js';
+import { other } from '../access/access.js';
 
 export { PROVIDER_EVENTS_PATH };
 
@@ -70,7 +71,7 @@ export const paymentsDomain: Domain = {
   name: 'payments',
   openapi: paymentsOpenApi,
   mount(routes, services) {
-    routes.post(PROVIDER_EVENTS_PATH, { auth: [callbackConfigured(services), signedBody(services)] }, (req, res) => {
+    routes.post(PROVIDER_EVENTS_PATH, other('provider_signature', [callbackConfigured(services), signedBody(services)]), (req, res) => {
       res.json(presentReceipt(receiveProviderEvent(services, req.body as ProviderEvent)));
     });
   },

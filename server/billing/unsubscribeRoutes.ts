@@ -8,7 +8,7 @@ import type { Services } from '../services.js';
 import { maskEmail } from '../auth/signup/domainRule.js';
 import { optIn, optOut, preferenceOfToken } from './unsubscribe.js';
 import { RESUBSCRIBE_PATH, UNSUBSCRIBE_PATH, unsubscribeOpenApi } from './unsubscribeOpenApi.js';
-import { cloudOnly } from './accountGate.js';
+import { other } from '../access/access.js';
 
 
 /** The sign-in group's per-address budget size, spent from a bucket of its own. */
@@ -23,7 +23,7 @@ export const unsubscribeDomain: Domain = {
   name: 'email-unsubscribe',
   openapi: unsubscribeOpenApi,
   mount(routes, services) {
-    const open = { auth: [cloudOnly(services), addressLimit(services)] };
+    const open = other('email_token', [addressLimit(services)], { cloudOnly: true });
 
     routes.get(UNSUBSCRIBE_PATH, open, (req, res) => {
       const preference = preferenceOfToken(services, req.valid.query.token as string);

@@ -6,8 +6,7 @@ import type { Request, RequestHandler } from 'express';
 import type { Domain } from '../http/domain.js';
 import { errors, jsonBody, jsonResponse, ref, type Parameter } from '../http/openapi.js';
 import { NotFoundError, ValidationError } from '../http/errors.js';
-import { authenticate } from '../auth/authenticate.js';
-import { projectAccess } from '../accounts/access.js';
+import { project as onProject } from '../access/access.js';
 import { recordAudit } from '../audit/recordAudit.js';
 import { sendAnswer, wantsFresh } from '../queries/answerQuery.js';
 import { checkFilters, type FilterItem } from '../engine/filters.js';
@@ -143,15 +142,16 @@ export const dashboardsDomain: Domain = {
   },
   mount(routes, services) {
     const queries = savedQueries(routes.document);
-    const auth = { auth: [authenticate(services)] };
-    const viewer = projectAccess(services, 'viewer');
-    const analyst = projectAccess(services, 'analyst');
+    const viewer = onProject('viewer');
+    const analyst = onProject('analyst');
+    // Answering a saved insight or a tile reads; it changes nothing.
+    const reader = onProject('viewer', { mutates: false });
     const now = () => services.clock.now();
     const idOf = (req: Request, name: string) => Number(req.valid.params[name]);
     const audit = (req: Request, action: string, target: number, details: Record<string, unknown>) =>
       recordAudit(services, { actor_user_id: req.auth!.userId, org_id: req.project!.org_id, action, target: String(target), outcome: 'success', details: { project_id: req.project!.id, ...details } });
 
-    routes.get(INSIGHTS, auth, viewer, (req, res) => {
+    routes.get(INSIGHTS, viewer, (req, res) => {
       res.json({ items: listInsights(services.meta, req.project!.id, req.valid.query.kind as string | undefined) });
     });
 
@@ -162,36 +162,36 @@ export const dashboardsDomain: Domain = {
     });
     /** A since-date is checked against the project's today once the project is known. */
     const today = (req: Request) => localDate(now(), req.project!.timezone);
-    routes.post(INSIGHTS, auth, insightBody, analyst, (req, res) => {
+    routes.post(INSIGHTS, analyst, insightBody, (req, res) => {
       const { name, description = null, kind, query, date_range: dateRange = null } = req.body;
       checkRollingRange(dateRange, today(req));
       res.status(201).json(createInsight(services.meta, req.project!.id, req.auth!.userId, { name, description, kind, query, date_range: dateRange }, now()));
     });
 
-    routes.get(INSIGHT, auth, viewer, (req, res) => {
+    routes.get(INSIGHT, viewer, (req, res) => {
       res.json(getInsight(services.meta, req.project!.id, idOf(req, 'insightID')));
     });
 
-    routes.patch(INSIGHT, auth, insightBody, analyst, (req, res) => {
+    routes.patch(INSIGHT, analyst, insightBody, (req, res) => {
       const current = getInsight(services.meta, req.project!.id, idOf(req, 'insightID'));
       if (req.body.query !== undefined) queries.checked(current.kind, req.body.query);
       checkRollingRange(req.body.date_range, today(req));
       res.json(updateInsight(services.meta, req.project!.id, current.id, req.auth!.userId, req.body, now()));
     });
 
-    routes.delete(INSIGHT, auth, analyst, (req, res) => {
+    routes.delete(INSIGHT, analyst, (req, res) => {
       const gone = deleteInsight(services.meta, req.project!.id, idOf(req, 'insightID'));
       audit(req, 'insight.delete', gone.id, { name: gone.name, kind: gone.kind });
       res.status(204).end();
     });
 
     const resultBody = check((b) => void overridesOf(b));
-    routes.post(`${INSIGHT}/result`, auth, resultBody, viewer, async (req, res) => {
+    routes.post(`${INSIGHT}/result`, reader, resultBody, async (req, res) => {
       const saved = getInsight(services.meta, req.project!.id, idOf(req, 'insightID'));
       sendAnswer(res, await answerInsight(services, queries, req.project!, saved, overridesOf(req.body), wantsFresh(req)));
     });
 
-    routes.get(DASHBOARDS, auth, viewer, (req, res) => {
+    routes.get(DASHBOARDS, viewer, (req, res) => {
       res.json({ items: listDashboards(services.meta, req.project!.id) });
     });
 
@@ -199,13 +199,13 @@ export const dashboardsDomain: Domain = {
       checkName(b);
       overridesOf(b);
     });
-    routes.post(DASHBOARDS, auth, newDashboard, analyst, (req, res) => {
+    routes.post(DASHBOARDS, analyst, newDashboard, (req, res) => {
       const input: DashboardInput = { description: null, ...NO_OVERRIDES, ...req.body };
       checkRollingRange(input.date_range, today(req));
       res.status(201).json(createDashboard(services.meta, req.project!.id, req.auth!.userId, input, now()));
     });
 
-    routes.get(DASHBOARD, auth, viewer, (req, res) => {
+    routes.get(DASHBOARD, viewer, (req, res) => {
       res.json(getDashboard(services.meta, req.project!.id, idOf(req, 'dashboardID')));
     });
 
@@ -215,7 +215,7 @@ export const dashboardsDomain: Domain = {
       checkRollingRange(b.date_range as string | null | undefined);
       checkFilters((b.filters as FilterItem[] | null | undefined) ?? undefined);
     });
-    routes.patch(DASHBOARD, auth, dashboardChanges, analyst, (req, res) => {
+    routes.patch(DASHBOARD, analyst, dashboardChanges, (req, res) => {
       const current = getDashboard(services.meta, req.project!.id, idOf(req, 'dashboardID'));
       const { layout, ...changes } = req.body;
       // The range is one thing: giving fixed dates drops a rolling range, and giving a rolling range drops fixed dates.
@@ -226,7 +226,7 @@ export const dashboardsDomain: Domain = {
       res.json(updateDashboard(services.meta, req.project!.id, current.id, req.auth!.userId, input, layout, now()));
     });
 
-    routes.delete(DASHBOARD, auth, analyst, (req, res) => {
+    routes.delete(DASHBOARD, analyst, (req, res) => {
       const gone = deleteDashboard(services.meta, req.project!.id, idOf(req, 'dashboardID'));
       audit(req, 'dashboard.delete', gone.id, { name: gone.name });
       res.status(204).end();
@@ -235,7 +235,7 @@ export const dashboardsDomain: Domain = {
     const tileBody = check((b) => {
       if ((b.insight_id === undefined) === (b.text === undefined)) throw new ValidationError('a tile shows either an insight (insight_id) or a text (text)', 'insight_id');
     });
-    routes.post(TILES, auth, tileBody, analyst, (req, res) => {
+    routes.post(TILES, analyst, tileBody, (req, res) => {
       // The schema filled in the default size.
       const { insight_id: insightId, text, width, height } = req.body;
       getDashboard(services.meta, req.project!.id, idOf(req, 'dashboardID'));
@@ -246,16 +246,16 @@ export const dashboardsDomain: Domain = {
       res.status(201).json(addTile(services.meta, req.project!.id, idOf(req, 'dashboardID'), req.auth!.userId, content, { width, height }, now()));
     });
 
-    routes.patch(TILE, auth, analyst, (req, res) => {
+    routes.patch(TILE, analyst, (req, res) => {
       res.json(updateTile(services.meta, req.project!.id, idOf(req, 'dashboardID'), idOf(req, 'tileID'), req.auth!.userId, req.body, now()));
     });
 
-    routes.delete(TILE, auth, analyst, (req, res) => {
+    routes.delete(TILE, analyst, (req, res) => {
       deleteTile(services.meta, req.project!.id, idOf(req, 'dashboardID'), idOf(req, 'tileID'), req.auth!.userId, now());
       res.status(204).end();
     });
 
-    routes.post(`${TILE}/result`, auth, viewer, async (req, res) => {
+    routes.post(`${TILE}/result`, reader, async (req, res) => {
       const shown = tileInsight(services.meta, req.project!.id, idOf(req, 'dashboardID'), idOf(req, 'tileID'));
       if (!shown) throw new NotFoundError('tile not found');
       sendAnswer(res, await answerInsight(services, queries, req.project!, shown.insight, shown.overrides, wantsFresh(req)));

@@ -6,8 +6,7 @@ import type { Request, RequestHandler } from 'express';
 import type { Domain } from '../http/domain.js';
 import { errors, jsonBody, jsonResponse, ref } from '../http/openapi.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../http/errors.js';
-import { authenticate } from '../auth/authenticate.js';
-import { projectAccess } from '../accounts/access.js';
+import { other, project } from '../access/access.js';
 import { recordAudit } from '../audit/recordAudit.js';
 import { sendAnswer, type QueryAnswer } from '../queries/answerQuery.js';
 import type { Services } from '../services.js';
@@ -111,14 +110,14 @@ export const shareLinksDomain: Domain = {
   },
   mount(routes, services) {
     const queries = savedQueries(routes.document);
-    const admin = projectAccess(services, 'admin');
-    const auth = { auth: [authenticate(services)] };
-    const limited = { auth: [sharedLimits(services)] };
+    const admin = project('admin');
+    // The link's own token is the credential; the handlers open it (an unknown or revoked one is 404).
+    const limited = other('share_token', [sharedLimits(services)], { mutates: false });
     const audit = (req: Request, action: string, target: number, details: Record<string, unknown>) =>
       recordAudit(services, { actor_user_id: req.auth!.userId, org_id: req.project!.org_id, action, target: String(target), outcome: 'success', details: { project_id: req.project!.id, ...details } });
     const open = (req: Request) => openShareLink(services, String(req.valid.params.token));
 
-    routes.get(LINKS, auth, admin, (req, res) => {
+    routes.get(LINKS, admin, (req, res) => {
       res.json({ items: listShareLinks(services.meta, req.project!.id) });
     });
 
@@ -128,7 +127,7 @@ export const shareLinksDomain: Domain = {
       }
       next();
     };
-    routes.post(LINKS, auth, linkBody, admin, (req, res) => {
+    routes.post(LINKS, admin, linkBody, (req, res) => {
       const { dashboard_id: dashboardId, insight_id: insightId, expires_at: expiresAt = null } = req.body;
       const target = dashboardId !== undefined ? { dashboard_id: dashboardId as number } : { insight_id: insightId as number };
       const { link, token } = createShareLink(services, req.project!.id, req.auth!.userId, target, expiresAt);
@@ -136,7 +135,7 @@ export const shareLinksDomain: Domain = {
       res.status(201).json({ ...link, token, url_path: `/shared/${token}` });
     });
 
-    routes.delete(LINK, auth, admin, (req, res) => {
+    routes.delete(LINK, admin, (req, res) => {
       const link = revokeShareLink(services.meta, req.project!.id, Number(req.valid.params.linkID));
       audit(req, 'share_link.revoke', link.id, { target: link.target.kind, target_id: link.target.id });
       res.status(204).end();

@@ -2,8 +2,7 @@
 // the live stream and the catalogs. Logic lives in eventsPage.ts, eventStream.ts and catalogs.ts.
 
 import type { Domain } from '../http/domain.js';
-import { authenticate } from '../auth/authenticate.js';
-import { projectAccess } from '../accounts/access.js';
+import { project } from '../access/access.js';
 import { eventsOpenapi } from './eventsOpenapi.js';
 import { eventsPage } from './eventsPage.js';
 import { openEventStream } from './eventStream.js';
@@ -13,19 +12,18 @@ export const eventsDomain: Domain = {
   name: 'events',
   openapi: eventsOpenapi,
   mount(routes, services) {
-    const auth = { auth: [authenticate(services)] };
-    const viewer = projectAccess(services, 'viewer');
+    const viewer = project('viewer');
 
-    routes.get('/api/v1/projects/{id}/events', auth, viewer, async (req, res) => {
+    routes.get('/api/v1/projects/{id}/events', viewer, async (req, res) => {
       res.json(await eventsPage(services, req.project!.id, req.valid.query));
     });
-    routes.get('/api/v1/projects/{id}/events/stream', auth, viewer, async (req, res) => {
+    routes.get('/api/v1/projects/{id}/events/stream', viewer, async (req, res) => {
       await openEventStream(services, req, res, req.project!.id);
     });
-    routes.get('/api/v1/projects/{id}/catalog/events', auth, viewer, async (req, res) => {
+    routes.get('/api/v1/projects/{id}/catalog/events', viewer, async (req, res) => {
       res.json(await eventCatalog(services, req.project!.id));
     });
-    routes.get('/api/v1/projects/{id}/catalog/props', auth, viewer, async (req, res) => {
+    routes.get('/api/v1/projects/{id}/catalog/props', viewer, async (req, res) => {
       const event = req.valid.query.event === undefined ? undefined : String(req.valid.query.event);
       res.json(await propertyCatalog(services, req.project!.id, event));
     });

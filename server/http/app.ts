@@ -29,6 +29,7 @@ import { ingestDomain } from '../ingest/routes.js';
 import { ingestCors } from '../ingest/ingestCors.js';
 import { POSTHOG_CAPTURE_PATHS, POSTHOG_FLAG_PATHS } from '../ingest/posthog.js';
 import { keysDomain } from '../keys/routes.js';
+import { personalKeysDomain } from '../keys/personalKeyRoutes.js';
 import { behaviorDomain } from '../behavior/routes.js';
 import { formPurgeDomain } from '../behavior/purgeRoutes.js';
 import { labeledEventsDomain } from '../labeled/routes.js';
@@ -41,7 +42,11 @@ import { eventsDomain } from '../events/routes.js';
 import { replayDomain } from '../replay/routes.js';
 import { personsDomain } from '../persons/routes.js';
 import { consoleSite, loadConsoleFiles } from './consoleSite.js';
-import { accountGate } from '../billing/accountGate.js';
+import { cloudOnly, liveAccount, writableAccount } from '../billing/accountGate.js';
+import { authenticate } from '../auth/authenticate.js';
+import { membership } from '../access/membership.js';
+import type { AccessChecks } from '../access/guard.js';
+import { requireEntitlement } from '../license/requireEntitlement.js';
 
 export interface BuiltApp {
   app: Express;
@@ -62,6 +67,7 @@ export const DOMAINS: Domain[] = [
   unsubscribeDomain,
   ingestDomain,
   keysDomain,
+  personalKeysDomain,
   behaviorDomain,
   formPurgeDomain,
   labeledEventsDomain,
@@ -107,11 +113,26 @@ export function buildApp(services: Services, domains: Domain[] = DOMAINS): Built
   // Beacons cannot set a JSON content type without a preflight, so ingestion reads text/plain as JSON.
   app.use('/v1', express.json({ limit: BODY_LIMIT_BYTES, type: ['application/json', 'text/plain', 'application/*+json'] }));
 
-  const routes = new RouteTable(app, new Validation(document), document, (method, path) => accountGate(services, method, path));
+  const routes = new RouteTable(app, new Validation(document), document, accessChecks(services));
   for (const d of domains) d.mount(routes, services);
   app.use(consoleSite(loadConsoleFiles()));
 
   app.use(notFoundHandler());
   app.use(errorHandler(services.log));
   return { app, document, routes };
+}
+
+/** The checks the routes' access declarations name (server/access/guard.ts gives their order). */
+export function accessChecks(services: Services): AccessChecks {
+  return {
+    authenticate: (apiKey) => authenticate(services, apiKey),
+    cloudOnly: cloudOnly(services),
+    membership: (scope, role) => membership(services, scope, role),
+    writableAccount: writableAccount(services),
+    liveAccount: liveAccount(services),
+    entitlement: (entitlement) => (req, _res, next) => {
+      requireEntitlement(services, req.project?.org_id ?? req.auth!.orgId, entitlement);
+      next();
+    },
+  };
 }

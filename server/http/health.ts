@@ -7,6 +7,7 @@ import { errors, jsonResponse } from './openapi.js';
 import type { Services } from '../services.js';
 import { ServiceUnavailableError } from './errors.js';
 import { freeBytes, MIN_FREE_BYTES } from '../store/storageFull.js';
+import { PUBLIC } from '../access/access.js';
 
 const READY_TIMEOUT_MS = 2000;
 
@@ -68,7 +69,7 @@ export const healthDomain: Domain = {
       }
       res.json({ status: 'ok', version: services.version });
     };
-    routes.get('/api/v1/health', {}, handler);
-    routes.get('/v1/health', {}, handler);
+    routes.get('/api/v1/health', PUBLIC, handler);
+    routes.get('/v1/health', PUBLIC, handler);
   },
 };

@@ -86,6 +86,11 @@ export function baseDocument(version: string): OpenApiDocument {
         accessToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: '15-minute access token from /api/v1/auth/login' },
         ingestionKey: { type: 'http', scheme: 'bearer', description: 'pp_bt_ browser token or pp_sk_ server key' },
         releaseToken: { type: 'http', scheme: 'bearer', description: 'pp_rel_ release token; deploy marker only' },
+        personalApiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'pp_pk_ personal API key, sent as a Bearer value where an access token is taken, on operations about projects and the organization, within its scopes',
+        },
         legacyKey: { type: 'apiKey', in: 'query', name: 'key', description: 'pp_wk_ legacy key only; deprecated' },
       },
       responses: Object.fromEntries(

@@ -2,6 +2,7 @@
 
 import type { Domain } from './domain.js';
 import { jsonResponse } from './openapi.js';
+import { PUBLIC } from '../access/access.js';
 
 export const openapiDomain: Domain = {
   name: 'openapi',
@@ -19,7 +20,7 @@ export const openapiDomain: Domain = {
     },
   },
   mount(routes) {
-    routes.get('/api/v1/openapi.json', {}, (_req, res) => {
+    routes.get('/api/v1/openapi.json', PUBLIC, (_req, res) => {
       res.json(routes.document);
     });
   },

@@ -1,5 +1,5 @@
 // Compiles the request schemas of the OpenAPI document with ajv at start-up and gives each route
-// a middleware that checks its path parameters, query and JSON body against them.
+// its middlewares checking its path parameters, query and JSON body against them.
 
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -40,8 +40,12 @@ export class Validation {
     return this.doc.paths[path]?.[method];
   }
 
-  /** The middleware validating one documented operation; throws at start-up for an undocumented one. */
-  middleware(method: Method, path: string): RequestHandler {
+  /**
+   * The two middlewares validating one documented operation: its path parameters, which name the
+   * project or organization access is checked against, then its query and JSON body, after access.
+   * Throws at start-up for an undocumented operation.
+   */
+  middleware(method: Method, path: string): { params: RequestHandler; request: RequestHandler } {
     const op = this.operation(method, path);
     if (!op) throw new Error(`route ${method.toUpperCase()} ${path} is mounted but not in the OpenAPI document`);
     const params = op.parameters ?? [];
@@ -54,18 +58,22 @@ export class Validation {
       : undefined;
     const bodyRequired = op.requestBody?.required ?? false;
 
-    return (req, _res, next) => {
+    const paramsStep: RequestHandler = (req, _res, next) => {
       const pathParams = { ...req.params } as Record<string, unknown>;
       for (const name of idParams) pathParams[name] = requirePathId(name, String(req.params[name]));
       if (pathCheck && !pathCheck(pathParams)) {
         throw new BadRequestError(`invalid path parameter: ${describe(pathCheck.errors)}`, { errors: problems(pathCheck.errors) });
       }
+      req.valid = { params: pathParams, query: {} };
+      next();
+    };
+    const requestStep: RequestHandler = (req, _res, next) => {
       const query = structuredClone({ ...(req.query as Record<string, unknown>) });
       if (queryCheck && !queryCheck(query)) {
         const list = problems(queryCheck.errors);
         throw new ValidationError(`invalid query parameter ${list[0]!.field}: ${list[0]!.message}`, list);
       }
-      req.valid = { params: pathParams, query };
+      req.valid.query = query;
       if (bodyCheck) {
         if (req.body === undefined || req.body === null) {
           if (bodyRequired) throw new ValidationError('a JSON request body is required', [{ field: 'body', message: 'is required' }]);
@@ -78,6 +86,7 @@ export class Validation {
       }
       next();
     };
+    return { params: paramsStep, request: requestStep };
   }
 
   /** The path parameters read as integer ids; ajv's coercion would take `0x10` or `1e0` for a number. */

@@ -66,7 +66,7 @@ function presented(req: Request, operation: IngestOperation): Presented | undefi
 function resolveKey(services: Services, credential: Presented | undefined): IngestKey | undefined {
   if (!credential) return undefined;
   const parsed = parseValue(credential.value);
-  if (!parsed || parsed.kind === 'release') return undefined;
+  if (!parsed || parsed.kind === 'release' || parsed.kind === 'personal') return undefined;
   // `credential` carries browser tokens only; `?key=` legacy keys only.
   if (credential.via === 'body' && parsed.kind !== 'browser') return undefined;
   if (credential.via === 'query' && parsed.kind !== 'legacy') return undefined;

@@ -10,18 +10,19 @@ export const PUBLIC_ID_LENGTH = 8;
 export const SECRET_LENGTH = 32;
 
 export type IngestKeyType = 'browser' | 'server' | 'legacy';
-export type CredentialKind = IngestKeyType | 'release';
+export type CredentialKind = IngestKeyType | 'release' | 'personal';
 
 export const VALUE_PREFIX: Record<CredentialKind, string> = {
   browser: 'pp_bt_',
   server: 'pp_sk_',
   legacy: 'pp_wk_',
   release: 'pp_rel_',
+  personal: 'pp_pk_',
 };
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const VALUE_PATTERN = /^pp_(bt|sk|wk|rel)_([A-Za-z0-9]{8})([A-Za-z0-9]{32})$/;
-const KIND_BY_TAG: Record<string, CredentialKind> = { bt: 'browser', sk: 'server', wk: 'legacy', rel: 'release' };
+const VALUE_PATTERN = /^pp_(bt|sk|wk|rel|pk)_([A-Za-z0-9]{8})([A-Za-z0-9]{32})$/;
+const KIND_BY_TAG: Record<string, CredentialKind> = { bt: 'browser', sk: 'server', wk: 'legacy', rel: 'release', pk: 'personal' };
 
 export interface ParsedValue {
   kind: CredentialKind;

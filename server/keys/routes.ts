@@ -4,8 +4,7 @@
 import type { Request } from 'express';
 import type { Domain } from '../http/domain.js';
 import { NotFoundError } from '../http/errors.js';
-import { authenticate } from '../auth/authenticate.js';
-import { projectAccess } from '../accounts/access.js';
+import { other, project } from '../access/access.js';
 import { keysOpenapi } from './keysOpenapi.js';
 import { issueIngestKey, listIngestKeys, presentIngestKey, revokeIngestKey, rotateIngestKey, type KeyInput, type RotateInput } from './ingestKeys.js';
 import { issueReleaseToken, listReleaseTokens, presentReleaseToken, revokeReleaseToken } from './releaseTokens.js';
@@ -19,40 +18,39 @@ export const keysDomain: Domain = {
   name: 'keys',
   openapi: keysOpenapi,
   mount(routes, services) {
-    const auth = { auth: [authenticate(services)] };
-    const admin = projectAccess(services, 'admin');
+    const admin = project('admin');
     const now = () => services.clock.now();
 
-    routes.get('/api/v1/projects/{id}/keys', auth, admin, (req, res) => {
+    routes.get('/api/v1/projects/{id}/keys', admin, (req, res) => {
       res.json({ items: listIngestKeys(services.meta, projectOf(req)).map((k) => presentIngestKey(k, now())), next_cursor: null });
     });
-    routes.post('/api/v1/projects/{id}/keys', auth, admin, (req, res) => {
+    routes.post('/api/v1/projects/{id}/keys', admin, (req, res) => {
       const issued = issueIngestKey(services, projectOf(req), req.body as KeyInput, req.auth!.userId);
       res.status(201).set('Cache-Control', 'no-store').json({ ...presentIngestKey(issued.key, now()), value: issued.value });
     });
-    routes.post('/api/v1/projects/{id}/keys/{keyID}/rotate', auth, admin, (req, res) => {
+    routes.post('/api/v1/projects/{id}/keys/{keyID}/rotate', admin, (req, res) => {
       const issued = rotateIngestKey(services, projectOf(req), idParam(req, 'keyID'), req.body as RotateInput, req.auth!.userId);
       if (!issued) throw new NotFoundError('key not found');
       res.status(201).set('Cache-Control', 'no-store').json({ ...presentIngestKey(issued.key, now()), value: issued.value });
     });
-    routes.delete('/api/v1/projects/{id}/keys/{keyID}', auth, admin, (req, res) => {
+    routes.delete('/api/v1/projects/{id}/keys/{keyID}', admin, (req, res) => {
       if (!revokeIngestKey(services, projectOf(req), idParam(req, 'keyID'))) throw new NotFoundError('key not found');
       res.status(204).end();
     });
 
-    routes.get('/api/v1/projects/{id}/release-tokens', auth, admin, (req, res) => {
+    routes.get('/api/v1/projects/{id}/release-tokens', admin, (req, res) => {
       res.json({ items: listReleaseTokens(services.meta, projectOf(req)).map((t) => presentReleaseToken(t, now())), next_cursor: null });
     });
-    routes.post('/api/v1/projects/{id}/release-tokens', auth, admin, (req, res) => {
+    routes.post('/api/v1/projects/{id}/release-tokens', admin, (req, res) => {
       const issued = issueReleaseToken(services, projectOf(req), req.body as { name: string; expires_at?: string }, req.auth!.userId);
       res.status(201).set('Cache-Control', 'no-store').json({ ...presentReleaseToken(issued.token, now()), value: issued.value });
     });
-    routes.delete('/api/v1/projects/{id}/release-tokens/{tokenID}', auth, admin, (req, res) => {
+    routes.delete('/api/v1/projects/{id}/release-tokens/{tokenID}', admin, (req, res) => {
       if (!revokeReleaseToken(services, projectOf(req), idParam(req, 'tokenID'))) throw new NotFoundError('release token not found');
       res.status(204).end();
     });
 
-    routes.post('/api/v1/projects/{id}/release-markers/deploy', { auth: [releaseTokenAuth(services)] }, (req, _res, next) => {
+    routes.post('/api/v1/projects/{id}/release-markers/deploy', other('release_token', [releaseTokenAuth(services)], { scope: 'project' }), (req, _res, next) => {
       checkIdempotencyKey(req.get('idempotency-key'));
       next();
     }, releaseTokenProject(), (req, res) => {

@@ -5,8 +5,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Domain } from '../http/domain.js';
 import { errors, jsonBody, jsonResponse, ref, type JsonSchema, type Operation, type Parameter } from '../http/openapi.js';
-import { authenticate } from '../auth/authenticate.js';
-import { projectAccess } from '../accounts/access.js';
+import { project } from '../access/access.js';
 import { recordAudit } from '../audit/recordAudit.js';
 import { BASE_EVENTS } from './matchSql.js';
 import { countMatching, labeledCounts } from './derive.js';
@@ -207,7 +206,8 @@ export const labeledEventsDomain: Domain = {
     },
   },
   mount(routes, services) {
-    const auth = { auth: [authenticate(services)] };
+    const viewer = project('viewer');
+    const analyst = project('analyst');
     const ruleOf = (req: Request) => Number(req.valid.params.ruleID);
     /** Rules with how many events each labels now, read from the event store. */
     const counted = async (projectId: number, rules: LabeledEventRule[]) => {
@@ -218,38 +218,38 @@ export const labeledEventsDomain: Domain = {
     const audit = (req: Request, action: string, target: number, details: Record<string, unknown> = {}) =>
       recordAudit(services, { actor_user_id: req.auth!.userId, org_id: req.project!.org_id, action, target: String(target), outcome: 'success', details: { project_id: req.project!.id, ...details } });
 
-    routes.get(BASE, auth, projectAccess(services, 'viewer'), async (req, res) => {
+    routes.get(BASE, viewer, async (req, res) => {
       res.json({ items: await counted(req.project!.id, listRules(services.meta, req.project!.id)) });
     });
 
-    routes.post(BASE, auth, ruleBody(true), projectAccess(services, 'analyst'), async (req, res) => {
+    routes.post(BASE, analyst, ruleBody(true), async (req, res) => {
       const rule = createRule(services, req.project!.id, req.auth!.userId, req.body);
       audit(req, 'labeled_event.create', rule.id, { event_name: rule.event_name });
       res.status(201).json(await one(req, rule));
     });
 
-    routes.post(`${BASE}/preview`, auth, ruleBody(false), projectAccess(services, 'analyst'), async (req, res) => {
+    routes.post(`${BASE}/preview`, project('analyst', { mutates: false }), ruleBody(false), async (req, res) => {
       const to = services.clock.now();
       const from = new Date(to.getTime() - PREVIEW_DAYS * 86_400_000);
       const count = await countMatching(services, { ...req.body, project_id: req.project!.id }, from, to);
       res.json({ count, from: from.toISOString(), to: to.toISOString() });
     });
 
-    routes.post(`${BASE}/picker-token`, auth, projectAccess(services, 'analyst'), (req, res) => {
+    routes.post(`${BASE}/picker-token`, analyst, (req, res) => {
       pickerEnabled(services);
       res.json(issuePickerToken(services, req.project!.id, req.auth!.userId));
     });
 
-    routes.get(`${BASE}/picker/captures`, auth, projectAccess(services, 'analyst'), async (req, res) => {
+    routes.get(`${BASE}/picker/captures`, analyst, async (req, res) => {
       pickerEnabled(services);
       res.json(await pollCapture(services, req.project!.id, String(req.valid.query.token)));
     });
 
-    routes.get(ONE, auth, projectAccess(services, 'viewer'), async (req, res) => {
+    routes.get(ONE, viewer, async (req, res) => {
       res.json(await one(req, getRule(services.meta, req.project!.id, ruleOf(req))));
     });
 
-    routes.patch(ONE, auth, ruleBody(true), projectAccess(services, 'analyst'), async (req, res) => {
+    routes.patch(ONE, analyst, ruleBody(true), async (req, res) => {
       const rule = replaceRule(services, req.project!.id, ruleOf(req), req.auth!.userId, req.body);
       audit(req, 'labeled_event.update', rule.id, { event_name: rule.event_name });
       res.json(await one(req, rule));
@@ -261,8 +261,8 @@ export const labeledEventsDomain: Domain = {
         audit(req, `labeled_event.${what}`, ruleOf(req));
         res.status(204).end();
       };
-      if (what === 'delete') routes.delete(path, auth, projectAccess(services, 'analyst'), handler);
-      else routes.post(path, auth, projectAccess(services, 'analyst'), handler);
+      if (what === 'delete') routes.delete(path, analyst, handler);
+      else routes.post(path, analyst, handler);
     }
   },
 };

@@ -4,8 +4,7 @@
 
 import type { Domain } from '../http/domain.js';
 import { errors, jsonBody, jsonResponse, ref, type JsonSchema, type Operation } from '../http/openapi.js';
-import { authenticate } from '../auth/authenticate.js';
-import { projectAccess } from '../accounts/access.js';
+import { project } from '../access/access.js';
 import { recordAudit } from '../audit/recordAudit.js';
 import { checkPathRules, getPathCleaning, MAX_ALIAS_TOTAL, MAX_CLEANED_PATH, MAX_PATH_RULES, RULES_TIME_LIMIT_MS, setPathRules, timeLimit, traceCleaning, type PathRule } from './pathCleaning.js';
 
@@ -101,13 +100,12 @@ export const pathCleaningDomain: Domain = {
     },
   },
   mount(routes, services) {
-    const auth = { auth: [authenticate(services)] };
 
-    routes.get(BASE, auth, projectAccess(services, 'viewer'), (req, res) => {
+    routes.get(BASE, project('viewer'), (req, res) => {
       res.json(getPathCleaning(services.meta, req.project!.id));
     });
 
-    routes.put(BASE, auth, projectAccess(services, 'admin'), async (req, res) => {
+    routes.put(BASE, project('admin'), async (req, res) => {
       const { rules } = req.body as { rules: PathRule[] };
       await checkPathRules(services.events, rules);
       const project = req.project!;
@@ -123,7 +121,7 @@ export const pathCleaningDomain: Domain = {
       res.json(saved);
     });
 
-    routes.post(TEST, auth, projectAccess(services, 'viewer'), async (req, res) => {
+    routes.post(TEST, project('viewer', { mutates: false }), async (req, res) => {
       const body = req.body as { url: string; rules?: PathRule[] };
       const timeLeft = timeLimit(RULES_TIME_LIMIT_MS);
       if (body.rules) await checkPathRules(services.events, body.rules, 'rules', timeLeft);

@@ -5,9 +5,7 @@
 
 import type { Request } from 'express';
 import type { Domain } from '../http/domain.js';
-import { authenticate } from '../auth/authenticate.js';
-import { projectAccess } from '../accounts/access.js';
-import { requireEntitlement } from '../license/requireEntitlement.js';
+import { project } from '../access/access.js';
 import { replayOpenapi } from './replayOpenapi.js';
 import { recordingsPage } from './listRecordings.js';
 import { recordingDetail } from './recordingDetail.js';
@@ -22,27 +20,23 @@ export const replayDomain: Domain = {
   name: 'replay',
   openapi: replayOpenapi,
   mount(routes, services) {
-    const auth = { auth: [authenticate(services)] };
-    const analyst = projectAccess(services, 'analyst');
-    const drilldown = (req: Request) => requireEntitlement(services, req.project!.org_id, 'actor_drilldown');
+    // Watching a person's recordings is actor drill-down.
+    const analyst = project('analyst', { entitlements: ['actor_drilldown'] });
     const session = (req: Request) => String(req.valid.params.session_id);
 
-    routes.get(BASE, auth, analyst, async (req, res) => {
-      drilldown(req);
+    routes.get(BASE, analyst, async (req, res) => {
       res.json(await recordingsPage(services, req.project!.id, req.valid.query));
     });
-    routes.get(ONE, auth, analyst, async (req, res) => {
-      drilldown(req);
+    routes.get(ONE, analyst, async (req, res) => {
       res.json(await recordingDetail(services, req.project!.id, session(req)));
     });
-    routes.get(`${ONE}/chunks`, auth, analyst, async (req, res) => {
-      drilldown(req);
+    routes.get(`${ONE}/chunks`, analyst, async (req, res) => {
       await streamRecording(services, res, req.headers['accept-encoding'], req.project!.id, session(req));
     });
-    routes.get(SETTINGS, auth, projectAccess(services, 'viewer'), async (req, res) => {
+    routes.get(SETTINGS, project('viewer'), async (req, res) => {
       res.json(await replaySettings(services, req.project!.id));
     });
-    routes.patch(SETTINGS, auth, projectAccess(services, 'admin'), async (req, res) => {
+    routes.patch(SETTINGS, project('admin'), async (req, res) => {
       setRetentionDays(services.meta, req.project!.id, Number((req.body as { replay_retention_days: number }).replay_retention_days), req.auth!.userId, services.clock.now());
       res.json(await replaySettings(services, req.project!.id));
     });

@@ -6,6 +6,7 @@ import type { Domain } from '../http/domain.js';
 import { NotFoundError } from '../http/errors.js';
 import { errors } from '../http/openapi.js';
 import { loadTrackerAssets, type TrackerAsset } from './trackerAssets.js';
+import { PUBLIC } from '../access/access.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const SHORT_URL_CACHE = 'public, max-age=3600, stale-while-revalidate=86400';
@@ -60,7 +61,7 @@ export const trackerDomain: Domain = {
   },
   mount(routes) {
     const assets = loadTrackerAssets();
-    routes.get('/v1/sdk/browser/{version}/{file}', {}, (req: Request, res: Response) => {
+    routes.get('/v1/sdk/browser/{version}/{file}', PUBLIC, (req: Request, res: Response) => {
       const asset = assets.versions.get(String(req.valid.params.version))?.get(String(req.valid.params.file));
       if (!asset) notFound(res, 'no such tracker version or file');
       const etag = `"${asset.sha256}"`;
@@ -76,7 +77,7 @@ export const trackerDomain: Domain = {
       }
       sendAsset(res, asset, IMMUTABLE);
     });
-    routes.get('/v1/t.js', {}, (_req: Request, res: Response) => {
+    routes.get('/v1/t.js', PUBLIC, (_req: Request, res: Response) => {
       const core = assets.current ? assets.versions.get(assets.current)?.get('tracker.js') : undefined;
       if (!core) notFound(res, 'no tracker is installed');
       sendAsset(res, core, SHORT_URL_CACHE);

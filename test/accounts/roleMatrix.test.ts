@@ -8,7 +8,7 @@ import { accessTokenFor, addMember, createTenant, uniqueEmail, type Tenant } fro
 import { createProject } from '../../server/accounts/projects.js';
 import { createSession } from '../../server/auth/sessions.js';
 import { createInvite } from '../../server/auth/invites.js';
-import { ROLES, atLeast, type Role } from '../../server/accounts/roles.js';
+import { ROLES, atLeast, type Role } from '../../server/access/roles.js';
 import type { User } from '../../server/accounts/users.js';
 
 // Nobody here signs in with a password; skipping argon2 keeps the matrix fast.

@@ -9,7 +9,7 @@ import { accessTokenFor, addMember, createTenant, login, TEST_PASSWORD, type Ten
 import { withCookie } from '../auth/authTestKit.js';
 import { createIngestKey, ingestEvents, type TestKey } from '../support/ingest.js';
 import { insertSubscription } from '../../server/billing/subscriptions.js';
-import { isCabinetMutation } from '../../server/billing/accountGate.js';
+import { gatedByAccountState, other, self } from '../../server/access/access.js';
 
 const DAY_MS = 86_400_000;
 const START = new Date('2026-11-02T12:00:00Z');
@@ -200,7 +200,7 @@ t.test('every cabinet operation is classed as a change or a read on purpose', as
   const server = await startTestServer(t);
   const reads = server.running.built.routes.mounted
     .filter((r) => r.method !== 'get' && (r.path.startsWith('/api/v1/projects') || r.path.startsWith('/api/v1/orgs/')))
-    .filter((r) => !isCabinetMutation(r.method, r.path))
+    .filter((r) => !gatedByAccountState(r.method, r.access))
     .map((r) => `${r.method.toUpperCase()} ${r.path}`)
     .sort();
   const queries = server.running.built.routes.mounted.filter((r) => r.path.startsWith('/api/v1/projects/{id}/queries/')).map((r) => `POST ${r.path}`);
@@ -215,6 +215,11 @@ t.test('every cabinet operation is classed as a change or a read on purpose', as
       'POST /api/v1/projects/{id}/path-cleaning/test',
     ].sort(),
   );
-  t.ok(isCabinetMutation('post', '/api/v1/projects/{id}/labeled-events'));
-  t.notOk(isCabinetMutation('post', '/api/v1/me/password'));
+  const declared = (method: string, path: string) => server.running.built.routes.mounted.find((r) => r.method === method && r.path === path)!.access;
+  t.ok(gatedByAccountState('post', declared('post', '/api/v1/projects/{id}/labeled-events')));
+  t.ok(gatedByAccountState('post', declared('post', '/api/v1/projects/{id}/release-markers/deploy')));
+  t.notOk(gatedByAccountState('post', declared('post', '/api/v1/me/password')));
+  t.notOk(gatedByAccountState('post', declared('post', '/api/v1/auth/trial/sms')), 'activation lifts the hold');
+  t.notOk(gatedByAccountState('post', self()));
+  t.notOk(gatedByAccountState('post', other('none', [])));
 });

@@ -7,6 +7,7 @@ import { startTestServer, request } from '../support/testServer.js';
 import { buildApp, DOMAINS } from '../../server/http/app.js';
 import type { Domain } from '../../server/http/domain.js';
 import { jsonBody, jsonResponse, errors } from '../../server/http/openapi.js';
+import { PUBLIC } from '../../server/access/access.js';
 
 // A domain used only here, to drive the shared validation and error paths through a real app.
 const probeDomain: Domain = {
@@ -36,10 +37,10 @@ const probeDomain: Domain = {
     },
   },
   mount(routes) {
-    routes.post('/api/v1/probe/{n}', {}, (req, res) => {
+    routes.post('/api/v1/probe/{n}', PUBLIC, (req, res) => {
       res.json({ n: req.valid.params.n, tags: req.valid.query.tag ?? [], body: req.body });
     });
-    routes.get('/api/v1/probe-crash', {}, () => {
+    routes.get('/api/v1/probe-crash', PUBLIC, () => {
       throw new Error('database password is hunter2');
     });
   },

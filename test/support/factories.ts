@@ -4,7 +4,7 @@ import type { TestServer } from './testServer.js';
 import { createUser, type User } from '../../server/accounts/users.js';
 import { addMembership, createOrganization, type Organization } from '../../server/accounts/organizations.js';
 import { createProject, type Project } from '../../server/accounts/projects.js';
-import type { Role } from '../../server/accounts/roles.js';
+import type { Role } from '../../server/access/roles.js';
 import { createSession } from '../../server/auth/sessions.js';
 import { issueAccessToken } from '../../server/auth/accessTokens.js';
 

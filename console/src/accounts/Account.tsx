@@ -1,5 +1,5 @@
 // The signed-in user's own settings: the name others see, password, two-factor authentication (QR code, confirmation,
-// recovery codes shown once) and the live sessions, each of which can be signed out.
+// recovery codes shown once), the live sessions, each of which can be signed out, and personal API keys.
 
 import { useState } from 'preact/hooks';
 import { api, ok } from '../api/client';
@@ -14,6 +14,7 @@ import { QrCode } from './QrCode';
 import { useAction } from '../ui/useAction';
 import { TableHead } from '../ui/TableHead';
 import { Table } from '../ui/Table';
+import { ApiKeysCard } from '../keys/ApiKeys';
 
 export function Account() {
   const { me } = useSession();
@@ -27,6 +28,7 @@ export function Account() {
       <PasswordCard />
       <MfaCard enabled={me?.user.mfa_enabled ?? false} />
       <SessionsCard />
+      <ApiKeysCard />
     </section>
   );
 }

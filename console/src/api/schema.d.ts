@@ -463,6 +463,44 @@ export interface paths {
         patch: operations["updateMe"];
         trace?: never;
     };
+    "/api/v1/me/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your personal API keys in this organization (never their values), newest first */
+        get: operations["listPersonalApiKeys"];
+        put?: never;
+        /**
+         * Issue a personal API key; the value is returned once
+         * @description Send it as `Authorization: Bearer pp_pk_…` to /api/v1 operations about projects and the organization (not to sign-in, your own account or key operations, nor to ingestion). Scopes: read (queries, events, reports and settings), write (saved insights, dashboards and other changes analysts make), admin (operations needing the admin role). A scope above your role is 403. On every request the key acts with the role you hold then, within its scopes: demoted, it loses rights at once; removed from the organization, it stops.
+         */
+        post: operations["issuePersonalApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/api-keys/{keyID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke one of your personal API keys; it answers 401 from the next request. Revoking twice is harmless */
+        delete: operations["revokePersonalApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/mfa/disable": {
         parameters: {
             query?: never;
@@ -3303,6 +3341,10 @@ export interface components {
             /** @description the full key value; shown only in this response */
             value: string;
         };
+        IssuedPersonalApiKey: components["schemas"]["PersonalApiKey"] & {
+            /** @description the full key value (pp_pk_…); shown only in this response */
+            value: string;
+        };
         IssuedReleaseToken: components["schemas"]["ReleaseToken"] & {
             /** @description the full key value; shown only in this response */
             value: string;
@@ -3727,6 +3769,28 @@ export interface components {
             }[];
             /** @description the ids the person was identified by */
             user_ids: string[];
+        };
+        PersonalApiKey: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string | null;
+            id: number;
+            /**
+             * Format: date-time
+             * @description the last request made with the key, to within a minute
+             */
+            last_used_at: string | null;
+            name: string;
+            /** @description the eight characters following pp_pk_, to tell keys apart */
+            prefix: string;
+            /** @description the one project the key reaches, or null for every project of the organization */
+            project_id: number | null;
+            /** Format: date-time */
+            revoked_at: string | null;
+            scopes: ("read" | "write" | "admin")[];
+            /** @enum {unknown} */
+            status: "active" | "revoked" | "expired";
         };
         PersonDeletionJob: {
             /** Format: date-time */
@@ -5557,6 +5621,97 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    listPersonalApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the keys, revoked and expired ones included */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["PersonalApiKey"][];
+                        /** @description all keys fit one page */
+                        next_cursor: null;
+                    };
+                };
+            };
+            401: components["responses"]["E401"];
+            429: components["responses"]["E429"];
+        };
+    };
+    issuePersonalApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description must be in the future; none: the key lives until revoked
+                     */
+                    expires_at?: string | null;
+                    name: string;
+                    /** @description restrict the key to this project */
+                    project_id?: number | null;
+                    scopes: ("read" | "write" | "admin")[];
+                };
+            };
+        };
+        responses: {
+            /** @description the key with its value */
+            201: {
+                headers: {
+                    /** @description no-store: the value is shown once */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedPersonalApiKey"];
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    revokePersonalApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description API key id */
+                keyID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            404: components["responses"]["E404"];
             429: components["responses"]["E429"];
         };
     };

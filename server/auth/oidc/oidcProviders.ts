@@ -3,7 +3,7 @@
 // to the token endpoint. The rules about who may change what live in configureOidc.ts.
 
 import type { Services } from '../../services.js';
-import type { Role } from '../../accounts/roles.js';
+import type { Role } from '../../access/roles.js';
 import { deriveKey } from '../secretKeys.js';
 import { open, seal } from '../secretBox.js';
 import type { JsonWebKeySet, ProviderMetadata } from './discovery.js';

@@ -4,8 +4,7 @@
 import type { Domain } from '../../http/domain.js';
 import { oidcCallbackUrl } from '../../config.js';
 import type { Services } from '../../services.js';
-import { orgAccess } from '../../accounts/access.js';
-import { authenticate } from '../authenticate.js';
+import { org, other } from '../../access/access.js';
 import { authIpLimit, spendEmailBudget } from '../authLimits.js';
 import { setRefreshCookie } from '../refreshCookie.js';
 import { clientOf } from '../signIn.js';
@@ -35,8 +34,9 @@ export const oidcDomain: Domain = {
   name: 'oidc',
   openapi: oidcOpenApi,
   mount(routes, services) {
-    const signInGroup = { auth: [authIpLimit(services)] };
-    const signedIn = { auth: [authenticate(services)] };
+    const signInGroup = other('none', [authIpLimit(services)]);
+    // How members sign in is not for a personal API key to change.
+    const owner = org('owner', { apiKey: 'never' });
     const path = '/api/v1/orgs/{orgID}/oidc';
 
     routes.post('/api/v1/auth/oidc/start', signInGroup, (req, res) => {
@@ -52,16 +52,16 @@ export const oidcDomain: Domain = {
       res.redirect(303, oidcCallbackUrl(services.config));
     });
 
-    routes.get(path, signedIn, orgAccess('owner'), (req, res) => {
+    routes.get(path, owner, (req, res) => {
       const provider = getOidcProvider(services, req.auth!.orgId);
       res.json(provider ? presentProvider(services, provider) : { configured: false, redirect_uri: oidcRedirectUri(services) });
     });
 
-    routes.put(path, signedIn, orgAccess('owner'), async (req, res) => {
+    routes.put(path, owner, async (req, res) => {
       res.json(presentProvider(services, await configureOidcProvider(services, req.auth!.orgId, req.auth!.userId, req.body)));
     });
 
-    routes.delete(path, signedIn, orgAccess('owner'), (req, res) => {
+    routes.delete(path, owner, (req, res) => {
       removeOidcProvider(services, req.auth!.orgId, req.auth!.userId);
       res.status(204).end();
     });

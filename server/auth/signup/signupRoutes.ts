@@ -4,7 +4,8 @@
 // the sign-in group's budgets.
 
 import type { Request, RequestHandler, Response } from 'express';
-import type { RouteOptions, RouteTable } from '../../http/routeTable.js';
+import type { RouteTable } from '../../http/routeTable.js';
+import type { Access } from '../../access/access.js';
 import type { Services } from '../../services.js';
 import { NotFoundError } from '../../http/errors.js';
 import { setRefreshCookie } from '../refreshCookie.js';
@@ -39,8 +40,8 @@ async function sendAccount(res: Response, services: Services, req: Request, acco
   res.status(201).json({ ...signedIn.body, org: { ...signedIn.body.org, trial_state: account.org.trial_state } });
 }
 
-export function mountSignupRoutes(routes: RouteTable, services: Services, signInGroup: RouteOptions): void {
-  const group = { auth: [...(signInGroup.auth ?? []), trialFirstOnly(services)] };
+export function mountSignupRoutes(routes: RouteTable, services: Services, signInGroup: Access): void {
+  const group: Access = { ...signInGroup, checks: [...(signInGroup.checks ?? []), trialFirstOnly(services)] };
 
   routes.post('/api/v1/auth/register/verify', group, async (req, res) => {
     await sendAccount(res, services, req, verifySignup(services, proofOf(services, req)));

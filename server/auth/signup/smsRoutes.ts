@@ -3,15 +3,13 @@
 // caller's email as code guesses do) and exist only in the cloud edition.
 
 import type { Request } from 'express';
-import type { RouteOptions, RouteTable } from '../../http/routeTable.js';
+import type { RouteTable } from '../../http/routeTable.js';
+import { member, type Access } from '../../access/access.js';
 import type { Services } from '../../services.js';
 import type { Subscription } from '../../billing/subscriptions.js';
-import { roleAccess } from '../../accounts/access.js';
 import { getUser } from '../../accounts/users.js';
-import { authenticate } from '../authenticate.js';
 import { spendEmailBudget } from '../authLimits.js';
 import { sendActivationCode, verifyActivationCode } from './smsActivation.js';
-import { cloudOnly } from '../../billing/accountGate.js';
 
 
 function spendCallerBudget(services: Services, req: Request): void {
@@ -25,16 +23,16 @@ function presentActivation(subscription: Subscription) {
   };
 }
 
-export function mountSmsActivationRoutes(routes: RouteTable, services: Services, signInGroup: RouteOptions): void {
-  const group = { auth: [...(signInGroup.auth ?? []), cloudOnly(services), authenticate(services)] };
-  const ownerOrAdmin = roleAccess('admin');
+export function mountSmsActivationRoutes(routes: RouteTable, services: Services, signInGroup: Access): void {
+  // Activation is what lifts the hold, so it stays open while the account is held; never a key.
+  const ownerOrAdmin = member('admin', { cloudOnly: true, checks: signInGroup.checks, openWhilePaused: true, apiKey: 'never' });
 
-  routes.post('/api/v1/auth/trial/sms', group, ownerOrAdmin, (req, res) => {
+  routes.post('/api/v1/auth/trial/sms', ownerOrAdmin, (req, res) => {
     spendCallerBudget(services, req);
     res.status(202).json(sendActivationCode(services, req.auth!.orgId, req.body.phone));
   });
 
-  routes.post('/api/v1/auth/trial/sms/verify', group, ownerOrAdmin, (req, res) => {
+  routes.post('/api/v1/auth/trial/sms/verify', ownerOrAdmin, (req, res) => {
     spendCallerBudget(services, req);
     res.json(presentActivation(verifyActivationCode(services, req.auth!, req.body.code)));
   });

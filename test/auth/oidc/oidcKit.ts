@@ -6,7 +6,7 @@ import type { Test } from 'tap';
 import { startTestServer, type HttpResult, type TestServer } from '../../support/testServer.js';
 import { accessTokenFor, createTenant, createTestUser, type Tenant } from '../../support/factories.js';
 import { addMembership } from '../../../server/accounts/organizations.js';
-import type { Role } from '../../../server/accounts/roles.js';
+import type { Role } from '../../../server/access/roles.js';
 import type { User } from '../../../server/accounts/users.js';
 import { startTestIdp, type TestIdp, type TestIdpOptions } from '../../support/oidcProvider.js';
 import { ROOMY_LIMITS } from '../authTestKit.js';
