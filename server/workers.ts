@@ -14,6 +14,7 @@ import { resumeDeletions, RULE_SYNC } from './labeled/rules.js';
 import { syncRule } from './labeled/sync.js';
 import { FORM_PURGE, purgeFormEvents } from './behavior/formPurge.js';
 import { REPLAY_SWEEP, startReplaySweeps, sweepRecordings } from './replay/replayRetention.js';
+import { registerTransferJobs } from './transfer/transferWorkers.js';
 
 export interface Worker {
   name: string;
@@ -35,6 +36,7 @@ export const WORKERS: readonly Worker[] = [
       jobs.register(RULE_SYNC, (job) => syncRule(s, job));
       jobs.register(FORM_PURGE, (job) => purgeFormEvents(s, job));
       jobs.register(REPLAY_SWEEP, () => sweepRecordings(s));
+      registerTransferJobs(s, jobs);
     },
   },
   // Rules left deleting by a stopped server are queued again.

@@ -39,6 +39,7 @@ import { segmentsDomain } from '../accounts/segmentsDomain.js';
 import { pathCleaningDomain } from '../queries/pathCleaningDomain.js';
 import { eventsDomain } from '../events/routes.js';
 import { replayDomain } from '../replay/routes.js';
+import { transferDomain } from '../transfer/routes.js';
 import { consoleSite, loadConsoleFiles } from './consoleSite.js';
 import { accountGate } from '../billing/accountGate.js';
 
@@ -71,6 +72,7 @@ export const DOMAINS: Domain[] = [
   pathCleaningDomain,
   eventsDomain,
   replayDomain,
+  transferDomain,
 ];
 
 /** The OpenAPI document of every domain, as served at /api/v1/openapi.json. */
