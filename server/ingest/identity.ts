@@ -26,29 +26,43 @@ async function linkedActor(conn: DuckDBConnection, projectId: number, distinctId
   return row ? String(row.actor_id) : undefined;
 }
 
+/** One link on the writer connection (see linkIdentity). */
+async function linkOn(conn: DuckDBConnection, services: Services, projectId: number, fromId: string, toId: string, now: Date): Promise<LinkOutcome> {
+  const target = (await linkedActor(conn, projectId, toId)) ?? toId;
+  if (target === fromId) return 'unchanged';
+  const current = await linkedActor(conn, projectId, fromId);
+  if (current !== undefined) return current === target ? 'unchanged' : 'conflict';
+  // One statement, so a crash cannot leave `fromId` linked while ids that pointed at it are not.
+  await services.events.changedAfter([projectId], () => conn.run(
+    `INSERT INTO identity_links (project_id, distinct_id, actor_id, linked_at, distinct_key, actor_key)
+       SELECT $1, $2, $3, $4, md5_number_lower($2), md5_number_lower($3)
+       UNION ALL
+       SELECT project_id, distinct_id, $3, $4, distinct_key, md5_number_lower($3) FROM identity_links WHERE project_id = $1 AND actor_id = $2
+     ON CONFLICT (project_id, distinct_id) DO UPDATE SET actor_id = excluded.actor_id, actor_key = excluded.actor_key, linked_at = excluded.linked_at`,
+    [projectId, fromId, target, timestampTZValue(BigInt(now.getTime()) * 1000n)],
+    [INTEGER, VARCHAR, VARCHAR, TIMESTAMPTZ],
+  ));
+  return 'linked';
+}
+
+/** One merge of traits on the writer connection (see mergeTraits). */
+async function mergeOn(conn: DuckDBConnection, services: Services, projectId: number, userId: string, traits: Record<string, unknown>, once: boolean, now: Date): Promise<void> {
+  const merged = once ? 'json_merge_patch($3::JSON, actor_traits.traits)' : 'json_merge_patch(actor_traits.traits, $3::JSON)';
+  await services.events.changedAfter([projectId], () => conn.run(
+    `INSERT INTO actor_traits (project_id, user_id, traits, updated_at) VALUES ($1, $2, json_merge_patch('{}', $3::JSON), $4)
+     ON CONFLICT (project_id, user_id) DO UPDATE SET traits = ${merged}, updated_at = excluded.updated_at`,
+    [projectId, userId, jsonText(traits), timestampTZValue(BigInt(now.getTime()) * 1000n)],
+    [INTEGER, VARCHAR, VARCHAR, TIMESTAMPTZ],
+  ));
+}
+
 /**
  * Links `fromId` (and every id already resolved to it) to the actor of `toId`. Runs as an
  * exclusive writer job, so the check and the write see no other link change in between.
  */
 export function linkIdentity(services: Services, projectId: number, fromId: string, toId: string): Promise<LinkOutcome> {
   const now = services.clock.now();
-  return ingestWriter(services).exclusive(async (conn) => {
-    const target = (await linkedActor(conn, projectId, toId)) ?? toId;
-    if (target === fromId) return 'unchanged';
-    const current = await linkedActor(conn, projectId, fromId);
-    if (current !== undefined) return current === target ? 'unchanged' : 'conflict';
-    // One statement, so a crash cannot leave `fromId` linked while ids that pointed at it are not.
-    await services.events.changedAfter([projectId], () => conn.run(
-      `INSERT INTO identity_links (project_id, distinct_id, actor_id, linked_at, distinct_key, actor_key)
-         SELECT $1, $2, $3, $4, md5_number_lower($2), md5_number_lower($3)
-         UNION ALL
-         SELECT project_id, distinct_id, $3, $4, distinct_key, md5_number_lower($3) FROM identity_links WHERE project_id = $1 AND actor_id = $2
-       ON CONFLICT (project_id, distinct_id) DO UPDATE SET actor_id = excluded.actor_id, actor_key = excluded.actor_key, linked_at = excluded.linked_at`,
-      [projectId, fromId, target, timestampTZValue(BigInt(now.getTime()) * 1000n)],
-      [INTEGER, VARCHAR, VARCHAR, TIMESTAMPTZ],
-    ));
-    return 'linked';
-  }, { changes: 'reported' });
+  return ingestWriter(services).exclusive((conn) => linkOn(conn, services, projectId, fromId, toId, now), { changes: 'reported' });
 }
 
 /**
@@ -57,14 +71,32 @@ export function linkIdentity(services: Services, projectId: number, fromId: stri
  */
 export function mergeTraits(services: Services, projectId: number, userId: string, traits: Record<string, unknown>, once = false): Promise<void> {
   const now = services.clock.now();
-  const merged = once ? 'json_merge_patch($3::JSON, actor_traits.traits)' : 'json_merge_patch(actor_traits.traits, $3::JSON)';
+  return ingestWriter(services).exclusive((conn) => mergeOn(conn, services, projectId, userId, traits, once, now), { changes: 'reported' });
+}
+
+export interface TraitsUpdate {
+  userId: string;
+  traits: Record<string, unknown>;
+  once: boolean;
+}
+
+/**
+ * Many links, then many merges of traits, in order, in one transaction and one writer turn (an
+ * import's batch): the rules are identify's and alias's, the commit one instead of one each.
+ */
+export function applyIdentities(services: Services, projectId: number, links: ReadonlyArray<{ from: string; to: string }>, traits: readonly TraitsUpdate[]): Promise<void> {
+  if (links.length === 0 && traits.length === 0) return Promise.resolve();
+  const now = services.clock.now();
   return ingestWriter(services).exclusive(async (conn) => {
-    await services.events.changedAfter([projectId], () => conn.run(
-      `INSERT INTO actor_traits (project_id, user_id, traits, updated_at) VALUES ($1, $2, json_merge_patch('{}', $3::JSON), $4)
-       ON CONFLICT (project_id, user_id) DO UPDATE SET traits = ${merged}, updated_at = excluded.updated_at`,
-      [projectId, userId, jsonText(traits), timestampTZValue(BigInt(now.getTime()) * 1000n)],
-      [INTEGER, VARCHAR, VARCHAR, TIMESTAMPTZ],
-    ));
+    await conn.run('BEGIN TRANSACTION');
+    try {
+      for (const l of links) await linkOn(conn, services, projectId, l.from, l.to, now);
+      for (const t of traits) await mergeOn(conn, services, projectId, t.userId, t.traits, t.once, now);
+      await conn.run('COMMIT');
+    } catch (err) {
+      await conn.run('ROLLBACK').catch(() => undefined);
+      throw err;
+    }
   }, { changes: 'reported' });
 }
 

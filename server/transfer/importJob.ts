@@ -10,7 +10,7 @@ import type { Services } from '../services.js';
 import type { Job } from '../store/jobs.js';
 import type { EventRow } from '../ingest/normalizeEvent.js';
 import { storeImported } from '../ingest/storeImported.js';
-import { linkIdentity, mergeTraits, TRAITS_MAX_BYTES } from '../ingest/identity.js';
+import { applyIdentities, TRAITS_MAX_BYTES, type TraitsUpdate } from '../ingest/identity.js';
 import { sizeDefect } from '../ingest/eventSchema.js';
 import { urlQueryPolicy } from '../behavior/behaviorSettings.js';
 import { partsOf, type Part } from './sourceParts.js';
@@ -142,16 +142,16 @@ class IdentityWork {
 
   async apply(services: Services, projectId: number): Promise<void> {
     const links = this.links;
-    const traits = this.traits;
-    this.links = [];
-    this.traits = [];
-    for (const l of links) await linkIdentity(services, projectId, l.from, l.to);
-    for (const t of traits) {
+    const updates: TraitsUpdate[] = [];
+    for (const t of this.traits) {
       for (const [value, once] of [[t.set, false], [t.setOnce, true]] as const) {
         if (!value || Object.keys(value).length === 0 || sizeDefect('traits', value, TRAITS_MAX_BYTES)) continue;
-        await mergeTraits(services, projectId, t.userId, value, once);
+        updates.push({ userId: t.userId, traits: value, once });
       }
     }
+    this.links = [];
+    this.traits = [];
+    await applyIdentities(services, projectId, links, updates);
   }
 }
 

@@ -67,6 +67,11 @@ export function timeOf(value: unknown): string | undefined {
     return ms < 8.64e15 ? new Date(Math.round(ms)).toISOString() : undefined;
   }
   if (typeof value !== 'string' || value.length > 64) return undefined;
+  // Already canonical (pp's own export): read as is.
+  if (value.length === 24 && value.charCodeAt(10) === 0x54 && value.endsWith('Z')) {
+    const ms = Date.parse(value);
+    if (!Number.isNaN(ms)) return value;
+  }
   const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2})?)(?:\.(\d+))?(Z|[+-]\d{2}:?\d{2})?$/i.exec(value.trim());
   if (!m) return undefined;
   const fraction = m[3] ? `.${m[3].slice(0, 3).padEnd(3, '0')}` : '';
