@@ -80,18 +80,82 @@ export interface TraitsUpdate {
   once: boolean;
 }
 
+/** RFC 7396 merge patch of plain objects: null removes a key, objects merge, anything else replaces. */
+function mergePatch(target: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...target };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else if (typeof v === 'object' && !Array.isArray(v) && typeof out[k] === 'object' && out[k] !== null && !Array.isArray(out[k])) out[k] = mergePatch(out[k] as Record<string, unknown>, v as Record<string, unknown>);
+    else out[k] = v;
+  }
+  return out;
+}
+
 /**
- * Many links, then many merges of traits, in order, in one transaction and one writer turn (an
- * import's batch): the rules are identify's and alias's, the commit one instead of one each.
+ * Many links, then many merges of traits (an import's batch), with identify's and alias's rules, in
+ * one writer turn and transaction and a few set-wise statements: the project's links are read, each
+ * link is decided in order in memory (first claim wins, ids that pointed at a re-linked actor move
+ * with it), and the changed links are written at once. Traits are merged per user in order, `$set`
+ * patches before `$set_once` ones.
  */
 export function applyIdentities(services: Services, projectId: number, links: ReadonlyArray<{ from: string; to: string }>, traits: readonly TraitsUpdate[]): Promise<void> {
   if (links.length === 0 && traits.length === 0) return Promise.resolve();
-  const now = services.clock.now();
+  const now = timestampTZValue(BigInt(services.clock.now().getTime()) * 1000n);
   return ingestWriter(services).exclusive(async (conn) => {
     await conn.run('BEGIN TRANSACTION');
     try {
-      for (const l of links) await linkOn(conn, services, projectId, l.from, l.to, now);
-      for (const t of traits) await mergeOn(conn, services, projectId, t.userId, t.traits, t.once, now);
+      if (links.length > 0) {
+        const reader = await conn.runAndReadAll('SELECT distinct_id, actor_id FROM identity_links WHERE project_id = $1', [projectId], [INTEGER]);
+        const actorOf = new Map<string, string>();
+        const pointing = new Map<string, Set<string>>();
+        for (const r of reader.getRowObjects()) {
+          const [d, a] = [String(r.distinct_id), String(r.actor_id)];
+          actorOf.set(d, a);
+          (pointing.get(a) ?? pointing.set(a, new Set()).get(a)!).add(d);
+        }
+        const changed = new Set<string>();
+        for (const { from, to } of links) {
+          const target = actorOf.get(to) ?? to;
+          if (target === from || actorOf.has(from)) continue;
+          const moved = [from, ...(pointing.get(from) ?? [])];
+          pointing.delete(from);
+          const into = pointing.get(target) ?? pointing.set(target, new Set()).get(target)!;
+          for (const d of moved) {
+            actorOf.set(d, target);
+            into.add(d);
+            changed.add(d);
+          }
+        }
+        if (changed.size > 0) {
+          const ids = [...changed];
+          await services.events.changedAfter([projectId], () => conn.run(
+            `INSERT INTO identity_links (project_id, distinct_id, actor_id, linked_at, distinct_key, actor_key)
+               SELECT $1, d, a, $4, md5_number_lower(d), md5_number_lower(a)
+                 FROM (SELECT unnest(from_json($2, '["VARCHAR"]')) AS d, unnest(from_json($3, '["VARCHAR"]')) AS a)
+             ON CONFLICT (project_id, distinct_id) DO UPDATE SET actor_id = excluded.actor_id, actor_key = excluded.actor_key, linked_at = excluded.linked_at`,
+            [projectId, JSON.stringify(ids), JSON.stringify(ids.map((d) => actorOf.get(d)!)), now],
+            [INTEGER, VARCHAR, VARCHAR, TIMESTAMPTZ],
+          ));
+        }
+      }
+      for (const once of [false, true]) {
+        const patches = new Map<string, Record<string, unknown>>();
+        for (const t of traits) {
+          if (t.once !== once) continue;
+          const before = patches.get(t.userId) ?? {};
+          // `$set_once`: the earliest value of a key stands, so later patches only fill gaps.
+          patches.set(t.userId, once ? mergePatch(t.traits, before) : mergePatch(before, t.traits));
+        }
+        if (patches.size === 0) continue;
+        const merged = once ? 'json_merge_patch(excluded.traits, actor_traits.traits)' : 'json_merge_patch(actor_traits.traits, excluded.traits)';
+        await services.events.changedAfter([projectId], () => conn.run(
+          `INSERT INTO actor_traits (project_id, user_id, traits, updated_at)
+             SELECT $1, u, json_merge_patch('{}', t::JSON), $4 FROM (SELECT unnest(from_json($2, '["VARCHAR"]')) AS u, unnest(from_json($3, '["VARCHAR"]')) AS t)
+           ON CONFLICT (project_id, user_id) DO UPDATE SET traits = ${merged}, updated_at = excluded.updated_at`,
+          [projectId, JSON.stringify([...patches.keys()]), JSON.stringify([...patches.values()].map((p) => jsonText(p))), now],
+          [INTEGER, VARCHAR, VARCHAR, TIMESTAMPTZ],
+        ));
+      }
       await conn.run('COMMIT');
     } catch (err) {
       await conn.run('ROLLBACK').catch(() => undefined);
