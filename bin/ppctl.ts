@@ -9,7 +9,7 @@ import { readBundleInfo } from '../installer/bundleInfo.js';
 import { closeOnSignals, startServer } from '../server/start.js';
 import { runAdminCommand } from '../server/admin/adminClient.js';
 import { AdminCommandError } from '../server/admin/adminCommands.js';
-import { exportCommand, importCommand } from '../server/transfer/transferCli.js';
+import { exportCommand, importCommand } from '../server/admin/transferCli.js';
 import { ensureDemoAccount } from '../server/accounts/demoAccount.js';
 import { loadDemoData, type DemoLoad } from '../server/demo/loadDemoData.js';
 import { formatLicense } from '../server/license/formatLicense.js';

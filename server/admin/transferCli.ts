@@ -1,7 +1,7 @@
 // What `ppctl import` and `ppctl export` do: start the job through the running server's admin socket
 // (the server reads the local files), or, with no server running, in this process with a job runner
 // of its own; then follow it, drawing a progress bar with rate and ETA on a terminal and JSON
-// progress lines otherwise. A killed import is resumed by running the same command again: the
+// progress lines otherwise (the jobs are server/transfer's). A killed import is resumed by running the same command again: the
 // unfinished job is found and continues from its checkpoint.
 
 import { copyFileSync, existsSync, openSync, readSync, closeSync } from 'node:fs';
@@ -10,13 +10,13 @@ import path from 'node:path';
 import type { Config } from '../config.js';
 import { createLogger } from '../http/logger.js';
 import { openServices } from '../openServices.js';
-import { adminCommand } from '../admin/adminCommands.js';
-import { runAdminCommand } from '../admin/adminClient.js';
-import { adminSocketPath } from '../admin/adminSocket.js';
+import { adminCommand } from './adminCommands.js';
+import { runAdminCommand } from './adminClient.js';
+import { adminSocketPath } from './adminSocket.js';
 import { jobRunner } from '../store/jobs.js';
-import { registerTransferJobs } from './transferWorkers.js';
-import type { ImportJobView, ExportJobView } from './presentTransfer.js';
-import type { ImportFormat } from './importJob.js';
+import { registerTransferJobs } from '../transfer/transferWorkers.js';
+import type { ImportJobView, ExportJobView } from '../transfer/presentTransfer.js';
+import type { ImportFormat } from '../transfer/importJob.js';
 
 const POLL_MS = 250;
 
@@ -63,7 +63,8 @@ export function detectFormat(file: string): ImportFormat {
   closeSync(fd);
   const head = buf.subarray(0, n);
   if (head[0] === 0x50 && head[1] === 0x4b) return 'amplitude';
-  if (head[0] === 0x1f && head[1] === 0x8b) return file.includes('.csv') ? 'posthog' : 'posthog';
+  // PostHog's batch exports gzip their files; the other formats here are plain or zipped.
+  if (head[0] === 0x1f && head[1] === 0x8b) return 'posthog';
   const text = head.toString('utf8').replace(/^\ufeff/, '').trimStart();
   const firstLine = text.split('\n', 1)[0] ?? '';
   if (text.startsWith('{')) {
