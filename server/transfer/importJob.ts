@@ -5,7 +5,8 @@
 // stopped anyhow resumes there; rows of a batch stored just before a stop are found again by uuid.
 // Identity links and traits carried by the records are applied as identify and alias apply them.
 
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import type { Services } from '../services.js';
 import type { Job } from '../store/jobs.js';
 import type { EventRow } from '../ingest/normalizeEvent.js';
@@ -27,6 +28,11 @@ export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 /** Rows stored per transaction: large enough that a commit's cost vanishes, small enough to resume cheaply. */
 export const IMPORT_BATCH_ROWS = 20_000;
+
+/** Where the API keeps uploaded files until their import is done. */
+export function uploadDir(services: Services): string {
+  return path.join(services.config.data_dir, 'imports');
+}
 
 export interface ImportOptions {
   format: ImportFormat;
@@ -225,6 +231,8 @@ export async function runImport(services: Services, job: Job): Promise<unknown> 
     }
   }
   saveProgress(services, job.id, { done_bytes: t.total_bytes, ...counts, checkpoint: { file: options.files.length, part: 0, offset: 0, line: 1 } });
+  // An uploaded file is the import's own copy: done with, it goes (a local file of ppctl's stays).
+  for (const file of options.files) if (path.dirname(file.path) === uploadDir(services)) rmSync(file.path, { force: true });
   return counts;
 }
 

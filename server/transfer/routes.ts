@@ -10,7 +10,7 @@ import { projectAccess } from '../accounts/access.js';
 import { recordAudit } from '../audit/recordAudit.js';
 import { getProject } from '../accounts/projects.js';
 import { DOWNLOAD, EXPORT, EXPORTS, IMPORT, IMPORTS, transferOpenapi } from './transferOpenapi.js';
-import { saveUpload, startExport, startImport } from './startTransfer.js';
+import { checkImport, saveUpload, startExport, startImport } from './startTransfer.js';
 import { findTransfer, listTransfers, requestCancel, transferRow, type Direction } from './transferJobs.js';
 import { presentExport, presentImport } from './presentTransfer.js';
 import { CONTENT_TYPES, exportFile, type ExportOptions } from './exportJob.js';
@@ -42,6 +42,7 @@ export const transferDomain: Domain = {
 
     routes.post(IMPORTS, auth, admin, async (req, res) => {
       const q = req.valid.query as { format: ImportFormat; name?: string; map?: string[] };
+      checkImport(q.format, q.map ?? []);
       const upload = await saveUpload(services, req);
       const { id } = startImport(services, { projectId: req.project!.id, userId: req.auth!.userId, format: q.format, files: [{ path: upload.path, name: q.name ?? 'upload' }], map: q.map ?? [] });
       audit(services, req, 'project.events.import', id);

@@ -10,16 +10,12 @@ import type { Request } from 'express';
 import type { Services } from '../services.js';
 import { PayloadTooLargeError, ValidationError } from '../http/errors.js';
 import { parseMappings } from './csvImport.js';
-import { IMPORT_FORMATS, type ImportFormat, type ImportOptions } from './importJob.js';
+import { IMPORT_FORMATS, uploadDir, type ImportFormat, type ImportOptions } from './importJob.js';
 import { EXPORT_FORMATS, type ExportFormat, type ExportOptions } from './exportJob.js';
 import { createTransfer, unfinishedImport } from './transferJobs.js';
 
 /** The largest file the API takes in one upload (ppctl reads local files of any size). */
 export const UPLOAD_MAX_BYTES = 4 * 1024 ** 3;
-
-export function uploadDir(services: Services): string {
-  return path.join(services.config.data_dir, 'imports');
-}
 
 /** Streams the request body to a new file in the data folder; answers its path and size. */
 export async function saveUpload(services: Services, req: Request, limit = UPLOAD_MAX_BYTES): Promise<{ path: string; bytes: number }> {
@@ -55,10 +51,15 @@ export interface ImportRequest {
 }
 
 /** Checks the request and queues the import; the same import left unfinished is resumed instead. */
+/** The format and mappings of an import, checked before anything is read or saved. */
+export function checkImport(format: string, map: readonly string[]): void {
+  if (!(IMPORT_FORMATS as readonly string[]).includes(format)) throw new ValidationError(`format must be one of ${IMPORT_FORMATS.join(', ')}`, [{ field: 'format', message: 'unknown format' }]);
+  if (map.length > 0 && format !== 'csv') throw new ValidationError('column mappings apply to the csv format only', [{ field: 'map', message: 'csv only' }]);
+  parseMappings(map);
+}
+
 export function startImport(services: Services, r: ImportRequest): { id: number; resumed: boolean } {
-  if (!(IMPORT_FORMATS as readonly string[]).includes(r.format)) throw new ValidationError(`format must be one of ${IMPORT_FORMATS.join(', ')}`, [{ field: 'format', message: 'unknown format' }]);
-  if (r.map.length > 0 && r.format !== 'csv') throw new ValidationError('column mappings apply to the csv format only', [{ field: 'map', message: 'csv only' }]);
-  parseMappings(r.map);
+  checkImport(r.format, r.map);
   if (r.files.length === 0) throw new ValidationError('name at least one file', [{ field: 'files', message: 'is empty' }]);
   let total = 0;
   for (const f of r.files) {

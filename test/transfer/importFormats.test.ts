@@ -6,6 +6,8 @@
 
 import t from 'tap';
 import { gzipSync } from 'node:zlib';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { zipSync } from 'fflate';
 import { startTestServer } from '../support/testServer.js';
 import { accessTokenFor, addMember, createTenant } from '../support/factories.js';
@@ -141,6 +143,27 @@ t.test('imports', async (t) => {
     t.same(JSON.parse(traits[0]!.traits), { plan: 'pro' });
     const again = await jobEnded(server, ownerToken, `${importsPath(target.project.id)}/${(await upload(server, ownerToken, target.project.id, zip, 'amplitude')).id}`);
     t.match(again, { stored: 0, duplicates: 4 });
+  });
+
+  t.test('cancelling an import stops it after its batch; what it stored stays; the upload is removed once done', async (t) => {
+    const target = await createTenant(server);
+    const ownerToken = await accessTokenFor(server, target.owner, target.org);
+    const lines = Array.from({ length: 100_000 }, (_, i) => JSON.stringify({ event: 'view', distinct_id: `u${i % 100}`, timestamp: '2024-02-01 10:00:00', properties: { i } })).join('\n');
+    const job = await upload(server, ownerToken, target.project.id, lines, 'posthog');
+    const cancel = await server.request('DELETE', `${importsPath(target.project.id)}/${job.id}`, { token: ownerToken });
+    t.equal(cancel.status, 200);
+    const done = await jobEnded(server, ownerToken, `${importsPath(target.project.id)}/${job.id}`);
+    t.equal(done.state, 'cancelled');
+    t.equal(done.error, null);
+    t.ok(done.stored < 100_000, `stopped early (${done.stored} stored)`);
+    const rows = await readTable(server, 'SELECT count(*) AS n FROM events WHERE project_id = $1', [target.project.id]);
+    t.equal(rows[0]!.n, done.stored, 'what it stored stays');
+    t.equal((await server.request('DELETE', `${importsPath(target.project.id)}/999999`, { token: ownerToken })).status, 404);
+
+    const small = await jobEnded(server, ownerToken, `${importsPath(target.project.id)}/${(await upload(server, ownerToken, target.project.id, lines.split('\n', 10).join('\n'), 'posthog')).id}`);
+    t.equal(small.state, 'succeeded');
+    const left = readdirSync(path.join(server.dataDir, 'imports'));
+    t.equal(left.length, 1, 'only the cancelled upload is kept');
   });
 
   t.test('CSV through a column mapping', async (t) => {
