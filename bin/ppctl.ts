@@ -9,6 +9,7 @@ import { readBundleInfo } from '../installer/bundleInfo.js';
 import { closeOnSignals, startServer } from '../server/start.js';
 import { runAdminCommand } from '../server/admin/adminClient.js';
 import { AdminCommandError } from '../server/admin/adminCommands.js';
+import { exportCommand, importCommand } from '../server/admin/transferCli.js';
 import { ensureDemoAccount } from '../server/accounts/demoAccount.js';
 import { loadDemoData, type DemoLoad } from '../server/demo/loadDemoData.js';
 import { formatLicense } from '../server/license/formatLicense.js';
@@ -338,6 +339,44 @@ installationOptions(
     ...result.skipped.map((k) => `skipped entry ${k.line}${k.prefix ? ` (${k.prefix})` : ''}: ${k.reason}`),
     `${result.imported.length} imported, ${result.skipped.length} skipped; identify and alias need a rotated key`,
   ]);
+});
+
+// ---- Data in and out: imports of other products' exports and of pp's own, exports (docs/migrating.md) ----
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+const projectNumber = (raw: string): number => {
+  const id = Number(raw);
+  if (!Number.isSafeInteger(id) || id < 1) fail(`--project must be a project id, not ${raw}`);
+  return id;
+};
+const terminal = (opts: JsonOption) => ({ json: Boolean(opts.json), tty: Boolean(process.stderr.isTTY), out: say, err: (text: string) => void process.stderr.write(text) });
+
+installationOptions(
+  program
+    .command('import <files...>')
+    .description("import events from files: PostHog's or Amplitude's export, pp's NDJSON export, or CSV with a column mapping; run it again after a stop to resume")
+    .requiredOption('--project <id>', 'project id')
+    .addOption(new Option('--format <format>', 'how the files are written (default: read from the first file)').choices(['posthog', 'amplitude', 'ndjson', 'csv']))
+    .option('--map <column=field>', 'csv: where a column goes (a field, props.<key> or ignore); repeat it', collect, [])
+    .option('--json', 'print progress and the result as JSON lines'),
+).action(async (files: string[], opts: InstallationOptions & JsonOption & { project: string; format?: string; map: string[] }) => {
+  const code = await importCommand(resolveConfig(opts), { project: projectNumber(opts.project), files, format: opts.format, map: opts.map }, terminal(opts)).catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)));
+  process.exitCode = code;
+});
+
+installationOptions(
+  program
+    .command('export')
+    .description("export a project's events with every stored field (NDJSON imports back unchanged)")
+    .requiredOption('--project <id>', 'project id')
+    .option('--from <date>', 'first local day (YYYY-MM-DD, project time zone)')
+    .option('--to <date>', 'last local day, included')
+    .addOption(new Option('--format <format>', 'file format').choices(['ndjson', 'csv', 'parquet']).default('ndjson'))
+    .option('--output <file>', 'where to write it (default: project-<id>-events.<format>)')
+    .option('--json', 'print JSON'),
+).action(async (opts: InstallationOptions & JsonOption & { project: string; from?: string; to?: string; format: string; output?: string }) => {
+  const code = await exportCommand(resolveConfig(opts), { project: projectNumber(opts.project), from: opts.from, to: opts.to, format: opts.format, output: opts.output }, terminal(opts)).catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)));
+  process.exitCode = code;
 });
 
 // ---- The appliance: install, service control, upgrade and rollback, backup and restore, doctor ----

@@ -12,6 +12,7 @@ import { syncRule } from './labeled/sync.js';
 import { FORM_PURGE, purgeFormEvents } from './behavior/formPurge.js';
 import { PERSON_DELETION, deletePerson } from './persons/personDeletion.js';
 import { REPLAY_SWEEP, startReplaySweeps, sweepRecordings } from './replay/replayRetention.js';
+import { registerTransferJobs } from './transfer/transferWorkers.js';
 
 export interface Worker {
   name: string;
@@ -41,6 +42,7 @@ export const WORKERS: readonly Worker[] = [
       jobs.register(FORM_PURGE, (job) => purgeFormEvents(s, job));
       jobs.register(REPLAY_SWEEP, () => sweepRecordings(s));
       jobs.register(PERSON_DELETION, (job) => deletePerson(s, job));
+      registerTransferJobs(s, jobs);
       jobs.start();
     },
   },

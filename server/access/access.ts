@@ -10,7 +10,8 @@ import type { Role } from './roles.js';
 /**
  * How a caller proves who it is. `access_token` is the signed-in member (or a personal API key
  * standing for one); the others are each checked by the route's own `checks`, but `payload_key`
- * (an ingestion key named inside a PostHog client's payload) and `share_token` (a public link's
+ * (an ingestion key named inside a PostHog client's payload), `signed_link` (an expiring signature in
+ * the query string, like an export's download link) and `share_token` (a public link's
  * token in its path), which the handler opens once the request is read.
  */
 export type Credential =
@@ -22,6 +23,7 @@ export type Credential =
   | 'release_token'
   | 'share_token'
   | 'email_token'
+  | 'signed_link'
   | 'provider_signature';
 
 /**

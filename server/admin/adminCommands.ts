@@ -20,6 +20,7 @@ import { findUserByEmail } from '../accounts/users.js';
 import { getProject } from '../accounts/projects.js';
 import { importLegacyKeys } from '../keys/ingestKeys.js';
 import { AppError } from '../http/errors.js';
+import { exportStart, exportStatus, importCancel, importStart, importStatus, TransferCommandError } from '../transfer/transferCommands.js';
 
 export type AdminCommand = (services: Services, args: Record<string, unknown>) => Promise<unknown>;
 
@@ -146,3 +147,15 @@ registerAdminCommand('data.stats', async (services) => {
     ingest: ingestWriter(services).journalState(),
   };
 });
+
+// Imports and exports (ppctl import, ppctl export): started here, followed by polling their status.
+for (const [name, run] of [['import.start', importStart], ['import.status', importStatus], ['import.cancel', importCancel], ['export.start', exportStart], ['export.status', exportStatus]] as const) {
+  registerAdminCommand(name, async (services, args) => {
+    try {
+      return run(services, args);
+    } catch (err) {
+      if (err instanceof TransferCommandError) throw new AdminCommandError(err.message);
+      throw err;
+    }
+  });
+}

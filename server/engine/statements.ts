@@ -1,5 +1,5 @@
 // The statement builders of the features outside queries/ (the events list and catalogs, recordings,
-// behavior reports, labeled events, path cleaning, requests about a person, what ingestion stores besides events, the admin
+// behavior reports, labeled events, path cleaning, requests about a person, exports, what ingestion stores besides events, the admin
 // figures) and the jobs that change stored events, one set per engine kind. A feature asks
 // `statementsOf(services.events)` for its builders and runs what they build on the same engine;
 // the rows it reads back are turned into answers by the feature, whatever the engine. A second
@@ -15,6 +15,7 @@ import * as duckdbAdmin from './duckdb/adminSql.js';
 import * as duckdbIngest from './duckdb/ingestSql.js';
 import { purgeEvents } from './duckdb/deleteEvents.js';
 import * as duckdbPersons from './duckdb/personsSql.js';
+import * as duckdbExport from './duckdb/exportSql.js';
 import * as duckdbPersonsDelete from './duckdb/personsDelete.js';
 
 type Builders<M, K extends keyof M> = Pick<M, K>;
@@ -26,6 +27,7 @@ export interface FeatureStatements {
   admin: typeof duckdbAdmin;
   ingest: typeof duckdbIngest;
   persons: typeof duckdbPersons;
+  transfer: Builders<typeof duckdbExport, 'exportEventsSql'>;
   pathCleaning: Builders<typeof duckdbPathCleaning, 'ruleCheckSql' | 'trimmedPathSql' | 'ruleStepSql'>;
   labeled: Builders<typeof duckdbLabeled, 'countMatchingSql' | 'labeledCountsSql'>;
   /**
@@ -43,6 +45,7 @@ const STATEMENTS: ByEngine<FeatureStatements> = {
     admin: duckdbAdmin,
     ingest: duckdbIngest,
     persons: duckdbPersons,
+    transfer: duckdbExport,
     pathCleaning: duckdbPathCleaning,
     labeled: duckdbLabeled,
     jobs: { syncDerived: duckdbLabeled.syncDerived, purgeEvents, deletePerson: duckdbPersonsDelete },

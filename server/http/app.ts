@@ -41,6 +41,7 @@ import { pathCleaningDomain } from '../queries/pathCleaningDomain.js';
 import { eventsDomain } from '../events/routes.js';
 import { replayDomain } from '../replay/routes.js';
 import { personsDomain } from '../persons/routes.js';
+import { transferDomain } from '../transfer/routes.js';
 import { consoleSite, loadConsoleFiles } from './consoleSite.js';
 import { cloudOnly, liveAccount, writableAccount } from '../billing/accountGate.js';
 import { authenticate } from '../auth/authenticate.js';
@@ -79,6 +80,7 @@ export const DOMAINS: Domain[] = [
   eventsDomain,
   replayDomain,
   personsDomain,
+  transferDomain,
 ];
 
 /** The OpenAPI document of every domain, as served at /api/v1/openapi.json. */

@@ -50,6 +50,78 @@ export function mergeTraits(services: Services, projectId: number, userId: strin
   }, { changes: 'reported' });
 }
 
+export interface TraitsUpdate {
+  userId: string;
+  traits: Record<string, unknown>;
+  once: boolean;
+}
+
+/** RFC 7396 merge patch of plain objects: null removes a key, objects merge, anything else replaces. */
+function mergePatch(target: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...target };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else if (typeof v === 'object' && !Array.isArray(v) && typeof out[k] === 'object' && out[k] !== null && !Array.isArray(out[k])) out[k] = mergePatch(out[k] as Record<string, unknown>, v as Record<string, unknown>);
+    else out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * Many links, then many merges of traits (an import's batch), with identify's and alias's rules, in
+ * one writer turn and transaction and a few set-wise statements: the project's links are read, each
+ * link is decided in order in memory (first claim wins, ids that pointed at a re-linked actor move
+ * with it), and the changed links are written at once. Traits are merged per user in order, `$set`
+ * patches before `$set_once` ones.
+ */
+export function applyIdentities(services: Services, projectId: number, links: ReadonlyArray<{ from: string; to: string }>, traits: readonly TraitsUpdate[]): Promise<void> {
+  if (links.length === 0 && traits.length === 0) return Promise.resolve();
+  const now = services.clock.now();
+  const sql = statementsOf(services.events).ingest;
+  return ingestWriter(services).exclusive(
+    (conn) =>
+      sql.inTransaction(conn, async () => {
+        if (links.length > 0) {
+          const actorOf = new Map<string, string>();
+          const pointing = new Map<string, Set<string>>();
+          for (const { distinct_id: d, actor_id: a } of await sql.projectLinks(conn, projectId)) {
+            actorOf.set(d, a);
+            (pointing.get(a) ?? pointing.set(a, new Set()).get(a)!).add(d);
+          }
+          const changed = new Set<string>();
+          for (const { from, to } of links) {
+            const target = actorOf.get(to) ?? to;
+            if (target === from || actorOf.has(from)) continue;
+            const moved = [from, ...(pointing.get(from) ?? [])];
+            pointing.delete(from);
+            const into = pointing.get(target) ?? pointing.set(target, new Set()).get(target)!;
+            for (const d of moved) {
+              actorOf.set(d, target);
+              into.add(d);
+              changed.add(d);
+            }
+          }
+          if (changed.size > 0) {
+            const ids = [...changed];
+            await services.events.changedAfter([projectId], () => sql.storeLinks(conn, projectId, ids, ids.map((d) => actorOf.get(d)!), now));
+          }
+        }
+        for (const once of [false, true]) {
+          const patches = new Map<string, Record<string, unknown>>();
+          for (const t of traits) {
+            if (t.once !== once) continue;
+            const before = patches.get(t.userId) ?? {};
+            // `$set_once`: the earliest value of a key stands, so later patches only fill gaps.
+            patches.set(t.userId, once ? mergePatch(t.traits, before) : mergePatch(before, t.traits));
+          }
+          if (patches.size === 0) continue;
+          await services.events.changedAfter([projectId], () => sql.storeManyTraits(conn, projectId, [...patches.keys()], [...patches.values()].map((p) => jsonText(p)), once, now));
+        }
+      }),
+    { changes: 'reported' },
+  );
+}
+
 export interface LinkContext {
   credential: IngestCredential;
   sdk: SdkInfo | null;

@@ -17,6 +17,7 @@ const SCHEME_OF: Record<Access['credential'], string | undefined> = {
   release_token: 'releaseToken',
   share_token: undefined,
   email_token: undefined,
+  signed_link: undefined,
   provider_signature: undefined,
 };
 

@@ -1,7 +1,7 @@
 // A project's settings: name, time zone (reports count calendar days in it) and currency (money is
 // shown in it), what the project collects (also beside the tracker snippet), how page URLs are
-// cleaned for paths, how long recordings are kept and their storage, and, for admins, deleting its
-// form data and the project itself.
+// cleaned for paths, how long recordings are kept and their storage, and, for admins, imports and
+// exports of its events, deleting its form data and the project itself.
 
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
@@ -14,6 +14,7 @@ import { PathCleaningCard } from '../queries/PathCleaningCard';
 import { FormPurge } from '../behavior/FormPurge';
 import { CollectionSettings } from '../behavior/CollectionSettings';
 import { RecordingsCard } from '../replay/RecordingsCard';
+import { TransferCard } from '../transfer/TransferCard';
 
 export function ProjectSettings() {
   const projectId = Number(useRoute().params.projectId);
@@ -33,6 +34,7 @@ export function ProjectSettings() {
       <CollectionSettings projectId={projectId} canEdit={isAdmin} />
       <RecordingsCard projectId={projectId} canEdit={isAdmin} />
       <PathCleaningCard projectId={projectId} canEdit={isAdmin} />
+      {isAdmin && <TransferCard projectId={projectId} />}
       {isAdmin && <FormPurge projectId={projectId} projectName={project.name} />}
       {isAdmin && <DeleteCard projectId={projectId} name={project.name} />}
     </section>

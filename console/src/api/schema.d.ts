@@ -1070,6 +1070,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{id}/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The latest 50 exports of the project, newest first (admin+) */
+        get: operations["listExports"];
+        put?: never;
+        /** Export the project's events with every stored field, as a background job (admin+) */
+        post: operations["startExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/exports/{exportID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One export of the project; once it succeeded, with a fresh signed download link (admin+) */
+        get: operations["getExport"];
+        put?: never;
+        post?: never;
+        /** Cancel an export that has not finished (admin+) */
+        delete: operations["cancelExport"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/exports/{exportID}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An export's file, through the signed link its job gives (no token) */
+        get: operations["downloadExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{id}/forms": {
         parameters: {
             query?: never;
@@ -1099,6 +1152,45 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The latest 50 imports of the project, newest first (admin+) */
+        get: operations["listImports"];
+        put?: never;
+        /**
+         * Import events from an uploaded file, as a background job (admin+)
+         * @description The request body is the file itself (up to 4294967296 bytes), sent with any content type but application/json (application/octet-stream, text/csv, application/x-ndjson, application/zip): PostHog's event export (JSON lines or CSV, gzip allowed), Amplitude's export (a zip of gzipped JSON lines), pp's NDJSON export, or CSV with a column mapping. Events keep their times; an event whose uuid the project holds is not stored again; a bad record is refused with its line number and the rest stored. See docs/migrating.md.
+         */
+        post: operations["startImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/imports/{importID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One import of the project, with its progress (admin+) */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        /** Cancel an import (admin+): a queued one never starts, a running one stops after its current batch; what it stored stays */
+        delete: operations["cancelImport"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3010,6 +3102,63 @@ export interface components {
             /** @description opaque; null on the last page */
             next_cursor: string | null;
         };
+        ExportJob: {
+            /** @description size of the file; null until the job succeeded */
+            bytes: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description a signed link to the file (no token needed), fresh with every answer and valid 60 minutes; null until the job succeeded */
+            download_url: string | null;
+            error: string | null;
+            /** @description events written; null until the job succeeded */
+            events: number | null;
+            /**
+             * Format: date-time
+             * @description when download_url stops working
+             */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description null until the job ended
+             */
+            finished_at: string | null;
+            /** @enum {unknown} */
+            format: "ndjson" | "csv" | "parquet";
+            /** Format: date */
+            from: string | null;
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: date-time
+             * @description when the job last started
+             */
+            started_at: string | null;
+            /** @enum {unknown} */
+            state: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            /** Format: date */
+            to: string | null;
+        };
+        ExportJobList: {
+            items: components["schemas"]["ExportJob"][];
+            next_cursor: null;
+        };
+        ExportRequest: {
+            /**
+             * @default ndjson
+             * @enum {unknown}
+             */
+            format?: "ndjson" | "csv" | "parquet";
+            /**
+             * Format: date
+             * @description first local day (project time zone) to export; absent: from the first event
+             */
+            from?: string | null;
+            /**
+             * Format: date
+             * @description last local day to export, included; absent: through the last event
+             */
+            to?: string | null;
+        };
         FormDetailPage: {
             abandoned: number;
             attempts: number;
@@ -3229,6 +3378,61 @@ export interface components {
             traits?: Record<string, never>;
             /** @description text (1–200 characters) or a whole number, stored as its decimal string */
             user_id: string | number;
+        };
+        ImportJob: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description bytes of the files read so far */
+            done_bytes: number;
+            /** @description events not stored because the project holds their uuid already (or an earlier line of the import did) */
+            duplicates: number;
+            /** @description why the job failed; null otherwise */
+            error: string | null;
+            /** @description the names of the files imported */
+            files: string[];
+            /**
+             * Format: date-time
+             * @description null until the job ended
+             */
+            finished_at: string | null;
+            /** @enum {unknown} */
+            format: "posthog" | "amplitude" | "ndjson" | "csv";
+            /** Format: int64 */
+            id: number;
+            /** @description records read (header rows not counted) */
+            lines: number;
+            /** @description records refused */
+            rejected: number;
+            /** @description the first 100 refused records: file (zip entries as file:entry), 1-based line where the record starts, and why */
+            rejections: {
+                file: string;
+                line: number;
+                reason: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description when the job last started; null while it never ran
+             */
+            started_at: string | null;
+            /**
+             * @description queued → running → succeeded, failed or cancelled; a job running when the server stopped resumes from its checkpoint at the next start
+             * @enum {unknown}
+             */
+            state: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            /** @description events stored */
+            stored: number;
+            /** @description size of the files */
+            total_bytes: number;
+            /**
+             * Format: date-time
+             * @description when the progress was last saved
+             */
+            updated_at: string;
+        };
+        ImportJobList: {
+            /** @description the latest 50 imports, newest first */
+            items: components["schemas"]["ImportJob"][];
+            next_cursor: null;
         };
         IngestAccepted: {
             /** @description items stored (or already stored under the same uuid / seq) */
@@ -7089,6 +7293,156 @@ export interface operations {
             429: components["responses"]["E429"];
         };
     };
+    listExports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the exports */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportJobList"];
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    startExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ExportRequest"];
+            };
+        };
+        responses: {
+            /** @description the queued export */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportJob"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                exportID: number;
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the export */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportJob"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    cancelExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                exportID: number;
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the export */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportJob"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    downloadExport: {
+        parameters: {
+            query: {
+                expires: number;
+                signature: string;
+            };
+            header?: never;
+            path: {
+                exportID: number;
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file (NDJSON, CSV or Parquet) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["E400"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
     listForms: {
         parameters: {
             query?: {
@@ -7172,6 +7526,132 @@ export interface operations {
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    listImports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the imports */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJobList"];
+                };
+            };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    startImport: {
+        parameters: {
+            query: {
+                /** @description how the file is written */
+                format: "posthog" | "amplitude" | "ndjson" | "csv";
+                /** @description csv only: `column=field` (repeat the parameter), field one of uuid, ts, received_at, event, distinct_id, anonymous_id, user_id, session_id, source, sdk_name, sdk_version, key_id, release, url, path, referrer, props, revenue, elements, invalid, invalid_reasons, rule_id, source_uuid, `props.<key>` or `ignore` */
+                map?: string[];
+                /** @description the file name shown with the job */
+                name?: string;
+            };
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description the queued import */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJob"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            413: components["responses"]["E413"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                importID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the import */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJob"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+        };
+    };
+    cancelImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+                importID: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the import */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJob"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
             429: components["responses"]["E429"];
         };
     };

@@ -9,6 +9,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { Empty, ErrorNote, Loading } from '../ui/states';
 import { useAsync } from '../ui/useAsync';
 import { AnswerView, kindLabel } from '../queries/registry';
+import { DownloadCsv } from '../queries/answerCsv';
 import type { Dashboard, Tile } from './dashboardsApi';
 
 export const MAX_WIDTH = 12;
@@ -206,6 +207,9 @@ function TileAnswer({ tile, revision, load }: { tile: Tile; revision: string; lo
   if (!tile.insight) return <Empty title="This insight is gone" />;
   return (
     <div data-testid="tile-answer" data-kind={tile.insight.kind} data-revision={revision}>
+      <div class="answer-actions">
+        <DownloadCsv data={answer.data} name={tile.insight.name ?? kindLabel(tile.insight.kind)} />
+      </div>
       <AnswerView kind={tile.insight.kind} query={tile.insight.query} data={answer.data} />
     </div>
   );

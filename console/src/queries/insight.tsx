@@ -11,6 +11,7 @@ import { AnswerError, Empty, Loading } from '../ui/states';
 import type { Async } from '../ui/useAsync';
 import { useUrlState, type UrlState } from '../ui/urlState';
 import { SaveInsight } from '../dashboards/SaveInsight';
+import { DownloadCsv } from './answerCsv';
 
 export interface InsightContext {
   projectId: number;
@@ -97,7 +98,14 @@ export function InsightFrame<T>({
         <>
           <AnswerError error={answer.error} />
           {answer.loading && <Loading label="Running the query…" />}
-          {answer.data !== undefined && !answer.loading && (isEmpty?.(answer.data) ? <Empty title="No events match in this range">Widen the dates or loosen the filters.</Empty> : children?.(answer.data))}
+          {answer.data !== undefined && !answer.loading && (isEmpty?.(answer.data) ? <Empty title="No events match in this range">Widen the dates or loosen the filters.</Empty> : (
+            <>
+              <div class="answer-actions">
+                <DownloadCsv data={answer.data} name={title} />
+              </div>
+              {children?.(answer.data)}
+            </>
+          ))}
         </>
       )}
     </section>

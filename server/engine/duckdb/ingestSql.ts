@@ -189,3 +189,60 @@ export function recentKeys(conn: DuckDBConnection, sinceUs: number, limit: numbe
     [TIMESTAMPTZ, INTEGER],
   );
 }
+
+/** Every identity link of a project: `distinct_id`, `actor_id` (an import's batch decides its links from them). */
+export async function projectLinks(conn: DuckDBConnection, projectId: number): Promise<Array<{ distinct_id: string; actor_id: string }>> {
+  const reader = await conn.runAndReadAll('SELECT distinct_id, actor_id FROM identity_links WHERE project_id = $1', [projectId], [INTEGER]);
+  return reader.getRowObjects().map((r) => ({ distinct_id: String(r.distinct_id), actor_id: String(r.actor_id) }));
+}
+
+/** Stores many links at once, `ids[i]` to `actors[i]`, replacing what each id pointed at. */
+export async function storeLinks(conn: DuckDBConnection, projectId: number, ids: string[], actors: string[], at: Date): Promise<void> {
+  await conn.run(
+    `INSERT INTO identity_links (project_id, distinct_id, actor_id, linked_at, distinct_key, actor_key)
+       SELECT $1, d, a, $4, md5_number_lower(d), md5_number_lower(a)
+         FROM (SELECT unnest(from_json($2, '["VARCHAR"]')) AS d, unnest(from_json($3, '["VARCHAR"]')) AS a)
+     ON CONFLICT (project_id, distinct_id) DO UPDATE SET actor_id = excluded.actor_id, actor_key = excluded.actor_key, linked_at = excluded.linked_at`,
+    [projectId, JSON.stringify(ids), JSON.stringify(actors), timestampTZValue(BigInt(at.getTime()) * 1000n)],
+    [INTEGER, VARCHAR, VARCHAR, TIMESTAMPTZ],
+  );
+}
+
+/**
+ * Merges many users' traits at once (`traits[i]`, JSON text, for `users[i]`): over what is stored, or
+ * for `once` ($set_once) only into keys not stored yet.
+ */
+export async function storeManyTraits(conn: DuckDBConnection, projectId: number, users: string[], traits: string[], once: boolean, at: Date): Promise<void> {
+  const merged = once ? 'json_merge_patch(excluded.traits, actor_traits.traits)' : 'json_merge_patch(actor_traits.traits, excluded.traits)';
+  await conn.run(
+    `INSERT INTO actor_traits (project_id, user_id, traits, updated_at)
+       SELECT $1, u, json_merge_patch('{}', t::JSON), $4 FROM (SELECT unnest(from_json($2, '["VARCHAR"]')) AS u, unnest(from_json($3, '["VARCHAR"]')) AS t)
+     ON CONFLICT (project_id, user_id) DO UPDATE SET traits = ${merged}, updated_at = excluded.updated_at`,
+    [projectId, JSON.stringify(users), JSON.stringify(traits), timestampTZValue(BigInt(at.getTime()) * 1000n)],
+    [INTEGER, VARCHAR, VARCHAR, TIMESTAMPTZ],
+  );
+}
+
+/** Runs `work` as one transaction on `conn`. */
+export async function inTransaction<T>(conn: DuckDBConnection, work: () => Promise<T>): Promise<T> {
+  await conn.run('BEGIN TRANSACTION');
+  try {
+    const out = await work();
+    await conn.run('COMMIT');
+    return out;
+  } catch (err) {
+    await conn.run('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Which of `uuids` the project holds already (an import's batch leaves them out). */
+export async function heldUuids(conn: DuckDBConnection, projectId: number, uuids: readonly string[]): Promise<Set<string>> {
+  // The batch's uuids go as one text, split in SQL.
+  const reader = await conn.runAndReadAll(
+    `SELECT uuid::VARCHAR AS uuid FROM events WHERE project_id = $1 AND uuid IN (SELECT unnest(string_split($2, ','))::UUID)`,
+    [projectId, uuids.join(',')],
+    [INTEGER, VARCHAR],
+  );
+  return new Set(reader.getRowObjects().map((r) => String(r.uuid)));
+}

@@ -9,6 +9,7 @@ import { ControlBar, EventPicker, useEventNames } from '../controls/Controls';
 import { useInsight, usePartialBucket } from '../insight';
 import { SaveInsight } from '../../dashboards/SaveInsight';
 import { useQuery } from '../useQuery';
+import { DownloadCsv } from '../answerCsv';
 import { activityCodec } from './codec';
 import { ActivityAnswer } from './View';
 
@@ -49,7 +50,12 @@ export function Overview() {
         <Loading />
       ) : (
         s && (
-          <ActivityAnswer data={s} />
+          <>
+            <div class="answer-actions">
+              <DownloadCsv data={s} name="Activity" />
+            </div>
+            <ActivityAnswer data={s} />
+          </>
         )
       )}
       <h2>Daily active people, last 30 days</h2>
