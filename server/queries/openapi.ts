@@ -274,7 +274,7 @@ const schemas: Record<string, JsonSchema> = {
     next_item: { type: ['string', 'null'] },
     units: { ...count, description: 'units (actors, or sessions) through the node or link, as the graph counts them' },
     total: { ...count, description: 'distinct actors of those units, every page together' },
-    items: { type: 'array', items: out({ actor_id: { type: 'string' } }) },
+    items: { type: 'array', items: out({ actor_id: { type: 'string' }, recorded: { type: 'boolean', description: 'the actor has recordings to watch' } }) },
     next_cursor: { type: ['string', 'null'] },
   }),
   RetentionActorsResponse: out({ cohort: date, period: count, items: { type: 'array', items: out({ actor_id: { type: 'string' } }) }, next_cursor: { type: ['string', 'null'] } }),

@@ -1,6 +1,6 @@
 // Paths actors: who is behind a node or a link of the paths graph. Hand-made events in New York
 // across the spring DST change (entitlement, checks, nodes, links, $other and $end, sessions,
-// pages), then random data: for nodes and links picked from the server's own graph, the actors
+// pages; whether they have recordings is the console test's), then random data: for nodes and links picked from the server's own graph, the actors
 // listed page by page equal test/oracles/paths.ts's, and their units the graph's counts.
 
 import t from 'tap';
@@ -57,7 +57,7 @@ t.test('paths actors over hand-made events in America/New_York', async (t) => {
 
   const home = await at({ step: 0, item: '/home' });
   t.equal(home.status, 200, home.text);
-  t.strictSame(home.body, { step: 0, item: '/home', next_item: null, units: 3, total: 3, items: [{ actor_id: 'alice' }, { actor_id: 'bob' }, { actor_id: 'dan' }], next_cursor: null });
+  t.strictSame(home.body, { step: 0, item: '/home', next_item: null, units: 3, total: 3, items: [{ actor_id: 'alice', recorded: false }, { actor_id: 'bob', recorded: false }, { actor_id: 'dan', recorded: false }], next_cursor: null });
   t.strictSame(actorsOf((await at({ step: 1, item: '$end' })).body), ['dan'], 'the units whose route stopped');
   t.strictSame(actorsOf((await at({ step: 1, item: 'purchase' })).body), ['carol']);
   // A link: /home at 0 to /pricing at 1.

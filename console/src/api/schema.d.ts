@@ -3731,6 +3731,8 @@ export interface components {
             item: string;
             items: {
                 actor_id: string;
+                /** @description the actor has recordings to watch */
+                recorded: boolean;
             }[];
             next_cursor: string | null;
             next_item: string | null;

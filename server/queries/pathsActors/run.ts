@@ -1,7 +1,8 @@
 // Paths actors: runs the paths statement of the engine's own builder as a listing (each unit's
-// actor kept with its route); the cursor is read here.
+// actor kept with its route), and which actors of a page have recordings; the cursor is read here.
 
 import type { EventEngine } from '../../engine/engine.js';
+import { statementsOf } from '../../engine/statements.js';
 import type { QueryContext } from '../context.js';
 import type { CursorCodec } from '../cursors.js';
 import { runPaths, type PathsRun } from '../paths/run.js';
@@ -25,4 +26,12 @@ export async function runPathsActors(engine: EventEngine, p: PathsActorsParams, 
   // The people of the whole graph: a breakdown's segments are not listed.
   const { breakdown: _b, ...whole } = p;
   return { ...(await runPaths(engine, whole, ctx, true)), scope, after };
+}
+
+/** The actors among `actorIds` with at least one recording. */
+export async function recordedActors(engine: EventEngine, ctx: QueryContext, actorIds: readonly string[]): Promise<Set<string>> {
+  if (actorIds.length === 0) return new Set();
+  const q = statementsOf(engine).replay.recordedActorsSql(ctx.projectId, actorIds);
+  const rows = await engine.read(q.sql, q.params, { timeoutMs: ctx.timeoutMs });
+  return new Set(rows.map((r) => String(r.actor_id)));
 }

@@ -7,7 +7,15 @@ import { graphTrails } from '../paths/graph.js';
 import type { PathsActorsRun } from './run.js';
 import type { PathsActorsParams, PathsActorsResponse } from './types.js';
 
-export function shapePathsActors(run: PathsActorsRun, p: PathsActorsParams, cursors: CursorCodec): PathsActorsResponse {
+/** The node's (or link's) units and actors, and the page of them asked for. */
+export interface PathsActorsPage {
+  units: number;
+  total: number;
+  page: string[];
+  more: boolean;
+}
+
+export function pageOfActors(run: PathsActorsRun, p: PathsActorsParams): PathsActorsPage {
   const { sankey, trail } = graphTrails(run.rows, p, run.names);
   const nodeAt = (step: number, item: string) => sankey.nodes.findIndex((n) => n.step === step && n.item === item);
   // Trails count steps outwards from the anchor; a link joins a node and the next one in time.
@@ -29,13 +37,17 @@ export function shapePathsActors(run: PathsActorsRun, p: PathsActorsParams, curs
   const from = run.after === undefined ? 0 : sorted.findIndex((a) => compareText(a, run.after!) > 0);
   const page = from < 0 ? [] : sorted.slice(from, from + p.limit);
   const more = from >= 0 && from + p.limit < sorted.length;
+  return { units, total: sorted.length, page, more };
+}
+
+export function shapePathsActors(run: PathsActorsRun, page: PathsActorsPage, recorded: Set<string>, p: PathsActorsParams, cursors: CursorCodec): PathsActorsResponse {
   return {
     step: p.step,
     item: p.item,
     next_item: p.next_item ?? null,
-    units,
-    total: sorted.length,
-    items: page.map((actor_id) => ({ actor_id })),
-    next_cursor: more ? cursors.encode(run.scope, page.at(-1)) : null,
+    units: page.units,
+    total: page.total,
+    items: page.page.map((actor_id) => ({ actor_id, recorded: recorded.has(actor_id) })),
+    next_cursor: page.more ? cursors.encode(run.scope, page.page.at(-1)) : null,
   };
 }

@@ -21,6 +21,7 @@ export interface PathsActorsResponse {
   units: number;
   /** The distinct actors of those units, every page together. */
   total: number;
-  items: Array<{ actor_id: string }>;
+  /** `recorded`: the actor has recordings (the recordings list filtered by the person has some). */
+  items: Array<{ actor_id: string; recorded: boolean }>;
   next_cursor: string | null;
 }
