@@ -2,6 +2,7 @@
 // link to their page and, when they have recordings, to watch them; the node's links to the next
 // step open theirs, and a named node can anchor the query.
 
+import { useEffect, useRef } from 'preact/hooks';
 import { PersonLink } from '../../persons/PersonLink';
 import { recordingsHref, WatchLink } from '../../replay/WatchLink';
 import { formatNumber } from '../../ui/format';
@@ -29,8 +30,12 @@ export function PathsPeople({ projectId, body, graph, direction, spot, onSpot, o
   const at = graph.nodes.findIndex((n) => n.step === spot.step && n.item === spot.item);
   const onward = graph.links.filter((l) => l.source === at || l.target === at).filter((l) => graph.nodes[l.source]!.step === spot.step);
   const first = paged.first;
+  // The card sits below the routes table: a pick brings it into view.
+  const card = useRef<HTMLDivElement>(null);
+  const spotKey = JSON.stringify(spot);
+  useEffect(() => card.current?.scrollIntoView({ block: 'nearest' }), [spotKey]);
   return (
-    <div class="card" role="group" aria-labelledby="paths-people-title">
+    <div class="card" role="group" aria-labelledby="paths-people-title" ref={card}>
       <h2 id="paths-people-title">{title}</h2>
       {first && (
         <p class="result-meta" data-testid="paths-people-count">
