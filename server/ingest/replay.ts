@@ -71,7 +71,8 @@ export async function storeReplayChunk(services: Services, body: ReplayBody, ctx
     eventCount: body.events.length, rawBytes, keyId: key.public_id, sdkName: ctx.sdk?.name ?? null, sdkVersion: ctx.sdk?.version ?? null, data: new Uint8Array(data),
   };
   await ingestWriter(services).exclusive((conn) => statementsOf(services.events).ingest.storeReplayChunk(conn, chunk),
-    // No analytical query reads this table: cached answers stay.
+    // Cached answers stay: only paths actors' `recorded` reads this table, and it moves on with
+    // the events the recorded session sends (they change the project's data version).
     { changes: 'reported' },
   );
   return { accepted: body.events.length, rejected: [] };

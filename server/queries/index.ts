@@ -12,12 +12,13 @@ import { stickinessRoute } from './stickiness/index.js';
 import { activitySummaryRoute } from './activitySummary/index.js';
 import { revenueSummaryRoute } from './revenueSummary/index.js';
 import { pathsRoute } from './paths/index.js';
+import { pathsActorsRoute } from './pathsActors/index.js';
 import { correlationsRoute } from './correlations/index.js';
 import { activationDriversRoute } from './activationDrivers/index.js';
 import { webSummaryRoute } from './web/index.js';
 
 export const QUERIES: QueryRoute[] = [
-  funnelRoute, retentionRoute, retentionActorsRoute, segmentationRoute, lifecycleRoute, stickinessRoute, activitySummaryRoute, revenueSummaryRoute, pathsRoute, correlationsRoute, activationDriversRoute, webSummaryRoute,
+  funnelRoute, retentionRoute, retentionActorsRoute, segmentationRoute, lifecycleRoute, stickinessRoute, activitySummaryRoute, revenueSummaryRoute, pathsRoute, pathsActorsRoute, correlationsRoute, activationDriversRoute, webSummaryRoute,
 ];
 
 /** Every `filters` list of a query body: the top-level one and, for funnels, each step's. */

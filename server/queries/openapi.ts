@@ -36,6 +36,22 @@ const out = (properties: Record<string, JsonSchema>, required: string[] = Object
 
 const rangeFields = { date_from: date, date_to: date };
 
+/** The paths request and a node (or link) of its graph, with a page of the actors there. */
+function pathsActorsRequest(): JsonSchema {
+  const paths = schemas.PathsRequest as { properties: Record<string, JsonSchema>; required: string[] };
+  return obj(
+    {
+      ...paths.properties,
+      step: { type: 'integer', minimum: -20, maximum: 20, description: 'the node\'s step as the paths answer gives it: 0…depth after the anchor, -depth…0 before it' },
+      item: { ...pathItem, description: 'the node\'s item as the paths answer gives it (`$other` and `$end` included)' },
+      next_item: { ...pathItem, description: 'with it, the link from the node to this item at step + 1' },
+      cursor,
+      limit: pageLimit,
+    },
+    [...paths.required, 'step', 'item'],
+  );
+}
+
 const schemas: Record<string, JsonSchema> = {
   QueryFilter: {
     ...obj(
@@ -252,6 +268,15 @@ const schemas: Record<string, JsonSchema> = {
     allOf: [ref('RetentionResult')],
     properties: { granularity: { enum: ['day', 'week'] }, periods: count, value: { enum: ['actors', 'revenue', 'paid_conversion'] }, compare: ref('RetentionResult') },
   },
+  PathsActorsResponse: out({
+    step: { type: 'integer' },
+    item: { type: 'string' },
+    next_item: { type: ['string', 'null'] },
+    units: { ...count, description: 'units (actors, or sessions) through the node or link, as the graph counts them' },
+    total: { ...count, description: 'distinct actors of those units, every page together' },
+    items: { type: 'array', items: out({ actor_id: { type: 'string' }, recorded: { type: 'boolean', description: 'the actor has recordings to watch' } }) },
+    next_cursor: { type: ['string', 'null'] },
+  }),
   RetentionActorsResponse: out({ cohort: date, period: count, items: { type: 'array', items: out({ actor_id: { type: 'string' } }) }, next_cursor: { type: ['string', 'null'] } }),
   SegmentationResult: out({
     ...rangeFields,
@@ -411,6 +436,7 @@ const schemas: Record<string, JsonSchema> = {
     refund_count: count,
   }),
 };
+schemas.PathsActorsRequest = pathsActorsRequest();
 
 export interface QueryOperationDoc {
   operationId: string;

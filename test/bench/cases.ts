@@ -231,6 +231,22 @@ export const CASES: BenchCase[] = [
     peerFigures: (rows) => Object.fromEntries(rows.map(([route, count]) => [(route as string[]).join(' → '), n(count)])),
   },
   {
+    // Every actor at the anchor: the whole graph is folded again to find them, then a page of 50.
+    kind: 'paths_actors',
+    title: 'Paths actors at the anchor node, 30 days, page of 50',
+    targetMs: 500,
+    peerTarget: false,
+    needs: 'path_rules',
+    pp: () => ({
+      method: 'POST', path: 'queries/paths/actors',
+      body: {
+        date_from: PATHS.from, date_to: PATHS.to, selected_event: PATHS.selected, direction: 'after', depth: PATHS.depth, mode: 'actor',
+        exclude_events: PATHS.exclude, top_n: PATHS.top, step: 0, item: PATHS.selected, limit: ACTORS_LIMIT,
+      },
+    }),
+    ppFigures: (b) => ({ units: b.units, total: b.total, listed: (b.items as unknown[]).length }),
+  },
+  {
     kind: 'correlations',
     title: 'Correlations with signup_completed, 30 days',
     targetMs: 1000,

@@ -36,6 +36,7 @@ export const QUERY_BODIES: Record<string, Record<string, unknown>> = {
   correlations: { ...RANGE, target_event: 'purchase', min_n: 1 },
   'activation-drivers': { ...RANGE, anchor_event: 'signup', outcome: { event: 'purchase', from_day: 1, to_day: 8 } },
   'retention/actors': { ...RANGE, start_event: 'signup', return_event: 'any', granularity: 'day', periods: 3, cohort: '2026-10-05', period: 0 },
+  'paths/actors': { ...RANGE, selected_event: 'view', direction: 'after', depth: 2, mode: 'actor', step: 0, item: 'view' },
 };
 
 /** Six users over October: sign-ups, page views on two plans and two pages, and purchases. */

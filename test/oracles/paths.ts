@@ -34,6 +34,7 @@ interface Item {
 interface Unit {
   route: string[];
   value: string | null;
+  actor: string;
 }
 
 const GAP_MS = 30 * 60_000;
@@ -74,7 +75,7 @@ function sessionsOf(events: OracleEvent[]): OracleEvent[][] {
   return out;
 }
 
-function unitRoute(events: OracleEvent[], q: PathsInput, rules: PathRule[]): Unit | null {
+function unitRoute(events: OracleEvent[], q: PathsInput, rules: PathRule[]): Omit<Unit, 'actor'> | null {
   const role = (it: Item) => (matches(it, q.start_event) ? 0 : matches(it, q.selected_event) ? 1 : matches(it, q.end_event) ? 3 : 2);
   const value = (it: Item) => (q.breakdown ? fieldValue(it.event, q.breakdown.property) : null);
   const byValue = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : compareText(a, b));
@@ -108,10 +109,10 @@ function unitsOf(events: OracleEvent[], links: Array<[string, string]>, q: Paths
     return day >= q.date_from && day <= q.date_to && matchesAll(e, q.filters);
   });
   const units: Unit[] = [];
-  for (const list of groupBy(inRange, (e) => actorOf(e.distinct_id)).values()) {
+  for (const [actor, list] of groupBy(inRange, (e) => actorOf(e.distinct_id))) {
     for (const part of q.mode === 'actor' ? [list] : sessionsOf(list)) {
       const u = unitRoute(part, q, rules);
-      if (u) units.push(u);
+      if (u) units.push({ ...u, actor });
     }
   }
   return units;
@@ -190,7 +191,7 @@ function graph(units: Unit[], q: PathsInput) {
     }
   });
   const links = [...linkTally.values()].sort((a, b) => a.source - b.source || a.target - b.target);
-  return { units: units.length, routes, sankey: { nodes: nodeList, links } };
+  return { units: units.length, routes, sankey: { nodes: nodeList, links }, folded };
 }
 
 export function pathsOracle(events: OracleEvent[], links: Array<[string, string]>, q: PathsInput, tz: string, rules: PathRule[] = []) {
@@ -200,16 +201,39 @@ export function pathsOracle(events: OracleEvent[], links: Array<[string, string]
     date_to: q.date_to,
     direction: q.direction,
     counted: q.mode === 'actor' ? 'actors' : 'sessions',
-    ...graph(units, q),
+    ...withoutFolded(graph(units, q)),
   };
   if (q.breakdown) {
     const limit = q.breakdown.limit ?? 5;
     const byValue = new Map<string | null, Unit[]>();
     for (const u of units) byValue.set(u.value, [...(byValue.get(u.value) ?? []), u]);
     const ranked = [...byValue.keys()].sort((a, b) => byValue.get(b)!.length - byValue.get(a)!.length || (a === null ? 1 : b === null ? -1 : compareText(a, b)));
-    const segments = ranked.slice(0, limit).map((v) => ({ name: v ?? '$none', value: v, ...graph(byValue.get(v)!, q) }));
-    if (ranked.length > limit) segments.push({ name: '$other', value: null, ...graph(ranked.slice(limit).flatMap((v) => byValue.get(v)!), q) });
+    const segments = ranked.slice(0, limit).map((v) => ({ name: v ?? '$none', value: v, ...withoutFolded(graph(byValue.get(v)!, q)) }));
+    if (ranked.length > limit) segments.push({ name: '$other', value: null, ...withoutFolded(graph(ranked.slice(limit).flatMap((v) => byValue.get(v)!), q)) });
     result.breakdown = segments;
   }
   return result;
+}
+
+const withoutFolded = ({ folded: _f, ...g }: ReturnType<typeof graph>) => g;
+
+/** A node (step, item) of the whole graph, or with `next_item` the link from it to step + 1. */
+export interface PathsSpot {
+  step: number;
+  item: string;
+  next_item?: string;
+}
+
+/**
+ * The actors whose units pass through a node (or along a link) of the whole graph, by actor id in
+ * byte order, with the units counted there: each unit's folded item at a step is its node there.
+ */
+export function pathsActorsOracle(events: OracleEvent[], links: Array<[string, string]>, q: PathsInput, tz: string, rules: PathRule[], spot: PathsSpot) {
+  const units = unitsOf(events, links, q, tz, rules);
+  const { folded } = graph(units, q);
+  const at = Math.abs(spot.step);
+  const next = Math.abs(spot.step + 1);
+  const through = units.filter((_, i) => folded[i]![at] === spot.item && (spot.next_item === undefined || folded[i]![next] === spot.next_item));
+  const actors = [...new Set(through.map((u) => u.actor))].sort(compareText);
+  return { units: through.length, actors };
 }

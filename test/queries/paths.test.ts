@@ -6,11 +6,12 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { difference, queryHarness } from './harness.js';
-import { filtersArb, RUNS, scenarioArb, seedScenario, several, type Scenario } from './scenarios.js';
+import { RUNS, scenarioArb, seedScenario, several, type Scenario } from './scenarios.js';
+import { queryArb, RULES, USERS_ID, withPages } from './pathsArbs.js';
 import { seedEvents, seedIdentity, type SeedEvent } from '../support/seedEvents.js';
 import { grantEntitlements } from '../support/license.js';
 import { accessTokenFor, addMember } from '../support/factories.js';
-import { pathsOracle, type PathRule, type PathsInput } from '../oracles/paths.js';
+import { pathsOracle } from '../oracles/paths.js';
 import { RouteTree } from '../../server/queries/paths/routeTree.js';
 import { unitOrder } from '../../server/queries/paths/routes.js';
 import { compareText } from '../../server/engine/sql.js';
@@ -40,7 +41,6 @@ const EVENTS: SeedEvent[] = [
 
 const RANGE = { date_from: '2026-03-07', date_to: '2026-03-09' };
 const AFTER = { ...RANGE, selected_event: 'pp.page_view', direction: 'after', depth: 3, mode: 'actor' };
-const USERS_ID: PathRule = { pattern: '/users/\\d+', alias: '/users/:id' };
 
 const h = await queryHarness(t);
 const node = (step: number, item: string, count: number) => ({ step, item, count });
@@ -196,42 +196,6 @@ t.test('routes and items order as UTF-8 bytes, as the database orders text', asy
 });
 
 // --- random data ---------------------------------------------------------------------------------
-
-const RULES: PathRule[] = [USERS_ID, { pattern: '/p/\\d+', alias: '/p/:n' }, { pattern: '^/docs/(\\w+)$', alias: '/docs-\\1' }, { pattern: 'home', alias: 'start' }];
-const NAMES = ['signup', 'view', 'activate', 'purchase', 'pp.page_view', '/p/:n', '/p/1', '/home', '/start', '/docs-a'];
-
-/** Turns some events into page views (some with a trailing slash) and gives some a session id. */
-function withPages(s: Scenario): fc.Arbitrary<Scenario> {
-  const tweak = fc.record({ page: fc.boolean(), slash: fc.boolean(), session: fc.constantFrom(undefined, undefined, 's1', 's2') });
-  return fc.array(tweak, { minLength: s.events.length, maxLength: s.events.length }).map((tweaks) => ({
-    ...s,
-    events: s.events.map((e, i) => {
-      const tw = tweaks[i]!;
-      const out: SeedEvent = { ...e, event: tw.page ? 'pp.page_view' : e.event, url: tw.slash ? `${e.url}/` : e.url };
-      if (tw.session) out.session_id = tw.session;
-      return out;
-    }),
-  }));
-}
-
-const queryArb: fc.Arbitrary<Omit<PathsInput, 'date_from' | 'date_to'>> = fc
-  .record({
-    selected_event: fc.constantFrom(...NAMES),
-    direction: fc.constantFrom('before' as const, 'after' as const),
-    bound: fc.option(fc.constantFrom(...NAMES), { nil: undefined }),
-    depth: fc.integer({ min: 1, max: 4 }),
-    mode: fc.constantFrom('actor' as const, 'session' as const),
-    min_count: fc.integer({ min: 1, max: 3 }),
-    top_n: fc.integer({ min: 1, max: 4 }),
-    filters: fc.option(filtersArb, { nil: undefined }),
-    breakdown: fc.option(fc.record({ property: fc.constantFrom('props.plan', 'path', 'props.n'), limit: fc.integer({ min: 1, max: 3 }) }), { nil: undefined }),
-    exclude_events: fc.subarray(['view', '/docs-a', 'activate', '/p/1']),
-  })
-  .map(({ bound, ...q }) => {
-    const edge = q.direction === 'after' ? { end_event: bound } : { start_event: bound };
-    const exclude_events = q.exclude_events.filter((x) => x !== q.selected_event && x !== bound);
-    return JSON.parse(JSON.stringify({ ...q, ...edge, exclude_events })) as Omit<PathsInput, 'date_from' | 'date_to'>;
-  });
 
 /** Random scenarios, answered by the server and by the reference. */
 const agreeWithReference = (scenarios: fc.Arbitrary<Scenario>, runs: number) =>

@@ -31,6 +31,7 @@ const VALID: Array<[string, object]> = [
   ['activity-summary', { date_to: '2026-03-10' }],
   ['revenue-summary', range],
   ['paths', paths],
+  ['paths/actors', { ...paths, step: 0, item: 'signup' }],
   ['correlations', { ...range, target_event: 'purchase' }],
   ['activation-drivers', { ...range, anchor_event: 'signup', outcome: { event: 'report', from_day: 7, to_day: 14 } }],
 ];
@@ -121,6 +122,7 @@ t.test('403 entitlement_required for plan-gated parameters', async (t) => {
     ['segmentation', { metric: 'events', event: 'any', filters: ['segment:1'] }, 'saved_segments'],
     ['funnel', { ...funnel, steps: [{ event: 'a', filters: ['segment:1'] }, { event: 'b' }] }, 'saved_segments'],
     ['paths', { ...paths, mode: 'session' }, 'actor_drilldown'],
+    ['paths/actors', { ...paths, step: 0, item: 'signup' }, 'actor_drilldown'],
     ['paths', { ...paths, filters: ['segment:1'] }, 'saved_segments'],
   ] as const) {
     const res = await h.query(project, path, body);

@@ -1692,6 +1692,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{id}/queries/paths/actors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Actors through one node or link of a paths graph
+         * @description The paths query with the same semantics (the whole graph, never a breakdown segment), and a node (step, item) or a link (step, item to next_item at step + 1) of its Sankey graph; the actors whose routes pass through it, ordered by actor id and cursor-paginated. Needs actor_drilldown.
+         */
+        post: operations["queryPathsActors"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{id}/queries/retention": {
         parameters: {
             query?: never;
@@ -3487,7 +3507,7 @@ export interface components {
             /** Format: int64 */
             id: number;
             /** @enum {unknown} */
-            kind: "funnel" | "retention" | "retention/actors" | "segmentation" | "lifecycle" | "stickiness" | "activity-summary" | "revenue-summary" | "paths" | "correlations" | "activation-drivers" | "web";
+            kind: "funnel" | "retention" | "retention/actors" | "segmentation" | "lifecycle" | "stickiness" | "activity-summary" | "revenue-summary" | "paths" | "paths/actors" | "correlations" | "activation-drivers" | "web";
             name: string;
             project_id: number;
             /** @description the body of POST /projects/{id}/queries/<kind> */
@@ -3505,7 +3525,7 @@ export interface components {
              * @description the query route below /queries/
              * @enum {unknown}
              */
-            kind: "funnel" | "retention" | "retention/actors" | "segmentation" | "lifecycle" | "stickiness" | "activity-summary" | "revenue-summary" | "paths" | "correlations" | "activation-drivers" | "web";
+            kind: "funnel" | "retention" | "retention/actors" | "segmentation" | "lifecycle" | "stickiness" | "activity-summary" | "revenue-summary" | "paths" | "paths/actors" | "correlations" | "activation-drivers" | "web";
             name: string;
             /** @description that route’s request body, checked as it checks it */
             query: Record<string, never>;
@@ -3899,6 +3919,75 @@ export interface components {
             /** @description a regular expression (RE2 syntax), e.g. `/users/\d+` */
             pattern: string;
         };
+        PathsActorsRequest: {
+            breakdown?: components["schemas"]["PathBreakdown"];
+            /** @description opaque cursor from the previous page, bound to this query */
+            cursor?: string;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_from: string;
+            /**
+             * Format: date
+             * @description inclusive local date in the project time zone, YYYY-MM-DD
+             */
+            date_to: string;
+            /** @description items after (or before) the anchor */
+            depth: number;
+            /**
+             * @description after: the anchor and the items following it; before: the items leading to it
+             * @enum {unknown}
+             */
+            direction: "before" | "after";
+            /** @description direction=after only: routes end at the first such item after the anchor */
+            end_event?: string;
+            /** @description items removed before routes are formed */
+            exclude_events?: string[];
+            filters?: components["schemas"]["QueryFilters"];
+            /** @description the node's item as the paths answer gives it (`$other` and `$end` included) */
+            item: string;
+            /** @default 50 */
+            limit?: number;
+            /**
+             * @description routes below it are not listed; graph links below it fold into `$other`
+             * @default 1
+             */
+            min_count?: number;
+            /**
+             * @description a route per actor, or per session (mode=session needs actor_drilldown)
+             * @enum {unknown}
+             */
+            mode: "actor" | "session";
+            /** @description with it, the link from the node to this item at step + 1 */
+            next_item?: string;
+            /** @description the anchor: an event name, `pp.page_view` for any page view, or a cleaned page path such as `/pricing` */
+            selected_event: string;
+            /** @description direction=before only: routes begin at the last such item before the anchor */
+            start_event?: string;
+            /** @description the node's step as the paths answer gives it: 0…depth after the anchor, -depth…0 before it */
+            step: number;
+            /**
+             * @description routes listed, and named items per graph step
+             * @default 20
+             */
+            top_n?: number;
+        };
+        PathsActorsResponse: {
+            item: string;
+            items: {
+                actor_id: string;
+                /** @description the actor has recordings to watch */
+                recorded: boolean;
+            }[];
+            next_cursor: string | null;
+            next_item: string | null;
+            step: number;
+            /** @description distinct actors of those units, every page together */
+            total: number;
+            /** @description units (actors, or sessions) through the node or link, as the graph counts them */
+            units: number;
+        };
         PathsRequest: {
             breakdown?: components["schemas"]["PathBreakdown"];
             /**
@@ -4137,7 +4226,7 @@ export interface components {
             status?: "trialing" | "pending_review" | "active" | "past_due" | "cancelled";
         };
         /** @description exactly what the insight’s query route answers for its body with the overrides */
-        QueryAnswer: components["schemas"]["FunnelResponse"] | components["schemas"]["RetentionResponse"] | components["schemas"]["RetentionActorsResponse"] | components["schemas"]["SegmentationResponse"] | components["schemas"]["LifecycleResponse"] | components["schemas"]["StickinessResponse"] | components["schemas"]["ActivitySummaryResponse"] | components["schemas"]["RevenueSummaryResponse"] | components["schemas"]["PathResponse"] | components["schemas"]["CorrelationsResponse"] | components["schemas"]["ActivationDriversResponse"] | components["schemas"]["WebSummaryResponse"];
+        QueryAnswer: components["schemas"]["FunnelResponse"] | components["schemas"]["RetentionResponse"] | components["schemas"]["RetentionActorsResponse"] | components["schemas"]["SegmentationResponse"] | components["schemas"]["LifecycleResponse"] | components["schemas"]["StickinessResponse"] | components["schemas"]["ActivitySummaryResponse"] | components["schemas"]["RevenueSummaryResponse"] | components["schemas"]["PathResponse"] | components["schemas"]["PathsActorsResponse"] | components["schemas"]["CorrelationsResponse"] | components["schemas"]["ActivationDriversResponse"] | components["schemas"]["WebSummaryResponse"];
         /** @description Scalars compare by their text (5 matches "5"). neq, not_in and not_contains also match events without the field; a JSON null counts as absent. */
         QueryFilter: {
             /** @description `url`, `path`, `referrer`, `source`, `sdk_name`, `release` or `props.<key>` (a top-level key, no `*`) */
@@ -4524,7 +4613,7 @@ export interface components {
             /** Format: int64 */
             id: number;
             /** @enum {unknown} */
-            kind: "funnel" | "retention" | "retention/actors" | "segmentation" | "lifecycle" | "stickiness" | "activity-summary" | "revenue-summary" | "paths" | "correlations" | "activation-drivers" | "web";
+            kind: "funnel" | "retention" | "retention/actors" | "segmentation" | "lifecycle" | "stickiness" | "activity-summary" | "revenue-summary" | "paths" | "paths/actors" | "correlations" | "activation-drivers" | "web";
             name: string;
             query: Record<string, never>;
         };
@@ -7659,7 +7748,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description only insights of this kind */
-                kind?: "funnel" | "retention" | "retention/actors" | "segmentation" | "lifecycle" | "stickiness" | "activity-summary" | "revenue-summary" | "paths" | "correlations" | "activation-drivers" | "web";
+                kind?: "funnel" | "retention" | "retention/actors" | "segmentation" | "lifecycle" | "stickiness" | "activity-summary" | "revenue-summary" | "paths" | "paths/actors" | "correlations" | "activation-drivers" | "web";
             };
             header?: never;
             path: {
@@ -8791,6 +8880,40 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PathResponse"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            408: components["responses"]["E408"];
+            422: components["responses"]["E422"];
+            429: components["responses"]["E429"];
+        };
+    };
+    queryPathsActors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description project id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PathsActorsRequest"];
+            };
+        };
+        responses: {
+            /** @description the result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PathsActorsResponse"];
                 };
             };
             400: components["responses"]["E400"];

@@ -59,6 +59,13 @@ export function recordingSql(projectId: number, sessionId: string): Statement {
   return { sql: `WITH ${sessionsCte(w, projectId, sessionId)} SELECT * FROM r`, params: w.build().params };
 }
 
+/** Which of `actorIds` have a recorded session (`actor_id`), as the recordings list finds a person's. */
+export function recordedActorsSql(projectId: number, actorIds: readonly string[]): Statement {
+  const w = new WhereBuilder();
+  const sessions = sessionsCte(w, projectId);
+  return { sql: `WITH ${sessions} SELECT DISTINCT actor_id FROM r WHERE actor_id IN (${actorIds.map((id) => w.bind(id)).join(', ')})`, params: w.build().params };
+}
+
 /**
  * Per session, the counts of its tracker events (events derived by labeling rules are not the
  * tracker's) with event times inside `window`: `page_views`, `clicks`, `rage_clicks`,

@@ -46,7 +46,7 @@ function topRoutes(routes: RouteCount[], p: PathsParams, units: number): PathRou
  * Like routesOf, its loops are small functions without closures over typed arrays, so that V8
  * optimizes them once.
  */
-function sankeyOf(routes: RouteCount[], p: PathsParams, items: readonly string[]): PathsGraph['sankey'] {
+function sankeyOf(routes: RouteCount[], p: PathsParams, items: readonly string[], trail?: Int32Array): PathsGraph['sankey'] {
   const after = p.direction === 'after';
   // An item's id is its code + 1 (codes start at 1): 0 is $end, 1 is $other, so each step's
   // tallies are array reads.
@@ -90,12 +90,14 @@ function sankeyOf(routes: RouteCount[], p: PathsParams, items: readonly string[]
       }
     }
     before = start;
+    if (trail) markTrail(g, index, trail, k);
     goOn(g, index);
   }
   // Nodes in step order; links forward in time (before the anchor: from the earlier step).
   const order = nodes.map((_, i) => i).sort((x, y) => nodes[x]!.step - nodes[y]!.step || x - y);
   const position = new Int32Array(nodes.length);
   order.forEach((old, i) => (position[old] = i));
+  if (trail) for (let i = 0; i < trail.length; i++) if (trail[i]! >= 0) trail[i] = position[trail[i]!]!;
   return {
     nodes: order.map((i) => nodes[i]!),
     links: links
@@ -193,6 +195,14 @@ function linkUnits(g: Graph, before: number, width: number, index: Int32Array, s
   return carried;
 }
 
+/** Each live route's node at step k, into trail[route * steps + k]. */
+function markTrail(g: Graph, index: Int32Array, trail: Int32Array, k: number): void {
+  for (let j = 0; j < g.alive; j++) {
+    const i = g.live[j]!;
+    trail[i * g.steps + k] = index[g.folded[i]!]!;
+  }
+}
+
 /** Keeps the routes that did not end at this step, each at its node. */
 function goOn(g: Graph, index: Int32Array): void {
   let alive = 0;
@@ -208,4 +218,13 @@ function goOn(g: Graph, index: Int32Array): void {
 export function graphOf(routes: RouteCount[], p: PathsParams, names: readonly string[]): PathsGraph {
   const units = routes.reduce((s, r) => s + r.n, 0);
   return { units, routes: topRoutes(routes, p, units), sankey: sankeyOf(routes, p, names) };
+}
+
+/**
+ * The whole graph, and by route and step outwards from the anchor (route * (depth + 1) + step)
+ * the node of `sankey.nodes` the route's units pass through there, -1 past its end.
+ */
+export function graphTrails(routes: RouteCount[], p: PathsParams, names: readonly string[]): { sankey: PathsGraph['sankey']; trail: Int32Array } {
+  const trail = new Int32Array(routes.length * (p.depth + 1)).fill(-1);
+  return { sankey: sankeyOf(routes, p, names, trail), trail };
 }

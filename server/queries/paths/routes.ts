@@ -38,7 +38,7 @@ const SMALL_UNIT = 24;
  * from one request to the next (one large function was optimized and thrown away several times
  * per request over the first few requests, which then took twice as long).
  */
-export function routesOf(result: DuckDBMaterializedResult, p: PathsParams): Pick<PathsRun, 'rows' | 'names'> {
+export function routesOf(result: DuckDBMaterializedResult, p: PathsParams, listing = false): Pick<PathsRun, 'rows' | 'names' | 'units'> {
   const after = p.direction === 'after';
   const chunks = Array.from({ length: result.chunkCount }, (_, c) => result.getChunk(c));
   const total = chunks.reduce((n, chunk) => n + chunk.rowCount, 0);
@@ -53,12 +53,15 @@ export function routesOf(result: DuckDBMaterializedResult, p: PathsParams): Pick
   };
   const names: string[] = [undefined as unknown as string];
   const pageViews: boolean[] = [false];
+  const actors: string[] = [];
   for (const [c, chunk] of chunks.entries()) {
     if (!readChunk(chunk, c, rows)) continue;
-    // This chunk has rows naming items (unit 0).
+    // This chunk has rows naming items (unit 0), or in a listing units' actors (unit -u).
     const [a, t, code, text] = [A, T, CODE, BVAL].map((column) => chunk.getColumnVector(column));
     for (let r = 0; r < chunk.rowCount; r++) {
-      if (a!.getItem(r) !== 0) continue;
+      const unit = a!.getItem(r) as number;
+      if (unit < 0) actors[-unit] = text!.getItem(r) as string;
+      if (unit !== 0) continue;
       names[code!.getItem(r) as number] = text!.getItem(r) as string;
       pageViews[code!.getItem(r) as number] = t!.getItem(r) === 1;
     }
@@ -90,14 +93,20 @@ export function routesOf(result: DuckDBMaterializedResult, p: PathsParams): Pick
     anchor: 0,
   };
   groupByUnit(rows, walk.order, walk.starts);
-  return { rows: countRoutes(walk, rows.units, names, p.breakdown ? bvalOf : undefined), names };
+  if (!listing) return { rows: countRoutes(walk, rows.units, names, p.breakdown ? bvalOf : undefined), names };
+  // A listing counts the whole (the breakdown is not asked for) and keeps each unit's route.
+  const nodeOfUnit = new Int32Array(rows.units + 1).fill(-1);
+  const counted = countRoutes(walk, rows.units, names, undefined, nodeOfUnit);
+  return { rows: counted.rows, names, units: { actor: actors, route: counted.routeOfUnit(nodeOfUnit) } };
 }
 
 /**
  * Every unit's route counted: without a breakdown on its node of the route tree, with one by
  * node and the anchor's value. In the order each was first seen.
  */
-function countRoutes(walk: Walk, units: number, names: readonly string[], bvalOf: ((row: number) => string | null) | undefined): RouteCount[] {
+function countRoutes(walk: Walk, units: number, names: readonly string[], bvalOf: ((row: number) => string | null) | undefined): RouteCount[];
+function countRoutes(walk: Walk, units: number, names: readonly string[], bvalOf: undefined, nodeOfUnit: Int32Array): UnitRoutes;
+function countRoutes(walk: Walk, units: number, names: readonly string[], bvalOf: ((row: number) => string | null) | undefined, nodeOfUnit?: Int32Array): RouteCount[] | UnitRoutes {
   const { starts } = walk;
   const tree = new RouteTree();
   const firstSeen: number[] = [];
@@ -106,6 +115,7 @@ function countRoutes(walk: Walk, units: number, names: readonly string[], bvalOf
   for (let u = 1; u <= units; u++) {
     if (!routeOfUnit(walk, starts[u]!, starts[u + 1]!)) continue;
     const node = tree.nodeOf(walk.codes, walk.first, walk.end);
+    if (nodeOfUnit) nodeOfUnit[u] = node;
     if (!bvalOf) {
       if (tree.units[node]!++ === 0) firstSeen.push(node);
       continue;
@@ -125,7 +135,16 @@ function countRoutes(walk: Walk, units: number, names: readonly string[], bvalOf
     const codes = tree.codesOf(node);
     counted.push({ bval: null, items: codes.map((c) => names[c]!), codes, n: tree.units[node]! });
   }
-  return counted;
+  if (!nodeOfUnit) return counted;
+  // Each unit's route as its place in `counted` (-1 for a unit without one).
+  const routeOf = new Map(firstSeen.map((node, i) => [node, i]));
+  return { rows: counted, routeOfUnit: (nodes: Int32Array) => Int32Array.from(nodes, (node) => (node < 0 ? -1 : routeOf.get(node)!)) };
+}
+
+/** The routes counted, and a unit's route tree node turned into its place among them. */
+interface UnitRoutes {
+  rows: RouteCount[];
+  routeOfUnit(nodes: Int32Array): Int32Array;
 }
 
 /** The result's rows as routesOf reads them: unit, time and item by row number. */
@@ -152,7 +171,7 @@ function readChunk(chunk: DuckDBDataChunk, c: number, rows: Rows): boolean {
   let named = false;
   for (let r = 0; r < count; r++) {
     const unit = a.getItem(r) as number;
-    if (unit === 0) {
+    if (unit <= 0) {
       named = true;
       continue;
     }

@@ -12,11 +12,13 @@ export interface PathsRun {
   rows: RouteCount[];
   /** Item names by code (from 1). */
   names: string[];
+  /** A listing's units (from 1): each one's actor id, and its route's place in `rows` (-1: none). */
+  units?: { actor: string[]; route: Int32Array };
 }
 
-export async function runPaths(engine: EventEngine, p: PathsParams, ctx: QueryContext): Promise<PathsRun> {
+export async function runPaths(engine: EventEngine, p: PathsParams, ctx: QueryContext, listing = false): Promise<PathsRun> {
   const range = effectiveRange(p, ctx);
   const builder = pathsStatements[engine.kind];
-  const q = builder.sql(p, range, ctx);
-  return { range, ...(await engine.readChunks(q.sql, q.params, { timeoutMs: ctx.timeoutMs }, (result) => builder.routes(result, p))) };
+  const q = builder.sql(p, range, ctx, listing);
+  return { range, ...(await engine.readChunks(q.sql, q.params, { timeoutMs: ctx.timeoutMs }, (result) => builder.routes(result, p, listing))) };
 }

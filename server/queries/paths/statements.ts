@@ -2,6 +2,7 @@
 // here touches the store.
 
 import { fieldText, filtersCondition } from '../../engine/conditions.js';
+import { actorOf } from '../../engine/identity.js';
 import { addDays } from '../../engine/dates.js';
 import { dayStartMs } from '../../engine/localTime.js';
 import { Binder, type BuiltSql } from '../../engine/sql.js';
@@ -26,7 +27,7 @@ import type { PathsRun } from './run.js';
  * anchor's side are then read and given their items. Items travel as small integers (`dict`,
  * numbered in the items' text order); one extra row carries their names.
  */
-export function pathsSql(p: PathsParams, range: DateRange, ctx: QueryContext): BuiltSql {
+export function pathsSql(p: PathsParams, range: DateRange, ctx: QueryContext, listing = false): BuiltSql {
   const b = new Binder();
   const after = p.direction === 'after';
   const session = p.mode === 'session';
@@ -57,11 +58,13 @@ export function pathsSql(p: PathsParams, range: DateRange, ctx: QueryContext): B
     return `(e.event IN (${names(list)})${viaPages})`;
   };
   const notExcluded = exclude.length > 0 ? ` AND NOT ${rawIs(exclude)}` : '';
-  ctes.push(`hits AS (SELECT e.distinct_key, epoch_ms(e.ts) AS t FROM events e WHERE ${inRange} AND ${rawIs([p.selected_event])}${notExcluded})`);
+  ctes.push(`hits AS (SELECT e.distinct_key, ${listing ? 'e.distinct_id, ' : ''}epoch_ms(e.ts) AS t FROM events e WHERE ${inRange} AND ${rawIs([p.selected_event])}${notExcluded})`);
   // Per anchored actor, the instant that bounds the events read: the anchor itself, or with
   // sessions (each anchored on its own) the first selected event after, the last one before.
   const bound = after || !session ? 'min' : 'max';
-  ctes.push(`anc AS (SELECT actor, edge, row_number() OVER () AS a FROM (SELECT COALESCE(l.actor_key, h.distinct_key) AS actor, ${bound}(h.t) AS edge FROM hits h LEFT JOIN identity_links l ON l.project_id = ${projectId} AND l.distinct_key = h.distinct_key GROUP BY 1))`);
+  // A listing also reads each actor's id (its text), which counting has no need of.
+  const actorId = listing ? `, any_value(${actorOf('id', 'h')}) AS actor_id` : '';
+  ctes.push(`anc AS (SELECT *, row_number() OVER () AS a FROM (SELECT COALESCE(l.actor_key, h.distinct_key) AS actor, ${bound}(h.t) AS edge${actorId} FROM hits h LEFT JOIN identity_links l ON l.project_id = ${projectId} AND l.distinct_key = h.distinct_key GROUP BY 1))`);
   // The keys whose events are an anchored actor's: those linked to it, and its own unless linked on.
   ctes.push(`keyed AS (SELECT l.distinct_key, anc.a, anc.edge FROM identity_links l JOIN anc ON l.actor_key = anc.actor WHERE l.project_id = ${projectId}
     UNION ALL SELECT anc.actor, anc.a, anc.edge FROM anc WHERE NOT EXISTS (SELECT 1 FROM identity_links l WHERE l.project_id = ${projectId} AND l.distinct_key = anc.actor))`);
@@ -104,14 +107,16 @@ export function pathsSql(p: PathsParams, range: DateRange, ctx: QueryContext): B
   // needs no null checks, and no list travels with every row.
   let units = 'near';
   if (session) {
-    ctes.push(`units AS (SELECT * EXCLUDE (a), dense_rank() OVER (ORDER BY a, skey) AS a FROM near)`);
+    ctes.push(`units AS (SELECT * EXCLUDE (a), ${listing ? 'a AS actor_a, ' : ''}dense_rank() OVER (ORDER BY a, skey) AS a FROM near)`);
     units = 'units';
   }
   const bval = p.breakdown ? 'bval' : 'CAST(NULL AS VARCHAR)';
+  // A listing's rows of unit -u name unit u's actor (in bval).
+  const actors = !listing ? '' : session ? `\nUNION ALL SELECT DISTINCT -CAST(u.a AS INTEGER), 0, 0, anc.actor_id FROM units u JOIN anc ON anc.a = u.actor_a` : `\nUNION ALL SELECT -CAST(a AS INTEGER), 0, 0, actor_id FROM anc`;
   return {
     sql: `WITH ${ctes.join(',\n')}
 SELECT CAST(a AS INTEGER) AS a, CAST(t AS DOUBLE) AS t, code, ${bval} AS bval FROM ${units}
-UNION ALL SELECT 0, CAST(pv AS DOUBLE), code, item FROM dict`,
+UNION ALL SELECT 0, CAST(pv AS DOUBLE), code, item FROM dict${actors}`,
     params: b.values,
   };
 }
@@ -119,9 +124,10 @@ UNION ALL SELECT 0, CAST(pv AS DOUBLE), code, item FROM dict`,
 /** Each engine's statement and the reader of its chunked result into counted routes. */
 export interface PathsBuilder {
   sql: typeof pathsSql;
-  routes(result: ChunkedResult, p: PathsParams): Pick<PathsRun, 'rows' | 'names'>;
+  /** With `listing`, also each unit's actor and route (the statement was built with `listing`). */
+  routes(result: ChunkedResult, p: PathsParams, listing?: boolean): Pick<PathsRun, 'rows' | 'names' | 'units'>;
 }
 
 export const pathsStatements: ByEngine<PathsBuilder> = {
-  duckdb: { sql: pathsSql, routes: (result, p) => routesOf(result as DuckDBMaterializedResult, p) },
+  duckdb: { sql: pathsSql, routes: (result, p, listing) => routesOf(result as DuckDBMaterializedResult, p, listing) },
 };

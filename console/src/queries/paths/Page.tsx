@@ -1,6 +1,7 @@
 // Paths: the routes people (or, licensed, their sessions) take after or before a selected event or
 // cleaned page path, as a Sankey graph and the most frequent whole routes. A named node of the
-// graph anchors the query on its item.
+// graph anchors the query on its item; licensed, a node or a link of the whole graph lists the
+// people who passed there (and its card anchors).
 
 import { useEffect, useState } from 'preact/hooks';
 import { Gated } from '../../ui/Gated';
@@ -11,6 +12,7 @@ import { InsightFrame, useInsight } from '../insight';
 import { useQuery } from '../useQuery';
 import { pathsCodec, type Direction } from './codec';
 import { PathsAnswer, isNamed } from './View';
+import { PathsPeople, type PathsSpot } from './People';
 
 export function Paths() {
   const ctx = useInsight(pathsCodec.defaultDays);
@@ -64,13 +66,36 @@ export function Paths() {
   );
 
   const anchorOn = (item: string) => url.set({ event: item, exclude: exclude.filter((x) => x !== item) });
+  // The node or link whose people are shown, for the question it was picked in.
+  const [picked, setPicked] = useState<{ asked: string; spot: PathsSpot }>();
+  const asked = JSON.stringify(body);
+  const spot = picked?.asked === asked ? picked.spot : undefined;
+  const pick = (s: PathsSpot) => setPicked({ asked, spot: s });
 
   return (
     <InsightFrame title="Paths" project={ctx.project} controls={controls} save={{ kind: 'paths', query: body, dateRange: ctx.dates.range }} answer={locked ? undefined : answer}>
       {(d) =>
         d && (
           <>
-            <PathsAnswer query={body} data={d} segment={segment} onSegment={(v) => url.set({ segment: v || undefined })} onPick={anchorOn} />
+            <PathsAnswer
+              query={body}
+              data={d}
+              segment={segment}
+              onSegment={(v) => url.set({ segment: v || undefined })}
+              onPick={anchorOn}
+              people={
+                licensed
+                  ? {
+                      node: (i) => pick({ step: d.sankey.nodes[i]!.step, item: d.sankey.nodes[i]!.item }),
+                      link: (i) => {
+                        const l = d.sankey.links[i]!;
+                        pick({ step: d.sankey.nodes[l.source]!.step, item: d.sankey.nodes[l.source]!.item, next_item: d.sankey.nodes[l.target]!.item });
+                      },
+                    }
+                  : undefined
+              }
+            />
+            {spot && <PathsPeople projectId={projectId} body={body} graph={d.sankey} direction={d.direction} spot={spot} onSpot={pick} onAnchor={anchorOn} />}
             {!licensed && <Gated feature="actor_drilldown">{null}</Gated>}
           </>
         )

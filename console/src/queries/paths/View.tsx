@@ -17,7 +17,7 @@ const END = '$end';
 export const isNamed = (item: string) => item !== OTHER && item !== END;
 
 /** `$other` folds items past top_n; `$end` is where routes stopped (before the anchor: began). */
-function itemLabel(item: string, direction: Direction): string {
+export function itemLabel(item: string, direction: Direction): string {
   if (item === OTHER) return 'Other';
   if (item === END) return direction === 'after' ? 'Route ends' : 'Route starts';
   return item;
@@ -25,11 +25,19 @@ function itemLabel(item: string, direction: Direction): string {
 
 type PathsQuery = { selected_event?: string; min_count?: number };
 
+/** Picks on the whole graph that open the people there: of a node, of a link (indexes into the graph). */
+export interface PeoplePicks {
+  node(index: number): void;
+  link(index: number): void;
+}
+
 /**
  * The units, the graph and the top routes, as the page and a dashboard tile show them. With
- * `onSegment` a breakdown's segment can be chosen; with `onPick` a named node anchors the query.
+ * `onSegment` a breakdown's segment can be chosen; with `onPick` a named node anchors the query;
+ * with `people`, nodes and links of the whole graph open their people instead (a segment's graph
+ * still anchors).
  */
-export function PathsAnswer({ query, data: d, segment = '', onSegment, onPick }: { query: PathsQuery; data: QueryAnswer<'paths'>; segment?: string; onSegment?(v: string): void; onPick?(item: string): void }) {
+export function PathsAnswer({ query, data: d, segment = '', onSegment, onPick, people }: { query: PathsQuery; data: QueryAnswer<'paths'>; segment?: string; onSegment?(v: string): void; onPick?(item: string): void; people?: PeoplePicks }) {
   const event = query.selected_event ?? 'pp.page_view';
   const minCount = query.min_count ?? 1;
   if (d.units === 0) return <Empty title={`No ${unitWord(d.counted)} with ${event} from ${d.date_from} to ${d.date_to}`}>Widen the dates, loosen the filters or choose another event or page.</Empty>;
@@ -43,7 +51,10 @@ export function PathsAnswer({ query, data: d, segment = '', onSegment, onPick }:
           onValue={onSegment}
         />
       )}
-      <Routes graph={d.breakdown?.find((g) => g.name === segment) ?? d} counted={d.counted} direction={d.direction} event={event} minCount={minCount} onPick={onPick} />
+      {(() => {
+        const shown = d.breakdown?.find((g) => g.name === segment);
+        return <Routes graph={shown ?? d} counted={d.counted} direction={d.direction} event={event} minCount={minCount} onPick={onPick} people={shown ? undefined : people} />;
+      })()}
     </>
   );
 }
@@ -58,7 +69,7 @@ type Graph = Pick<QueryAnswer<'paths'>, 'units' | 'routes' | 'sankey'>;
 
 
 /** One graph: units, the Sankey and the top routes (of every unit, or of one segment). */
-function Routes({ graph, counted, direction, event, minCount, onPick }: { graph: Graph; counted: string; direction: Direction; event: string; minCount: number; onPick?(item: string): void }) {
+function Routes({ graph, counted, direction, event, minCount, onPick, people }: { graph: Graph; counted: string; direction: Direction; event: string; minCount: number; onPick?(item: string): void; people?: PeoplePicks }) {
   return (
     <>
       <p class="result-meta" data-testid="paths-units">
@@ -66,9 +77,10 @@ function Routes({ graph, counted, direction, event, minCount, onPick }: { graph:
       </p>
       <SankeyChart
         title={`Routes ${direction} ${event} of ${unitsText(graph.units, counted)}, ${graph.sankey.nodes.length} nodes`}
-        nodes={graph.sankey.nodes.map((n) => flowNode(n, direction, counted, event, Boolean(onPick)))}
+        nodes={graph.sankey.nodes.map((n) => (people ? peopleNode(n, direction, counted) : flowNode(n, direction, counted, event, Boolean(onPick))))}
         links={graph.sankey.links}
-        onPick={(i) => onPick?.(graph.sankey.nodes[i]!.item)}
+        onPick={(i) => (people ? people.node(i) : onPick?.(graph.sankey.nodes[i]!.item))}
+        onPickLink={people?.link}
       />
       <h2>Top routes</h2>
       {graph.routes.length === 0 ? (
@@ -103,4 +115,10 @@ function flowNode(n: PathNode, direction: Direction, counted: string, anchor: st
     muted: !isNamed(n.item),
     ...(canPick && isNamed(n.item) && n.item !== anchor ? { action: `Anchor on ${n.item} (${unitsText(n.count, counted)} at step ${n.step})` } : {}),
   };
+}
+
+/** A node whose button opens the people at it (any node: `Other` and the routes' ends too). */
+function peopleNode(n: PathNode, direction: Direction, counted: string): FlowNode {
+  const label = itemLabel(n.item, direction);
+  return { step: n.step, label, count: n.count, key: n.item, muted: !isNamed(n.item), action: `People at ${label} (${unitsText(n.count, counted)} at step ${n.step})` };
 }

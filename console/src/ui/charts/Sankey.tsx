@@ -51,7 +51,8 @@ const ONE_LINE = 17;
 
 const shorten = (text: string) => (text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS - 1)}…` : text);
 
-export function SankeyChart({ title, nodes, links, onPick }: { title: string; nodes: FlowNode[]; links: FlowLink[]; onPick(index: number): void }) {
+/** `onPickLink`: a link clicked with the mouse (its index); the page offers the same by keyboard elsewhere. */
+export function SankeyChart({ title, nodes, links, onPick, onPickLink }: { title: string; nodes: FlowNode[]; links: FlowLink[]; onPick(index: number): void; onPickLink?(index: number): void }) {
   const data = useStable({ nodes, links });
   useDrawnMark(data);
   const graph = useMemo(() => layout(data.nodes, data.links), [data]);
@@ -78,7 +79,14 @@ export function SankeyChart({ title, nodes, links, onPick }: { title: string; no
           <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={title} class="svg-chart">
             <g class="sankey-links">
               {linksShown.map((l) => (
-                <path d={path(l) ?? ''} stroke-width={Math.max(1, l.width ?? 1)} class={(l.source as Laid).muted || (l.target as Laid).muted ? 'sankey-link muted' : 'sankey-link'} />
+                <path
+                  d={path(l) ?? ''}
+                  stroke-width={Math.max(1, l.width ?? 1)}
+                  class={`${(l.source as Laid).muted || (l.target as Laid).muted ? 'sankey-link muted' : 'sankey-link'}${onPickLink ? ' pickable' : ''}`}
+                  data-source={(l.source as Laid).key}
+                  data-target={(l.target as Laid).key}
+                  onClick={onPickLink && (() => onPickLink(l.index!))}
+                />
               ))}
             </g>
             {nodesShown.map((n) => {
