@@ -27,7 +27,11 @@ if (ENTRY_DIMENSIONS.some(([, prop], i) => VISIT_ENTRY_PROPERTIES[i] !== prop) |
 
 /** `totalsOnly`: just the `total` row (the previous period). */
 export function buildWebSummarySql(range: { from: string; to: string }, filters: FilterItem[] | undefined, ctx: WebSqlContext, totalsOnly: boolean): BuiltSql {
-  if (!hasFilters(filters)) return fromVisitDays(range, ctx, totalsOnly);
+  return hasFilters(filters) ? buildWebSummaryRawSql(range, filters, ctx, totalsOnly) : fromVisitDays(range, ctx, totalsOnly);
+}
+
+/** The same from every raw event of the range: the answer with filters, and the rollup's reference. */
+export function buildWebSummaryRawSql(range: { from: string; to: string }, filters: FilterItem[] | undefined, ctx: WebSqlContext, totalsOnly: boolean): BuiltSql {
   const b = new Binder();
   const pv = `e.event = ${b.bind(PAGE_VIEW)}`;
   const paths = `[${ENTRY_DIMENSIONS.map(([, prop]) => b.bind(propsPath(prop))).join(', ')}]`;
@@ -71,8 +75,9 @@ w AS (
   SELECT actor, visit, min(first_ms) AS first_ms, max(last_ms) AS last_ms, min(day) AS day, sum(events) AS events, sum(page_views) AS pvs, min(entry) AS entry, max(exit) AS exit
   FROM v GROUP BY actor, visit HAVING sum(page_views) > 0
 )`;
-  const pages = `SELECT 'pages', p.key, count(DISTINCT actor), count(DISTINCT {'a': actor, 'v': visit}), sum(p.value), NULL, NULL
-  FROM (SELECT actor, visit, unnest(map_entries(pages)) AS p FROM v WHERE pages IS NOT NULL) GROUP BY 2`;
+  // Per (path, visit) first, so visits are counted as rows rather than as distinct pairs.
+  const pages = `SELECT 'pages', path, count(DISTINCT actor), count(*), sum(n), NULL, NULL
+  FROM (SELECT p.key AS path, actor, visit, sum(p.value) AS n FROM (SELECT actor, visit, unnest(map_entries(pages)) AS p FROM v WHERE pages IS NOT NULL) GROUP BY path, actor, visit) GROUP BY path`;
   return { sql: `${visits}\n${sectionsOf(totalsOnly, pages)}`, params: b.values };
 }
 
