@@ -86,15 +86,16 @@ function sectionsOf(totalsOnly: boolean, pages: string): string {
   const measures = `count(DISTINCT actor) AS visitors, count(*) AS visits, sum(pvs) AS page_views`;
   const total = `SELECT 'total' AS section, NULL AS value, ${measures}, count(*) FILTER (WHERE events = 1) AS bounces, sum(last_ms - first_ms) AS duration_ms FROM w`;
   if (totalsOnly) return total;
-  const by = (section: string, value: string) => `SELECT '${section}', ${value}, ${measures}, NULL, NULL FROM w GROUP BY 2`;
-  return [
-    total,
-    by('day', 'CAST(day AS VARCHAR)'),
-    by('entry_pages', 'entry.path'),
-    by('exit_pages', 'exit.path'),
-    ...ENTRY_DIMENSIONS.map(([name], i) => by(name, `string_split(entry.dims, ${SEP})[${i + 1}]`)),
-    pages,
-  ].join('\nUNION ALL ');
+  // Each visit once per table, so every table is one pass of one grouping.
+  const keyed = [
+    `{'s': 'day', 'v': CAST(day AS VARCHAR)}`,
+    `{'s': 'entry_pages', 'v': entry.path}`,
+    `{'s': 'exit_pages', 'v': exit.path}`,
+    ...ENTRY_DIMENSIONS.map(([name], i) => `{'s': '${name}', 'v': dims[${i + 1}]}`),
+  ];
+  const tables = `SELECT k.s, k.v, ${measures}, NULL, NULL
+  FROM (SELECT actor, pvs, unnest([${keyed.join(', ')}]) AS k FROM (SELECT *, string_split(entry.dims, ${SEP}) AS dims FROM w)) GROUP BY k.s, k.v`;
+  return [total, tables, pages].join('\nUNION ALL ');
 }
 
 /** Distinct visitors with an event in the live window before `now` (filters apply per event). */
