@@ -22,6 +22,8 @@ export interface BehaviorSettings {
   url_query_strip: boolean;
   /** Parameter names kept besides the campaign ones, as they read once decoded. */
   url_query_allowlist: string[];
+  /** Each event keeps its client address as props.$ip; otherwise the address is read for the country and dropped. */
+  store_client_address: boolean;
 }
 
 export type BehaviorSettingsPatch = Partial<BehaviorSettings>;
@@ -40,6 +42,7 @@ const FLAGS = [
   'replay_enabled',
   'diagnostics_enabled',
   'url_query_strip',
+  'store_client_address',
 ] as const;
 
 export const ALLOWLIST_MAX_NAMES = 50;
@@ -58,6 +61,7 @@ export const DEFAULT_BEHAVIOR_SETTINGS: Readonly<BehaviorSettings> = Object.free
   diagnostics_enabled: false,
   url_query_strip: true,
   url_query_allowlist: [],
+  store_client_address: false,
 });
 
 type Row = Record<(typeof FLAGS)[number], number> & { privacy_mode: 'standard' | 'strict'; replay_sample_rate: number; url_query_allowlist: string; updated_at: string };
@@ -110,10 +114,11 @@ export function patchBehaviorSettings(meta: MetaDb, projectId: number, patch: Be
   }).immediate();
 }
 
-/** The query parameters kept in the project's stored URLs: read once per ingest request. */
-export function urlQueryPolicy(meta: MetaDb, projectId: number): KeptParams {
-  const row = meta.prepare('SELECT url_query_strip, url_query_allowlist FROM behavior_settings WHERE project_id = ?').get(projectId) as
-    | { url_query_strip: number; url_query_allowlist: string }
+/** What ingestion keeps of the project's events: the query parameters of stored URLs and whether the client address is stored. Read once per ingest request. */
+export function ingestPolicy(meta: MetaDb, projectId: number): { keptParams: KeptParams; storeClientAddress: boolean } {
+  const row = meta.prepare('SELECT url_query_strip, url_query_allowlist, store_client_address FROM behavior_settings WHERE project_id = ?').get(projectId) as
+    | { url_query_strip: number; url_query_allowlist: string; store_client_address: number }
     | undefined;
-  return row ? keptParams(row.url_query_strip === 1, JSON.parse(row.url_query_allowlist) as string[]) : keptParams(true, []);
+  if (!row) return { keptParams: keptParams(true, []), storeClientAddress: false };
+  return { keptParams: keptParams(row.url_query_strip === 1, JSON.parse(row.url_query_allowlist) as string[]), storeClientAddress: row.store_client_address === 1 };
 }

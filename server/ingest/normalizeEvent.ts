@@ -61,8 +61,10 @@ export interface NormalizeContext {
   keyId: string;
   /** The query parameters the project keeps in URLs (urlQueryPolicy); absent, the default: campaign parameters only. */
   keptParams?: KeptParams;
-  /** The request's user agent and address, for the web fields (server/web); never stored. */
+  /** The request's user agent and address, for the web fields (server/web); the address is stored only with storeClientAddress. */
   client?: ClientHints;
+  /** The project stores the client address (a forwarded `$ip`, else the request's) as props.$ip. */
+  storeClientAddress?: boolean;
 }
 
 const DEFAULT_KEPT = keptParams(true, []);
@@ -110,7 +112,7 @@ export function normalizeEvent(ev: TrackEvent, ctx: NormalizeContext, text?: Eve
     ts = new Date(ev.ts);
     if (ts.getTime() - ctx.receivedAt.getTime() > FUTURE_TOLERANCE_MS) reasons.push('ts_in_future');
   }
-  const web = withWebFields(ev, ctx.client ?? {}, text?.props ?? undefined);
+  const web = withWebFields(ev, ctx.client ?? {}, text?.props ?? undefined, ctx.storeClientAddress === true);
   const props = web.props;
   const revenue = parseRevenue(props?.revenue);
   if (revenue.invalid) reasons.push('revenue_not_numeric');

@@ -12,7 +12,7 @@ import { countIngested, orgOfProject } from '../billing/accountState.js';
 import { normalizeEvent, type EventRow } from './normalizeEvent.js';
 import { rejectionRows } from './rejections.js';
 import type { SdkInfo } from './sdkInfo.js';
-import { urlQueryPolicy } from '../behavior/behaviorSettings.js';
+import { ingestPolicy } from '../behavior/behaviorSettings.js';
 import { erasedRefusals } from './erasedPersons.js';
 import type { ClientHints } from '../web/eventProps.js';
 
@@ -66,7 +66,7 @@ export type Refused = Refusal & { event: unknown };
 export async function storeEvents(services: Services, items: Array<{ index: number; item: unknown }>, ctx: TrackContext, refused: Refused[] = []): Promise<IngestResult> {
   const receivedAt = services.clock.now();
   const { key, source } = ctx.credential;
-  const normalize = { projectId: key.project_id, receivedAt, source, sdk: ctx.sdk, keyId: key.public_id, keptParams: urlQueryPolicy(services.meta, key.project_id), client: source === 'server' ? undefined : ctx.client };
+  const normalize = { projectId: key.project_id, receivedAt, source, sdk: ctx.sdk, keyId: key.public_id, ...ingestPolicy(services.meta, key.project_id), client: source === 'server' ? undefined : ctx.client };
   const normalized: Array<{ index: number; row: EventRow; consent?: boolean }> = [];
   const all = [...refused];
   for (const { index, item } of items) {

@@ -19,6 +19,7 @@ const DEFAULTS = {
   diagnostics_enabled: false,
   url_query_strip: true,
   url_query_allowlist: [],
+  store_client_address: false,
   updated_at: null,
 };
 

@@ -2,7 +2,8 @@
 // only, in strict privacy; an owner switches clicks on with the mouse and scroll depth with the
 // keyboard, and the settings API and the tracker's public configuration follow; the query-string
 // allow-list is saved (a bad name is named beside the field) and an event's URL keeps only what it
-// allows; a viewer reads the same facts without switches.
+// allows; storing client addresses is switched on and off, and events follow; a viewer reads the
+// same facts without switches.
 
 import t from 'tap';
 import { startTestServer } from '../support/testServer.js';
@@ -97,6 +98,34 @@ t.test('the query-string allow-list: a bad name refused beside the field, a good
   t.equal(await section.getByTestId('query-rule').textContent(), 'Query strings of page and referrer URLs are stored whole.');
   await section.getByRole('switch', { name: 'Keep full query strings' }).click();
   await eventually('stripping again', settings, (s) => s.url_query_strip === true);
+  checkClean(t, tab);
+});
+
+t.test('client addresses: off by default, stored as props.$ip once switched on, and not after it is off again', async (t) => {
+  const tab = await signedInConsole(t, browser, server, owner.email, TEST_PASSWORD);
+  const { page } = tab;
+  await openFromNavigation(page, 'Keys and tracker');
+  const section = page.getByRole('region', { name: 'What this project collects' });
+  const addresses = section.getByRole('switch', { name: 'Client addresses' });
+  await addresses.waitFor();
+  t.equal(await addresses.isChecked(), false, 'off by default');
+  t.equal((await settings()).store_client_address, false);
+  const serverKey = createIngestKey(server, project);
+  const send = async (who: string) => {
+    const sent = await ingestEvents(server, serverKey, [{ event: 'pp.page_view', anonymous_id: who, url: 'https://shop.example/', props: { $ip: '203.0.113.9' } }]);
+    t.equal(sent.status, 202);
+    const [row] = await readTable(server, `SELECT json_extract_string(props, '$."$ip"') AS ip FROM events WHERE project_id = $1 AND anonymous_id = $2`, [project.id, who]);
+    return row!.ip;
+  };
+  t.equal(await send('before'), null, 'not stored while off');
+  await addresses.click();
+  await section.getByRole('status').getByText('Saved. Client addresses switched on.').waitFor();
+  t.equal((await settings()).store_client_address, true, 'the API has it');
+  t.same((await publicConfig()).collect, ['scroll'], 'the tracker is not told: it changes nothing it collects');
+  t.equal(await send('during'), '203.0.113.9', 'stored while on');
+  await addresses.click();
+  await section.getByRole('status').getByText('Saved. Client addresses switched off.').waitFor();
+  t.equal(await send('after'), null, 'not stored once off');
   checkClean(t, tab);
 });
 

@@ -118,3 +118,18 @@ t.test('an upgrade gives every existing project the currency USD', async (t) => 
   migrateMeta(db);
   t.same(db.prepare('SELECT id, currency FROM projects').all(), [{ id: 1, currency: 'USD' }]);
 });
+
+t.test('an upgrade leaves every project storing no client address', async (t) => {
+  const dir = await tempDir(t);
+  const before = await migrationsBefore(dir, 'sqlite', '0067');
+  const db = openMetaDb(path.join(dir, 'meta.sqlite'));
+  t.teardown(() => db.close());
+  migrateMeta(db, before);
+  db.prepare("INSERT INTO organizations (id, name, created_at) VALUES (1, 'Shop', '2026-01-01T00:00:00Z')").run();
+  db.prepare("INSERT INTO projects (id, org_id, name, created_at) VALUES (1, 1, 'Store', '2026-01-01T00:00:00Z')").run();
+  db.prepare(
+    "INSERT INTO behavior_settings (project_id, autocapture_clicks, autocapture_hover_intent, autocapture_sections, autocapture_scroll, autocapture_forms, privacy_mode, replay_enabled, replay_sample_rate, diagnostics_enabled, updated_at) VALUES (1, 1, 0, 0, 0, 0, 'standard', 0, 1, 0, '2026-01-01T00:00:00Z')",
+  ).run();
+  migrateMeta(db);
+  t.same(db.prepare('SELECT project_id, store_client_address FROM behavior_settings').all(), [{ project_id: 1, store_client_address: 0 }]);
+});

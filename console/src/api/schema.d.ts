@@ -2654,6 +2654,8 @@ export interface components {
             replay_enabled: boolean;
             /** @description share of sessions recorded, 0..1 (default 1) */
             replay_sample_rate: number;
+            /** @description keep each event's client address as props.$ip (off: the address gives the country and is dropped) */
+            store_client_address: boolean;
             /**
              * Format: date-time
              * @description null while the defaults apply
@@ -6900,6 +6902,8 @@ export interface operations {
                     replay_enabled?: boolean;
                     /** @description share of sessions recorded, 0..1 (default 1) */
                     replay_sample_rate?: number;
+                    /** @description keep each event's client address as props.$ip (off: the address gives the country and is dropped) */
+                    store_client_address?: boolean;
                     /** @description query parameter names kept besides the campaign ones, compared with the decoded name exactly; no "&", "=", "#", no duplicates (default []) */
                     url_query_allowlist?: string[];
                     /** @description query strings of stored page and referrer URLs keep only utm_source, utm_medium, utm_campaign, utm_term, utm_content, gclid, fbclid, msclkid and url_query_allowlist (default true); false keeps them whole */

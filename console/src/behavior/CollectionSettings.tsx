@@ -12,7 +12,7 @@ import { useAction } from '../ui/useAction';
 import './behavior.css';
 
 type Settings = Schemas['BehaviorSettings'];
-type Kind = 'autocapture_clicks' | 'autocapture_scroll' | 'autocapture_forms' | 'autocapture_sections' | 'autocapture_hover_intent' | 'diagnostics_enabled' | 'replay_enabled';
+type Kind = 'autocapture_clicks' | 'autocapture_scroll' | 'autocapture_forms' | 'autocapture_sections' | 'autocapture_hover_intent' | 'diagnostics_enabled' | 'replay_enabled' | 'store_client_address';
 
 const KINDS: ReadonlyArray<{ key: Kind; label: string; unlocks: string }> = [
   { key: 'autocapture_clicks', label: 'Clicks', unlocks: 'click heatmaps and click maps, rage and dead clicks, labeled-event rules on clicks' },
@@ -22,6 +22,7 @@ const KINDS: ReadonlyArray<{ key: Kind; label: string; unlocks: string }> = [
   { key: 'autocapture_hover_intent', label: 'Hover intent', unlocks: 'where the pointer rested before a click or instead of one (pp.hover_intent)' },
   { key: 'diagnostics_enabled', label: 'Diagnostics', unlocks: 'JavaScript errors and web vitals of each page' },
   { key: 'replay_enabled', label: 'Session recordings', unlocks: 'session replay; inputs are always masked' },
+  { key: 'store_client_address', label: 'Client addresses', unlocks: 'the address each event came from, stored as props.$ip (off: only its country is kept)' },
 ];
 
 const CAMPAIGN = 'utm_source, utm_medium, utm_campaign, utm_term, utm_content, gclid, fbclid, msclkid';

@@ -1,6 +1,6 @@
 // Keeps the per-day rollups folded from the events table in the background: actor_days (see
-// migrations/duckdb/0020), property_days (0022), and for the behavior reports page_days (0025),
-// form_days (0026), click_cells and click_elements (0027). Every few seconds, events stored since
+// migrations/duckdb/0020), property_days (0022), for the behavior reports page_days (0025),
+// form_days (0026), click_cells and click_elements (0027), and for the Web page visit_days (0030). Every few seconds, events stored since
 // the last pass are aggregated per project and local day in the project's zone, all in one
 // transaction up to one folded rowid. A project whose zone changed is folded again from scratch, a
 // key added to events.rollup_properties is folded from the first event, and a key removed from it
@@ -26,6 +26,7 @@ import { CLICK_TABLES, compactClicks, foldClicks } from './clickDays.js';
 import { COMPACT_FORM_DAYS, foldFormDays } from './formDays.js';
 import { COMPACT_PAGE_DAYS, foldPageDays } from './pageDays.js';
 import { COMPACT_PROPERTY_DAYS, foldPropertyDays } from './propertyDays.js';
+import { COMPACT_VISIT_DAYS, foldVisitDays } from './visitDays.js';
 
 /** How often the folder looks for new events. */
 const PASS_INTERVAL_MS = 5_000;
@@ -48,7 +49,7 @@ interface LiveProject {
 }
 
 /** Every rollup table holding rows per project, then the record of which projects are folded. */
-const PROJECT_TABLES = ['actor_days', 'property_days', 'page_days', 'form_days', ...CLICK_TABLES, 'actor_day_zones'];
+const PROJECT_TABLES = ['actor_days', 'property_days', 'page_days', 'form_days', ...CLICK_TABLES, 'visit_days', 'actor_day_zones'];
 
 export class ActorDayFolder {
   private running: Promise<unknown> | undefined;
@@ -191,6 +192,7 @@ export class ActorDayFolder {
         await conn.run(`INSERT INTO actor_days ${foldActorDays('e.rowid <= $upto')}`, { ...projectLists(stale), upto: BigInt(upto) }, projectTypes);
         await conn.run(`INSERT INTO page_days ${foldPageDays('e.rowid <= $upto')}`, { ...projectLists(stale), upto: BigInt(upto) }, projectTypes);
         await conn.run(`INSERT INTO form_days ${foldFormDays('e.rowid <= $upto')}`, { ...projectLists(stale), upto: BigInt(upto) }, projectTypes);
+        await conn.run(`INSERT INTO visit_days ${foldVisitDays('e.rowid <= $upto')}`, { ...projectLists(stale), upto: BigInt(upto) }, projectTypes);
         for (const t of CLICK_TABLES) await conn.run(`INSERT INTO ${t} ${foldClicks(t, 'e.rowid <= $upto')}`, { ...projectLists(stale), upto: BigInt(upto) }, projectTypes);
         await properties(stale, keys, 'e.rowid <= $upto', { upto: BigInt(upto) });
         await conn.run('INSERT INTO actor_day_zones SELECT unnest($ids), unnest($zones)', projectLists(stale), projectTypes);
@@ -204,6 +206,7 @@ export class ActorDayFolder {
         await conn.run(`INSERT INTO actor_days ${foldActorDays('e.rowid > $through AND e.rowid <= $upto')}`, { ...projectLists(current), ...bounds }, projectTypes);
         await conn.run(`INSERT INTO page_days ${foldPageDays('e.rowid > $through AND e.rowid <= $upto')}`, { ...projectLists(current), ...bounds }, projectTypes);
         await conn.run(`INSERT INTO form_days ${foldFormDays('e.rowid > $through AND e.rowid <= $upto')}`, { ...projectLists(current), ...bounds }, projectTypes);
+        await conn.run(`INSERT INTO visit_days ${foldVisitDays('e.rowid > $through AND e.rowid <= $upto')}`, { ...projectLists(current), ...bounds }, projectTypes);
         for (const t of CLICK_TABLES) await conn.run(`INSERT INTO ${t} ${foldClicks(t, 'e.rowid > $through AND e.rowid <= $upto')}`, { ...projectLists(current), ...bounds }, projectTypes);
         await properties(current, kept, 'e.rowid > $through AND e.rowid <= $upto', bounds);
       }
@@ -241,7 +244,7 @@ export class ActorDayFolder {
     if (!force && (total - compacted <= Math.max(MIN_DELTA_ROWS, compacted / 4) || total < this.retryCompactionAt)) return false;
     try {
       await this.transaction(async (c) => {
-        for (const statement of [...COMPACT_ACTOR_DAYS, ...COMPACT_PROPERTY_DAYS, ...COMPACT_PAGE_DAYS, ...COMPACT_FORM_DAYS, ...CLICK_TABLES.flatMap(compactClicks)]) {
+        for (const statement of [...COMPACT_ACTOR_DAYS, ...COMPACT_PROPERTY_DAYS, ...COMPACT_PAGE_DAYS, ...COMPACT_FORM_DAYS, ...COMPACT_VISIT_DAYS, ...CLICK_TABLES.flatMap(compactClicks)]) {
           await c.run(statement);
         }
         await c.run('UPDATE actor_day_state SET compacted_rows = (SELECT count(*) FROM actor_days)');

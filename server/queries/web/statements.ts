@@ -1,12 +1,14 @@
 // The Web page's statements, pure: events of the range split into visits (a visitor's events with
 // no gap over 30 minutes), visits kept when one of their events matches the filters and they hold a
 // page view, then every section of the answer as rows of one result. Values are bound; property
-// names come from the fixed list in types.ts.
+// names come from the fixed list in types.ts. Without filters the visits are joined from the
+// per-day runs of visit_days (engine/rollups/visitDays.ts) instead of every raw event.
 
-import { filtersCondition, propsPath } from '../../engine/conditions.js';
+import { filtersCondition, hasFilters, propsPath } from '../../engine/conditions.js';
 import { scanEvents } from '../../engine/eventScan.js';
 import { ACTOR, EVENTS_WITH_ACTORS } from '../../engine/identity.js';
 import { Binder, type BuiltSql } from '../../engine/sql.js';
+import { DIMS_SEP as SEP, entryDims, scanVisitDays, VISIT_ENTRY_PROPERTIES } from '../../engine/rollups/visitDays.js';
 import type { ByEngine } from '../../engine/engine.js';
 import type { Segments } from '../../engine/conditions.js';
 import type { FilterItem } from '../../engine/filters.js';
@@ -18,11 +20,18 @@ export interface WebSqlContext {
   segments: Segments;
 }
 
-/** Separates the entry page view's property values, held as one text so ties order by plain text. */
-const SEP = 'chr(1)';
+// The rollup holds the entry properties the tables read, in their order.
+if (ENTRY_DIMENSIONS.some(([, prop], i) => VISIT_ENTRY_PROPERTIES[i] !== prop) || ENTRY_DIMENSIONS.length !== VISIT_ENTRY_PROPERTIES.length) {
+  throw new Error('ENTRY_DIMENSIONS and visit_days disagree');
+}
 
 /** `totalsOnly`: just the `total` row (the previous period). */
 export function buildWebSummarySql(range: { from: string; to: string }, filters: FilterItem[] | undefined, ctx: WebSqlContext, totalsOnly: boolean): BuiltSql {
+  return hasFilters(filters) ? buildWebSummaryRawSql(range, filters, ctx, totalsOnly) : fromVisitDays(range, ctx, totalsOnly);
+}
+
+/** The same from every raw event of the range: the answer with filters, and the rollup's reference. */
+export function buildWebSummaryRawSql(range: { from: string; to: string }, filters: FilterItem[] | undefined, ctx: WebSqlContext, totalsOnly: boolean): BuiltSql {
   const b = new Binder();
   const pv = `e.event = ${b.bind(PAGE_VIEW)}`;
   const paths = `[${ENTRY_DIMENSIONS.map(([, prop]) => b.bind(propsPath(prop))).join(', ')}]`;
@@ -32,7 +41,7 @@ export function buildWebSummarySql(range: { from: string; to: string }, filters:
     day: local.day,
     pv,
     path: "coalesce(e.path, '')",
-    dims: `CASE WHEN ${pv} THEN array_to_string(list_transform(json_extract_string(e.props, ${paths}), x -> coalesce(x, '')), ${SEP}) END`,
+    dims: entryDims(pv, paths),
     matched: filtersCondition(b, filters, ctx.segments),
   }), { projectId: ctx.projectId, timezone: ctx.timezone, from: range.from, to: range.to });
   const gap = b.bind(VISIT_GAP_MS);
@@ -44,19 +53,49 @@ w AS (
     min({'ms': ms, 'path': path, 'dims': dims}) FILTER (WHERE pv) AS entry, max({'ms': ms, 'path': path}) FILTER (WHERE pv) AS exit
   FROM v GROUP BY actor, visit HAVING count(*) FILTER (WHERE pv) > 0 AND bool_or(matched)
 )`;
+  const pages = `SELECT 'pages', v.path, count(DISTINCT v.actor), count(DISTINCT {'a': v.actor, 'v': v.visit}), count(*), NULL, NULL FROM v JOIN w ON w.actor = v.actor AND w.visit = v.visit WHERE v.pv GROUP BY 2`;
+  return { sql: `${visits}\n${sectionsOf(totalsOnly, pages)}`, params: b.values };
+}
+
+/**
+ * The same answer from visit_days: the runs of each actor (visit pieces cut at local midnight and
+ * between fold passes, and single raw events not yet folded) joined in order of their start while
+ * one starts within 30 minutes of the latest end before it (the rule in visitDays.ts). Without
+ * filters every visit holding a page view is kept, so the pages table counts every run's page views.
+ */
+function fromVisitDays(range: { from: string; to: string }, ctx: WebSqlContext, totalsOnly: boolean): BuiltSql {
+  const b = new Binder();
+  const scan = scanVisitDays(b, { projectId: ctx.projectId, timezone: ctx.timezone, from: range.from, to: range.to });
+  const gap = b.bind(VISIT_GAP_MS);
+  const order = 'PARTITION BY actor ORDER BY first_ms, last_ms ROWS';
+  const visits = `WITH r AS (${scan}),
+g AS (SELECT *, CASE WHEN reach IS NULL OR first_ms - reach > ${gap} THEN 1 ELSE 0 END AS starts FROM (SELECT *, max(last_ms) OVER (${order} BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS reach FROM r)),
+v AS (SELECT *, sum(starts) OVER (${order} UNBOUNDED PRECEDING) AS visit FROM g),
+w AS (
+  SELECT actor, visit, min(first_ms) AS first_ms, max(last_ms) AS last_ms, min(day) AS day, sum(events) AS events, sum(page_views) AS pvs, min(entry) AS entry, max(exit) AS exit
+  FROM v GROUP BY actor, visit HAVING sum(page_views) > 0
+)`;
+  // Per (path, visit) first, so visits are counted as rows rather than as distinct pairs.
+  const pages = `SELECT 'pages', path, count(DISTINCT actor), count(*), sum(n), NULL, NULL
+  FROM (SELECT p.key AS path, actor, visit, sum(p.value) AS n FROM (SELECT actor, visit, unnest(map_entries(pages)) AS p FROM v WHERE pages IS NOT NULL) GROUP BY path, actor, visit) GROUP BY path`;
+  return { sql: `${visits}\n${sectionsOf(totalsOnly, pages)}`, params: b.values };
+}
+
+/** Every section's rows from the visits `w` (actor, visit, first_ms, last_ms, day, events, pvs, entry, exit), `pages` apart. */
+function sectionsOf(totalsOnly: boolean, pages: string): string {
   const measures = `count(DISTINCT actor) AS visitors, count(*) AS visits, sum(pvs) AS page_views`;
   const total = `SELECT 'total' AS section, NULL AS value, ${measures}, count(*) FILTER (WHERE events = 1) AS bounces, sum(last_ms - first_ms) AS duration_ms FROM w`;
-  if (totalsOnly) return { sql: `${visits}\n${total}`, params: b.values };
-  const by = (section: string, value: string) => `SELECT '${section}', ${value}, ${measures}, NULL, NULL FROM w GROUP BY 2`;
-  const sections = [
-    total,
-    by('day', 'CAST(day AS VARCHAR)'),
-    by('entry_pages', 'entry.path'),
-    by('exit_pages', 'exit.path'),
-    ...ENTRY_DIMENSIONS.map(([name], i) => by(name, `string_split(entry.dims, ${SEP})[${i + 1}]`)),
-    `SELECT 'pages', v.path, count(DISTINCT v.actor), count(DISTINCT {'a': v.actor, 'v': v.visit}), count(*), NULL, NULL FROM v JOIN w ON w.actor = v.actor AND w.visit = v.visit WHERE v.pv GROUP BY 2`,
+  if (totalsOnly) return total;
+  // Each visit once per table, so every table is one pass of one grouping.
+  const keyed = [
+    `{'s': 'day', 'v': CAST(day AS VARCHAR)}`,
+    `{'s': 'entry_pages', 'v': entry.path}`,
+    `{'s': 'exit_pages', 'v': exit.path}`,
+    ...ENTRY_DIMENSIONS.map(([name], i) => `{'s': '${name}', 'v': dims[${i + 1}]}`),
   ];
-  return { sql: `${visits}\n${sections.join('\nUNION ALL ')}`, params: b.values };
+  const tables = `SELECT k.s, k.v, ${measures}, NULL, NULL
+  FROM (SELECT actor, pvs, unnest([${keyed.join(', ')}]) AS k FROM (SELECT *, string_split(entry.dims, ${SEP}) AS dims FROM w)) GROUP BY k.s, k.v`;
+  return [total, tables, pages].join('\nUNION ALL ');
 }
 
 /** Distinct visitors with an event in the live window before `now` (filters apply per event). */

@@ -12,11 +12,9 @@ export interface WebSummaryParams {
   limit: number;
 }
 
-/** A visit ends after this long without an event of its visitor. */
-export const VISIT_GAP_MS = 30 * 60 * 1000;
+export { PAGE_VIEW, VISIT_GAP_MS } from '../../engine/rollups/visitDays.js';
 /** Visitors with an event this recent are "now" on the site. */
 export const LIVE_WINDOW_MS = 5 * 60 * 1000;
-export const PAGE_VIEW = 'pp.page_view';
 
 /** The tables, each grouping visits by a property of their entry page view, in the answer's order. */
 export const ENTRY_DIMENSIONS = [
