@@ -13,7 +13,7 @@ import type { EventRow } from '../ingest/normalizeEvent.js';
 import { storeImported } from '../ingest/storeImported.js';
 import { applyIdentities, TRAITS_MAX_BYTES, type TraitsUpdate } from '../ingest/identity.js';
 import { sizeDefect } from '../ingest/eventSchema.js';
-import { urlQueryPolicy } from '../behavior/behaviorSettings.js';
+import { ingestPolicy } from '../behavior/behaviorSettings.js';
 import { partsOf, type Part } from './sourceParts.js';
 import { csvRecords, jsonLines, type Position } from './records.js';
 import { posthogCsvRow, posthogRecord } from './posthogImport.js';
@@ -168,7 +168,7 @@ export async function runImport(services: Services, job: Job): Promise<unknown> 
   if (t.cancel_requested === 1) return { cancelled: true };
   const options = JSON.parse(t.options) as ImportOptions;
   const projectId = t.project_id;
-  const ctx: RowContext = { projectId, importedAt: new Date(t.created_at), keptParams: urlQueryPolicy(services.meta, projectId) };
+  const ctx: RowContext = { projectId, importedAt: new Date(t.created_at), keptParams: ingestPolicy(services.meta, projectId).keptParams };
   const cp: Checkpoint = t.checkpoint ? (JSON.parse(t.checkpoint) as Checkpoint) : { file: 0, part: 0, offset: 0, line: 1 };
   const counts: Counts = { lines: t.lines, stored: t.stored, duplicates: t.duplicates, rejected: t.rejected };
   const identity = new IdentityWork();

@@ -121,7 +121,7 @@ t.test('an upgrade gives every existing project the currency USD', async (t) => 
 
 t.test('an upgrade leaves every project storing no client address', async (t) => {
   const dir = await tempDir(t);
-  const before = await migrationsBefore(dir, 'sqlite', '0067');
+  const before = await migrationsBefore(dir, 'sqlite', '0069');
   const db = openMetaDb(path.join(dir, 'meta.sqlite'));
   t.teardown(() => db.close());
   migrateMeta(db, before);
