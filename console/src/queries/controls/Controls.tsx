@@ -141,8 +141,31 @@ export function Labelled({ label, children }: { label: string; children(id: stri
 }
 
 /** A whole number of the bar, taken when the field is left or Enter is pressed. */
+/**
+ * A number taken when it is committed (Enter or leaving the field). What is typed before is kept as
+ * a draft, so an answer drawn meanwhile does not put the old value back under the typing.
+ */
 export function NumberControl({ label, value, min, max, onValue }: { label: string; value: number; min: number; max?: number; onValue(v: string): void }) {
-  return <Labelled label={label}>{(id) => <input id={id} type="number" class="narrow" min={min} max={max} value={value} onChange={(e) => onValue((e.currentTarget as HTMLInputElement).value)} />}</Labelled>;
+  const [draft, setDraft] = useState<string | null>(null);
+  return (
+    <Labelled label={label}>
+      {(id) => (
+        <input
+          id={id}
+          type="number"
+          class="narrow"
+          min={min}
+          max={max}
+          value={draft ?? value}
+          onInput={(e) => setDraft((e.currentTarget as HTMLInputElement).value)}
+          onChange={(e) => {
+            setDraft(null);
+            onValue((e.currentTarget as HTMLInputElement).value);
+          }}
+        />
+      )}
+    </Labelled>
+  );
 }
 
 export function EventPicker({ label, value, names, onValue, allowAny }: { label: string; value: string; names: string[]; onValue(v: string): void; allowAny?: boolean }) {
