@@ -9,6 +9,7 @@ import { accessTokenFor, createTestUser, type Tenant } from '../../support/facto
 import { createIngestKey, readTable, storedEvents, type TestKey } from '../../support/ingest.js';
 import type { TestServer } from '../../support/testServer.js';
 import { eventually } from '../../support/eventually.js';
+import { WEB_PROPERTIES } from '../../../server/web/webFields.js';
 
 // Pages are served from 127.0.0.1 (any port): the host a browser token must be bound to.
 export const PAGE_HOST = '127.0.0.1';
@@ -72,5 +73,9 @@ const STORED_TEXT = [
 ];
 
 export const named = (events: StoredEvent[], name: string): StoredEvent[] => events.filter((e) => e.event === name);
-export const props = (e: StoredEvent | undefined): Record<string, any> => (e && e.props ? JSON.parse(e.props) : {});
+const DERIVED = new Set<string>(WEB_PROPERTIES);
+
+/** The properties the tracker sent: those the server derives at ingest (docs/web-analytics.md, tested in test/web/) left out. */
+export const props = (e: StoredEvent | undefined): Record<string, any> =>
+  e && e.props ? Object.fromEntries(Object.entries(JSON.parse(e.props) as Record<string, unknown>).filter(([k]) => !DERIVED.has(k))) : {};
 export const elements = (e: StoredEvent | undefined): Array<Record<string, any>> => (e && e.elements ? JSON.parse(e.elements) : []);
