@@ -36,9 +36,24 @@ export const transferDomain: Domain = {
     // Proven by the signature its handler checks: the link works from a browser's address bar or curl.
     const signedLink: Access = { credential: 'signed_link', mutates: false };
 
-    routes.get(IMPORTS, admin, (req, res) => {
-      res.json({ items: listTransfers(services.meta, req.project!.id, 'import').map((r) => presentImport(services, r)), next_cursor: null });
-    });
+    // Listing, reading and cancelling are the same for both directions.
+    const sides = [
+      { direction: 'import', list: IMPORTS, one: IMPORT, param: 'importID', present: presentImport },
+      { direction: 'export', list: EXPORTS, one: EXPORT, param: 'exportID', present: presentExport },
+    ] as const;
+    for (const { direction, list, one, param, present } of sides) {
+      routes.get(list, admin, (req, res) => {
+        res.json({ items: listTransfers(services.meta, req.project!.id, direction).map((r) => present(services, r)), next_cursor: null });
+      });
+      routes.get(one, admin, (req, res) => {
+        res.json(present(services, found(services, req, direction, param)));
+      });
+      routes.delete(one, admin, (req, res) => {
+        const row = found(services, req, direction, param);
+        requestCancel(services, row.job_id);
+        res.json(present(services, transferRow(services.meta, row.job_id)!));
+      });
+    }
 
     routes.post(IMPORTS, admin, async (req, res) => {
       const q = req.valid.query as { format: ImportFormat; name?: string; map?: string[] };
@@ -49,34 +64,10 @@ export const transferDomain: Domain = {
       res.status(202).json(presentImport(services, transferRow(services.meta, id)!));
     });
 
-    routes.get(IMPORT, admin, (req, res) => {
-      res.json(presentImport(services, found(services, req, 'import', 'importID')));
-    });
-
-    routes.delete(IMPORT, admin, (req, res) => {
-      const row = found(services, req, 'import', 'importID');
-      requestCancel(services, row.job_id);
-      res.json(presentImport(services, transferRow(services.meta, row.job_id)!));
-    });
-
-    routes.get(EXPORTS, admin, (req, res) => {
-      res.json({ items: listTransfers(services.meta, req.project!.id, 'export').map((r) => presentExport(services, r)), next_cursor: null });
-    });
-
     routes.post(EXPORTS, admin, (req, res) => {
       const id = startExport(services, req.project!.id, req.auth!.userId, req.body as { format?: string; from?: string | null; to?: string | null });
       audit(services, req, 'project.events.export', id);
       res.status(202).json(presentExport(services, transferRow(services.meta, id)!));
-    });
-
-    routes.get(EXPORT, admin, (req, res) => {
-      res.json(presentExport(services, found(services, req, 'export', 'exportID')));
-    });
-
-    routes.delete(EXPORT, admin, (req, res) => {
-      const row = found(services, req, 'export', 'exportID');
-      requestCancel(services, row.job_id);
-      res.json(presentExport(services, transferRow(services.meta, row.job_id)!));
     });
 
     routes.get(DOWNLOAD, signedLink, (req, res) => {
