@@ -4,6 +4,8 @@
 // each insight's statements.ts for the insights, one builder per engine kind); the rows it answers
 // are turned into answers by code that knows no engine. DuckDB (engine/duckdb/) is the first.
 
+import type { StoredEvent, StoredRejection } from './rows.js';
+
 /** The engines there are; an insight's builders are a `ByEngine` record, so a new kind here makes tsc name every builder still to write. */
 export const ENGINE_KINDS = ['duckdb'] as const;
 export type EngineKind = (typeof ENGINE_KINDS)[number];
@@ -41,19 +43,62 @@ export interface TurnOptions {
   changes?: 'all' | 'reported';
 }
 
+declare const engineConnection: unique symbol;
+
 /**
- * The engine's own connection, handed to a writer turn. Only engine code reads it (the ingest
- * writer's commit, the rollup folds and the jobs of engine/<kind>/), each knowing its engine's
- * type; everything else passes it on untouched.
+ * The engine's own connection, handed to a writer turn: opaque outside the engine's folder, where
+ * its code turns it back into its own type (engine/duckdb/connection.ts). Everything else only
+ * passes it on, to the engine's builders and jobs (`statementsOf`) and to its `appender`.
  */
-// biome-ignore lint/suspicious/noExplicitAny: each engine's code reads its own connection type.
-export type EngineConnection = any;
+export interface EngineConnection {
+  readonly [engineConnection]: true;
+}
+
+/** What one call of `EventAppender.append` stores, in one transaction. */
+export interface AppendBatch {
+  events: readonly StoredEvent[];
+  rejections: readonly StoredRejection[];
+  /** The ingest journal record loaded through, recorded with the rows (see `journalPosition`). */
+  journalPosition?: number;
+}
+
+/** One column-wise chunk of stored (project, uuid) pairs: the uuid as four 32-bit words, its receipt in µs. */
+export interface KeyChunk {
+  count: number;
+  projects: ArrayLike<number>;
+  words: readonly [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>, ArrayLike<number>];
+  receivedUs: ArrayLike<number>;
+}
+
+/**
+ * How ingestion stores events: the one way rows enter `events` and `ingest_rejections`, and the
+ * reads its deduplication and its journal need. Every call runs on the connection of a writer turn
+ * (`EventEngine.useWriter`); the appender may keep what it prepared from one call to the next.
+ */
+export interface EventAppender {
+  /**
+   * Appends the rows and records the journal position in one transaction, committed durably when
+   * it resolves. When it rejects nothing was stored, unless the commit itself failed (then the
+   * rows may be stored: the caller reads its state of them again).
+   */
+  append(conn: EngineConnection, batch: AppendBatch): Promise<void>;
+  /** How far the ingest journal is loaded: the position committed with the events (0 when none is). */
+  journalPosition(conn: EngineConnection): Promise<number>;
+  /** Stored (project, uuid) pairs among these uuids received in [fromUs, beforeUs) (µs), as `project/uuid`. */
+  storedPairs(conn: EngineConnection, uuids: readonly string[], fromUs: number, beforeUs: number): Promise<string[]>;
+  /** The newest `limit` pairs received since `sinceUs`, handed to `take` oldest first, a chunk at a time. */
+  recentKeys(conn: EngineConnection, sinceUs: number, limit: number, take: (chunk: KeyChunk) => void): Promise<void>;
+  /** Which of these uuids the project holds already, whenever received (an import leaves them out). */
+  heldUuids(conn: EngineConnection, projectId: number, uuids: readonly string[]): Promise<Set<string>>;
+}
 
 /** The engine's own result of a chunked read, handed to the insight builder that wrote the statement. */
 export type ChunkedResult = unknown;
 
 export interface EventEngine {
   readonly kind: EngineKind;
+  /** How ingestion stores events, in its writer turns. */
+  readonly appender: EventAppender;
   /** Rows of one statement written by this engine's builders, on a pooled reader. */
   read(sql: string, params?: SqlParams, options?: ReadOptions): Promise<Row[]>;
   /** A read whose answer is too large to become objects: `take` walks the engine's own result (see `ChunkedResult`). */

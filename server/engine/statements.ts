@@ -16,7 +16,7 @@ import * as duckdbIngest from './duckdb/ingestSql.js';
 import { purgeEvents } from './duckdb/deleteEvents.js';
 import * as duckdbPersons from './duckdb/personsSql.js';
 import * as duckdbExport from './duckdb/exportSql.js';
-import * as duckdbPersonsDelete from './duckdb/personsDelete.js';
+import { deletePerson } from './duckdb/personsDelete.js';
 
 type Builders<M, K extends keyof M> = Pick<M, K>;
 
@@ -34,7 +34,7 @@ export interface FeatureStatements {
    * The jobs that change stored events, each one transaction on the connection of a writer turn
    * (`EventEngine.useWriter`) taken while no rollup fold runs.
    */
-  jobs: { syncDerived: typeof duckdbLabeled.syncDerived; purgeEvents: typeof purgeEvents; deletePerson: typeof duckdbPersonsDelete };
+  jobs: { syncDerived: typeof duckdbLabeled.syncDerived; purgeEvents: typeof purgeEvents; deletePerson: typeof deletePerson };
 }
 
 const STATEMENTS: ByEngine<FeatureStatements> = {
@@ -48,7 +48,7 @@ const STATEMENTS: ByEngine<FeatureStatements> = {
     transfer: duckdbExport,
     pathCleaning: duckdbPathCleaning,
     labeled: duckdbLabeled,
-    jobs: { syncDerived: duckdbLabeled.syncDerived, purgeEvents, deletePerson: duckdbPersonsDelete },
+    jobs: { syncDerived: duckdbLabeled.syncDerived, purgeEvents, deletePerson },
   },
 };
 

@@ -7,6 +7,7 @@
 export const ELEMENT_EVENTS: ReadonlySet<string> = new Set(['pp.click', 'pp.form_submit']);
 
 import { ATTR_END, ATTR_VALUE, ELEMENT_COLUMNS } from '../engine/elementEncoding.js';
+import type { ElementColumns } from '../engine/rows.js';
 
 export { ATTR_END, ATTR_VALUE, ELEMENT_COLUMNS };
 /** Attribute names kept: those the tracker captures are all of this shape. */
@@ -22,14 +23,7 @@ export function elementColumnsSql(event: string, elements: string): string[] {
   return ELEMENT_COLUMNS.map((c) => `CASE WHEN ${event} IN (${named}) THEN ${elementColumnSql(c, elements)} END`);
 }
 
-export interface ElementColumns {
-  el_tags: Array<string | null>;
-  el_ids: Array<string | null>;
-  el_classes: Array<string | null>;
-  el_nth: Array<number | null>;
-  el_attrs: string[];
-  el_text: string | null;
-}
+export type { ElementColumns };
 
 const stringOf = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const clean = (s: string): string => s.replace(/[\x1e\x1f]/g, ' ');

@@ -1,10 +1,10 @@
-// The one writer of ingest data into DuckDB. A batch is first made durable in the ingest journal,
+// The one writer of ingest data into the event engine. A batch is first made durable in the ingest journal,
 // and its request answered then; the writer loads journaled batches in groups (at most
 // MAX_GROUP_ROWS rows, the batches that arrived while the previous group committed). A group is
 // deduplicated by (project, uuid) within itself and against recently stored events (an in-memory
-// filter of stored pairs spares reading the table for uuids never seen), and appended in one
-// transaction that also records the journal position it loads through, together with the labeled
-// events derived from them (the `derive` option). Then its events are published. Reads wait until
+// filter of stored pairs spares reading the table for uuids never seen), and appended by the
+// engine's appender in one transaction that also records the journal position it loads through,
+// together with the labeled events derived from them (the `derive` option). Then its events are published. Reads wait until
 // what was acknowledged before they started is loaded, so an answered event is in every later
 // answer.
 // Other ingest writes (identity links, recordings, captures) run as exclusive jobs between
@@ -14,17 +14,14 @@
 
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Services } from '../services.js';
-import type { TurnOptions } from '../engine/engine.js';
-import { outsideDeadline } from '../engine/duckdb/duckDbEngine.js';
+import type { EngineConnection, TurnOptions } from '../engine/engine.js';
+import { outsideDeadline } from '../engine/deadlines.js';
 import { AppError, ServiceUnavailableError, StorageFullError } from '../http/errors.js';
 import { isStorageFull } from '../store/storageFull.js';
 import type { EventBus } from './eventBus.js';
 import { committedEvent, type EventRow } from './normalizeEvent.js';
 import type { RejectionRow } from './rejections.js';
-import { TableAppender } from '../engine/duckdb/tableAppender.js';
-import { journalPosition, recentKeys, storedPairs, storeJournalPosition } from '../engine/duckdb/ingestSql.js';
 import { distinctKeys } from './distinctKey.js';
 import { StoredKeyFilter, type KeyHash } from './storedKeyFilter.js';
 import { IngestJournal, JOURNAL_DIR, readSetAside, setAsideFiles, type JournalBatch } from './journal.js';
@@ -55,7 +52,7 @@ const rowsOf = (batch: WriteBatch) => batch.events.length + batch.rejections.len
 type Settle<T> = { resolve: (v: T) => void; reject: (e: unknown) => void };
 /** `seq`: the journal record holding the batch; undefined when the writer has no journal. */
 type BatchItem = { kind: 'batch'; batch: WriteBatch; seq: number | undefined } & Settle<void>;
-type JobItem = { kind: 'job'; run: (conn: DuckDBConnection) => Promise<unknown>; options: TurnOptions } & Settle<unknown>;
+type JobItem = { kind: 'job'; run: (conn: EngineConnection) => Promise<unknown>; options: TurnOptions } & Settle<unknown>;
 
 export interface WriterOptions {
   maxGroupRows: number;
@@ -85,7 +82,6 @@ export class GroupWriter {
   private readonly queue: Array<BatchItem | JobItem> = [];
   private draining: Promise<void> | undefined;
   private closing = false;
-  private readonly appenders = new Map<string, TableAppender>();
   private filter: StoredKeyFilter | undefined;
   /** The newest journal record answered, and the newest loaded (or set aside). */
   private ackedSeq = 0;
@@ -204,7 +200,7 @@ export class GroupWriter {
   async recover(): Promise<{ loaded: Promise<void> }> {
     const journal = this.options.journal;
     if (!journal) return { loaded: Promise.resolve() };
-    const position = await this.services.events.useWriter((conn) => journalPosition(conn));
+    const position = await this.services.events.useWriter((conn) => this.services.events.appender.journalPosition(conn));
     this.settledSeq = position;
     this.ackedSeq = position;
     const records = journal.recover(position);
@@ -223,7 +219,7 @@ export class GroupWriter {
    * Runs `run` on the writer connection when no group or other job is in progress. With `changes:
    * 'reported'`, `run` tells the event store which projects' events it changed (see `useWriter`).
    */
-  exclusive<T>(run: (conn: DuckDBConnection) => Promise<T>, options: TurnOptions = {}): Promise<T> {
+  exclusive<T>(run: (conn: EngineConnection) => Promise<T>, options: TurnOptions = {}): Promise<T> {
     return this.enqueue<T>((settle) => ({ kind: 'job', run, options, ...(settle as Settle<unknown>) }) as JobItem);
   }
 
@@ -234,15 +230,11 @@ export class GroupWriter {
     });
   }
 
-  /** Refuses new work, loads what is journaled and queued, closes the appenders and the journal. */
+  /** Refuses new work, loads what is journaled and queued, closes the journal. */
   async close(): Promise<void> {
     this.closing = true;
     await this.options.journal?.flush();
     while (this.draining) await this.draining;
-    await this.services.events.useWriter(async () => {
-      for (const a of this.appenders.values()) a.close();
-    });
-    this.appenders.clear();
     await this.options.journal?.close(this.settledSeq);
   }
 
@@ -332,7 +324,7 @@ export class GroupWriter {
     return group;
   }
 
-  private async commit(conn: DuckDBConnection, group: BatchItem[], attempt = 1): Promise<void> {
+  private async commit(conn: EngineConnection, group: BatchItem[], attempt = 1): Promise<void> {
     let stored: EventRow[];
     let derived: EventRow[];
     let duplicates: number;
@@ -366,7 +358,7 @@ export class GroupWriter {
    * batch was answered already: it is tried again, backing off (the disk may be full for a
    * while), then written aside next to the journal for the operator so loading goes on.
    */
-  private async failed(conn: DuckDBConnection, item: BatchItem, attempt: number, err: unknown): Promise<void> {
+  private async failed(conn: EngineConnection, item: BatchItem, attempt: number, err: unknown): Promise<void> {
     if (item.seq === undefined) {
       this.services.log.error({ err }, 'ingest commit failed');
       item.reject(notStored(err));
@@ -390,29 +382,16 @@ export class GroupWriter {
   }
 
   /**
-   * Appends the group inside one explicit transaction. The flushes then only move rows into the
-   * transaction; the COMMIT (write-ahead log and fsync) runs off the JavaScript thread, so
-   * requests keep being read while the previous group is made durable.
+   * Appends the group, its refused attempts and the journal position in one transaction of the
+   * engine's appender, committed durably when it resolves.
    */
-  private async write(conn: DuckDBConnection, events: EventRow[], rejections: RejectionRow[], seq: number | undefined): Promise<EventRow[]> {
+  private async write(conn: EngineConnection, events: EventRow[], rejections: RejectionRow[], seq: number | undefined): Promise<EventRow[]> {
     if (events.length === 0 && rejections.length === 0 && seq === undefined) return [];
     const keyOf = distinctKeys();
     for (const row of events) row.distinct_key = keyOf(row.distinct_id);
     const derived = events.length > 0 && this.options.derive ? this.options.derive(events) : [];
-    await conn.run('BEGIN TRANSACTION');
     try {
-      for (const [table, rows] of [['events', derived.length > 0 ? [...events, ...derived] : events], ['ingest_rejections', rejections]] as const) {
-        if (rows.length === 0) continue;
-        const appender = await this.appender(conn, table);
-        for (const row of rows) appender.append(row);
-        await appender.flush();
-      }
-      if (seq !== undefined) await storeJournalPosition(conn, seq);
-      await conn.run('COMMIT');
-    } catch (err) {
-      this.discardAppenders();
-      await conn.run('ROLLBACK').catch(() => undefined);
-      throw err;
+      await this.services.events.appender.append(conn, { events: derived.length > 0 ? [...events, ...derived] : events, rejections, journalPosition: seq });
     } finally {
       // Also after a failed COMMIT, which may have stored the rows: cached answers must not outlive them.
       this.services.events.changed(new Set(events.map((row) => row.project_id)));
@@ -421,7 +400,7 @@ export class GroupWriter {
   }
 
   /** Keeps the first occurrence of each (project, uuid) that is not stored yet. */
-  private async deduplicate(conn: DuckDBConnection, group: BatchItem[]): Promise<{ stored: EventRow[]; duplicates: number }> {
+  private async deduplicate(conn: EngineConnection, group: BatchItem[]): Promise<{ stored: EventRow[]; duplicates: number }> {
     const existing = await this.storedKeys(conn, group.flatMap((item) => item.batch.events));
     const seen = new Set<string>(existing);
     const stored: EventRow[] = [];
@@ -444,9 +423,9 @@ export class GroupWriter {
    * Which of these (project, uuid) pairs are stored already. Groups commit one after another, so
    * everything an earlier group stored is in the filter. Only pairs the filter may hold are looked
    * up, and only rows older than what the filter covers (after it dropped a generation) are
-   * searched for the rest; the received_at bounds let DuckDB skip row groups by their min/max.
+   * searched for the rest; the received_at bounds spare the engine reading older events.
    */
-  private async storedKeys(conn: DuckDBConnection, rows: EventRow[]): Promise<string[]> {
+  private async storedKeys(conn: EngineConnection, rows: EventRow[]): Promise<string[]> {
     if (rows.length === 0) return [];
     const filter = await this.keyFilter(conn);
     // The window is counted from receipt: a batch loaded late (after a restart) is judged as it came.
@@ -462,9 +441,8 @@ export class GroupWriter {
   }
 
   /** Stored pairs among these uuids with received_at (µs) in [fromUs, beforeUs). */
-  private async lookUp(conn: DuckDBConnection, uuids: string[], fromUs: number, beforeUs: number): Promise<string[]> {
-    if (uuids.length === 0) return [];
-    return storedPairs(conn, uuids, fromUs, beforeUs);
+  private lookUp(conn: EngineConnection, uuids: string[], fromUs: number, beforeUs: number): Promise<string[]> {
+    return this.services.events.appender.storedPairs(conn, uuids, fromUs, beforeUs);
   }
 
   /**
@@ -473,48 +451,26 @@ export class GroupWriter {
    * uuids come as four words each (no strings), oldest first, so the first generation to go holds
    * the oldest.
    */
-  private async keyFilter(conn: DuckDBConnection): Promise<StoredKeyFilter> {
+  private async keyFilter(conn: EngineConnection): Promise<StoredKeyFilter> {
     if (this.filter) return this.filter;
     const { filterCapacity: capacity } = this.options;
     const sinceUs = (this.services.clock.now().getTime() - this.options.dedupWindowMs) * 1000;
     const limit = Math.max(1, Math.floor(capacity / 2));
-    const result = await recentKeys(conn, sinceUs, limit);
     const filter = new StoredKeyFilter({ capacity, generations: FILTER_GENERATIONS, coveredFromUs: sinceUs, hash: this.options.keyHash });
     let read = 0;
     let oldestUs = Infinity;
-    for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-      const [p, w0, w1, w2, w3, us] = chunk.getColumns() as [number[], number[], number[], number[], number[], bigint[]];
-      for (let i = 0; i < chunk.rowCount; i++) {
-        const receivedUs = Number(us[i]);
+    await this.services.events.appender.recentKeys(conn, sinceUs, limit, ({ count, projects: p, words: [w0, w1, w2, w3], receivedUs: us }) => {
+      for (let i = 0; i < count; i++) {
+        const receivedUs = us[i]!;
         filter.addWords(p[i]!, w0[i]!, w1[i]!, w2[i]!, w3[i]!, receivedUs);
         if (receivedUs < oldestUs) oldestUs = receivedUs;
       }
-      read += chunk.rowCount;
-    }
+      read += count;
+    });
     // A full read may have left out rows received at the same instant as the oldest one it holds.
     if (read >= limit) filter.coverFrom(oldestUs + 1);
     this.filter = filter;
     return filter;
-  }
-
-  private async appender(conn: DuckDBConnection, table: string): Promise<TableAppender> {
-    let a = this.appenders.get(table);
-    if (!a) {
-      a = await TableAppender.open(conn, table);
-      this.appenders.set(table, a);
-    }
-    return a;
-  }
-
-  private discardAppenders(): void {
-    for (const a of this.appenders.values()) {
-      try {
-        a.discard();
-      } catch (err) {
-        this.services.log.warn({ err }, 'closing a failed appender');
-      }
-    }
-    this.appenders.clear();
   }
 }
 

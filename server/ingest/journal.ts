@@ -1,7 +1,7 @@
 // The ingest journal: every accepted batch is appended to a file and made durable (fdatasync)
 // before its request is answered. Appends that arrive while one is being synced form the next
-// group, so one sync answers many requests. The group writer then loads the batches into DuckDB
-// in the background and records, in the same transaction, the sequence number it loaded through;
+// group, so one sync answers many requests. The group writer then loads the batches into the event
+// engine in the background and records, in the same transaction, the sequence number it loaded through;
 // after a crash the records past that number are loaded again at start.
 //
 // The journal is a folder of segment files named after the first sequence number they hold. A

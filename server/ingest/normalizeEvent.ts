@@ -9,7 +9,8 @@ import type { CommittedEvent } from './eventBus.js';
 import type { SdkInfo } from './sdkInfo.js';
 import type { EventJsonText, TrackEvent } from './eventSchema.js';
 import { jsonText } from './jsonText.js';
-import { elementColumns, type ElementColumns } from './elementColumns.js';
+import { elementColumns } from './elementColumns.js';
+import type { StoredEvent } from '../engine/rows.js';
 import { keptParams, stripUrlQuery, type KeptParams } from './urlQuery.js';
 import { withWebFields, type ClientHints } from '../web/eventProps.js';
 
@@ -19,36 +20,9 @@ export type EventSource = 'browser' | 'server' | 'unknown';
 /** How far ahead of the server a client clock may be before its events are marked invalid. */
 export const FUTURE_TOLERANCE_MS = 60 * 60 * 1000;
 
-export interface EventRow extends Partial<ElementColumns> {
-  project_id: number;
-  uuid: string;
-  ts: Date;
-  received_at: Date;
-  event: string;
-  distinct_id: string;
-  anonymous_id: string | null;
-  user_id: string | null;
-  session_id: string | null;
+/** An event as stored (engine/rows.ts), with what the writer hands on to the live stream. */
+export interface EventRow extends StoredEvent {
   source: EventSource | 'system';
-  sdk_name: string | null;
-  sdk_version: string | null;
-  key_id: string;
-  release: string | null;
-  url: string | null;
-  path: string | null;
-  referrer: string | null;
-  /** JSON text, as stored. */
-  props: string | null;
-  revenue: number | null;
-  elements: string | null;
-  invalid: boolean;
-  /** NULL when there is no soft defect: appending an empty list costs more than the rest of the row. */
-  invalid_reasons: string[] | null;
-  /** A labeled event's rule and the event it labels (server/labeled/derive.ts); absent otherwise. */
-  rule_id?: number;
-  source_uuid?: string;
-  /** distinctKey(distinct_id), set by the writer as it appends the row (not journaled). */
-  distinct_key?: bigint;
   /** The parsed properties, handed to event bus subscribers (not a column). */
   props_value: Record<string, unknown> | null;
 }

@@ -5,25 +5,16 @@
 
 import type { Services } from '../services.js';
 import { statementsOf } from '../engine/statements.js';
+import type { StoredRejection } from '../engine/rows.js';
 import { RateLimitedError } from '../http/errors.js';
 import type { IngestCredential, IngestOperation } from './ingestCredential.js';
 import type { SdkInfo } from './sdkInfo.js';
 import { ingestWriter } from './groupWriter.js';
 import type { IngestResult } from './track.js';
 
-export interface RejectionRow {
-  project_id: number;
-  received_at: Date;
-  request_id: string;
-  event_index: number | null;
+/** A refused attempt as stored (engine/rows.ts). */
+export interface RejectionRow extends StoredRejection {
   operation: IngestOperation;
-  key_id: string;
-  source: string;
-  sdk_name: string | null;
-  sdk_version: string | null;
-  event: string | null;
-  code: string;
-  message: string;
 }
 
 export const EVENT_NAME_LIMIT = 200;

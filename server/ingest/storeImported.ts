@@ -1,5 +1,5 @@
 // The bulk path for imported history (server/transfer/): rows already checked and normalized are
-// appended with the writer's Appender, those whose uuid the project holds already left out, in one
+// appended by the engine's appender, those whose uuid the project holds already left out, in one
 // transaction per batch, between the group commits of live ingestion. Unlike live ingestion, whose re-sends come within a
 // window of receipt, an import is deduplicated by (project, uuid) against everything the project
 // has stored, whenever. The live writer's in-memory filter is not told about imported rows
@@ -7,11 +7,9 @@
 // imported uuid is judged by its window.
 
 import type { Services } from '../services.js';
-import { statementsOf } from '../engine/statements.js';
 import { distinctKeys } from './distinctKey.js';
 import { ingestWriter } from './groupWriter.js';
 import type { EventRow } from './normalizeEvent.js';
-import { TableAppender } from '../engine/duckdb/tableAppender.js';
 
 export interface StoredImport {
   stored: number;
@@ -35,28 +33,10 @@ export function storeImported(services: Services, projectId: number, rows: Event
       row.distinct_key = keyOf(row.distinct_id);
       unique.push(row);
     }
-    const held = await statementsOf(services.events).ingest.heldUuids(conn, projectId, [...seen]);
+    const appender = services.events.appender;
+    const held = await appender.heldUuids(conn, projectId, [...seen]);
     const fresh = held.size === 0 ? unique : unique.filter((row) => !held.has(row.uuid));
-    if (fresh.length > 0) {
-      const appender = await TableAppender.open(conn, 'events');
-      await conn.run('BEGIN TRANSACTION');
-      try {
-        for (const row of fresh) appender.append(row);
-        await appender.flush();
-        appender.close();
-        await conn.run('COMMIT');
-      } catch (err) {
-        try {
-          appender.discard();
-        } catch {
-          // closed already
-        }
-        await conn.run('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        services.events.changed([projectId]);
-      }
-    }
+    if (fresh.length > 0) await services.events.changedAfter([projectId], () => appender.append(conn, { events: fresh, rejections: [] }));
     const stored = fresh.length;
     return { stored, duplicates: rows.length - stored };
   }, { changes: 'reported' });

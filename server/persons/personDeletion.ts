@@ -12,7 +12,7 @@ import type { MetaDb } from '../store/sqlite.js';
 import { kickJobs, queueJob, type Job, type JobState } from '../store/jobs.js';
 import { ingestWriter } from '../ingest/groupWriter.js';
 import { statementsOf } from '../engine/statements.js';
-import { actorDayFolder, forgetFolded } from '../engine/rollups/actorDayFolder.js';
+import { actorDayFolder } from '../engine/rollups/actorDayFolder.js';
 import { forgetEndedRefusals, refuseIds } from './erasedIds.js';
 import { resolvePerson, type Read } from './personIds.js';
 import { findPerson } from './personSummary.js';
@@ -91,25 +91,14 @@ export async function deletePerson(services: Services, job: Job): Promise<{ dele
   const counts = await actorDayFolder(services).exclusive(() =>
     services.events.useWriter(async (conn) => {
       const sql = statementsOf(services.events);
-      const read: Read = async (q) => (await conn.runAndReadAll(q.sql, q.params)).getRowObjects();
-      await conn.run('BEGIN TRANSACTION');
-      try {
+      const resolve = async (read: Read) => {
         const ids = new Set(asked);
         for (const key of asked) for (const id of (await resolvePerson(sql.persons, read, projectId, key))?.ids ?? []) ids.add(id);
-        const all = [...ids];
-        const events = await sql.jobs.deletePerson.deletePersonEvents(conn, projectId, all);
-        const recordings = await sql.jobs.deletePerson.deletePersonRecordings(conn, projectId, all);
-        await sql.jobs.deletePerson.forgetIdentities(conn, projectId, all);
-        await forgetFolded(conn, projectId);
-        await conn.run('COMMIT');
+        return [...ids];
+      };
+      return sql.jobs.deletePerson(conn, projectId, resolve, (all) => {
         if (all.length > asked.length) refuseIds(services, services.meta, projectId, all, services.clock.now());
-        // The deleted rows leave the database file now, not at some later checkpoint.
-        await conn.run('FORCE CHECKPOINT');
-        return { events, recordings, ids: all };
-      } catch (err) {
-        await conn.run('ROLLBACK').catch(() => undefined);
-        throw err;
-      }
+      });
     }),
   );
   // Counted once, on the run that found them (a run again after a stop finds nothing left).

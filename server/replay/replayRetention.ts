@@ -60,6 +60,5 @@ function deleteProjectRecordings(services: Services, projectId: number): Promise
 }
 
 async function deleteChunks(services: Services, statement: Statement): Promise<number> {
-  const result = await ingestWriter(services).exclusive((conn) => conn.run(statement.sql, statement.params as never), { changes: 'reported' });
-  return Number(result.rowsChanged);
+  return ingestWriter(services).exclusive((conn) => statementsOf(services.events).replay.deleteChunks(conn, statement), { changes: 'reported' });
 }

@@ -17,6 +17,7 @@ import { issueIngestKey } from '../../server/keys/ingestKeys.js';
 import { PROJECTS } from './generate.js';
 import type { DataSet } from './dataSet.js';
 import { loadEventStore, type LoadStats } from './storeWriter.js';
+import { duckDb } from '../../server/engine/duckdb/connection.js';
 
 export interface InstalledProject {
   id: number;
@@ -96,9 +97,9 @@ export async function createInstallation(dataDir: string, data: DataSet | null):
     const inst: Installation = { dataDir, licenseKeysDir, email, password: PASSWORD, projects, generated: null };
     if (data) {
       const keys = projects.map((p) => ({ id: p.id, browserKey: p.browserKey.publicId, serverKey: p.serverKey.publicId }));
-      inst.load = await services.events.useWriter((conn) => loadEventStore(conn, data, keys));
+      inst.load = await services.events.useWriter((conn) => loadEventStore(duckDb(conn), data, keys));
       // Recordings of the main project's latest sessions, for the recordings list.
-      inst.recordings = await services.events.useWriter((conn) => loadRecordings(conn, projects[0]!.id, projects[0]!.browserKey.publicId));
+      inst.recordings = await services.events.useWriter((conn) => loadRecordings(duckDb(conn), projects[0]!.id, projects[0]!.browserKey.publicId));
       inst.generated = { seed: data.seed, events: data.events, version: data.version, store: STORE_LAYOUT };
     }
     writeFileSync(path.join(dataDir, MANIFEST), JSON.stringify(inst, null, 2));

@@ -7,6 +7,7 @@ import t, { type Test } from 'tap';
 import path from 'node:path';
 import { tempDir } from '../support/tempDir.js';
 import { DuckDbEngine } from '../../server/engine/duckdb/duckDbEngine.js';
+import { duckDb } from '../../server/engine/duckdb/connection.js';
 import { QueryMemoryError } from '../../server/http/errors.js';
 import { appliedEvents, migrateEvents } from '../../server/engine/duckdb/migrations.js';
 
@@ -31,7 +32,8 @@ t.test('a write issued during a held transaction runs after it, outside it', asy
   const store = await openStore(t);
   const held = gate();
   const order: string[] = [];
-  const holder = store.useWriter(async (conn) => {
+  const holder = store.useWriter(async (turn) => {
+    const conn = duckDb(turn);
     await conn.run('BEGIN TRANSACTION');
     await conn.run("INSERT INTO marks VALUES ('rolled back')");
     await held.opened;
@@ -49,7 +51,8 @@ t.test('a write issued during a held transaction runs after it, outside it', asy
 
 t.test('a user that fails does not hold up the next', async (t) => {
   const store = await openStore(t);
-  const failed = store.useWriter(async (conn) => {
+  const failed = store.useWriter(async (turn) => {
+    const conn = duckDb(turn);
     await conn.run('SELECT * FROM nowhere');
   });
   const next = store.write("INSERT INTO marks VALUES ('next')");
@@ -63,7 +66,8 @@ t.test('the applied migrations are read without waiting for the writer', async (
   t.same(await appliedEvents(store), [], 'a store without a ledger has applied nothing');
   await migrateEvents(store);
   const held = gate();
-  const holder = store.useWriter(async (conn) => {
+  const holder = store.useWriter(async (turn) => {
+    const conn = duckDb(turn);
     await conn.run('BEGIN TRANSACTION');
     await held.opened;
     await conn.run('COMMIT');
@@ -89,11 +93,11 @@ t.test('closing under running work interrupts the reads, stops the owners of the
   const store = await DuckDbEngine.open(path.join(await tempDir(t), 'events.duckdb'));
   const long = 'SELECT count(*) AS n FROM range(3000000000) t(x) WHERE x % 7 = 3';
   let stopped = false;
-  const conn = await store.connect(async () => {
+  const conn = duckDb(await store.connect(async () => {
     stopped = true;
     conn.interrupt();
     await ownEnded;
-  });
+  }));
   const ownEnded = conn.runAndReadAll(long).then(() => 'finished', () => 'interrupted');
   const reads = Promise.allSettled([store.read(long), store.read(long), store.read(long), store.read('SELECT 1 AS n')]);
   await new Promise((resolve) => setTimeout(resolve, 50));
@@ -116,14 +120,15 @@ t.test('the data version moves after every write, and only for the reported proj
   t.not(a1, a0);
   t.not(b1, b0);
   let during = '';
-  await store.useWriter(async (conn) => {
+  await store.useWriter(async (turn) => {
+    const conn = duckDb(turn);
     await store.changedAfter([1], () => conn.run("INSERT INTO marks VALUES ('y')"));
     during = await store.dataVersion(1);
   }, { changes: 'reported' });
   t.not(during, a1, 'reported once the write is done');
   t.equal(await store.dataVersion(1), during, 'not again when the turn ends');
   t.equal(await store.dataVersion(2), b1, 'another project keeps its version');
-  await store.useWriter((conn) => conn.run("INSERT INTO marks VALUES ('z')"), { changes: 'reported' });
+  await store.useWriter((conn) => duckDb(conn).run("INSERT INTO marks VALUES ('z')"), { changes: 'reported' });
   t.equal(await store.dataVersion(2), b1, 'a reported turn that reports nothing changes nothing');
   await t.rejects(store.useWriter(() => Promise.reject(new Error('failed')), {}));
   t.not(await store.dataVersion(2), b1, 'a failed write of every project counts too');

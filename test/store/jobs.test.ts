@@ -10,6 +10,7 @@ import { eventually } from '../support/eventually.js';
 import { seedEvents } from '../support/seedEvents.js';
 import { createProject } from '../../server/accounts/projects.js';
 import { getJob, jobRunner, kickJobs, queueJob, type Job } from '../../server/store/jobs.js';
+import { duckDb } from '../../server/engine/duckdb/connection.js';
 
 const CONFIRM = { 'x-confirm-purge': 'true' };
 
@@ -64,7 +65,8 @@ t.test('a job over its time budget is interrupted, fails with the reason, and fr
   // A write turn that would run for minutes: a transaction left open by the interrupt would keep
   // its row, and hold the writer from everyone after it.
   jobRunner(services).register('test_slow_write', () =>
-    services.events.useWriter(async (conn) => {
+    services.events.useWriter(async (turn) => {
+      const conn = duckDb(turn);
       await conn.run('BEGIN TRANSACTION');
       try {
         await conn.run('INSERT INTO budget_probe VALUES (1)');
@@ -87,7 +89,8 @@ t.test('a job over its time budget is interrupted, fails with the reason, and fr
     t.equal(job.error, 'the job ran over its time budget of 300 ms and was stopped; what it had not committed was rolled back');
   }
   t.same(await services.events.read('SELECT count(*)::INTEGER AS n FROM budget_probe'), [{ n: 0 }], 'the interrupted transaction was rolled back');
-  await services.events.useWriter(async (conn) => {
+  await services.events.useWriter(async (turn) => {
+      const conn = duckDb(turn);
     await conn.run('BEGIN TRANSACTION');
     await conn.run('INSERT INTO budget_probe VALUES (2)');
     await conn.run('COMMIT');

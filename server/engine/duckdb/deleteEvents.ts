@@ -3,7 +3,9 @@
 // project's rollup rows), while no rollup fold runs (see server/behavior/formPurge.ts).
 
 import { INTEGER, LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api';
+import type { EngineConnection } from '../engine.js';
 import { forgetFolded } from '../rollups/actorDayFolder.js';
+import { duckDb } from './connection.js';
 
 /**
  * Deletes every event of the project named one of `names`, all time, with the labeled events
@@ -27,7 +29,8 @@ async function deleteEvents(conn: DuckDBConnection, projectId: number, names: re
  * project's rollup rows; `deleted` hears the count once committed, then a checkpoint compacts the
  * deleted rows at once (it may fail after the events are gone). Answers the count.
  */
-export async function purgeEvents(conn: DuckDBConnection, projectId: number, names: readonly string[], deleted: (n: number) => void): Promise<number> {
+export async function purgeEvents(turn: EngineConnection, projectId: number, names: readonly string[], deleted: (n: number) => void): Promise<number> {
+  const conn = duckDb(turn);
   await conn.run('BEGIN TRANSACTION');
   let n: number;
   try {

@@ -3,12 +3,14 @@
 // Reads take a time limit and are interrupted when it passes. The writer is used by one caller at
 // a time: DuckDB closes a connection's pending result when another statement starts on it, so a
 // stray statement in the middle of an ingest transaction would fail that transaction. Work run
-// `underDeadline` (a background job) has every statement it starts interrupted once its signal fires.
+// `underDeadline` (engine/deadlines.ts: a background job) has every statement it starts interrupted once its signal fires.
 
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { DuckDBConnection, DuckDBInstance, type DuckDBMaterializedResult, type DuckDBValue } from '@duckdb/node-api';
 import { QueryMemoryError, QueryTimeoutError } from '../../http/errors.js';
-import type { EventEngine, ReadOptions, Row, TurnOptions } from '../engine.js';
+import { currentDeadline } from '../deadlines.js';
+import type { EngineConnection, EventEngine, ReadOptions, Row, TurnOptions } from '../engine.js';
+import { engineConnection } from './connection.js';
+import { DuckDbAppender } from './duckDbAppender.js';
 
 export type { ReadOptions, Row, TurnOptions } from '../engine.js';
 export type SqlParams = DuckDBValue[] | Record<string, DuckDBValue>;
@@ -24,26 +26,6 @@ const READERS = 3;
 /** How DuckDB's errors begin when an operator cannot get memory within the limit (and cannot spill). */
 const OUT_OF_MEMORY = 'Out of Memory Error';
 const INTERRUPT_REPEAT_MS = 5;
-
-/** The signal of the deadline the running work is under, if any (see `underDeadline`). */
-const deadlines = new AsyncLocalStorage<AbortSignal>();
-
-/**
- * Runs `work` so that every read and writer turn it starts (directly or through anything it awaits)
- * is interrupted once `signal` aborts, and rejects with the signal's reason: how a background job
- * over its time budget, or cut short by the shutdown, lets go of the engine.
- */
-export function underDeadline<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
-  return deadlines.run(signal, work);
-}
-
-/**
- * Runs `work` under no deadline: for what a deadlined caller merely sets going on behalf of
- * everyone (the ingest writer's loading), which must not stop when that caller's deadline passes.
- */
-export function outsideDeadline<T>(work: () => T): T {
-  return deadlines.exit(work);
-}
 
 /**
  * Runs `statement` on `conn`; when the deadline `signal` aborts meanwhile, interrupts the
@@ -74,6 +56,7 @@ async function interruptible<T>(conn: DuckDBConnection, signal: AbortSignal | un
 
 export class DuckDbEngine implements EventEngine {
   readonly kind = 'duckdb' as const;
+  readonly appender = new DuckDbAppender();
   private readonly idle: DuckDBConnection[] = [];
   private readonly waiting: Array<{ resolve: (c: DuckDBConnection) => void; reject: (err: Error) => void }> = [];
   private readonly all: DuckDBConnection[] = [];
@@ -135,7 +118,7 @@ export class DuckDbEngine implements EventEngine {
   }
 
   private async timed<T>(options: ReadOptions, run: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    const deadline = deadlines.getStore();
+    const deadline = currentDeadline();
     if (!options.skipBarrier) await this.loaded();
     const conn = await this.acquire();
     let timedOut = false;
@@ -178,12 +161,12 @@ export class DuckDbEngine implements EventEngine {
    * closed with the store, which first awaits `stop`: that must end every statement on it (a
    * connection closed under a running statement leaves the statement's promise pending forever).
    */
-  async connect(stop: () => Promise<void>): Promise<DuckDBConnection> {
+  async connect(stop: () => Promise<void>): Promise<EngineConnection> {
     if (this.closed) throw closedError();
     const c = await this.instance.connect();
     this.all.push(c);
     this.owners.push(stop);
-    return c;
+    return engineConnection(c);
   }
 
   /**
@@ -191,11 +174,11 @@ export class DuckDbEngine implements EventEngine {
    * `use` runs, a whole transaction included, happens with nobody else on the connection; it must
    * not call `write` or `useWriter` itself.
    */
-  useWriter<T>(use: (conn: DuckDBConnection) => Promise<T>, options: TurnOptions = {}): Promise<T> {
-    const deadline = deadlines.getStore();
+  useWriter<T>(use: (conn: EngineConnection) => Promise<T>, options: TurnOptions = {}): Promise<T> {
+    const deadline = currentDeadline();
     const turn = this.writerTurn.then(() => {
       if (this.closed) throw closedError();
-      return interruptible(this.writer, deadline, () => use(this.writer)).catch(async (err: unknown) => {
+      return interruptible(this.writer, deadline, () => use(engineConnection(this.writer))).catch(async (err: unknown) => {
         // The interrupts may have cut the turn's own ROLLBACK short: no transaction outlives it.
         if (deadline?.aborted) await this.writer.run('ROLLBACK').catch(() => undefined);
         throw err;
@@ -235,7 +218,7 @@ export class DuckDbEngine implements EventEngine {
 
   /** Runs one statement on the writer connection (DDL, deletes), in its turn. */
   async write(sql: string, params: SqlParams = []): Promise<void> {
-    await this.useWriter((conn) => conn.run(sql, params));
+    await this.useWriter(() => this.writer.run(sql, params));
   }
 
   /** Whether the store answers: a readiness check must not wait for ingestion. */
@@ -280,6 +263,7 @@ export class DuckDbEngine implements EventEngine {
     await Promise.allSettled(this.reading.values());
     clearInterval(repeat);
     await this.writerTurn;
+    this.appender.close();
     for (const c of this.all) c.closeSync();
     this.writer.closeSync();
     this.instance.closeSync();

@@ -1,11 +1,11 @@
 // The DuckDB statements of what ingestion stores besides events: element captures of the picker,
 // recording chunks, identity links and user traits (written on the connection of the ingest
 // writer's exclusive turn), and the reads of captures, chunks, links and rejected attempts. Every
-// value is bound. The ingest writer (ingest/groupWriter.ts) appends events with tableAppender.ts
-// and reads its journal position and recent keys with the statements at the end.
+// value is bound. Events and refused attempts are appended by duckDbAppender.ts.
 
-import { BIGINT, BLOB, INTEGER, LIST, TIMESTAMPTZ, VARCHAR, blobValue, listValue, timestampTZValue, type DuckDBConnection, type DuckDBResult, type DuckDBValue } from '@duckdb/node-api';
-import type { Statement } from '../engine.js';
+import { BIGINT, BLOB, INTEGER, TIMESTAMPTZ, VARCHAR, blobValue, timestampTZValue, type DuckDBValue } from '@duckdb/node-api';
+import type { EngineConnection, Statement } from '../engine.js';
+import { duckDb } from './connection.js';
 
 const micros = (d: Date | null): DuckDBValue => (d ? timestampTZValue(BigInt(d.getTime()) * 1000n) : null);
 
@@ -23,8 +23,8 @@ export interface CaptureRow {
 }
 
 /** Stores (or replaces) the capture under its picker token. */
-export async function storeCapture(conn: DuckDBConnection, c: CaptureRow): Promise<void> {
-  await conn.run(
+export async function storeCapture(conn: EngineConnection, c: CaptureRow): Promise<void> {
+  await duckDb(conn).run(
     `INSERT OR REPLACE INTO element_captures (token_hash, project_id, key_id, nonce, url, selector, element, chain, received_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
     [c.tokenHash, c.projectId, c.keyId, c.nonce, c.url, c.selector, c.element, c.chain, micros(c.receivedAt)],
@@ -59,8 +59,8 @@ export interface ChunkRow {
 }
 
 /** Stores a recording chunk unless one of that seq is stored already. */
-export async function storeReplayChunk(conn: DuckDBConnection, c: ChunkRow): Promise<void> {
-  await conn.run(
+export async function storeReplayChunk(conn: EngineConnection, c: ChunkRow): Promise<void> {
+  await duckDb(conn).run(
     `INSERT OR IGNORE INTO replay_chunks (project_id, session_id, seq, anonymous_id, received_at, first_ts, last_ts, event_count, raw_bytes, key_id, sdk_name, sdk_version, data)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
     [c.projectId, c.sessionId, BigInt(c.seq), c.anonymousId, micros(c.receivedAt), micros(c.first), micros(c.last), c.eventCount, c.rawBytes,
@@ -79,8 +79,8 @@ export function replayChunksSql(projectId: number, sessionId: string): Statement
 }
 
 /** The actor a distinct id is linked to, if any, read on the writer's connection. */
-export async function linkedActor(conn: DuckDBConnection, projectId: number, distinctId: string): Promise<string | undefined> {
-  const reader = await conn.runAndReadAll('SELECT actor_id FROM identity_links WHERE project_id = $1 AND distinct_id = $2', [projectId, distinctId], [INTEGER, VARCHAR]);
+export async function linkedActor(conn: EngineConnection, projectId: number, distinctId: string): Promise<string | undefined> {
+  const reader = await duckDb(conn).runAndReadAll('SELECT actor_id FROM identity_links WHERE project_id = $1 AND distinct_id = $2', [projectId, distinctId], [INTEGER, VARCHAR]);
   const row = reader.getRowObjects()[0];
   return row ? String(row.actor_id) : undefined;
 }
@@ -89,8 +89,8 @@ export async function linkedActor(conn: DuckDBConnection, projectId: number, dis
  * Links `fromId`, and every id linked to it, to `actorId`, in one statement, so a crash cannot leave
  * `fromId` linked while ids that pointed at it are not.
  */
-export async function storeLink(conn: DuckDBConnection, projectId: number, fromId: string, actorId: string, at: Date): Promise<void> {
-  await conn.run(
+export async function storeLink(conn: EngineConnection, projectId: number, fromId: string, actorId: string, at: Date): Promise<void> {
+  await duckDb(conn).run(
     `INSERT INTO identity_links (project_id, distinct_id, actor_id, linked_at, distinct_key, actor_key)
          SELECT $1, $2, $3, $4, md5_number_lower($2), md5_number_lower($3)
          UNION ALL
@@ -105,9 +105,9 @@ export async function storeLink(conn: DuckDBConnection, projectId: number, fromI
  * Merges `traits` (JSON text) into the user's: later keys win, a null value removes a key; with
  * `once`, a key already stored keeps its value.
  */
-export async function storeTraits(conn: DuckDBConnection, projectId: number, userId: string, traits: string, once: boolean, at: Date): Promise<void> {
+export async function storeTraits(conn: EngineConnection, projectId: number, userId: string, traits: string, once: boolean, at: Date): Promise<void> {
   const merged = once ? 'json_merge_patch($3::JSON, actor_traits.traits)' : 'json_merge_patch(actor_traits.traits, $3::JSON)';
-  await conn.run(
+  await duckDb(conn).run(
     `INSERT INTO actor_traits (project_id, user_id, traits, updated_at) VALUES ($1, $2, json_merge_patch('{}', $3::JSON), $4)
        ON CONFLICT (project_id, user_id) DO UPDATE SET traits = ${merged}, updated_at = excluded.updated_at`,
     [projectId, userId, traits, micros(at)],
@@ -151,54 +151,15 @@ export function rejectedAttemptsSql(q: RejectionSelection): Statement {
   };
 }
 
-/** How far the ingest journal is loaded (the position committed with the events). */
-export async function journalPosition(conn: DuckDBConnection): Promise<number> {
-  const reader = await conn.runAndReadAll('SELECT position FROM ingest_journal');
-  return Number(reader.getRowObjects()[0]?.position ?? 0);
-}
-
-/** Records the journal position in the writer's transaction. */
-export async function storeJournalPosition(conn: DuckDBConnection, seq: number): Promise<void> {
-  await conn.run('UPDATE ingest_journal SET position = $1', [BigInt(seq)], [BIGINT]);
-}
-
-/** Stored (project, uuid) pairs among these uuids with received_at (µs) in [fromUs, beforeUs), as `project/uuid`. */
-export async function storedPairs(conn: DuckDBConnection, uuids: string[], fromUs: number, beforeUs: number): Promise<string[]> {
-  const bounded = Number.isFinite(beforeUs);
-  const reader = await conn.runAndReadAll(
-    `SELECT project_id, uuid::VARCHAR AS uuid FROM events
-        WHERE received_at >= $1 ${bounded ? 'AND received_at < $3' : ''} AND uuid IN (SELECT unnest($2::VARCHAR[])::UUID)`,
-    [timestampTZValue(BigInt(fromUs)), listValue(uuids), ...(bounded ? [timestampTZValue(BigInt(beforeUs))] : [])],
-    [TIMESTAMPTZ, LIST(VARCHAR), ...(bounded ? [TIMESTAMPTZ] : [])],
-  );
-  return reader.getRowObjects().map((r) => `${Number(r.project_id)}/${String(r.uuid)}`);
-}
-
-/**
- * The newest `limit` pairs received since `sinceUs`, oldest first, streamed: project_id, the uuid
- * as four UINTEGER words (no strings), and received_at in µs.
- */
-export function recentKeys(conn: DuckDBConnection, sinceUs: number, limit: number): Promise<DuckDBResult> {
-  const word = (from: number, to: number) => `('0x' || u[${from}:${to}])::UINTEGER`;
-  return conn.stream(
-    `WITH recent AS (
-         SELECT project_id, replace(uuid::VARCHAR, '-', '') AS u, epoch_us(received_at) AS us FROM events
-          WHERE received_at >= $1 ORDER BY received_at DESC LIMIT $2)
-       SELECT project_id, ${word(1, 8)}, ${word(9, 16)}, ${word(17, 24)}, ${word(25, 32)}, us FROM recent ORDER BY us`,
-    [timestampTZValue(BigInt(sinceUs)), limit],
-    [TIMESTAMPTZ, INTEGER],
-  );
-}
-
 /** Every identity link of a project: `distinct_id`, `actor_id` (an import's batch decides its links from them). */
-export async function projectLinks(conn: DuckDBConnection, projectId: number): Promise<Array<{ distinct_id: string; actor_id: string }>> {
-  const reader = await conn.runAndReadAll('SELECT distinct_id, actor_id FROM identity_links WHERE project_id = $1', [projectId], [INTEGER]);
+export async function projectLinks(conn: EngineConnection, projectId: number): Promise<Array<{ distinct_id: string; actor_id: string }>> {
+  const reader = await duckDb(conn).runAndReadAll('SELECT distinct_id, actor_id FROM identity_links WHERE project_id = $1', [projectId], [INTEGER]);
   return reader.getRowObjects().map((r) => ({ distinct_id: String(r.distinct_id), actor_id: String(r.actor_id) }));
 }
 
 /** Stores many links at once, `ids[i]` to `actors[i]`, replacing what each id pointed at. */
-export async function storeLinks(conn: DuckDBConnection, projectId: number, ids: string[], actors: string[], at: Date): Promise<void> {
-  await conn.run(
+export async function storeLinks(conn: EngineConnection, projectId: number, ids: string[], actors: string[], at: Date): Promise<void> {
+  await duckDb(conn).run(
     `INSERT INTO identity_links (project_id, distinct_id, actor_id, linked_at, distinct_key, actor_key)
        SELECT $1, d, a, $4, md5_number_lower(d), md5_number_lower(a)
          FROM (SELECT unnest(from_json($2, '["VARCHAR"]')) AS d, unnest(from_json($3, '["VARCHAR"]')) AS a)
@@ -212,9 +173,9 @@ export async function storeLinks(conn: DuckDBConnection, projectId: number, ids:
  * Merges many users' traits at once (`traits[i]`, JSON text, for `users[i]`): over what is stored, or
  * for `once` ($set_once) only into keys not stored yet.
  */
-export async function storeManyTraits(conn: DuckDBConnection, projectId: number, users: string[], traits: string[], once: boolean, at: Date): Promise<void> {
+export async function storeManyTraits(conn: EngineConnection, projectId: number, users: string[], traits: string[], once: boolean, at: Date): Promise<void> {
   const merged = once ? 'json_merge_patch(excluded.traits, actor_traits.traits)' : 'json_merge_patch(actor_traits.traits, excluded.traits)';
-  await conn.run(
+  await duckDb(conn).run(
     `INSERT INTO actor_traits (project_id, user_id, traits, updated_at)
        SELECT $1, u, json_merge_patch('{}', t::JSON), $4 FROM (SELECT unnest(from_json($2, '["VARCHAR"]')) AS u, unnest(from_json($3, '["VARCHAR"]')) AS t)
      ON CONFLICT (project_id, user_id) DO UPDATE SET traits = ${merged}, updated_at = excluded.updated_at`,
@@ -224,25 +185,14 @@ export async function storeManyTraits(conn: DuckDBConnection, projectId: number,
 }
 
 /** Runs `work` as one transaction on `conn`. */
-export async function inTransaction<T>(conn: DuckDBConnection, work: () => Promise<T>): Promise<T> {
-  await conn.run('BEGIN TRANSACTION');
+export async function inTransaction<T>(conn: EngineConnection, work: () => Promise<T>): Promise<T> {
+  await duckDb(conn).run('BEGIN TRANSACTION');
   try {
     const out = await work();
-    await conn.run('COMMIT');
+    await duckDb(conn).run('COMMIT');
     return out;
   } catch (err) {
-    await conn.run('ROLLBACK').catch(() => undefined);
+    await duckDb(conn).run('ROLLBACK').catch(() => undefined);
     throw err;
   }
-}
-
-/** Which of `uuids` the project holds already (an import's batch leaves them out). */
-export async function heldUuids(conn: DuckDBConnection, projectId: number, uuids: readonly string[]): Promise<Set<string>> {
-  // The batch's uuids go as one text, split in SQL.
-  const reader = await conn.runAndReadAll(
-    `SELECT uuid::VARCHAR AS uuid FROM events WHERE project_id = $1 AND uuid IN (SELECT unnest(string_split($2, ','))::UUID)`,
-    [projectId, uuids.join(',')],
-    [INTEGER, VARCHAR],
-  );
-  return new Set(reader.getRowObjects().map((r) => String(r.uuid)));
 }

@@ -7,7 +7,8 @@
 
 import { BIGINT, INTEGER, type DuckDBConnection, type DuckDBMaterializedResult, type DuckDBValue } from '@duckdb/node-api';
 import { ATTR_END, ATTR_VALUE, ELEMENT_COLUMNS } from '../elementEncoding.js';
-import type { Statement } from '../engine.js';
+import type { EngineConnection, Statement } from '../engine.js';
+import { duckDb } from './connection.js';
 import type { AttributeMatch, CompoundMatch, DerivingRule, RuleMatch } from '../ruleMatch.js';
 import { Binder } from '../sql.js';
 import { forgetFolded } from '../rollups/actorDayFolder.js';
@@ -209,7 +210,8 @@ async function deleteDerived(conn: DuckDBConnection, projectId: number, ruleId: 
  * history, any other rule's derived events (`ruleId`) deleted; when events were deleted the
  * project's rollup rows go in the same transaction, and a checkpoint after it compacts them at once.
  */
-export async function syncDerived(conn: DuckDBConnection, projectId: number, ruleId: number, rule: DerivingRule | null, limitMs: number): Promise<{ deleted: number; labeled: number }> {
+export async function syncDerived(turn: EngineConnection, projectId: number, ruleId: number, rule: DerivingRule | null, limitMs: number): Promise<{ deleted: number; labeled: number }> {
+  const conn = duckDb(turn);
   await conn.run('BEGIN TRANSACTION');
   try {
     const outcome = rule ? await reconcileDerived(conn, rule, limitMs) : { deleted: await deleteDerived(conn, projectId, ruleId), labeled: 0 };

@@ -1,8 +1,11 @@
-// Deleting a person's data (server/persons/personDeletion.ts): their events with the labeled events
-// derived from them, their recordings, identity links and traits, each run in the caller's
-// transaction on the writer connection.
+// Deleting a person's data (server/persons/personDeletion.ts): in one transaction on the writer
+// connection, their events with the labeled events derived from them, their recordings, identity
+// links and traits, and the project's rollup rows.
 
 import { INTEGER, LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api';
+import type { EngineConnection, Row, Statement } from '../engine.js';
+import { forgetFolded } from '../rollups/actorDayFolder.js';
+import { duckDb } from './connection.js';
 
 function idsParams(projectId: number, ids: readonly string[]) {
   return { params: { project: projectId, ids: listValue([...ids]) }, types: { project: INTEGER, ids: LIST(VARCHAR) } };
@@ -12,7 +15,7 @@ function idsParams(projectId: number, ids: readonly string[]) {
  * Deletes every event of the project naming one of `ids` (as distinct, anonymous or user id), with
  * the labeled events derived from them; answers how many events it deleted in all.
  */
-export async function deletePersonEvents(conn: DuckDBConnection, projectId: number, ids: readonly string[]): Promise<number> {
+async function deletePersonEvents(conn: DuckDBConnection, projectId: number, ids: readonly string[]): Promise<number> {
   const { params, types } = idsParams(projectId, ids);
   const theirs = `project_id = $project AND (distinct_id IN (SELECT unnest($ids)) OR anonymous_id IN (SELECT unnest($ids)) OR user_id IN (SELECT unnest($ids)))`;
   const labels = await conn.run(
@@ -25,7 +28,7 @@ export async function deletePersonEvents(conn: DuckDBConnection, projectId: numb
 }
 
 /** Deletes every recording of a session that one of `ids` recorded; answers how many recordings. */
-export async function deletePersonRecordings(conn: DuckDBConnection, projectId: number, ids: readonly string[]): Promise<number> {
+async function deletePersonRecordings(conn: DuckDBConnection, projectId: number, ids: readonly string[]): Promise<number> {
   const { params, types } = idsParams(projectId, ids);
   const sessions = 'SELECT DISTINCT session_id FROM replay_chunks WHERE project_id = $project AND anonymous_id IN (SELECT unnest($ids))';
   const reader = await conn.runAndReadAll(`SELECT count(*) AS n FROM (${sessions})`, params, types);
@@ -34,9 +37,48 @@ export async function deletePersonRecordings(conn: DuckDBConnection, projectId: 
 }
 
 /** Deletes every identity link from or to one of `ids` and the traits stored for them; answers how many links. */
-export async function forgetIdentities(conn: DuckDBConnection, projectId: number, ids: readonly string[]): Promise<number> {
+async function forgetIdentities(conn: DuckDBConnection, projectId: number, ids: readonly string[]): Promise<number> {
   const { params, types } = idsParams(projectId, ids);
   const links = await conn.run('DELETE FROM identity_links WHERE project_id = $project AND (distinct_id IN (SELECT unnest($ids)) OR actor_id IN (SELECT unnest($ids)))', params, types);
   await conn.run('DELETE FROM actor_traits WHERE project_id = $project AND user_id IN (SELECT unnest($ids))', params, types);
   return links.rowsChanged;
+}
+
+/** What the deletion did: events (labeled ones included) and recordings deleted, and every id it deleted for. */
+export interface PersonDeleted {
+  events: number;
+  recordings: number;
+  ids: string[];
+}
+
+/**
+ * The deletion's transaction: `resolve` names the person's ids, reading through the transaction
+ * (so links and events stored since the request count), then everything naming them goes with the
+ * project's rollup rows. `committed` hears the ids once that is committed; a checkpoint then
+ * compacts the deleted rows at once, so they leave the database file.
+ */
+export async function deletePerson(
+  turn: EngineConnection,
+  projectId: number,
+  resolve: (read: (statement: Statement) => Promise<Row[]>) => Promise<string[]>,
+  committed: (ids: string[]) => void,
+): Promise<PersonDeleted> {
+  const conn = duckDb(turn);
+  await conn.run('BEGIN TRANSACTION');
+  let deleted: PersonDeleted;
+  try {
+    const ids = await resolve(async (q) => (await conn.runAndReadAll(q.sql, q.params as never)).getRowObjects());
+    const events = await deletePersonEvents(conn, projectId, ids);
+    const recordings = await deletePersonRecordings(conn, projectId, ids);
+    await forgetIdentities(conn, projectId, ids);
+    await forgetFolded(conn, projectId);
+    await conn.run('COMMIT');
+    deleted = { events, recordings, ids };
+  } catch (err) {
+    await conn.run('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+  committed(deleted.ids);
+  await conn.run('FORCE CHECKPOINT');
+  return deleted;
 }

@@ -3,7 +3,8 @@
 // the retention deletes and the storage figures. Every value is bound.
 
 import { timestampTZValue, type DuckDBValue } from '@duckdb/node-api';
-import type { Statement } from '../engine.js';
+import type { EngineConnection, Statement } from '../engine.js';
+import { duckDb } from './connection.js';
 import { WhereBuilder } from './eventsSql.js';
 
 /** A time as a bound TIMESTAMPTZ value. */
@@ -160,6 +161,12 @@ export function deleteRecordingsBeforeSql(projectId: number, cutoff: Date): Stat
 /** Deletes every recording of the project. */
 export function deleteProjectRecordingsSql(projectId: number): Statement {
   return { sql: 'DELETE FROM replay_chunks WHERE project_id = $1', params: [projectId] };
+}
+
+/** Runs one of the deletes above on the connection of a writer turn; answers how many chunks it deleted. */
+export async function deleteChunks(conn: EngineConnection, statement: Statement): Promise<number> {
+  const result = await duckDb(conn).run(statement.sql, statement.params as DuckDBValue[]);
+  return Number(result.rowsChanged);
 }
 
 /** The project's recordings, their size as sent and as stored: `recordings`, `raw_bytes`, `stored_bytes`. */

@@ -21,6 +21,7 @@
 import { INTEGER, LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api';
 import type { Services } from '../../services.js';
 import { propsPath } from '../conditions.js';
+import { duckDb } from '../duckdb/connection.js';
 import { COMPACT_ACTOR_DAYS, foldActorDays } from './actorDays.js';
 import { CLICK_TABLES, compactClicks, foldClicks } from './clickDays.js';
 import { COMPACT_FORM_DAYS, foldFormDays } from './formDays.js';
@@ -119,7 +120,7 @@ export class ActorDayFolder {
   }
 
   private async connection(): Promise<DuckDBConnection> {
-    if (!this.conn) this.conn = (await this.services.events.connect(() => this.stop())) as DuckDBConnection;
+    if (!this.conn) this.conn = duckDb(await this.services.events.connect(() => this.stop()));
     return this.conn;
   }
 
