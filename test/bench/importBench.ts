@@ -65,7 +65,11 @@ export async function benchImport(n: number, format: ImportFormat): Promise<Impo
       let peak = process.memoryUsage().rss;
       const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
       const started = process.hrtime.bigint();
-      registerTransferJobs(services, jobRunner(services));
+      // The runner runs nothing until started, as in a server (workers.ts).
+      const jobs = jobRunner(services);
+      services.onShutdown(() => jobs.stop());
+      registerTransferJobs(services, jobs);
+      jobs.start();
       const { id } = startImport(services, { projectId: project.id, userId: null, format, files: [{ path: file, name: path.basename(file) }], map: [] });
       while (!['succeeded', 'failed'].includes(getJob(services.meta, id)!.state)) await new Promise((resolve) => setTimeout(resolve, 50));
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;

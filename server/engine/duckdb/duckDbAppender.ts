@@ -42,7 +42,7 @@ export class DuckDbAppender implements EventAppender {
     const reader = await duckDb(conn).runAndReadAll(
       `SELECT project_id, uuid::VARCHAR AS uuid FROM events
           WHERE received_at >= $1 ${bounded ? 'AND received_at < $3' : ''} AND uuid IN (SELECT unnest($2::VARCHAR[])::UUID)`,
-      [timestampTZValue(BigInt(fromUs)), listValue([...uuids]), ...(bounded ? [timestampTZValue(BigInt(beforeUs))] : [])],
+      [timestampTZValue(BigInt(fromUs)), listValue(uuids), ...(bounded ? [timestampTZValue(BigInt(beforeUs))] : [])],
       [TIMESTAMPTZ, LIST(VARCHAR), ...(bounded ? [TIMESTAMPTZ] : [])],
     );
     return reader.getRowObjects().map((r) => `${Number(r.project_id)}/${String(r.uuid)}`);
