@@ -14,10 +14,10 @@
 
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { EngineConnection, TurnOptions } from '../engine/engine.js';
 import { outsideDeadline } from '../engine/deadlines.js';
-import { AppError, ServiceUnavailableError, StorageFullError } from '../http/errors.js';
+import { AppError, ServiceUnavailableError, StorageFullError } from '../ground/errors.js';
 import { isStorageFull } from '../store/storageFull.js';
 import type { EventBus } from './eventBus.js';
 import { committedEvent, type EventRow } from './normalizeEvent.js';
@@ -331,7 +331,12 @@ export class GroupWriter {
     const seq = group.reduce<number | undefined>((max, item) => (item.seq === undefined ? max : Math.max(max ?? 0, item.seq)), undefined);
     try {
       ({ stored, duplicates } = await this.deduplicate(conn, group));
-      derived = await this.write(conn, stored, group.flatMap((item) => item.batch.rejections), seq);
+      derived = await this.write(
+        conn,
+        stored,
+        group.flatMap((item) => item.batch.rejections),
+        seq,
+      );
     } catch (err) {
       // Whether a failed COMMIT stored anything is not certain: the filter is read again from the table.
       this.filter = undefined;
@@ -348,7 +353,11 @@ export class GroupWriter {
     this.stats.stored += stored.length;
     this.stats.duplicates += duplicates;
     for (const item of group) item.resolve();
-    if (seq !== undefined) this.settle(seq, group.reduce((n, item) => n + rowsOf(item.batch), 0));
+    if (seq !== undefined)
+      this.settle(
+        seq,
+        group.reduce((n, item) => n + rowsOf(item.batch), 0),
+      );
     // Most of the time nobody watches the live stream: then the events need no second shape.
     if (this.bus.subscriberCount > 0) this.bus.publish([...stored, ...derived].map(committedEvent));
   }
@@ -401,7 +410,10 @@ export class GroupWriter {
 
   /** Keeps the first occurrence of each (project, uuid) that is not stored yet. */
   private async deduplicate(conn: EngineConnection, group: BatchItem[]): Promise<{ stored: EventRow[]; duplicates: number }> {
-    const existing = await this.storedKeys(conn, group.flatMap((item) => item.batch.events));
+    const existing = await this.storedKeys(
+      conn,
+      group.flatMap((item) => item.batch.events),
+    );
     const seen = new Set<string>(existing);
     const stored: EventRow[] = [];
     let duplicates = 0;

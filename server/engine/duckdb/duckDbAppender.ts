@@ -16,7 +16,10 @@ export class DuckDbAppender implements EventAppender {
     const db = duckDb(conn);
     await db.run('BEGIN TRANSACTION');
     try {
-      for (const [table, rows] of [['events', batch.events], ['ingest_rejections', batch.rejections]] as const) {
+      for (const [table, rows] of [
+        ['events', batch.events],
+        ['ingest_rejections', batch.rejections],
+      ] as const) {
         if (rows.length === 0) continue;
         const appender = await this.appender(db, table);
         for (const row of rows) appender.append(row);
