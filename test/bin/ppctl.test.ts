@@ -156,6 +156,10 @@ t.test('settings come from a config file and the environment', async (t) => {
   const served = await spawnServe(['--config', file], { PP_DATA_DIR: dataDir });
   t.equal(served.firstLine.base_url, 'https://analytics.example.com');
   t.equal(served.firstLine.data_dir, dataDir);
+  // The stop handlers are set once the start has finished, after the admin socket opens: a signal
+  // in between ends the process by the signal. So first an admin command, found from the same setting.
+  const status = await runPpctl(['status'], { PP_DATA_DIR: dataDir });
+  t.equal(status.code, 0, status.stderr);
   served.child.kill('SIGTERM');
   t.equal(await served.exited, 0);
 });
