@@ -13,7 +13,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { packageRoot } from '../../server/packageRoot.js';
+import { packageRoot } from '../../server/ground/packageRoot.js';
 import { KNOWN_DURATIONS } from './testDurations.js';
 import { ensureTestTools } from './testTools.js';
 
@@ -59,7 +59,9 @@ function selectedFiles(args: string[]): string[] {
     else if (existsSync(full)) out.add(path.relative(root, full));
     else if (arg.includes('*')) {
       const pattern = globPattern(path.relative(root, full));
-      const matches = testFiles(path.join(root, 'dist', 'test')).map((f) => path.relative(root, f)).filter((f) => pattern.test(f));
+      const matches = testFiles(path.join(root, 'dist', 'test'))
+        .map((f) => path.relative(root, f))
+        .filter((f) => pattern.test(f));
       if (matches.length === 0) out.add(arg);
       matches.forEach((f) => out.add(f));
     } else out.add(arg); // reported as a failure when it does not start
@@ -111,7 +113,9 @@ const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp, TAP_TIMEOUT: Strin
 const RUNNER_CACHE = /^(v8-compile-cache-\d+|node-compile-cache)$/;
 
 function leftovers(): string[] {
-  const names = readdirSync(tmp).filter((name) => !RUNNER_CACHE.test(name)).sort();
+  const names = readdirSync(tmp)
+    .filter((name) => !RUNNER_CACHE.test(name))
+    .sort();
   rmSync(tmp, { recursive: true, force: true });
   return names;
 }
@@ -201,10 +205,16 @@ function report(result: FileResult): void {
   reported += 1;
   for (const [key, value] of Object.entries(result.counts)) totals[key] = (totals[key] ?? 0) + value;
   if (!result.ok && !result.counts.fail) crashed += 1; // a crash or a missing summary must not read as success
-  const body = result.output.replace(/\n$/, '').split('\n').map((l) => (l === '' ? '' : `    ${l}`));
+  const body = result.output
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((l) => (l === '' ? '' : `    ${l}`));
   let text = `# Subtest: ${result.file}\n${body.join('\n')}\n`;
   text += `${result.ok ? 'ok' : 'not ok'} ${reported} - ${result.file} # time=${result.ms.toFixed(3)}ms\n`;
-  if (result.problem) text += `  ---\n${Object.entries(result.problem).map(([k, v]) => `  ${k}: ${v === null ? 'null' : v}`).join('\n')}\n  ...\n`;
+  if (result.problem)
+    text += `  ---\n${Object.entries(result.problem)
+      .map(([k, v]) => `  ${k}: ${v === null ? 'null' : v}`)
+      .join('\n')}\n  ...\n`;
   text += '\n';
   text.split('\n').forEach(readLine);
   process.stdout.write(text);
@@ -232,7 +242,11 @@ process.stdout.write(`TAP version 14\n1..${files.length}\n`);
 await runAll();
 const passed = totals.pass ?? 0;
 let failed = (totals.fail ?? 0) + crashed;
-process.stdout.write(`# { ${Object.entries(totals).map(([k, v]) => `${k}: ${v}`).join(', ')} }\n`);
+process.stdout.write(
+  `# { ${Object.entries(totals)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(', ')} }\n`,
+);
 process.stdout.write(`# time=${(Number(process.hrtime.bigint() - start) / 1e6).toFixed(3)}ms\n`);
 const left = leftovers();
 if (left.length > 0) {
