@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, Option } from 'commander';
-import { packageRoot } from '../server/packageRoot.js';
+import { packageRoot } from '../server/ground/packageRoot.js';
 import { createTarGz, sha256File, writeChecksum } from './archive.js';
 import { BUNDLE_INFO, type BundleInfo } from './bundleInfo.js';
 import { BUNDLED_NODE, MIN_GLIBC, nodeRuntime } from './nodeRuntime.js';

@@ -11,7 +11,7 @@ import { planMigrations, readMigrations } from '../server/store/migrate.js';
 import { extractTarGz, gzipUnpackedSize, readChecksums, readTarGzMember, sha256File } from './archive.js';
 import { createBackup } from './backup.js';
 import { readBundleInfo, type BundleInfo } from './bundleInfo.js';
-import { checkDatabaseFiles } from './databaseChecks.js';
+import { checkDatabaseFiles } from '../server/admin/databaseChecks.js';
 import { freeBytes, mib, sameFileSystem, sizeOf } from './diskSpace.js';
 import {
   currentVersion,
@@ -29,7 +29,7 @@ import { run } from './run.js';
 import { runningServerStatus, askRunningServer } from './runningServer.js';
 import { startService, stopService } from './serviceManager.js';
 import { chownTree, lookupUser, spawnIdentity } from './serviceUser.js';
-import { EVENTS_FILE, META_FILE } from './snapshot.js';
+import { EVENTS_FILE, META_FILE } from '../server/admin/snapshot.js';
 import { compareVersions, isVersion } from './versions.js';
 import type { AppliedMigration } from '../server/store/migrate.js';
 

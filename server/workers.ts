@@ -4,7 +4,7 @@
 // made with the services (openServices.ts); commands that open the stores without a server
 // (ppctl) start none of them, so what they queue waits for the next server.
 
-import type { Services } from './services.js';
+import type { Services } from './http/services.js';
 import { ingestWriter } from './ingest/groupWriter.js';
 import { startTrialReminders } from './billing/trialReminders.js';
 import { resumeDeletions, RULE_SYNC } from './labeled/rules.js';

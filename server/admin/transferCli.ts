@@ -7,8 +7,8 @@
 import { copyFileSync, existsSync, openSync, readSync, closeSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import type { Config } from '../config.js';
-import { createLogger } from '../http/logger.js';
+import type { Config } from '../ground/config.js';
+import { createLogger } from '../ground/logger.js';
 import { openServices } from '../openServices.js';
 import { adminCommand } from './adminCommands.js';
 import { runAdminCommand } from './adminClient.js';

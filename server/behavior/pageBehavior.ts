@@ -9,7 +9,7 @@ import type { CursorCodec } from '../queries/cursors.js';
 import { HEATMAP_BANDS, X_STEP_PERCENT, Y_STEP_PX } from '../engine/rollups/clickDays.js';
 import { compareText, num } from '../engine/sql.js';
 import { statementsOf } from '../engine/statements.js';
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../ground/errors.js';
 import { normalizePageUrl, pathPartOf } from './pageUrl.js';
 import { selectorOfChain, type ChainElement } from './elementSelector.js';
 import { pageOf, positionOf, type ReportParams } from './reportParams.js';

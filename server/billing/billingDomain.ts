@@ -4,7 +4,7 @@
 
 import type { Domain } from '../http/domain.js';
 import { errors, jsonBody, jsonResponse, ref, type JsonSchema, type Operation, type Parameter } from '../http/openapi.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../ground/errors.js';
 import { org } from '../access/access.js';
 import { getUser } from '../accounts/users.js';
 import { registerBootstrapSection } from '../auth/bootstrapSections.js';

@@ -15,10 +15,10 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { TurnOptions } from '../engine/engine.js';
 import { outsideDeadline } from '../engine/duckdb/duckDbEngine.js';
-import { AppError, ServiceUnavailableError, StorageFullError } from '../http/errors.js';
+import { AppError, ServiceUnavailableError, StorageFullError } from '../ground/errors.js';
 import { isStorageFull } from '../store/storageFull.js';
 import type { EventBus } from './eventBus.js';
 import { committedEvent, type EventRow } from './normalizeEvent.js';

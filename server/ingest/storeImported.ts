@@ -6,7 +6,7 @@
 // (millions of them would push out the recent pairs it exists for): a live event repeating an
 // imported uuid is judged by its window.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { statementsOf } from '../engine/statements.js';
 import { distinctKeys } from './distinctKey.js';
 import { ingestWriter } from './groupWriter.js';

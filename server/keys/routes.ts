@@ -3,7 +3,7 @@
 
 import type { Request } from 'express';
 import type { Domain } from '../http/domain.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../ground/errors.js';
 import { other, project } from '../access/access.js';
 import { keysOpenapi } from './keysOpenapi.js';
 import { issueIngestKey, listIngestKeys, presentIngestKey, revokeIngestKey, rotateIngestKey, type KeyInput, type RotateInput } from './ingestKeys.js';

@@ -7,7 +7,7 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { Response } from 'express';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { readEvents } from '../events/timeLimit.js';
 import { itemFromRow } from '../events/eventItem.js';
 import { statementsOf } from '../engine/statements.js';

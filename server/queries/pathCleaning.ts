@@ -6,7 +6,7 @@
 
 import { cachedStatement, type MetaDb } from '../store/sqlite.js';
 import type { EventEngine } from '../engine/engine.js';
-import { AppError, QueryTimeoutError, ValidationError } from '../http/errors.js';
+import { AppError, QueryTimeoutError, ValidationError } from '../ground/errors.js';
 import { pathOf } from '../ingest/normalizeEvent.js';
 import { URL_MAX } from '../ingest/eventSchema.js';
 import { statementsOf } from '../engine/statements.js';

@@ -2,8 +2,8 @@
 // keyset-paged so that no recording is repeated or skipped across the pages of one walk. Filters
 // on the session's events are read by the engine's statement (engine/<kind>/replaySql.ts).
 
-import type { Services } from '../services.js';
-import { ValidationError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { ValidationError } from '../ground/errors.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { readEvents } from '../events/timeLimit.js';
 import { statementsOf } from '../engine/statements.js';

@@ -6,7 +6,7 @@
 // and it fails with an error saying so. A job a stopped process left running is queued again at
 // start, so a handler must be safe to run twice. What a job does, and its details, are its domain's.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { underDeadline } from '../engine/duckdb/duckDbEngine.js';
 import type { MetaDb } from './sqlite.js';
 

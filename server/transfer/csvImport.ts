@@ -4,7 +4,7 @@
 // a property under its header. Values are text; props and elements columns hold JSON; revenue and
 // rule_id are numbers, invalid a boolean, invalid_reasons a JSON list.
 
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../ground/errors.js';
 import { isObject, type ImportRecord, type Json, type StoredRecord } from './importRecord.js';
 
 /** The stored fields, as pp's export names them, in its column order. */

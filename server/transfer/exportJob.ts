@@ -5,7 +5,7 @@
 
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { Job } from '../store/jobs.js';
 import { getProject } from '../accounts/projects.js';
 import { transferRow } from './transferJobs.js';

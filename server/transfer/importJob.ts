@@ -7,7 +7,7 @@
 
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { Job } from '../store/jobs.js';
 import type { EventRow } from '../ingest/normalizeEvent.js';
 import { storeImported } from '../ingest/storeImported.js';

@@ -4,7 +4,7 @@
 
 import { createReadStream, existsSync } from 'node:fs';
 import type { Domain } from '../http/domain.js';
-import { ForbiddenError, NotFoundError } from '../http/errors.js';
+import { ForbiddenError, NotFoundError } from '../ground/errors.js';
 import { project, type Access } from '../access/access.js';
 import { recordAudit } from '../audit/recordAudit.js';
 import { getProject } from '../accounts/projects.js';
@@ -15,7 +15,7 @@ import { presentExport, presentImport } from './presentTransfer.js';
 import { CONTENT_TYPES, exportFile, type ExportOptions } from './exportJob.js';
 import { linkProblem } from './exportLink.js';
 import type { ImportFormat } from './importJob.js';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { Request } from 'express';
 
 function found(services: Services, req: Request, direction: Direction, param: string) {

@@ -3,7 +3,7 @@
 // refused lines in transfer_jobs and transfer_rejections (migrations/sqlite/0066). What a job does
 // is importJob.ts's and exportJob.ts's; HTTP is routes.ts's.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { MetaDb } from '../store/sqlite.js';
 import { kickJobs, queueJob, type JobState } from '../store/jobs.js';
 

@@ -7,7 +7,7 @@ import t, { type Test } from 'tap';
 import path from 'node:path';
 import { tempDir } from '../support/tempDir.js';
 import { DuckDbEngine } from '../../server/engine/duckdb/duckDbEngine.js';
-import { QueryMemoryError } from '../../server/http/errors.js';
+import { QueryMemoryError } from '../../server/ground/errors.js';
 import { appliedEvents, migrateEvents } from '../../server/engine/duckdb/migrations.js';
 
 async function openStore(t: Test): Promise<DuckDbEngine> {

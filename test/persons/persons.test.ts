@@ -16,7 +16,7 @@ import { eventually } from '../support/eventually.js';
 import { patchBehaviorSettings } from '../../server/behavior/behaviorSettings.js';
 import { actorDayFolder } from '../../server/engine/rollups/actorDayFolder.js';
 import { listAudit } from '../../server/audit/recordAudit.js';
-import { takeSnapshot, EVENTS_FILE, META_FILE } from '../../installer/snapshot.js';
+import { takeSnapshot, EVENTS_FILE, META_FILE } from '../../server/admin/snapshot.js';
 import { queueJob } from '../../server/store/jobs.js';
 
 const NOW = new Date('2026-11-02T12:00:00Z');

@@ -5,7 +5,7 @@
 import type { Request } from 'express';
 import type { RouteTable } from '../../http/routeTable.js';
 import { member, type Access } from '../../access/access.js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../http/services.js';
 import type { Subscription } from '../../billing/subscriptions.js';
 import { getUser } from '../../accounts/users.js';
 import { spendEmailBudget } from '../authLimits.js';

@@ -7,7 +7,7 @@
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DuckDBConnection, DuckDBInstance, type DuckDBMaterializedResult, type DuckDBValue } from '@duckdb/node-api';
-import { QueryMemoryError, QueryTimeoutError } from '../../http/errors.js';
+import { QueryMemoryError, QueryTimeoutError } from '../../ground/errors.js';
 import type { EventEngine, ReadOptions, Row, TurnOptions } from '../engine.js';
 
 export type { ReadOptions, Row, TurnOptions } from '../engine.js';
