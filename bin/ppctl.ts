@@ -3,8 +3,8 @@
 
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { ConfigError, loadConfig, settingsHelp, type Config } from '../server/config.js';
-import { packageRoot, packageVersion } from '../server/packageRoot.js';
+import { ConfigError, loadConfig, settingsHelp, type Config } from '../server/ground/config.js';
+import { packageRoot, packageVersion } from '../server/ground/packageRoot.js';
 import { readBundleInfo } from '../installer/bundleInfo.js';
 import { closeOnSignals, startServer } from '../server/start.js';
 import { runAdminCommand } from '../server/admin/adminClient.js';
@@ -12,12 +12,12 @@ import { AdminCommandError } from '../server/admin/adminCommands.js';
 import { ensureDemoAccount } from '../server/accounts/demoAccount.js';
 import { loadDemoData, type DemoLoad } from '../server/demo/loadDemoData.js';
 import { formatLicense } from '../server/license/formatLicense.js';
-import type { LicenseReport } from '../server/license/licenseManager.js';
+import type { LicenseReport } from '../server/access/licenseManager.js';
 import type { OutboxEntry } from '../server/mail/outbox.js';
 import type { SmsOutboxEntry } from '../server/sms/smsOutbox.js';
 import type { PendingReview, ReviewDecision } from '../server/auth/signup/trialReview.js';
 import type { SetAsideRetry } from '../server/ingest/groupWriter.js';
-import type { RecentLines } from '../server/http/recentLogLines.js';
+import type { RecentLines } from '../server/ground/recentLogLines.js';
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';

@@ -7,12 +7,12 @@ import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import { runAdminCommand } from '../server/admin/adminClient.js';
-import type { LicenseReport } from '../server/license/licenseManager.js';
+import type { LicenseReport } from '../server/access/licenseManager.js';
 import { planMigrations, readMigrations, migrationsDir } from '../server/store/migrate.js';
 import { JOURNAL_DIR, journalFiles } from '../server/ingest/journal.js';
 import { listBackups } from './backup.js';
 import { readBundleInfo } from './bundleInfo.js';
-import { checkDatabaseFiles, type DatabaseReport } from './databaseChecks.js';
+import { checkDatabaseFiles, type DatabaseReport } from '../server/admin/databaseChecks.js';
 import { freeBytes } from './diskSpace.js';
 import { checkHealth, localUrl } from './health.js';
 import { currentLink, currentVersion, type Installation } from './installation.js';
@@ -22,7 +22,7 @@ import { serviceState } from './serviceManager.js';
 import { lookupUser } from './serviceUser.js';
 import { readCertificate } from './tlsCertificate.js';
 import { describeBlocker, firstBlocked, pathUser } from './pathAccess.js';
-import type { Config } from '../server/config.js';
+import type { Config } from '../server/ground/config.js';
 
 export type Level = 'ok' | 'warn' | 'fail';
 

@@ -6,7 +6,7 @@ import { JOURNAL_DIR } from '../server/ingest/journal.js';
 import { currentVersion, listReleases, type Installation } from './installation.js';
 import { checkHealth, localUrl } from './health.js';
 import { askRunningServer, reachable, runningServerStatus } from './runningServer.js';
-import type { Config } from '../server/config.js';
+import type { Config } from '../server/ground/config.js';
 import { serviceState } from './serviceManager.js';
 
 /** What the server holding a data folder says about itself: all a checkout's `npm start` server has. */

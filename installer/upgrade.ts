@@ -8,10 +8,10 @@ import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { planMigrations, readMigrations } from '../server/store/migrate.js';
-import { extractTarGz, gzipUnpackedSize, readChecksums, readTarGzMember, sha256File } from './archive.js';
+import { extractTarGz, gzipUnpackedSize, readChecksums, readTarGzMember } from './archive.js';
 import { createBackup } from './backup.js';
 import { readBundleInfo, type BundleInfo } from './bundleInfo.js';
-import { checkDatabaseFiles } from './databaseChecks.js';
+import { checkDatabaseFiles } from '../server/admin/databaseChecks.js';
 import { freeBytes, mib, sameFileSystem, sizeOf } from './diskSpace.js';
 import {
   currentVersion,
@@ -29,7 +29,7 @@ import { run } from './run.js';
 import { runningServerStatus, askRunningServer } from './runningServer.js';
 import { startService, stopService } from './serviceManager.js';
 import { chownTree, lookupUser, spawnIdentity } from './serviceUser.js';
-import { EVENTS_FILE, META_FILE } from './snapshot.js';
+import { EVENTS_FILE, META_FILE, sha256File } from '../server/admin/snapshot.js';
 import { compareVersions, isVersion } from './versions.js';
 import type { AppliedMigration } from '../server/store/migrate.js';
 

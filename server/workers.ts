@@ -3,7 +3,7 @@
 // registers, so they stop in the reverse of this order before the stores close. Commands that open
 // the stores without a server (ppctl) start none of them.
 
-import type { Services } from './services.js';
+import type { Services } from './http/services.js';
 import { jobRunner } from './store/jobs.js';
 import { ingestWriter } from './ingest/groupWriter.js';
 import { actorDayFolder } from './engine/rollups/actorDayFolder.js';

@@ -2,8 +2,8 @@
 // a project outside the caller's organization is 404; a role below the minimum is 403.
 
 import type { RequestHandler } from 'express';
-import type { Services } from '../services.js';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../ground/errors.js';
 import { atLeast, type Role } from './roles.js';
 import { getProject, type Project } from './projects.js';
 

@@ -2,7 +2,7 @@
 // `segment:<id>` filter items; the HTTP surface is segmentsDomain.ts.
 
 import type { MetaDb } from '../store/sqlite.js';
-import { ConflictError, ValidationError } from '../http/errors.js';
+import { ConflictError, ValidationError } from '../ground/errors.js';
 import type { Filter } from '../engine/filters.js';
 
 export interface SavedSegment {

@@ -1,12 +1,12 @@
 // Operations a local administrator runs through ppctl. The same function serves both paths: over
 // the admin socket while a server holds the data files, or directly when none is running.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { appliedEvents, appliedMeta } from '../store/migrate.js';
-import { LicenseRefusedError } from '../license/licenseManager.js';
-import { takeSnapshot } from '../../installer/snapshot.js';
+import { LicenseRefusedError } from '../access/licenseManager.js';
+import { takeSnapshot } from './snapshot.js';
 import { ingestWriter } from '../ingest/groupWriter.js';
-import { checkDatabases } from '../../installer/databaseChecks.js';
+import { checkDatabases } from './databaseChecks.js';
 import { listOutbox } from '../mail/outbox.js';
 import { listSmsOutbox } from '../sms/smsOutbox.js';
 import { approveReview, listPendingReviews, rejectReview } from '../auth/signup/trialReview.js';
@@ -17,7 +17,7 @@ import { generatePassword } from '../accounts/demoAccount.js';
 import { findUserByEmail } from '../accounts/users.js';
 import { getProject } from '../accounts/projects.js';
 import { importLegacyKeys } from '../keys/ingestKeys.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../ground/errors.js';
 
 export type AdminCommand = (services: Services, args: Record<string, unknown>) => Promise<unknown>;
 

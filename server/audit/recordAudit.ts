@@ -1,7 +1,7 @@
 // The audit log: sign-ins (password and single sign-on), their failures and configuration changes,
 // one row each. This module only appends and reads; deciding what is worth recording is the caller's.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 
 export type AuditOutcome = 'success' | 'failure';
 

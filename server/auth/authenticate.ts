@@ -2,9 +2,9 @@
 // active member of the token's organization. Anything else is 401 `unauthorized`, with one message.
 
 import type { RequestHandler } from 'express';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { Role } from '../accounts/roles.js';
-import { UnauthorizedError } from '../http/errors.js';
+import { UnauthorizedError } from '../ground/errors.js';
 import { verifyAccessToken } from './accessTokens.js';
 
 export interface AuthContext {

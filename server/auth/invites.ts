@@ -3,8 +3,8 @@
 // (with a password) or, for an existing account, asks for its second factor when it has one; either
 // way the membership is added and the invitee is signed in.
 
-import type { Services } from '../services.js';
-import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../ground/errors.js';
 import { addMembership, getMembership, getOrganization } from '../accounts/organizations.js';
 import { findUserByEmail, getUser, insertUser, normalizeEmail, type User } from '../accounts/users.js';
 import type { Role } from '../accounts/roles.js';
@@ -13,7 +13,7 @@ import { notifyMailWorker } from '../mail/mailWorker.js';
 import { inviteLink, inviteMessage } from '../mail/messages.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 import { hashToken, randomToken } from './tokenHash.js';
-import { aliveAt } from '../clock.js';
+import { aliveAt } from '../ground/clock.js';
 import { mfaEnabled, verifySecondFactor } from './mfa.js';
 import { signIn, type ClientInfo } from './signIn.js';
 import type { SignInOutcome } from './login.js';

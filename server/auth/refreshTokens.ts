@@ -2,9 +2,9 @@
 // rotation marks the presented token used and issues its successor; presenting a used token again
 // means it was copied, so every session of that user ends.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { hashToken, randomToken } from './tokenHash.js';
-import { aliveAt } from '../clock.js';
+import { aliveAt } from '../ground/clock.js';
 import { getSession, revokeAllSessions, revokeSession, SESSION_IDLE_MS, type Session } from './sessions.js';
 
 export const REFRESH_TOKEN_TTL_MS = SESSION_IDLE_MS;

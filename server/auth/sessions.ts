@@ -2,7 +2,7 @@
 // password reset or by the user. A session also remembers the organization its tokens are minted for.
 
 import { randomUUID } from 'node:crypto';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 
 /** A session nobody refreshed for this long is over (the refresh token lifetime). */
 export const SESSION_IDLE_MS = 30 * 24 * 60 * 60 * 1000;

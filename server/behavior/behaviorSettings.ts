@@ -4,7 +4,7 @@
 // collection configuration derived from them is built in server/ingest/publicConfig.ts.
 
 import type { MetaDb } from '../store/sqlite.js';
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../ground/errors.js';
 import { keptParams, type KeptParams } from '../ingest/urlQuery.js';
 
 export interface BehaviorSettings {

@@ -10,7 +10,7 @@ import { filtersCondition } from '../engine/conditions.js';
 import { scanEvents } from '../engine/eventScan.js';
 import { scanFormDays } from '../engine/rollups/formDays.js';
 import { Binder, compareText, num, numOrNull } from '../engine/sql.js';
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../ground/errors.js';
 import { normalizePageUrl, pageUrlsSql } from './pageUrl.js';
 import { pageOf, positionOf, type ReportParams } from './reportParams.js';
 import { byUrl, storedUrlsOf, type ReportContext } from './pageBehavior.js';

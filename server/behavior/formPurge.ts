@@ -3,7 +3,7 @@
 // rollup rows folded from them. HTTP is in purgeRoutes.ts; the jobs table and its runner are
 // server/store's, the delete server/ingest's, the rollups server/queries'.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { MetaDb } from '../store/sqlite.js';
 import { kickJobs, queueJob, type Job, type JobState } from '../store/jobs.js';
 import { deleteEvents } from '../ingest/deleteEvents.js';

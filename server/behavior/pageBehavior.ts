@@ -11,7 +11,7 @@ import { ACTOR } from '../engine/identity.js';
 import { HEATMAP_BANDS, scanClicks, X_STEP_PERCENT, Y_STEP_PX, type ClickRollup } from '../engine/rollups/clickDays.js';
 import { scanPageDays } from '../engine/rollups/pageDays.js';
 import { Binder, compareText, num } from '../engine/sql.js';
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../ground/errors.js';
 import { normalizePageUrl, pageUrlsSql, pathPartOf } from './pageUrl.js';
 import { selectorOfChain, type ChainElement } from './elementSelector.js';
 import { pageOf, positionOf, type ReportParams } from './reportParams.js';

@@ -4,7 +4,7 @@
 
 import type { RequestHandler } from 'express';
 import type { Domain } from '../http/domain.js';
-import { AppError, NotFoundError } from '../http/errors.js';
+import { AppError, NotFoundError } from '../ground/errors.js';
 import { errors, jsonResponse, ref, type JsonSchema, type Operation, type Parameter } from '../http/openapi.js';
 import { authenticate } from '../auth/authenticate.js';
 import { projectAccess } from '../accounts/access.js';

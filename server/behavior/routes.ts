@@ -9,7 +9,7 @@ import { projectAccess } from '../accounts/access.js';
 import { ALLOWLIST_MAX_NAMES, ALLOWLIST_NAME_MAX, getBehaviorSettings, patchBehaviorSettings, type BehaviorSettingsPatch } from './behaviorSettings.js';
 import { CAMPAIGN_PARAMS } from '../ingest/urlQuery.js';
 import type { Request } from 'express';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { cursorCodec } from '../queries/cursors.js';
 import { localDate } from '../engine/localTime.js';
 import { parseReportParams } from './reportParams.js';

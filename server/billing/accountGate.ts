@@ -6,8 +6,8 @@
 
 import type { RequestHandler } from 'express';
 import type { Method } from '../http/openapi.js';
-import type { Services } from '../services.js';
-import { NotFoundError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { NotFoundError } from '../ground/errors.js';
 import { orgOfProject, requireWritableAccount } from './accountState.js';
 
 /** POST operations under /projects that read: queries and results, previews, tests of a rule. */

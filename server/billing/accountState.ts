@@ -3,9 +3,9 @@
 // ended trial or lapsed subscription is paused with 402. On-prem, and for an organization with no
 // subscription (created by an operator), nothing here applies and the license decides.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { Entitlement } from '../../license/entitlements.js';
-import { AppError, ForbiddenError } from '../http/errors.js';
+import { AppError, ForbiddenError } from '../ground/errors.js';
 import { cachedStatement } from '../store/sqlite.js';
 import { monthlyQuota, planEntitlements, type Plan } from './plans.js';
 import { subscriptionOf, type Subscription } from './subscriptions.js';

@@ -4,7 +4,7 @@
 
 import type { Domain } from '../http/domain.js';
 import { errors, jsonBody, jsonResponse, ref, type JsonSchema, type Operation, type Parameter } from '../http/openapi.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../ground/errors.js';
 import { authenticate } from '../auth/authenticate.js';
 import { orgAccess } from '../accounts/access.js';
 import { getUser } from '../accounts/users.js';

@@ -2,7 +2,7 @@
 // the event usage against its limit, and the plans it may choose. The same objects are the
 // `billing` and `usage` sections of the bootstrap response and the body of GET …/billing.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { accountStateOf, billingUrl, eventsThisMonth, entitlementsFor, usageMonth, type AccountState } from './accountState.js';
 import { monthlyQuota, planCatalog, type Plan } from './plans.js';
 

@@ -2,8 +2,8 @@
 // is bought at the payment provider's checkout, whose callback (payments.ts) then moves the
 // subscription, so choosing one only answers where to pay.
 
-import type { Services } from '../services.js';
-import { ConflictError, NotFoundError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { ConflictError, NotFoundError } from '../ground/errors.js';
 import { accountStateOf, pendingReviewError } from './accountState.js';
 import type { Plan } from './plans.js';
 

@@ -4,8 +4,8 @@
 // signature and the HTTP side are paymentRoutes.ts's; what the organization may then do is
 // accountState.ts's.
 
-import type { Services } from '../services.js';
-import { ValidationError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { ValidationError } from '../ground/errors.js';
 import { recordAudit } from '../audit/recordAudit.js';
 import type { Plan } from './plans.js';
 import { subscriptionOf, type Subscription, type SubscriptionStatus } from './subscriptions.js';

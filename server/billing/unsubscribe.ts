@@ -4,9 +4,9 @@
 // (password resets, invitations, verification codes) is not affected by it.
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Services } from '../services.js';
-import { ValidationError } from '../http/errors.js';
-import { deriveKey } from '../auth/secretKeys.js';
+import type { Services } from '../http/services.js';
+import { ValidationError } from '../ground/errors.js';
+import { deriveKey } from '../ground/secretKeys.js';
 
 const TOKEN = /^([1-9][0-9]{0,15})\.([A-Za-z0-9_-]{43})$/;
 

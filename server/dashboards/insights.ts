@@ -2,7 +2,7 @@
 // SQLite. The body is checked by savedQueries.ts before it gets here; running it is the routes'.
 
 import type { MetaDb } from '../store/sqlite.js';
-import { NotFoundError, ValidationError } from '../http/errors.js';
+import { NotFoundError, ValidationError } from '../ground/errors.js';
 import { authorColumns, authorOf, type Authored } from './authors.js';
 import type { QueryBody } from './savedQueries.js';
 

@@ -5,7 +5,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Domain } from '../http/domain.js';
 import { errors, jsonBody, jsonResponse, ref, type Parameter } from '../http/openapi.js';
-import { NotFoundError, ValidationError } from '../http/errors.js';
+import { NotFoundError, ValidationError } from '../ground/errors.js';
 import { authenticate } from '../auth/authenticate.js';
 import { projectAccess } from '../accounts/access.js';
 import { recordAudit } from '../audit/recordAudit.js';

@@ -2,7 +2,7 @@
 // and the semantic checks the schema cannot express (size, operator/value agreement); turning them
 // into SQL is conditions.ts's job, loading referenced segments the route's.
 
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../ground/errors.js';
 
 export const FILTER_COLUMNS = ['url', 'path', 'referrer', 'source', 'sdk_name', 'release'] as const;
 export const FILTER_OPS = [

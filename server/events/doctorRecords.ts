@@ -2,7 +2,7 @@
 // of refused attempts that ingestion keeps, newest first, one page after an optional position.
 // Neither kind carries property values or identities: only what explains an integration's health.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { readRejectedAttempts, type RejectedAttempt, type RejectedAttemptQuery } from '../ingest/rejections.js';
 import type { EventFilters } from './eventsQuery.js';
 import { readEvents, withinTimeLimit } from './timeLimit.js';

@@ -9,9 +9,9 @@
 import { performance } from 'node:perf_hooks';
 import type { Server } from 'node:net';
 import type { Request, Response } from 'express';
-import type { Services } from '../services.js';
-import { AppError } from '../http/errors.js';
-import { PerOwner } from '../perOwner.js';
+import type { Services } from '../http/services.js';
+import { AppError } from '../ground/errors.js';
+import { PerOwner } from '../ground/perOwner.js';
 import { eventBus, type CommittedEvent } from '../ingest/eventBus.js';
 import { MAX_GROUP_ROWS, ingestWriter } from '../ingest/groupWriter.js';
 import { actorsOf } from './actors.js';

@@ -1,8 +1,8 @@
 // One page of GET /projects/{id}/events in either view: checks the query, opens the cursor
 // against the scope of this request, reads the page and signs where the next one starts.
 
-import type { Services } from '../services.js';
-import { ValidationError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { ValidationError } from '../ground/errors.js';
 import { cursorScope, parseEventsQuery } from './eventsQuery.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { isEventPosition } from './eventsWhere.js';

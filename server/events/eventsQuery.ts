@@ -2,7 +2,7 @@
 // agreement, range order, the doctor view's rules) and the canonical scope a cursor is bound to.
 // Building SQL from it is left to eventsWhere.ts.
 
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../ground/errors.js';
 
 export const EVENT_SOURCES = ['browser', 'server', 'import', 'system', 'unknown'] as const;
 export type EventSource = (typeof EVENT_SOURCES)[number];

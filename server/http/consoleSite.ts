@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { RequestHandler, Response } from 'express';
-import { packageRoot } from '../packageRoot.js';
+import { packageRoot } from '../ground/packageRoot.js';
 import { acceptedEncoding, type Encoding } from './compression.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';

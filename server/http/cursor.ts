@@ -3,9 +3,9 @@
 // Callers decide what the scope and the position are; this module only signs and checks.
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Services } from '../services.js';
-import { deriveKey } from '../auth/secretKeys.js';
-import { ValidationError } from './errors.js';
+import type { Services } from './services.js';
+import { deriveKey } from '../ground/secretKeys.js';
+import { ValidationError } from '../ground/errors.js';
 
 const VERSION = 'c1';
 

@@ -4,8 +4,8 @@
 
 import type { Domain } from './domain.js';
 import { errors, jsonResponse } from './openapi.js';
-import type { Services } from '../services.js';
-import { ServiceUnavailableError } from './errors.js';
+import type { Services } from './services.js';
+import { ServiceUnavailableError } from '../ground/errors.js';
 import { freeBytes, MIN_FREE_BYTES } from '../store/storageFull.js';
 
 const READY_TIMEOUT_MS = 2000;

@@ -4,7 +4,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { RequestHandler } from 'express';
-import { BadRequestError, ValidationError, type FieldProblem } from './errors.js';
+import { BadRequestError, ValidationError, type FieldProblem } from '../ground/errors.js';
 import type { Method, OpenApiDocument, Operation, Parameter, JsonSchema } from './openapi.js';
 import { PATH_ID_RULE, parsePathId } from './pathId.js';
 

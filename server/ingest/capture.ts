@@ -4,9 +4,9 @@
 
 import { createHmac } from 'node:crypto';
 import { INTEGER, TIMESTAMPTZ, VARCHAR, timestampTZValue } from '@duckdb/node-api';
-import type { Services } from '../services.js';
-import { AppError } from '../http/errors.js';
-import { deriveKey } from '../auth/secretKeys.js';
+import type { Services } from '../http/services.js';
+import { AppError } from '../ground/errors.js';
+import { deriveKey } from '../ground/secretKeys.js';
 import type { IngestCredential } from './ingestCredential.js';
 import { ingestWriter } from './groupWriter.js';
 import type { IngestResult } from './track.js';

@@ -15,9 +15,9 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { BIGINT, INTEGER, LIST, TIMESTAMPTZ, VARCHAR, listValue, timestampTZValue, type DuckDBConnection } from '@duckdb/node-api';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { outsideDeadline, type TurnOptions } from '../store/eventStore.js';
-import { AppError, ServiceUnavailableError, StorageFullError } from '../http/errors.js';
+import { AppError, ServiceUnavailableError, StorageFullError } from '../ground/errors.js';
 import { isStorageFull } from '../store/storageFull.js';
 import { eventBus, type EventBus } from './eventBus.js';
 import { committedEvent, type EventRow } from './normalizeEvent.js';

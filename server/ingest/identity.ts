@@ -6,7 +6,7 @@
 // an actor into another re-points everything that pointed at it; linking an id to itself is a no-op.
 
 import { TIMESTAMPTZ, VARCHAR, INTEGER, timestampTZValue, type DuckDBConnection } from '@duckdb/node-api';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { IngestCredential } from './ingestCredential.js';
 import { ingestWriter } from './groupWriter.js';
 import { rejectionRows } from './rejections.js';
@@ -14,7 +14,7 @@ import type { SdkInfo } from './sdkInfo.js';
 import type { IngestResult } from './track.js';
 import { idText, sizeDefect } from './eventSchema.js';
 import { jsonText } from './jsonText.js';
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../ground/errors.js';
 
 export const TRAITS_MAX_BYTES = 16 * 1024;
 

@@ -13,7 +13,7 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, rea
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
-import type { Logger } from '../http/logger.js';
+import type { Logger } from '../ground/logger.js';
 import type { EventRow } from './normalizeEvent.js';
 import type { RejectionRow } from './rejections.js';
 import { ELEMENT_EVENTS, elementColumns } from './elementColumns.js';

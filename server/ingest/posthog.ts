@@ -7,7 +7,7 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { Request } from 'express';
-import { AppError, BadRequestError, PayloadTooLargeError, UnauthorizedError } from '../http/errors.js';
+import { AppError, BadRequestError, PayloadTooLargeError, UnauthorizedError } from '../ground/errors.js';
 import { BODY_LIMIT_BYTES } from '../http/errorHandler.js';
 import { idText, type TrackEvent } from './eventSchema.js';
 import { parseTracker, type SdkInfo } from './sdkInfo.js';

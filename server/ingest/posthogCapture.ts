@@ -4,7 +4,7 @@
 // only once all of it is durable.
 
 import type { Request } from 'express';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { payloadCredential, mayLink } from './credentials.js';
 import { sizeDefect } from './eventSchema.js';
 import { linkIdentity, mergeTraits, TRAITS_MAX_BYTES } from './identity.js';

@@ -3,9 +3,9 @@
 // property values, bodies or credentials. Recording is budgeted per key so a public browser
 // token cannot flood the table.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { SqlParams } from '../store/eventStore.js';
-import { RateLimitedError } from '../http/errors.js';
+import { RateLimitedError } from '../ground/errors.js';
 import type { IngestCredential, IngestOperation } from './ingestCredential.js';
 import type { SdkInfo } from './sdkInfo.js';
 

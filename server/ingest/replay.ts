@@ -5,8 +5,8 @@
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { BIGINT, BLOB, INTEGER, TIMESTAMPTZ, VARCHAR, blobValue, timestampTZValue, type DuckDBValue } from '@duckdb/node-api';
-import type { Services } from '../services.js';
-import { AppError, ValidationError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { AppError, ValidationError } from '../ground/errors.js';
 import { getBehaviorSettings } from '../behavior/behaviorSettings.js';
 import type { IngestCredential } from './ingestCredential.js';
 import { ingestWriter } from './groupWriter.js';

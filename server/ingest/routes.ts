@@ -3,7 +3,7 @@
 
 import type { Request } from 'express';
 import type { Domain } from '../http/domain.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../ground/errors.js';
 import { ingestOpenapi } from './ingestOpenapi.js';
 import { ingestAuth } from './credentials.js';
 import { sdkOf } from './sdkInfo.js';

@@ -2,8 +2,8 @@
 // defective ones are refused in `rejected[]` (and recorded for the doctor), the rest go through
 // the group-commit writer. The answer comes only after the commit.
 
-import type { Services } from '../services.js';
-import { AppError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { AppError } from '../ground/errors.js';
 import type { IngestCredential } from './ingestCredential.js';
 import { checkEvent } from './eventSchema.js';
 import { ingestWriter } from './groupWriter.js';

@@ -3,9 +3,9 @@
 // is a conflict. Other domains read markers through listDeployMarkers.
 
 import { createHash } from 'node:crypto';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { MetaDb } from '../store/sqlite.js';
-import { ConflictError, ValidationError } from '../http/errors.js';
+import { ConflictError, ValidationError } from '../ground/errors.js';
 
 export interface DeployInput {
   release: string;

@@ -2,9 +2,9 @@
 // value. Rights come from the key's type plus its stored scopes; which operation needs which is
 // decided by server/ingest/credentials.ts.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { cachedStatement, type MetaDb } from '../store/sqlite.js';
-import { ConflictError, ValidationError, type FieldProblem } from '../http/errors.js';
+import { ConflictError, ValidationError, type FieldProblem } from '../ground/errors.js';
 import { DOMAIN_ENTRY_HELP, normalizeDomainEntry } from './domainRules.js';
 import { hashSecret, isPublicIdClash, newValue, parseValue, secretMatches, spendComparison, type IngestKeyType, type ParsedValue } from './keyValues.js';
 

@@ -1,9 +1,9 @@
 // Release tokens (pp_rel_…): one project, one scope (release_markers:write), shown once, revocable
 // at any time. They authenticate exactly one operation, the deploy marker (see releaseAuth.ts).
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { MetaDb } from '../store/sqlite.js';
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../ground/errors.js';
 import { hashSecret, isPublicIdClash, newValue, secretMatches, spendComparison, type ParsedValue } from './keyValues.js';
 
 export const RELEASE_SCOPE = 'release_markers:write';

@@ -3,7 +3,7 @@
 
 import type { Request } from 'express';
 import type { Domain } from '../http/domain.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../ground/errors.js';
 import { authenticate } from '../auth/authenticate.js';
 import { projectAccess } from '../accounts/access.js';
 import { keysOpenapi } from './keysOpenapi.js';

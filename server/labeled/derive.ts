@@ -7,7 +7,7 @@
 
 import { createHash } from 'node:crypto';
 import { BIGINT, INTEGER, type DuckDBConnection, type DuckDBMaterializedResult, type DuckDBValue } from '@duckdb/node-api';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { EventRow } from '../ingest/normalizeEvent.js';
 import { ELEMENT_COLUMNS, elementColumnSql } from '../ingest/elementColumns.js';
 import { Binder } from '../engine/sql.js';

@@ -3,10 +3,10 @@
 // it as a rule's starting conditions. The token is an HMAC-signed payload; nothing is stored for it.
 
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Services } from '../services.js';
-import { AppError, NotFoundError } from '../http/errors.js';
-import { deriveKey } from '../auth/secretKeys.js';
-import { aliveAt } from '../clock.js';
+import type { Services } from '../http/services.js';
+import { AppError, NotFoundError } from '../ground/errors.js';
+import { deriveKey } from '../ground/secretKeys.js';
+import { aliveAt } from '../ground/clock.js';
 import { readCapture, type ElementInfo } from '../ingest/capture.js';
 import { normalizePageUrl } from '../behavior/pageUrl.js';
 import { ATTRIBUTE_NAME } from '../ingest/elementColumns.js';

@@ -2,9 +2,9 @@
 // moving them between states. Every change that alters which events a rule derives queues a sync
 // job (sync.ts) that brings the derived events in line with the rule as it then is.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { MetaDb } from '../store/sqlite.js';
-import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from '../http/errors.js';
+import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from '../ground/errors.js';
 import { kickJobs, queueJob, type JobState } from '../store/jobs.js';
 import { ATTRIBUTE_NAME } from '../ingest/elementColumns.js';
 import type { BaseEvent, RuleAttribute, RuleConditions } from './matchSql.js';

@@ -6,7 +6,7 @@
 // the project's daily rollups out of step, so they are dropped in the same transaction and folded
 // again in the background (see server/engine/rollups/actorDayFolder.ts), as for a forms purge.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { Job } from '../store/jobs.js';
 import { ingestWriter } from '../ingest/groupWriter.js';
 import { actorDayFolder, forgetFolded } from '../engine/rollups/actorDayFolder.js';

@@ -1,8 +1,8 @@
 // What the mail and SMS outboxes share: how often and how long a message is retried, and how a
 // delivery or a failed attempt is recorded on its row. Both tables have the same delivery columns.
 
-import type { Services } from '../services.js';
-import { STEP_TOLERANCE_MS } from '../clock.js';
+import type { Services } from '../http/services.js';
+import { STEP_TOLERANCE_MS } from '../ground/clock.js';
 
 export type OutboxTable = 'outbox' | 'sms_outbox';
 

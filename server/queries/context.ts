@@ -2,7 +2,7 @@
 // currency, the request's `now`, the time limit and the saved segments the filters name. No query
 // reads the clock, the configuration or the metadata database itself.
 
-import type { Config } from '../config.js';
+import type { Config } from '../ground/config.js';
 import type { Segments } from '../engine/conditions.js';
 import type { PathCleaning } from './pathCleaning.js';
 import { localDate } from '../engine/localTime.js';

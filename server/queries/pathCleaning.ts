@@ -7,7 +7,7 @@
 import type { DuckDBValue } from '@duckdb/node-api';
 import { cachedStatement, type MetaDb } from '../store/sqlite.js';
 import type { EventStore } from '../store/eventStore.js';
-import { AppError, QueryTimeoutError, ValidationError } from '../http/errors.js';
+import { AppError, QueryTimeoutError, ValidationError } from '../ground/errors.js';
 import { pathOf } from '../ingest/normalizeEvent.js';
 import { URL_MAX } from '../ingest/eventSchema.js';
 import { Binder } from '../engine/sql.js';

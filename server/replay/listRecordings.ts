@@ -2,8 +2,8 @@
 // keyset-paged so that no recording is repeated or skipped across the pages of one walk. Filters
 // on the session's events are semi-joins on the events table; every value is bound.
 
-import type { Services } from '../services.js';
-import { ValidationError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { ValidationError } from '../ground/errors.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { WhereBuilder } from '../events/eventsWhere.js';
 import { readEvents } from '../events/timeLimit.js';

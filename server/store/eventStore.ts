@@ -7,7 +7,7 @@
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DuckDBConnection, DuckDBInstance, type DuckDBMaterializedResult, type DuckDBValue } from '@duckdb/node-api';
-import { QueryMemoryError, QueryTimeoutError } from '../http/errors.js';
+import { QueryMemoryError, QueryTimeoutError } from '../ground/errors.js';
 
 export type SqlParams = DuckDBValue[] | Record<string, DuckDBValue>;
 export type Row = Record<string, DuckDBValue>;

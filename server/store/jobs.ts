@@ -6,7 +6,7 @@
 // and it fails with an error saying so. A job a stopped process left running is queued again at
 // start, so a handler must be safe to run twice. What a job does, and its details, are its domain's.
 
-import type { Services } from '../services.js';
+import type { StoreServices as Services } from './storeServices.js';
 import { underDeadline } from './eventStore.js';
 import type { MetaDb } from './sqlite.js';
 

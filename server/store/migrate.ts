@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { MetaDb } from './sqlite.js';
 import type { EventStore } from './eventStore.js';
-import { packageRoot } from '../packageRoot.js';
+import { packageRoot } from '../ground/packageRoot.js';
 
 export interface Migration {
   version: number;

@@ -9,7 +9,7 @@ import { startTestServer } from '../support/testServer.js';
 import { accessTokenFor, addMember, createTenant } from '../support/factories.js';
 import { createSession, revokeSession } from '../../server/auth/sessions.js';
 import { issueAccessToken } from '../../server/auth/accessTokens.js';
-import { deriveKey } from '../../server/auth/secretKeys.js';
+import { deriveKey } from '../../server/ground/secretKeys.js';
 import { removeMembership } from '../../server/accounts/organizations.js';
 
 const UNAUTHORIZED = { error: { code: 'unauthorized', message: 'authentication required', details: {} } };

@@ -4,7 +4,7 @@
 // 10 wrong codes, UTM and fingerprint cleaning). On-prem registration is unchanged.
 
 import t from 'tap';
-import { loadConfig, ConfigError } from '../../server/config.js';
+import { loadConfig, ConfigError } from '../../server/ground/config.js';
 import { startTestServer } from '../support/testServer.js';
 import { TEST_PASSWORD, uniqueEmail } from '../support/factories.js';
 import { ROOMY_LIMITS } from './authTestKit.js';

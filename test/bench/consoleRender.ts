@@ -13,7 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium.js';
-import { packageRoot } from '../../server/packageRoot.js';
+import { packageRoot } from '../../server/ground/packageRoot.js';
 import { demoOwnerPage, startDemoServer } from '../console/demoServer.js';
 import { replayStartCase } from './replayBench.js';
 

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { loadRecordings, STORE_LAYOUT } from './recordingsWriter.js';
 import { signLicense } from '../../license/index.js';
-import { loadConfig } from '../../server/config.js';
+import { loadConfig } from '../../server/ground/config.js';
 import { openServices } from '../../server/openServices.js';
 import { createUser } from '../../server/accounts/users.js';
 import { addMembership, createOrganization } from '../../server/accounts/organizations.js';

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { loadConfig } from '../../server/config.js';
+import { loadConfig } from '../../server/ground/config.js';
 import { startServer } from '../../server/start.js';
 import { createUser } from '../../server/accounts/users.js';
 import { addMembership, createOrganization } from '../../server/accounts/organizations.js';

@@ -7,10 +7,10 @@ import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { packageRoot } from '../../server/packageRoot.js';
-import { loadConfig } from '../../server/config.js';
+import { packageRoot } from '../../server/ground/packageRoot.js';
+import { loadConfig } from '../../server/ground/config.js';
 import { openServices } from '../../server/openServices.js';
-import { createLogger } from '../../server/http/logger.js';
+import { createLogger } from '../../server/ground/logger.js';
 import { CASES, MAIN_PROJECT, ROLLUP_PROPERTIES, figuresDiffer, type BenchCase, type CaseScope } from './cases.js';
 import { ClickHouse, ensureClickHouseInstalled } from './clickhouse.js';
 import { existingDataSet, writeDataSet } from './dataSet.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { INSIGHT_KINDS, insightPageUrl, kindLabel, kindOf } from '../../console/src/queries/kinds.js';
 import type { UrlParams } from '../../console/src/queries/codec.js';
 import { QUERIES } from '../../server/queries/index.js';
-import { packageRoot } from '../../server/packageRoot.js';
+import { packageRoot } from '../../server/ground/packageRoot.js';
 
 const TODAY = '2026-03-31';
 const codecOf = (kind: string) => kindOf(kind)!.codec;

@@ -8,7 +8,7 @@ import { world, QUERY_BODIES, type World } from './world.js';
 import { grantEntitlements } from '../support/license.js';
 import { listAudit } from '../../server/audit/recordAudit.js';
 import { deleteProject } from '../../server/accounts/projects.js';
-import { redactUrl } from '../../server/http/logger.js';
+import { redactUrl } from '../../server/ground/logger.js';
 
 const TOKEN = /^pps_[A-Za-z0-9_-]{43}$/;
 

@@ -2,7 +2,7 @@
 
 import fc from 'fast-check';
 import t from 'tap';
-import { RecentLogLines } from '../../server/http/recentLogLines.js';
+import { RecentLogLines } from '../../server/ground/recentLogLines.js';
 
 t.test('holds the newest lines, numbered, like a plain list would', async (t) => {
   fc.assert(

@@ -17,7 +17,7 @@ import { formatStatus, type InstallationStatus } from '../../installer/installat
 import { normalizeEvent } from '../../server/ingest/normalizeEvent.js';
 import { EventBus, eventBus, type CommittedEvent } from '../../server/ingest/eventBus.js';
 import { readRejectedAttempts } from '../../server/ingest/rejections.js';
-import { ServiceUnavailableError } from '../../server/http/errors.js';
+import { ServiceUnavailableError } from '../../server/ground/errors.js';
 
 t.test('group commit', async (t) => {
   const server = await startTestServer(t);

@@ -10,7 +10,7 @@ import { tempDir } from '../support/tempDir.js';
 import { startTestServer } from '../support/testServer.js';
 import { createTenant } from '../support/factories.js';
 import { createIngestKey, ingestEvents, readTable } from '../support/ingest.js';
-import { createLogger } from '../../server/http/logger.js';
+import { createLogger } from '../../server/ground/logger.js';
 import { IngestJournal, JOURNAL_DIR, encodeRecord, type JournalBatch } from '../../server/ingest/journal.js';
 import { normalizeEvent } from '../../server/ingest/normalizeEvent.js';
 

@@ -11,7 +11,7 @@ import { startTestServer } from '../support/testServer.js';
 import { createTenant } from '../support/factories.js';
 import { createIngestKey, ingestEvents, readTable } from '../support/ingest.js';
 import { eventually } from '../support/eventually.js';
-import { createLogger } from '../../server/http/logger.js';
+import { createLogger } from '../../server/ground/logger.js';
 import { IngestJournal, JOURNAL_DIR } from '../../server/ingest/journal.js';
 import { MAX_BACKLOG_ROWS } from '../../server/ingest/groupWriter.js';
 import { normalizeEvent } from '../../server/ingest/normalizeEvent.js';

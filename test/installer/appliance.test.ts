@@ -8,7 +8,7 @@ import { existsSync, lstatSync, readFileSync, readlinkSync, readdirSync, statSyn
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { packageRoot, packageVersion } from '../../server/packageRoot.js';
+import { packageRoot, packageVersion } from '../../server/ground/packageRoot.js';
 import { buildBundle, type BuiltBundle } from '../../installer/buildBundle.js';
 import { extractTarGz } from '../../installer/archive.js';
 import { request } from '../support/testServer.js';

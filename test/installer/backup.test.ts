@@ -5,7 +5,7 @@
 import t from 'tap';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../../server/config.js';
+import { loadConfig } from '../../server/ground/config.js';
 import { createBackup } from '../../installer/backup.js';
 import { restoreBackup } from '../../installer/restore.js';
 import { createTar, extractTar, listTar } from '../../installer/archive.js';
@@ -14,7 +14,7 @@ import { createTenant } from '../support/factories.js';
 import { runPpctl, spawnServe } from '../support/ppctl.js';
 import { tempDir } from '../support/tempDir.js';
 import { createIngestKey, ingestEvents } from '../support/ingest.js';
-import { takeSnapshot } from '../../installer/snapshot.js';
+import { takeSnapshot } from '../../server/admin/snapshot.js';
 
 const BATCH = 200;
 

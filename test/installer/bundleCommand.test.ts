@@ -6,7 +6,7 @@ import t from 'tap';
 import { cpSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
-import { packageRoot, packageVersion } from '../../server/packageRoot.js';
+import { packageRoot, packageVersion } from '../../server/ground/packageRoot.js';
 import { extractTarGz } from '../../installer/archive.js';
 import { tempDir } from '../support/tempDir.js';
 import { outputOf } from '../support/ppctl.js';

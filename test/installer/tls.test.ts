@@ -6,9 +6,9 @@ import https from 'node:https';
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig, ConfigError } from '../../server/config.js';
+import { loadConfig, ConfigError } from '../../server/ground/config.js';
 import { startServer } from '../../server/start.js';
-import { createLogger } from '../../server/http/logger.js';
+import { createLogger } from '../../server/ground/logger.js';
 import { checkCertificatePair, selfSignedCertificate, SELF_SIGNED_DAYS } from '../../installer/tlsCertificate.js';
 import { tempDir } from '../support/tempDir.js';
 

@@ -10,7 +10,7 @@ import { createIngestKey } from '../support/ingest.js';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { ActorDayFolder, actorDayFolder } from '../../server/engine/rollups/actorDayFolder.js';
-import { takeSnapshot } from '../../installer/snapshot.js';
+import { takeSnapshot } from '../../server/admin/snapshot.js';
 import { tempDir } from '../support/tempDir.js';
 import { deleteProject, updateProject } from '../../server/accounts/projects.js';
 import { localDate } from '../../server/engine/localTime.js';

@@ -8,7 +8,7 @@ import { chmodSync, chownSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { packageRoot } from '../../server/packageRoot.js';
+import { packageRoot } from '../../server/ground/packageRoot.js';
 import { outputOf } from '../support/ppctl.js';
 import { tempDir } from '../support/tempDir.js';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { tempDir } from '../support/tempDir.js';
 import { startTestServer } from '../support/testServer.js';
-import { packageRoot } from '../../server/packageRoot.js';
+import { packageRoot } from '../../server/ground/packageRoot.js';
 import { STOP_DEADLINE_MS } from '../../server/start.js';
 
 const SERVER = path.join(packageRoot(), 'dist', 'test', 'server', 'serveWithStuckRead.js');

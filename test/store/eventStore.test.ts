@@ -7,7 +7,7 @@ import t, { type Test } from 'tap';
 import path from 'node:path';
 import { tempDir } from '../support/tempDir.js';
 import { EventStore } from '../../server/store/eventStore.js';
-import { QueryMemoryError } from '../../server/http/errors.js';
+import { QueryMemoryError } from '../../server/ground/errors.js';
 import { appliedEvents, migrateEvents } from '../../server/store/migrate.js';
 
 async function openStore(t: Test): Promise<EventStore> {

@@ -3,7 +3,7 @@
 // defect is a DiscoveryError whose message speaks to the person configuring the provider.
 
 import type { JWK } from 'jose';
-import type { Services } from '../../services.js';
+import type { Services } from '../../http/services.js';
 import { idpRequest, IdpRequestError } from './idpRequest.js';
 import { ID_TOKEN_ALGORITHMS, isAcceptedAlgorithm, SIGNING_KEY_TYPES } from './signingAlgorithms.js';
 

@@ -2,10 +2,10 @@
 // the cached key set. The client secret is sealed with the server's OIDC key and opened only to talk
 // to the token endpoint. The rules about who may change what live in configureOidc.ts.
 
-import type { Services } from '../../services.js';
+import type { Services } from '../../http/services.js';
 import type { Role } from '../../accounts/roles.js';
-import { deriveKey } from '../secretKeys.js';
-import { open, seal } from '../secretBox.js';
+import { deriveKey } from '../../ground/secretKeys.js';
+import { open, seal } from '../../ground/secretBox.js';
 import type { JsonWebKeySet, ProviderMetadata } from './discovery.js';
 
 export type JitRole = Exclude<Role, 'owner'>;

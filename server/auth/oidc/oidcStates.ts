@@ -3,11 +3,11 @@
 // state and nonce are kept as keyed hashes; the verifier, which must be sent later, is sealed.
 
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Services } from '../../services.js';
-import { deriveKey } from '../secretKeys.js';
-import { open, seal } from '../secretBox.js';
+import type { Services } from '../../http/services.js';
+import { deriveKey } from '../../ground/secretKeys.js';
+import { open, seal } from '../../ground/secretBox.js';
 import { hashToken, randomToken } from '../tokenHash.js';
-import { aliveAt } from '../../clock.js';
+import { aliveAt } from '../../ground/clock.js';
 
 export const OIDC_STATE_TTL_MS = 10 * 60 * 1000;
 

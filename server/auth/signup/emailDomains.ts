@@ -4,7 +4,7 @@
 
 import { createRequire } from 'node:module';
 import { disposableEmailBlocklistSet } from 'disposable-email-domains-js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../http/services.js';
 
 const require = createRequire(import.meta.url);
 

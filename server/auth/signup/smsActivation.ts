@@ -3,8 +3,8 @@
 // organizations, and proving it within ten minutes starts the trial. The limits are docs/trial-activation.md's; moving the subscription is server/billing's.
 
 import { randomInt } from 'node:crypto';
-import type { Services } from '../../services.js';
-import { ConflictError, RateLimitedError, ValidationError } from '../../http/errors.js';
+import type { Services } from '../../http/services.js';
+import { ConflictError, RateLimitedError, ValidationError } from '../../ground/errors.js';
 import { activateTrial, subscriptionOf, SubscriptionStateError, type Subscription } from '../../billing/subscriptions.js';
 import { recordAudit } from '../../audit/recordAudit.js';
 import { maskPhone, parsePhone } from '../../sms/phoneNumber.js';

@@ -2,8 +2,8 @@
 // activated an organization. Numbers and codes are kept only as keyed hashes (HMAC-SHA256 with a key
 // derived from the server secret). Whoever calls these decides the rules; this file reads and writes.
 
-import type { Services } from '../../services.js';
-import { latestLiveExpiry } from '../../clock.js';
+import type { Services } from '../../http/services.js';
+import { latestLiveExpiry } from '../../ground/clock.js';
 import { hashMatches, hashToken } from '../tokenHash.js';
 
 /** More wrong codes than this and the code is dead. */

@@ -4,7 +4,7 @@
 
 import type { Request } from 'express';
 import type { RouteOptions, RouteTable } from '../../http/routeTable.js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../http/services.js';
 import type { Subscription } from '../../billing/subscriptions.js';
 import { roleAccess } from '../../accounts/access.js';
 import { getUser } from '../../accounts/users.js';

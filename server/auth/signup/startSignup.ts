@@ -3,8 +3,8 @@
 // completeSignup.ts). Deadline, cooldown and the per-address cap are the HTTP contract's limits.
 
 import { randomInt } from 'node:crypto';
-import type { Services } from '../../services.js';
-import { AppError, ValidationError } from '../../http/errors.js';
+import type { Services } from '../../http/services.js';
+import { AppError, ValidationError } from '../../ground/errors.js';
 import { findUserByEmail, normalizeEmail } from '../../accounts/users.js';
 import { enqueueMail } from '../../mail/outbox.js';
 import { notifyMailWorker } from '../../mail/mailWorker.js';

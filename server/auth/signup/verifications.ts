@@ -2,10 +2,10 @@
 // (password already hashed) until they prove the address; its code and link token are kept only as
 // keyed hashes. Whoever calls these decides the rules; this file only reads and writes.
 
-import type { Services } from '../../services.js';
+import type { Services } from '../../http/services.js';
 import { normalizeEmail } from '../../accounts/users.js';
 import { hashMatches, hashToken } from '../tokenHash.js';
-import { latestLiveExpiry } from '../../clock.js';
+import { latestLiveExpiry } from '../../ground/clock.js';
 
 /** More wrong codes than this and the verification is dead. */
 export const MAX_WRONG_CODES = 10;

@@ -19,7 +19,7 @@
 // they for it.
 
 import { INTEGER, LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api';
-import type { Services } from '../../services.js';
+import type { StoreServices as Services } from '../../store/storeServices.js';
 import { propsPath } from '../conditions.js';
 import { COMPACT_ACTOR_DAYS, foldActorDays } from './actorDays.js';
 import { CLICK_TABLES, compactClicks, foldClicks } from './clickDays.js';

@@ -4,8 +4,8 @@
 
 import { createHash } from 'node:crypto';
 import t from 'tap';
-import { deriveKey } from '../../../server/auth/secretKeys.js';
-import { open } from '../../../server/auth/secretBox.js';
+import { deriveKey } from '../../../server/ground/secretKeys.js';
+import { open } from '../../../server/ground/secretBox.js';
 import { hashToken } from '../../../server/auth/tokenHash.js';
 import { accessTokenFor, createTenant } from '../../support/factories.js';
 import { startTestIdp } from '../../support/oidcProvider.js';

@@ -1,7 +1,7 @@
 // Purpose-bound keys derived from the server secret (HKDF), so one leaked purpose never unlocks another.
 
 import { hkdfSync } from 'node:crypto';
-import { PerOwner } from '../perOwner.js';
+import { PerOwner } from './perOwner.js';
 
 export type KeyPurpose =
   | 'access-token'

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { AppliedMigration } from '../server/store/migrate.js';
+import type { AppliedMigration } from '../store/migrate.js';
 import { EVENTS_FILE, META_FILE } from './snapshot.js';
 
 type Rows = Array<Record<string, unknown>>;

@@ -2,13 +2,19 @@
 // SQLite through its online backup API, DuckDB with COPY FROM DATABASE into a fresh file, which reads
 // one transaction's snapshot. Packing, checksums and restore are backup.ts and restore.ts.
 
-import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { copyFileSync, createReadStream, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import Database from 'better-sqlite3';
-import type { Services } from '../server/services.js';
-import { appliedMeta, appliedEvents, type AppliedMigration } from '../server/store/migrate.js';
-import { sha256File } from './archive.js';
+import type { Services } from '../http/services.js';
+import { appliedMeta, appliedEvents, type AppliedMigration } from '../store/migrate.js';
+
+export async function sha256File(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(file), hash);
+  return hash.digest('hex');
+}
 
 export interface SnapshotFile {
   name: string;

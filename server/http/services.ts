@@ -1,15 +1,15 @@
 // What every domain receives: settings, clock, logger, both stores, the rate limiter and the
 // server secret. Built once by start.ts (or by a CLI command working without a server).
 
-import type { Clock } from './clock.js';
-import type { Config } from './config.js';
-import type { Logger } from './http/logger.js';
-import type { RecentLogLines } from './http/recentLogLines.js';
-import type { RateLimiter } from './http/rateLimit.js';
-import type { EventStore } from './store/eventStore.js';
-import type { MetaDb } from './store/sqlite.js';
-import type { Entitlement } from '../license/entitlements.js';
-import type { LicenseManager } from './license/licenseManager.js';
+import type { Clock } from '../ground/clock.js';
+import type { Config } from '../ground/config.js';
+import type { Logger } from '../ground/logger.js';
+import type { RecentLogLines } from '../ground/recentLogLines.js';
+import type { RateLimiter } from './rateLimit.js';
+import type { EventStore } from '../store/eventStore.js';
+import type { MetaDb } from '../store/sqlite.js';
+import type { Entitlement } from '../../license/entitlements.js';
+import type { LicenseManager } from '../access/licenseManager.js';
 
 export interface Services {
   config: Config;
@@ -21,7 +21,7 @@ export interface Services {
   meta: MetaDb;
   events: EventStore;
   limiter: RateLimiter;
-  /** 32 bytes from which signing and encryption keys are derived (see server/auth/keys). */
+  /** 32 bytes from which signing and encryption keys are derived (see server/ground/secretKeys.ts). */
   secret: Buffer;
   /** Entitlements granted by the verified license right now (empty without one). */
   entitlements(): ReadonlySet<Entitlement>;
