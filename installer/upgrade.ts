@@ -137,7 +137,7 @@ async function bundleInfoOf(bundle: string): Promise<BundleInfo> {
   } catch {
     info = undefined;
   }
-  if (!info || info.name !== 'pp' || !isVersion(String(info.version))) throw new InstallerError(`${path.basename(bundle)} is not a pp release (no BUNDLE.json)`);
+  if (info?.name !== 'pp' || !isVersion(String(info.version))) throw new InstallerError(`${path.basename(bundle)} is not a pp release (no BUNDLE.json)`);
   if (info.platform !== 'linux-x64') throw new InstallerError(`${path.basename(bundle)} is a pp release for ${info.platform}, not linux-x64`);
   return info;
 }

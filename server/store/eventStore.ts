@@ -6,7 +6,7 @@
 // `underDeadline` (a background job) has every statement it starts interrupted once its signal fires.
 
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { DuckDBConnection, DuckDBInstance, type DuckDBMaterializedResult, type DuckDBValue } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance, type DuckDBMaterializedResult, type DuckDBValue } from '@duckdb/node-api';
 import { QueryMemoryError, QueryTimeoutError } from '../ground/errors.js';
 
 export type SqlParams = DuckDBValue[] | Record<string, DuckDBValue>;

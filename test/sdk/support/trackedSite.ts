@@ -72,5 +72,5 @@ const STORED_TEXT = [
 ];
 
 export const named = (events: StoredEvent[], name: string): StoredEvent[] => events.filter((e) => e.event === name);
-export const props = (e: StoredEvent | undefined): Record<string, any> => (e && e.props ? JSON.parse(e.props) : {});
-export const elements = (e: StoredEvent | undefined): Array<Record<string, any>> => (e && e.elements ? JSON.parse(e.elements) : []);
+export const props = (e: StoredEvent | undefined): Record<string, any> => (e?.props ? JSON.parse(e.props) : {});
+export const elements = (e: StoredEvent | undefined): Array<Record<string, any>> => (e?.elements ? JSON.parse(e.elements) : []);
