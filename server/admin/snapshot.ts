@@ -1,6 +1,7 @@
 // A consistent copy of both databases taken by the process that holds them, while it keeps serving:
 // SQLite through its online backup API, DuckDB with COPY FROM DATABASE into a fresh file, which reads
-// one transaction's snapshot. Packing, checksums and restore are backup.ts and restore.ts.
+// one transaction's snapshot. Packing, checksums and restore are installer/backup.ts and
+// installer/restore.ts, which hash files with sha256File from here.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, createReadStream, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
