@@ -88,7 +88,11 @@ export function checkInstallOptions(opts: InstallOptions, needOwner: boolean): v
   if (!Number.isInteger(opts.port) || opts.port < 1 || opts.port > 65535) throw new InstallerError(`--port must be 1-65535, got ${opts.port}`);
   if (opts.baseUrl !== undefined && !/^https?:\/\/[^/]+/.test(opts.baseUrl)) throw new InstallerError(`--base-url must be an http(s) URL, got ${JSON.stringify(opts.baseUrl)}`);
   if (opts.tls.mode === 'files') checkCertificatePair(opts.tls.cert, opts.tls.key);
-  for (const [flag, dir] of [['--prefix', opts.prefix], ['--data-dir', opts.dataDir], ['--config-dir', opts.configDir]] as const) {
+  for (const [flag, dir] of [
+    ['--prefix', opts.prefix],
+    ['--data-dir', opts.dataDir],
+    ['--config-dir', opts.configDir],
+  ] as const) {
     if (!path.isAbsolute(dir)) throw new InstallerError(`${flag} must be an absolute path, got ${dir}`);
   }
 }

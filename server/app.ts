@@ -46,6 +46,7 @@ import { consoleSite, loadConsoleFiles } from './http/consoleSite.js';
 import { cloudOnly, liveAccount, writableAccount } from './billing/accountGate.js';
 import { authenticate } from './auth/authenticate.js';
 import { membership } from './access/membership.js';
+import { getProject } from './accounts/projects.js';
 import type { AccessChecks } from './access/guard.js';
 import { requireEntitlement } from './license/requireEntitlement.js';
 
@@ -85,7 +86,10 @@ export const DOMAINS: Domain[] = [
 
 /** The OpenAPI document of every domain, as served at /api/v1/openapi.json. */
 export function apiDocument(version: string, domains: Domain[] = DOMAINS): OpenApiDocument {
-  return assembleDocument(version, domains.map((d) => d.openapi));
+  return assembleDocument(
+    version,
+    domains.map((d) => d.openapi),
+  );
 }
 
 export function buildApp(services: Services, domains: Domain[] = DOMAINS): BuiltApp {
@@ -100,10 +104,18 @@ export function buildApp(services: Services, domains: Domain[] = DOMAINS): Built
   app.use(securityHeaders());
   app.use(['/api/v1', '/v1'], compressJson());
   const origins = allowedOrigins(services.config);
-  app.use('/api/v1', mainApiCors(() => origins));
   app.use(
     '/api/v1',
-    rateLimit(services.limiter, 'api-ip', () => ({ perMinute: services.config.rate_limit.ip_per_minute }), (req) => req.ip ?? 'unknown'),
+    mainApiCors(() => origins),
+  );
+  app.use(
+    '/api/v1',
+    rateLimit(
+      services.limiter,
+      'api-ip',
+      () => ({ perMinute: services.config.rate_limit.ip_per_minute }),
+      (req) => req.ip ?? 'unknown',
+    ),
   );
   // The payment callback's signature covers its exact bytes: read raw first, so the JSON parser skips it.
   app.use(PROVIDER_EVENTS_PATH, providerEventBody());
@@ -129,7 +141,7 @@ export function accessChecks(services: Services): AccessChecks {
   return {
     authenticate: (apiKey) => authenticate(services, apiKey),
     cloudOnly: cloudOnly(services),
-    membership: (scope, role) => membership(services, scope, role),
+    membership: (scope, role) => membership(services, getProject, scope, role),
     writableAccount: writableAccount(services),
     liveAccount: liveAccount(services),
     entitlement: (entitlement) => (req, _res, next) => {

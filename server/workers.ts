@@ -24,7 +24,10 @@ export const WORKERS: readonly Worker[] = [
     // Built ahead of the first request (it reads up to half its capacity of rows); a failure leaves
     // it to the first group, which then reports it.
     name: 'ingest duplicate filter',
-    start: (s) => void ingestWriter(s).prepare().catch((err: unknown) => s.log.warn({ err }, 'duplicate filter not built at start')),
+    start: (s) =>
+      void ingestWriter(s)
+        .prepare()
+        .catch((err: unknown) => s.log.warn({ err }, 'duplicate filter not built at start')),
   },
   {
     name: 'actor-day rollups',

@@ -37,7 +37,10 @@ export interface LicenseReport extends LicenseState {
 }
 
 export class LicenseRefusedError extends Error {
-  constructor(readonly check: string, message: string) {
+  constructor(
+    readonly check: string,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -71,7 +71,10 @@ registerAdminCommand('sms.outbox', async (services) => listSmsOutbox(services));
 // The review queue of held cloud trials.
 registerAdminCommand('review.list', async (services) => listPendingReviews(services));
 
-for (const [name, decide] of [['review.approve', approveReview], ['review.reject', rejectReview]] as const) {
+for (const [name, decide] of [
+  ['review.approve', approveReview],
+  ['review.reject', rejectReview],
+] as const) {
   registerAdminCommand(name, async (services, args) => {
     const orgId = Number(args.org_id);
     if (!Number.isSafeInteger(orgId)) throw new AdminCommandError(`organization ${String(args.org_id)} does not exist`);
@@ -142,14 +145,23 @@ registerAdminCommand('data.stats', async (services) => {
   const status = statementsOf(services.events).admin.rollupStatusSql();
   const [rollup] = await services.events.read(status.sql, status.params);
   return {
-    events, users: count('users'), organizations: count('organizations'), projects: count('projects'),
+    events,
+    users: count('users'),
+    organizations: count('organizations'),
+    projects: count('projects'),
     rollup: { behind_events: Number(rollup!.behind), property_keys: (rollup!.keys as { items: unknown[] }).items.map(String) },
     ingest: ingestWriter(services).journalState(),
   };
 });
 
 // Imports and exports (ppctl import, ppctl export): started here, followed by polling their status.
-for (const [name, run] of [['import.start', importStart], ['import.status', importStatus], ['import.cancel', importCancel], ['export.start', exportStart], ['export.status', exportStatus]] as const) {
+for (const [name, run] of [
+  ['import.start', importStart],
+  ['import.status', importStatus],
+  ['import.cancel', importCancel],
+  ['export.start', exportStart],
+  ['export.status', exportStatus],
+] as const) {
   registerAdminCommand(name, async (services, args) => {
     try {
       return run(services, args);

@@ -83,9 +83,7 @@ export function createInvite(services: Services, input: NewInvite): CreatedInvit
   const token = randomToken();
   const now = services.clock.now();
   const create = services.meta.transaction(() => {
-    services.meta
-      .prepare('UPDATE invites SET revoked_at = ? WHERE org_id = ? AND email = ? AND accepted_at IS NULL AND revoked_at IS NULL')
-      .run(now.toISOString(), input.orgId, email);
+    services.meta.prepare('UPDATE invites SET revoked_at = ? WHERE org_id = ? AND email = ? AND accepted_at IS NULL AND revoked_at IS NULL').run(now.toISOString(), input.orgId, email);
     const info = services.meta
       .prepare('INSERT INTO invites (org_id, email, role, token_hash, invited_by, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
       .run(input.orgId, email, input.role, hashToken(services, KIND, token), input.actor.userId, now.toISOString(), new Date(now.getTime() + INVITE_TTL_MS).toISOString());
@@ -106,9 +104,7 @@ export function listInvites(services: Services, orgId: number): Invite[] {
 
 /** Withdraws an invitation that has not been accepted; its link stops working. */
 export function revokeInvite(services: Services, orgId: number, inviteId: number, actorRole: Role): void {
-  const row = services.meta
-    .prepare(`SELECT ${COLUMNS} FROM invites WHERE id = ? AND org_id = ? AND revoked_at IS NULL AND accepted_at IS NULL`)
-    .get(inviteId, orgId) as InviteRow | undefined;
+  const row = services.meta.prepare(`SELECT ${COLUMNS} FROM invites WHERE id = ? AND org_id = ? AND revoked_at IS NULL AND accepted_at IS NULL`).get(inviteId, orgId) as InviteRow | undefined;
   if (!row) throw new NotFoundError('invitation not found');
   ownerRule(actorRole, row.role);
   services.meta.prepare('UPDATE invites SET revoked_at = ? WHERE id = ?').run(services.clock.now().toISOString(), inviteId);

@@ -17,7 +17,6 @@ export const RESET_TTL_MS = 60 * 60 * 1000;
 const KIND = 'password-reset';
 const INVALID = 'invalid or expired token';
 
-
 /** Retires the user's unused reset links: a newer link, a reset or a password change makes them stale. */
 export function retireOpenResets(services: Services, userId: number, now: string): void {
   services.meta.prepare('UPDATE password_resets SET retired_at = ? WHERE user_id = ? AND used_at IS NULL AND retired_at IS NULL').run(now, userId);

@@ -69,9 +69,7 @@ export async function purgeFormEvents(services: Services, job: Job): Promise<{ d
   await ingestWriter(services).loaded();
   // Counted before the checkpoint, which may fail after the events are gone.
   const counted = (n: number) => services.meta.prepare('UPDATE form_purge_jobs SET deleted_events = coalesce(deleted_events, 0) + ? WHERE job_id = ?').run(n, job.id);
-  const deleted = await actorDayFolder(services).exclusive(() =>
-    services.events.useWriter((conn) => statementsOf(services.events).jobs.purgeEvents(conn, projectId, FORM_EVENTS, counted)),
-  );
+  const deleted = await actorDayFolder(services).exclusive(() => services.events.useWriter((conn) => statementsOf(services.events).jobs.purgeEvents(conn, projectId, FORM_EVENTS, counted)));
   const row = services.meta.prepare('SELECT deleted_events FROM form_purge_jobs WHERE job_id = ?').get(job.id) as { deleted_events: number } | undefined;
   services.log.info({ job_id: job.id, project_id: projectId, deleted }, 'form events purged');
   return { deleted_events: row?.deleted_events ?? deleted };

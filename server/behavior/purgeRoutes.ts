@@ -82,7 +82,6 @@ export const formPurgeDomain: Domain = {
     },
   },
   mount(routes, services) {
-
     routes.get(BASE, project('admin'), (req, res) => {
       res.json({ items: listFormPurges(services.meta, req.project!.id), next_cursor: null });
     });

@@ -61,10 +61,7 @@ export function billingUrl(services: Services): string {
 
 export class PaymentRequiredError extends AppError {
   constructor(services: Services, code: 'trial_expired' | 'subscription_required') {
-    const message =
-      code === 'trial_expired'
-        ? 'the trial of this organization has ended; choose a plan to continue'
-        : 'this organization has no current subscription; choose a plan to continue';
+    const message = code === 'trial_expired' ? 'the trial of this organization has ended; choose a plan to continue' : 'this organization has no current subscription; choose a plan to continue';
     super(402, code, message, { billing_url: billingUrl(services) });
   }
 }
@@ -108,9 +105,7 @@ export function usageMonth(at: Date): string {
 }
 
 export function eventsThisMonth(services: Services, orgId: number): number {
-  const row = cachedStatement(services.meta, 'SELECT events FROM org_usage WHERE org_id = ? AND month = ?').get(orgId, usageMonth(services.clock.now())) as
-    | { events: number }
-    | undefined;
+  const row = cachedStatement(services.meta, 'SELECT events FROM org_usage WHERE org_id = ? AND month = ?').get(orgId, usageMonth(services.clock.now())) as { events: number } | undefined;
   return row?.events ?? 0;
 }
 

@@ -24,7 +24,22 @@ const billingSchemas: Record<string, JsonSchema> = {
   BillingSection: {
     type: 'object',
     description: 'The subscription of a cloud organization (bootstrap `billing` section).',
-    required: ['status', 'access', 'trial_state', 'plan', 'trial_started_at', 'trial_ends_at', 'trial_days_left', 'current_period_end', 'past_due_since', 'grace_ends_at', 'entitlements', 'billing_url', 'checkout_available', 'plans'],
+    required: [
+      'status',
+      'access',
+      'trial_state',
+      'plan',
+      'trial_started_at',
+      'trial_ends_at',
+      'trial_days_left',
+      'current_period_end',
+      'past_due_since',
+      'grace_ends_at',
+      'entitlements',
+      'billing_url',
+      'checkout_available',
+      'plans',
+    ],
     properties: {
       status: { enum: ['trialing', 'pending_review', 'active', 'past_due', 'cancelled'] },
       access: { enum: [null, 'trial_pending_review', 'trial_expired', 'subscription_required'], description: 'why the organization is limited now; null when it is not' },
@@ -93,7 +108,6 @@ export const billingOpenApi = {
     },
   },
 };
-
 
 export const billingDomain: Domain = {
   name: 'billing',

@@ -74,7 +74,12 @@ export function billingSection(services: Services, orgId: number): BillingSectio
 export function usageSection(services: Services, orgId: number): UsageSection | undefined {
   const state = accountStateOf(services, orgId);
   if (state.kind === 'unmetered') return undefined;
-  const limit = state.kind === 'trial' ? { limit: state.cap, limit_kind: 'trial_total' as const } : state.kind === 'paid' ? { limit: monthlyQuota(services.config, state.plan), limit_kind: 'monthly' as const } : { limit: null, limit_kind: null };
+  const limit =
+    state.kind === 'trial'
+      ? { limit: state.cap, limit_kind: 'trial_total' as const }
+      : state.kind === 'paid'
+        ? { limit: monthlyQuota(services.config, state.plan), limit_kind: 'monthly' as const }
+        : { limit: null, limit_kind: null };
   return {
     month: usageMonth(services.clock.now()),
     events_this_month: eventsThisMonth(services, orgId),

@@ -10,7 +10,6 @@ import { optIn, optOut, preferenceOfToken } from './unsubscribe.js';
 import { RESUBSCRIBE_PATH, UNSUBSCRIBE_PATH, unsubscribeOpenApi } from './unsubscribeOpenApi.js';
 import { other } from '../access/access.js';
 
-
 /** The sign-in group's per-address budget size, spent from a bucket of its own. */
 function addressLimit(services: Services): RequestHandler {
   return (req, _res, next) => {

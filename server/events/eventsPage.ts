@@ -18,9 +18,10 @@ export interface EventsPageResponse {
 export async function eventsPage(services: Services, projectId: number, rawQuery: Record<string, unknown>): Promise<EventsPageResponse> {
   const q = parseEventsQuery(rawQuery);
   const scope = cursorScope(projectId, q);
-  const page = q.view === 'doctor'
-    ? await doctorRecords(services, projectId, q.filters, q.limit, openCursor(services, scope, q.cursor, isDoctorPosition))
-    : await listEvents(services, projectId, q.filters, q.order, q.limit, openCursor(services, scope, q.cursor, isEventPosition));
+  const page =
+    q.view === 'doctor'
+      ? await doctorRecords(services, projectId, q.filters, q.limit, openCursor(services, scope, q.cursor, isDoctorPosition))
+      : await listEvents(services, projectId, q.filters, q.order, q.limit, openCursor(services, scope, q.cursor, isEventPosition));
   return { items: page.items, next_cursor: page.next ? encodeCursor(services, scope, page.next) : null };
 }
 

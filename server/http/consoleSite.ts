@@ -39,7 +39,7 @@ export const REPLAY_FRAME_CSP = [
   "style-src 'self' 'unsafe-inline' http: https: data:",
   "img-src 'self' http: https: data: blob:",
   "font-src 'self' http: https: data:",
-  "media-src http: https: data: blob:",
+  'media-src http: https: data: blob:',
   "connect-src 'none'",
   "object-src 'none'",
   "base-uri 'none'",

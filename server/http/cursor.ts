@@ -35,11 +35,7 @@ export function decodeCursor<T = unknown>(services: Pick<Services, 'secret'>, sc
 }
 
 function sign(secret: Buffer, scope: unknown, payload: string): string {
-  return createHmac('sha256', deriveKey(secret, 'cursor'))
-    .update(canonicalJson(scope))
-    .update('\n')
-    .update(payload)
-    .digest('base64url');
+  return createHmac('sha256', deriveKey(secret, 'cursor')).update(canonicalJson(scope)).update('\n').update(payload).digest('base64url');
 }
 
 /** JSON with object keys sorted at every level, so equal scopes sign equally whatever their key order. */

@@ -38,11 +38,7 @@ export interface RejectionContext {
 }
 
 /** Builds the records of one request, as many as the key's budget still allows. */
-export function rejectionRows(
-  services: Services,
-  ctx: RejectionContext,
-  refusals: ReadonlyArray<{ index: number | null; event: unknown; code: string; message: string }>,
-): RejectionRow[] {
+export function rejectionRows(services: Services, ctx: RejectionContext, refusals: ReadonlyArray<{ index: number | null; event: unknown; code: string; message: string }>): RejectionRow[] {
   const rows: RejectionRow[] = [];
   for (const r of refusals) {
     try {

@@ -49,7 +49,6 @@ function serialize(events: ReplayBody['events']): string {
   }
 }
 
-
 export async function storeReplayChunk(services: Services, body: ReplayBody, ctx: ReplayContext): Promise<IngestResult> {
   const { key } = ctx.credential;
   const receivedAt = services.clock.now();
@@ -67,10 +66,22 @@ export async function storeReplayChunk(services: Services, body: ReplayBody, ctx
   const data = await gzipAsync(raw);
   const { first, last } = timeRange(body.events);
   const chunk = {
-    projectId: key.project_id, sessionId: idText(body.session_id), seq: body.seq, anonymousId: idText(body.anonymous_id), receivedAt, first, last,
-    eventCount: body.events.length, rawBytes, keyId: key.public_id, sdkName: ctx.sdk?.name ?? null, sdkVersion: ctx.sdk?.version ?? null, data: new Uint8Array(data),
+    projectId: key.project_id,
+    sessionId: idText(body.session_id),
+    seq: body.seq,
+    anonymousId: idText(body.anonymous_id),
+    receivedAt,
+    first,
+    last,
+    eventCount: body.events.length,
+    rawBytes,
+    keyId: key.public_id,
+    sdkName: ctx.sdk?.name ?? null,
+    sdkVersion: ctx.sdk?.version ?? null,
+    data: new Uint8Array(data),
   };
-  await ingestWriter(services).exclusive((conn) => statementsOf(services.events).ingest.storeReplayChunk(conn, chunk),
+  await ingestWriter(services).exclusive(
+    (conn) => statementsOf(services.events).ingest.storeReplayChunk(conn, chunk),
     // Cached answers stay: only paths actors' `recorded` reads this table, and it moves on with
     // the events the recorded session sends (they change the project's data version).
     { changes: 'reported' },

@@ -23,7 +23,6 @@ export const ingestDomain: Domain = {
   name: 'ingest',
   openapi: ingestOpenapi,
   mount(routes, services) {
-
     routes.post('/v1/track', other('ingest_key', [ingestAuth(services, 'track')]), async (req, res) => {
       res.status(202).json(await trackEvents(services, req.body as Record<string, unknown>, context(req)));
     });

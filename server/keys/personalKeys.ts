@@ -126,7 +126,9 @@ export function verifyPersonalKey(services: Services, presented: ParsedValue): V
   if (presented.kind !== 'personal') return undefined;
   const row = services.meta
     .prepare(
-      `SELECT ${COLUMNS.split(', ').map((c) => `k.${c}`).join(', ')}, k.secret_hash, m.role AS role
+      `SELECT ${COLUMNS.split(', ')
+        .map((c) => `k.${c}`)
+        .join(', ')}, k.secret_hash, m.role AS role
          FROM personal_api_keys k JOIN memberships m ON m.user_id = k.user_id AND m.org_id = k.org_id
         WHERE k.public_id = ?`,
     )

@@ -106,7 +106,10 @@ export function stableSelector(picked: ElementInfo[]): string {
   if (own) return own;
   const marked = ancestors.findIndex((a) => anchorOf(a) !== undefined);
   if (marked >= 0) return `${anchorOf(ancestors[marked]!)!} ${compoundOf(target, false)}`;
-  return [...chain.slice(0, 3)].reverse().map((el) => compoundOf(el, true)).join(' > ');
+  return [...chain.slice(0, 3)]
+    .reverse()
+    .map((el) => compoundOf(el, true))
+    .join(' > ');
 }
 
 export interface CapturePoll {

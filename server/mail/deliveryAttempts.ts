@@ -41,9 +41,7 @@ export function dueBounds(now: Date): [string, string] {
 
 /** Delivered: the sealed body (it carries one-time links or codes) is erased. */
 export function markDelivered(services: Services, table: OutboxTable, id: number): void {
-  services.meta
-    .prepare(`UPDATE ${table} SET status = 'sent', attempts = attempts + 1, sent_at = ?, body_sealed = NULL, last_error = NULL WHERE id = ?`)
-    .run(services.clock.now().toISOString(), id);
+  services.meta.prepare(`UPDATE ${table} SET status = 'sent', attempts = attempts + 1, sent_at = ?, body_sealed = NULL, last_error = NULL WHERE id = ?`).run(services.clock.now().toISOString(), id);
 }
 
 /** Records a failed attempt: retried later with backoff, or failed for good (body erased) after MAX_ATTEMPTS. */

@@ -18,7 +18,6 @@ export interface MailMessage {
   headers?: Record<string, string>;
 }
 
-
 /** An outbox row as operators see it: never the body. */
 export interface OutboxEntry extends DeliveryState {
   id: number;

@@ -27,7 +27,10 @@ export interface PersonSummary {
 }
 
 /** Reads of the events domain, under its time limit. */
-export const timedRead = (services: Services): Read => (statement) => readEvents(services, statement);
+export const timedRead =
+  (services: Services): Read =>
+  (statement) =>
+    readEvents(services, statement);
 
 /** The person `key` names, or 404. */
 export async function findPerson(services: Services, projectId: number, key: string): Promise<PersonIds> {

@@ -8,7 +8,18 @@ import type { PathCleaning } from './pathCleaning.js';
 import { localDate } from '../engine/localTime.js';
 
 export const QUERY_NAMES = [
-  'funnel', 'retention', 'retention_actors', 'segmentation', 'lifecycle', 'stickiness', 'activity_summary', 'revenue_summary', 'paths', 'correlations', 'activation_drivers', 'web',
+  'funnel',
+  'retention',
+  'retention_actors',
+  'segmentation',
+  'lifecycle',
+  'stickiness',
+  'activity_summary',
+  'revenue_summary',
+  'paths',
+  'correlations',
+  'activation_drivers',
+  'web',
 ] as const;
 export type QueryName = (typeof QUERY_NAMES)[number];
 

@@ -9,8 +9,29 @@ import { isObject, type ImportRecord, type Json, type StoredRecord } from './imp
 
 /** The stored fields, as pp's export names them, in its column order. */
 export const STORED_FIELDS = [
-  'uuid', 'ts', 'received_at', 'event', 'distinct_id', 'anonymous_id', 'user_id', 'session_id', 'source', 'sdk_name', 'sdk_version',
-  'key_id', 'release', 'url', 'path', 'referrer', 'props', 'revenue', 'elements', 'invalid', 'invalid_reasons', 'rule_id', 'source_uuid',
+  'uuid',
+  'ts',
+  'received_at',
+  'event',
+  'distinct_id',
+  'anonymous_id',
+  'user_id',
+  'session_id',
+  'source',
+  'sdk_name',
+  'sdk_version',
+  'key_id',
+  'release',
+  'url',
+  'path',
+  'referrer',
+  'props',
+  'revenue',
+  'elements',
+  'invalid',
+  'invalid_reasons',
+  'rule_id',
+  'source_uuid',
 ] as const;
 
 type Field = (typeof STORED_FIELDS)[number];

@@ -80,7 +80,11 @@ export const transferDomain: Domain = {
       const options = row && (JSON.parse(row.options) as ExportOptions);
       const file = options && exportFile(services, jobId, options.format);
       if (!row || !getProject(services.meta, projectId) || row.state !== 'succeeded' || !file || !existsSync(file)) throw new NotFoundError('export not found');
-      const name = `${getProject(services.meta, projectId)!.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60) || 'project'}-events-${jobId}.${options.format}`;
+      const name = `${
+        getProject(services.meta, projectId)!
+          .name.replace(/[^A-Za-z0-9._-]+/g, '-')
+          .slice(0, 60) || 'project'
+      }-events-${jobId}.${options.format}`;
       res.setHeader('Content-Type', CONTENT_TYPES[options.format]);
       res.setHeader('Content-Disposition', `attachment; filename="${name}"`);
       res.setHeader('Cache-Control', 'no-store');

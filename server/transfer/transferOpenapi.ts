@@ -21,7 +21,24 @@ const STATES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
 const schemas: Record<string, JsonSchema> = {
   ImportJob: {
     type: 'object',
-    required: ['id', 'state', 'format', 'files', 'total_bytes', 'done_bytes', 'lines', 'stored', 'duplicates', 'rejected', 'rejections', 'error', 'created_at', 'started_at', 'finished_at', 'updated_at'],
+    required: [
+      'id',
+      'state',
+      'format',
+      'files',
+      'total_bytes',
+      'done_bytes',
+      'lines',
+      'stored',
+      'duplicates',
+      'rejected',
+      'rejections',
+      'error',
+      'created_at',
+      'started_at',
+      'finished_at',
+      'updated_at',
+    ],
     properties: {
       id: { type: 'integer', format: 'int64' },
       state: { enum: STATES, description: 'queued → running → succeeded, failed or cancelled; a job running when the server stopped resumes from its checkpoint at the next start' },
@@ -71,7 +88,10 @@ const schemas: Record<string, JsonSchema> = {
       to: { type: ['string', 'null'], format: 'date' },
       events: { type: ['integer', 'null'], description: 'events written; null until the job succeeded' },
       bytes: { type: ['integer', 'null'], description: 'size of the file; null until the job succeeded' },
-      download_url: { type: ['string', 'null'], description: `a signed link to the file (no token needed), fresh with every answer and valid ${EXPORT_LINK_TTL_MS / 60_000} minutes; null until the job succeeded` },
+      download_url: {
+        type: ['string', 'null'],
+        description: `a signed link to the file (no token needed), fresh with every answer and valid ${EXPORT_LINK_TTL_MS / 60_000} minutes; null until the job succeeded`,
+      },
       expires_at: time('when download_url stops working'),
       error: { type: ['string', 'null'] },
       created_at: { type: 'string', format: 'date-time' },
@@ -104,7 +124,12 @@ export const transferOpenapi: OpenApiFragment = {
           projectId,
           { name: 'format', in: 'query', required: true, description: 'how the file is written', schema: { enum: [...IMPORT_FORMATS] } },
           { name: 'name', in: 'query', description: 'the file name shown with the job', schema: { type: 'string', minLength: 1, maxLength: 255 } },
-          { name: 'map', in: 'query', description: `csv only: \`column=field\` (repeat the parameter), field one of ${STORED_FIELDS.join(', ')}, \`props.<key>\` or \`ignore\``, schema: { type: 'array', maxItems: 200, items: { type: 'string', maxLength: 300 } } },
+          {
+            name: 'map',
+            in: 'query',
+            description: `csv only: \`column=field\` (repeat the parameter), field one of ${STORED_FIELDS.join(', ')}, \`props.<key>\` or \`ignore\``,
+            schema: { type: 'array', maxItems: 200, items: { type: 'string', maxLength: 300 } },
+          },
         ],
         {
           operationId: 'startImport',

@@ -65,7 +65,10 @@ export class PpServer {
     const deadline = Date.now() + 120_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`ppctl serve exited with ${child.exitCode}; see ${logFile}`);
-      const ok = await server.request('GET', '/api/v1/health').then((r) => r.status === 200, () => false);
+      const ok = await server.request('GET', '/api/v1/health').then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ok) return server;
       if (Date.now() > deadline) {
         await server.stop();

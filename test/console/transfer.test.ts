@@ -21,7 +21,9 @@ const POSTHOG = [
   { uuid: U(2), event: 'signup', distinct_id: 'user-1', timestamp: '2024-05-01 10:05:00', properties: { plan: 'pro' } },
   { uuid: U(3), distinct_id: 'user-1', timestamp: '2024-05-01 10:06:00', properties: {} },
   { uuid: U(2), event: 'signup', distinct_id: 'user-1', timestamp: '2024-05-01 10:05:00', properties: { plan: 'pro' } },
-].map((e) => JSON.stringify(e)).join('\n');
+]
+  .map((e) => JSON.stringify(e))
+  .join('\n');
 
 const browser = await launchChromium();
 t.teardown(() => browser.close());
@@ -42,9 +44,9 @@ t.test('an admin imports a file and downloads an export from the project setting
   const job = (await server.request('GET', `/api/v1/projects/${project.id}/imports/${id}`, { token })).body;
   t.match(job, { state: 'succeeded', stored: 2, duplicates: 1, rejected: 1 });
   t.equal(await row.getAttribute('data-state'), 'succeeded');
-  t.equal(await row.locator('[data-col="stored"]').innerText(), String(job.stored));
-  t.equal(await row.locator('[data-col="duplicates"]').innerText(), String(job.duplicates));
-  t.equal(await row.locator('[data-col="rejected"]').innerText(), String(job.rejected));
+  t.equal(await row.locator('[data-col="stored"]').textContent(), String(job.stored));
+  t.equal(await row.locator('[data-col="duplicates"]').textContent(), String(job.duplicates));
+  t.equal(await row.locator('[data-col="rejected"]').textContent(), String(job.rejected));
   t.equal(await row.locator('[data-col="rejected"]').getAttribute('title'), 'events.jsonl line 3: event name is required');
 
   await card.getByLabel('Export format').selectOption('ndjson');
@@ -54,12 +56,19 @@ t.test('an admin imports a file and downloads an export from the project setting
   const exportId = Number(await exportRow.getAttribute('data-id'));
   const exported = (await server.request('GET', `/api/v1/projects/${project.id}/exports/${exportId}`, { token })).body;
   t.equal(exported.events, 2);
-  t.equal(await exportRow.locator('[data-col="events"]').innerText(), String(exported.events));
+  t.equal(await exportRow.locator('[data-col="events"]').textContent(), String(exported.events));
   const [download] = await Promise.all([page.waitForEvent('download'), exportRow.getByRole('link', { name: 'Download' }).click()]);
   const file = await readFile((await download.path())!, 'utf8');
   const viaApi = await (await fetch(server.url + exported.download_url)).text();
   t.equal(file, viaApi, 'the downloaded file is the export');
-  t.same(file.trim().split('\n').map((l) => JSON.parse(l).uuid).sort(), [U(1), U(2)]);
+  t.same(
+    file
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).uuid)
+      .sort(),
+    [U(1), U(2)],
+  );
 
   await checkAccessible(t, page, 'project settings with imports and exports');
   checkClean(t, tab);

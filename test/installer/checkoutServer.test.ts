@@ -41,9 +41,18 @@ t.test('status, doctor, logs and mail outbox against an npm start server', async
   t.match(JSON.parse(elsewhere.stdout), { running: true, ready: true, url: `http://127.0.0.1:${port}`, data_dir: dataDir, data: { projects: 1 } });
 
   const doctor = JSON.parse((await ppctl(cwd, 'doctor', '--json')).stdout) as Array<{ name: string; level: string; message: string }>;
-  t.match(doctor.find((c) => c.name === 'service'), { level: 'ok', message: new RegExp(`ready at http://127\\.0\\.0\\.1:${port}`) });
-  t.match(doctor.find((c) => c.name === 'permissions'), { level: 'ok' });
-  t.match(doctor.find((c) => c.name === 'database duckdb'), { level: 'ok' });
+  t.match(
+    doctor.find((c) => c.name === 'service'),
+    { level: 'ok', message: new RegExp(`ready at http://127\\.0\\.0\\.1:${port}`) },
+  );
+  t.match(
+    doctor.find((c) => c.name === 'permissions'),
+    { level: 'ok' },
+  );
+  t.match(
+    doctor.find((c) => c.name === 'database duckdb'),
+    { level: 'ok' },
+  );
 
   const logs = await ppctl(cwd, 'logs', '-n', '500');
   t.equal(logs.code, 0, logs.stderr);
@@ -61,7 +70,7 @@ t.test('status, doctor, logs and mail outbox against an npm start server', async
   const probe = lineWith('/api/v1/health?probe=followed');
   await lineWith('Z  ');
   t.equal((await fetch(`http://127.0.0.1:${port}/api/v1/health?probe=followed`)).status, 200);
-  t.match(await probe, /  INFO   request  GET \/api\/v1\/health\?probe=followed 200 [\d.]+ ms  \[[\w-]+\]$/);
+  t.match(await probe, / {2}INFO {3}request {2}GET \/api\/v1\/health\?probe=followed 200 [\d.]+ ms {2}\[[\w-]+\]$/);
 
   const retry = await ppctl(cwd, 'ingest', 'retry', '--json');
   t.equal(retry.code, 0, retry.stderr);

@@ -53,7 +53,9 @@ const child = spawn(tap, ['--reporter=tap', `--jobs=${jobs}`, ...serial, ...file
 const RUNNER_CACHE = /^(v8-compile-cache-\d+|node-compile-cache)$/;
 
 function leftovers(): string[] {
-  const names = readdirSync(tmp).filter((name) => !RUNNER_CACHE.test(name)).sort();
+  const names = readdirSync(tmp)
+    .filter((name) => !RUNNER_CACHE.test(name))
+    .sort();
   rmSync(tmp, { recursive: true, force: true });
   return names;
 }

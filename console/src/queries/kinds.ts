@@ -41,7 +41,14 @@ export const INSIGHT_KINDS = [
   kind({ kind: 'stickiness', label: 'Stickiness', navLabel: 'Stickiness', path: '/insights/stickiness', codec: stickinessCodec, isEmpty: isStickinessEmpty }),
   kind({ kind: 'paths', label: 'Paths', navLabel: 'Paths', path: '/insights/paths', codec: pathsCodec }),
   kind({ kind: 'correlations', label: 'Correlations', navLabel: 'Correlations', path: '/insights/correlations', codec: correlationsCodec, isEmpty: isCorrelationsEmpty }),
-  kind({ kind: 'activation-drivers', label: 'Activation drivers', navLabel: 'Activation drivers', path: '/insights/activation-drivers', codec: activationDriversCodec, isEmpty: isActivationDriversEmpty }),
+  kind({
+    kind: 'activation-drivers',
+    label: 'Activation drivers',
+    navLabel: 'Activation drivers',
+    path: '/insights/activation-drivers',
+    codec: activationDriversCodec,
+    isEmpty: isActivationDriversEmpty,
+  }),
   kind({ kind: 'revenue-summary', label: 'Revenue', navLabel: 'Revenue', path: '/insights/revenue', codec: revenueCodec, isEmpty: isRevenueEmpty }),
   kind({ kind: 'web', label: 'Web', navLabel: 'Web analytics', path: '/web', codec: webCodec, isEmpty: isWebEmpty }),
 ] as const;
@@ -49,6 +56,7 @@ export const INSIGHT_KINDS = [
 export type InsightKindName = (typeof INSIGHT_KINDS)[number]['kind'];
 
 /** A kind whose body and answer are read without their types. */
+// biome-ignore lint/suspicious/noExplicitAny: the list of every kind, each with its own body and answer types
 export type AnyInsightKind = Omit<InsightKind, 'codec' | 'isEmpty'> & { codec: InsightCodec<any, any>; isEmpty?(data: unknown): boolean };
 
 /**

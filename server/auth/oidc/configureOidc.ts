@@ -6,15 +6,7 @@ import type { Services } from '../../http/services.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../ground/errors.js';
 import { recordAudit } from '../../audit/recordAudit.js';
 import { discoverProvider, DiscoveryError, fetchJwks } from './discovery.js';
-import {
-  deleteOidcProvider,
-  domainsTakenElsewhere,
-  getOidcProvider,
-  hasOidcProvider,
-  writeOidcProvider,
-  type JitRole,
-  type OidcProvider,
-} from './oidcProviders.js';
+import { deleteOidcProvider, domainsTakenElsewhere, getOidcProvider, hasOidcProvider, writeOidcProvider, type JitRole, type OidcProvider } from './oidcProviders.js';
 
 /** The PUT body, as ajv has checked it. */
 export interface OidcSettings {

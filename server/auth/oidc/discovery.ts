@@ -98,9 +98,7 @@ function signingAlgs(doc: Record<string, unknown>, issuer: string): string[] {
   if (!Array.isArray(offered)) return [...ID_TOKEN_ALGORITHMS];
   const usable = offered.filter(isAcceptedAlgorithm) as string[];
   if (usable.length === 0) {
-    throw new DiscoveryError(
-      `the provider at ${issuer} signs ID tokens only with ${offered.map(String).join(', ')}; pp accepts ${ID_TOKEN_ALGORITHMS.join(', ')}`,
-    );
+    throw new DiscoveryError(`the provider at ${issuer} signs ID tokens only with ${offered.map(String).join(', ')}; pp accepts ${ID_TOKEN_ALGORITHMS.join(', ')}`);
   }
   return usable;
 }

@@ -83,7 +83,11 @@ function requireNumberAllowed(services: Services, phoneHash: string): void {
   const now = services.clock.now().getTime();
   // Sends stamped after now came before the clock stepped back: like the organization's, not counted.
   const sends = phoneSendsBetween(services, phoneHash, new Date(now - DAY_MS), new Date(now));
-  requireUnderDailyCap(sends.map((d) => d.getTime()), SMS_PER_NUMBER_PER_DAY, now);
+  requireUnderDailyCap(
+    sends.map((d) => d.getTime()),
+    SMS_PER_NUMBER_PER_DAY,
+    now,
+  );
 }
 
 /** The window frees a send when the oldest of the last `cap` sends (oldest first) leaves it. */

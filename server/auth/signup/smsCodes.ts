@@ -73,8 +73,7 @@ function sendsBetween(services: Services, by: 'org_id' | 'phone_hash', key: numb
 export const smsSendsBetween = (services: Services, orgId: number, since: Date, until: Date): Date[] => sendsBetween(services, 'org_id', orgId, since, until);
 
 /** When codes after `since` and up to `until` were sent to the number, for any organization, oldest first. */
-export const phoneSendsBetween = (services: Services, phoneHash: string, since: Date, until: Date): Date[] =>
-  sendsBetween(services, 'phone_hash', phoneHash, since, until);
+export const phoneSendsBetween = (services: Services, phoneHash: string, since: Date, until: Date): Date[] => sendsBetween(services, 'phone_hash', phoneHash, since, until);
 
 /** The organization a number activated, if any. */
 export function orgActivatedByPhone(services: Services, phoneHash: string): number | undefined {

@@ -11,7 +11,6 @@ import { getUser } from '../../accounts/users.js';
 import { spendEmailBudget } from '../authLimits.js';
 import { sendActivationCode, verifyActivationCode } from './smsActivation.js';
 
-
 function spendCallerBudget(services: Services, req: Request): void {
   spendEmailBudget(services, getUser(services.meta, req.auth!.userId)!.email);
 }

@@ -15,18 +15,7 @@ import { randomToken } from '../tokenHash.js';
 import type { ClientInfo } from '../signIn.js';
 import { isDisposableEmail } from './emailDomains.js';
 import { cleanDeviceFp, cleanTimeZone, cleanUtm } from './signupInput.js';
-import {
-  emailsSentBetween,
-  hashCode,
-  hashLinkToken,
-  insertSignup,
-  lastSentAt,
-  liveSignupByEmail,
-  recordEmailSent,
-  replaceSecrets,
-  VERIFICATION_TTL_MS,
-  type PendingSignup,
-} from './verifications.js';
+import { emailsSentBetween, hashCode, hashLinkToken, insertSignup, lastSentAt, liveSignupByEmail, recordEmailSent, replaceSecrets, VERIFICATION_TTL_MS, type PendingSignup } from './verifications.js';
 
 export const RESEND_COOLDOWN_MS = 60_000;
 export const EMAILS_PER_DAY = 10;

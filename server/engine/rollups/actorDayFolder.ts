@@ -78,12 +78,18 @@ export class ActorDayFolder {
    * while a pass runs wait for it and then run their own.
    */
   catchUp(options: { maxRows?: number } = {}): Promise<FoldProgress> {
-    return this.serialized(() => this.fold(options.maxRows ?? Number.POSITIVE_INFINITY), () => ({ folded: 0, refolded: 0, compacted: false }));
+    return this.serialized(
+      () => this.fold(options.maxRows ?? Number.POSITIVE_INFINITY),
+      () => ({ folded: 0, refolded: 0, compacted: false }),
+    );
   }
 
   /** Merges every delta row now, whether or not it is due. */
   async compact(): Promise<void> {
-    await this.serialized(() => this.compactIfDue(true), () => false);
+    await this.serialized(
+      () => this.compactIfDue(true),
+      () => false,
+    );
   }
 
   /**

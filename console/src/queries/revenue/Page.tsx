@@ -28,7 +28,7 @@ export function Revenue() {
       {(d) => (
         <>
           <RevenueAnswer data={d} />
-          {daily.data && daily.data.series[0] && <RevenuePerDay currency={d.currency} points={daily.data.series[0].points} to={to} />}
+          {daily.data?.series[0] && <RevenuePerDay currency={d.currency} points={daily.data.series[0].points} to={to} />}
         </>
       )}
     </InsightFrame>
@@ -40,4 +40,3 @@ function RevenuePerDay({ currency, points, to }: { currency: string; points: Arr
   const partial = usePartialBucket(labels, to);
   return <LineChart title={`Revenue per day (${currency})`} currency={currency} labels={labels} series={[{ name: 'Revenue', values: points.map((p) => p.value) }]} partial={partial} />;
 }
-
