@@ -24,7 +24,7 @@ export interface ImportJobView {
   started_at: string | null;
   finished_at: string | null;
   updated_at: string;
-  /** When the sweep removed the uploaded file (the import was cancelled or failed); null while kept. */
+  /** When the uploaded file was removed (as the import succeeded, or by the sweep after it was cancelled or failed); null while kept. */
   file_removed_at: string | null;
 }
 

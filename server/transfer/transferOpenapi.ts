@@ -45,7 +45,7 @@ const schemas: Record<string, JsonSchema> = {
       started_at: time('when the job last started; null while it never ran'),
       finished_at: time('null until the job ended'),
       updated_at: { type: 'string', format: 'date-time', description: 'when the progress was last saved' },
-      file_removed_at: time('when the uploaded file was removed, the import having been cancelled or failed (one that succeeded removes it at once); null while it is kept'),
+      file_removed_at: time('when the uploaded file was removed: as the import succeeded, or at the first hourly sweep after it was cancelled or failed; null while it is kept, and for files ppctl read from the local disk'),
     },
   },
   ImportJobList: {

@@ -81,15 +81,19 @@ export async function sweepTransfers(services: Services): Promise<{ exports: num
     if (!row) continue;
     if (row.direction === 'export') {
       if (live(row) || (row.state === 'succeeded' && !exportExpired(services, row))) continue;
-      // Past keeping, or ended without a file to download (a failed or cancelled export's leftovers).
-      if (remove(exportFile(services, row.job_id, (JSON.parse(row.options) as ExportOptions).format))) removed.exports += 1;
-      mark.run(now.toISOString(), row.job_id);
+      // Past keeping, or the leftovers of an export that failed or was cancelled.
+      const gone = remove(exportFile(services, row.job_id, (JSON.parse(row.options) as ExportOptions).format));
+      if (gone) removed.exports += 1;
+      if (gone || row.state === 'succeeded') mark.run(now.toISOString(), row.job_id);
     } else {
+      // An import that succeeded removed its upload itself, and said so.
       const uploads = uploadsOf(services, row);
       for (const f of uploads) named.add(f);
       if (live(row) || uploads.length === 0) continue;
-      for (const f of uploads) if (remove(f)) removed.uploads += 1;
-      mark.run(now.toISOString(), row.job_id);
+      let gone = 0;
+      for (const f of uploads) if (remove(f)) gone += 1;
+      removed.uploads += gone;
+      if (gone > 0 || row.state !== 'succeeded') mark.run(now.toISOString(), row.job_id);
     }
   }
   removed.exports += sweepStrayExports(services);

@@ -59,6 +59,9 @@ t.test('transfer files are swept once past keeping, and the records say so', asy
   // A CSV record that never ends (an unterminated quote past the record limit) fails the import.
   const failed = await upload(server, token, project.id, `uuid,event\n"${'x'.repeat(1_200_000)}`, 'posthog');
   t.equal((await jobEnded(server, token, `${importsPath(project.id)}/${failed.id}`)).state, 'failed');
+  // One that succeeded removes its upload itself, and says when.
+  const done = await jobEnded(server, token, `${importsPath(project.id)}/${(await upload(server, token, project.id, lines.split('\n', 3).join('\n'), 'posthog')).id}`);
+  t.match(done, { state: 'succeeded', lines: 3, file_removed_at: done.finished_at });
   const stray = `upload-${T0.getTime()}-0a0a0a0a0a0a`;
   writeFileSync(path.join(uploadsDir, stray), 'left by a stop between the upload and its import');
   t.equal(files(uploadsDir).length, 3, 'the cancelled and failed uploads and the stray one wait on disk');
@@ -74,6 +77,7 @@ t.test('transfer files are swept once past keeping, and the records say so', asy
     const now = server.clock.now().toISOString();
     t.match(await readImport(cancelled.id), { state: 'cancelled', file_removed_at: now });
     t.match(await readImport(failed.id), { state: 'failed', file_removed_at: now });
+    t.match(await readImport(done.id), { state: 'succeeded', file_removed_at: done.finished_at }, 'the succeeded import keeps its own time');
     const kept = await readExport(first.id);
     t.match(kept, { state: 'succeeded', file_removed_at: null });
     t.equal((await fetch(server.url + kept.download_url)).status, 200, 'still downloads');

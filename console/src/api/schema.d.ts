@@ -3425,7 +3425,7 @@ export interface components {
             error: string | null;
             /**
              * Format: date-time
-             * @description when the uploaded file was removed, the import having been cancelled or failed (one that succeeded removes it at once); null while it is kept
+             * @description when the uploaded file was removed: as the import succeeded, or at the first hourly sweep after it was cancelled or failed; null while it is kept, and for files ppctl read from the local disk
              */
             file_removed_at: string | null;
             /** @description the names of the files imported */
