@@ -10,8 +10,10 @@
 // The folder relies on rowids of `events` growing in commit order, which holds because events are
 // appended. Deleting events (a purge, through `exclusive`) breaks it twice: the rollup rows still
 // count the deleted events, so the deleting transaction drops the project's rows (forgetFolded) or,
-// when it knows the local days of the deleted events, folds those days again (refoldDays), and a checkpoint that compacts row groups renumbers the rows after the deleted ones, then or at
-// any later checkpoint. So every pass first checks, in its own transaction, that the event at the
+// knowing the local days of the deleted events, folds those days again (refoldDays); and a
+// checkpoint that compacts row groups renumbers the rows after the deleted ones, then or at any
+// later checkpoint (a deletion that checkpoints at once moves the folded point with its event,
+// followFoldedPoint). So every pass first checks, in its own transaction, that the event at the
 // folded rowid is still the one folded there, and folds everything again when it is not. Until that
 // pass, queries miss the events stored past the folded point that the renumbering moved before it,
 // and those stored since (the pass moves the data version, so no such answer stays cached). It runs
@@ -302,25 +304,23 @@ export async function forgetFolded(conn: DuckDBConnection, projectId: number): P
   for (const table of PROJECT_TABLES) await conn.run(`DELETE FROM ${table} WHERE project_id = $1`, [projectId]);
 }
 
-/** Where the rollups stand for a project that has folded rows: the zone of its days and the folded event. */
+/** Where the rollups stand for a project that has folded rows: the zone of its days and the folded rowid. */
 export interface FoldedProject {
   projectId: number;
   timezone: string;
   through: number;
-  uuid: string;
 }
 
 /**
  * In the caller's transaction, before it deletes some of a project's events: the zone its rows are
- * folded in and the folded event; undefined when the project has no folded rows.
+ * folded in and the folded rowid; undefined when the project has no folded rows.
  */
 export async function foldedProject(conn: DuckDBConnection, projectId: number): Promise<FoldedProject | undefined> {
   const [row] = (await conn.runAndReadAll(
-    `SELECT z.timezone, s.through_rowid AS through, s.through_uuid::VARCHAR AS uuid
-       FROM actor_day_zones z, actor_day_state s WHERE z.project_id = $1 AND s.through_rowid >= 0`,
+    'SELECT z.timezone, s.through_rowid AS through FROM actor_day_zones z, actor_day_state s WHERE z.project_id = $1 AND s.through_rowid >= 0',
     [projectId],
   )).getRowObjects();
-  return row ? { projectId, timezone: String(row.timezone), through: Number(row.through), uuid: String(row.uuid) } : undefined;
+  return row ? { projectId, timezone: String(row.timezone), through: Number(row.through) } : undefined;
 }
 
 /**
