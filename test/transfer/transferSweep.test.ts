@@ -1,7 +1,8 @@
 // The sweep of transfer files, with the server's clock moved forward: an export's file stays for
 // download for 7 days after it finished, then the export answers as expired (its download 410) and
 // the sweep removes the file; the uploads of cancelled and failed imports go at the next sweep, and
-// uploads no import names once a day old. A live export's file, and a fresh upload, stay.
+// uploads no import names once a day old. A live export's file, the uploads of a running and a
+// queued import, and a fresh upload, stay.
 
 import t from 'tap';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { accessTokenFor, createTenant } from '../support/factories.js';
 import { eventually } from '../support/eventually.js';
 import { createIngestKey } from '../support/ingest.js';
 import { getJob } from '../../server/store/jobs.js';
-import { queueTransferSweep, TRANSFER_SWEEP } from '../../server/transfer/transferSweep.js';
+import { queueTransferSweep, sweepTransfers, TRANSFER_SWEEP } from '../../server/transfer/transferSweep.js';
 import { exportsPath, importsPath, jobEnded, upload } from './transferSupport.js';
 
 const T0 = new Date('2026-05-01T10:00:00Z');
@@ -48,14 +49,22 @@ t.test('transfer files are swept once past keeping, and the records say so', asy
   });
   t.equal(ingest.status, 202);
 
-  // At T0: an export, a cancelled import, a failed one, and an upload left without its import.
+  // At T0: an export, two cancelled imports (one of them while queued), a failed one, one that
+  // succeeded, and an upload left without its import.
   const first = await exportNow();
   t.match(first, { state: 'succeeded', file_expires_at: new Date(Date.parse(first.finished_at) + 7 * DAY).toISOString(), file_removed_at: null });
   t.equal((await fetch(server.url + first.download_url)).status, 200);
-  const lines = Array.from({ length: 100_000 }, (_, i) => JSON.stringify({ event: 'view', distinct_id: `u${i % 100}`, timestamp: '2026-04-01 10:00:00', properties: { i } })).join('\n');
+  const lines = Array.from({ length: 300_000 }, (_, i) => JSON.stringify({ event: 'view', distinct_id: `u${i % 100}`, timestamp: '2026-04-01 10:00:00', properties: { i } })).join('\n');
   const cancelled = await upload(server, token, project.id, lines, 'posthog');
-  t.equal((await server.request('DELETE', `${importsPath(project.id)}/${cancelled.id}`, { token })).status, 200);
-  t.equal((await jobEnded(server, token, `${importsPath(project.id)}/${cancelled.id}`)).state, 'cancelled');
+  // An organization runs one job at a time: the second import waits for the first.
+  const waiting = await upload(server, token, project.id, lines.split('\n', 5).join('\n'), 'posthog');
+  t.ok(['queued', 'running'].includes((await readImport(cancelled.id)).state), 'the first import is under way');
+  t.equal((await readImport(waiting.id)).state, 'queued', 'the second waits');
+  t.same(await sweepTransfers(services), { exports: 0, uploads: 0 }, 'a sweep while they are live removes nothing');
+  t.equal(files(uploadsDir).length, 2, 'both uploads stay');
+  t.same([(await readImport(cancelled.id)).file_removed_at, (await readImport(waiting.id)).file_removed_at], [null, null]);
+  for (const job of [waiting, cancelled]) t.equal((await server.request('DELETE', `${importsPath(project.id)}/${job.id}`, { token })).status, 200);
+  for (const job of [cancelled, waiting]) t.equal((await jobEnded(server, token, `${importsPath(project.id)}/${job.id}`)).state, 'cancelled');
   // A CSV record that never ends (an unterminated quote past the record limit) fails the import.
   const failed = await upload(server, token, project.id, `uuid,event\n"${'x'.repeat(1_200_000)}`, 'posthog');
   t.equal((await jobEnded(server, token, `${importsPath(project.id)}/${failed.id}`)).state, 'failed');
@@ -64,18 +73,19 @@ t.test('transfer files are swept once past keeping, and the records say so', asy
   t.match(done, { state: 'succeeded', lines: 3, file_removed_at: done.finished_at });
   const stray = `upload-${T0.getTime()}-0a0a0a0a0a0a`;
   writeFileSync(path.join(uploadsDir, stray), 'left by a stop between the upload and its import');
-  t.equal(files(uploadsDir).length, 3, 'the cancelled and failed uploads and the stray one wait on disk');
+  t.equal(files(uploadsDir).length, 4, 'the cancelled and failed uploads and the stray one wait on disk');
 
   await t.test('six days on: the ended imports\' uploads and the day-old stray go; the export stays', async (t) => {
     server.clock.advance(6 * DAY);
     token = await accessTokenFor(server, owner, org);
     const fresh = `upload-${server.clock.now().getTime()}-0b0b0b0b0b0b`;
     writeFileSync(path.join(uploadsDir, fresh), 'arriving now');
-    t.same(await sweep(), { exports: 0, uploads: 3 });
+    t.same(await sweep(), { exports: 0, uploads: 4 });
     t.same(files(uploadsDir), [fresh], 'only the upload still arriving stays');
     t.equal(files(exportsDir).length, 1, 'the export file stays');
     const now = server.clock.now().toISOString();
     t.match(await readImport(cancelled.id), { state: 'cancelled', file_removed_at: now });
+    t.match(await readImport(waiting.id), { state: 'cancelled', file_removed_at: now });
     t.match(await readImport(failed.id), { state: 'failed', file_removed_at: now });
     t.match(await readImport(done.id), { state: 'succeeded', file_removed_at: done.finished_at }, 'the succeeded import keeps its own time');
     const kept = await readExport(first.id);
