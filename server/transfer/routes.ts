@@ -80,7 +80,7 @@ export const transferDomain: Domain = {
       const row = findTransfer(services.meta, projectId, 'export', jobId);
       const options = row && (JSON.parse(row.options) as ExportOptions);
       const file = options && exportFile(services, jobId, options.format);
-      if (row && row.state === 'succeeded' && exportExpired(services, row)) throw new AppError(410, 'export_expired', 'the export has expired and its file was removed: ask for the export again');
+      if (row && exportExpired(services, row)) throw new AppError(410, 'export_expired', 'the export has expired and its file was removed: ask for the export again');
       if (!row || !getProject(services.meta, projectId) || row.state !== 'succeeded' || !file || !existsSync(file)) throw new NotFoundError('export not found');
       const name = `${getProject(services.meta, projectId)!.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60) || 'project'}-events-${jobId}.${options.format}`;
       res.setHeader('Content-Type', CONTENT_TYPES[options.format]);

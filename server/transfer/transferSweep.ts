@@ -28,10 +28,10 @@ export function exportExpiry(row: TransferRow): Date | null {
   return new Date(Date.parse(row.finished_at) + EXPORT_KEPT_MS);
 }
 
-/** Whether the export's file is past its keeping (whether or not a sweep removed it yet). */
+/** Whether the export succeeded and its file is past its keeping (whether or not a sweep removed it yet). */
 export function exportExpired(services: Services, row: TransferRow): boolean {
   const expiry = exportExpiry(row);
-  return row.file_removed_at !== null || (expiry !== null && expiry.getTime() <= services.clock.now().getTime());
+  return expiry !== null && (row.file_removed_at !== null || expiry.getTime() <= services.clock.now().getTime());
 }
 
 /** Queues a sweep unless one is already waiting, and wakes the job runner. */
