@@ -1,6 +1,6 @@
 // Deleting a person folds again only the rollup days their events fell on (in the project's zone),
 // and leaves every rollup exactly as a fold from scratch of the remaining events would: a random
-// person of random events (some folded, some not yet) is deleted through the API, then every
+// person of random events (clicks labeled; some folded, some not yet) is deleted through the API, then every
 // rollup table is compared with a fresh full fold. No project is folded again from scratch, not even
 // when the deletion compacts so many rows that the checkpoint renumbers the events after them.
 
@@ -103,6 +103,17 @@ async function foldFromScratch(): Promise<void> {
   await folder.catchUp();
 }
 
+/** Labels the project's clicks not labeled yet as a labeled-event rule would: a derived event per click, stored after it. */
+async function labelClicks(projectId: number): Promise<void> {
+  const columns = ['project_id', 'uuid', 'ts', 'received_at', 'event', 'distinct_id', 'anonymous_id', 'user_id', 'session_id', 'source', 'url', 'path', 'props', 'rule_id', 'source_uuid', 'distinct_key'];
+  const values: Record<string, string> = { uuid: "CAST(md5(CAST(uuid AS VARCHAR) || ':1') AS UUID)", event: "'buy_click'", source: "'system'", rule_id: 'CAST(1 AS BIGINT)', source_uuid: 'uuid' };
+  await services.events.write(
+    `INSERT INTO events (${columns.join(', ')}) SELECT ${columns.map((c) => values[c] ?? c).join(', ')} FROM events
+       WHERE project_id = $1 AND event = 'pp.click' AND rule_id IS NULL AND uuid NOT IN (SELECT source_uuid FROM events WHERE project_id = $1 AND rule_id IS NOT NULL)`,
+    [projectId],
+  );
+}
+
 /** Deletes the person `key` names through the API and waits for the job. */
 async function deletePerson(projectId: number, key: string): Promise<Record<string, any>> {
   const res = await h.server.request('DELETE', `/api/v1/projects/${projectId}/persons/${encodeURIComponent(key)}`, { token: h.token });
@@ -176,10 +187,12 @@ t.test('randomized: after a deletion every rollup holds what a fold from scratch
         run += 1;
         const p = h.project(zone);
         await seedEvents(h.server, p, folded.map((e) => toSeed(e, run)));
+        await labelClicks(p);
         for (const a of linked) await seedIdentity(h.server, p, `r${run}-a${a}`, `r${run}-u${a}`);
         await folder.catchUp();
         // Some of the later events are folded before the deletion, the others after it.
         await seedEvents(h.server, p, later.map((e) => toSeed(e, run)));
+        await labelClicks(p);
         await folder.catchUp({ maxRows: partly });
         const key = byUser ? `r${run}-u${victim}` : `r${run}-a${victim}`;
         const stored = await services.events.read('SELECT count(*) AS n FROM events WHERE project_id = $1 AND (distinct_id = $2 OR user_id = $2 OR anonymous_id = $2)', [p, key]);
