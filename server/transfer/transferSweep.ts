@@ -79,12 +79,13 @@ export async function sweepTransfers(services: Services): Promise<{ exports: num
   for (const { job_id } of rows) {
     const row = transferRow(meta, job_id);
     if (!row) continue;
+    const succeeded = stateOf(row) === 'succeeded';
     if (row.direction === 'export') {
-      if (live(row) || (row.state === 'succeeded' && !exportExpired(services, row))) continue;
+      if (live(row) || (succeeded && !exportExpired(services, row))) continue;
       // Past keeping, or the leftovers of an export that failed or was cancelled.
       const gone = remove(exportFile(services, row.job_id, (JSON.parse(row.options) as ExportOptions).format));
       if (gone) removed.exports += 1;
-      if (gone || row.state === 'succeeded') mark.run(now.toISOString(), row.job_id);
+      if (gone || succeeded) mark.run(now.toISOString(), row.job_id);
     } else {
       // An import that succeeded removed its upload itself, and said so.
       const uploads = uploadsOf(services, row);
@@ -93,7 +94,7 @@ export async function sweepTransfers(services: Services): Promise<{ exports: num
       let gone = 0;
       for (const f of uploads) if (remove(f)) gone += 1;
       removed.uploads += gone;
-      if (gone > 0 || row.state !== 'succeeded') mark.run(now.toISOString(), row.job_id);
+      if (gone > 0 || !succeeded) mark.run(now.toISOString(), row.job_id);
     }
   }
   removed.exports += sweepStrayExports(services);
