@@ -3,8 +3,8 @@
 
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { ConfigError, loadConfig, settingsHelp, type Config } from '../server/config.js';
-import { packageRoot, packageVersion } from '../server/packageRoot.js';
+import { ConfigError, loadConfig, settingsHelp, type Config } from '../server/ground/config.js';
+import { packageRoot, packageVersion } from '../server/ground/packageRoot.js';
 import { readBundleInfo } from '../installer/bundleInfo.js';
 import { closeOnSignals, startServer } from '../server/start.js';
 import { runAdminCommand } from '../server/admin/adminClient.js';
@@ -13,26 +13,16 @@ import { exportCommand, importCommand } from '../server/admin/transferCli.js';
 import { ensureDemoAccount } from '../server/accounts/demoAccount.js';
 import { loadDemoData, type DemoLoad } from '../server/demo/loadDemoData.js';
 import { formatLicense } from '../server/license/formatLicense.js';
-import type { LicenseReport } from '../server/license/licenseManager.js';
+import type { LicenseReport } from '../server/access/licenseManager.js';
 import type { OutboxEntry } from '../server/mail/outbox.js';
 import type { SmsOutboxEntry } from '../server/sms/smsOutbox.js';
 import type { PendingReview, ReviewDecision } from '../server/auth/signup/trialReview.js';
 import type { SetAsideRetry } from '../server/ingest/groupWriter.js';
-import type { RecentLines } from '../server/http/recentLogLines.js';
+import type { RecentLines } from '../server/ground/recentLogLines.js';
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import {
-  configFileOf,
-  DEFAULT_CONFIG_DIR,
-  DEFAULT_DATA_DIR,
-  DEFAULT_PREFIX,
-  DEFAULT_BIN_DIR,
-  isInstalled,
-  loadInstallation,
-  withInstallLock,
-  type Installation,
-} from '../installer/installation.js';
+import { configFileOf, DEFAULT_CONFIG_DIR, DEFAULT_DATA_DIR, DEFAULT_PREFIX, DEFAULT_BIN_DIR, isInstalled, loadInstallation, withInstallLock, type Installation } from '../installer/installation.js';
 import { install } from '../installer/install.js';
 import { resolveInstallOptions, type InstallFlags } from '../installer/installOptions.js';
 import { followLogs, recentLogs, startService, stopService } from '../installer/serviceManager.js';
@@ -132,10 +122,7 @@ async function admin(opts: InstallationOptions, name: string, args: Record<strin
   return (await runAdminCommand(resolveConfig(opts), name, args)).result;
 }
 
-const program = new Command('ppctl')
-  .description('pp: self-hosted product analytics')
-  .version(packageVersion())
-  .showHelpAfterError();
+const program = new Command('ppctl').description('pp: self-hosted product analytics').version(packageVersion()).showHelpAfterError();
 
 installationOptions(
   program
@@ -208,12 +195,10 @@ installationOptions(license.command('show').description('show the current licens
     process.stdout.write(opts.json ? JSON.stringify(report, null, 2) + '\n' : formatLicense(report));
   });
 
-jsonOption(installationOptions(license.command('remove').description('remove the current license (gated features turn off)'))).action(
-  async (opts: InstallationOptions & JsonOption) => {
-    await admin(opts, 'license.remove');
-    report(opts, { removed: true }, () => ['License removed; actor drill-down and saved segments are off.']);
-  },
-);
+jsonOption(installationOptions(license.command('remove').description('remove the current license (gated features turn off)'))).action(async (opts: InstallationOptions & JsonOption) => {
+  await admin(opts, 'license.remove');
+  report(opts, { removed: true }, () => ['License removed; actor drill-down and saved segments are off.']);
+});
 const mail = program.command('mail').description('outgoing mail');
 
 installationOptions(mail.command('outbox').description('list the mail outbox, newest first (queued, sent and failed; never the bodies)'))
@@ -260,7 +245,10 @@ installationOptions(review.command('list').description('organizations whose tria
     }
   });
 
-for (const [verb, past] of [['approve', 'approved'], ['reject', 'rejected']] as const) {
+for (const [verb, past] of [
+  ['approve', 'approved'],
+  ['reject', 'rejected'],
+] as const) {
   const description =
     verb === 'approve'
       ? 'start the held trial of an organization (its full length from now) and email its owners'
@@ -292,7 +280,9 @@ installationOptions(ingest.command('retry').description('load again the batches 
 
 const adminGroup = program.command('admin').description('account administration');
 
-jsonOption(installationOptions(adminGroup.command('reset-password <email>').description('set a new password for an account and sign out all its sessions, or with --link print a reset link for its owner')))
+jsonOption(
+  installationOptions(adminGroup.command('reset-password <email>').description('set a new password for an account and sign out all its sessions, or with --link print a reset link for its owner')),
+)
   .option('--password-file <file>', 'read the new password from this file (default: generate one and print it)')
   .option('--disable-mfa', 'also turn off two-factor authentication (lost authenticator and recovery codes)')
   .option('--link', 'change nothing now: print a one-hour, single-use link where the account owner chooses a new password (for a server that sends no email)')
@@ -329,7 +319,10 @@ installationOptions(
     .option('--json', 'print JSON'),
 ).action(async (opts: InstallationOptions & JsonOption & { project: string; file?: string; name?: string; domain?: string[] }) => {
   const text = opts.file ? readFileSync(opts.file, 'utf8') : readFileSync(0, 'utf8');
-  const values = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const values = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
   const result = (await admin(opts, 'keys.import-legacy', { project_id: Number(opts.project), values, name: opts.name, domains: opts.domain ?? [] })) as {
     imported: Array<{ id: number; prefix: string }>;
     skipped: Array<{ line: number; prefix?: string; reason: string }>;
@@ -360,7 +353,9 @@ installationOptions(
     .option('--map <column=field>', 'csv: where a column goes (a field, props.<key> or ignore); repeat it', collect, [])
     .option('--json', 'print progress and the result as JSON lines'),
 ).action(async (files: string[], opts: InstallationOptions & JsonOption & { project: string; format?: string; map: string[] }) => {
-  const code = await importCommand(resolveConfig(opts), { project: projectNumber(opts.project), files, format: opts.format, map: opts.map }, terminal(opts)).catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)));
+  const code = await importCommand(resolveConfig(opts), { project: projectNumber(opts.project), files, format: opts.format, map: opts.map }, terminal(opts)).catch((err: unknown) =>
+    fail(err instanceof Error ? err.message : String(err)),
+  );
   process.exitCode = code;
 });
 
@@ -375,7 +370,9 @@ installationOptions(
     .option('--output <file>', 'where to write it (default: project-<id>-events.<format>)')
     .option('--json', 'print JSON'),
 ).action(async (opts: InstallationOptions & JsonOption & { project: string; from?: string; to?: string; format: string; output?: string }) => {
-  const code = await exportCommand(resolveConfig(opts), { project: projectNumber(opts.project), from: opts.from, to: opts.to, format: opts.format, output: opts.output }, terminal(opts)).catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)));
+  const code = await exportCommand(resolveConfig(opts), { project: projectNumber(opts.project), from: opts.from, to: opts.to, format: opts.format, output: opts.output }, terminal(opts)).catch(
+    (err: unknown) => fail(err instanceof Error ? err.message : String(err)),
+  );
   process.exitCode = code;
 });
 
@@ -485,7 +482,8 @@ installationOptions(program.command('logs').description('recent server output (t
 /** A checkout's server logs to its terminal; while it runs it also keeps its last lines for this. */
 async function serverLogs(config: Config, lines: number, follow: boolean, print: (line: string) => void): Promise<void> {
   const first = await askRunningServer<RecentLines>(config, 'logs.recent', { lines });
-  if (!first) fail(`no server is running on ${path.resolve(config.data_dir)}; a server started with npm start or ppctl serve keeps its last log lines in memory, and ppctl logs shows them while it runs`);
+  if (!first)
+    fail(`no server is running on ${path.resolve(config.data_dir)}; a server started with npm start or ppctl serve keeps its last log lines in memory, and ppctl logs shows them while it runs`);
   for (const line of first.lines) print(line);
   let last = first.last;
   while (follow) {
@@ -497,11 +495,9 @@ async function serverLogs(config: Config, lines: number, follow: boolean, print:
   }
 }
 
-configDirOption(program.command('supervise', { hidden: true }).description('run the server under the supervisor in the foreground (what start detaches)')).action(
-  async (opts: ConfigDirOption) => {
-    process.exit(await supervise(installed(opts)));
-  },
-);
+configDirOption(program.command('supervise', { hidden: true }).description('run the server under the supervisor in the foreground (what start detaches)')).action(async (opts: ConfigDirOption) => {
+  process.exit(await supervise(installed(opts)));
+});
 
 installationOptions(program.command('migrate').description("apply this release's pending database migrations (the server must be stopped)"))
   .option('--json', 'print JSON')
@@ -539,7 +535,9 @@ installationOptions(program.command('backup').description('consistent snapshot o
     const result = await createBackup(config, { out: opts.out, configFile: config.config_file });
     if (opts.json) return say(JSON.stringify({ file: result.file, manifest: result.manifest }, null, 2));
     say(`backup written to ${result.file}`);
-    say(`  ${result.manifest.counts.events} events, ${result.manifest.counts.projects} projects, ${result.manifest.counts.users} users; pp ${result.manifest.pp_version}, taken ${result.via === 'socket' ? 'from the running server' : 'with the server stopped'}`);
+    say(
+      `  ${result.manifest.counts.events} events, ${result.manifest.counts.projects} projects, ${result.manifest.counts.users} users; pp ${result.manifest.pp_version}, taken ${result.via === 'socket' ? 'from the running server' : 'with the server stopped'}`,
+    );
   });
 
 jsonOption(installationOptions(program.command('restore <file>').description('verify a backup and replace the databases with it')))
@@ -548,7 +546,8 @@ jsonOption(installationOptions(program.command('restore <file>').description('ve
     const config = resolveConfig(opts);
     const inst = config.config_file && isInstalled(path.dirname(config.config_file)) ? loadInstallation(path.dirname(config.config_file)) : undefined;
     const running = await runningServerStatus(config);
-    if (running && !opts.stop) fail(`pp is running on ${config.data_dir} (pid ${running.pid}); restoring would pull the data from under it. Run again with --stop to stop it, restore and start it again.`);
+    if (running && !opts.stop)
+      fail(`pp is running on ${config.data_dir} (pid ${running.pid}); restoring would pull the data from under it. Run again with --stop to stop it, restore and start it again.`);
     if (running && !inst) fail(`pp is running on ${config.data_dir} (pid ${running.pid}) outside an installation; stop it first`);
     if (inst && running) await stopService(inst);
     const result = await restoreBackup(config, file, { configFile: inst?.configFile });

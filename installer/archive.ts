@@ -41,8 +41,18 @@ function runTar(args: string[], io: { input?: [Readable, ...Transform[]]; output
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
     // Handled at once (never an unhandled rejection) and judged once tar has exited: tar stops
     // reading at the end-of-archive blocks, so a closed input after a clean exit is no error.
-    const input = io.input ? pipeline([...io.input, child.stdin!]).then(() => undefined, (err: Error) => err) : Promise.resolve(undefined);
-    const output = io.output ? pipeline(child.stdout!, io.output).then(() => undefined, (err: Error) => err) : Promise.resolve(undefined);
+    const input = io.input
+      ? pipeline([...io.input, child.stdin!]).then(
+          () => undefined,
+          (err: Error) => err,
+        )
+      : Promise.resolve(undefined);
+    const output = io.output
+      ? pipeline(child.stdout!, io.output).then(
+          () => undefined,
+          (err: Error) => err,
+        )
+      : Promise.resolve(undefined);
     child.on('error', (err) => reject(new Error(`cannot run tar: ${err.message}`)));
     child.on('close', (code) => {
       void Promise.all([input, output]).then(([inputError, outputError]) => {

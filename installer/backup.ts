@@ -6,11 +6,11 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, st
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../server/config.js';
+import type { Config } from '../server/ground/config.js';
 import { runAdminCommand } from '../server/admin/adminClient.js';
 import { createTar, sha256File } from './archive.js';
 import { isRoot } from './serviceUser.js';
-import type { Snapshot, SnapshotFile } from './snapshot.js';
+import type { Snapshot, SnapshotFile } from '../server/admin/snapshot.js';
 
 export const BACKUP_FORMAT = 'pp-backup-1';
 export const MANIFEST_FILE = 'manifest.json';
@@ -34,7 +34,10 @@ export function backupsDir(config: Config): string {
 }
 
 function stamp(date: Date): string {
-  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
 }
 
 export async function createBackup(config: Config, options: { out?: string; configFile?: string; label?: string } = {}): Promise<BackupResult> {

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, Option } from 'commander';
-import { packageRoot } from '../server/packageRoot.js';
+import { packageRoot } from '../server/ground/packageRoot.js';
 import { createTarGz, sha256File, writeChecksum } from './archive.js';
 import { BUNDLE_INFO, type BundleInfo } from './bundleInfo.js';
 import { BUNDLED_NODE, MIN_GLIBC, nodeRuntime } from './nodeRuntime.js';
@@ -122,7 +122,11 @@ function addMigrations(from: string, to: string): void {
 
 function gitCommit(root: string): string | null {
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() || null;
+    return (
+      execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim() || null
+    );
   } catch {
     return null;
   }
@@ -148,7 +152,7 @@ async function main(): Promise<void> {
     .option('--out-dir <dir>', 'where the tarball and SHA256SUMS go (default dist/bundle)')
     .option('--cache-dir <dir>', 'cache of the Node runtime and production packages (default ~/.cache/pp-bundle)')
     .option('--gzip-level <n>', 'gzip level 0-9 (default 6; 0 stores without compressing, for quick test builds)')
-    .addOption(new Option('--version <v>', 'test/vendor builds: release version other than package.json\'s'))
+    .addOption(new Option('--version <v>', "test/vendor builds: release version other than package.json's"))
     .addOption(new Option('--extra-migrations <dir>', 'test/vendor builds: add DIR/sqlite and DIR/duckdb migration files (repeatable)').argParser(collect).default([]))
     .parse(process.argv);
   const opts = program.opts<{ outDir?: string; cacheDir?: string; gzipLevel?: string; version?: string; extraMigrations: string[] }>();

@@ -7,12 +7,12 @@ import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import { runAdminCommand } from '../server/admin/adminClient.js';
-import type { LicenseReport } from '../server/license/licenseManager.js';
+import type { LicenseReport } from '../server/access/licenseManager.js';
 import { planMigrations, readMigrations, migrationsDir } from '../server/store/migrate.js';
 import { JOURNAL_DIR, journalFiles } from '../server/ingest/journal.js';
 import { listBackups } from './backup.js';
 import { readBundleInfo } from './bundleInfo.js';
-import { checkDatabaseFiles, type DatabaseReport } from './databaseChecks.js';
+import { checkDatabaseFiles, type DatabaseReport } from '../server/admin/databaseChecks.js';
 import { freeBytes } from './diskSpace.js';
 import { checkHealth, localUrl } from './health.js';
 import { currentLink, currentVersion, type Installation } from './installation.js';
@@ -22,7 +22,7 @@ import { serviceState } from './serviceManager.js';
 import { lookupUser } from './serviceUser.js';
 import { readCertificate } from './tlsCertificate.js';
 import { describeBlocker, firstBlocked, pathUser } from './pathAccess.js';
-import type { Config } from '../server/config.js';
+import type { Config } from '../server/ground/config.js';
 
 export type Level = 'ok' | 'warn' | 'fail';
 
@@ -61,7 +61,8 @@ export async function runDoctor(inst: Installation, now = new Date()): Promise<C
     const wrong = filesNotOwnedBy(config.data_dir, user.uid);
     const dataMode = statSync(config.data_dir).mode & 0o777;
     if (blocked) add('permissions', 'fail', describeBlocker(serviceUser, config.data_dir, 'data folder', blocked, 'or move the data folder'));
-    else if (wrong.length) add('permissions', 'fail', `not owned by ${user.name}: ${wrong.slice(0, 3).join(', ')}${wrong.length > 3 ? ` and ${wrong.length - 3} more` : ''}`, `chown -R ${user.name}: ${config.data_dir}`);
+    else if (wrong.length)
+      add('permissions', 'fail', `not owned by ${user.name}: ${wrong.slice(0, 3).join(', ')}${wrong.length > 3 ? ` and ${wrong.length - 3} more` : ''}`, `chown -R ${user.name}: ${config.data_dir}`);
     else if (dataMode & 0o077) add('permissions', 'warn', `${config.data_dir} is open to other users (mode ${dataMode.toString(8)})`, `chmod 700 ${config.data_dir}`);
     else add('permissions', 'ok', `${config.data_dir} owned by ${user.name}, mode 700`);
   }
@@ -134,7 +135,11 @@ async function serverChecks(config: Config, service: ServiceContext, add: Add, n
   // Databases and migrations.
   const db: DatabaseReport | undefined = running
     ? await askRunningServer<DatabaseReport>(config, 'doctor.databases').catch(() => undefined)
-    : await checkDatabaseFiles(config.data_dir).catch((err: Error) => ({ sqlite: { ok: false, detail: err.message }, duckdb: { ok: false, detail: err.message }, applied: { sqlite: [], duckdb: [] } }));
+    : await checkDatabaseFiles(config.data_dir).catch((err: Error) => ({
+        sqlite: { ok: false, detail: err.message },
+        duckdb: { ok: false, detail: err.message },
+        applied: { sqlite: [], duckdb: [] },
+      }));
   if (!db) add('databases', 'fail', 'the running server did not answer the integrity check', 'ppctl logs');
   else {
     for (const engine of ['sqlite', 'duckdb'] as const) {
@@ -158,10 +163,19 @@ async function serverChecks(config: Config, service: ServiceContext, add: Add, n
   const journalDir = path.join(config.data_dir, JOURNAL_DIR);
   const journal = journalFiles(journalDir);
   if (journal.setAside > 0) {
-    add('ingest', 'warn', `${journal.setAside} answered ingest batch${journal.setAside === 1 ? '' : 'es'} could not be loaded and ${journal.setAside === 1 ? 'is' : 'are'} set aside in ${journalDir}`,
-      'the log says why ("a journaled batch could not be loaded"); once that is fixed (a full disk: free space), ppctl ingest retry loads them; see docs/ingestion.md, Durability');
+    add(
+      'ingest',
+      'warn',
+      `${journal.setAside} answered ingest batch${journal.setAside === 1 ? '' : 'es'} could not be loaded and ${journal.setAside === 1 ? 'is' : 'are'} set aside in ${journalDir}`,
+      'the log says why ("a journaled batch could not be loaded"); once that is fixed (a full disk: free space), ppctl ingest retry loads them; see docs/ingestion.md, Durability',
+    );
   } else if (!running && journal.segments > 0) {
-    add('ingest', 'warn', `the ingest journal holds answered events not loaded yet (${journal.segments} segment${journal.segments === 1 ? '' : 's'})`, 'they are loaded when the server starts: ppctl start');
+    add(
+      'ingest',
+      'warn',
+      `the ingest journal holds answered events not loaded yet (${journal.segments} segment${journal.segments === 1 ? '' : 's'})`,
+      'they are loaded when the server starts: ppctl start',
+    );
   } else add('ingest', 'ok', 'no answered event is waiting outside the event store');
 
   // License and clock: the running server's view, or (stopped, nothing pending) the stored license verified here.
@@ -197,7 +211,8 @@ async function serverChecks(config: Config, service: ServiceContext, add: Add, n
 
   const latest = listBackups(config)[0];
   if (!latest) add('backup', 'warn', `no backup in ${path.join(config.data_dir, 'backups')}`, 'ppctl backup (and copy it off this machine)');
-  else if (now.getTime() - latest.mtime.getTime() > 7 * DAY_MS) add('backup', 'warn', `the latest backup is from ${latest.mtime.toISOString()}`, 'ppctl backup regularly (cron), and copy it off this machine');
+  else if (now.getTime() - latest.mtime.getTime() > 7 * DAY_MS)
+    add('backup', 'warn', `the latest backup is from ${latest.mtime.toISOString()}`, 'ppctl backup regularly (cron), and copy it off this machine');
   else add('backup', 'ok', `latest ${path.basename(latest.file)} (${latest.mtime.toISOString()})`);
 }
 

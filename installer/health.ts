@@ -3,7 +3,7 @@
 
 import http from 'node:http';
 import https from 'node:https';
-import type { Config } from '../server/config.js';
+import type { Config } from '../server/ground/config.js';
 
 export type Health = { ok: true; version: string } | { ok: false; error: string };
 

@@ -7,10 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, copyFileSync, cpSync, existsSync, lstatSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig, type Config } from '../server/config.js';
+import { loadConfig, type Config } from '../server/ground/config.js';
 import { openServices } from '../server/openServices.js';
-import { createLogger } from '../server/http/logger.js';
-import { packageRoot } from '../server/packageRoot.js';
+import { createLogger } from '../server/ground/logger.js';
+import { packageRoot } from '../server/ground/packageRoot.js';
 import { countUsers, createUser } from '../server/accounts/users.js';
 import { addMembership, createOrganization } from '../server/accounts/organizations.js';
 import { createProject, isTimeZone } from '../server/accounts/projects.js';
@@ -88,7 +88,11 @@ export function checkInstallOptions(opts: InstallOptions, needOwner: boolean): v
   if (!Number.isInteger(opts.port) || opts.port < 1 || opts.port > 65535) throw new InstallerError(`--port must be 1-65535, got ${opts.port}`);
   if (opts.baseUrl !== undefined && !/^https?:\/\/[^/]+/.test(opts.baseUrl)) throw new InstallerError(`--base-url must be an http(s) URL, got ${JSON.stringify(opts.baseUrl)}`);
   if (opts.tls.mode === 'files') checkCertificatePair(opts.tls.cert, opts.tls.key);
-  for (const [flag, dir] of [['--prefix', opts.prefix], ['--data-dir', opts.dataDir], ['--config-dir', opts.configDir]] as const) {
+  for (const [flag, dir] of [
+    ['--prefix', opts.prefix],
+    ['--data-dir', opts.dataDir],
+    ['--config-dir', opts.configDir],
+  ] as const) {
     if (!path.isAbsolute(dir)) throw new InstallerError(`${flag} must be an absolute path, got ${dir}`);
   }
 }

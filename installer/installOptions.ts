@@ -95,14 +95,15 @@ async function ask(flags: InstallFlags, base: InstallOptions): Promise<InstallOp
   if (!flags.dataDir) o.dataDir = await input({ message: 'Data folder', default: o.dataDir });
   if (!flags.port) o.port = Number(await input({ message: 'Port', default: String(o.port), validate: (v) => (/^\d+$/.test(v) && Number(v) > 0 && Number(v) < 65536) || 'a port number, 1-65535' }));
   if (!flags.tls) {
-    const mode = await select({ message: 'TLS', choices: [
-      { name: 'off (plain HTTP, or TLS ends at a proxy in front of pp)', value: 'off' },
-      { name: 'self-signed certificate made now', value: 'self-signed' },
-      { name: 'my certificate and key files', value: 'files' },
-    ] });
-    o.tls = mode === 'files'
-      ? { mode: 'files', cert: await input({ message: 'Certificate file (PEM)' }), key: await input({ message: 'Private key file (PEM)' }) }
-      : parseTls(mode);
+    const mode = await select({
+      message: 'TLS',
+      choices: [
+        { name: 'off (plain HTTP, or TLS ends at a proxy in front of pp)', value: 'off' },
+        { name: 'self-signed certificate made now', value: 'self-signed' },
+        { name: 'my certificate and key files', value: 'files' },
+      ],
+    });
+    o.tls = mode === 'files' ? { mode: 'files', cert: await input({ message: 'Certificate file (PEM)' }), key: await input({ message: 'Private key file (PEM)' }) } : parseTls(mode);
   }
   const scheme = o.tls.mode === 'off' ? 'http' : 'https';
   if (!flags.baseUrl) o.baseUrl = await input({ message: 'Public URL of this server', default: `${scheme}://${os.hostname()}:${o.port}` });
@@ -112,7 +113,14 @@ async function ask(flags: InstallFlags, base: InstallOptions): Promise<InstallOp
     await password({ message: 'Owner password again', mask: '*', validate: (v) => v === first || 'the passwords differ' });
     o.adminPassword = first;
   }
-  if (!flags.signupMode) o.signupMode = await select({ message: 'Who may register', choices: [{ name: 'invited people only', value: 'closed' as const }, { name: 'anyone who reaches the server', value: 'legacy' as const }] });
+  if (!flags.signupMode)
+    o.signupMode = await select({
+      message: 'Who may register',
+      choices: [
+        { name: 'invited people only', value: 'closed' as const },
+        { name: 'anyone who reaches the server', value: 'legacy' as const },
+      ],
+    });
   if (flags.systemd === undefined && systemdRunning()) o.service = (await confirm({ message: 'Run pp as the systemd service pp.service?', default: true })) ? 'systemd' : 'process';
   const summary = [`prefix ${o.prefix}`, `data ${o.dataDir}`, `config ${o.configDir}`, `URL ${o.baseUrl}`, `port ${o.port}`, `TLS ${o.tls.mode}`, `owner ${o.adminEmail}`, `service ${o.service}`];
   if (!(await confirm({ message: `Install with: ${summary.join(', ')}?`, default: true }))) throw new InstallerError('installation cancelled; nothing was changed');

@@ -4,7 +4,7 @@
 
 import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig, type Config } from '../server/config.js';
+import { loadConfig, type Config } from '../server/ground/config.js';
 import { compareVersions, isVersion } from './versions.js';
 
 export const DEFAULT_PREFIX = '/opt/pp';

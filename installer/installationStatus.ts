@@ -6,7 +6,7 @@ import { JOURNAL_DIR } from '../server/ingest/journal.js';
 import { currentVersion, listReleases, type Installation } from './installation.js';
 import { checkHealth, localUrl } from './health.js';
 import { askRunningServer, reachable, runningServerStatus } from './runningServer.js';
-import type { Config } from '../server/config.js';
+import type { Config } from '../server/ground/config.js';
 import { serviceState } from './serviceManager.js';
 
 /** What the server holding a data folder says about itself: all a checkout's `npm start` server has. */
@@ -80,9 +80,15 @@ export async function installationStatus(inst: Installation): Promise<Installati
 /** For a person: an installation's status, or (a checkout's server) the server's alone. */
 export function formatStatus(s: InstallationStatus | ServerView): string {
   const inst = 'manager' in s ? s : undefined;
-  const manager = !inst ? 'no service: a server started by npm start or ppctl serve' : inst.manager === 'systemd' ? 'systemd pp.service' : `supervised process${inst.manager_pid ? `, supervisor pid ${inst.manager_pid}` : ''}`;
+  const manager = !inst
+    ? 'no service: a server started by npm start or ppctl serve'
+    : inst.manager === 'systemd'
+      ? 'systemd pp.service'
+      : `supervised process${inst.manager_pid ? `, supervisor pid ${inst.manager_pid}` : ''}`;
   const head = !s.running
-    ? inst ? `pp ${inst.version} is not running (${manager})` : `no pp server is running on ${s.data_dir}`
+    ? inst
+      ? `pp ${inst.version} is not running (${manager})`
+      : `no pp server is running on ${s.data_dir}`
     : s.ready
       ? `pp ${s.running_version} is running and ready at ${s.url} (${manager}, server pid ${s.server_pid}, up ${s.uptime_s} s)`
       : `pp ${s.running_version} is running but not ready at ${s.url}: ${s.error}`;

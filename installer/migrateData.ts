@@ -1,9 +1,9 @@
 // `ppctl migrate`: applies this release's pending migrations to a stopped installation. An upgrade
 // runs it with the new release's code before switching over; a running server migrated at its start.
 
-import type { Config } from '../server/config.js';
+import type { Config } from '../server/ground/config.js';
 import { openServices } from '../server/openServices.js';
-import { createLogger } from '../server/http/logger.js';
+import { createLogger } from '../server/ground/logger.js';
 import { InstallerError } from './installation.js';
 import { runningServerStatus } from './runningServer.js';
 

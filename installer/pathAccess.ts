@@ -28,7 +28,11 @@ export function pathUser(name: string, account: { uid: number; gid: number } | u
   if (!account) return { name, uid: -1, gid: -1, groups: [] };
   let groups: number[] = [account.gid];
   try {
-    groups = execFileSync('id', ['-G', name], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim().split(/\s+/).map(Number);
+    groups = execFileSync('id', ['-G', name], { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim()
+      .split(/\s+/)
+      .map(Number);
   } catch {
     // Without `id`, the primary group is all we know.
   }

@@ -111,7 +111,10 @@ function checkAgainstLock(stage: string, lock: { packages: Record<string, LockEn
     const got = installedVersion(`node_modules/${name}`);
     if (got !== version) problems.push(`node_modules/${name} is ${got ?? 'missing'}, the bundle override says ${version}`);
   }
-  for (const { where, optional } of requiredPackages(lock.packages, roots.filter((r) => !(r in BUNDLE_OVERRIDES)))) {
+  for (const { where, optional } of requiredPackages(
+    lock.packages,
+    roots.filter((r) => !(r in BUNDLE_OVERRIDES)),
+  )) {
     const entry = lock.packages[where]!;
     const got = installedVersion(where);
     if (got === undefined) {

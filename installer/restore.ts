@@ -5,13 +5,13 @@
 import { chownSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../server/config.js';
+import type { Config } from '../server/ground/config.js';
 import { migrationsDir, planMigrations, readMigrations } from '../server/store/migrate.js';
 import { extractTar, listTar, sha256File } from './archive.js';
 import { BACKUP_FORMAT, backupsDir, CONFIG_ENTRY, MANIFEST_FILE, type BackupManifest } from './backup.js';
 import { InstallerError } from './installation.js';
 import { isRoot } from './serviceUser.js';
-import { EVENTS_FILE, META_FILE, SECRET_FILE } from './snapshot.js';
+import { EVENTS_FILE, META_FILE, SECRET_FILE } from '../server/admin/snapshot.js';
 import { JOURNAL_DIR } from '../server/ingest/journal.js';
 
 export interface RestoreResult {

@@ -3,7 +3,7 @@
 
 import http from 'node:http';
 import { existsSync } from 'node:fs';
-import type { Config } from '../server/config.js';
+import type { Config } from '../server/ground/config.js';
 import { adminSocketPath } from '../server/admin/adminSocket.js';
 import { InstallerError } from './installation.js';
 import { listenOf, type Listen } from './health.js';

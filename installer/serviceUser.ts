@@ -25,10 +25,14 @@ export function defaultUserName(): string {
 export function lookupUser(name: string): ServiceUser | undefined {
   let line: string | undefined;
   try {
-    line = execFileSync('getent', ['passwd', name], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    line = execFileSync('getent', ['passwd', name], { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     // No getent (minimal images): the local passwd file is where a system account lives anyway.
-    line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.split(':')[0] === name);
+    line = readFileSync('/etc/passwd', 'utf8')
+      .split('\n')
+      .find((l) => l.split(':')[0] === name);
   }
   if (!line) return undefined;
   const fields = line.split(':');

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { packageRoot } from '../server/packageRoot.js';
+import { packageRoot } from '../server/ground/packageRoot.js';
 import { currentLink, ensureDir, logDirOf, logFileOf, pidFileOf, type Installation } from './installation.js';
 import { LogFile } from './logFile.js';
 import { chownTree, isRoot, lookupUser, type ServiceUser } from './serviceUser.js';

@@ -51,17 +51,24 @@ export async function createSupportBundle(inst: Installation, out: string): Prom
     mkdirSync(root);
     const running = await runningServerStatus(inst.config);
     const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;
-    write('versions.json', JSON.stringify({
-      current_release: currentVersion(inst.record.prefix) ?? null,
-      running_version: running?.version ?? null,
-      node: process.version,
-      os: osRelease(),
-      kernel: `${os.type()} ${os.release()} ${os.arch()}`,
-      glibc: report?.header?.glibcVersionRuntime ?? null,
-      cpus: os.cpus().length,
-      memory_bytes: os.totalmem(),
-      collected_at: new Date().toISOString(),
-    }, null, 2) + '\n');
+    write(
+      'versions.json',
+      JSON.stringify(
+        {
+          current_release: currentVersion(inst.record.prefix) ?? null,
+          running_version: running?.version ?? null,
+          node: process.version,
+          os: osRelease(),
+          kernel: `${os.type()} ${os.release()} ${os.arch()}`,
+          glibc: report?.header?.glibcVersionRuntime ?? null,
+          cpus: os.cpus().length,
+          memory_bytes: os.totalmem(),
+          collected_at: new Date().toISOString(),
+        },
+        null,
+        2,
+      ) + '\n',
+    );
     write('config.json', JSON.stringify(redact(JSON.parse(readFileSync(inst.configFile, 'utf8'))), null, 2) + '\n');
     write('install.json', JSON.stringify(inst.record, null, 2) + '\n');
     const stats = running ? await askRunningServer(inst.config, 'data.stats').catch((err: Error) => ({ error: err.message })) : null;
@@ -83,6 +90,8 @@ export async function createSupportBundle(inst: Installation, out: string): Prom
 }
 
 export function defaultSupportBundleName(now = new Date()): string {
-  return `pp-support-${os.hostname()}-${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}.tar.gz`;
+  return `pp-support-${os.hostname()}-${now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}.tar.gz`;
 }
-

@@ -37,7 +37,10 @@ export function selfSignedCertificate(input: SelfSignedInput): PemPair {
   cert.serialNumber = serial.toString('hex');
   cert.validity.notBefore = new Date(input.now.getTime() - 60_000);
   cert.validity.notAfter = new Date(input.now.getTime() + (input.days ?? SELF_SIGNED_DAYS) * 86_400_000);
-  const subject = [{ name: 'commonName', value: names[0]! }, { name: 'organizationName', value: 'pp self-signed' }];
+  const subject = [
+    { name: 'commonName', value: names[0]! },
+    { name: 'organizationName', value: 'pp self-signed' },
+  ];
   cert.setSubject(subject);
   cert.setIssuer(subject);
   cert.setExtensions([

@@ -11,25 +11,15 @@ import { planMigrations, readMigrations } from '../server/store/migrate.js';
 import { extractTarGz, gzipUnpackedSize, readChecksums, readTarGzMember, sha256File } from './archive.js';
 import { createBackup } from './backup.js';
 import { readBundleInfo, type BundleInfo } from './bundleInfo.js';
-import { checkDatabaseFiles } from './databaseChecks.js';
+import { checkDatabaseFiles } from '../server/admin/databaseChecks.js';
 import { freeBytes, mib, sameFileSystem, sizeOf } from './diskSpace.js';
-import {
-  currentVersion,
-  InstallerError,
-  loadInstallation,
-  pruneReleases,
-  releaseDir,
-  releasesDir,
-  saveRecord,
-  switchCurrent,
-  type Installation,
-} from './installation.js';
+import { currentVersion, InstallerError, loadInstallation, pruneReleases, releaseDir, releasesDir, saveRecord, switchCurrent, type Installation } from './installation.js';
 import { restoreBackup } from './restore.js';
 import { run } from './run.js';
 import { runningServerStatus, askRunningServer } from './runningServer.js';
 import { startService, stopService } from './serviceManager.js';
 import { chownTree, lookupUser, spawnIdentity } from './serviceUser.js';
-import { EVENTS_FILE, META_FILE } from './snapshot.js';
+import { EVENTS_FILE, META_FILE } from '../server/admin/snapshot.js';
 import { compareVersions, isVersion } from './versions.js';
 import type { AppliedMigration } from '../server/store/migrate.js';
 
@@ -74,7 +64,8 @@ export async function upgrade(inst: Installation, opts: UpgradeOptions, log: Log
   const to = info.version;
   const order = compareVersions(to, from);
   if (order === 0) return { from, to, outcome: 'already-current', migrations: [] };
-  if (order < 0) throw new InstallerError(`${path.basename(bundle)} holds pp ${to}, older than the installed ${from}: downgrades are refused (\`ppctl rollback\` returns to the release before the last upgrade)`);
+  if (order < 0)
+    throw new InstallerError(`${path.basename(bundle)} holds pp ${to}, older than the installed ${from}: downgrades are refused (\`ppctl rollback\` returns to the release before the last upgrade)`);
   preflightSpace(inst, bundle);
 
   const incoming = path.join(releasesDir(inst.record.prefix), `.incoming-${randomBytes(6).toString('hex')}`);
@@ -156,10 +147,16 @@ function preflightSpace(inst: Installation, bundle: string): void {
   const release = gzipUnpackedSize(bundle) + MARGIN;
   const d = inst.config.data_dir;
   const backup = sizeOf([META_FILE, `${META_FILE}-wal`, EVENTS_FILE, `${EVENTS_FILE}.wal`].map((f) => path.join(d, f))) + MARGIN;
-  const needs = sameFileSystem(inst.record.prefix, d) ? [{ dir: d, bytes: release + backup }] : [{ dir: inst.record.prefix, bytes: release }, { dir: d, bytes: backup }];
+  const needs = sameFileSystem(inst.record.prefix, d)
+    ? [{ dir: d, bytes: release + backup }]
+    : [
+        { dir: inst.record.prefix, bytes: release },
+        { dir: d, bytes: backup },
+      ];
   for (const { dir, bytes } of needs) {
     const free = freeBytes(dir);
-    if (free < bytes) throw new InstallerError(`not enough free disk space for the upgrade on the file system of ${dir}: ${mib(free)} free, ${mib(bytes)} needed (the new release plus a backup of the data)`);
+    if (free < bytes)
+      throw new InstallerError(`not enough free disk space for the upgrade on the file system of ${dir}: ${mib(free)} free, ${mib(bytes)} needed (the new release plus a backup of the data)`);
   }
 }
 
@@ -235,9 +232,7 @@ export async function rollback(inst: Installation, opts: { yes: boolean; healthT
   const previous = releaseDir(inst.record.prefix, last.from);
   if (!existsSync(previous)) throw new InstallerError(`release ${last.from} is no longer in ${path.dirname(previous)}`);
   const running = await runningServerStatus(inst.config);
-  const applied = running
-    ? await askRunningServer<{ sqlite: AppliedMigration[]; duckdb: AppliedMigration[] }>(inst.config, 'migrations')
-    : (await checkDatabaseFiles(inst.config.data_dir)).applied;
+  const applied = running ? await askRunningServer<{ sqlite: AppliedMigration[]; duckdb: AppliedMigration[] }>(inst.config, 'migrations') : (await checkDatabaseFiles(inst.config.data_dir)).applied;
   const restore = !knowsMigrations(previous, applied!);
   if (restore && !existsSync(last.backup)) throw new InstallerError(`${last.to} changed the database schema and the backup taken before the upgrade (${last.backup}) is gone; cannot roll back`);
   if (restore && !opts.yes) {

@@ -2,18 +2,7 @@
 // `message` says it for a person. Mapping to HTTP or exit codes is left to callers.
 import type { VerifiedLicense } from './verifyLicense.js';
 
-export type LicenseCheck =
-  | 'format'
-  | 'alg'
-  | 'typ'
-  | 'kid'
-  | 'signature'
-  | 'iss'
-  | 'aud'
-  | 'claims'
-  | 'install_id'
-  | 'nbf'
-  | 'expired';
+export type LicenseCheck = 'format' | 'alg' | 'typ' | 'kid' | 'signature' | 'iss' | 'aud' | 'claims' | 'install_id' | 'nbf' | 'expired';
 
 export class LicenseError extends Error {
   override readonly name = 'LicenseError';

@@ -32,9 +32,7 @@ const day = (date: Date): string => date.toISOString().slice(0, 10);
 const plural = (n: number): string => `${n} day${n === 1 ? '' : 's'}`;
 
 function expiringWarning(license: VerifiedLicense, daysLeft: number): string {
-  const after = license.grace_days > 0
-    ? `A ${license.grace_days}-day grace period follows, then actor drill-down and saved segments turn off`
-    : 'Actor drill-down and saved segments then turn off';
+  const after = license.grace_days > 0 ? `A ${license.grace_days}-day grace period follows, then actor drill-down and saved segments turn off` : 'Actor drill-down and saved segments then turn off';
   return `License for ${license.licensee} expires in ${plural(daysLeft)}, on ${day(license.expires_at)}. ${after}. Ingestion, reports and export are not affected.`;
 }
 

@@ -1,14 +1,7 @@
 // Verifies a license token against the trusted keys and a trusted `now`, returning its
 // contents or throwing a LicenseError naming the first failed check. Storage is not here.
 import { compactVerify, decodeProtectedHeader, errors } from 'jose';
-import {
-  LICENSE_ALG,
-  LICENSE_AUDIENCE,
-  LICENSE_ISSUER,
-  LICENSE_TYP,
-  parseLicenseClaims,
-  type LicenseClaims,
-} from './licenseClaims.js';
+import { LICENSE_ALG, LICENSE_AUDIENCE, LICENSE_ISSUER, LICENSE_TYP, parseLicenseClaims, type LicenseClaims } from './licenseClaims.js';
 import { LicenseError } from './LicenseError.js';
 import type { TrustedKeys } from './trustedKeys.js';
 

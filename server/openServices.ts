@@ -4,20 +4,20 @@
 // the server at start and by CLI commands that run while no server holds the files.
 
 import path from 'node:path';
-import type { Config } from './config.js';
-import { systemClock, type Clock } from './clock.js';
-import { createLogger, type Logger } from './http/logger.js';
-import { RecentLogLines } from './http/recentLogLines.js';
+import type { Config } from './ground/config.js';
+import { systemClock, type Clock } from './ground/clock.js';
+import { createLogger, type Logger } from './ground/logger.js';
+import { RecentLogLines } from './ground/recentLogLines.js';
 import { RateLimiter } from './http/rateLimit.js';
-import { packageVersion } from './packageRoot.js';
-import type { Services } from './services.js';
+import { packageVersion } from './ground/packageRoot.js';
+import type { Services } from './http/services.js';
 import { DuckDbEngine } from './engine/duckdb/duckDbEngine.js';
 import { migrateMeta, type Migration } from './store/migrate.js';
 import { migrateEvents } from './engine/duckdb/migrations.js';
-import { loadSecret } from './store/secret.js';
+import { loadSecret } from './ground/secret.js';
 import { openMetaDb } from './store/sqlite.js';
 import { prepareDataDir } from './store/dataDir.js';
-import { LicenseManager } from './license/licenseManager.js';
+import { LicenseManager } from './access/licenseManager.js';
 import { createIngestWriter, openIngestWriter } from './ingest/groupWriter.js';
 import { deriveStored } from './labeled/derive.js';
 import { EventBus } from './ingest/eventBus.js';

@@ -4,7 +4,7 @@
 // made with the services (openServices.ts); commands that open the stores without a server
 // (ppctl) start none of them, so what they queue waits for the next server.
 
-import type { Services } from './services.js';
+import type { Services } from './http/services.js';
 import { ingestWriter } from './ingest/groupWriter.js';
 import { startTrialReminders } from './billing/trialReminders.js';
 import { resumeDeletions, RULE_SYNC } from './labeled/rules.js';
@@ -25,7 +25,10 @@ export const WORKERS: readonly Worker[] = [
     // Built ahead of the first request (it reads up to half its capacity of rows); a failure leaves
     // it to the first group, which then reports it.
     name: 'ingest duplicate filter',
-    start: (s) => void ingestWriter(s).prepare().catch((err: unknown) => s.log.warn({ err }, 'duplicate filter not built at start')),
+    start: (s) =>
+      void ingestWriter(s)
+        .prepare()
+        .catch((err: unknown) => s.log.warn({ err }, 'duplicate filter not built at start')),
   },
   {
     name: 'actor-day rollups',

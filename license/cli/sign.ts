@@ -38,7 +38,10 @@ function parseDate(value: string): Date {
 }
 
 function parseFeatures(value: string): string[] {
-  return value.split(',').map((f) => f.trim()).filter((f) => f !== '');
+  return value
+    .split(',')
+    .map((f) => f.trim())
+    .filter((f) => f !== '');
 }
 
 function parseGraceDays(value: string): number {
@@ -64,7 +67,12 @@ function kidFromKeyFile(file: string): string {
 }
 
 function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'customer';
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'customer'
+  );
 }
 
 function readPrivateKey(file: string): KeyObject {

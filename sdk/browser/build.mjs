@@ -139,12 +139,14 @@ function parseArgs(argv) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const opts = parseArgs(process.argv.slice(2));
-  build(opts).then((built) => {
-    if (!opts.release) return;
-    const target = release(built, opts.releasedDir);
-    if (!opts.quiet) console.log(`released → ${target}`);
-  }).catch((err) => {
-    console.error(err instanceof Error ? err.message : err);
-    process.exit(1);
-  });
+  build(opts)
+    .then((built) => {
+      if (!opts.release) return;
+      const target = release(built, opts.releasedDir);
+      if (!opts.quiet) console.log(`released → ${target}`);
+    })
+    .catch((err) => {
+      console.error(err instanceof Error ? err.message : err);
+      process.exit(1);
+    });
 }

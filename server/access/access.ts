@@ -14,17 +14,7 @@ import type { Role } from './roles.js';
  * the query string, like an export's download link) and `share_token` (a public link's
  * token in its path), which the handler opens once the request is read.
  */
-export type Credential =
-  | 'none'
-  | 'access_token'
-  | 'refresh_cookie'
-  | 'ingest_key'
-  | 'payload_key'
-  | 'release_token'
-  | 'share_token'
-  | 'email_token'
-  | 'signed_link'
-  | 'provider_signature';
+export type Credential = 'none' | 'access_token' | 'refresh_cookie' | 'ingest_key' | 'payload_key' | 'release_token' | 'share_token' | 'email_token' | 'signed_link' | 'provider_signature';
 
 /**
  * What an access-token route is about: a project of the caller's organization (`{id}`), the

@@ -3,8 +3,8 @@
 // restricted to one project reaches nothing else (another project 404, organization-wide 403).
 
 import type { Request, RequestHandler } from 'express';
-import type { Services } from '../services.js';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../ground/errors.js';
 import { atLeast, type Role } from './roles.js';
 import type { Scope } from './access.js';
 import { getProject, type Project } from '../accounts/projects.js';

@@ -1,8 +1,8 @@
 // Changing and removing members. Owners are changed only by owners, nobody becomes owner except by an
 // owner, and an organization never loses its last owner. Each check and its write share a transaction.
 
-import type { Services } from '../services.js';
-import { ConflictError, ForbiddenError, NotFoundError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '../ground/errors.js';
 import { countOwners, getMembership, listMembers, removeMembership, setMembershipRole, type Member } from './organizations.js';
 import type { Role } from '../access/roles.js';
 

@@ -18,7 +18,11 @@ const ORG_ID: Parameter = { name: 'orgID', in: 'path', required: true, schema: I
 const PROJECT_ID: Parameter = { name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1, maximum: 2147483647 } };
 
 const list = (item: string) =>
-  ({ type: 'object', required: ['items', 'next_cursor'], properties: { items: { type: 'array', items: ref(item) }, next_cursor: { type: 'null', description: 'these lists are short and come whole' } } }) as JsonSchema;
+  ({
+    type: 'object',
+    required: ['items', 'next_cursor'],
+    properties: { items: { type: 'array', items: ref(item) }, next_cursor: { type: 'null', description: 'these lists are short and come whole' } },
+  }) as JsonSchema;
 
 function op(tag: string, operationId: string, summary: string, rest: Partial<Operation> & { responses: Record<string, unknown> }): Operation {
   return { operationId, summary, tags: [tag], ...rest };
@@ -115,13 +119,13 @@ export const accountsOpenApi: OpenApiFragment = {
     },
     '/api/v1/orgs/{orgID}/members/{userID}': {
       patch: op('orgs', 'changeMemberRole', "Change a member's role (admin+; owners only by owners)", {
-        description: 'Only an owner may change an owner or grant the owner role (else 403). Demoting the last owner is 409 `last_owner`. The new role applies to the member\'s next request.',
+        description: "Only an owner may change an owner or grant the owner role (else 403). Demoting the last owner is 409 `last_owner`. The new role applies to the member's next request.",
         parameters: [ORG_ID, { name: 'userID', in: 'path', required: true, schema: ID64 }],
         requestBody: jsonBody({ type: 'object', additionalProperties: false, required: ['role'], properties: { role: ROLE } }),
         responses: { '200': jsonResponse('the member', ref('Member')), ...errors(400, 401, 403, 404, 409, 422, 429) },
       }),
       delete: op('orgs', 'removeMember', 'Remove a member (admin+; owners only by owners)', {
-        description: 'The removed member\'s next request is 401. Removing the last owner is 409 `last_owner`.',
+        description: "The removed member's next request is 401. Removing the last owner is 409 `last_owner`.",
         parameters: [ORG_ID, { name: 'userID', in: 'path', required: true, schema: ID64 }],
         responses: { '204': { description: 'removed' }, ...errors(400, 401, 403, 404, 409, 429) },
       }),
@@ -163,7 +167,12 @@ export const accountsOpenApi: OpenApiFragment = {
         responses: { '200': jsonResponse('projects', list('Project')), ...errors(401, 429) },
       }),
       post: op('projects', 'createProject', 'Create a project (admin+)', {
-        requestBody: jsonBody({ type: 'object', additionalProperties: false, required: ['name'], properties: { name: NAME, timezone: { ...TIMEZONE, default: 'UTC' }, currency: { ...CURRENCY, default: 'USD' } } }),
+        requestBody: jsonBody({
+          type: 'object',
+          additionalProperties: false,
+          required: ['name'],
+          properties: { name: NAME, timezone: { ...TIMEZONE, default: 'UTC' }, currency: { ...CURRENCY, default: 'USD' } },
+        }),
         responses: { '201': jsonResponse('the project', ref('Project')), ...errors(401, 403, 422, 429) },
       }),
     },

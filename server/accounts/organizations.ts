@@ -48,9 +48,7 @@ export function addMembership(db: MetaDb, orgId: number, userId: number, role: R
 }
 
 export function getMembership(db: MetaDb, orgId: number, userId: number): Membership | undefined {
-  return db.prepare('SELECT org_id, user_id, role, created_at FROM memberships WHERE org_id = ? AND user_id = ?').get(orgId, userId) as
-    | Membership
-    | undefined;
+  return db.prepare('SELECT org_id, user_id, role, created_at FROM memberships WHERE org_id = ? AND user_id = ?').get(orgId, userId) as Membership | undefined;
 }
 
 /** The user's organizations, in the order they joined them. */

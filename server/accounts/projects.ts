@@ -3,7 +3,7 @@
 // A deleted project keeps its row (deleted_at), so its id is never reused; every lookup here skips it.
 
 import type { MetaDb } from '../store/sqlite.js';
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../ground/errors.js';
 
 export interface Project {
   id: number;

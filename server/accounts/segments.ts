@@ -2,7 +2,7 @@
 // `segment:<id>` filter items; the HTTP surface is segmentsDomain.ts.
 
 import type { MetaDb } from '../store/sqlite.js';
-import { ConflictError, ValidationError } from '../http/errors.js';
+import { ConflictError, ValidationError } from '../ground/errors.js';
 import type { Filter } from '../engine/filters.js';
 
 export interface SavedSegment {
@@ -57,19 +57,11 @@ export function getSegment(db: MetaDb, projectId: number, id: number): SavedSegm
 
 /** One page ordered by id, after `afterId`. */
 export function listSegments(db: MetaDb, projectId: number, afterId: number, limit: number): SavedSegment[] {
-  const rows = db
-    .prepare(`SELECT ${COLUMNS} FROM saved_segments WHERE project_id = ? AND id > ? ORDER BY id LIMIT ?`)
-    .all(projectId, afterId, limit) as SegmentRow[];
+  const rows = db.prepare(`SELECT ${COLUMNS} FROM saved_segments WHERE project_id = ? AND id > ? ORDER BY id LIMIT ?`).all(projectId, afterId, limit) as SegmentRow[];
   return rows.map(fromRow);
 }
 
-export function updateSegment(
-  db: MetaDb,
-  projectId: number,
-  id: number,
-  changes: { name?: string; filters?: Filter[] },
-  now: Date,
-): SavedSegment | undefined {
+export function updateSegment(db: MetaDb, projectId: number, id: number, changes: { name?: string; filters?: Filter[] }, now: Date): SavedSegment | undefined {
   const current = getSegment(db, projectId, id);
   if (!current) return undefined;
   const name = changes.name ?? current.name;

@@ -5,7 +5,7 @@
 import type { Request } from 'express';
 import type { Domain } from '../http/domain.js';
 import { errors, jsonBody, jsonResponse, ref, type JsonSchema, type Operation } from '../http/openapi.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../ground/errors.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { project } from '../access/access.js';
 import { checkFilters, type Filter } from '../engine/filters.js';

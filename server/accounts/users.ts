@@ -21,9 +21,7 @@ export async function createUser(db: MetaDb, input: { email: string; password?: 
 
 /** The synchronous half of createUser, for callers that hash first and then write in one transaction. */
 export function insertUser(db: MetaDb, input: { email: string; passwordHash: string | null; name?: string | null }, now: Date): User {
-  const info = db
-    .prepare('INSERT INTO users (email, password_hash, name, created_at) VALUES (?, ?, ?, ?)')
-    .run(normalizeEmail(input.email), input.passwordHash, input.name ?? null, now.toISOString());
+  const info = db.prepare('INSERT INTO users (email, password_hash, name, created_at) VALUES (?, ?, ?, ?)').run(normalizeEmail(input.email), input.passwordHash, input.name ?? null, now.toISOString());
   return getUser(db, Number(info.lastInsertRowid))!;
 }
 
@@ -32,9 +30,7 @@ export function getUser(db: MetaDb, id: number): User | undefined {
 }
 
 export function findUserByEmail(db: MetaDb, email: string): (User & { password_hash: string | null }) | undefined {
-  return db.prepare('SELECT id, email, name, created_at, password_hash FROM users WHERE email = ?').get(normalizeEmail(email)) as
-    | (User & { password_hash: string | null })
-    | undefined;
+  return db.prepare('SELECT id, email, name, created_at, password_hash FROM users WHERE email = ?').get(normalizeEmail(email)) as (User & { password_hash: string | null }) | undefined;
 }
 
 export function passwordHashOf(db: MetaDb, userId: number): string | null {

@@ -3,8 +3,8 @@
 
 import http from 'node:http';
 import { existsSync } from 'node:fs';
-import type { Config } from '../config.js';
-import { createLogger } from '../http/logger.js';
+import type { Config } from '../ground/config.js';
+import { createLogger } from '../ground/logger.js';
 import { openServices } from '../openServices.js';
 import { adminCommand, AdminCommandError } from './adminCommands.js';
 import { adminSocketPath } from './adminSocket.js';

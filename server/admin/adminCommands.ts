@@ -1,13 +1,13 @@
 // Operations a local administrator runs through ppctl. The same function serves both paths: over
 // the admin socket while a server holds the data files, or directly when none is running.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { appliedMeta } from '../store/migrate.js';
 import { appliedEvents } from '../engine/duckdb/migrations.js';
-import { LicenseRefusedError } from '../license/licenseManager.js';
-import { takeSnapshot } from '../../installer/snapshot.js';
+import { LicenseRefusedError } from '../access/licenseManager.js';
+import { takeSnapshot } from './snapshot.js';
 import { ingestWriter } from '../ingest/groupWriter.js';
-import { checkDatabases } from '../../installer/databaseChecks.js';
+import { checkDatabases } from './databaseChecks.js';
 import { statementsOf } from '../engine/statements.js';
 import { listOutbox } from '../mail/outbox.js';
 import { listSmsOutbox } from '../sms/smsOutbox.js';
@@ -19,7 +19,7 @@ import { generatePassword } from '../accounts/demoAccount.js';
 import { findUserByEmail } from '../accounts/users.js';
 import { getProject } from '../accounts/projects.js';
 import { importLegacyKeys } from '../keys/ingestKeys.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../ground/errors.js';
 import { exportStart, exportStatus, importCancel, importStart, importStatus, TransferCommandError } from '../transfer/transferCommands.js';
 
 export type AdminCommand = (services: Services, args: Record<string, unknown>) => Promise<unknown>;
@@ -71,7 +71,10 @@ registerAdminCommand('sms.outbox', async (services) => listSmsOutbox(services));
 // The review queue of held cloud trials.
 registerAdminCommand('review.list', async (services) => listPendingReviews(services));
 
-for (const [name, decide] of [['review.approve', approveReview], ['review.reject', rejectReview]] as const) {
+for (const [name, decide] of [
+  ['review.approve', approveReview],
+  ['review.reject', rejectReview],
+] as const) {
   registerAdminCommand(name, async (services, args) => {
     const orgId = Number(args.org_id);
     if (!Number.isSafeInteger(orgId)) throw new AdminCommandError(`organization ${String(args.org_id)} does not exist`);
@@ -142,14 +145,23 @@ registerAdminCommand('data.stats', async (services) => {
   const status = statementsOf(services.events).admin.rollupStatusSql();
   const [rollup] = await services.events.read(status.sql, status.params);
   return {
-    events, users: count('users'), organizations: count('organizations'), projects: count('projects'),
+    events,
+    users: count('users'),
+    organizations: count('organizations'),
+    projects: count('projects'),
     rollup: { behind_events: Number(rollup!.behind), property_keys: (rollup!.keys as { items: unknown[] }).items.map(String) },
     ingest: ingestWriter(services).journalState(),
   };
 });
 
 // Imports and exports (ppctl import, ppctl export): started here, followed by polling their status.
-for (const [name, run] of [['import.start', importStart], ['import.status', importStatus], ['import.cancel', importCancel], ['export.start', exportStart], ['export.status', exportStatus]] as const) {
+for (const [name, run] of [
+  ['import.start', importStart],
+  ['import.status', importStatus],
+  ['import.cancel', importCancel],
+  ['export.start', exportStart],
+  ['export.status', exportStatus],
+] as const) {
   registerAdminCommand(name, async (services, args) => {
     try {
       return run(services, args);

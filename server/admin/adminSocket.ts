@@ -4,7 +4,7 @@
 import http from 'node:http';
 import { chmodSync, existsSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { adminCommand, AdminCommandError } from './adminCommands.js';
 
 export function adminSocketPath(dataDir: string): string {

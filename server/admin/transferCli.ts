@@ -7,8 +7,8 @@
 import { copyFileSync, existsSync, openSync, readSync, closeSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import type { Config } from '../config.js';
-import { createLogger } from '../http/logger.js';
+import type { Config } from '../ground/config.js';
+import { createLogger } from '../ground/logger.js';
 import { openServices } from '../openServices.js';
 import { adminCommand } from './adminCommands.js';
 import { runAdminCommand } from './adminClient.js';
@@ -68,7 +68,10 @@ export function detectFormat(file: string): ImportFormat {
   if (head[0] === 0x50 && head[1] === 0x4b) return 'amplitude';
   // PostHog's batch exports gzip their files; the other formats here are plain or zipped.
   if (head[0] === 0x1f && head[1] === 0x8b) return 'posthog';
-  const text = head.toString('utf8').replace(/^\ufeff/, '').trimStart();
+  const text = head
+    .toString('utf8')
+    .replace(/^\ufeff/, '')
+    .trimStart();
   const firstLine = text.split('\n', 1)[0] ?? '';
   if (text.startsWith('{')) {
     if (firstLine.includes('"event_type"')) return 'amplitude';
@@ -81,7 +84,8 @@ export function detectFormat(file: string): ImportFormat {
 }
 
 const human = (n: number) => (n >= 1e9 ? `${(n / 1e9).toFixed(1)}G` : n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : String(Math.round(n)));
-const duration = (s: number) => (!Number.isFinite(s) ? '?' : s >= 3600 ? `${Math.floor(s / 3600)}h${Math.round((s % 3600) / 60)}m` : s >= 60 ? `${Math.floor(s / 60)}m${Math.round(s % 60)}s` : `${Math.round(s)}s`);
+const duration = (s: number) =>
+  !Number.isFinite(s) ? '?' : s >= 3600 ? `${Math.floor(s / 3600)}h${Math.round((s % 3600) / 60)}m` : s >= 60 ? `${Math.floor(s / 60)}m${Math.round(s % 60)}s` : `${Math.round(s)}s`;
 
 /** Rate and ETA from the bytes and events done since following began. */
 class Meter {
@@ -130,7 +134,20 @@ export async function importCommand(config: Config, args: ImportArgs, o: Output)
       if (o.json) {
         if (finished(job.state) || Date.now() - last >= 1000) {
           last = Date.now();
-          o.out(JSON.stringify({ id: job.id, state: job.state, done_bytes: job.done_bytes, total_bytes: job.total_bytes, lines: job.lines, stored: job.stored, duplicates: job.duplicates, rejected: job.rejected, events_per_second: Math.round(m.eventsPerSecond), eta_seconds: Number.isFinite(m.etaSeconds) ? Math.round(m.etaSeconds) : null }));
+          o.out(
+            JSON.stringify({
+              id: job.id,
+              state: job.state,
+              done_bytes: job.done_bytes,
+              total_bytes: job.total_bytes,
+              lines: job.lines,
+              stored: job.stored,
+              duplicates: job.duplicates,
+              rejected: job.rejected,
+              events_per_second: Math.round(m.eventsPerSecond),
+              eta_seconds: Number.isFinite(m.etaSeconds) ? Math.round(m.etaSeconds) : null,
+            }),
+          );
         }
       } else if (o.tty) {
         o.err(bar(job, m));

@@ -1,7 +1,7 @@
 // The audit log: sign-ins (password and single sign-on), their failures and configuration changes,
 // one row each. This module only appends and reads; deciding what is worth recording is the caller's.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 
 export type AuditOutcome = 'success' | 'failure';
 
@@ -31,15 +31,7 @@ export interface AuditEntry {
 export function recordAudit(services: Services, entry: AuditEntryInput): void {
   services.meta
     .prepare('INSERT INTO audit_log (at, actor_user_id, org_id, action, target, outcome, details) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(
-      services.clock.now().toISOString(),
-      entry.actor_user_id ?? null,
-      entry.org_id ?? null,
-      entry.action,
-      entry.target ?? null,
-      entry.outcome,
-      JSON.stringify(entry.details ?? {}),
-    );
+    .run(services.clock.now().toISOString(), entry.actor_user_id ?? null, entry.org_id ?? null, entry.action, entry.target ?? null, entry.outcome, JSON.stringify(entry.details ?? {}));
 }
 
 export interface AuditFilter {

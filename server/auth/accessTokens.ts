@@ -2,8 +2,8 @@
 // They carry no rights; membership and role are read on every request (see authenticate.ts).
 
 import { SignJWT, jwtVerify } from 'jose';
-import type { Services } from '../services.js';
-import { deriveKey } from './secretKeys.js';
+import type { Services } from '../http/services.js';
+import { deriveKey } from '../ground/secretKeys.js';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 const ISSUER = 'pp';

@@ -3,7 +3,7 @@
 // also spend from a per-email budget; refresh, bootstrap and logout have a separate per-address budget.
 
 import type { Request, RequestHandler } from 'express';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 
 const address = (req: Request) => req.ip ?? 'unknown';
 

@@ -4,10 +4,10 @@
 // the scope the route needs is 403. Each signed-in user, and each key, has its own request budget.
 
 import type { RequestHandler } from 'express';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { Role } from '../access/roles.js';
 import type { ApiKeyScope } from '../access/access.js';
-import { ForbiddenError, UnauthorizedError } from '../http/errors.js';
+import { ForbiddenError, UnauthorizedError } from '../ground/errors.js';
 import { parseValue } from '../keys/keyValues.js';
 import { verifyPersonalKey } from '../keys/personalKeys.js';
 import { verifyAccessToken } from './accessTokens.js';

@@ -3,8 +3,8 @@
 // (with a password) or, for an existing account, asks for its second factor when it has one; either
 // way the membership is added and the invitee is signed in.
 
-import type { Services } from '../services.js';
-import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../ground/errors.js';
 import { addMembership, getMembership, getOrganization } from '../accounts/organizations.js';
 import { findUserByEmail, getUser, insertUser, normalizeEmail, type User } from '../accounts/users.js';
 import type { Role } from '../access/roles.js';
@@ -13,7 +13,7 @@ import { notifyMailWorker } from '../mail/mailWorker.js';
 import { inviteLink, inviteMessage } from '../mail/messages.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 import { hashToken, randomToken } from './tokenHash.js';
-import { aliveAt } from '../clock.js';
+import { aliveAt } from '../ground/clock.js';
 import { mfaEnabled, verifySecondFactor } from './mfa.js';
 import { signIn, type ClientInfo } from './signIn.js';
 import type { SignInOutcome } from './login.js';
@@ -83,9 +83,7 @@ export function createInvite(services: Services, input: NewInvite): CreatedInvit
   const token = randomToken();
   const now = services.clock.now();
   const create = services.meta.transaction(() => {
-    services.meta
-      .prepare('UPDATE invites SET revoked_at = ? WHERE org_id = ? AND email = ? AND accepted_at IS NULL AND revoked_at IS NULL')
-      .run(now.toISOString(), input.orgId, email);
+    services.meta.prepare('UPDATE invites SET revoked_at = ? WHERE org_id = ? AND email = ? AND accepted_at IS NULL AND revoked_at IS NULL').run(now.toISOString(), input.orgId, email);
     const info = services.meta
       .prepare('INSERT INTO invites (org_id, email, role, token_hash, invited_by, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
       .run(input.orgId, email, input.role, hashToken(services, KIND, token), input.actor.userId, now.toISOString(), new Date(now.getTime() + INVITE_TTL_MS).toISOString());
@@ -106,9 +104,7 @@ export function listInvites(services: Services, orgId: number): Invite[] {
 
 /** Withdraws an invitation that has not been accepted; its link stops working. */
 export function revokeInvite(services: Services, orgId: number, inviteId: number, actorRole: Role): void {
-  const row = services.meta
-    .prepare(`SELECT ${COLUMNS} FROM invites WHERE id = ? AND org_id = ? AND revoked_at IS NULL AND accepted_at IS NULL`)
-    .get(inviteId, orgId) as InviteRow | undefined;
+  const row = services.meta.prepare(`SELECT ${COLUMNS} FROM invites WHERE id = ? AND org_id = ? AND revoked_at IS NULL AND accepted_at IS NULL`).get(inviteId, orgId) as InviteRow | undefined;
   if (!row) throw new NotFoundError('invitation not found');
   ownerRule(actorRole, row.role);
   services.meta.prepare('UPDATE invites SET revoked_at = ? WHERE id = ?').run(services.clock.now().toISOString(), inviteId);

@@ -3,8 +3,8 @@
 // so a recovery code is never spent on a request that fails anyway). Successes and wrong credentials
 // are written to the audit log.
 
-import type { Services } from '../services.js';
-import { UnauthorizedError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { UnauthorizedError } from '../ground/errors.js';
 import { findUserByEmail, normalizeEmail } from '../accounts/users.js';
 import { recordAudit } from '../audit/recordAudit.js';
 import { verifyPasswordEvenly } from './passwords.js';

@@ -3,10 +3,10 @@
 // which is then spent) and disabling. The TOTP secret is stored sealed with a server key.
 
 import { randomInt } from 'node:crypto';
-import type { Services } from '../services.js';
-import { ConflictError, ValidationError } from '../http/errors.js';
-import { deriveKey } from './secretKeys.js';
-import { open, seal } from './secretBox.js';
+import type { Services } from '../http/services.js';
+import { ConflictError, ValidationError } from '../ground/errors.js';
+import { deriveKey } from '../ground/secretKeys.js';
+import { open, seal } from '../ground/secretBox.js';
 import { hashToken } from './tokenHash.js';
 import { newTotpSecret, totpStep, totpUri } from './totp.js';
 

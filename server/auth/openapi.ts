@@ -139,7 +139,7 @@ export const authOpenApi: OpenApiFragment = {
         description:
           'Password rule: at least 8 characters with an uppercase letter, a digit and a punctuation or symbol character. ' +
           'An email already registered is 422 with details.field=email. With signup_mode=closed the answer is 403 `forbidden` once the server has an account (the first account may register). ' +
-          '`timezone` (an IANA zone) becomes the first project\'s zone; invalid values are ignored (UTC). `device_fp` and `utm` are accepted and ignored outside trial-first mode. ' +
+          "`timezone` (an IANA zone) becomes the first project's zone; invalid values are ignored (UTC). `device_fp` and `utm` are accepted and ignored outside trial-first mode. " +
           'With signup_mode=trial_first (cloud) nothing is created: the answer is 202 SignupVerificationRequired and a six-digit code and a link, valid 10 minutes, are emailed ' +
           '(see /auth/register/verify); `timezone` then only renders that deadline. A disposable provider domain (or a subdomain of one) is 422 `disposable_email` with details.field=email. ' +
           '`device_fp` (a hash of at most 200 characters) and `utm` (a string map; values cut at 200 characters, at most 10 keys) are kept as signup signals; other shapes are dropped silently.',
@@ -151,7 +151,7 @@ export const authOpenApi: OpenApiFragment = {
             email: EMAIL,
             password: PASSWORD,
             name: NAME,
-            org_name: { ...NAME, description: "organization name; default \"<name>'s organization\"" },
+            org_name: { ...NAME, description: 'organization name; default "<name>\'s organization"' },
             timezone: { description: 'IANA zone from the browser; anything else is ignored' },
             device_fp: { description: 'device fingerprint hash; trial-first mode only' },
             utm: { description: 'first-touch UTM parameters as a string map; trial-first mode only' },

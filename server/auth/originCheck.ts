@@ -4,9 +4,9 @@
 // address the console should be opened at, so a person who reached pp by another name learns which.
 
 import type { RequestHandler } from 'express';
-import type { Services } from '../services.js';
-import { allowedOrigins } from '../config.js';
-import { ForbiddenError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { allowedOrigins } from '../ground/config.js';
+import { ForbiddenError } from '../ground/errors.js';
 
 export function requireAllowedOrigin(services: Services): RequestHandler {
   const allowed = allowedOrigins(services.config);

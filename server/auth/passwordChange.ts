@@ -1,8 +1,8 @@
 // POST /me/password: a signed-in user replaces their password. The current password proves it is
 // them (a stolen access token alone is not enough); every other session ends, this one stays.
 
-import type { Services } from '../services.js';
-import { ValidationError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { ValidationError } from '../ground/errors.js';
 import { passwordHashOf, setPasswordChangeRequired, setPasswordHash } from '../accounts/users.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 import { revokeOtherSessions } from './sessions.js';

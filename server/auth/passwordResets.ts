@@ -2,8 +2,8 @@
 // (the work runs after the response), so the answer and its timing say nothing about whether the
 // account exists. A newer request retires older unused links; a reset ends every session.
 
-import type { Services } from '../services.js';
-import { ValidationError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { ValidationError } from '../ground/errors.js';
 import { findUserByEmail, setPasswordChangeRequired, setPasswordHash } from '../accounts/users.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { notifyMailWorker } from '../mail/mailWorker.js';
@@ -11,12 +11,11 @@ import { passwordResetMessage, resetPasswordLink } from '../mail/messages.js';
 import { hashPassword, passwordProblem } from './passwords.js';
 import { hashToken, randomToken } from './tokenHash.js';
 import { revokeAllSessions } from './sessions.js';
-import { latestLiveExpiry } from '../clock.js';
+import { latestLiveExpiry } from '../ground/clock.js';
 
 export const RESET_TTL_MS = 60 * 60 * 1000;
 const KIND = 'password-reset';
 const INVALID = 'invalid or expired token';
-
 
 /** Retires the user's unused reset links: a newer link, a reset or a password change makes them stale. */
 export function retireOpenResets(services: Services, userId: number, now: string): void {

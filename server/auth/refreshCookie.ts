@@ -2,8 +2,8 @@
 // URL is https. Written by hand so its attributes are exactly these and nothing else.
 
 import type { Request, Response } from 'express';
-import type { Config } from '../config.js';
-import { AppError } from '../http/errors.js';
+import type { Config } from '../ground/config.js';
+import { AppError } from '../ground/errors.js';
 import { REFRESH_TOKEN_TTL_MS } from './refreshTokens.js';
 
 export const REFRESH_COOKIE = 'pp_rt';

@@ -1,8 +1,8 @@
 // Refresh and bootstrap: the cookie's token is checked, the organization re-checked against live
 // memberships, and the token rotated. A rotated token presented again ends every session of its user.
 
-import type { Services } from '../services.js';
-import type { Config } from '../config.js';
+import type { Services } from '../http/services.js';
+import type { Config } from '../ground/config.js';
 import { getMembership, getOrganization } from '../accounts/organizations.js';
 import { getUser } from '../accounts/users.js';
 import { RefreshRejectedError } from './refreshCookie.js';

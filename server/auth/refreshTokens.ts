@@ -2,9 +2,9 @@
 // rotation marks the presented token used and issues its successor; presenting a used token again
 // means it was copied, so every session of that user ends.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { hashToken, randomToken } from './tokenHash.js';
-import { aliveAt } from '../clock.js';
+import { aliveAt } from '../ground/clock.js';
 import { getSession, revokeAllSessions, revokeSession, SESSION_IDLE_MS, type Session } from './sessions.js';
 
 export const REFRESH_TOKEN_TTL_MS = SESSION_IDLE_MS;
@@ -18,10 +18,7 @@ interface TokenRow {
   used_at: string | null;
 }
 
-export type RefreshCheck =
-  | { status: 'live'; tokenId: number; session: Session }
-  | { status: 'invalid' }
-  | { status: 'reused'; userId: number };
+export type RefreshCheck = { status: 'live'; tokenId: number; session: Session } | { status: 'invalid' } | { status: 'reused'; userId: number };
 
 export function issueRefreshToken(services: Services, session: { id: string; userId: number }, rotatedFrom?: number): string {
   const value = randomToken();
@@ -37,9 +34,7 @@ export function issueRefreshToken(services: Services, session: { id: string; use
 /** What a presented token is: live (its session too), unknown/expired/ended, or an already rotated one. */
 export function checkRefreshToken(services: Services, value: string | undefined): RefreshCheck {
   if (!value || value.length > 128) return { status: 'invalid' };
-  const row = services.meta
-    .prepare('SELECT id, session_id, user_id, expires_at, used_at FROM refresh_tokens WHERE token_hash = ?')
-    .get(hashToken(services, KIND, value)) as TokenRow | undefined;
+  const row = services.meta.prepare('SELECT id, session_id, user_id, expires_at, used_at FROM refresh_tokens WHERE token_hash = ?').get(hashToken(services, KIND, value)) as TokenRow | undefined;
   if (!row) return { status: 'invalid' };
   if (row.used_at !== null) return { status: 'reused', userId: row.user_id };
   const session = getSession(services, row.session_id);
@@ -57,9 +52,7 @@ export function handleReuse(services: Services, userId: number): void {
 /** Marks the live token used and issues its successor in one transaction; undefined if it was used meanwhile. */
 export function rotateRefreshToken(services: Services, tokenId: number, session: Session): string | undefined {
   const rotate = services.meta.transaction(() => {
-    const marked = services.meta
-      .prepare('UPDATE refresh_tokens SET used_at = ? WHERE id = ? AND used_at IS NULL')
-      .run(services.clock.now().toISOString(), tokenId);
+    const marked = services.meta.prepare('UPDATE refresh_tokens SET used_at = ? WHERE id = ? AND used_at IS NULL').run(services.clock.now().toISOString(), tokenId);
     if (marked.changes !== 1) return undefined;
     return issueRefreshToken(services, { id: session.id, userId: session.user_id }, tokenId);
   });
@@ -69,8 +62,6 @@ export function rotateRefreshToken(services: Services, tokenId: number, session:
 /** Logout: the token's session ends (an unknown token is simply ignored). */
 export function endSessionOfToken(services: Services, value: string | undefined): void {
   if (!value || value.length > 128) return;
-  const row = services.meta.prepare('SELECT session_id FROM refresh_tokens WHERE token_hash = ?').get(hashToken(services, KIND, value)) as
-    | { session_id: string }
-    | undefined;
+  const row = services.meta.prepare('SELECT session_id FROM refresh_tokens WHERE token_hash = ?').get(hashToken(services, KIND, value)) as { session_id: string } | undefined;
   if (row) revokeSession(services, row.session_id);
 }

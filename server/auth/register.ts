@@ -1,8 +1,8 @@
 // Registration in legacy mode: the user, an organization they own and a first project, created in one
 // transaction, then signed in. In closed mode only invitations create accounts.
 
-import type { Services } from '../services.js';
-import { ForbiddenError, ValidationError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { ForbiddenError, ValidationError } from '../ground/errors.js';
 import { countUsers, findUserByEmail, insertUser, type User } from '../accounts/users.js';
 import { addMembership, createOrganization, type OrgMembership } from '../accounts/organizations.js';
 import { createProject, isTimeZone } from '../accounts/projects.js';

@@ -4,8 +4,8 @@
 
 import type { Response } from 'express';
 import type { Domain } from '../http/domain.js';
-import type { Services } from '../services.js';
-import { NotFoundError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { NotFoundError } from '../ground/errors.js';
 import { getUser } from '../accounts/users.js';
 import { authOpenApi } from './openapi.js';
 import { other, self, type Access } from '../access/access.js';

@@ -2,7 +2,7 @@
 // password reset or by the user. A session also remembers the organization its tokens are minted for.
 
 import { randomUUID } from 'node:crypto';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 
 /** A session nobody refreshed for this long is over (the refresh token lifetime). */
 export const SESSION_IDLE_MS = 30 * 24 * 60 * 60 * 1000;
@@ -41,9 +41,7 @@ export function getSession(services: Services, id: string): Session | undefined 
 /** Sessions of a user that are neither revoked nor idle past the refresh lifetime, newest first. */
 export function listLiveSessions(services: Services, userId: number): Session[] {
   const idleSince = new Date(services.clock.now().getTime() - SESSION_IDLE_MS).toISOString();
-  return services.meta
-    .prepare('SELECT * FROM sessions WHERE user_id = ? AND revoked_at IS NULL AND last_seen_at > ? ORDER BY created_at DESC, id')
-    .all(userId, idleSince) as Session[];
+  return services.meta.prepare('SELECT * FROM sessions WHERE user_id = ? AND revoked_at IS NULL AND last_seen_at > ? ORDER BY created_at DESC, id').all(userId, idleSince) as Session[];
 }
 
 /** Records a refresh: the time, the client, and the organization the next tokens are for. */
@@ -59,17 +57,13 @@ export function revokeSession(services: Services, sessionId: string): void {
 
 /** Revokes one of the user's own live sessions; false when there is no such session. */
 export function revokeOwnSession(services: Services, userId: number, sessionId: string): boolean {
-  const info = services.meta
-    .prepare('UPDATE sessions SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL')
-    .run(services.clock.now().toISOString(), sessionId, userId);
+  const info = services.meta.prepare('UPDATE sessions SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL').run(services.clock.now().toISOString(), sessionId, userId);
   return info.changes === 1;
 }
 
 /** Ends every live session of the user but the one making the request. */
 export function revokeOtherSessions(services: Services, userId: number, keepSessionId: string): void {
-  services.meta
-    .prepare('UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND id <> ? AND revoked_at IS NULL')
-    .run(services.clock.now().toISOString(), userId, keepSessionId);
+  services.meta.prepare('UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND id <> ? AND revoked_at IS NULL').run(services.clock.now().toISOString(), userId, keepSessionId);
 }
 
 export function revokeAllSessions(services: Services, userId: number): void {

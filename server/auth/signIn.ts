@@ -3,8 +3,8 @@
 // token travels only in the cookie, never in a body.
 
 import type { Request } from 'express';
-import type { Services } from '../services.js';
-import { ForbiddenError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { ForbiddenError } from '../ground/errors.js';
 import { listUserOrgs, type OrgMembership } from '../accounts/organizations.js';
 import type { User } from '../accounts/users.js';
 import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken } from './accessTokens.js';

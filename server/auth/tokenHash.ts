@@ -4,8 +4,8 @@
 // its one row is compared in constant time (hashMatches).
 
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Services } from '../services.js';
-import { deriveKey } from './secretKeys.js';
+import type { Services } from '../http/services.js';
+import { deriveKey } from '../ground/secretKeys.js';
 
 /** 32 random bytes, base64url (43 characters). */
 export function randomToken(): string {

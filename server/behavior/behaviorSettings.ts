@@ -4,7 +4,7 @@
 // collection configuration derived from them is built in server/ingest/publicConfig.ts.
 
 import type { MetaDb } from '../store/sqlite.js';
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../ground/errors.js';
 import { keptParams, type KeptParams } from '../ingest/urlQuery.js';
 
 export interface BehaviorSettings {
@@ -83,9 +83,9 @@ export function validateBehaviorPatch(patch: BehaviorSettingsPatch): void {
 }
 
 export function getBehaviorSettings(meta: MetaDb, projectId: number): StoredBehaviorSettings {
-  const row = meta
-    .prepare(`SELECT ${FLAGS.join(', ')}, privacy_mode, replay_sample_rate, url_query_allowlist, updated_at FROM behavior_settings WHERE project_id = ?`)
-    .get(projectId) as Row | undefined;
+  const row = meta.prepare(`SELECT ${FLAGS.join(', ')}, privacy_mode, replay_sample_rate, url_query_allowlist, updated_at FROM behavior_settings WHERE project_id = ?`).get(projectId) as
+    | Row
+    | undefined;
   if (!row) return { ...DEFAULT_BEHAVIOR_SETTINGS, url_query_allowlist: [], updated_at: null };
   const settings = {
     privacy_mode: row.privacy_mode,
@@ -100,18 +100,20 @@ export function getBehaviorSettings(meta: MetaDb, projectId: number): StoredBeha
 /** Applies any subset of fields in one transaction: concurrent patches never lose each other's fields. */
 export function patchBehaviorSettings(meta: MetaDb, projectId: number, patch: BehaviorSettingsPatch, userId: number | null, now: Date): StoredBehaviorSettings {
   validateBehaviorPatch(patch);
-  return meta.transaction(() => {
-    const { updated_at: _u, ...current } = getBehaviorSettings(meta, projectId);
-    const next: BehaviorSettings = { ...current, ...patch };
-    meta
-      .prepare(
-        `INSERT INTO behavior_settings (project_id, ${FLAGS.join(', ')}, privacy_mode, replay_sample_rate, url_query_allowlist, updated_by, updated_at)
+  return meta
+    .transaction(() => {
+      const { updated_at: _u, ...current } = getBehaviorSettings(meta, projectId);
+      const next: BehaviorSettings = { ...current, ...patch };
+      meta
+        .prepare(
+          `INSERT INTO behavior_settings (project_id, ${FLAGS.join(', ')}, privacy_mode, replay_sample_rate, url_query_allowlist, updated_by, updated_at)
          VALUES (?, ${FLAGS.map(() => '?').join(', ')}, ?, ?, ?, ?, ?)
          ON CONFLICT (project_id) DO UPDATE SET ${[...FLAGS, 'privacy_mode', 'replay_sample_rate', 'url_query_allowlist', 'updated_by', 'updated_at'].map((c) => `${c} = excluded.${c}`).join(', ')}`,
-      )
-      .run(projectId, ...FLAGS.map((f) => (next[f] ? 1 : 0)), next.privacy_mode, next.replay_sample_rate, JSON.stringify(next.url_query_allowlist), userId, now.toISOString());
-    return getBehaviorSettings(meta, projectId);
-  }).immediate();
+        )
+        .run(projectId, ...FLAGS.map((f) => (next[f] ? 1 : 0)), next.privacy_mode, next.replay_sample_rate, JSON.stringify(next.url_query_allowlist), userId, now.toISOString());
+      return getBehaviorSettings(meta, projectId);
+    })
+    .immediate();
 }
 
 /** What ingestion keeps of the project's events: the query parameters of stored URLs and whether the client address is stored. Read once per ingest request. */

@@ -7,7 +7,7 @@ import type { EventEngine } from '../engine/engine.js';
 import type { CursorCodec } from '../queries/cursors.js';
 import { compareText, num, numOrNull } from '../engine/sql.js';
 import { statementsOf } from '../engine/statements.js';
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../ground/errors.js';
 import { normalizePageUrl } from './pageUrl.js';
 import { pageOf, positionOf, type ReportParams } from './reportParams.js';
 import { storedUrlsOf, type ReportContext } from './pageBehavior.js';

@@ -3,7 +3,7 @@
 // rollup rows folded from them. HTTP is in purgeRoutes.ts; the jobs table and its runner are
 // server/store's, the delete server/ingest's, the rollups server/queries'.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { MetaDb } from '../store/sqlite.js';
 import { kickJobs, queueJob, type Job, type JobState } from '../store/jobs.js';
 import { statementsOf } from '../engine/statements.js';
@@ -69,9 +69,7 @@ export async function purgeFormEvents(services: Services, job: Job): Promise<{ d
   await ingestWriter(services).loaded();
   // Counted before the checkpoint, which may fail after the events are gone.
   const counted = (n: number) => services.meta.prepare('UPDATE form_purge_jobs SET deleted_events = coalesce(deleted_events, 0) + ? WHERE job_id = ?').run(n, job.id);
-  const deleted = await actorDayFolder(services).exclusive(() =>
-    services.events.useWriter((conn) => statementsOf(services.events).jobs.purgeEvents(conn, projectId, FORM_EVENTS, counted)),
-  );
+  const deleted = await actorDayFolder(services).exclusive(() => services.events.useWriter((conn) => statementsOf(services.events).jobs.purgeEvents(conn, projectId, FORM_EVENTS, counted)));
   const row = services.meta.prepare('SELECT deleted_events FROM form_purge_jobs WHERE job_id = ?').get(job.id) as { deleted_events: number } | undefined;
   services.log.info({ job_id: job.id, project_id: projectId, deleted }, 'form events purged');
   return { deleted_events: row?.deleted_events ?? deleted };

@@ -9,7 +9,7 @@ import type { CursorCodec } from '../queries/cursors.js';
 import { HEATMAP_BANDS, X_STEP_PERCENT, Y_STEP_PX } from '../engine/rollups/clickDays.js';
 import { compareText, num } from '../engine/sql.js';
 import { statementsOf } from '../engine/statements.js';
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../ground/errors.js';
 import { normalizePageUrl, pathPartOf } from './pageUrl.js';
 import { selectorOfChain, type ChainElement } from './elementSelector.js';
 import { pageOf, positionOf, type ReportParams } from './reportParams.js';
@@ -34,7 +34,6 @@ export interface PageFigures {
 }
 
 export const MAX_CELLS = 5000;
-
 
 /**
  * The stored URLs of the range (the page rollup's, and the raw events' past it) whose page is one
@@ -106,7 +105,10 @@ export async function pageBehavior(store: EventEngine, url: string, p: ReportPar
   const q = statementsOf(store).behavior.pageSummarySql(p, ctx, urls);
   const [summary = {}] = await store.read(q.sql, q.params, { timeoutMs: ctx.timeoutMs });
   const rows = JSON.parse(String(summary.parts ?? '[]')) as Record<string, unknown>[];
-  const { elements, clickedChains } = rankElements(rows.filter((r) => r.part === 'element'), ctx.privacyMode);
+  const { elements, clickedChains } = rankElements(
+    rows.filter((r) => r.part === 'element'),
+    ctx.privacyMode,
+  );
   const start = after ? elements.findIndex((e) => compareElements(e, after) > 0) : 0;
   const rest = start < 0 ? [] : elements.slice(start, start + p.limit + 1);
   const clickers = await elementClickers(store, rest, clickedChains, urls, p, ctx);
@@ -180,7 +182,19 @@ function rankElements(rows: Record<string, unknown>[], mode: 'standard' | 'stric
     if (!parsed) continue;
     let el = bySelector.get(parsed.selector);
     if (!el) {
-      el = { selector: parsed.selector, tag: String(parsed.chain[0]!.tag ?? ''), text: null, clicks: 0, unique_clickers: 0, rage_clicks: 0, dead_clicks: 0, cells: [], texts: new Map(), cellMap: new Map(), chains: new Set() };
+      el = {
+        selector: parsed.selector,
+        tag: String(parsed.chain[0]!.tag ?? ''),
+        text: null,
+        clicks: 0,
+        unique_clickers: 0,
+        rage_clicks: 0,
+        dead_clicks: 0,
+        cells: [],
+        texts: new Map(),
+        cellMap: new Map(),
+        chains: new Set(),
+      };
       bySelector.set(parsed.selector, el);
     }
     const n = num(r.n);
@@ -206,7 +220,16 @@ function rankElements(rows: Record<string, unknown>[], mode: 'standard' | 'stric
       return { x, y, clicks };
     });
     cells.sort((a, b) => b.clicks - a.clicks || a.y - b.y || a.x - b.x);
-    out.push({ selector: el.selector, tag: el.tag, text: mode === 'standard' ? (texts[0]?.[0] ?? null) : null, clicks: el.clicks, unique_clickers: 0, rage_clicks: el.rage_clicks, dead_clicks: el.dead_clicks, cells });
+    out.push({
+      selector: el.selector,
+      tag: el.tag,
+      text: mode === 'standard' ? (texts[0]?.[0] ?? null) : null,
+      clicks: el.clicks,
+      unique_clickers: 0,
+      rage_clicks: el.rage_clicks,
+      dead_clicks: el.dead_clicks,
+      cells,
+    });
   }
   return { elements: out.sort((a, b) => compareElements(a, [b.clicks, b.rage_clicks, b.dead_clicks, b.selector])), clickedChains };
 }

@@ -4,7 +4,7 @@
 
 import type { RequestHandler } from 'express';
 import type { Domain } from '../http/domain.js';
-import { AppError, NotFoundError } from '../http/errors.js';
+import { AppError, NotFoundError } from '../ground/errors.js';
 import { errors, jsonResponse, ref, type JsonSchema, type Operation, type Parameter } from '../http/openapi.js';
 import { project } from '../access/access.js';
 import { recordAudit } from '../audit/recordAudit.js';
@@ -82,7 +82,6 @@ export const formPurgeDomain: Domain = {
     },
   },
   mount(routes, services) {
-
     routes.get(BASE, project('admin'), (req, res) => {
       res.json({ items: listFormPurges(services.meta, req.project!.id), next_cursor: null });
     });

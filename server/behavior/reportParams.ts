@@ -2,7 +2,7 @@
 // the local date range, `filters` as JSON text, the page size and the cursor, checked and turned
 // into one effective scope that cursors are bound to. Building SQL is left to the reports.
 
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../ground/errors.js';
 import { checkFilters, FILTER_COLUMNS, FILTER_OPS, type Filter } from '../engine/filters.js';
 import { checkRange, type DateRange } from '../queries/ranges.js';
 import { addDays } from '../engine/dates.js';

@@ -8,15 +8,31 @@ import { HEATMAP_BANDS } from '../engine/rollups/clickDays.js';
 
 const projectId: Parameter = { name: 'id', in: 'path', required: true, description: 'project id', schema: { type: 'integer', minimum: 1, maximum: 2147483647 } };
 const date = (name: string): Parameter => ({
-  name, in: 'query', required: false, description: 'inclusive local date; give date_from and date_to together (neither: the latest 30 local dates)', schema: { type: 'string', format: 'date' },
+  name,
+  in: 'query',
+  required: false,
+  description: 'inclusive local date; give date_from and date_to together (neither: the latest 30 local dates)',
+  schema: { type: 'string', format: 'date' },
 });
 const REPORT_PARAMETERS: Parameter[] = [
   projectId,
   date('date_from'),
   date('date_to'),
-  { name: 'filters', in: 'query', required: false, description: 'JSON array of at most 20 Filter objects (8192 bytes decoded); saved segments are not accepted', schema: { type: 'string', maxLength: 65536 } },
+  {
+    name: 'filters',
+    in: 'query',
+    required: false,
+    description: 'JSON array of at most 20 Filter objects (8192 bytes decoded); saved segments are not accepted',
+    schema: { type: 'string', maxLength: 65536 },
+  },
   { name: 'cursor', in: 'query', required: false, description: 'next_cursor of the previous page; bound to the whole query scope', schema: { type: 'string', maxLength: 4096 } },
-  { name: 'limit', in: 'query', required: false, description: `page size (default ${DEFAULT_REPORT_LIMIT}, at most ${MAX_REPORT_LIMIT})`, schema: { type: 'integer', minimum: 1, maximum: MAX_REPORT_LIMIT } },
+  {
+    name: 'limit',
+    in: 'query',
+    required: false,
+    description: `page size (default ${DEFAULT_REPORT_LIMIT}, at most ${MAX_REPORT_LIMIT})`,
+    schema: { type: 'integer', minimum: 1, maximum: MAX_REPORT_LIMIT },
+  },
 ];
 const urlParameter = (required: boolean, description: string): Parameter => ({ name: 'url', in: 'query', required, description, schema: { type: 'string', minLength: 1, maxLength: 4096 } });
 
@@ -128,17 +144,29 @@ export const reportsOpenapi = {
       get: operation('listBehaviorUrls', 'Pages ordered by event count, with click, rage/dead-click and scroll figures', REPORT_PARAMETERS, 'BehaviorURLsPage', [401, 404, 408, 422, 429]),
     },
     '/api/v1/projects/{id}/pages/behavior': {
-      get: operation('getPageBehavior', 'One page: figures, click heatmap and clicked elements', [urlParameter(true, 'the page; normalized before matching'), ...REPORT_PARAMETERS], 'BehaviorPage', [401, 404, 408, 422, 429]),
+      get: operation(
+        'getPageBehavior',
+        'One page: figures, click heatmap and clicked elements',
+        [urlParameter(true, 'the page; normalized before matching'), ...REPORT_PARAMETERS],
+        'BehaviorPage',
+        [401, 404, 408, 422, 429],
+      ),
     },
     '/api/v1/projects/{id}/forms': {
       get: operation('listForms', 'Forms with views, starts, submits, conversion and abandonment', REPORT_PARAMETERS, 'FormsPage', [401, 402, 403, 404, 408, 422, 429]),
     },
     '/api/v1/projects/{id}/forms/detail': {
-      get: operation('getFormDetail', "One form's fields ranked by drop-off; never an entered value", [
-        { name: 'form', in: 'query', required: true, description: 'exact privacy-safe form selector', schema: { type: 'string', minLength: 1, maxLength: 2000 } },
-        urlParameter(false, 'exact page; without it every page with this form counts'),
-        ...REPORT_PARAMETERS,
-      ], 'FormDetailPage', [401, 402, 403, 404, 408, 422, 429]),
+      get: operation(
+        'getFormDetail',
+        "One form's fields ranked by drop-off; never an entered value",
+        [
+          { name: 'form', in: 'query', required: true, description: 'exact privacy-safe form selector', schema: { type: 'string', minLength: 1, maxLength: 2000 } },
+          urlParameter(false, 'exact page; without it every page with this form counts'),
+          ...REPORT_PARAMETERS,
+        ],
+        'FormDetailPage',
+        [401, 402, 403, 404, 408, 422, 429],
+      ),
     },
   },
 };

@@ -7,7 +7,7 @@ import { project } from '../access/access.js';
 import { ALLOWLIST_MAX_NAMES, ALLOWLIST_NAME_MAX, getBehaviorSettings, patchBehaviorSettings, type BehaviorSettingsPatch } from './behaviorSettings.js';
 import { CAMPAIGN_PARAMS } from '../ingest/urlQuery.js';
 import type { Request } from 'express';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { cursorCodec } from '../queries/cursors.js';
 import { localDate } from '../engine/localTime.js';
 import { parseReportParams } from './reportParams.js';
@@ -27,7 +27,7 @@ const fields = {
   replay_enabled: { type: 'boolean', description: 'session recordings; inputs are always masked' },
   replay_sample_rate: { type: 'number', minimum: 0, maximum: 1, description: 'share of sessions recorded, 0..1 (default 1)' },
   diagnostics_enabled: { type: 'boolean', description: 'page performance and error diagnostics' },
-  store_client_address: { type: 'boolean', description: 'keep each event\'s client address as props.$ip (off: the address gives the country and is dropped)' },
+  store_client_address: { type: 'boolean', description: "keep each event's client address as props.$ip (off: the address gives the country and is dropped)" },
   url_query_strip: {
     type: 'boolean',
     description: `query strings of stored page and referrer URLs keep only ${CAMPAIGN_PARAMS.join(', ')} and url_query_allowlist (default true); false keeps them whole`,

@@ -6,8 +6,8 @@
 // has to be activated or paid for.
 
 import type { Request, RequestHandler } from 'express';
-import type { Services } from '../services.js';
-import { NotFoundError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { NotFoundError } from '../ground/errors.js';
 import { orgOfProject, requireLiveAccount, requireWritableAccount } from './accountState.js';
 
 function orgOfCaller(services: Services, req: Request): number | undefined {

@@ -3,9 +3,9 @@
 // ended trial or lapsed subscription is paused with 402. On-prem, and for an organization with no
 // subscription (created by an operator), nothing here applies and the license decides.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { Entitlement } from '../../license/entitlements.js';
-import { AppError, ForbiddenError } from '../http/errors.js';
+import { AppError, ForbiddenError } from '../ground/errors.js';
 import { cachedStatement } from '../store/sqlite.js';
 import { monthlyQuota, planEntitlements, type Plan } from './plans.js';
 import { subscriptionOf, type Subscription } from './subscriptions.js';
@@ -61,10 +61,7 @@ export function billingUrl(services: Services): string {
 
 export class PaymentRequiredError extends AppError {
   constructor(services: Services, code: 'trial_expired' | 'subscription_required') {
-    const message =
-      code === 'trial_expired'
-        ? 'the trial of this organization has ended; choose a plan to continue'
-        : 'this organization has no current subscription; choose a plan to continue';
+    const message = code === 'trial_expired' ? 'the trial of this organization has ended; choose a plan to continue' : 'this organization has no current subscription; choose a plan to continue';
     super(402, code, message, { billing_url: billingUrl(services) });
   }
 }
@@ -108,9 +105,7 @@ export function usageMonth(at: Date): string {
 }
 
 export function eventsThisMonth(services: Services, orgId: number): number {
-  const row = cachedStatement(services.meta, 'SELECT events FROM org_usage WHERE org_id = ? AND month = ?').get(orgId, usageMonth(services.clock.now())) as
-    | { events: number }
-    | undefined;
+  const row = cachedStatement(services.meta, 'SELECT events FROM org_usage WHERE org_id = ? AND month = ?').get(orgId, usageMonth(services.clock.now())) as { events: number } | undefined;
   return row?.events ?? 0;
 }
 

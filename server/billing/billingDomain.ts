@@ -4,7 +4,7 @@
 
 import type { Domain } from '../http/domain.js';
 import { errors, jsonBody, jsonResponse, ref, type JsonSchema, type Operation, type Parameter } from '../http/openapi.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../ground/errors.js';
 import { org } from '../access/access.js';
 import { getUser } from '../accounts/users.js';
 import { registerBootstrapSection } from '../auth/bootstrapSections.js';
@@ -24,7 +24,22 @@ const billingSchemas: Record<string, JsonSchema> = {
   BillingSection: {
     type: 'object',
     description: 'The subscription of a cloud organization (bootstrap `billing` section).',
-    required: ['status', 'access', 'trial_state', 'plan', 'trial_started_at', 'trial_ends_at', 'trial_days_left', 'current_period_end', 'past_due_since', 'grace_ends_at', 'entitlements', 'billing_url', 'checkout_available', 'plans'],
+    required: [
+      'status',
+      'access',
+      'trial_state',
+      'plan',
+      'trial_started_at',
+      'trial_ends_at',
+      'trial_days_left',
+      'current_period_end',
+      'past_due_since',
+      'grace_ends_at',
+      'entitlements',
+      'billing_url',
+      'checkout_available',
+      'plans',
+    ],
     properties: {
       status: { enum: ['trialing', 'pending_review', 'active', 'past_due', 'cancelled'] },
       access: { enum: [null, 'trial_pending_review', 'trial_expired', 'subscription_required'], description: 'why the organization is limited now; null when it is not' },
@@ -93,7 +108,6 @@ export const billingOpenApi = {
     },
   },
 };
-
 
 export const billingDomain: Domain = {
   name: 'billing',

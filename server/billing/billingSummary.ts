@@ -2,7 +2,7 @@
 // the event usage against its limit, and the plans it may choose. The same objects are the
 // `billing` and `usage` sections of the bootstrap response and the body of GET …/billing.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { accountStateOf, billingUrl, eventsThisMonth, entitlementsFor, usageMonth, type AccountState } from './accountState.js';
 import { monthlyQuota, planCatalog, type Plan } from './plans.js';
 
@@ -74,7 +74,12 @@ export function billingSection(services: Services, orgId: number): BillingSectio
 export function usageSection(services: Services, orgId: number): UsageSection | undefined {
   const state = accountStateOf(services, orgId);
   if (state.kind === 'unmetered') return undefined;
-  const limit = state.kind === 'trial' ? { limit: state.cap, limit_kind: 'trial_total' as const } : state.kind === 'paid' ? { limit: monthlyQuota(services.config, state.plan), limit_kind: 'monthly' as const } : { limit: null, limit_kind: null };
+  const limit =
+    state.kind === 'trial'
+      ? { limit: state.cap, limit_kind: 'trial_total' as const }
+      : state.kind === 'paid'
+        ? { limit: monthlyQuota(services.config, state.plan), limit_kind: 'monthly' as const }
+        : { limit: null, limit_kind: null };
   return {
     month: usageMonth(services.clock.now()),
     events_this_month: eventsThisMonth(services, orgId),

@@ -2,8 +2,8 @@
 // is bought at the payment provider's checkout, whose callback (payments.ts) then moves the
 // subscription, so choosing one only answers where to pay.
 
-import type { Services } from '../services.js';
-import { ConflictError, NotFoundError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { ConflictError, NotFoundError } from '../ground/errors.js';
 import { accountStateOf, pendingReviewError } from './accountState.js';
 import type { Plan } from './plans.js';
 
@@ -32,8 +32,5 @@ export function choosePlan(services: Services, orgId: number, plan: Plan, email:
 function checkoutUrl(services: Services, orgId: number, plan: Plan, email: string): string {
   const template = services.config.billing.checkout_url;
   if (template === undefined) throw new ConflictError('paid plans are not sold on this installation (billing.checkout_url is not set)');
-  return template
-    .replaceAll('{org_id}', String(orgId))
-    .replaceAll('{plan}', encodeURIComponent(plan))
-    .replaceAll('{email}', encodeURIComponent(email));
+  return template.replaceAll('{org_id}', String(orgId)).replaceAll('{plan}', encodeURIComponent(plan)).replaceAll('{email}', encodeURIComponent(email));
 }

@@ -4,8 +4,8 @@
 
 import express, { type RequestHandler } from 'express';
 import type { Domain } from '../http/domain.js';
-import type { Services } from '../services.js';
-import { BadRequestError, NotFoundError, PayloadTooLargeError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { BadRequestError, NotFoundError, PayloadTooLargeError } from '../ground/errors.js';
 import { receiveProviderEvent, type EventReceipt, type ProviderEvent } from './payments.js';
 import { paymentsOpenApi, PROVIDER_EVENTS_PATH } from './paymentsOpenApi.js';
 import { SIGNATURE_HEADER, verifyProviderSignature } from './providerSignature.js';

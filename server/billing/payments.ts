@@ -4,8 +4,8 @@
 // signature and the HTTP side are paymentRoutes.ts's; what the organization may then do is
 // accountState.ts's.
 
-import type { Services } from '../services.js';
-import { ValidationError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { ValidationError } from '../ground/errors.js';
 import { recordAudit } from '../audit/recordAudit.js';
 import type { Plan } from './plans.js';
 import { subscriptionOf, type Subscription, type SubscriptionStatus } from './subscriptions.js';
@@ -33,10 +33,7 @@ export interface ProviderEvent {
 
 export type IgnoredReason = 'unknown type' | 'unknown organization' | 'no subscription' | 'stale' | 'not applicable';
 
-export type EventReceipt =
-  | { kind: 'duplicate' }
-  | { kind: 'ignored'; reason: IgnoredReason }
-  | { kind: 'applied'; subscription: Subscription };
+export type EventReceipt = { kind: 'duplicate' } | { kind: 'ignored'; reason: IgnoredReason } | { kind: 'applied'; subscription: Subscription };
 
 /** Stored in payment_events.outcome. */
 type Outcome = 'applied' | 'unknown_type' | 'unknown_org' | 'no_subscription' | 'stale' | 'not_applicable';
@@ -169,7 +166,10 @@ export function receiveProviderEvent(services: Services, event: ProviderEvent): 
     const current = subscriptionOf(services, orgId!);
     if (!current) {
       const exists = organizationExists(services, orgId!);
-      services.log.warn({ event_id: event.id, type: event.type, org_id: orgId }, exists ? 'payment event for an organization without a subscription; ignored' : 'payment event for an unknown organization; ignored');
+      services.log.warn(
+        { event_id: event.id, type: event.type, org_id: orgId },
+        exists ? 'payment event for an organization without a subscription; ignored' : 'payment event for an unknown organization; ignored',
+      );
       return exists ? ignore('no_subscription', 'no subscription') : ignore('unknown_org', 'unknown organization');
     }
     const newest = newestAppliedAt(services, current.org_id);

@@ -1,7 +1,7 @@
 // The cloud plans: what each unlocks and how many events a month it takes. Quotas come from the
 // configuration; the entitlements are the same names a license grants on-prem.
 
-import type { Config } from '../config.js';
+import type { Config } from '../ground/config.js';
 import type { Entitlement } from '../../license/entitlements.js';
 
 export const PLANS = ['free', 'growth', 'scale'] as const;

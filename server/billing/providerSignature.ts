@@ -3,7 +3,7 @@
 // rotates its secret; one match is enough. What the signed body says is payments.ts's business.
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { UnauthorizedError } from '../http/errors.js';
+import { UnauthorizedError } from '../ground/errors.js';
 
 export const SIGNATURE_HEADER = 'PP-Signature';
 

@@ -2,7 +2,7 @@
 // itself: a held trial activated (SMS code or review) or rejected, the free plan chosen. The payment
 // provider's moves are in payments.ts.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { cachedStatement } from '../store/sqlite.js';
 import type { Plan } from './plans.js';
 

@@ -3,7 +3,7 @@
 // (a held trial activated) is reminded again. Owners who unsubscribed (unsubscribe.ts) are skipped;
 // delivery is the mail worker's.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { notifyMailWorker } from '../mail/mailWorker.js';
 import { trialReminderMessage } from '../mail/messages.js';

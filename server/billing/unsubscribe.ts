@@ -4,9 +4,9 @@
 // (password resets, invitations, verification codes) is not affected by it.
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Services } from '../services.js';
-import { ValidationError } from '../http/errors.js';
-import { deriveKey } from '../auth/secretKeys.js';
+import type { Services } from '../http/services.js';
+import { ValidationError } from '../ground/errors.js';
+import { deriveKey } from '../ground/secretKeys.js';
 
 const TOKEN = /^([1-9][0-9]{0,15})\.([A-Za-z0-9_-]{43})$/;
 
@@ -36,9 +36,7 @@ export function preferenceOfToken(services: Services, token: string | undefined)
   const userId = Number(m[1]);
   const given = Buffer.from(m[2]!, 'base64url');
   if (given.length !== 32 || !timingSafeEqual(given, mac(services, userId))) throw invalidToken();
-  const row = services.meta.prepare('SELECT id, email, marketing_opt_out_at FROM users WHERE id = ?').get(userId) as
-    | { id: number; email: string; marketing_opt_out_at: string | null }
-    | undefined;
+  const row = services.meta.prepare('SELECT id, email, marketing_opt_out_at FROM users WHERE id = ?').get(userId) as { id: number; email: string; marketing_opt_out_at: string | null } | undefined;
   if (!row) throw invalidToken();
   return { userId: row.id, email: row.email, optedOutAt: row.marketing_opt_out_at };
 }
@@ -51,4 +49,3 @@ export function optOut(services: Services, userId: number): void {
 export function optIn(services: Services, userId: number): void {
   services.meta.prepare('UPDATE users SET marketing_opt_out_at = NULL WHERE id = ?').run(userId);
 }
-

@@ -4,12 +4,11 @@
 
 import type { RequestHandler } from 'express';
 import type { Domain } from '../http/domain.js';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { maskEmail } from '../auth/signup/domainRule.js';
 import { optIn, optOut, preferenceOfToken } from './unsubscribe.js';
 import { RESUBSCRIBE_PATH, UNSUBSCRIBE_PATH, unsubscribeOpenApi } from './unsubscribeOpenApi.js';
 import { other } from '../access/access.js';
-
 
 /** The sign-in group's per-address budget size, spent from a bucket of its own. */
 function addressLimit(services: Services): RequestHandler {

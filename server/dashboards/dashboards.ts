@@ -3,7 +3,7 @@
 // insights answer is savedQueries.ts's and the routes'.
 
 import type { MetaDb } from '../store/sqlite.js';
-import { NotFoundError, ValidationError } from '../http/errors.js';
+import { NotFoundError, ValidationError } from '../ground/errors.js';
 import type { FilterItem } from '../engine/filters.js';
 import { authorColumns, authorOf, type Authored } from './authors.js';
 import { findInsight, type Insight } from './insights.js';

@@ -3,9 +3,9 @@
 // cache, so the same body gets the same answer (and cache entry) from either surface. Rolling
 // ranges are resolved here, on the project's local date when the answer is asked for.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { Project } from '../accounts/projects.js';
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../ground/errors.js';
 import { checkFilters } from '../engine/filters.js';
 import { answerQuery, type QueryAnswer } from '../queries/answerQuery.js';
 import { localDate } from '../engine/localTime.js';

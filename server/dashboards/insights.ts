@@ -2,7 +2,7 @@
 // SQLite. The body is checked by savedQueries.ts before it gets here; running it is the routes'.
 
 import type { MetaDb } from '../store/sqlite.js';
-import { NotFoundError, ValidationError } from '../http/errors.js';
+import { NotFoundError, ValidationError } from '../ground/errors.js';
 import { authorColumns, authorOf, type Authored } from './authors.js';
 import type { QueryBody } from './savedQueries.js';
 
@@ -74,9 +74,7 @@ export function getInsight(db: MetaDb, projectId: number, id: number): Insight {
 
 /** Most recently changed first. */
 export function listInsights(db: MetaDb, projectId: number, kind?: string): Insight[] {
-  const rows = db
-    .prepare(`${SELECT} WHERE i.project_id = ? AND (? IS NULL OR i.kind = ?) ORDER BY i.updated_at DESC, i.id DESC`)
-    .all(projectId, kind ?? null, kind ?? null) as Row[];
+  const rows = db.prepare(`${SELECT} WHERE i.project_id = ? AND (? IS NULL OR i.kind = ?) ORDER BY i.updated_at DESC, i.id DESC`).all(projectId, kind ?? null, kind ?? null) as Row[];
   const dashboards = dashboardsByInsight(db, projectId);
   return rows.map((r) => fromRow(r, dashboards.get(r.id as number) ?? []));
 }

@@ -61,7 +61,13 @@ const changes = { created_by: author, updated_by: author, created_at: stamp, upd
 export const schemas: Record<string, JsonSchema> = {
   Author: out({ id, email: { type: 'string' }, name: { type: ['string', 'null'] } }),
   InsightBody: body(
-    { name, description: description(INSIGHT_LIMITS.description), kind: { enum: KINDS, description: 'the query route below /queries/' }, query: { type: 'object', description: 'that route’s request body, checked as it checks it' }, date_range: insightRange },
+    {
+      name,
+      description: description(INSIGHT_LIMITS.description),
+      kind: { enum: KINDS, description: 'the query route below /queries/' },
+      query: { type: 'object', description: 'that route’s request body, checked as it checks it' },
+      date_range: insightRange,
+    },
     ['name', 'kind', 'query'],
   ),
   InsightPatch: body({ name, description: description(INSIGHT_LIMITS.description), query: { type: 'object', description: 'the whole new body; the kind cannot change' }, date_range: insightRange }),
@@ -90,7 +96,10 @@ export const schemas: Record<string, JsonSchema> = {
   },
   TilePatch: body({ text: { ...text, description: 'text tiles only' }, width, height }),
   QueryAnswer: { anyOf: [...new Set(QUERIES.map((q) => q.doc.response))].map(ref), description: 'exactly what the insight’s query route answers for its body with the overrides' },
-  ShareLinkBody: { ...body({ dashboard_id: id, insight_id: id, expires_at: { ...stamp, description: 'in the future; absent for a link that does not expire' } }), description: 'either dashboard_id or insight_id' },
+  ShareLinkBody: {
+    ...body({ dashboard_id: id, insight_id: id, expires_at: { ...stamp, description: 'in the future; absent for a link that does not expire' } }),
+    description: 'either dashboard_id or insight_id',
+  },
   ShareLink: out({
     id,
     project_id: { type: 'integer' },

@@ -5,7 +5,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Domain } from '../http/domain.js';
 import { errors, jsonBody, jsonResponse, ref, type Parameter } from '../http/openapi.js';
-import { NotFoundError, ValidationError } from '../http/errors.js';
+import { NotFoundError, ValidationError } from '../ground/errors.js';
 import { project as onProject } from '../access/access.js';
 import { recordAudit } from '../audit/recordAudit.js';
 import { sendAnswer, wantsFresh } from '../queries/answerQuery.js';
@@ -63,7 +63,11 @@ export const dashboardsDomain: Domain = {
         }),
       },
       [INSIGHT]: {
-        get: insightOp([project, insight], { operationId: 'getInsight', summary: 'One saved insight (viewer+)', responses: { '200': jsonResponse('the insight', ref('Insight')), ...errors(400, 401, 404, 429) } }),
+        get: insightOp([project, insight], {
+          operationId: 'getInsight',
+          summary: 'One saved insight (viewer+)',
+          responses: { '200': jsonResponse('the insight', ref('Insight')), ...errors(400, 401, 404, 429) },
+        }),
         patch: insightOp([project, insight], {
           operationId: 'updateInsight',
           summary: 'Rename, describe or replace the query of an insight; its kind stays (analyst+)',
@@ -99,7 +103,11 @@ export const dashboardsDomain: Domain = {
         }),
       },
       [DASHBOARD]: {
-        get: dashboardOp([project, dashboard], { operationId: 'getDashboard', summary: 'One dashboard with its tiles (viewer+)', responses: { '200': jsonResponse('the dashboard', ref('Dashboard')), ...errors(400, 401, 404, 429) } }),
+        get: dashboardOp([project, dashboard], {
+          operationId: 'getDashboard',
+          summary: 'One dashboard with its tiles (viewer+)',
+          responses: { '200': jsonResponse('the dashboard', ref('Dashboard')), ...errors(400, 401, 404, 429) },
+        }),
         patch: dashboardOp([project, dashboard], {
           operationId: 'updateDashboard',
           summary: 'Change names, the date range, the filters or the layout (analyst+)',
@@ -128,7 +136,11 @@ export const dashboardsDomain: Domain = {
           requestBody: jsonBody(ref('TilePatch')),
           responses: { '200': jsonResponse('the tile', ref('Tile')), ...errors(400, 401, 403, 404, 422, 429) },
         }),
-        delete: dashboardOp([project, dashboard, tile], { operationId: 'deleteTile', summary: 'Remove a tile (analyst+)', responses: { '204': { description: 'removed' }, ...errors(400, 401, 403, 404, 429) } }),
+        delete: dashboardOp([project, dashboard, tile], {
+          operationId: 'deleteTile',
+          summary: 'Remove a tile (analyst+)',
+          responses: { '204': { description: 'removed' }, ...errors(400, 401, 403, 404, 429) },
+        }),
       },
       [`${TILE}/result`]: {
         post: dashboardOp([project, dashboard, tile], {
@@ -220,7 +232,16 @@ export const dashboardsDomain: Domain = {
       const { layout, ...changes } = req.body;
       // The range is one thing: giving fixed dates drops a rolling range, and giving a rolling range drops fixed dates.
       const dates = changes.date_range ? { date_from: null, date_to: null } : changes.date_from !== undefined || changes.date_to !== undefined ? { date_range: null } : {};
-      const input: DashboardInput = { name: current.name, description: current.description, date_from: current.date_from, date_to: current.date_to, date_range: current.date_range, filters: current.filters, ...dates, ...changes };
+      const input: DashboardInput = {
+        name: current.name,
+        description: current.description,
+        date_from: current.date_from,
+        date_to: current.date_to,
+        date_range: current.date_range,
+        filters: current.filters,
+        ...dates,
+        ...changes,
+      };
       overridesOf(input);
       checkRollingRange(changes.date_range, today(req));
       res.json(updateDashboard(services.meta, req.project!.id, current.id, req.auth!.userId, input, layout, now()));

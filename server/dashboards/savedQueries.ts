@@ -4,7 +4,7 @@
 
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { OpenApiDocument } from '../http/openapi.js';
-import { ValidationError, type FieldProblem } from '../http/errors.js';
+import { ValidationError, type FieldProblem } from '../ground/errors.js';
 import { makeAjv, problems } from '../http/validation.js';
 import { QUERIES } from '../queries/index.js';
 import type { QueryRoute } from '../queries/queryRoute.js';

@@ -2,9 +2,9 @@
 // the token's keyed hash is stored and a link is found by that hash; an unknown, revoked or expired
 // token, or one of a deleted project, is the same 404. What a link may show is the routes'.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { MetaDb } from '../store/sqlite.js';
-import { NotFoundError, ValidationError } from '../http/errors.js';
+import { NotFoundError, ValidationError } from '../ground/errors.js';
 import { getProject, type Project } from '../accounts/projects.js';
 import { hashToken, randomToken } from '../auth/tokenHash.js';
 import { authorColumns, authorOf, type Author } from './authors.js';

@@ -5,11 +5,11 @@
 import type { Request, RequestHandler } from 'express';
 import type { Domain } from '../http/domain.js';
 import { errors, jsonBody, jsonResponse, ref } from '../http/openapi.js';
-import { ForbiddenError, NotFoundError, ValidationError } from '../http/errors.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../ground/errors.js';
 import { other, project } from '../access/access.js';
 import { recordAudit } from '../audit/recordAudit.js';
 import { sendAnswer, type QueryAnswer } from '../queries/answerQuery.js';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { getDashboard, tileInsight, type Dashboard } from './dashboards.js';
 import { getInsight, type Insight } from './insights.js';
 import { answerInsight } from './insightAnswer.js';

@@ -67,7 +67,10 @@ function random(seed: number): () => number {
 
 function uuidFrom(rand: () => number): string {
   let h = '';
-  for (let i = 0; i < 4; i++) h += Math.floor(rand() * 4294967296).toString(16).padStart(8, '0');
+  for (let i = 0; i < 4; i++)
+    h += Math.floor(rand() * 4294967296)
+      .toString(16)
+      .padStart(8, '0');
   const variant = '89ab'[parseInt(h[16]!, 16) & 3]!;
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20)}`;
 }
@@ -109,7 +112,10 @@ const PLANS = [
 ] as const;
 type Plan = (typeof PLANS)[number];
 
-const SIGNUP_FORM = [{ tag: 'form', id: 'signup', nth_child: 1 }, { tag: 'main', nth_child: 2 }];
+const SIGNUP_FORM = [
+  { tag: 'form', id: 'signup', nth_child: 1 },
+  { tag: 'main', nth_child: 2 },
+];
 const SIGNUP_FIELDS = [
   { field: 'input[name="email"]', type: 'email' },
   { field: 'input[name="password"]', type: 'password' },
@@ -250,16 +256,37 @@ function signupFunnel(visit: Visit, out: Output, visitor: Visitor): void {
   visit.add('pp.form_start', { url: `${SITE}/signup`, elements: SIGNUP_FORM, props: { form, field: SIGNUP_FIELDS[0].field, since_load_ms: sinceLoad } }, sinceLoad);
   const filled = SIGNUP_FIELDS.map(({ field, type }, i) => {
     const corrections = rand() < 0.2 ? 1 + Math.floor(rand() * 3) : 0;
-    return { field, tag: 'input', type, time_ms: Math.round(1500 + rand() * 9000), focus_count: 1 + (i === 1 && rand() < 0.3 ? 1 : 0), changed: true, to_change_ms: Math.round(200 + rand() * 1500), corrections };
+    return {
+      field,
+      tag: 'input',
+      type,
+      time_ms: Math.round(1500 + rand() * 9000),
+      focus_count: 1 + (i === 1 && rand() < 0.3 ? 1 : 0),
+      changed: true,
+      to_change_ms: Math.round(200 + rand() * 1500),
+      corrections,
+    };
   });
   const order = SIGNUP_FIELDS.map((f) => f.field);
   if (rand() < 0.5) {
     visit.click(SIGNUP_SUBMIT);
-    visit.add('pp.form_submit', { url: `${SITE}/signup`, elements: SIGNUP_FORM, props: { form, fields: filled, focus_order: order, last_field: order[2], duration_ms: Math.round(15_000 + rand() * 60_000), since_load_ms: sinceLoad, blank_fields: [] } }, 50);
+    visit.add(
+      'pp.form_submit',
+      {
+        url: `${SITE}/signup`,
+        elements: SIGNUP_FORM,
+        props: { form, fields: filled, focus_order: order, last_field: order[2], duration_ms: Math.round(15_000 + rand() * 60_000), since_load_ms: sinceLoad, blank_fields: [] },
+      },
+      50,
+    );
     signUp(visit, out, visitor);
   } else {
     const last = Math.floor(rand() * 3);
-    visit.add('pp.form_abandon', { url: `${SITE}/signup`, elements: SIGNUP_FORM, props: { form, fields: filled.slice(0, last + 1), focus_order: order.slice(0, last + 1), last_field: order[last], duration_ms: Math.round(5_000 + rand() * 40_000), since_load_ms: sinceLoad } });
+    visit.add('pp.form_abandon', {
+      url: `${SITE}/signup`,
+      elements: SIGNUP_FORM,
+      props: { form, fields: filled.slice(0, last + 1), focus_order: order.slice(0, last + 1), last_field: order[last], duration_ms: Math.round(5_000 + rand() * 40_000), since_load_ms: sinceLoad },
+    });
   }
 }
 

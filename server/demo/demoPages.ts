@@ -61,7 +61,10 @@ function centred(width: number, top: number, phoneTop: number, height = 52) {
   };
 }
 
-const hero = [{ tag: 'section', nth_child: 1, classes: ['hero'] }, { tag: 'main', nth_child: 2 }];
+const hero = [
+  { tag: 'section', nth_child: 1, classes: ['hero'] },
+  { tag: 'main', nth_child: 2 },
+];
 
 export const HERO_CTA: DemoElement = {
   chain: [{ tag: 'button', id: 'hero-cta', nth_child: 3, text: 'Start free trial', classes: ['btn', 'btn-primary'] }, ...hero],
@@ -72,7 +75,11 @@ export const HERO_CTA: DemoElement = {
 /** The header links, in a row on the right of the sticky header (in its menu on phones). */
 export function navLink(path: string, text: string, index: number, count: number): DemoElement {
   return {
-    chain: [{ tag: 'a', nth_child: index + 1, text, attributes: { href: path } }, { tag: 'nav', nth_child: 2, classes: ['site-nav'] }, { tag: 'header', nth_child: 1, classes: ['site-header'] }],
+    chain: [
+      { tag: 'a', nth_child: index + 1, text, attributes: { href: path } },
+      { tag: 'nav', nth_child: 2, classes: ['site-nav'] },
+      { tag: 'header', nth_child: 1, classes: ['site-header'] },
+    ],
     box: (vw) => {
       const c = column(vw);
       if (narrow(vw)) return { left: c.left, top: HEADER_PX + index * 48, width: c.width, height: 48 };
@@ -105,7 +112,10 @@ export function homeCard(path: string, text: string, index: number): DemoElement
   };
 }
 
-const pricing = [{ tag: 'section', nth_child: 3, classes: ['plans'] }, { tag: 'main', nth_child: 2 }];
+const pricing = [
+  { tag: 'section', nth_child: 3, classes: ['plans'] },
+  { tag: 'main', nth_child: 2 },
+];
 
 export const PRICING_CTA: DemoElement = {
   chain: [{ tag: 'button', id: 'pricing-cta', nth_child: 4, text: 'Start free trial', classes: ['btn', 'btn-primary'] }, ...pricing],
@@ -122,7 +132,12 @@ export const COMPARE_PLANS: DemoElement = {
 
 /** The product screenshot on the features page: it looks as if it would open larger, and does not. */
 export const FEATURE_SCREENSHOT: DemoElement = {
-  chain: [{ tag: 'img', nth_child: 2, classes: ['screenshot'] }, { tag: 'figure', nth_child: 2, classes: ['feature'] }, { tag: 'section', nth_child: 1, classes: ['features'] }, { tag: 'main', nth_child: 2 }],
+  chain: [
+    { tag: 'img', nth_child: 2, classes: ['screenshot'] },
+    { tag: 'figure', nth_child: 2, classes: ['feature'] },
+    { tag: 'section', nth_child: 1, classes: ['features'] },
+    { tag: 'main', nth_child: 2 },
+  ],
   box: (vw) => {
     const c = column(vw);
     if (narrow(vw)) return { left: c.left, top: 620, width: c.width, height: Math.round(c.width * 0.62) };
@@ -133,7 +148,11 @@ export const FEATURE_SCREENSHOT: DemoElement = {
 };
 
 export const SIGNUP_SUBMIT: DemoElement = {
-  chain: [{ tag: 'button', nth_child: 5, text: 'Create account', classes: ['btn', 'btn-primary'], attributes: { type: 'submit' } }, { tag: 'form', id: 'signup', nth_child: 1 }, { tag: 'main', nth_child: 2 }],
+  chain: [
+    { tag: 'button', nth_child: 5, text: 'Create account', classes: ['btn', 'btn-primary'], attributes: { type: 'submit' } },
+    { tag: 'form', id: 'signup', nth_child: 1 },
+    { tag: 'main', nth_child: 2 },
+  ],
   box: (vw) => {
     const c = column(vw);
     const width = narrow(vw) ? c.width : 420;
@@ -144,7 +163,11 @@ export const SIGNUP_SUBMIT: DemoElement = {
 
 export function upgradeButton(plan: string): DemoElement {
   return {
-    chain: [{ tag: 'button', id: 'upgrade', nth_child: 2, text: `Upgrade to ${plan}`, classes: ['btn', 'btn-primary'] }, { tag: 'section', nth_child: 1, classes: ['plan-summary'] }, { tag: 'main', nth_child: 2 }],
+    chain: [
+      { tag: 'button', id: 'upgrade', nth_child: 2, text: `Upgrade to ${plan}`, classes: ['btn', 'btn-primary'] },
+      { tag: 'section', nth_child: 1, classes: ['plan-summary'] },
+      { tag: 'main', nth_child: 2 },
+    ],
     box: (vw) => {
       const c = column(vw);
       return narrow(vw) ? { left: c.left, top: 480, width: c.width, height: 48 } : { left: c.left + c.width - 260, top: 220, width: 220, height: 48 };

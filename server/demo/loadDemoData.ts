@@ -3,7 +3,7 @@
 // server key issued for the purpose and revoked when done: stored exactly as sent events are, with
 // no HTTP round trip and so no request log lines. Turns on autocapture so the behavior pages fill.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { issueIngestKey, revokeIngestKey } from '../keys/ingestKeys.js';
 import { patchBehaviorSettings } from '../behavior/behaviorSettings.js';
 import { MAX_EVENTS_PER_REQUEST, trackEvents } from '../ingest/track.js';

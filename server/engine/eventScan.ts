@@ -29,7 +29,11 @@ function localTimeSql(b: Binder, timezone: string, fromMs: number, toMs: number,
   const offset =
     changes.length === 1
       ? String(changes[0]!.offsetMs)
-      : `CASE ${changes.slice(1).reverse().map((c) => `WHEN ${EVENT_MS} >= ${c.at} THEN ${c.offsetMs}`).join(' ')} ELSE ${changes[0]!.offsetMs} END`;
+      : `CASE ${changes
+          .slice(1)
+          .reverse()
+          .map((c) => `WHEN ${EVENT_MS} >= ${c.at} THEN ${c.offsetMs}`)
+          .join(' ')} ELSE ${changes[0]!.offsetMs} END`;
   const local = `(${EVENT_MS} + ${offset})`;
   let day = `(DATE '1970-01-01' + CAST(${local} // ${DAY_MS} AS INTEGER))`;
   let hourStart = `(${EVENT_MS} - ${local} % 3600000)`;
@@ -86,7 +90,7 @@ const ARITHMETIC_HISTORY_DAYS = 800;
  */
 export function scanEvents(b: Binder, columns: ScanColumns, o: ScanOptions): string {
   const where = [`e.project_id = ${b.bind(o.projectId)}`];
-  const until = (dayNumber(addDays(o.to, 2)) * DAY_MS) + (o.extraAfterMs ?? 0);
+  const until = dayNumber(addDays(o.to, 2)) * DAY_MS + (o.extraAfterMs ?? 0);
   const since = o.from !== undefined ? dayNumber(addDays(o.from, -1)) * DAY_MS : Math.max(0, until - ARITHMETIC_HISTORY_DAYS * DAY_MS);
   const local = localTimeSql(b, o.timezone, since, until, o.from !== undefined);
   if (o.from !== undefined) {

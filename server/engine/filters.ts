@@ -2,12 +2,10 @@
 // and the semantic checks the schema cannot express (size, operator/value agreement); turning them
 // into SQL is conditions.ts's job, loading referenced segments the route's.
 
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../ground/errors.js';
 
 export const FILTER_COLUMNS = ['url', 'path', 'referrer', 'source', 'sdk_name', 'release'] as const;
-export const FILTER_OPS = [
-  'eq', 'neq', 'in', 'not_in', 'contains', 'not_contains', 'starts_with', 'gt', 'gte', 'lt', 'lte', 'exists', 'not_exists',
-] as const;
+export const FILTER_OPS = ['eq', 'neq', 'in', 'not_in', 'contains', 'not_contains', 'starts_with', 'gt', 'gte', 'lt', 'lte', 'exists', 'not_exists'] as const;
 
 export type FilterOp = (typeof FILTER_OPS)[number];
 export type Scalar = string | number | boolean;

@@ -16,11 +16,7 @@ export type LastUnit = (typeof LAST_UNITS)[number];
 /** The most of each unit a `last_N_…` range may count, so it stays within 400 days. */
 export const LAST_MAX: Record<LastUnit, number> = { days: 400, weeks: 57, months: 13 };
 
-export type RollingRange =
-  | { kind: 'today' | 'yesterday' }
-  | { kind: 'last'; count: number; unit: LastUnit }
-  | { kind: 'this' | 'previous'; period: CalendarPeriod }
-  | { kind: 'since'; date: string };
+export type RollingRange = { kind: 'today' | 'yesterday' } | { kind: 'last'; count: number; unit: LastUnit } | { kind: 'this' | 'previous'; period: CalendarPeriod } | { kind: 'since'; date: string };
 
 /** The written forms, for schemas: the shape only; parseRollingRange checks counts and dates. */
 export const ROLLING_RANGE_PATTERN = '^(today|yesterday|last_[1-9][0-9]{0,2}_(days|weeks|months)|(this|last)_(week|month|quarter|year)|since_[0-9]{4}-[0-9]{2}-[0-9]{2})$';

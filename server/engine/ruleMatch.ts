@@ -33,4 +33,3 @@ export interface DerivingRule extends RuleMatch {
   id: number;
   event_name: string;
 }
-

@@ -2,7 +2,7 @@
 // filter) and the actors of a handful of distinct ids (live stream messages). An event's actor is
 // COALESCE(link.actor_id, distinct_id); links are flat, so one lookup suffices.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { statementsOf } from '../engine/statements.js';
 import { readEvents } from './timeLimit.js';
 

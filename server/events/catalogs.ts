@@ -2,7 +2,7 @@
 // exact aggregate over the project's events, bounded by the query time limit), and top-level property
 // keys with a type inferred from a sample of the most recently received events (bounded by the sample size).
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { readEvents } from './timeLimit.js';
 import { statementsOf } from '../engine/statements.js';
 

@@ -2,7 +2,7 @@
 // of refused attempts that ingestion keeps, newest first, one page after an optional position.
 // Neither kind carries property values or identities: only what explains an integration's health.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { readRejectedAttempts, type RejectedAttempt, type RejectedAttemptQuery } from '../ingest/rejections.js';
 import type { EventFilters } from './eventsQuery.js';
 import { readEvents, withinTimeLimit } from './timeLimit.js';
@@ -36,16 +36,16 @@ export interface DoctorRecord {
  * Order: time of receipt descending; at the same time, refused records before accepted ones;
  * then uuid (accepted) or request id and event index (refused) descending. `at` is microseconds.
  */
-export type DoctorPosition =
-  | { at: string; kind: 'accepted'; uuid: string }
-  | { at: string; kind: 'rejected'; request_id: string; event_index: number | null };
+export type DoctorPosition = { at: string; kind: 'accepted'; uuid: string } | { at: string; kind: 'rejected'; request_id: string; event_index: number | null };
 
 export function isDoctorPosition(value: unknown): value is DoctorPosition {
   const p = value as Record<string, unknown> | null;
   if (typeof p !== 'object' || p === null) return false;
   if (p.kind === 'accepted') return isEventPosition(p);
   return (
-    p.kind === 'rejected' && isEventPosition({ at: p.at, uuid: '00000000-0000-0000-0000-000000000000' }) && typeof p.request_id === 'string' &&
+    p.kind === 'rejected' &&
+    isEventPosition({ at: p.at, uuid: '00000000-0000-0000-0000-000000000000' }) &&
+    typeof p.request_id === 'string' &&
     (p.event_index === null || Number.isInteger(p.event_index))
   );
 }
@@ -56,13 +56,7 @@ interface Entry {
   position: DoctorPosition;
 }
 
-export async function doctorRecords(
-  services: Services,
-  projectId: number,
-  filters: EventFilters,
-  limit: number,
-  after?: DoctorPosition,
-): Promise<{ items: DoctorRecord[]; next?: DoctorPosition }> {
+export async function doctorRecords(services: Services, projectId: number, filters: EventFilters, limit: number, after?: DoctorPosition): Promise<{ items: DoctorRecord[]; next?: DoctorPosition }> {
   const [accepted, rejected] = await Promise.all([acceptedEntries(services, projectId, filters, limit + 1, after), rejectedEntries(services, projectId, filters, limit + 1, after)]);
   const merged: Entry[] = [];
   let a = 0;

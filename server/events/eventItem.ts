@@ -7,7 +7,6 @@ import type { CommittedEvent } from '../ingest/eventBus.js';
 /** The committed event's fields, less the project, plus the actor it resolves to now. */
 export type EventItem = Omit<CommittedEvent, 'project_id' | 'source'> & { actor_id: string; source: string };
 
-
 const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
 const iso = (ms: unknown) => new Date(Number(ms)).toISOString();
 

@@ -9,8 +9,8 @@
 import { performance } from 'node:perf_hooks';
 import type { Server } from 'node:net';
 import type { Request, Response } from 'express';
-import type { Services } from '../services.js';
-import { AppError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { AppError } from '../ground/errors.js';
 import { eventBus, type CommittedEvent } from '../ingest/eventBus.js';
 import { MAX_GROUP_ROWS, ingestWriter } from '../ingest/groupWriter.js';
 import { actorsOf } from './actors.js';
@@ -136,12 +136,15 @@ class LiveStream {
     if (this.dropped === 0 || this.noticeTimer || this.closed) return;
     const now = performance.now();
     const due = Math.max(this.sampler.nextFreeAt(now), this.lastNoticeAt + NOTICE_INTERVAL_MS);
-    this.noticeTimer = setTimeout(() => {
-      this.noticeTimer = undefined;
-      const notice = this.takeNotice(performance.now());
-      if (notice) this.send([notice]);
-      this.scheduleNotice();
-    }, Math.max(1, Math.ceil(due - now)));
+    this.noticeTimer = setTimeout(
+      () => {
+        this.noticeTimer = undefined;
+        const notice = this.takeNotice(performance.now());
+        if (notice) this.send([notice]);
+        this.scheduleNotice();
+      },
+      Math.max(1, Math.ceil(due - now)),
+    );
     this.noticeTimer.unref();
   }
 
@@ -156,7 +159,11 @@ class LiveStream {
     const events = out.flatMap((o) => (o.kind === 'event' ? [o.event] : []));
     let actors: Map<string, string>;
     try {
-      actors = await actorsOf(this.services, this.projectId, events.map((e) => e.distinct_id));
+      actors = await actorsOf(
+        this.services,
+        this.projectId,
+        events.map((e) => e.distinct_id),
+      );
     } catch (err) {
       this.services.log.warn({ err, project_id: this.projectId }, 'live stream closed: actors could not be resolved');
       this.close();

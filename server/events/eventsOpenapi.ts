@@ -40,8 +40,20 @@ const listParameters: Parameter[] = [
   { name: 'invalid_only', in: 'query', required: false, description: 'only events stored with warnings (doctor view: and refused attempts)', schema: { type: 'boolean', default: false } },
   { name: 'source', in: 'query', required: false, schema: { enum: [...EVENT_SOURCES] } },
   { name: 'from', in: 'query', required: false, description: 'time of receipt, inclusive (RFC 3339); required with view=doctor', schema: { type: 'string', format: 'date-time' } },
-  { name: 'to', in: 'query', required: false, description: `time of receipt, exclusive (RFC 3339); required with view=doctor, at most ${DOCTOR_MAX_DAYS} days after from`, schema: { type: 'string', format: 'date-time' } },
-  { name: 'cursor', in: 'query', required: false, description: 'next_cursor of the previous page; valid only with the same project, view and filters', schema: { type: 'string', minLength: 1, maxLength: 2048 } },
+  {
+    name: 'to',
+    in: 'query',
+    required: false,
+    description: `time of receipt, exclusive (RFC 3339); required with view=doctor, at most ${DOCTOR_MAX_DAYS} days after from`,
+    schema: { type: 'string', format: 'date-time' },
+  },
+  {
+    name: 'cursor',
+    in: 'query',
+    required: false,
+    description: 'next_cursor of the previous page; valid only with the same project, view and filters',
+    schema: { type: 'string', minLength: 1, maxLength: 2048 },
+  },
   { name: 'limit', in: 'query', required: false, description: `page size (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT})`, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT } },
 ];
 

@@ -1,8 +1,8 @@
 // One page of GET /projects/{id}/events in either view: checks the query, opens the cursor
 // against the scope of this request, reads the page and signs where the next one starts.
 
-import type { Services } from '../services.js';
-import { ValidationError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { ValidationError } from '../ground/errors.js';
 import { cursorScope, parseEventsQuery } from './eventsQuery.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { isEventPosition } from './eventsWhere.js';
@@ -18,9 +18,10 @@ export interface EventsPageResponse {
 export async function eventsPage(services: Services, projectId: number, rawQuery: Record<string, unknown>): Promise<EventsPageResponse> {
   const q = parseEventsQuery(rawQuery);
   const scope = cursorScope(projectId, q);
-  const page = q.view === 'doctor'
-    ? await doctorRecords(services, projectId, q.filters, q.limit, openCursor(services, scope, q.cursor, isDoctorPosition))
-    : await listEvents(services, projectId, q.filters, q.order, q.limit, openCursor(services, scope, q.cursor, isEventPosition));
+  const page =
+    q.view === 'doctor'
+      ? await doctorRecords(services, projectId, q.filters, q.limit, openCursor(services, scope, q.cursor, isDoctorPosition))
+      : await listEvents(services, projectId, q.filters, q.order, q.limit, openCursor(services, scope, q.cursor, isEventPosition));
   return { items: page.items, next_cursor: page.next ? encodeCursor(services, scope, page.next) : null };
 }
 

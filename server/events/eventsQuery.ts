@@ -4,7 +4,7 @@
 
 import { parseFilters } from '../behavior/reportParams.js';
 import type { Filter } from '../engine/filters.js';
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../ground/errors.js';
 
 export const EVENT_SOURCES = ['browser', 'server', 'import', 'system', 'unknown'] as const;
 export type EventSource = (typeof EVENT_SOURCES)[number];

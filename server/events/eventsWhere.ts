@@ -14,4 +14,3 @@ export function isEventPosition(value: unknown): value is EventPosition {
   const p = value as EventPosition | null;
   return typeof p === 'object' && p !== null && typeof p.at === 'string' && MICROS.test(p.at) && typeof p.uuid === 'string' && UUID.test(p.uuid);
 }
-

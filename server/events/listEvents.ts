@@ -1,7 +1,7 @@
 // The regular events list: newest first by time of receipt (or by event time), ties broken by uuid,
 // one page after an optional keyset position. The route decodes and encodes cursors; this module only reads.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { EventFilters, EventOrder } from './eventsQuery.js';
 import type { EventPosition } from './eventsWhere.js';
 import { distinctIdsOfActor } from './actors.js';

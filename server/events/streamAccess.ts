@@ -2,7 +2,7 @@
 // request elsewhere; a stream is one long request, so it re-reads them while it runs and ends
 // when the session is revoked, the membership removed or the project deleted.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import { getSession } from '../auth/sessions.js';
 import { getMembership } from '../accounts/organizations.js';

@@ -3,9 +3,9 @@
 // statement is not seen, so a read that returns late is answered 408 all the same.
 
 import { performance } from 'node:perf_hooks';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { Row, Statement } from '../engine/engine.js';
-import { QueryTimeoutError } from '../http/errors.js';
+import { QueryTimeoutError } from '../ground/errors.js';
 
 export async function withinTimeLimit<T>(services: Services, read: (timeoutMs: number) => Promise<T>): Promise<T> {
   const limit = services.config.query_timeout_ms;

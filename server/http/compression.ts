@@ -24,7 +24,7 @@ export function acceptedEncoding(header: string | undefined): Encoding | null {
     }
     q.set(name.trim().toLowerCase(), Number.isFinite(weight) ? weight : 0);
   }
-  const weightOf = (e: Encoding): number => q.get(e) ?? (q.get('*') ?? 0);
+  const weightOf = (e: Encoding): number => q.get(e) ?? q.get('*') ?? 0;
   const br = weightOf('br');
   const gz = weightOf('gzip');
   if (br > 0 && br >= gz) return 'br';

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { RequestHandler, Response } from 'express';
-import { packageRoot } from '../packageRoot.js';
+import { packageRoot } from '../ground/packageRoot.js';
 import { acceptedEncoding, type Encoding } from './compression.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -39,7 +39,7 @@ export const REPLAY_FRAME_CSP = [
   "style-src 'self' 'unsafe-inline' http: https: data:",
   "img-src 'self' http: https: data: blob:",
   "font-src 'self' http: https: data:",
-  "media-src http: https: data: blob:",
+  'media-src http: https: data: blob:',
   "connect-src 'none'",
   "object-src 'none'",
   "base-uri 'none'",

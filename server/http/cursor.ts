@@ -3,9 +3,9 @@
 // Callers decide what the scope and the position are; this module only signs and checks.
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Services } from '../services.js';
-import { deriveKey } from '../auth/secretKeys.js';
-import { ValidationError } from './errors.js';
+import type { Services } from './services.js';
+import { deriveKey } from '../ground/secretKeys.js';
+import { ValidationError } from '../ground/errors.js';
 
 const VERSION = 'c1';
 
@@ -35,11 +35,7 @@ export function decodeCursor<T = unknown>(services: Pick<Services, 'secret'>, sc
 }
 
 function sign(secret: Buffer, scope: unknown, payload: string): string {
-  return createHmac('sha256', deriveKey(secret, 'cursor'))
-    .update(canonicalJson(scope))
-    .update('\n')
-    .update(payload)
-    .digest('base64url');
+  return createHmac('sha256', deriveKey(secret, 'cursor')).update(canonicalJson(scope)).update('\n').update(payload).digest('base64url');
 }
 
 /** JSON with object keys sorted at every level, so equal scopes sign equally whatever their key order. */

@@ -2,7 +2,7 @@
 
 import type { OpenApiFragment } from './openapi.js';
 import type { RouteTable } from './routeTable.js';
-import type { Services } from '../services.js';
+import type { Services } from './services.js';
 
 export interface Domain {
   name: string;

@@ -2,9 +2,9 @@
 // Unknown errors are logged with the request id and answered 500 `internal` without their message.
 
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { AppError, BadRequestError, NotFoundError, PayloadTooLargeError, StorageFullError } from './errors.js';
+import { AppError, BadRequestError, NotFoundError, PayloadTooLargeError, StorageFullError } from '../ground/errors.js';
 import { isStorageFull } from '../store/storageFull.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../ground/logger.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 

@@ -4,8 +4,8 @@
 
 import type { Domain } from './domain.js';
 import { errors, jsonResponse } from './openapi.js';
-import type { Services } from '../services.js';
-import { ServiceUnavailableError } from './errors.js';
+import type { Services } from './services.js';
+import { ServiceUnavailableError } from '../ground/errors.js';
 import { freeBytes, MIN_FREE_BYTES } from '../store/storageFull.js';
 import { PUBLIC } from '../access/access.js';
 
@@ -36,10 +36,7 @@ async function checkStores(services: Services): Promise<Record<string, string>> 
     result.sqlite = 'unavailable';
   }
   try {
-    await Promise.race([
-      services.events.ping(),
-      new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), READY_TIMEOUT_MS).unref()),
-    ]);
+    await Promise.race([services.events.ping(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), READY_TIMEOUT_MS).unref())]);
     result.duckdb = 'ok';
   } catch {
     result.duckdb = 'unavailable';
@@ -63,7 +60,7 @@ export const healthDomain: Domain = {
     const handler = async (req: import('express').Request, res: import('express').Response) => {
       if (req.valid.query.ready !== undefined) {
         const checks = await checkStores(services);
-        if (checks.storage === 'full') throw new ServiceUnavailableError("the disk of the data folder is full: writes fail until space is freed", checks);
+        if (checks.storage === 'full') throw new ServiceUnavailableError('the disk of the data folder is full: writes fail until space is freed', checks);
         if (checks.ingest_journal === 'loading') throw new ServiceUnavailableError('the server is loading the events acknowledged before its last stop', checks);
         if (Object.values(checks).some((v) => v !== 'ok')) throw new ServiceUnavailableError('a database did not answer', checks);
       }

@@ -95,10 +95,7 @@ export function baseDocument(version: string): OpenApiDocument {
         legacyKey: { type: 'apiKey', in: 'query', name: 'key', description: 'pp_wk_ legacy key only; deprecated' },
       },
       responses: Object.fromEntries(
-        Object.entries(STANDARD_ERRORS).map(([status, description]) => [
-          `E${status}`,
-          { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-        ]),
+        Object.entries(STANDARD_ERRORS).map(([status, description]) => [`E${status}`, { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]),
       ),
     },
   };

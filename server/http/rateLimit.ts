@@ -5,8 +5,8 @@
 // wall clock stepping back or forward neither holds a window full nor empties it.
 
 import type { Request, RequestHandler } from 'express';
-import type { Clock } from '../clock.js';
-import { RateLimitedError } from './errors.js';
+import type { Clock } from '../ground/clock.js';
+import { RateLimitedError } from '../ground/errors.js';
 
 const WINDOW_MS = 60_000;
 const PRUNE_EVERY = 10_000;

@@ -3,7 +3,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { redactHeaders, redactUrl, type Logger } from './logger.js';
+import { redactHeaders, redactUrl, type Logger } from '../ground/logger.js';
 
 const CLIENT_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 

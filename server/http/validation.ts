@@ -4,7 +4,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { RequestHandler } from 'express';
-import { BadRequestError, ValidationError, type FieldProblem } from './errors.js';
+import { BadRequestError, ValidationError, type FieldProblem } from '../ground/errors.js';
 import type { Method, OpenApiDocument, Operation, Parameter, JsonSchema } from './openapi.js';
 import { PATH_ID_RULE, parsePathId } from './pathId.js';
 
@@ -53,9 +53,7 @@ export class Validation {
     const idParams = this.integerPathParams(method, path);
     const queryCheck = this.compileParams(params.filter((p) => p.in === 'query'));
     const body = op.requestBody?.content['application/json'];
-    const bodyCheck = body
-      ? this.bodyAjv.compile({ $ref: `${DOC_ID}#/paths/${pointer(path)}/${method}/requestBody/content/application~1json/schema` })
-      : undefined;
+    const bodyCheck = body ? this.bodyAjv.compile({ $ref: `${DOC_ID}#/paths/${pointer(path)}/${method}/requestBody/content/application~1json/schema` }) : undefined;
     const bodyRequired = op.requestBody?.required ?? false;
 
     const paramsStep: RequestHandler = (req, _res, next) => {
@@ -180,7 +178,7 @@ export function problems(errors: ErrorObject[] | null | undefined): FieldProblem
       // The schemas' way of saying "not only spaces" (names), in words.
       message = 'must not be blank';
     } else if (e.keyword === 'enum') {
-      message = `must be one of ${((e.params as { allowedValues: unknown[] }).allowedValues).map((v) => JSON.stringify(v)).join(', ')}`;
+      message = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
     }
     if (!field) field = 'body';
     const id = `${field}\u0000${message}`;

@@ -4,9 +4,9 @@
 
 import { createHmac } from 'node:crypto';
 import { statementsOf } from '../engine/statements.js';
-import type { Services } from '../services.js';
-import { AppError } from '../http/errors.js';
-import { deriveKey } from '../auth/secretKeys.js';
+import type { Services } from '../http/services.js';
+import { AppError } from '../ground/errors.js';
+import { deriveKey } from '../ground/secretKeys.js';
 import type { IngestCredential } from './ingestCredential.js';
 import { ingestWriter } from './groupWriter.js';
 import type { IngestResult } from './track.js';
@@ -55,10 +55,18 @@ export async function storeCapture(services: Services, body: CaptureBody, ctx: {
   }
   const now = services.clock.now();
   const capture = {
-    tokenHash: pickerTokenHash(services, body.picker_token), projectId: credential.key.project_id, keyId: credential.key.public_id,
-    nonce: body.nonce, url: body.url, selector: body.selector, element, chain, receivedAt: now,
+    tokenHash: pickerTokenHash(services, body.picker_token),
+    projectId: credential.key.project_id,
+    keyId: credential.key.public_id,
+    nonce: body.nonce,
+    url: body.url,
+    selector: body.selector,
+    element,
+    chain,
+    receivedAt: now,
   };
-  await ingestWriter(services).exclusive((conn) => statementsOf(services.events).ingest.storeCapture(conn, capture),
+  await ingestWriter(services).exclusive(
+    (conn) => statementsOf(services.events).ingest.storeCapture(conn, capture),
     // No analytical query reads this table: cached answers stay.
     { changes: 'reported' },
   );

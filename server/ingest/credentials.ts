@@ -4,8 +4,8 @@
 // why; a live key without the right is 403 with a credential_* code (and a doctor record).
 
 import type { Request, RequestHandler } from 'express';
-import type { Services } from '../services.js';
-import { ForbiddenError, UnauthorizedError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { ForbiddenError, UnauthorizedError } from '../ground/errors.js';
 import { bearerToken } from '../auth/authenticate.js';
 import { parseValue, type IngestKeyType } from '../keys/keyValues.js';
 import { verifyIngestKey, type IngestKey, type IngestScope } from '../keys/ingestKeys.js';

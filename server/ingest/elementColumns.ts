@@ -15,7 +15,6 @@ export const ATTRIBUTE_NAME = /^[a-z][a-z0-9_:-]*$/;
 /** A column computed in SQL from a JSON chain, by the macro of migration 0028 named after it. */
 const elementColumnSql = (column: (typeof ELEMENT_COLUMNS)[number], elements: string): string => `pp_${column}(${elements})`;
 
-
 /** SQL of every column for a row of `event` with the chain `elements`: NULL for other events. */
 export function elementColumnsSql(event: string, elements: string): string[] {
   const named = [...ELEMENT_EVENTS].map((e) => `'${e}'`).join(', ');

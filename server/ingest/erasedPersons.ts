@@ -2,7 +2,7 @@
 // (server/persons/erasedIds.ts) is refused with `person_erased`, unless a server key sends it with
 // `"consent": true`, which stores it and lifts the refusal of its ids.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { IngestCredential } from './ingestCredential.js';
 import { ERASED_CODE, erasedMessage, liftRefusal, refusedAmong } from '../persons/erasedIds.js';
 

@@ -2,8 +2,8 @@
 // stored, and subscribers (the live stream) receive it on a later turn of the event loop. A
 // subscriber that falls behind loses its oldest events; ingest never waits for anyone.
 
-import type { Services } from '../services.js';
-import type { Logger } from '../http/logger.js';
+import type { Services } from '../http/services.js';
+import type { Logger } from '../ground/logger.js';
 
 /** An event as stored, in the shape an events list shows it. */
 export interface CommittedEvent {

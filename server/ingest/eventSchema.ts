@@ -57,7 +57,12 @@ export const TRACK_EVENT_SCHEMA: JsonSchema = {
     event: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S', description: 'event name, e.g. pp.page_view or signup' },
     // A plain pattern, not format "uuid": that also admits a urn:uuid: prefix, which DuckDB's UUID type does not read.
     uuid: { type: 'string', pattern: UUID_PATTERN, description: 'client-chosen id (8-4-4-4-12 hex digits); an event whose uuid is already stored for the project is not stored again' },
-    ts: { type: 'string', format: 'date-time', maxLength: 64, description: `client time (RFC 3339, from ${TS_FIRST} and before ${TS_END}); more than an hour ahead of the server it is stored but marked invalid` },
+    ts: {
+      type: 'string',
+      format: 'date-time',
+      maxLength: 64,
+      description: `client time (RFC 3339, from ${TS_FIRST} and before ${TS_END}); more than an hour ahead of the server it is stored but marked invalid`,
+    },
     anonymous_id: id,
     user_id: id,
     session_id: id,

@@ -15,10 +15,10 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { TurnOptions } from '../engine/engine.js';
 import { outsideDeadline } from '../engine/duckdb/duckDbEngine.js';
-import { AppError, ServiceUnavailableError, StorageFullError } from '../http/errors.js';
+import { AppError, ServiceUnavailableError, StorageFullError } from '../ground/errors.js';
 import { isStorageFull } from '../store/storageFull.js';
 import type { EventBus } from './eventBus.js';
 import { committedEvent, type EventRow } from './normalizeEvent.js';
@@ -339,7 +339,12 @@ export class GroupWriter {
     const seq = group.reduce<number | undefined>((max, item) => (item.seq === undefined ? max : Math.max(max ?? 0, item.seq)), undefined);
     try {
       ({ stored, duplicates } = await this.deduplicate(conn, group));
-      derived = await this.write(conn, stored, group.flatMap((item) => item.batch.rejections), seq);
+      derived = await this.write(
+        conn,
+        stored,
+        group.flatMap((item) => item.batch.rejections),
+        seq,
+      );
     } catch (err) {
       // Whether a failed COMMIT stored anything is not certain: the filter is read again from the table.
       this.filter = undefined;
@@ -356,7 +361,11 @@ export class GroupWriter {
     this.stats.stored += stored.length;
     this.stats.duplicates += duplicates;
     for (const item of group) item.resolve();
-    if (seq !== undefined) this.settle(seq, group.reduce((n, item) => n + rowsOf(item.batch), 0));
+    if (seq !== undefined)
+      this.settle(
+        seq,
+        group.reduce((n, item) => n + rowsOf(item.batch), 0),
+      );
     // Most of the time nobody watches the live stream: then the events need no second shape.
     if (this.bus.subscriberCount > 0) this.bus.publish([...stored, ...derived].map(committedEvent));
   }
@@ -401,7 +410,10 @@ export class GroupWriter {
     const derived = events.length > 0 && this.options.derive ? this.options.derive(events) : [];
     await conn.run('BEGIN TRANSACTION');
     try {
-      for (const [table, rows] of [['events', derived.length > 0 ? [...events, ...derived] : events], ['ingest_rejections', rejections]] as const) {
+      for (const [table, rows] of [
+        ['events', derived.length > 0 ? [...events, ...derived] : events],
+        ['ingest_rejections', rejections],
+      ] as const) {
         if (rows.length === 0) continue;
         const appender = await this.appender(conn, table);
         for (const row of rows) appender.append(row);
@@ -422,7 +434,10 @@ export class GroupWriter {
 
   /** Keeps the first occurrence of each (project, uuid) that is not stored yet. */
   private async deduplicate(conn: DuckDBConnection, group: BatchItem[]): Promise<{ stored: EventRow[]; duplicates: number }> {
-    const existing = await this.storedKeys(conn, group.flatMap((item) => item.batch.events));
+    const existing = await this.storedKeys(
+      conn,
+      group.flatMap((item) => item.batch.events),
+    );
     const seen = new Set<string>(existing);
     const stored: EventRow[] = [];
     let duplicates = 0;

@@ -6,7 +6,7 @@
 // an actor into another re-points everything that pointed at it; linking an id to itself is a no-op.
 
 import { statementsOf } from '../engine/statements.js';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { IngestCredential } from './ingestCredential.js';
 import { ingestWriter } from './groupWriter.js';
 import { refuseRequest } from './rejections.js';
@@ -14,7 +14,7 @@ import type { SdkInfo } from './sdkInfo.js';
 import type { IngestResult } from './track.js';
 import { idText, sizeDefect } from './eventSchema.js';
 import { jsonText } from './jsonText.js';
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../ground/errors.js';
 import { erasedRefusals } from './erasedPersons.js';
 
 export const TRAITS_MAX_BYTES = 16 * 1024;
@@ -28,15 +28,18 @@ export type LinkOutcome = 'linked' | 'unchanged' | 'conflict';
 export function linkIdentity(services: Services, projectId: number, fromId: string, toId: string): Promise<LinkOutcome> {
   const now = services.clock.now();
   const sql = statementsOf(services.events).ingest;
-  return ingestWriter(services).exclusive(async (conn) => {
-    const target = (await sql.linkedActor(conn, projectId, toId)) ?? toId;
-    if (target === fromId) return 'unchanged';
-    const current = await sql.linkedActor(conn, projectId, fromId);
-    if (current !== undefined) return current === target ? 'unchanged' : 'conflict';
-    // One statement, so a crash cannot leave `fromId` linked while ids that pointed at it are not.
-    await services.events.changedAfter([projectId], () => sql.storeLink(conn, projectId, fromId, target, now));
-    return 'linked';
-  }, { changes: 'reported' });
+  return ingestWriter(services).exclusive(
+    async (conn) => {
+      const target = (await sql.linkedActor(conn, projectId, toId)) ?? toId;
+      if (target === fromId) return 'unchanged';
+      const current = await sql.linkedActor(conn, projectId, fromId);
+      if (current !== undefined) return current === target ? 'unchanged' : 'conflict';
+      // One statement, so a crash cannot leave `fromId` linked while ids that pointed at it are not.
+      await services.events.changedAfter([projectId], () => sql.storeLink(conn, projectId, fromId, target, now));
+      return 'linked';
+    },
+    { changes: 'reported' },
+  );
 }
 
 /**
@@ -45,9 +48,12 @@ export function linkIdentity(services: Services, projectId: number, fromId: stri
  */
 export function mergeTraits(services: Services, projectId: number, userId: string, traits: Record<string, unknown>, once = false): Promise<void> {
   const now = services.clock.now();
-  return ingestWriter(services).exclusive(async (conn) => {
-    await services.events.changedAfter([projectId], () => statementsOf(services.events).ingest.storeTraits(conn, projectId, userId, jsonText(traits), once, now));
-  }, { changes: 'reported' });
+  return ingestWriter(services).exclusive(
+    async (conn) => {
+      await services.events.changedAfter([projectId], () => statementsOf(services.events).ingest.storeTraits(conn, projectId, userId, jsonText(traits), once, now));
+    },
+    { changes: 'reported' },
+  );
 }
 
 export interface TraitsUpdate {
@@ -61,7 +67,8 @@ function mergePatch(target: Record<string, unknown>, patch: Record<string, unkno
   const out: Record<string, unknown> = { ...target };
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
-    else if (typeof v === 'object' && !Array.isArray(v) && typeof out[k] === 'object' && out[k] !== null && !Array.isArray(out[k])) out[k] = mergePatch(out[k] as Record<string, unknown>, v as Record<string, unknown>);
+    else if (typeof v === 'object' && !Array.isArray(v) && typeof out[k] === 'object' && out[k] !== null && !Array.isArray(out[k]))
+      out[k] = mergePatch(out[k] as Record<string, unknown>, v as Record<string, unknown>);
     else out[k] = v;
   }
   return out;
@@ -103,7 +110,15 @@ export function applyIdentities(services: Services, projectId: number, links: Re
           }
           if (changed.size > 0) {
             const ids = [...changed];
-            await services.events.changedAfter([projectId], () => sql.storeLinks(conn, projectId, ids, ids.map((d) => actorOf.get(d)!), now));
+            await services.events.changedAfter([projectId], () =>
+              sql.storeLinks(
+                conn,
+                projectId,
+                ids,
+                ids.map((d) => actorOf.get(d)!),
+                now,
+              ),
+            );
           }
         }
         for (const once of [false, true]) {
@@ -115,7 +130,16 @@ export function applyIdentities(services: Services, projectId: number, links: Re
             patches.set(t.userId, once ? mergePatch(t.traits, before) : mergePatch(before, t.traits));
           }
           if (patches.size === 0) continue;
-          await services.events.changedAfter([projectId], () => sql.storeManyTraits(conn, projectId, [...patches.keys()], [...patches.values()].map((p) => jsonText(p)), once, now));
+          await services.events.changedAfter([projectId], () =>
+            sql.storeManyTraits(
+              conn,
+              projectId,
+              [...patches.keys()],
+              [...patches.values()].map((p) => jsonText(p)),
+              once,
+              now,
+            ),
+          );
         }
       }),
     { changes: 'reported' },

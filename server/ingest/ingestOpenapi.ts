@@ -86,8 +86,8 @@ export const ingestOpenapi: OpenApiFragment = {
     TrackRequest: {
       type: 'object',
       description:
-        `Either a batch {events: [...]} of at most ${MAX_EVENTS_PER_REQUEST} events, or one TrackEvent object. A body over 1 MiB or with more events is 413. `
-        + 'Each event is checked on its own: defective events are refused in rejected[] while the others are stored.',
+        `Either a batch {events: [...]} of at most ${MAX_EVENTS_PER_REQUEST} events, or one TrackEvent object. A body over 1 MiB or with more events is 413. ` +
+        'Each event is checked on its own: defective events are refused in rejected[] while the others are stored.',
       properties: {
         credential,
         tracker,
@@ -101,7 +101,7 @@ export const ingestOpenapi: OpenApiFragment = {
       type: 'object',
       additionalProperties: false,
       required: ['anonymous_id', 'user_id'],
-      properties: { anonymous_id: id, user_id: id, traits: { type: 'object', description: 'merged into the user\'s traits (at most 16 KiB)' }, consent: CONSENT_SCHEMA },
+      properties: { anonymous_id: id, user_id: id, traits: { type: 'object', description: "merged into the user's traits (at most 16 KiB)" }, consent: CONSENT_SCHEMA },
     },
     AliasRequest: { type: 'object', additionalProperties: false, required: ['previous_id', 'user_id'], properties: { previous_id: id, user_id: id, consent: CONSENT_SCHEMA } },
     ReplayRequest: {
@@ -151,8 +151,8 @@ export const ingestOpenapi: OpenApiFragment = {
       post: writeOperation(
         'track',
         'Send events (202 after they are durably stored)',
-        'Credential: Authorization: Bearer pp_bt_/pp_sk_ key, or a browser token in the body field `credential` (for sendBeacon, with a text/plain body), or a legacy key in ?key=. '
-          + 'Scope events:write. Browser tokens only from their domains (Origin, else Referer).',
+        'Credential: Authorization: Bearer pp_bt_/pp_sk_ key, or a browser token in the body field `credential` (for sendBeacon, with a text/plain body), or a legacy key in ?key=. ' +
+          'Scope events:write. Browser tokens only from their domains (Origin, else Referer).',
         'TrackRequest',
         [legacyKey, trackerHeader],
       ),
@@ -161,8 +161,8 @@ export const ingestOpenapi: OpenApiFragment = {
       post: writeOperation(
         'identify',
         'Link an anonymous id to a user id',
-        'Bearer key (or legacy ?key=) with scope identify:write; keys issued before the linking split get 403 credential_rotation_required. '
-          + 'An anonymous id already linked to another user stays with it (rejected[0].code identity_conflict).',
+        'Bearer key (or legacy ?key=) with scope identify:write; keys issued before the linking split get 403 credential_rotation_required. ' +
+          'An anonymous id already linked to another user stays with it (rejected[0].code identity_conflict).',
         'IdentifyRequest',
         [legacyKey, trackerHeader],
       ),
@@ -215,9 +215,9 @@ function posthogPaths(): Record<string, Record<string, Operation>> {
     operationId: `posthogCapture${path.replace(/[^a-z0-9]/gi, '_')}`,
     summary: `PostHog-compatible capture (${path}/): events as posthog-js, posthog-node and the other PostHog clients send them`,
     description:
-      'The body is JSON, gzip (Content-Encoding: gzip, or ?compression=gzip-js), or a form field `data` holding base64 JSON; at most 1 MiB as sent and 10 MiB inflated. '
-      + 'It is one event, a list of events, or {api_key, batch}; `api_key` or `token` (top level or in an event\'s properties) names a browser token or server key of pp, held to its scopes and domains. '
-      + 'Answered 200 `{status: 1}` once stored (docs/ingestion.md, PostHog clients).',
+      'The body is JSON, gzip (Content-Encoding: gzip, or ?compression=gzip-js), or a form field `data` holding base64 JSON; at most 1 MiB as sent and 10 MiB inflated. ' +
+      "It is one event, a list of events, or {api_key, batch}; `api_key` or `token` (top level or in an event's properties) names a browser token or server key of pp, held to its scopes and domains. " +
+      'Answered 200 `{status: 1}` once stored (docs/ingestion.md, PostHog clients).',
     tags: ['ingestion'],
     security: [],
     requestBody: { required: true, content: { '*/*': { schema: { description: 'JSON, gzip or form-encoded base64 JSON' } } } },
@@ -236,7 +236,14 @@ function posthogPaths(): Record<string, Record<string, Operation>> {
   for (const path of POSTHOG_FLAG_PATHS) out[path] = { get: flags(path, 'Get'), post: flags(path, 'Post') };
   const token: Parameter = { name: 'token', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,200}$' }, description: 'the key posthog-js was given' };
   out['/array/{token}/config'] = {
-    get: { operationId: 'posthogRemoteConfig', summary: 'PostHog-compatible remote configuration of posthog-js: no flags, recordings or surveys', tags: ['ingestion'], security: [], parameters: [token], responses: { '200': jsonResponse('the configuration', { type: 'object' }), ...errors(400) } },
+    get: {
+      operationId: 'posthogRemoteConfig',
+      summary: 'PostHog-compatible remote configuration of posthog-js: no flags, recordings or surveys',
+      tags: ['ingestion'],
+      security: [],
+      parameters: [token],
+      responses: { '200': jsonResponse('the configuration', { type: 'object' }), ...errors(400) },
+    },
   };
   out['/array/{token}/config.js'] = {
     get: {

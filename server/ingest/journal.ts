@@ -13,7 +13,7 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, rea
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
-import type { Logger } from '../http/logger.js';
+import type { Logger } from '../ground/logger.js';
 import type { EventRow } from './normalizeEvent.js';
 import type { RejectionRow } from './rejections.js';
 import { ELEMENT_EVENTS, elementColumns } from './elementColumns.js';
@@ -41,11 +41,42 @@ const SET_ASIDE_PREFIX = 'unloaded-';
 const fileName = (seq: number, prefix = '') => `${prefix}${String(seq).padStart(16, '0')}.jnl`;
 
 const EVENT_FIELDS = [
-  'project_id', 'uuid', 'ts', 'received_at', 'event', 'distinct_id', 'anonymous_id', 'user_id', 'session_id', 'source', 'sdk_name',
-  'sdk_version', 'key_id', 'release', 'url', 'path', 'referrer', 'props', 'revenue', 'elements', 'invalid', 'invalid_reasons',
+  'project_id',
+  'uuid',
+  'ts',
+  'received_at',
+  'event',
+  'distinct_id',
+  'anonymous_id',
+  'user_id',
+  'session_id',
+  'source',
+  'sdk_name',
+  'sdk_version',
+  'key_id',
+  'release',
+  'url',
+  'path',
+  'referrer',
+  'props',
+  'revenue',
+  'elements',
+  'invalid',
+  'invalid_reasons',
 ] as const satisfies ReadonlyArray<keyof EventRow>;
 const REJECTION_FIELDS = [
-  'project_id', 'received_at', 'request_id', 'event_index', 'operation', 'key_id', 'source', 'sdk_name', 'sdk_version', 'event', 'code', 'message',
+  'project_id',
+  'received_at',
+  'request_id',
+  'event_index',
+  'operation',
+  'key_id',
+  'source',
+  'sdk_name',
+  'sdk_version',
+  'event',
+  'code',
+  'message',
 ] as const satisfies ReadonlyArray<keyof RejectionRow>;
 const DATE_FIELDS = new Set(['ts', 'received_at']);
 
@@ -63,9 +94,7 @@ function decodeRow<T>(values: unknown[], fields: readonly string[]): T {
 }
 
 export function encodeRecord(seq: number, batch: JournalBatch): Buffer {
-  const payload = Buffer.from(
-    JSON.stringify([seq, batch.events.map((r) => encodeRow(r, EVENT_FIELDS)), batch.rejections.map((r) => encodeRow(r, REJECTION_FIELDS))]),
-  );
+  const payload = Buffer.from(JSON.stringify([seq, batch.events.map((r) => encodeRow(r, EVENT_FIELDS)), batch.rejections.map((r) => encodeRow(r, REJECTION_FIELDS))]));
   const header = Buffer.allocUnsafe(HEADER_BYTES);
   header.writeUInt32LE(payload.length, 0);
   header.writeUInt32LE(crc32(payload), 4);

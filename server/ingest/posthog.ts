@@ -7,7 +7,7 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { Request } from 'express';
-import { AppError, BadRequestError, PayloadTooLargeError, UnauthorizedError } from '../http/errors.js';
+import { AppError, BadRequestError, PayloadTooLargeError, UnauthorizedError } from '../ground/errors.js';
 import { BODY_LIMIT_BYTES } from '../http/errorHandler.js';
 import { idText, type TrackEvent } from './eventSchema.js';
 import { parseTracker, type SdkInfo } from './sdkInfo.js';
@@ -95,8 +95,24 @@ const RENAMED: Record<string, string> = { $pageview: 'pp.page_view', $rageclick:
 
 /** Properties pp stores in columns of its own, or that only carry the client's bookkeeping. */
 const LIFTED = new Set([
-  'token', 'distinct_id', '$current_url', '$referrer', '$session_id', '$device_id', '$set', '$set_once', '$anon_distinct_id',
-  '$lib', '$lib_version', '$elements', '$elements_chain', '$time', '$insert_id', '$is_identified', 'alias', '$event_type',
+  'token',
+  'distinct_id',
+  '$current_url',
+  '$referrer',
+  '$session_id',
+  '$device_id',
+  '$set',
+  '$set_once',
+  '$anon_distinct_id',
+  '$lib',
+  '$lib_version',
+  '$elements',
+  '$elements_chain',
+  '$time',
+  '$insert_id',
+  '$is_identified',
+  'alias',
+  '$event_type',
 ]);
 
 /** What one PostHog event becomes: an event to store, identity work, or nothing (with why). */
@@ -117,7 +133,11 @@ function elementOf(e: unknown): Json {
   if (text(e.tag_name)) out.tag = e.tag_name;
   const id = text(e.attr__id) ?? text(e.attr_id);
   if (id) out.id = id;
-  const classes = Array.isArray(e.classes) ? e.classes.filter((c) => typeof c === 'string' && c !== '') : text(e.attr__class)?.split(' ').filter((c) => c !== '');
+  const classes = Array.isArray(e.classes)
+    ? e.classes.filter((c) => typeof c === 'string' && c !== '')
+    : text(e.attr__class)
+        ?.split(' ')
+        .filter((c) => c !== '');
   if (classes && classes.length > 0) out.classes = classes;
   if (Number.isInteger(e.nth_child)) out.nth_child = e.nth_child;
   if (text(e.$el_text)) out.text = e.$el_text;

@@ -4,7 +4,7 @@
 // only once all of it is durable.
 
 import type { Request } from 'express';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { payloadCredential, mayLink } from './credentials.js';
 import { sizeDefect } from './eventSchema.js';
 import { linkIdentity, mergeTraits, TRAITS_MAX_BYTES } from './identity.js';
@@ -16,7 +16,10 @@ type Traits = { userId: string; set?: Record<string, unknown>; setOnce?: Record<
 
 /** Traits of one user, `$set` then `$set_once`, when within identify's size limit. */
 async function applyTraits(services: Services, projectId: number, t: Traits): Promise<void> {
-  for (const [traits, once] of [[t.set, false], [t.setOnce, true]] as const) {
+  for (const [traits, once] of [
+    [t.set, false],
+    [t.setOnce, true],
+  ] as const) {
     if (!traits || Object.keys(traits).length === 0 || sizeDefect('traits', traits, TRAITS_MAX_BYTES)) continue;
     await mergeTraits(services, projectId, t.userId, traits, once);
   }
@@ -59,9 +62,11 @@ export async function capturePosthog(services: Services, req: Request): Promise<
   const conflicts: IngestResult['rejected'] = [];
   for (const { index, mapped } of identity) {
     const outcome =
-      mapped.kind === 'alias' ? await linkIdentity(services, projectId, mapped.previousId, mapped.userId)
-      : mapped.anonymousId ? await linkIdentity(services, projectId, mapped.anonymousId, mapped.userId)
-      : 'unchanged';
+      mapped.kind === 'alias'
+        ? await linkIdentity(services, projectId, mapped.previousId, mapped.userId)
+        : mapped.anonymousId
+          ? await linkIdentity(services, projectId, mapped.anonymousId, mapped.userId)
+          : 'unchanged';
     if (outcome === 'conflict') conflicts.push({ index, code: 'identity_conflict', message: 'this id already belongs to another user; the first claim wins' });
     else linked++;
     if (mapped.kind === 'identify') await applyTraits(services, projectId, mapped);

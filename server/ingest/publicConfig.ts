@@ -2,7 +2,7 @@
 // privacy mode and only the collection kinds that are enabled. Unknown, revoked, expired and
 // server-key prefixes are all simply not found.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { getBehaviorSettings, type BehaviorSettings } from '../behavior/behaviorSettings.js';
 import { projectForPublicId } from '../keys/ingestKeys.js';
 

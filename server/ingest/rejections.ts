@@ -3,9 +3,9 @@
 // property values, bodies or credentials. Recording is budgeted per key so a public browser
 // token cannot flood the table.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { statementsOf } from '../engine/statements.js';
-import { RateLimitedError } from '../http/errors.js';
+import { RateLimitedError } from '../ground/errors.js';
 import type { IngestCredential, IngestOperation } from './ingestCredential.js';
 import type { SdkInfo } from './sdkInfo.js';
 import { ingestWriter } from './groupWriter.js';
@@ -38,11 +38,7 @@ export interface RejectionContext {
 }
 
 /** Builds the records of one request, as many as the key's budget still allows. */
-export function rejectionRows(
-  services: Services,
-  ctx: RejectionContext,
-  refusals: ReadonlyArray<{ index: number | null; event: unknown; code: string; message: string }>,
-): RejectionRow[] {
+export function rejectionRows(services: Services, ctx: RejectionContext, refusals: ReadonlyArray<{ index: number | null; event: unknown; code: string; message: string }>): RejectionRow[] {
   const rows: RejectionRow[] = [];
   for (const r of refusals) {
     try {

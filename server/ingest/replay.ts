@@ -5,8 +5,8 @@
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { statementsOf } from '../engine/statements.js';
-import type { Services } from '../services.js';
-import { AppError, ValidationError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { AppError, ValidationError } from '../ground/errors.js';
 import { getBehaviorSettings } from '../behavior/behaviorSettings.js';
 import type { IngestCredential } from './ingestCredential.js';
 import { ingestWriter } from './groupWriter.js';
@@ -49,7 +49,6 @@ function serialize(events: ReplayBody['events']): string {
   }
 }
 
-
 export async function storeReplayChunk(services: Services, body: ReplayBody, ctx: ReplayContext): Promise<IngestResult> {
   const { key } = ctx.credential;
   const receivedAt = services.clock.now();
@@ -67,10 +66,22 @@ export async function storeReplayChunk(services: Services, body: ReplayBody, ctx
   const data = await gzipAsync(raw);
   const { first, last } = timeRange(body.events);
   const chunk = {
-    projectId: key.project_id, sessionId: idText(body.session_id), seq: body.seq, anonymousId: idText(body.anonymous_id), receivedAt, first, last,
-    eventCount: body.events.length, rawBytes, keyId: key.public_id, sdkName: ctx.sdk?.name ?? null, sdkVersion: ctx.sdk?.version ?? null, data: new Uint8Array(data),
+    projectId: key.project_id,
+    sessionId: idText(body.session_id),
+    seq: body.seq,
+    anonymousId: idText(body.anonymous_id),
+    receivedAt,
+    first,
+    last,
+    eventCount: body.events.length,
+    rawBytes,
+    keyId: key.public_id,
+    sdkName: ctx.sdk?.name ?? null,
+    sdkVersion: ctx.sdk?.version ?? null,
+    data: new Uint8Array(data),
   };
-  await ingestWriter(services).exclusive((conn) => statementsOf(services.events).ingest.storeReplayChunk(conn, chunk),
+  await ingestWriter(services).exclusive(
+    (conn) => statementsOf(services.events).ingest.storeReplayChunk(conn, chunk),
     // Cached answers stay: only paths actors' `recorded` reads this table, and it moves on with
     // the events the recorded session sends (they change the project's data version).
     { changes: 'reported' },

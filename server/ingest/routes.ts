@@ -3,7 +3,7 @@
 
 import type { Request } from 'express';
 import type { Domain } from '../http/domain.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../ground/errors.js';
 import { ingestOpenapi } from './ingestOpenapi.js';
 import { ingestAuth } from './credentials.js';
 import { sdkOf } from './sdkInfo.js';
@@ -23,7 +23,6 @@ export const ingestDomain: Domain = {
   name: 'ingest',
   openapi: ingestOpenapi,
   mount(routes, services) {
-
     routes.post('/v1/track', other('ingest_key', [ingestAuth(services, 'track')]), async (req, res) => {
       res.status(202).json(await trackEvents(services, req.body as Record<string, unknown>, context(req)));
     });

@@ -2,7 +2,7 @@
 // field `tracker` for beacons that cannot carry headers (and for sdk/node).
 
 import type { Request } from 'express';
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../ground/errors.js';
 
 export interface SdkInfo {
   name: string;

@@ -6,7 +6,7 @@
 // (millions of them would push out the recent pairs it exists for): a live event repeating an
 // imported uuid is judged by its window.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { statementsOf } from '../engine/statements.js';
 import { distinctKeys } from './distinctKey.js';
 import { ingestWriter } from './groupWriter.js';
@@ -25,39 +25,42 @@ export interface StoredImport {
  */
 export function storeImported(services: Services, projectId: number, rows: EventRow[]): Promise<StoredImport> {
   if (rows.length === 0) return Promise.resolve({ stored: 0, duplicates: 0 });
-  return ingestWriter(services).exclusive(async (conn) => {
-    const seen = new Set<string>();
-    const keyOf = distinctKeys();
-    const unique: EventRow[] = [];
-    for (const row of rows) {
-      if (seen.has(row.uuid)) continue;
-      seen.add(row.uuid);
-      row.distinct_key = keyOf(row.distinct_id);
-      unique.push(row);
-    }
-    const held = await statementsOf(services.events).ingest.heldUuids(conn, projectId, [...seen]);
-    const fresh = held.size === 0 ? unique : unique.filter((row) => !held.has(row.uuid));
-    if (fresh.length > 0) {
-      const appender = await TableAppender.open(conn, 'events');
-      await conn.run('BEGIN TRANSACTION');
-      try {
-        for (const row of fresh) appender.append(row);
-        await appender.flush();
-        appender.close();
-        await conn.run('COMMIT');
-      } catch (err) {
-        try {
-          appender.discard();
-        } catch {
-          // closed already
-        }
-        await conn.run('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        services.events.changed([projectId]);
+  return ingestWriter(services).exclusive(
+    async (conn) => {
+      const seen = new Set<string>();
+      const keyOf = distinctKeys();
+      const unique: EventRow[] = [];
+      for (const row of rows) {
+        if (seen.has(row.uuid)) continue;
+        seen.add(row.uuid);
+        row.distinct_key = keyOf(row.distinct_id);
+        unique.push(row);
       }
-    }
-    const stored = fresh.length;
-    return { stored, duplicates: rows.length - stored };
-  }, { changes: 'reported' });
+      const held = await statementsOf(services.events).ingest.heldUuids(conn, projectId, [...seen]);
+      const fresh = held.size === 0 ? unique : unique.filter((row) => !held.has(row.uuid));
+      if (fresh.length > 0) {
+        const appender = await TableAppender.open(conn, 'events');
+        await conn.run('BEGIN TRANSACTION');
+        try {
+          for (const row of fresh) appender.append(row);
+          await appender.flush();
+          appender.close();
+          await conn.run('COMMIT');
+        } catch (err) {
+          try {
+            appender.discard();
+          } catch {
+            // closed already
+          }
+          await conn.run('ROLLBACK').catch(() => undefined);
+          throw err;
+        } finally {
+          services.events.changed([projectId]);
+        }
+      }
+      const stored = fresh.length;
+      return { stored, duplicates: rows.length - stored };
+    },
+    { changes: 'reported' },
+  );
 }

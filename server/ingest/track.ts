@@ -3,8 +3,8 @@
 // (and recorded for the doctor), the rest go through the group-commit writer. The answer comes
 // only after the commit.
 
-import type { Services } from '../services.js';
-import { AppError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { AppError } from '../ground/errors.js';
 import type { IngestCredential } from './ingestCredential.js';
 import { checkEvent } from './eventSchema.js';
 import { ingestWriter } from './groupWriter.js';
@@ -53,7 +53,11 @@ export function eventsOf(body: Record<string, unknown>): unknown[] {
 export async function trackEvents(services: Services, body: Record<string, unknown>, ctx: TrackContext): Promise<IngestResult> {
   const items = eventsOf(body);
   if (items.length > MAX_EVENTS_PER_REQUEST) throw new TooManyEventsError(items.length);
-  return storeEvents(services, items.map((item, index) => ({ index, item })), ctx);
+  return storeEvents(
+    services,
+    items.map((item, index) => ({ index, item })),
+    ctx,
+  );
 }
 
 /** An item of a request and the refusal of one its sender already judged (e.g. a PostHog payload's). */
@@ -66,7 +70,15 @@ export type Refused = Refusal & { event: unknown };
 export async function storeEvents(services: Services, items: Array<{ index: number; item: unknown }>, ctx: TrackContext, refused: Refused[] = []): Promise<IngestResult> {
   const receivedAt = services.clock.now();
   const { key, source } = ctx.credential;
-  const normalize = { projectId: key.project_id, receivedAt, source, sdk: ctx.sdk, keyId: key.public_id, ...ingestPolicy(services.meta, key.project_id), client: source === 'server' ? undefined : ctx.client };
+  const normalize = {
+    projectId: key.project_id,
+    receivedAt,
+    source,
+    sdk: ctx.sdk,
+    keyId: key.public_id,
+    ...ingestPolicy(services.meta, key.project_id),
+    client: source === 'server' ? undefined : ctx.client,
+  };
   const normalized: Array<{ index: number; row: EventRow; consent?: boolean }> = [];
   const all = [...refused];
   for (const { index, item } of items) {
@@ -74,7 +86,11 @@ export async function storeEvents(services: Services, items: Array<{ index: numb
     if ('defect' in checked) all.push({ index, ...checked.defect, event: (item as { event?: unknown } | null)?.event });
     else normalized.push({ index, row: normalizeEvent(checked.event, normalize, checked.text), consent: checked.event.consent });
   }
-  const erased = erasedRefusals(services, ctx.credential, normalized.map((n) => ({ index: n.index, ids: [n.row.distinct_id, n.row.anonymous_id, n.row.user_id], consent: n.consent })));
+  const erased = erasedRefusals(
+    services,
+    ctx.credential,
+    normalized.map((n) => ({ index: n.index, ids: [n.row.distinct_id, n.row.anonymous_id, n.row.user_id], consent: n.consent })),
+  );
   const rows: EventRow[] = [];
   for (const n of normalized) {
     const refusal = erased.get(n.index);

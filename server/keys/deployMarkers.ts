@@ -3,9 +3,9 @@
 // is a conflict. Other domains read markers through listDeployMarkers.
 
 import { createHash } from 'node:crypto';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { MetaDb } from '../store/sqlite.js';
-import { ConflictError, ValidationError } from '../http/errors.js';
+import { ConflictError, ValidationError } from '../ground/errors.js';
 
 export interface DeployInput {
   release: string;
@@ -47,13 +47,7 @@ export function bodyHash(input: DeployInput): string {
 
 const COLUMNS = 'id, project_id, release, environment, commit_sha AS "commit", deployed_at, url, description, created_at';
 
-export function recordDeployMarker(
-  services: Services,
-  projectId: number,
-  tokenId: number,
-  idempotencyKey: string,
-  input: DeployInput,
-): { marker: DeployMarker; replayed: boolean } {
+export function recordDeployMarker(services: Services, projectId: number, tokenId: number, idempotencyKey: string, input: DeployInput): { marker: DeployMarker; replayed: boolean } {
   const hash = bodyHash(input);
   const now = services.clock.now().toISOString();
   const find = services.meta.prepare(`SELECT ${COLUMNS}, body_hash FROM deploy_markers WHERE project_id = ? AND idempotency_key = ?`);
@@ -69,8 +63,19 @@ export function recordDeployMarker(
         `INSERT INTO deploy_markers (project_id, token_id, idempotency_key, body_hash, release, environment, commit_sha, deployed_at, url, description, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(projectId, tokenId, idempotencyKey, hash, input.release, input.environment ?? null, input.commit ?? null,
-        input.deployed_at ? new Date(input.deployed_at).toISOString() : now, input.url ?? null, input.description ?? null, now);
+      .run(
+        projectId,
+        tokenId,
+        idempotencyKey,
+        hash,
+        input.release,
+        input.environment ?? null,
+        input.commit ?? null,
+        input.deployed_at ? new Date(input.deployed_at).toISOString() : now,
+        input.url ?? null,
+        input.description ?? null,
+        now,
+      );
     const marker = services.meta.prepare(`SELECT ${COLUMNS} FROM deploy_markers WHERE id = ?`).get(Number(info.lastInsertRowid)) as DeployMarker;
     return { marker, replayed: false };
   })();

@@ -2,9 +2,9 @@
 // value. Rights come from the key's type plus its stored scopes; which operation needs which is
 // decided by server/ingest/credentials.ts.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { cachedStatement, type MetaDb } from '../store/sqlite.js';
-import { ConflictError, ValidationError, type FieldProblem } from '../http/errors.js';
+import { ConflictError, ValidationError, type FieldProblem } from '../ground/errors.js';
 import { DOMAIN_ENTRY_HELP, normalizeDomainEntry } from './domainRules.js';
 import { hashSecret, isPublicIdClash, newValue, parseValue, secretMatches, spendComparison, type IngestKeyType, type ParsedValue } from './keyValues.js';
 
@@ -114,8 +114,18 @@ function insertKey(services: Services, input: InsertInput): IssuedKey {
     const v = input.value ?? newValue(input.type);
     try {
       const info = insert.run(
-        input.projectId, input.type, input.name, v.publicId, hashSecret(services, v.secret), JSON.stringify(input.scopes), JSON.stringify(input.domains),
-        input.expiresAt, input.linkingSplit ? 1 : 0, input.rotatedFrom ?? null, input.createdBy, services.clock.now().toISOString(),
+        input.projectId,
+        input.type,
+        input.name,
+        v.publicId,
+        hashSecret(services, v.secret),
+        JSON.stringify(input.scopes),
+        JSON.stringify(input.domains),
+        input.expiresAt,
+        input.linkingSplit ? 1 : 0,
+        input.rotatedFrom ?? null,
+        input.createdBy,
+        services.clock.now().toISOString(),
       );
       return { key: getIngestKey(services.meta, input.projectId, Number(info.lastInsertRowid))!, value: v.value };
     } catch (err) {
@@ -127,7 +137,14 @@ function insertKey(services: Services, input: InsertInput): IssuedKey {
 export function issueIngestKey(services: Services, projectId: number, input: KeyInput, createdBy: number | null): IssuedKey {
   const checked = checkKeyInput(input, services.clock.now());
   return insertKey(services, {
-    projectId, type: input.type, name: input.name, scopes: checked.scopes, domains: checked.domains, expiresAt: checked.expiresAt, linkingSplit: true, createdBy,
+    projectId,
+    type: input.type,
+    name: input.name,
+    scopes: checked.scopes,
+    domains: checked.domains,
+    expiresAt: checked.expiresAt,
+    linkingSplit: true,
+    createdBy,
   });
 }
 
@@ -169,7 +186,15 @@ export function rotateIngestKey(services: Services, projectId: number, keyId: nu
   const checked = checkKeyInput(next, services.clock.now());
   return services.meta.transaction(() => {
     const issued = insertKey(services, {
-      projectId, type: next.type, name: next.name, scopes: checked.scopes, domains: checked.domains, expiresAt: checked.expiresAt, linkingSplit: true, rotatedFrom: old.id, createdBy: userId,
+      projectId,
+      type: next.type,
+      name: next.name,
+      scopes: checked.scopes,
+      domains: checked.domains,
+      expiresAt: checked.expiresAt,
+      linkingSplit: true,
+      rotatedFrom: old.id,
+      createdBy: userId,
     });
     revokeIngestKey(services, projectId, old.id);
     return issued;
@@ -233,7 +258,14 @@ export function importLegacyKeys(services: Services, projectId: number, values: 
       if (!parsed || parsed.kind !== 'legacy') return void result.skipped.push({ line: i + 1, reason: 'not a pp_wk_ key value' });
       if (exists.get(parsed.publicId)) return void result.skipped.push({ line: i + 1, prefix: parsed.publicId, reason: 'already present' });
       const issued = insertKey(services, {
-        projectId, type: 'legacy', name: options.name ?? 'imported legacy key', scopes: INGEST_SCOPES, domains, expiresAt: null, linkingSplit: false, createdBy: null,
+        projectId,
+        type: 'legacy',
+        name: options.name ?? 'imported legacy key',
+        scopes: INGEST_SCOPES,
+        domains,
+        expiresAt: null,
+        linkingSplit: false,
+        createdBy: null,
         value: { ...parsed, value },
       });
       result.imported.push({ id: issued.key.id, prefix: parsed.publicId });

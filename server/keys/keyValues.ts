@@ -3,8 +3,8 @@
 // constant time. Which rows hold them is left to ingestKeys.ts and releaseTokens.ts.
 
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
-import type { Services } from '../services.js';
-import { deriveKey } from '../auth/secretKeys.js';
+import type { Services } from '../http/services.js';
+import { deriveKey } from '../ground/secretKeys.js';
 
 export const PUBLIC_ID_LENGTH = 8;
 export const SECRET_LENGTH = 32;

@@ -5,7 +5,11 @@ import { INGEST_SCOPES } from './ingestKeys.js';
 
 const projectId: Parameter = { name: 'id', in: 'path', required: true, description: 'project id', schema: { type: 'integer', minimum: 1, maximum: 2147483647 } };
 const pathId = (name: string, description: string): Parameter => ({
-  name, in: 'path', required: true, description, schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
 });
 const keyId = pathId('keyID', 'ingestion key id');
 const tokenId = pathId('tokenID', 'release token id');
@@ -104,8 +108,8 @@ export const keysOpenapi: OpenApiFragment = {
         operationId: 'issueIngestKey',
         summary: 'Issue an ingestion key (admin or owner); the value is returned once',
         description:
-          'A browser token (pp_bt_) needs at least one domain and an expiry. A server key (pp_sk_) takes no domains and may have no expiry. '
-          + 'Scopes default to every scope the type allows: browser events:write, identify:write, replay:write, capture:write; server events:write, identify:write.',
+          'A browser token (pp_bt_) needs at least one domain and an expiry. A server key (pp_sk_) takes no domains and may have no expiry. ' +
+          'Scopes default to every scope the type allows: browser events:write, identify:write, replay:write, capture:write; server events:write, identify:write.',
         parameters: [projectId],
         requestBody: jsonBody({
           type: 'object',
@@ -137,13 +141,10 @@ export const keysOpenapi: OpenApiFragment = {
         operationId: 'rotateIngestKey',
         summary: 'Replace a key with a new value and revoke the old one (admin or owner)',
         description:
-          'The replacement keeps name, type, scopes and domains. Keys are never extended: without expires_at the replacement gets the old key\'s lifetime again, counted from now. '
-          + 'A legacy key must name the type of its replacement (browser or server); the replacement holds the identify/alias right.',
+          "The replacement keeps name, type, scopes and domains. Keys are never extended: without expires_at the replacement gets the old key's lifetime again, counted from now. " +
+          'A legacy key must name the type of its replacement (browser or server); the replacement holds the identify/alias right.',
         parameters: [projectId, keyId],
-        requestBody: jsonBody(
-          { type: 'object', additionalProperties: false, properties: { type: { enum: ['browser', 'server'] }, domains, expires_at: expiresAt } },
-          false,
-        ),
+        requestBody: jsonBody({ type: 'object', additionalProperties: false, properties: { type: { enum: ['browser', 'server'] }, domains, expires_at: expiresAt } }, false),
         responses: {
           '201': { ...jsonResponse('the replacement with its value', ref('IssuedIngestKey')), headers: noStore },
           ...errors(400, 401, 403, 404, 409, 422, 429),
@@ -183,9 +184,9 @@ export const keysOpenapi: OpenApiFragment = {
         operationId: 'recordDeployMarker',
         summary: 'Record a deploy with a release token of this project',
         description:
-          'Header Idempotency-Key (required; 8 to 128 printable characters, no spaces or commas, else 422). A new key creates the marker (201); '
-          + 'the same key with the same body answers 200 with Idempotency-Replayed: true; the same key with another body is 409 idempotency_conflict. '
-          + 'Only release tokens are accepted here, and release tokens nowhere else.',
+          'Header Idempotency-Key (required; 8 to 128 printable characters, no spaces or commas, else 422). A new key creates the marker (201); ' +
+          'the same key with the same body answers 200 with Idempotency-Replayed: true; the same key with another body is 409 idempotency_conflict. ' +
+          'Only release tokens are accepted here, and release tokens nowhere else.',
         parameters: [projectId, { name: 'Idempotency-Key', in: 'header', required: true, schema: { type: 'string', minLength: 8, maxLength: 128 } }],
         requestBody: jsonBody({
           type: 'object',

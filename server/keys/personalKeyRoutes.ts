@@ -21,7 +21,10 @@ export const personalKeysDomain: Domain = {
 
     routes.post('/api/v1/me/api-keys', self(), (req, res) => {
       const issued = issuePersonalKey(services, ownerOf(req), req.body as PersonalKeyInput);
-      res.status(201).set('Cache-Control', 'no-store').json({ ...presentPersonalKey(issued.key, now()), value: issued.value });
+      res
+        .status(201)
+        .set('Cache-Control', 'no-store')
+        .json({ ...presentPersonalKey(issued.key, now()), value: issued.value });
     });
 
     routes.delete('/api/v1/me/api-keys/{keyID}', self(), (req, res) => {

@@ -5,9 +5,9 @@
 // rights at once and a removed member's keys stop (the membership trigger also revokes them).
 // Which routes take a key, and with which scope, is each route's access declaration.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { MetaDb } from '../store/sqlite.js';
-import { ForbiddenError, NotFoundError, ValidationError } from '../http/errors.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../ground/errors.js';
 import { API_KEY_SCOPES, SCOPE_ROLE, type ApiKeyScope } from '../access/access.js';
 import { atLeast, type Role } from '../access/roles.js';
 import { getProject } from '../accounts/projects.js';
@@ -126,7 +126,9 @@ export function verifyPersonalKey(services: Services, presented: ParsedValue): V
   if (presented.kind !== 'personal') return undefined;
   const row = services.meta
     .prepare(
-      `SELECT ${COLUMNS.split(', ').map((c) => `k.${c}`).join(', ')}, k.secret_hash, m.role AS role
+      `SELECT ${COLUMNS.split(', ')
+        .map((c) => `k.${c}`)
+        .join(', ')}, k.secret_hash, m.role AS role
          FROM personal_api_keys k JOIN memberships m ON m.user_id = k.user_id AND m.org_id = k.org_id
         WHERE k.public_id = ?`,
     )

@@ -56,9 +56,9 @@ export const personalKeysOpenapi: OpenApiFragment = {
         operationId: 'issuePersonalApiKey',
         summary: 'Issue a personal API key; the value is returned once',
         description:
-          'Send it as `Authorization: Bearer pp_pk_…` to /api/v1 operations about projects and the organization (not to sign-in, your own account or key operations, nor to ingestion). '
-          + 'Scopes: read (queries, events, reports and settings), write (saved insights, dashboards and other changes analysts make), admin (operations needing the admin role). '
-          + 'A scope above your role is 403. On every request the key acts with the role you hold then, within its scopes: demoted, it loses rights at once; removed from the organization, it stops.',
+          'Send it as `Authorization: Bearer pp_pk_…` to /api/v1 operations about projects and the organization (not to sign-in, your own account or key operations, nor to ingestion). ' +
+          'Scopes: read (queries, events, reports and settings), write (saved insights, dashboards and other changes analysts make), admin (operations needing the admin role). ' +
+          'A scope above your role is 403. On every request the key acts with the role you hold then, within its scopes: demoted, it loses rights at once; removed from the organization, it stops.',
         requestBody: jsonBody({
           type: 'object',
           additionalProperties: false,

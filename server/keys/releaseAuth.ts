@@ -2,8 +2,8 @@
 // pp_rel_ value that is live. Anything else, access tokens and ingestion keys included, is 401.
 
 import type { RequestHandler } from 'express';
-import type { Services } from '../services.js';
-import { NotFoundError, UnauthorizedError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { NotFoundError, UnauthorizedError } from '../ground/errors.js';
 import { bearerToken } from '../auth/authenticate.js';
 import { parseValue } from './keyValues.js';
 import { verifyReleaseToken, type ReleaseToken } from './releaseTokens.js';

@@ -1,9 +1,9 @@
 // Release tokens (pp_rel_…): one project, one scope (release_markers:write), shown once, revocable
 // at any time. They authenticate exactly one operation, the deploy marker (see releaseAuth.ts).
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { MetaDb } from '../store/sqlite.js';
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../ground/errors.js';
 import { hashSecret, isPublicIdClash, newValue, secretMatches, spendComparison, type ParsedValue } from './keyValues.js';
 
 export const RELEASE_SCOPE = 'release_markers:write';
@@ -24,9 +24,7 @@ const COLUMNS = 'id, project_id, name, public_id, expires_at, created_by, create
 export function issueReleaseToken(services: Services, projectId: number, input: { name: string; expires_at?: string }, createdBy: number | null): { token: ReleaseToken; value: string } {
   const now = services.clock.now();
   if (input.expires_at && Date.parse(input.expires_at) <= now.getTime()) throw new ValidationError('expires_at: must be in the future', 'expires_at');
-  const insert = services.meta.prepare(
-    'INSERT INTO release_tokens (project_id, name, public_id, secret_hash, expires_at, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  );
+  const insert = services.meta.prepare('INSERT INTO release_tokens (project_id, name, public_id, secret_hash, expires_at, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
   for (let attempt = 0; ; attempt++) {
     const v = newValue('release');
     try {
@@ -56,9 +54,7 @@ export function revokeReleaseToken(services: Services, projectId: number, tokenI
 /** The live token a presented pp_rel_ value names, or undefined. */
 export function verifyReleaseToken(services: Services, presented: ParsedValue): ReleaseToken | undefined {
   if (presented.kind !== 'release') return undefined;
-  const row = services.meta.prepare(`SELECT ${COLUMNS}, secret_hash FROM release_tokens WHERE public_id = ?`).get(presented.publicId) as
-    | (ReleaseToken & { secret_hash: string })
-    | undefined;
+  const row = services.meta.prepare(`SELECT ${COLUMNS}, secret_hash FROM release_tokens WHERE public_id = ?`).get(presented.publicId) as (ReleaseToken & { secret_hash: string }) | undefined;
   if (!row) {
     spendComparison(services, presented.secret);
     return undefined;

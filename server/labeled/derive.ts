@@ -6,7 +6,7 @@
 // (query_timeout_ms).
 
 import { createHash } from 'node:crypto';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { EventRow } from '../ingest/normalizeEvent.js';
 import { statementsOf } from '../engine/statements.js';
 import { readEvents } from '../events/timeLimit.js';

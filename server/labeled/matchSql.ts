@@ -31,7 +31,10 @@ export interface RuleConditions {
  * exponentially on patterns with many `*`.
  */
 export function wildcardRegex(pattern: string): string {
-  return `(?s)${pattern.split('*').map((s) => s.replace(/[\\.+?()|[\]{}^$]/g, '\\$&')).join('.*')}`;
+  return `(?s)${pattern
+    .split('*')
+    .map((s) => s.replace(/[\\.+?()|[\]{}^$]/g, '\\$&'))
+    .join('.*')}`;
 }
 
 /**

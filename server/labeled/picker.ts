@@ -3,10 +3,10 @@
 // it as a rule's starting conditions. The token is an HMAC-signed payload; nothing is stored for it.
 
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Services } from '../services.js';
-import { AppError, NotFoundError } from '../http/errors.js';
-import { deriveKey } from '../auth/secretKeys.js';
-import { aliveAt } from '../clock.js';
+import type { Services } from '../http/services.js';
+import { AppError, NotFoundError } from '../ground/errors.js';
+import { deriveKey } from '../ground/secretKeys.js';
+import { aliveAt } from '../ground/clock.js';
 import { readCapture, type ElementInfo } from '../ingest/capture.js';
 import { normalizePageUrl } from '../behavior/pageUrl.js';
 import { ATTRIBUTE_NAME } from '../ingest/elementColumns.js';
@@ -106,7 +106,10 @@ export function stableSelector(picked: ElementInfo[]): string {
   if (own) return own;
   const marked = ancestors.findIndex((a) => anchorOf(a) !== undefined);
   if (marked >= 0) return `${anchorOf(ancestors[marked]!)!} ${compoundOf(target, false)}`;
-  return [...chain.slice(0, 3)].reverse().map((el) => compoundOf(el, true)).join(' > ');
+  return [...chain.slice(0, 3)]
+    .reverse()
+    .map((el) => compoundOf(el, true))
+    .join(' > ');
 }
 
 export interface CapturePoll {

@@ -57,8 +57,24 @@ const schemas: Record<string, JsonSchema> = {
   },
   LabeledEventRule: {
     type: 'object',
-    required: ['id', 'base_event', 'selector', 'url_pattern', 'match_text', 'attributes', 'event_name', 'display_name', 'description', 'state', 'labeled_events', 'materialization',
-      'created_at', 'updated_at', 'created_by', 'updated_by'],
+    required: [
+      'id',
+      'base_event',
+      'selector',
+      'url_pattern',
+      'match_text',
+      'attributes',
+      'event_name',
+      'display_name',
+      'description',
+      'state',
+      'labeled_events',
+      'materialization',
+      'created_at',
+      'updated_at',
+      'created_by',
+      'updated_by',
+    ],
     properties: {
       id: { type: 'integer', format: 'int64' },
       base_event: { enum: [...BASE_EVENTS] },
@@ -174,14 +190,11 @@ export const labeledEventsDomain: Domain = {
         }),
       },
       [`${BASE}/picker/captures`]: {
-        get: op(
-          [projectId, { name: 'token', in: 'query', required: true, description: 'the picker token (redacted from logs)', schema: { type: 'string', minLength: 1, maxLength: 1024 } }],
-          {
-            operationId: 'pollPickerCapture',
-            summary: 'Whether the picker captured an element under the token, and its selector metadata (analyst+)',
-            responses: { '200': jsonResponse('the capture', ref('PickerCapturePoll')), ...errors(401, 403, 404, 429, 501) },
-          },
-        ),
+        get: op([projectId, { name: 'token', in: 'query', required: true, description: 'the picker token (redacted from logs)', schema: { type: 'string', minLength: 1, maxLength: 1024 } }], {
+          operationId: 'pollPickerCapture',
+          summary: 'Whether the picker captured an element under the token, and its selector metadata (analyst+)',
+          responses: { '200': jsonResponse('the capture', ref('PickerCapturePoll')), ...errors(401, 403, 404, 429, 501) },
+        }),
       },
       [ONE]: {
         get: op([projectId, ruleId], {
@@ -255,7 +268,11 @@ export const labeledEventsDomain: Domain = {
       res.json(await one(req, rule));
     });
 
-    for (const [what, path] of [['disable', `${ONE}/disable`], ['enable', `${ONE}/enable`], ['delete', ONE]] as const) {
+    for (const [what, path] of [
+      ['disable', `${ONE}/disable`],
+      ['enable', `${ONE}/enable`],
+      ['delete', ONE],
+    ] as const) {
       const handler: RequestHandler = (req, res) => {
         transition(services, req.project!.id, ruleOf(req), req.auth!.userId, what);
         audit(req, `labeled_event.${what}`, ruleOf(req));

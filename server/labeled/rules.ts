@@ -2,9 +2,9 @@
 // moving them between states. Every change that alters which events a rule derives queues a sync
 // job (sync.ts) that brings the derived events in line with the rule as it then is.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { MetaDb } from '../store/sqlite.js';
-import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from '../http/errors.js';
+import { ConflictError, NotFoundError, ValidationError, type FieldProblem } from '../ground/errors.js';
 import { kickJobs, queueJob, type JobState } from '../store/jobs.js';
 import { ATTRIBUTE_NAME } from '../ingest/elementColumns.js';
 import type { BaseEvent, RuleAttribute, RuleConditions } from './matchSql.js';
@@ -97,7 +97,10 @@ export function checkRuleBody(body: Body, options: { eventNameRequired: boolean 
     problems.push({ field: 'event_name', message: 'event_name must not start or end with whitespace' });
   }
   if (base === 'pp.page_view') {
-    for (const [field, v] of [['selector', selector], ['match_text', matchText]] as const) {
+    for (const [field, v] of [
+      ['selector', selector],
+      ['match_text', matchText],
+    ] as const) {
       if (v !== null) problems.push({ field, message: `a page view has no element: ${field} does not apply to pp.page_view` });
     }
     if (attributes.length > 0) problems.push({ field: 'attributes', message: 'a page view has no element: attributes do not apply to pp.page_view' });
@@ -212,17 +215,16 @@ function nameTaken(meta: MetaDb, projectId: number, eventName: string, except: n
     | { id: number; state: RuleState }
     | undefined;
   if (!other) return;
-  const message = other.state === 'deleting'
-    ? `the rule ${other.id} being deleted still uses the event name ${eventName}; try again in a few seconds`
-    : `the rule ${other.id} already derives events named ${eventName}`;
+  const message =
+    other.state === 'deleting'
+      ? `the rule ${other.id} being deleted still uses the event name ${eventName}; try again in a few seconds`
+      : `the rule ${other.id} already derives events named ${eventName}`;
   throw new ConflictError(message, 'conflict', { field: 'event_name', rule_id: other.id, state: other.state });
 }
 
 /** Queues a sync of the rule, unless one is already queued (which will read the rule as it is then). */
 function queueSync(meta: MetaDb, projectId: number, ruleId: number, now: Date): void {
-  const pending = meta
-    .prepare("SELECT 1 FROM labeled_event_jobs l JOIN jobs j ON j.id = l.job_id WHERE l.rule_id = ? AND j.state = 'queued'")
-    .get(ruleId);
+  const pending = meta.prepare("SELECT 1 FROM labeled_event_jobs l JOIN jobs j ON j.id = l.job_id WHERE l.rule_id = ? AND j.state = 'queued'").get(ruleId);
   if (pending) return;
   const jobId = queueJob(meta, RULE_SYNC, projectId, now);
   meta.prepare('INSERT INTO labeled_event_jobs (job_id, project_id, rule_id) VALUES (?, ?, ?)').run(jobId, projectId, ruleId);
@@ -266,8 +268,21 @@ export function createRule(services: Services, projectId: number, userId: number
         meta
           .prepare(`INSERT INTO labeled_event_rules (project_id, base_event, selector, url_pattern, match_text, attributes, event_name, display_name, description,
             state, created_at, updated_at, created_by, updated_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?)`)
-          .run(projectId, input.base_event, input.selector, input.url_pattern, input.match_text, JSON.stringify(input.attributes), input.event_name,
-            input.display_name, input.description, now.toISOString(), now.toISOString(), userId, userId).lastInsertRowid,
+          .run(
+            projectId,
+            input.base_event,
+            input.selector,
+            input.url_pattern,
+            input.match_text,
+            JSON.stringify(input.attributes),
+            input.event_name,
+            input.display_name,
+            input.description,
+            now.toISOString(),
+            now.toISOString(),
+            userId,
+            userId,
+          ).lastInsertRowid,
       );
       queueSync(meta, projectId, ruleId, now);
       return ruleId;
@@ -291,8 +306,19 @@ export function replaceRule(services: Services, projectId: number, ruleId: numbe
       meta
         .prepare(`UPDATE labeled_event_rules SET base_event = ?, selector = ?, url_pattern = ?, match_text = ?, attributes = ?, event_name = ?,
           display_name = ?, description = ?, updated_at = ?, updated_by = ? WHERE id = ?`)
-        .run(input.base_event, input.selector, input.url_pattern, input.match_text, JSON.stringify(input.attributes), input.event_name,
-          input.display_name, input.description, now.toISOString(), userId, ruleId);
+        .run(
+          input.base_event,
+          input.selector,
+          input.url_pattern,
+          input.match_text,
+          JSON.stringify(input.attributes),
+          input.event_name,
+          input.display_name,
+          input.description,
+          now.toISOString(),
+          userId,
+          ruleId,
+        );
       const matchingChanged = MATCHING_FIELDS.some((f) => JSON.stringify(before[f]) !== JSON.stringify(input[f]));
       if (matchingChanged && before.state === 'active') queueSync(meta, projectId, ruleId, now);
     })

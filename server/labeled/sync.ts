@@ -6,7 +6,7 @@
 // the project's daily rollups out of step, so they are dropped in the same transaction and folded
 // again in the background (see server/engine/rollups/actorDayFolder.ts), as for a forms purge.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { Job } from '../store/jobs.js';
 import { ingestWriter } from '../ingest/groupWriter.js';
 import { actorDayFolder } from '../engine/rollups/actorDayFolder.js';
@@ -30,14 +30,17 @@ export async function syncRule(services: Services, job: Job): Promise<SyncResult
   const projectId = job.project_id!;
   const deriving = rule?.state === 'active' ? { ...matchOf(rule), id: rule.id, event_name: rule.event_name } : null;
   const result = await actorDayFolder(services).exclusive(() =>
-    services.events.useWriter(async (conn) => {
-      try {
-        const { deleted, labeled } = await statementsOf(services.events).jobs.syncDerived(conn, projectId, link.rule_id, deriving, services.config.query_timeout_ms);
-        return { rule_id: link.rule_id, deleted_events: deleted, derived_events: labeled };
-      } finally {
-        services.events.changed([projectId]);
-      }
-    }, { changes: 'reported' }),
+    services.events.useWriter(
+      async (conn) => {
+        try {
+          const { deleted, labeled } = await statementsOf(services.events).jobs.syncDerived(conn, projectId, link.rule_id, deriving, services.config.query_timeout_ms);
+          return { rule_id: link.rule_id, deleted_events: deleted, derived_events: labeled };
+        } finally {
+          services.events.changed([projectId]);
+        }
+      },
+      { changes: 'reported' },
+    ),
   );
   meta.prepare('UPDATE labeled_event_jobs SET derived_events = ? WHERE job_id = ?').run(result.derived_events, job.id);
   if (rule?.state === 'deleting') meta.prepare("DELETE FROM labeled_event_rules WHERE id = ? AND state = 'deleting'").run(rule.id);

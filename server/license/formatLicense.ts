@@ -1,6 +1,6 @@
 // The license report as a person reads it in a terminal.
 
-import type { LicenseReport } from './licenseManager.js';
+import type { LicenseReport } from '../access/licenseManager.js';
 
 export function formatLicense(r: LicenseReport): string {
   const lines: string[] = [];

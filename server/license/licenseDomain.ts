@@ -5,7 +5,7 @@
 import type { Domain } from '../http/domain.js';
 import { registerBootstrapSection, type BootstrapContext } from '../auth/bootstrapSections.js';
 import { accountStateOf } from '../billing/accountState.js';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 
 export function licenseSection(services: Services, context: BootstrapContext): Record<string, unknown> | undefined {
   if (accountStateOf(services, context.orgId).kind !== 'unmetered') return undefined;

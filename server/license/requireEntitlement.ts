@@ -2,8 +2,8 @@
 // (none without one) on-prem, and from the organization's plan in the cloud (server/billing); one
 // function decides for both. Ingestion, reports and export never depend on them.
 
-import type { Services } from '../services.js';
-import { ForbiddenError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { ForbiddenError } from '../ground/errors.js';
 import { entitlementsFor } from '../billing/accountState.js';
 
 import type { Entitlement } from '../../license/entitlements.js';

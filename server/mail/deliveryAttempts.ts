@@ -1,8 +1,8 @@
 // What the mail and SMS outboxes share: how often and how long a message is retried, and how a
 // delivery or a failed attempt is recorded on its row. Both tables have the same delivery columns.
 
-import type { Services } from '../services.js';
-import { STEP_TOLERANCE_MS } from '../clock.js';
+import type { Services } from '../http/services.js';
+import { STEP_TOLERANCE_MS } from '../ground/clock.js';
 
 export type OutboxTable = 'outbox' | 'sms_outbox';
 
@@ -41,9 +41,7 @@ export function dueBounds(now: Date): [string, string] {
 
 /** Delivered: the sealed body (it carries one-time links or codes) is erased. */
 export function markDelivered(services: Services, table: OutboxTable, id: number): void {
-  services.meta
-    .prepare(`UPDATE ${table} SET status = 'sent', attempts = attempts + 1, sent_at = ?, body_sealed = NULL, last_error = NULL WHERE id = ?`)
-    .run(services.clock.now().toISOString(), id);
+  services.meta.prepare(`UPDATE ${table} SET status = 'sent', attempts = attempts + 1, sent_at = ?, body_sealed = NULL, last_error = NULL WHERE id = ?`).run(services.clock.now().toISOString(), id);
 }
 
 /** Records a failed attempt: retried later with backoff, or failed for good (body erased) after MAX_ATTEMPTS. */

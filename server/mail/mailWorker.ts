@@ -4,7 +4,7 @@
 // (after its current pass) when the server shuts down.
 
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { dueMessages } from './outbox.js';
 import { markAttemptFailed, markDelivered } from './deliveryAttempts.js';
 

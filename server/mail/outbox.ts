@@ -2,9 +2,9 @@
 // or an unreachable mail server loses nothing. Bodies are sealed (they carry one-time links) and
 // erased once delivered. Delivery itself is the mail worker's job.
 
-import type { Services } from '../services.js';
-import { deriveKey } from '../auth/secretKeys.js';
-import { open, seal } from '../auth/secretBox.js';
+import type { Services } from '../http/services.js';
+import { deriveKey } from '../ground/secretKeys.js';
+import { open, seal } from '../ground/secretBox.js';
 import { DUE, dueBounds, markAttemptFailed, MAX_ATTEMPTS, type DeliveryState } from './deliveryAttempts.js';
 
 export interface MailMessage {
@@ -17,7 +17,6 @@ export interface MailMessage {
   /** Extra header lines (`List-Unsubscribe`), sealed with the body; rows queued before they existed have none. */
   headers?: Record<string, string>;
 }
-
 
 /** An outbox row as operators see it: never the body. */
 export interface OutboxEntry extends DeliveryState {

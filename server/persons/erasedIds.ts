@@ -3,7 +3,7 @@
 // each id is kept. A server key re-sending an id with `"consent": true` lifts its refusal (the
 // person agreed again); ingestion (server/ingest) asks here before it stores anything.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { MetaDb } from '../store/sqlite.js';
 import { hashToken } from '../auth/tokenHash.js';
 

@@ -8,7 +8,7 @@
 // succeeded (a failed job's until a later deletion of the same ids succeeded). The deletes
 // themselves are their tables' owners' (server/ingest, server/replay).
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { MetaDb } from '../store/sqlite.js';
 import { kickJobs, queueJob, type Job, type JobState } from '../store/jobs.js';
 import { ingestWriter } from '../ingest/groupWriter.js';

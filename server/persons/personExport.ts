@@ -7,14 +7,13 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { Response } from 'express';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { readEvents } from '../events/timeLimit.js';
 import { itemFromRow } from '../events/eventItem.js';
 import { statementsOf } from '../engine/statements.js';
 import { findPerson } from './personSummary.js';
 
 const gunzipAsync = promisify(gunzip);
-
 
 /** Writes a line, waiting while the client is slower than the reads; false once the client is gone. */
 type WriteLine = (value: unknown) => Promise<boolean>;
@@ -84,7 +83,14 @@ async function writeRecordings(services: Services, write: WriteLine, projectId: 
     const rows = await readEvents(services, sql.personChunksPageSql(projectId, ids, after));
     for (const row of rows) {
       const events = JSON.parse((await gunzipAsync((row.data as { bytes: Uint8Array }).bytes)).toString('utf8')) as unknown[];
-      const line = { type: 'recording_chunk', session_id: String(row.session_id), seq: Number(row.seq), anonymous_id: String(row.anonymous_id), received_at: new Date(Number(row.at)).toISOString(), events };
+      const line = {
+        type: 'recording_chunk',
+        session_id: String(row.session_id),
+        seq: Number(row.seq),
+        anonymous_id: String(row.anonymous_id),
+        received_at: new Date(Number(row.at)).toISOString(),
+        events,
+      };
       if (!(await write(line))) return false;
     }
     if (rows.length < sql.CHUNKS_PER_READ) return true;

@@ -2,8 +2,8 @@
 // events they sent (and which most), their sessions and recordings. Who the person is comes from
 // personIds.ts; the counts are over every event naming one of their ids.
 
-import type { Services } from '../services.js';
-import { NotFoundError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { NotFoundError } from '../ground/errors.js';
 import { readEvents } from '../events/timeLimit.js';
 import { statementsOf } from '../engine/statements.js';
 import { resolvePerson, type PersonIds, type Read } from './personIds.js';
@@ -27,7 +27,10 @@ export interface PersonSummary {
 }
 
 /** Reads of the events domain, under its time limit. */
-export const timedRead = (services: Services): Read => (statement) => readEvents(services, statement);
+export const timedRead =
+  (services: Services): Read =>
+  (statement) =>
+    readEvents(services, statement);
 
 /** The person `key` names, or 404. */
 export async function findPerson(services: Services, projectId: number, key: string): Promise<PersonIds> {

@@ -82,9 +82,9 @@ export const personsOpenapi: OpenApiFragment = {
       },
       delete: {
         operationId: 'deletePerson',
-        summary: "Delete everything stored about a person (admin+), as a background job",
+        summary: 'Delete everything stored about a person (admin+), as a background job',
         description:
-          'Queues a job deleting every event naming one of the person\'s ids (labeled events derived from them included), their identity links and traits, ' +
+          "Queues a job deleting every event naming one of the person's ids (labeled events derived from them included), their identity links and traits, " +
           'their recordings, and their share of the per-day rollups (folded again from the remaining events); cached answers drop. ' +
           `From the request on, their ids are refused at ingest for ${REFUSAL_DAYS} days (code \`person_erased\` in rejected[]), unless a server key sends them with \`"consent": true\`. ` +
           'The audit log records who asked, never the ids. Poll the job at /person-deletions/{jobID}. Needs no entitlement: erasure never depends on the plan.',
@@ -102,12 +102,12 @@ export const personsOpenapi: OpenApiFragment = {
           'Answered at once, streamed as it is read (the server holds a page at a time): one JSON object per line, each with a `type`: ' +
           '`person` (first: the ids), `event` (every event naming one of their ids, oldest first; `labeled` marks derived ones), `identity_link`, `traits`, ' +
           'and `recording_chunk` (each stored chunk of their recordings with its rrweb events). Served as an attachment. The audit log records the export. ' +
-          'Needs no entitlement: a person\'s access to their data never depends on the plan.',
+          "Needs no entitlement: a person's access to their data never depends on the plan.",
         tags,
         security,
         parameters: [projectId, key],
         responses: {
-          '200': { description: 'the person\'s data', content: { 'application/x-ndjson': { schema: { type: 'string' } } } },
+          '200': { description: "the person's data", content: { 'application/x-ndjson': { schema: { type: 'string' } } } },
           ...errors(400, 401, 402, 403, 404, 408, 429),
         },
       },

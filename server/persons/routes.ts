@@ -4,7 +4,7 @@
 
 import type { Request } from 'express';
 import type { Domain } from '../http/domain.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../ground/errors.js';
 import { project } from '../access/access.js';
 import { recordAudit } from '../audit/recordAudit.js';
 import { DELETION, PERSON, PERSON_EXPORT, personsOpenapi } from './personsOpenapi.js';

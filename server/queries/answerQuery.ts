@@ -3,7 +3,7 @@
 // saved insights both call it, so they share one cache and one key for the same body.
 
 import type { Request, Response } from 'express';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { Project } from '../accounts/projects.js';
 import { loadSegmentFilters } from '../accounts/segments.js';
 import { requireEntitlement } from '../license/requireEntitlement.js';

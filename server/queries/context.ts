@@ -2,13 +2,24 @@
 // currency, the request's `now`, the time limit and the saved segments the filters name. No query
 // reads the clock, the configuration or the metadata database itself.
 
-import type { Config } from '../config.js';
+import type { Config } from '../ground/config.js';
 import type { Segments } from '../engine/conditions.js';
 import type { PathCleaning } from './pathCleaning.js';
 import { localDate } from '../engine/localTime.js';
 
 export const QUERY_NAMES = [
-  'funnel', 'retention', 'retention_actors', 'segmentation', 'lifecycle', 'stickiness', 'activity_summary', 'revenue_summary', 'paths', 'correlations', 'activation_drivers', 'web',
+  'funnel',
+  'retention',
+  'retention_actors',
+  'segmentation',
+  'lifecycle',
+  'stickiness',
+  'activity_summary',
+  'revenue_summary',
+  'paths',
+  'correlations',
+  'activation_drivers',
+  'web',
 ] as const;
 export type QueryName = (typeof QUERY_NAMES)[number];
 

@@ -1,7 +1,7 @@
 // The cursor codec a query receives in place of the server secret: it signs positions to the
 // query's effective scope (see server/http/cursor.ts) so query modules stay free of key handling.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
 
 export interface CursorCodec {

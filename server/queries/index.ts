@@ -18,7 +18,19 @@ import { activationDriversRoute } from './activationDrivers/index.js';
 import { webSummaryRoute } from './web/index.js';
 
 export const QUERIES: QueryRoute[] = [
-  funnelRoute, retentionRoute, retentionActorsRoute, segmentationRoute, lifecycleRoute, stickinessRoute, activitySummaryRoute, revenueSummaryRoute, pathsRoute, pathsActorsRoute, correlationsRoute, activationDriversRoute, webSummaryRoute,
+  funnelRoute,
+  retentionRoute,
+  retentionActorsRoute,
+  segmentationRoute,
+  lifecycleRoute,
+  stickinessRoute,
+  activitySummaryRoute,
+  revenueSummaryRoute,
+  pathsRoute,
+  pathsActorsRoute,
+  correlationsRoute,
+  activationDriversRoute,
+  webSummaryRoute,
 ];
 
 /** Every `filters` list of a query body: the top-level one and, for funnels, each step's. */

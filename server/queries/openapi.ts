@@ -42,8 +42,8 @@ function pathsActorsRequest(): JsonSchema {
   return obj(
     {
       ...paths.properties,
-      step: { type: 'integer', minimum: -20, maximum: 20, description: 'the node\'s step as the paths answer gives it: 0…depth after the anchor, -depth…0 before it' },
-      item: { ...pathItem, description: 'the node\'s item as the paths answer gives it (`$other` and `$end` included)' },
+      step: { type: 'integer', minimum: -20, maximum: 20, description: "the node's step as the paths answer gives it: 0…depth after the anchor, -depth…0 before it" },
+      item: { ...pathItem, description: "the node's item as the paths answer gives it (`$other` and `$end` included)" },
       next_item: { ...pathItem, description: 'with it, the link from the node to this item at step + 1' },
       cursor,
       limit: pageLimit,
@@ -68,8 +68,7 @@ const schemas: Record<string, JsonSchema> = {
       },
       ['field', 'op'],
     ),
-    description:
-      'Scalars compare by their text (5 matches "5"). neq, not_in and not_contains also match events without the field; a JSON null counts as absent.',
+    description: 'Scalars compare by their text (5 matches "5"). neq, not_in and not_contains also match events without the field; a JSON null counts as absent.',
   },
   QueryFilterItem: {
     description: 'a QueryFilter, or `segment:<id>` naming a saved segment of the project (needs the saved_segments entitlement)',
@@ -148,10 +147,7 @@ const schemas: Record<string, JsonSchema> = {
   ),
   LifecycleRequest: obj({ ...rangeFields, interval: { enum: ['day', 'week'], default: 'day' }, filters: ref('QueryFilters') }, ['date_from', 'date_to']),
   StickinessRequest: obj({ ...rangeFields, event: { ...anyOrEvent, default: 'any' }, filters: ref('QueryFilters') }, ['date_from', 'date_to']),
-  ActivitySummaryRequest: obj(
-    { date_to: { ...date, description: 'the last local day counted, normally the last complete one' }, event: { ...anyOrEvent, default: 'any' } },
-    ['date_to'],
-  ),
+  ActivitySummaryRequest: obj({ date_to: { ...date, description: 'the last local day counted, normally the last complete one' }, event: { ...anyOrEvent, default: 'any' } }, ['date_to']),
   RevenueSummaryRequest: obj({ ...rangeFields, filters: ref('QueryFilters') }, ['date_from', 'date_to']),
   CorrelationsRequest: obj(
     {
@@ -191,10 +187,7 @@ const schemas: Record<string, JsonSchema> = {
     },
     ['date_from', 'date_to', 'anchor_event', 'outcome'],
   ),
-  PathBreakdown: obj(
-    { property, limit: { type: 'integer', minimum: 1, maximum: 20, default: 5, description: 'values kept (by units); the rest fold into `$other`' } },
-    ['property'],
-  ),
+  PathBreakdown: obj({ property, limit: { type: 'integer', minimum: 1, maximum: 20, default: 5, description: 'values kept (by units); the rest fold into `$other`' } }, ['property']),
   PathsRequest: obj(
     {
       ...rangeFields,

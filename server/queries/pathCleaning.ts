@@ -6,7 +6,7 @@
 
 import { cachedStatement, type MetaDb } from '../store/sqlite.js';
 import type { EventEngine } from '../engine/engine.js';
-import { AppError, QueryTimeoutError, ValidationError } from '../http/errors.js';
+import { AppError, QueryTimeoutError, ValidationError } from '../ground/errors.js';
 import { pathOf } from '../ingest/normalizeEvent.js';
 import { URL_MAX } from '../ingest/eventSchema.js';
 import { statementsOf } from '../engine/statements.js';
@@ -32,9 +32,7 @@ export const RULES_TIME_LIMIT_MS = 5000;
 
 export function getPathCleaning(db: MetaDb, projectId: number): PathCleaning {
   // Every query request reads it (the revision keys cached answers): compiled once.
-  const row = cachedStatement(db, 'SELECT rules, revision, updated_at FROM path_cleaning WHERE project_id = ?').get(projectId) as
-    | { rules: string; revision: number; updated_at: string }
-    | undefined;
+  const row = cachedStatement(db, 'SELECT rules, revision, updated_at FROM path_cleaning WHERE project_id = ?').get(projectId) as { rules: string; revision: number; updated_at: string } | undefined;
   if (!row) return { rules: [], revision: 0, updated_at: null };
   return { rules: JSON.parse(row.rules) as PathRule[], revision: row.revision, updated_at: row.updated_at };
 }
@@ -95,7 +93,9 @@ export async function checkPathRules(store: EventEngine, rules: readonly PathRul
 }
 
 function firstLine(err: unknown): string {
-  return String((err as Error).message ?? err).split('\n', 1)[0]!.slice(0, 300);
+  return String((err as Error).message ?? err)
+    .split('\n', 1)[0]!
+    .slice(0, 300);
 }
 
 export interface CleaningTrace {

@@ -100,7 +100,6 @@ export const pathCleaningDomain: Domain = {
     },
   },
   mount(routes, services) {
-
     routes.get(BASE, project('viewer'), (req, res) => {
       res.json(getPathCleaning(services.meta, req.project!.id));
     });

@@ -1,7 +1,7 @@
 // Date ranges shared by the queries: the semantic checks on `date_from`/`date_to` and `compare`, the
 // default range, and the comparison range. Dates are inclusive local dates.
 
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../ground/errors.js';
 import { addDays, previousRange, rangeLength } from '../engine/dates.js';
 import { today, type QueryContext } from './context.js';
 

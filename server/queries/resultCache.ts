@@ -51,7 +51,9 @@ function costOf(body: string): number {
 
 /** A fixed-length key of the parts, the same whatever order object properties came in. */
 export function cacheKey(parts: unknown[]): string {
-  return createHash('sha256').update(JSON.stringify(parts, (_k, v: unknown) => (isPlainObject(v) ? sortedKeys(v) : v))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(parts, (_k, v: unknown) => (isPlainObject(v) ? sortedKeys(v) : v)))
+    .digest('hex');
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -59,5 +61,9 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 function sortedKeys(v: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]]));
+  return Object.fromEntries(
+    Object.keys(v)
+      .sort()
+      .map((k) => [k, v[k]]),
+  );
 }

@@ -19,7 +19,7 @@ export function erfc(x: number): number {
       term *= (2 * x * x) / (2 * n + 1);
       sum += term;
     }
-    return 1 - ((2 / Math.sqrt(Math.PI)) * Math.exp(-x * x) * sum);
+    return 1 - (2 / Math.sqrt(Math.PI)) * Math.exp(-x * x) * sum;
   }
   // erfc(x) = exp(-x²)/√π · 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + …)))).
   const tiny = 1e-300;

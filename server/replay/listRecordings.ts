@@ -2,8 +2,8 @@
 // keyset-paged so that no recording is repeated or skipped across the pages of one walk. Filters
 // on the session's events are read by the engine's statement (engine/<kind>/replaySql.ts).
 
-import type { Services } from '../services.js';
-import { ValidationError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { ValidationError } from '../ground/errors.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { readEvents } from '../events/timeLimit.js';
 import { statementsOf } from '../engine/statements.js';
@@ -41,7 +41,12 @@ export async function recordingsPage(services: Services, projectId: number, rawQ
   const rows = await readEvents(services, statementsOf(services.events).replay.recordingsSql(projectId, q.filters, q.limit + 1, since, TRACKER_EVENTS, after));
   const page = rows.slice(0, q.limit);
   const window = slackWindow(Math.min(...page.map((r) => msOfMicros(r.start_us))), Math.max(...page.map((r) => msOfMicros(r.end_us))));
-  const counts = await sessionCounts(services, projectId, page.map((r) => String(r.session_id)), window);
+  const counts = await sessionCounts(
+    services,
+    projectId,
+    page.map((r) => String(r.session_id)),
+    window,
+  );
   const last = page.at(-1);
   const next = rows.length > q.limit && last ? encodeCursor(services, scope, { at: String(last.start_us), session: String(last.session_id) }) : null;
   return { items: page.map((r) => presentSummary(r, counts.get(String(r.session_id)))), next_cursor: next };

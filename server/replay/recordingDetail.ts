@@ -2,8 +2,8 @@
 // its session in time order (the player's timeline and event list), and its page views; events
 // within a day of the recording (see sessionSummary.ts).
 
-import type { Services } from '../services.js';
-import { NotFoundError } from '../http/errors.js';
+import type { Services } from '../http/services.js';
+import { NotFoundError } from '../ground/errors.js';
 import { readEvents } from '../events/timeLimit.js';
 import { statementsOf } from '../engine/statements.js';
 import { msOfMicros, presentSummary, sessionCounts, slackWindow, TRACKER_EVENTS, type RecordingSummary } from './sessionSummary.js';

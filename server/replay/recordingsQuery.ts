@@ -1,7 +1,7 @@
 // The query of GET /projects/{id}/recordings after schema validation: the semantic checks (range
 // and duration order) and the canonical scope a cursor is bound to. SQL is listRecordings.ts's.
 
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../ground/errors.js';
 
 export const DEFAULT_RECORDINGS_LIMIT = 50;
 export const MAX_RECORDINGS_LIMIT = 200;

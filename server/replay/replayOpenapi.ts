@@ -35,7 +35,7 @@ const summary = {
     clicks: { type: 'integer', description: 'pp.click events of the session' },
     rage_clicks: { type: 'integer', description: 'pp.rage_click events of the session' },
     dead_clicks: { type: 'integer', description: 'pp.dead_click events of the session' },
-    events: { type: 'integer', description: "every tracker event of the session (events derived by labeling rules are not counted)" },
+    events: { type: 'integer', description: 'every tracker event of the session (events derived by labeling rules are not counted)' },
     first_url: { type: ['string', 'null'], description: "the URL of the session's first page view" },
   },
 };
@@ -77,7 +77,13 @@ export const replayOpenapi: OpenApiFragment = {
               items: {
                 type: 'object',
                 required: ['uuid', 'event', 'ts', 'url', 'props'],
-                properties: { uuid: { type: 'string' }, event: { type: 'string' }, ts: { type: 'string', format: 'date-time' }, url: { type: ['string', 'null'] }, props: { type: ['object', 'null'] } },
+                properties: {
+                  uuid: { type: 'string' },
+                  event: { type: 'string' },
+                  ts: { type: 'string', format: 'date-time' },
+                  url: { type: ['string', 'null'] },
+                  props: { type: ['object', 'null'] },
+                },
               },
             },
             events_truncated: { type: 'boolean', description: 'the session held more events than are listed' },

@@ -4,7 +4,7 @@
 // activity is older than the cutoff. Deletes run as exclusive turns of the ingest writer, the one
 // connection that writes the event store.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { ingestWriter } from '../ingest/groupWriter.js';
 import { kickJobs, queueJob } from '../store/jobs.js';
 import { readEvents } from '../events/timeLimit.js';

@@ -1,7 +1,7 @@
 // How long a project keeps its recordings (replay_retention_days, 30 unless changed) and how much
 // storage its recordings take, for project settings. Deleting old recordings is replayRetention.ts's.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { MetaDb } from '../store/sqlite.js';
 import { readEvents } from '../events/timeLimit.js';
 import { statementsOf } from '../engine/statements.js';

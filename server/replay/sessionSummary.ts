@@ -4,7 +4,7 @@
 // events are read within a day of its recording: the bound lets DuckDB skip the row groups of
 // older events (the table is laid out by time of receipt) instead of scanning every event.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { readEvents } from '../events/timeLimit.js';
 import { statementsOf } from '../engine/statements.js';
 

@@ -2,9 +2,9 @@
 // anyone tries to send it, the number and the text (which carries a code) are sealed together and
 // erased once delivered or given up, and failures back off as mail does. Sending is smsWorker.ts's job.
 
-import type { Services } from '../services.js';
-import { deriveKey } from '../auth/secretKeys.js';
-import { open, seal } from '../auth/secretBox.js';
+import type { Services } from '../http/services.js';
+import { deriveKey } from '../ground/secretKeys.js';
+import { open, seal } from '../ground/secretBox.js';
 import { DUE, dueBounds, markAttemptFailed, MAX_ATTEMPTS, type DeliveryState } from '../mail/deliveryAttempts.js';
 import { maskPhone } from './phoneNumber.js';
 

@@ -3,7 +3,7 @@
 // attempt failed and retried with the mail backoff. Without a gateway messages wait in the outbox.
 // One worker per running server; stopping it abandons a request in flight, which stays queued.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { dueSms, type DueSms } from './smsOutbox.js';
 import { markAttemptFailed, markDelivered } from '../mail/deliveryAttempts.js';
 

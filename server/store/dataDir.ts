@@ -5,7 +5,7 @@
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../ground/config.js';
 
 /** What pp writes in the data folder; each that exists must be writable too. */
 const KEPT = ['meta.sqlite', 'meta.sqlite-wal', 'meta.sqlite-shm', 'events.duckdb', 'events.duckdb.wal', 'secret.key', 'ingest-journal', 'events.tmp'];

@@ -6,7 +6,7 @@
 // and it fails with an error saying so. A job a stopped process left running is queued again at
 // start, so a handler must be safe to run twice. What a job does, and its details, are its domain's.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { underDeadline } from '../engine/duckdb/duckDbEngine.js';
 import type { MetaDb } from './sqlite.js';
 
@@ -163,7 +163,8 @@ export class JobRunner {
     const budget = setTimeout(() => abort.abort(new JobBudgetError(budgetMs)), budgetMs);
     try {
       const result = await underDeadline(abort.signal, () => Promise.race([handler(job), aborted(abort.signal)]));
-      meta.prepare("UPDATE jobs SET state = 'succeeded', finished_at = ?, result = ?, error = NULL WHERE id = ?")
+      meta
+        .prepare("UPDATE jobs SET state = 'succeeded', finished_at = ?, result = ?, error = NULL WHERE id = ?")
         .run(clock.now().toISOString(), result === undefined ? null : JSON.stringify(result), job.id);
       log.info({ job_id: job.id, kind: job.kind, result }, 'job succeeded');
     } catch (err) {

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { MetaDb } from './sqlite.js';
-import { packageRoot } from '../packageRoot.js';
+import { packageRoot } from '../ground/packageRoot.js';
 
 export interface Migration {
   version: number;
@@ -32,7 +32,9 @@ export function migrationsDir(engine: 'sqlite' | 'duckdb', root = path.join(pack
 }
 
 export function readMigrations(dir: string): Migration[] {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
   const seen = new Set<number>();
   return files.map((file) => {
     const m = FILE_PATTERN.exec(file);

@@ -2,7 +2,7 @@
 // foreign keys enforced. Domains write their own tables through the handle they are given.
 
 import Database from 'better-sqlite3';
-import { PerOwner } from '../perOwner.js';
+import { PerOwner } from '../ground/perOwner.js';
 
 export type MetaDb = Database.Database;
 

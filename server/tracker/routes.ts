@@ -3,7 +3,7 @@
 
 import type { Request, Response } from 'express';
 import type { Domain } from '../http/domain.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../ground/errors.js';
 import { errors } from '../http/openapi.js';
 import { loadTrackerAssets, type TrackerAsset } from './trackerAssets.js';
 import { PUBLIC } from '../access/access.js';

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { packageRoot } from '../packageRoot.js';
+import { packageRoot } from '../ground/packageRoot.js';
 
 export interface TrackerAsset {
   body: Buffer;

@@ -11,8 +11,22 @@ const RENAMED: Record<string, string> = { '[Amplitude] Page Viewed': 'pp.page_vi
 
 /** Context Amplitude keeps in columns, carried into props under the same names. */
 export const AMPLITUDE_CONTEXT = [
-  'platform', 'os_name', 'os_version', 'device_brand', 'device_manufacturer', 'device_model', 'device_family', 'device_type',
-  'country', 'region', 'city', 'dma', 'language', 'version_name', 'library', 'carrier',
+  'platform',
+  'os_name',
+  'os_version',
+  'device_brand',
+  'device_manufacturer',
+  'device_model',
+  'device_family',
+  'device_type',
+  'country',
+  'region',
+  'city',
+  'dma',
+  'language',
+  'version_name',
+  'library',
+  'carrier',
 ] as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

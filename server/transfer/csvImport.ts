@@ -4,13 +4,34 @@
 // a property under its header. Values are text; props and elements columns hold JSON; revenue and
 // rule_id are numbers, invalid a boolean, invalid_reasons a JSON list.
 
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../ground/errors.js';
 import { isObject, type ImportRecord, type Json, type StoredRecord } from './importRecord.js';
 
 /** The stored fields, as pp's export names them, in its column order. */
 export const STORED_FIELDS = [
-  'uuid', 'ts', 'received_at', 'event', 'distinct_id', 'anonymous_id', 'user_id', 'session_id', 'source', 'sdk_name', 'sdk_version',
-  'key_id', 'release', 'url', 'path', 'referrer', 'props', 'revenue', 'elements', 'invalid', 'invalid_reasons', 'rule_id', 'source_uuid',
+  'uuid',
+  'ts',
+  'received_at',
+  'event',
+  'distinct_id',
+  'anonymous_id',
+  'user_id',
+  'session_id',
+  'source',
+  'sdk_name',
+  'sdk_version',
+  'key_id',
+  'release',
+  'url',
+  'path',
+  'referrer',
+  'props',
+  'revenue',
+  'elements',
+  'invalid',
+  'invalid_reasons',
+  'rule_id',
+  'source_uuid',
 ] as const;
 
 type Field = (typeof STORED_FIELDS)[number];

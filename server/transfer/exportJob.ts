@@ -5,7 +5,7 @@
 
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { Job } from '../store/jobs.js';
 import { getProject } from '../accounts/projects.js';
 import { transferRow } from './transferJobs.js';
@@ -46,7 +46,8 @@ export async function runExport(services: Services, job: Job): Promise<unknown> 
   const [row] = await services.events.read(copy.sql, copy.params);
   const events = Number(Object.values(row ?? {})[0] ?? 0);
   const bytes = statSync(file).size;
-  services.meta.prepare('UPDATE transfer_jobs SET stored = ?, lines = ?, done_bytes = ?, total_bytes = ?, updated_at = ? WHERE job_id = ?')
+  services.meta
+    .prepare('UPDATE transfer_jobs SET stored = ?, lines = ?, done_bytes = ?, total_bytes = ?, updated_at = ? WHERE job_id = ?')
     .run(events, events, bytes, bytes, services.clock.now().toISOString(), job.id);
   return { events, bytes };
 }

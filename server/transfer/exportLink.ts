@@ -3,7 +3,7 @@
 // useless once it expires or for any other export.
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 
 export const EXPORT_LINK_TTL_MS = 60 * 60 * 1000;
 

@@ -7,7 +7,7 @@
 
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { Job } from '../store/jobs.js';
 import type { EventRow } from '../ingest/normalizeEvent.js';
 import { storeImported } from '../ingest/storeImported.js';
@@ -97,10 +97,13 @@ async function* recordsOf(part: Part, format: ImportFormat, start: Position, sav
         continue;
       }
       const record: ImportRecord =
-        format === 'amplitude' ? amplitudeRecord(value)
-        : format === 'posthog' ? posthogRecord(value)
-        : value !== null && typeof value === 'object' && !Array.isArray(value) ? { kind: 'stored', record: value }
-        : { kind: 'refuse', reason: 'a line must be a JSON object' };
+        format === 'amplitude'
+          ? amplitudeRecord(value)
+          : format === 'posthog'
+            ? posthogRecord(value)
+            : value !== null && typeof value === 'object' && !Array.isArray(value)
+              ? { kind: 'stored', record: value }
+              : { kind: 'refuse', reason: 'a line must be a JSON object' };
       yield { record, line: l.line, end: l.end };
     }
     return;
@@ -115,9 +118,11 @@ async function* recordsOf(part: Part, format: ImportFormat, start: Position, sav
       yield { record: { kind: 'skip' }, line: r.line, end: r.end, header: names };
       continue;
     }
-    const record: ImportRecord = r.defect ? { kind: 'refuse', reason: `malformed CSV: ${r.defect}` }
-      : format === 'posthog' ? posthogRecord(posthogCsvRow(names, r.fields))
-      : csvRecord(csvTargets!, r.fields);
+    const record: ImportRecord = r.defect
+      ? { kind: 'refuse', reason: `malformed CSV: ${r.defect}` }
+      : format === 'posthog'
+        ? posthogRecord(posthogCsvRow(names, r.fields))
+        : csvRecord(csvTargets!, r.fields);
     yield { record, line: r.line, end: r.end, header: names };
   }
 }
@@ -150,7 +155,10 @@ class IdentityWork {
     const links = this.links;
     const updates: TraitsUpdate[] = [];
     for (const t of this.traits) {
-      for (const [value, once] of [[t.set, false], [t.setOnce, true]] as const) {
+      for (const [value, once] of [
+        [t.set, false],
+        [t.setOnce, true],
+      ] as const) {
         if (!value || Object.keys(value).length === 0 || sizeDefect('traits', value, TRAITS_MAX_BYTES)) continue;
         updates.push({ userId: t.userId, traits: value, once });
       }

@@ -1,6 +1,6 @@
 // The import and export jobs as the API answers them.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { ImportOptions } from './importJob.js';
 import type { ExportOptions } from './exportJob.js';
 import { downloadLink } from './exportLink.js';

@@ -4,7 +4,7 @@
 
 import { createReadStream, existsSync } from 'node:fs';
 import type { Domain } from '../http/domain.js';
-import { AppError, ForbiddenError, NotFoundError } from '../http/errors.js';
+import { AppError, ForbiddenError, NotFoundError } from '../ground/errors.js';
 import { project, type Access } from '../access/access.js';
 import { recordAudit } from '../audit/recordAudit.js';
 import { getProject } from '../accounts/projects.js';
@@ -16,7 +16,7 @@ import { CONTENT_TYPES, exportFile, type ExportOptions } from './exportJob.js';
 import { linkProblem } from './exportLink.js';
 import { exportExpired } from './transferSweep.js';
 import type { ImportFormat } from './importJob.js';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { Request } from 'express';
 
 function found(services: Services, req: Request, direction: Direction, param: string) {
@@ -82,7 +82,11 @@ export const transferDomain: Domain = {
       const file = options && exportFile(services, jobId, options.format);
       if (row && exportExpired(services, row)) throw new AppError(410, 'export_expired', 'the export has expired and its file was removed: ask for the export again');
       if (!row || !getProject(services.meta, projectId) || row.state !== 'succeeded' || !file || !existsSync(file)) throw new NotFoundError('export not found');
-      const name = `${getProject(services.meta, projectId)!.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60) || 'project'}-events-${jobId}.${options.format}`;
+      const name = `${
+        getProject(services.meta, projectId)!
+          .name.replace(/[^A-Za-z0-9._-]+/g, '-')
+          .slice(0, 60) || 'project'
+      }-events-${jobId}.${options.format}`;
       res.setHeader('Content-Type', CONTENT_TYPES[options.format]);
       res.setHeader('Content-Disposition', `attachment; filename="${name}"`);
       res.setHeader('Cache-Control', 'no-store');

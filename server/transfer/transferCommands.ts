@@ -2,9 +2,9 @@
 // or by ppctl itself when no server holds the data files (transferCli.ts).
 
 import path from 'node:path';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { getProject } from '../accounts/projects.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../ground/errors.js';
 import { startExport, startImport } from './startTransfer.js';
 import { requestCancel, transferRow } from './transferJobs.js';
 import { presentExport, presentImport } from './presentTransfer.js';

@@ -4,7 +4,7 @@
 // removed its file (0070, transferSweep.ts). What a job does
 // is importJob.ts's and exportJob.ts's; HTTP is routes.ts's.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { MetaDb } from '../store/sqlite.js';
 import { kickJobs, queueJob, type JobState } from '../store/jobs.js';
 

@@ -22,7 +22,25 @@ const STATES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
 const schemas: Record<string, JsonSchema> = {
   ImportJob: {
     type: 'object',
-    required: ['id', 'state', 'format', 'files', 'total_bytes', 'done_bytes', 'lines', 'stored', 'duplicates', 'rejected', 'rejections', 'error', 'created_at', 'started_at', 'finished_at', 'updated_at', 'file_removed_at'],
+    required: [
+      'id',
+      'state',
+      'format',
+      'files',
+      'total_bytes',
+      'done_bytes',
+      'lines',
+      'stored',
+      'duplicates',
+      'rejected',
+      'rejections',
+      'error',
+      'created_at',
+      'started_at',
+      'finished_at',
+      'updated_at',
+      'file_removed_at',
+    ],
     properties: {
       id: { type: 'integer', format: 'int64' },
       state: { enum: STATES, description: 'queued → running → succeeded, failed or cancelled; a job running when the server stopped resumes from its checkpoint at the next start' },
@@ -45,7 +63,9 @@ const schemas: Record<string, JsonSchema> = {
       started_at: time('when the job last started; null while it never ran'),
       finished_at: time('null until the job ended'),
       updated_at: { type: 'string', format: 'date-time', description: 'when the progress was last saved' },
-      file_removed_at: time('when the uploaded file was removed: as the import succeeded, or at the first hourly sweep after it was cancelled or failed; null while it is kept, and for files ppctl read from the local disk'),
+      file_removed_at: time(
+        'when the uploaded file was removed: as the import succeeded, or at the first hourly sweep after it was cancelled or failed; null while it is kept, and for files ppctl read from the local disk',
+      ),
     },
   },
   ImportJobList: {
@@ -67,13 +87,19 @@ const schemas: Record<string, JsonSchema> = {
     required: ['id', 'state', 'format', 'from', 'to', 'events', 'bytes', 'download_url', 'expires_at', 'file_expires_at', 'file_removed_at', 'error', 'created_at', 'started_at', 'finished_at'],
     properties: {
       id: { type: 'integer', format: 'int64' },
-      state: { enum: [...STATES, 'expired'], description: `queued → running → succeeded, failed or cancelled; a succeeded export is expired ${EXPORT_KEPT_MS / 86_400_000} days after it finished, when its file is removed` },
+      state: {
+        enum: [...STATES, 'expired'],
+        description: `queued → running → succeeded, failed or cancelled; a succeeded export is expired ${EXPORT_KEPT_MS / 86_400_000} days after it finished, when its file is removed`,
+      },
       format: { enum: [...EXPORT_FORMATS] },
       from: { type: ['string', 'null'], format: 'date' },
       to: { type: ['string', 'null'], format: 'date' },
       events: { type: ['integer', 'null'], description: 'events written; null until the job succeeded' },
       bytes: { type: ['integer', 'null'], description: 'size of the file; null until the job succeeded' },
-      download_url: { type: ['string', 'null'], description: `a signed link to the file (no token needed), fresh with every answer and valid ${EXPORT_LINK_TTL_MS / 60_000} minutes; null unless the job succeeded and has not expired` },
+      download_url: {
+        type: ['string', 'null'],
+        description: `a signed link to the file (no token needed), fresh with every answer and valid ${EXPORT_LINK_TTL_MS / 60_000} minutes; null unless the job succeeded and has not expired`,
+      },
       expires_at: time('when download_url stops working'),
       file_expires_at: time(`when the file is removed and the export expires (${EXPORT_KEPT_MS / 86_400_000} days after it finished); null unless it succeeded`),
       file_removed_at: time('when the file was removed; null while it is kept'),
@@ -108,7 +134,12 @@ export const transferOpenapi: OpenApiFragment = {
           projectId,
           { name: 'format', in: 'query', required: true, description: 'how the file is written', schema: { enum: [...IMPORT_FORMATS] } },
           { name: 'name', in: 'query', description: 'the file name shown with the job', schema: { type: 'string', minLength: 1, maxLength: 255 } },
-          { name: 'map', in: 'query', description: `csv only: \`column=field\` (repeat the parameter), field one of ${STORED_FIELDS.join(', ')}, \`props.<key>\` or \`ignore\``, schema: { type: 'array', maxItems: 200, items: { type: 'string', maxLength: 300 } } },
+          {
+            name: 'map',
+            in: 'query',
+            description: `csv only: \`column=field\` (repeat the parameter), field one of ${STORED_FIELDS.join(', ')}, \`props.<key>\` or \`ignore\``,
+            schema: { type: 'array', maxItems: 200, items: { type: 'string', maxLength: 300 } },
+          },
         ],
         {
           operationId: 'startImport',

@@ -8,7 +8,7 @@
 
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import { kickJobs, queueJob } from '../store/jobs.js';
 import { exportDir, exportFile, type ExportOptions } from './exportJob.js';
 import { uploadDir, type ImportOptions } from './importJob.js';

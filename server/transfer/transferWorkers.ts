@@ -1,7 +1,7 @@
 // The job kinds of imports and exports (and the sweep of their files), registered with the job runner (workers.ts at server start,
 // ppctl when it imports without a server). An import may take hours: its budget is a day.
 
-import type { Services } from '../services.js';
+import type { Services } from '../http/services.js';
 import type { JobRunner } from '../store/jobs.js';
 import { runImport } from './importJob.js';
 import { runExport } from './exportJob.js';

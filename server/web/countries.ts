@@ -58,7 +58,11 @@ function v4Table(): Table<Uint32Array> {
 }
 
 function v6Table(): Table<BigUint64Array> {
-  return (v6 ??= load('dbip-country-ipv6-num.csv', (n) => new BigUint64Array(n), (s) => BigInt(s) >> 64n));
+  return (v6 ??= load(
+    'dbip-country-ipv6-num.csv',
+    (n) => new BigUint64Array(n),
+    (s) => BigInt(s) >> 64n,
+  ));
 }
 
 /** Loads both lists now (the bench calls this before it measures). */
@@ -90,7 +94,7 @@ function v4Number(address: string): number {
 
 /** The first 64 bits of an IPv6 address (its `::` expanded). */
 function v6Top(address: string): bigint {
-  const [head, tail] = address.includes('::') ? address.split('::') as [string, string] : [address, undefined];
+  const [head, tail] = address.includes('::') ? (address.split('::') as [string, string]) : [address, undefined];
   const left = head === '' ? [] : head.split(':');
   const right = tail === undefined || tail === '' ? [] : tail.split(':');
   const groups = tail === undefined ? left : [...left, ...new Array<string>(8 - left.length - right.length).fill('0'), ...right];

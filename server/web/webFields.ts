@@ -18,8 +18,21 @@ export type Channel = (typeof CHANNELS)[number];
 
 /** Every property name this module may write, in a fixed order. */
 export const WEB_PROPERTIES = [
-  '$utm_source', '$utm_medium', '$utm_campaign', '$utm_term', '$utm_content', '$gclid', '$fbclid', '$msclkid',
-  '$referring_domain', '$channel', '$browser', '$browser_version', '$os', '$device_type', '$country',
+  '$utm_source',
+  '$utm_medium',
+  '$utm_campaign',
+  '$utm_term',
+  '$utm_content',
+  '$gclid',
+  '$fbclid',
+  '$msclkid',
+  '$referring_domain',
+  '$channel',
+  '$browser',
+  '$browser_version',
+  '$os',
+  '$device_type',
+  '$country',
 ] as const;
 export type WebProperty = (typeof WEB_PROPERTIES)[number];
 export type WebFields = Partial<Record<WebProperty, string>>;
@@ -69,7 +82,9 @@ function readQuery(query: string, out: Partial<Record<string, string>>): void {
     if (eq > start && eq < end) {
       const name = decoded(query.slice(start, eq)).toLowerCase();
       if (CAMPAIGN_PARAMS.includes(name) && out[name] === undefined) {
-        const value = decoded(query.slice(eq + 1, end)).trim().slice(0, CAMPAIGN_VALUE_MAX);
+        const value = decoded(query.slice(eq + 1, end))
+          .trim()
+          .slice(0, CAMPAIGN_VALUE_MAX);
         if (value !== '') out[name] = value;
       }
     }

@@ -32,7 +32,11 @@ t.test('members', async (t) => {
     t.equal(res.status, 200);
     t.same(
       res.body.items.map((m: { user_id: number; role: string }) => [m.user_id, m.role]),
-      [[owner.id, 'owner'], [admin.id, 'admin'], [analyst.id, 'analyst']],
+      [
+        [owner.id, 'owner'],
+        [admin.id, 'admin'],
+        [analyst.id, 'analyst'],
+      ],
     );
     t.same(Object.keys(res.body.items[0]).sort(), ['email', 'joined_at', 'name', 'role', 'user_id']);
   });

@@ -17,7 +17,7 @@ t.test('projects', async (t) => {
   const foreign = await createTenant(server);
   const foreignToken = await accessTokenFor(server, foreign.owner, foreign.org);
 
-  t.test('list: only the organization\'s projects', async (t) => {
+  t.test("list: only the organization's projects", async (t) => {
     t.equal((await server.request('GET', '/api/v1/projects')).status, 401);
     const res = await server.request('GET', '/api/v1/projects', { token: viewerToken });
     t.equal(res.status, 200);
@@ -53,10 +53,10 @@ t.test('projects', async (t) => {
     t.equal(berlin.body.timezone, 'Europe/Berlin', 'the spelling is normalized');
     const yen = await server.request('POST', '/api/v1/projects', { token: adminToken, body: { name: 'Tokyo', currency: 'jpy' } });
     t.equal(yen.status, 201);
-    t.equal(yen.body.currency, 'JPY', 'the creator\'s currency, in capitals');
+    t.equal(yen.body.currency, 'JPY', "the creator's currency, in capitals");
   });
 
-  t.test('read: 400 for a bad id, 404 for another organization\'s project, 200', async (t) => {
+  t.test("read: 400 for a bad id, 404 for another organization's project, 200", async (t) => {
     t.equal((await server.request('GET', `/api/v1/projects/${project.id}`)).status, 401);
     t.equal((await server.request('GET', '/api/v1/projects/abc', { token: viewerToken })).status, 400);
     t.equal((await server.request('GET', '/api/v1/projects/0', { token: viewerToken })).status, 400);

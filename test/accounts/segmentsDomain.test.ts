@@ -69,9 +69,15 @@ t.test('create, read, list, rename, use in a query, delete', async (t) => {
 
   // One per page, then the cursor gives the next; it is bound to this project.
   const page1 = await server.request('GET', `${base}?limit=1`, { token: viewer });
-  t.same(page1.body.items.map((s: { id: number }) => s.id), [id]);
+  t.same(
+    page1.body.items.map((s: { id: number }) => s.id),
+    [id],
+  );
   const page2 = await server.request('GET', `${base}?limit=1&cursor=${page1.body.next_cursor}`, { token: viewer });
-  t.same(page2.body.items.map((s: { id: number }) => s.id), [second.body.id]);
+  t.same(
+    page2.body.items.map((s: { id: number }) => s.id),
+    [second.body.id],
+  );
   t.equal(page2.body.next_cursor, null);
   const other = await createTenant(server);
   const otherToken = await accessTokenFor(server, other.owner, other.org);

@@ -97,7 +97,11 @@ t.test('ppctl review', async (t) => {
     t.same(meta.prepare("SELECT org_id, actor_user_id, action, target, outcome, details FROM audit_log WHERE action LIKE 'org.trial.%'").all(), [
       { org_id: heldId, actor_user_id: null, action: 'org.trial.approve', target: 'Held by SMS', outcome: 'success', details: '{"note":"known customer"}' },
     ]);
-    t.same((JSON.parse((await ppctl('list', '--json')).stdout) as Array<{ org_id: number }>).map((r) => r.org_id), [reviewedId], 'no longer waiting');
+    t.same(
+      (JSON.parse((await ppctl('list', '--json')).stdout) as Array<{ org_id: number }>).map((r) => r.org_id),
+      [reviewedId],
+      'no longer waiting',
+    );
   });
 
   t.test('reject: the organization may still choose a plan, and its owner is told where', async (t) => {

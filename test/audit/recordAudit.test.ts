@@ -21,7 +21,10 @@ t.test('entries are added and read back, newest first, and cannot be changed or 
       { at: '2026-11-02T12:00:00.000Z', actor_user_id: null, org_id: null, action: 'test.first', target: null, outcome: 'success', details: {} },
     ],
   );
-  t.same(listAudit(services, { orgId: 3 }).map((e) => e.action), ['test.second']);
+  t.same(
+    listAudit(services, { orgId: 3 }).map((e) => e.action),
+    ['test.second'],
+  );
   t.throws(() => services.meta.prepare("UPDATE audit_log SET outcome = 'success'").run(), { message: 'audit_log is append-only' });
   t.throws(() => services.meta.prepare('DELETE FROM audit_log').run(), { message: 'audit_log is append-only' });
   t.equal(listAudit(services).length, 2);

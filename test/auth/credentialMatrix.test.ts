@@ -9,7 +9,7 @@ import { startTestServer } from '../support/testServer.js';
 import { accessTokenFor, addMember, createTenant } from '../support/factories.js';
 import { createSession, revokeSession } from '../../server/auth/sessions.js';
 import { issueAccessToken } from '../../server/auth/accessTokens.js';
-import { deriveKey } from '../../server/auth/secretKeys.js';
+import { deriveKey } from '../../server/ground/secretKeys.js';
 import { removeMembership } from '../../server/accounts/organizations.js';
 
 const UNAUTHORIZED = { error: { code: 'unauthorized', message: 'authentication required', details: {} } };
@@ -57,8 +57,13 @@ t.test('wrong credentials on the main API', async (t) => {
   // the 15-minute limit itself.
   const realKey = deriveKey(services.secret, 'access-token');
   const claimsFor = (sid: string) => new SignJWT({ org: org.id, sid }).setProtectedHeader({ alg: 'HS256' }).setSubject(String(owner.id)).setIssuer('pp').setAudience('pp-api');
-  const longLived = await claimsFor(createSession(services, { userId: owner.id, orgId: org.id })).setIssuedAt(now).setExpirationTime(now + 86_400).sign(realKey);
-  const undated = await claimsFor(createSession(services, { userId: owner.id, orgId: org.id })).setExpirationTime(now + 16 * 60 + 600).sign(realKey);
+  const longLived = await claimsFor(createSession(services, { userId: owner.id, orgId: org.id }))
+    .setIssuedAt(now)
+    .setExpirationTime(now + 86_400)
+    .sign(realKey);
+  const undated = await claimsFor(createSession(services, { userId: owner.id, orgId: org.id }))
+    .setExpirationTime(now + 16 * 60 + 600)
+    .sign(realKey);
   // Past the 15-minute lifetime every token issued above has expired; the live ones are issued after the jump.
   server.clock.advance(15 * 60_000 + 1000);
   const liveSession = createSession(services, { userId: owner.id, orgId: org.id });
@@ -66,8 +71,14 @@ t.test('wrong credentials on the main API', async (t) => {
   // Issue times ahead of the clock: an hour is a forgery or a broken clock; 30 seconds is a clock
   // stepped back since the token was issued, and logs nobody out.
   const later = now + 15 * 60 + 1;
-  const fromTheFuture = await claimsFor(liveSession).setIssuedAt(later + 3600).setExpirationTime(later + 3600 + 600).sign(realKey);
-  const slightlyAhead = await claimsFor(liveSession).setIssuedAt(later + 30).setExpirationTime(later + 30 + 600).sign(realKey);
+  const fromTheFuture = await claimsFor(liveSession)
+    .setIssuedAt(later + 3600)
+    .setExpirationTime(later + 3600 + 600)
+    .sign(realKey);
+  const slightlyAhead = await claimsFor(liveSession)
+    .setIssuedAt(later + 30)
+    .setExpirationTime(later + 30 + 600)
+    .sign(realKey);
   const noSuchSession = await issueAccessToken(services, { userId: owner.id, orgId: org.id, sessionId: '00000000-0000-4000-8000-000000000000' });
 
   const credentials: Array<[string, Record<string, string>]> = [

@@ -42,7 +42,12 @@ t.test('5 attempts per minute per email, whatever the address', async (t) => {
     const res = await server.request('POST', '/api/v1/auth/login', { body: { email: owner.email, password: 'Wrong-Pass-1' } });
     t.equal(res.status, 401, `attempt ${i + 1}`);
   }
-  expectLimited(t, await server.request('POST', '/api/v1/auth/login', { body: { email: owner.email.toUpperCase(), password: TEST_PASSWORD } }), '60', 'the 6th attempt on that email, even with the right password');
+  expectLimited(
+    t,
+    await server.request('POST', '/api/v1/auth/login', { body: { email: owner.email.toUpperCase(), password: TEST_PASSWORD } }),
+    '60',
+    'the 6th attempt on that email, even with the right password',
+  );
   expectLimited(t, await server.request('POST', '/api/v1/auth/password/forgot', { body: { email: owner.email } }), '60', 'forgot shares the email budget');
   const other = await server.request('POST', '/api/v1/auth/login', { body: { email: uniqueEmail(), password: 'Wrong-Pass-1' } });
   t.equal(other.status, 401, 'another email still has its budget');

@@ -65,7 +65,7 @@ t.test('refresh', async (t) => {
 
     t.equal((await withCookie(server, '/api/v1/auth/refresh', current)).status, 401, 'the legitimate successor is dead too');
     t.equal((await withCookie(server, '/api/v1/auth/refresh', parallel.cookie)).status, 401, 'the second, parallel session is revoked');
-    t.equal((await server.request('GET', '/api/v1/me', { token: parallel.token })).status, 401, "and its access token stops working");
+    t.equal((await server.request('GET', '/api/v1/me', { token: parallel.token })).status, 401, 'and its access token stops working');
     t.equal((await server.request('GET', '/api/v1/me', { token: rotated.body.access_token })).status, 401);
     t.equal((await login(server, s.owner.email, TEST_PASSWORD)).status, 200, 'the user can sign in again');
   });

@@ -39,7 +39,10 @@ t.test('ppctl admin reset-password', async (t) => {
     t.equal((await login(server, owner.email, 'Linked-Reset-4')).status, 200, 'the owner chose the new password');
     t.equal((await server.request('POST', '/api/v1/auth/password/reset', { body: { token: link.searchParams.get('token'), password: 'Again-Reset-5' } })).status, 422, 'single use');
     const text = await ppctl(owner.email, '--link');
-    t.match(text.stdout, new RegExp(`^Reset link for ${owner.email.toLowerCase().replace(/[.+]/g, '\\$&')} \\(single use, valid until \\S+\\); give it to its owner:\n  http\\S+/reset-password\\?token=\\S+\n$`));
+    t.match(
+      text.stdout,
+      new RegExp(`^Reset link for ${owner.email.toLowerCase().replace(/[.+]/g, '\\$&')} \\(single use, valid until \\S+\\); give it to its owner:\n  http\\S+/reset-password\\?token=\\S+\n$`),
+    );
     const both = await ppctl(owner.email, '--link', '--disable-mfa');
     t.equal(both.code, 1, '--link changes nothing, so it takes no other change');
     // Back to the password the next cases sign in with.

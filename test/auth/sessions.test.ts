@@ -53,7 +53,10 @@ t.test('sessions', async (t) => {
     t.equal(refused.body.error.code, 'unauthorized');
     t.equal((await withCookie(server, '/api/v1/auth/refresh', phone.cookie)).status, 401);
     const after = await server.request('GET', '/api/v1/me/sessions', { token: laptopToken });
-    t.same(after.body.items.map((s: { id: string }) => s.id), [list.body.items.find((s: { current: boolean }) => s.current).id]);
+    t.same(
+      after.body.items.map((s: { id: string }) => s.id),
+      [list.body.items.find((s: { current: boolean }) => s.current).id],
+    );
     t.equal((await server.request('DELETE', `/api/v1/me/sessions/${other.id}`, { token: laptopToken })).status, 404, 'already revoked');
   });
 

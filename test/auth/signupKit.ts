@@ -53,9 +53,7 @@ export async function mailTo(sink: SmtpSink, email: string, n = 1): Promise<Sink
 
 /** Verification emails queued for `email` so far (the outbox holds every one, delivered or not). */
 export function verificationEmails(server: TestServer, email: string): number {
-  const row = server.running.services.meta
-    .prepare("SELECT count(*) AS n FROM outbox WHERE kind = 'signup_verification' AND to_address = ?")
-    .get(email.toLowerCase()) as { n: number };
+  const row = server.running.services.meta.prepare("SELECT count(*) AS n FROM outbox WHERE kind = 'signup_verification' AND to_address = ?").get(email.toLowerCase()) as { n: number };
   return row.n;
 }
 
@@ -99,7 +97,5 @@ export function count(server: TestServer, table: string): number {
 }
 
 export function subscriptionOf(server: TestServer, orgId: number): { status: string; trial_state: string } | undefined {
-  return server.running.services.meta.prepare('SELECT status, trial_state FROM subscriptions WHERE org_id = ?').get(orgId) as
-    | { status: string; trial_state: string }
-    | undefined;
+  return server.running.services.meta.prepare('SELECT status, trial_state FROM subscriptions WHERE org_id = ?').get(orgId) as { status: string; trial_state: string } | undefined;
 }

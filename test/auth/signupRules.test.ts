@@ -165,7 +165,12 @@ t.test('risk rule: two or more signups from one address within 24 hours', async 
   await expectTrialing(t, await verify(cloud, await beginSignup(cloud, {}, other)), cloud, 'a day and a second apart');
   const again = await beginSignup(cloud, { email: companyEmail() }, freshIp());
   await post(cloud.server, '/api/v1/auth/register', { email: again.email, password: TEST_PASSWORD }, again.ip);
-  await expectTrialing(t, await post(cloud.server, '/api/v1/auth/register/verify', { token: (await mailTo(cloud.sink, again.email, 2)).text.match(/token=([\w-]+)/)![1] }), cloud, 'registering one address twice is one signup');
+  await expectTrialing(
+    t,
+    await post(cloud.server, '/api/v1/auth/register/verify', { token: (await mailTo(cloud.sink, again.email, 2)).text.match(/token=([\w-]+)/)![1] }),
+    cloud,
+    'registering one address twice is one signup',
+  );
 });
 
 t.test('rate limits: the verify family spends the sign-in group budgets', async (t) => {

@@ -4,7 +4,7 @@
 // 10 wrong codes, UTM and fingerprint cleaning). On-prem registration is unchanged.
 
 import t from 'tap';
-import { loadConfig, ConfigError } from '../../server/config.js';
+import { loadConfig, ConfigError } from '../../server/ground/config.js';
 import { startTestServer } from '../support/testServer.js';
 import { TEST_PASSWORD, uniqueEmail } from '../support/factories.js';
 import { ROOMY_LIMITS } from './authTestKit.js';
@@ -23,7 +23,10 @@ const resend = (cloud: Cloud, email: string, timezone?: string) => post(cloud.se
 
 t.test('configuration: trial_first needs the cloud edition; on-prem is the default', async (t) => {
   t.equal(loadConfig({ env: {} }).edition, 'onprem');
-  t.throws(() => loadConfig({ env: { PP_SIGNUP_MODE: 'trial_first' } }), new ConfigError('signup_mode trial_first needs edition cloud (PP_EDITION=cloud); an on-prem installation registers with legacy or closed'));
+  t.throws(
+    () => loadConfig({ env: { PP_SIGNUP_MODE: 'trial_first' } }),
+    new ConfigError('signup_mode trial_first needs edition cloud (PP_EDITION=cloud); an on-prem installation registers with legacy or closed'),
+  );
   t.throws(() => loadConfig({ env: { PP_EDITION: 'saas' } }), { message: 'PP_EDITION must be one of onprem, cloud, got "saas"' });
   const cloud = loadConfig({ env: { PP_EDITION: 'cloud', PP_SIGNUP_MODE: 'trial_first', PP_SIGNUP_DISPOSABLE_DOMAINS: '@Burner.Example., spam.test' } });
   t.equal(cloud.signup_mode, 'trial_first');
@@ -100,7 +103,11 @@ t.test('trial-first signup', async (t) => {
     const me = await server.request('GET', '/api/v1/me', { token: res.body.access_token });
     t.equal(me.status, 200);
     const projects = await server.request('GET', '/api/v1/projects', { token: res.body.access_token });
-    t.same(projects.body.items.map((p: any) => [p.name, p.timezone]), [['My first project', 'UTC']], 'the zone only rendered the deadline');
+    t.same(
+      projects.body.items.map((p: any) => [p.name, p.timezone]),
+      [['My first project', 'UTC']],
+      'the zone only rendered the deadline',
+    );
     const refresh = await server.request('POST', '/api/v1/auth/refresh', { headers: { cookie: cookies[0]!.split(';')[0]! } });
     t.equal(refresh.status, 200, 'the refresh cookie works');
     t.same(await verify(cloud, { email: pending.email, code: pending.code }).then((r) => r.body.error), UNIFORM_CODE, 'a used code is the uniform 422');

@@ -136,8 +136,16 @@ t.test('sending a code: 401, 422, 403, then 202 and the gateway gets the text wi
     const row = meta.prepare('SELECT phone_hash, code_hash FROM sms_codes WHERE org_id = ?').get(held.orgId) as { phone_hash: string; code_hash: string };
     t.notMatch(row.phone_hash, /4915123456712/, 'the number is stored only as a keyed hash');
     t.notMatch(row.code_hash, code, 'so is the code');
-    await eventually('the outbox row to be sent', async () => meta.prepare("SELECT status FROM sms_outbox").get() as { status: string }, (r) => r.status === 'sent');
-    t.same(meta.prepare('SELECT kind, to_masked, body_sealed, attempts FROM sms_outbox').all(), [{ kind: 'trial_activation', to_masked: MASKED, body_sealed: null, attempts: 1 }], 'the delivered text is erased');
+    await eventually(
+      'the outbox row to be sent',
+      async () => meta.prepare('SELECT status FROM sms_outbox').get() as { status: string },
+      (r) => r.status === 'sent',
+    );
+    t.same(
+      meta.prepare('SELECT kind, to_masked, body_sealed, attempts FROM sms_outbox').all(),
+      [{ kind: 'trial_activation', to_masked: MASKED, body_sealed: null, attempts: 1 }],
+      'the delivered text is erased',
+    );
   });
 
   t.test('an admin of the organization may send too', async (t) => {
@@ -188,11 +196,15 @@ t.test('verifying: wrong codes are the same 422, the right one starts the trial 
     ['send again', await send(cloud, held, '+4915199999999')],
   ] as const) {
     t.equal(res.status, 409, label);
-    t.same(res.body.error, {
-      code: 'conflict',
-      message: "this organization's trial does not wait for an SMS confirmation: the subscription is trialing (trial_state trialing)",
-      details: { status: 'trialing', trial_state: 'trialing' },
-    }, label);
+    t.same(
+      res.body.error,
+      {
+        code: 'conflict',
+        message: "this organization's trial does not wait for an SMS confirmation: the subscription is trialing (trial_state trialing)",
+        details: { status: 'trialing', trial_state: 'trialing' },
+      },
+      label,
+    );
   }
 });
 
@@ -210,7 +222,10 @@ t.test('states: a running trial and a domain-review hold are 409; on-prem both o
   t.equal((await post(cloud.server, '/api/v1/auth/register/verify', { email: pending.email, code: pending.code }, pending.ip)).status, 409);
   const reviewed = await post(cloud.server, '/api/v1/auth/register/domain-review', { token: pending.token }, pending.ip);
   t.equal(reviewed.body.org.trial_state, 'pending_review');
-  for (const [path, body] of [[SEND, { phone: PHONE }], [VERIFY, { code: '123456' }]] as const) {
+  for (const [path, body] of [
+    [SEND, { phone: PHONE }],
+    [VERIFY, { code: '123456' }],
+  ] as const) {
     const held = await cloud.server.request('POST', path, { token: reviewed.body.access_token, body });
     t.equal(held.status, 409, path);
     t.same(held.body.error.details, { status: 'pending_review', trial_state: 'pending_review' }, path);
@@ -219,7 +234,10 @@ t.test('states: a running trial and a domain-review hold are 409; on-prem both o
   const onprem = await startTestServer(t, { settings: ROOMY_LIMITS });
   const { owner, org } = await createTenant(onprem);
   const token = await accessTokenFor(onprem, owner, org);
-  for (const [path, body] of [[SEND, { phone: PHONE }], [VERIFY, { code: '123456' }]] as const) {
+  for (const [path, body] of [
+    [SEND, { phone: PHONE }],
+    [VERIFY, { code: '123456' }],
+  ] as const) {
     for (const auth of [{ token }, {}]) {
       const res = await onprem.request('POST', path, { ...auth, body });
       t.equal(res.status, 404, path);
@@ -336,7 +354,13 @@ t.test('one number receives at most five codes in 24 hours, whichever organizati
   const number = '+15550104477';
   // Five sends to one number from three organizations, each typed another way, a minute apart.
   const [a, b, c, d] = [await heldOrg(cloud), await heldOrg(cloud), await heldOrg(cloud), await heldOrg(cloud)];
-  const sends: Array<[Held, string]> = [[a, '+1 555 010 4477'], [b, '+1 (555) 010-4477'], [c, '001 555 010 4477'], [a, '+1-555-010-4477'], [b, '0015550104477']];
+  const sends: Array<[Held, string]> = [
+    [a, '+1 555 010 4477'],
+    [b, '+1 (555) 010-4477'],
+    [c, '001 555 010 4477'],
+    [a, '+1-555-010-4477'],
+    [b, '0015550104477'],
+  ];
   for (const [held, typed] of sends) {
     t.equal((await send(cloud, held, typed)).status, 202, typed);
     cloud.server.clock.advance(MINUTE);
@@ -364,7 +388,11 @@ t.test('the gateway failing: the message is retried with the mail backoff, and n
   t.equal((await send(cloud, held, '+49-151-2345-6712')).status, 202);
   const meta = server.running.services.meta;
   const row = () => meta.prepare('SELECT status, attempts, last_error, next_attempt_at, created_at, body_sealed FROM sms_outbox').get() as Record<string, any>;
-  const failed = await eventually('the first attempt', async () => row(), (r) => r.attempts === 1);
+  const failed = await eventually(
+    'the first attempt',
+    async () => row(),
+    (r) => r.attempts === 1,
+  );
   t.equal(failed.status, 'queued');
   t.equal(failed.last_error, 'the gateway answered 500');
   t.equal(Date.parse(failed.next_attempt_at) - Date.parse(failed.created_at), 30_000, 'next attempt in 30 s');
@@ -380,7 +408,10 @@ t.test('the gateway failing: the message is retried with the mail backoff, and n
   t.equal(message.authorization, undefined, 'no bearer without sms.gateway_token');
   t.equal((await verify(cloud, held, await codeSent(gateway))).status, 200);
 
-  t.ok(server.logs.some((l) => l.msg === 'SMS delivery failed; will retry' && l.err === 'the gateway answered 500'), 'the failure is logged');
+  t.ok(
+    server.logs.some((l) => l.msg === 'SMS delivery failed; will retry' && l.err === 'the gateway answered 500'),
+    'the failure is logged',
+  );
   const logged = JSON.stringify(server.logs);
   for (const fragment of ['4915123456712', '151-2345-6712', '15123456712']) t.notMatch(logged, fragment, `${fragment} is not in the log`);
 });

@@ -15,7 +15,10 @@ function regexNormalizePageUrl(url: string): string | null {
   let origin = '';
   let path = base;
   if (split) {
-    origin = split[1]!.toLowerCase().replace(/^(http:\/\/.*):80$/s, '$1').replace(/^(https:\/\/.*):443$/s, '$1');
+    origin = split[1]!
+      .toLowerCase()
+      .replace(/^(http:\/\/.*):80$/s, '$1')
+      .replace(/^(https:\/\/.*):443$/s, '$1');
     path = split[2]! === '' ? '/' : split[2]!;
   }
   path = path.replace(/(.)\/+$/s, '$1');
@@ -30,9 +33,39 @@ function regexPagePath(page: string): string {
 
 /** Pieces of URLs: schemes in several cases, default and other ports, separators, and characters that are none. */
 const PIECES = [
-  'http://', 'https://', 'HTTP://', 'Https://', 'ftp://', 'a+b.c-d://', '1http://', 'http:/', '://',
-  ':80', ':443', ':8080', ':', '/', '//', '?', '#', '#/', '#!', '!', '.', '+', '-',
-  'Shop.Example.com', 'a', 'b', 'é', '😀', '\n', ' ', '%2F', '80', '443',
+  'http://',
+  'https://',
+  'HTTP://',
+  'Https://',
+  'ftp://',
+  'a+b.c-d://',
+  '1http://',
+  'http:/',
+  '://',
+  ':80',
+  ':443',
+  ':8080',
+  ':',
+  '/',
+  '//',
+  '?',
+  '#',
+  '#/',
+  '#!',
+  '!',
+  '.',
+  '+',
+  '-',
+  'Shop.Example.com',
+  'a',
+  'b',
+  'é',
+  '😀',
+  '\n',
+  ' ',
+  '%2F',
+  '80',
+  '443',
 ];
 const urlArb = fc.array(fc.constantFrom(...PIECES), { minLength: 0, maxLength: 12 }).map((parts) => parts.join(''));
 

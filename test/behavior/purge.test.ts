@@ -125,7 +125,10 @@ t.test('form-data purge over HTTP', async (t) => {
     t.same(await eventCounts(server, project.id), { 'pp.page_view': 1, signup: 1 }, 'the form events are gone, the others kept');
     t.same(await eventCounts(server, sibling.id), { 'pp.form_abandon': 1, 'pp.form_start': 2, 'pp.form_submit': 1, 'pp.page_view': 1, signup: 1 }, 'another project keeps its form events');
     const audit = listAudit(services, { action: 'project.forms.purge' });
-    t.same(audit.map((a) => [a.actor_user_id, a.org_id, a.target, a.outcome, a.details]), [[admin.id, org.id, String(project.id), 'success', { job_id: res.body.id }]]);
+    t.same(
+      audit.map((a) => [a.actor_user_id, a.org_id, a.target, a.outcome, a.details]),
+      [[admin.id, org.id, String(project.id), 'success', { job_id: res.body.id }]],
+    );
 
     const again = await server.request('POST', base, { token: tokens.owner, headers: CONFIRM });
     t.equal(again.status, 202);
@@ -141,10 +144,13 @@ t.test('form-data purge over HTTP', async (t) => {
     let release!: () => void;
     let held!: Promise<void>;
     await new Promise<void>((started) => {
-      held = services.events.useWriter(() => new Promise<void>((resolve) => {
-        release = resolve;
-        started();
-      }));
+      held = services.events.useWriter(
+        () =>
+          new Promise<void>((resolve) => {
+            release = resolve;
+            started();
+          }),
+      );
     });
     const auditBefore = listAudit(services, { action: 'project.forms.purge' }).length;
     const first = await server.request('POST', base, { token: tokens.owner, headers: CONFIRM });
@@ -183,7 +189,11 @@ t.test('form-data purge over HTTP', async (t) => {
     const list = await server.request('GET', base, { token: tokens.admin });
     t.equal(list.status, 200);
     t.equal(list.body.next_cursor, null);
-    t.same(list.body.items.map((j: { id: number }) => j.id), all.slice(0, 50).map((r) => r.job_id), 'the newest 50, newest first');
+    t.same(
+      list.body.items.map((j: { id: number }) => j.id),
+      all.slice(0, 50).map((r) => r.job_id),
+      'the newest 50, newest first',
+    );
     t.ok(list.body.items.every((j: { state: string }) => j.state === 'succeeded'));
   });
 });
@@ -263,96 +273,111 @@ const SCENARIOS = [
   { seeded: 500_000, renumbered: 'later' },
 ] as const;
 
-for (const { seeded: SEEDED, renumbered } of SCENARIOS) t.test(`answers read from the rollups stay exact after a purge, later ingestion and folds (${SEEDED} events, renumbered ${renumbered})`, async (t) => {
-  const server = await startTestServer(t, { settings: { 'events.rollup_properties': ['plan'] } });
-  const services = server.running.services;
-  // Only the checkpoints this test asks for: an automatic one that runs while another transaction is
-  // open (a fold, a query) compacts nothing, and a later one then finds nothing new to compact.
-  await services.events.write("SET GLOBAL checkpoint_threshold = '1GB'");
-  const { owner, org } = await createTenant(server);
-  const token = await accessTokenFor(server, owner, org);
-  const newProject = (name: string) => createProject(services.meta, { orgId: org.id, name, timezone: 'UTC' }, services.clock.now()).id;
-  const ids = { purged: newProject('purged'), kept: newProject('kept') };
-  const folder = actorDayFolder(services);
+for (const { seeded: SEEDED, renumbered } of SCENARIOS)
+  t.test(`answers read from the rollups stay exact after a purge, later ingestion and folds (${SEEDED} events, renumbered ${renumbered})`, async (t) => {
+    const server = await startTestServer(t, { settings: { 'events.rollup_properties': ['plan'] } });
+    const services = server.running.services;
+    // Only the checkpoints this test asks for: an automatic one that runs while another transaction is
+    // open (a fold, a query) compacts nothing, and a later one then finds nothing new to compact.
+    await services.events.write("SET GLOBAL checkpoint_threshold = '1GB'");
+    const { owner, org } = await createTenant(server);
+    const token = await accessTokenFor(server, owner, org);
+    const newProject = (name: string) => createProject(services.meta, { orgId: org.id, name, timezone: 'UTC' }, services.clock.now()).id;
+    const ids = { purged: newProject('purged'), kept: newProject('kept') };
+    const folder = actorDayFolder(services);
 
-  const segmentation = async (projectId: number, body: Record<string, unknown>, cache: string) => {
-    const res = await server.request('POST', `/api/v1/projects/${projectId}/queries/segmentation`, {
-      token, headers: { 'cache-control': cache }, body: { metric: 'events', interval: 'day', date_from: '2026-10-01', date_to: '2026-10-10', ...body },
+    const segmentation = async (projectId: number, body: Record<string, unknown>, cache: string) => {
+      const res = await server.request('POST', `/api/v1/projects/${projectId}/queries/segmentation`, {
+        token,
+        headers: { 'cache-control': cache },
+        body: { metric: 'events', interval: 'day', date_from: '2026-10-01', date_to: '2026-10-10', ...body },
+      });
+      if (res.status !== 200) throw new Error(`segmentation: ${res.status} ${JSON.stringify(res.body)}`);
+      const out: Record<string, number> = {};
+      for (const s of res.body.series as Array<{ name: string; points: Array<{ bucket: string; value: number }> }>) {
+        for (const p of s.points) if (p.value > 0) out[body.group_by ? `${s.name}|${p.bucket}` : p.bucket] = p.value;
+      }
+      return out;
+    };
+    /** What the rollups answer: daily events of any kind, daily form submits, and daily events by plan. */
+    const answers = async (projectId: number, cache = 'no-cache') => ({
+      any: await segmentation(projectId, { event: 'any' }, cache),
+      submits: await segmentation(projectId, { event: 'pp.form_submit' }, cache),
+      plans: await segmentation(projectId, { event: 'any', group_by: { property: 'props.plan', limit: 10 } }, cache),
     });
-    if (res.status !== 200) throw new Error(`segmentation: ${res.status} ${JSON.stringify(res.body)}`);
-    const out: Record<string, number> = {};
-    for (const s of res.body.series as Array<{ name: string; points: Array<{ bucket: string; value: number }> }>) {
-      for (const p of s.points) if (p.value > 0) out[body.group_by ? `${s.name}|${p.bucket}` : p.bucket] = p.value;
+    const activity = async (projectId: number) =>
+      (await server.request('POST', `/api/v1/projects/${projectId}/queries/activity-summary`, { token, headers: { 'cache-control': 'no-cache' }, body: { date_to: '2026-10-10' } })).body;
+    const maxRowid = async () => Number((await readTable(server, 'SELECT max(rowid) AS m FROM events'))[0]!.m);
+    const refolds = () => server.logs.filter((l) => String(l.msg).startsWith('actor days do not match the stored events')).length;
+
+    await seedMany(server, ids, 0, SEEDED);
+    await services.events.write('FORCE CHECKPOINT');
+    await folder.catchUp();
+    const before = { purged: expected([[0, SEEDED]], 'purged', 0), kept: expected([[0, SEEDED]], 'kept', 0) };
+    t.same(await answers(ids.purged, 'max-age=0'), before.purged, 'folded, before the purge (and now cached)');
+    t.same(await answers(ids.kept, 'max-age=0'), before.kept);
+
+    const rowidsBefore = await maxRowid();
+    const res = await server.request('POST', purgePath(ids.purged), { token, headers: CONFIRM });
+    const job = await finished(server, ids.purged, res.body.id, token);
+    t.equal(job.deleted_events, SEEDED * 0.3, 'three in five events of the purged project were form events');
+    const rowidsAfter = await maxRowid();
+    t.comment(`highest rowid ${rowidsBefore} before the purge, ${rowidsAfter} after its checkpoint (${SEEDED * 0.7} events left)`);
+    if (renumbered === 'by the purge') {
+      t.ok(rowidsAfter < rowidsBefore, "the purge's checkpoint renumbered the rows after deleted ones");
+      t.equal(refolds(), 1, 'the folder saw its point move and folds again from the start');
+    } else {
+      t.equal(rowidsAfter, rowidsBefore, "the purge's checkpoint left the rowids as they were");
+      t.equal(refolds(), 0, 'the folded point holds: only the purged project is folded again');
     }
-    return out;
-  };
-  /** What the rollups answer: daily events of any kind, daily form submits, and daily events by plan. */
-  const answers = async (projectId: number, cache = 'no-cache') => ({
-    any: await segmentation(projectId, { event: 'any' }, cache),
-    submits: await segmentation(projectId, { event: 'pp.form_submit' }, cache),
-    plans: await segmentation(projectId, { event: 'any', group_by: { property: 'props.plan', limit: 10 } }, cache),
+
+    const purged = { purged: expected([[0, SEEDED]], 'purged', SEEDED), kept: before.kept };
+    t.same(await answers(ids.purged), purged.purged, 'the purged project, at once');
+    t.same(await answers(ids.kept), purged.kept, 'the other project, at once');
+    t.same(await answers(ids.purged, 'max-age=0'), purged.purged, 'no answer cached before the purge is served');
+    t.same(await answers(ids.kept, 'max-age=0'), purged.kept);
+    t.match(await activity(ids.purged), { dau: 37, wau: 37, mau: 37 });
+    await folder.catchUp();
+    t.same(await answers(ids.purged), purged.purged, 'the purged project, folded again');
+    t.same(await answers(ids.kept), purged.kept, 'the other project, folded again');
+
+    // More events, form events of the purged project among them (kept: they came after the purge),
+    // and a checkpoint, which compacts the rows deleted before once more.
+    await seedMany(server, ids, SEEDED, LATER);
+    await folder.catchUp();
+    t.same(await answers(ids.kept, 'max-age=0'), expected([[0, SEEDED + LATER]], 'kept', 0), 'the other project after later events (and now cached)');
+    const rowidsLater = await maxRowid();
+    await services.events.write('FORCE CHECKPOINT');
+    const rowidsLast = await maxRowid();
+    // A few more before the next fold: stored past the new end of the table, which may lie before the folded rowid.
+    const END = SEEDED + LATER + 1000;
+    await seedMany(server, ids, SEEDED + LATER, 1000);
+    const later = {
+      purged: expected(
+        [
+          [0, SEEDED],
+          [SEEDED, END],
+        ],
+        'purged',
+        SEEDED,
+      ),
+      kept: expected([[0, END]], 'kept', 0),
+    };
+    const between = await answers(ids.kept);
+    t.comment(
+      `highest rowid ${rowidsLater} before a later checkpoint, ${rowidsLast} after it; until the next fold, ` +
+        `the other project's answers were ${isDeepStrictEqual(between, later.kept) ? 'exact' : `short by ${sum(later.kept.any) - sum(between.any)} events`}`,
+    );
+    await folder.catchUp();
+    if (renumbered === 'later') {
+      t.ok(rowidsLast < rowidsLater, 'the later checkpoint renumbered the rows after deleted ones');
+      t.equal(refolds(), 1, 'the next fold saw its point move and folded again from the start');
+    }
+    t.same(await answers(ids.purged), later.purged, 'the purged project after later events, a checkpoint and a fold');
+    t.same(await answers(ids.kept), later.kept, 'the other project after later events, a checkpoint and a fold');
+    t.same(await answers(ids.kept, 'max-age=0'), later.kept, 'no answer cached before the fold is served');
+    t.same(await answers(ids.purged, 'max-age=0'), later.purged);
+    t.same(await folder.catchUp(), { folded: 0, refolded: 0, compacted: false }, 'nothing left to fold');
+    t.same(await answers(ids.purged), later.purged, 'still, once fully folded');
+    t.same(await answers(ids.kept), later.kept);
   });
-  const activity = async (projectId: number) =>
-    (await server.request('POST', `/api/v1/projects/${projectId}/queries/activity-summary`, { token, headers: { 'cache-control': 'no-cache' }, body: { date_to: '2026-10-10' } })).body;
-  const maxRowid = async () => Number((await readTable(server, 'SELECT max(rowid) AS m FROM events'))[0]!.m);
-  const refolds = () => server.logs.filter((l) => String(l.msg).startsWith('actor days do not match the stored events')).length;
-
-  await seedMany(server, ids, 0, SEEDED);
-  await services.events.write('FORCE CHECKPOINT');
-  await folder.catchUp();
-  const before = { purged: expected([[0, SEEDED]], 'purged', 0), kept: expected([[0, SEEDED]], 'kept', 0) };
-  t.same(await answers(ids.purged, 'max-age=0'), before.purged, 'folded, before the purge (and now cached)');
-  t.same(await answers(ids.kept, 'max-age=0'), before.kept);
-
-  const rowidsBefore = await maxRowid();
-  const res = await server.request('POST', purgePath(ids.purged), { token, headers: CONFIRM });
-  const job = await finished(server, ids.purged, res.body.id, token);
-  t.equal(job.deleted_events, SEEDED * 0.3, 'three in five events of the purged project were form events');
-  const rowidsAfter = await maxRowid();
-  t.comment(`highest rowid ${rowidsBefore} before the purge, ${rowidsAfter} after its checkpoint (${SEEDED * 0.7} events left)`);
-  if (renumbered === 'by the purge') {
-    t.ok(rowidsAfter < rowidsBefore, "the purge's checkpoint renumbered the rows after deleted ones");
-    t.equal(refolds(), 1, 'the folder saw its point move and folds again from the start');
-  } else {
-    t.equal(rowidsAfter, rowidsBefore, "the purge's checkpoint left the rowids as they were");
-    t.equal(refolds(), 0, 'the folded point holds: only the purged project is folded again');
-  }
-
-  const purged = { purged: expected([[0, SEEDED]], 'purged', SEEDED), kept: before.kept };
-  t.same(await answers(ids.purged), purged.purged, 'the purged project, at once');
-  t.same(await answers(ids.kept), purged.kept, 'the other project, at once');
-  t.same(await answers(ids.purged, 'max-age=0'), purged.purged, 'no answer cached before the purge is served');
-  t.same(await answers(ids.kept, 'max-age=0'), purged.kept);
-  t.match(await activity(ids.purged), { dau: 37, wau: 37, mau: 37 });
-  await folder.catchUp();
-  t.same(await answers(ids.purged), purged.purged, 'the purged project, folded again');
-  t.same(await answers(ids.kept), purged.kept, 'the other project, folded again');
-
-  // More events, form events of the purged project among them (kept: they came after the purge),
-  // and a checkpoint, which compacts the rows deleted before once more.
-  await seedMany(server, ids, SEEDED, LATER);
-  await folder.catchUp();
-  t.same(await answers(ids.kept, 'max-age=0'), expected([[0, SEEDED + LATER]], 'kept', 0), 'the other project after later events (and now cached)');
-  const rowidsLater = await maxRowid();
-  await services.events.write('FORCE CHECKPOINT');
-  const rowidsLast = await maxRowid();
-  // A few more before the next fold: stored past the new end of the table, which may lie before the folded rowid.
-  const END = SEEDED + LATER + 1000;
-  await seedMany(server, ids, SEEDED + LATER, 1000);
-  const later = { purged: expected([[0, SEEDED], [SEEDED, END]], 'purged', SEEDED), kept: expected([[0, END]], 'kept', 0) };
-  const between = await answers(ids.kept);
-  t.comment(`highest rowid ${rowidsLater} before a later checkpoint, ${rowidsLast} after it; until the next fold, ` +
-    `the other project's answers were ${isDeepStrictEqual(between, later.kept) ? 'exact' : `short by ${sum(later.kept.any) - sum(between.any)} events`}`);
-  await folder.catchUp();
-  if (renumbered === 'later') {
-    t.ok(rowidsLast < rowidsLater, 'the later checkpoint renumbered the rows after deleted ones');
-    t.equal(refolds(), 1, 'the next fold saw its point move and folded again from the start');
-  }
-  t.same(await answers(ids.purged), later.purged, 'the purged project after later events, a checkpoint and a fold');
-  t.same(await answers(ids.kept), later.kept, 'the other project after later events, a checkpoint and a fold');
-  t.same(await answers(ids.kept, 'max-age=0'), later.kept, 'no answer cached before the fold is served');
-  t.same(await answers(ids.purged, 'max-age=0'), later.purged);
-  t.same(await folder.catchUp(), { folded: 0, refolded: 0, compacted: false }, 'nothing left to fold');
-  t.same(await answers(ids.purged), later.purged, 'still, once fully folded');
-  t.same(await answers(ids.kept), later.kept);
-});

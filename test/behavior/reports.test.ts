@@ -22,20 +22,36 @@ async function get(projectId: number, path: string, params: Record<string, unkno
   asked += 1;
   if (asked % 3 === 1) await actorDayFolder(h.server.running.services).catchUp();
   if (asked % 3 === 2) await actorDayFolder(h.server.running.services).catchUp({ maxRows: 5 });
-  const qs = new URLSearchParams(Object.entries(params).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, typeof v === "string" ? v : JSON.stringify(v)]));
+  const qs = new URLSearchParams(
+    Object.entries(params)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+  );
   return h.server.request('GET', `/api/v1/projects/${projectId}/${path}${qs.size > 0 ? `?${qs}` : ''}`, { token });
 }
 
 const at = (time: string, day = '02') => `2026-04-${day}T${time}:00Z`;
 const RANGE = { date_from: '2026-04-01', date_to: '2026-04-03' };
-const BUY = [{ tag: 'button', id: 'buy', nth_child: 2, text: 'Buy now' }, { tag: 'div', classes: ['hero'], nth_child: 1 }];
-const LINK = [{ tag: 'a', classes: ['nav', 'top'], nth_child: 3, text: 'Docs' }, { tag: 'nav', nth_child: 1 }];
+const BUY = [
+  { tag: 'button', id: 'buy', nth_child: 2, text: 'Buy now' },
+  { tag: 'div', classes: ['hero'], nth_child: 1 },
+];
+const LINK = [
+  { tag: 'a', classes: ['nav', 'top'], nth_child: 3, text: 'Docs' },
+  { tag: 'nav', nth_child: 1 },
+];
 const HOME = 'https://shop.example.com/';
 const CART = 'https://Shop.example.com/cart/?step=2#top';
 
 function handMade(): SeedEvent[] {
   const ev = (event: string, time: string, anon: string, url: string, props: Record<string, unknown> = {}, elements?: Record<string, unknown>[]): SeedEvent => ({
-    event, ts: at(time), anonymous_id: anon, session_id: `s-${anon}`, url, props, ...(elements ? { elements } : {}),
+    event,
+    ts: at(time),
+    anonymous_id: anon,
+    session_id: `s-${anon}`,
+    url,
+    props,
+    ...(elements ? { elements } : {}),
   });
   return [
     ev('pp.page_view', '10:00', 'a', CART),
@@ -55,7 +71,11 @@ function handMade(): SeedEvent[] {
     // Forms: a starts and submits twice (one visit), b starts and abandons at the email field.
     ev('pp.form_start', '10:01', 'a', CART, { form: 'form#checkout', field: 'input[name="email"]', since_load_ms: 4000 }),
     ev('pp.form_submit', '10:03', 'a', CART, {
-      form: 'form#checkout', duration_ms: 60000, since_load_ms: 4000, last_field: 'input[name="zip"]', blank_fields: ['input[name="note"]'],
+      form: 'form#checkout',
+      duration_ms: 60000,
+      since_load_ms: 4000,
+      last_field: 'input[name="zip"]',
+      blank_fields: ['input[name="note"]'],
       fields: [
         { field: 'input[name="email"]', tag: 'input', type: 'email', time_ms: 5000, focus_count: 2, changed: true, to_change_ms: 800, corrections: 1 },
         { field: 'input[name="zip"]', tag: 'input', type: 'text', time_ms: 2000, focus_count: 1, changed: true, to_change_ms: 300, corrections: 0 },
@@ -64,7 +84,10 @@ function handMade(): SeedEvent[] {
     ev('pp.form_submit', '10:04', 'a', CART, { form: 'form#checkout', duration_ms: 80000, fields: [], blank_fields: [] }),
     ev('pp.form_start', '10:07', 'b', CART, { form: 'form#checkout', field: 'input[name="email"]', since_load_ms: 10000 }),
     ev('pp.form_abandon', '10:09', 'b', CART, {
-      form: 'form#checkout', duration_ms: 120000, since_load_ms: 10000, last_field: 'input[name="email"]',
+      form: 'form#checkout',
+      duration_ms: 120000,
+      since_load_ms: 10000,
+      last_field: 'input[name="email"]',
       fields: [{ field: 'input[name="email"]', tag: 'input', type: 'email', time_ms: 9000, focus_count: 1, changed: true, to_change_ms: 2000, corrections: 4 }],
     }),
     // Outside the range: not counted.
@@ -79,7 +102,14 @@ t.test('page behavior over hand-made events', async (t) => {
 
   const urls = await get(p, 'pages/behavior/urls', RANGE);
   t.equal(urls.status, 200, urls.text);
-  t.strictSame(urls.body.items.map((i: { url: string; events: number }) => [i.url, i.events]), [['https://shop.example.com/cart', 17], [HOME, 1]], 'by event count; query, fragment and trailing slash dropped, host lowercased');
+  t.strictSame(
+    urls.body.items.map((i: { url: string; events: number }) => [i.url, i.events]),
+    [
+      ['https://shop.example.com/cart', 17],
+      [HOME, 1],
+    ],
+    'by event count; query, fragment and trailing slash dropped, host lowercased',
+  );
   const cart = urls.body.items[0];
   t.match(cart, { page_views: 2, clicks: 5, unique_clickers: 2, rage_clicks: 1, dead_clicks: 1, rage_click_rate: 0.2, dead_click_rate: 0.2 });
   // Depths 80 and 30: both reach 25, one reaches 50 and 75, none 100.
@@ -98,17 +128,36 @@ t.test('page behavior over hand-made events', async (t) => {
   t.equal(page.body.heatmap.unplaced, 1, 'the click without a viewport width');
   t.strictSame(page.body.items, [
     // Buy: a clicked twice and b once, two people; the nav link: b alone, twice.
-    { selector: 'button#buy', tag: 'button', text: 'Buy now', clicks: 3, unique_clickers: 2, rage_clicks: 1, dead_clicks: 0, cells: [{ x: 50, y: 20, clicks: 2 }, { x: 0, y: 90, clicks: 1 }] },
+    {
+      selector: 'button#buy',
+      tag: 'button',
+      text: 'Buy now',
+      clicks: 3,
+      unique_clickers: 2,
+      rage_clicks: 1,
+      dead_clicks: 0,
+      cells: [
+        { x: 50, y: 20, clicks: 2 },
+        { x: 0, y: 90, clicks: 1 },
+      ],
+    },
     { selector: 'body > nav:nth-child(1) > a.nav.top:nth-child(3)', tag: 'a', text: 'Docs', clicks: 2, unique_clickers: 1, rage_clicks: 0, dead_clicks: 1, cells: [{ x: 50, y: 50, clicks: 1 }] },
   ]);
   t.equal(page.body.next_cursor, null);
 
   await h.server.request('PATCH', `/api/v1/projects/${p}/behavior/settings`, { body: { privacy_mode: 'strict' }, token: h.token });
   const strict = await get(p, 'pages/behavior', { ...RANGE, url: CART });
-  t.strictSame(strict.body.items.map((i: { text: unknown }) => i.text), [null, null], 'no text in strict mode');
+  t.strictSame(
+    strict.body.items.map((i: { text: unknown }) => i.text),
+    [null, null],
+    'no text in strict mode',
+  );
 
   const filtered = await get(p, 'pages/behavior/urls', { ...RANGE, filters: [{ field: 'props.percent', op: 'gte', value: 50 }] });
-  t.strictSame(filtered.body.items.map((i: { url: string; events: number }) => [i.url, i.events]), [['https://shop.example.com/cart', 1]]);
+  t.strictSame(
+    filtered.body.items.map((i: { url: string; events: number }) => [i.url, i.events]),
+    [['https://shop.example.com/cart', 1]],
+  );
 
   const first = await get(p, 'pages/behavior', { ...RANGE, url: CART, limit: 1 });
   t.equal(first.body.items[0].selector, 'button#buy');
@@ -119,11 +168,13 @@ t.test('page behavior over hand-made events', async (t) => {
   t.equal(elsewhere.status, 422, 'a cursor of another page');
 });
 
-t.test('an element\'s clickers are actors, as the page\'s are', async (t) => {
+t.test("an element's clickers are actors, as the page's are", async (t) => {
   const p = h.project('UTC');
   const click = (anon: string, time: string, props = {}): SeedEvent => ({ event: 'pp.click', ts: at(time), anonymous_id: anon, url: CART, props, elements: BUY });
   await seedEvents(h.server, p, [
-    click('x', '10:00'), click('u', '10:01'), click('y', '10:02', { plan: 'gold' }),
+    click('x', '10:00'),
+    click('u', '10:01'),
+    click('y', '10:02', { plan: 'gold' }),
     // Only rage and dead clicks on the link: nobody clicked it.
     { event: 'pp.rage_click', ts: at('10:03'), anonymous_id: 'x', url: CART, props: {}, elements: LINK },
     // Outside the range: not a clicker.
@@ -134,10 +185,13 @@ t.test('an element\'s clickers are actors, as the page\'s are', async (t) => {
   const page = await get(p, 'pages/behavior', { ...RANGE, url: CART });
   t.equal(page.status, 200, page.text);
   t.equal(page.body.summary.unique_clickers, 2, 'u (also x) and y');
-  t.strictSame(page.body.items.map((i: { selector: string; clicks: number; unique_clickers: number }) => [i.selector, i.clicks, i.unique_clickers]), [
-    ['button#buy', 3, 2],
-    ['body > nav:nth-child(1) > a.nav.top:nth-child(3)', 0, 0],
-  ]);
+  t.strictSame(
+    page.body.items.map((i: { selector: string; clicks: number; unique_clickers: number }) => [i.selector, i.clicks, i.unique_clickers]),
+    [
+      ['button#buy', 3, 2],
+      ['body > nav:nth-child(1) > a.nav.top:nth-child(3)', 0, 0],
+    ],
+  );
   const filtered = await get(p, 'pages/behavior', { ...RANGE, url: CART, filters: [{ field: 'props.plan', op: 'eq', value: 'gold' }] });
   t.equal(filtered.status, 200, filtered.text);
   t.equal(filtered.body.items[0].unique_clickers, 1, 'filters narrow the clickers too');
@@ -148,29 +202,67 @@ t.test('forms over hand-made events', async (t) => {
   await seedEvents(h.server, p, handMade());
   const forms = await get(p, 'forms', RANGE);
   t.equal(forms.status, 200, forms.text);
-  t.strictSame(forms.body.items, [{
-    form: 'form#checkout',
-    url: 'https://shop.example.com/cart',
-    views: 2, // a's and b's visits with a page view of the cart
-    starts: 2,
-    starters: 2,
-    submits: 1, // a submitted twice in one visit
-    submitters: 1,
-    resubmissions: 1,
-    abandons: 1,
-    start_rate: 1,
-    conversion_rate: 0.5,
-    abandonment_rate: 0.5,
-    median_time_to_submit_ms: 70000,
-  }]);
+  t.strictSame(forms.body.items, [
+    {
+      form: 'form#checkout',
+      url: 'https://shop.example.com/cart',
+      views: 2, // a's and b's visits with a page view of the cart
+      starts: 2,
+      starters: 2,
+      submits: 1, // a submitted twice in one visit
+      submitters: 1,
+      resubmissions: 1,
+      abandons: 1,
+      start_rate: 1,
+      conversion_rate: 0.5,
+      abandonment_rate: 0.5,
+      median_time_to_submit_ms: 70000,
+    },
+  ]);
 
   const detail = await get(p, 'forms/detail', { ...RANGE, form: 'form#checkout' });
   t.equal(detail.status, 200, detail.text);
   t.match(detail.body, { form: 'form#checkout', url: null, attempts: 3, submitted: 2, abandoned: 1, median_hesitation_ms: 7000 });
   t.strictSame(detail.body.items, [
-    { field: 'input[name="email"]', tag: 'input', type: 'email', drop_offs: 1, drop_off_rate: 1, interactions: 2, median_time_ms: 7000, median_to_change_ms: 1400, refocuses: 1, corrections: 5, left_blank: 0 },
-    { field: 'input[name="zip"]', tag: 'input', type: 'text', drop_offs: 0, drop_off_rate: 0, interactions: 1, median_time_ms: 2000, median_to_change_ms: 300, refocuses: 0, corrections: 0, left_blank: 0 },
-    { field: 'input[name="note"]', tag: null, type: null, drop_offs: 0, drop_off_rate: 0, interactions: 0, median_time_ms: null, median_to_change_ms: null, refocuses: 0, corrections: 0, left_blank: 1 },
+    {
+      field: 'input[name="email"]',
+      tag: 'input',
+      type: 'email',
+      drop_offs: 1,
+      drop_off_rate: 1,
+      interactions: 2,
+      median_time_ms: 7000,
+      median_to_change_ms: 1400,
+      refocuses: 1,
+      corrections: 5,
+      left_blank: 0,
+    },
+    {
+      field: 'input[name="zip"]',
+      tag: 'input',
+      type: 'text',
+      drop_offs: 0,
+      drop_off_rate: 0,
+      interactions: 1,
+      median_time_ms: 2000,
+      median_to_change_ms: 300,
+      refocuses: 0,
+      corrections: 0,
+      left_blank: 0,
+    },
+    {
+      field: 'input[name="note"]',
+      tag: null,
+      type: null,
+      drop_offs: 0,
+      drop_off_rate: 0,
+      interactions: 0,
+      median_time_ms: null,
+      median_to_change_ms: null,
+      refocuses: 0,
+      corrections: 0,
+      left_blank: 1,
+    },
   ]);
   const onPage = await get(p, 'forms/detail', { ...RANGE, form: 'form#checkout', url: HOME });
   t.match(onPage.body, { url: HOME, attempts: 0, items: [] });
@@ -230,7 +322,13 @@ t.test('normalized URLs and selectors', async (t) => {
   t.equal(cssEscape('1a b'), '\\31 a\\ b');
   t.equal(cssEscape('-'), '\\-');
   t.equal(selectorOfChain([{ tag: 'input', nth_child: 2, attributes: { name: 'e"mail' } }]), 'input[name="e\\"mail"]');
-  t.equal(selectorOfChain([{ tag: 'span', nth_child: 1 }, { tag: 'div', id: '9x', nth_child: 1 }]), 'div#\\39 x > span:nth-child(1)');
+  t.equal(
+    selectorOfChain([
+      { tag: 'span', nth_child: 1 },
+      { tag: 'div', id: '9x', nth_child: 1 },
+    ]),
+    'div#\\39 x > span:nth-child(1)',
+  );
   const deep = Array.from({ length: 8 }, (_, i) => ({ tag: 'div', classes: ['a', 'b', 'c', 'd'], nth_child: i + 1 }));
   t.equal(selectorOfChain(deep).split(' > ').length, 6, 'six steps at most');
   // A chain that runs out (it stops below <body>) within six steps ends the walk with a body step,
@@ -238,7 +336,13 @@ t.test('normalized URLs and selectors', async (t) => {
   t.equal(selectorOfChain(LINK), 'body > nav:nth-child(1) > a.nav.top:nth-child(3)');
   t.equal(selectorOfChain(deep.slice(0, 5)), 'body > div.a.b.c:nth-child(5) > div.a.b.c:nth-child(4) > div.a.b.c:nth-child(3) > div.a.b.c:nth-child(2) > div.a.b.c:nth-child(1)');
   t.equal(selectorOfChain(deep.slice(0, 6)), 'div.a.b.c:nth-child(6) > div.a.b.c:nth-child(5) > div.a.b.c:nth-child(4) > div.a.b.c:nth-child(3) > div.a.b.c:nth-child(2) > div.a.b.c:nth-child(1)');
-  t.equal(selectorOfChain([{ tag: 'span', nth_child: 1 }, { tag: 'main', id: 'app', nth_child: 1 }]), 'main#app > span:nth-child(1)');
+  t.equal(
+    selectorOfChain([
+      { tag: 'span', nth_child: 1 },
+      { tag: 'main', id: 'app', nth_child: 1 },
+    ]),
+    'main#app > span:nth-child(1)',
+  );
 });
 
 // Random behavior on top of the random scenarios: each event becomes a page view, click, rage or
@@ -250,9 +354,19 @@ const SPELLINGS = [
 ];
 const CHAINS = [
   [{ tag: 'button', id: 'go', nth_child: 1, text: 'Go' }],
-  [{ tag: 'a', classes: ['x'], nth_child: 2, text: 'More' }, { tag: 'li', nth_child: 1 }],
-  [{ tag: 'a', classes: ['x'], nth_child: 2, text: 'Less' }, { tag: 'li', nth_child: 1 }],
-  [{ tag: 'span', nth_child: 3 }, { tag: 'div', classes: ['card', 'wide'], nth_child: 1 }, { tag: 'main', id: 'm', nth_child: 1 }],
+  [
+    { tag: 'a', classes: ['x'], nth_child: 2, text: 'More' },
+    { tag: 'li', nth_child: 1 },
+  ],
+  [
+    { tag: 'a', classes: ['x'], nth_child: 2, text: 'Less' },
+    { tag: 'li', nth_child: 1 },
+  ],
+  [
+    { tag: 'span', nth_child: 3 },
+    { tag: 'div', classes: ['card', 'wide'], nth_child: 1 },
+    { tag: 'main', id: 'm', nth_child: 1 },
+  ],
 ];
 const FIELDS = ['input[name="email"]', 'input[name="zip"]', 'select:nth-child(3)'];
 const KINDS = ['pp.page_view', 'pp.click', 'pp.click', 'pp.rage_click', 'pp.dead_click', 'pp.scroll_depth', 'pp.form_start', 'pp.form_submit', 'pp.form_abandon', 'other'];
@@ -269,8 +383,16 @@ function decorate(e: SeedEvent, r: number[]): SeedEvent {
     case 'pp.rage_click':
     case 'pp.dead_click':
       return {
-        ...base, event: kind, elements: pick(CHAINS, 4),
-        props: { ...base.props, x: n(5, 1600), y: n(6, 3000), ...(r[7]! < 0.8 ? { vw: pick([375, 767, 768, 1023, 1024, 1439, 1440, 1920], 8), ox: n(9, 101), oy: n(10, 101) } : {}), ...(r[11]! < 0.2 ? { fixed: true } : {}) },
+        ...base,
+        event: kind,
+        elements: pick(CHAINS, 4),
+        props: {
+          ...base.props,
+          x: n(5, 1600),
+          y: n(6, 3000),
+          ...(r[7]! < 0.8 ? { vw: pick([375, 767, 768, 1023, 1024, 1439, 1440, 1920], 8), ox: n(9, 101), oy: n(10, 101) } : {}),
+          ...(r[11]! < 0.2 ? { fixed: true } : {}),
+        },
       };
     case 'pp.scroll_depth':
       return { ...base, event: kind, props: { ...base.props, percent: pick([0, 24, 25, 50, 74, 75, 100], 5) } };
@@ -278,12 +400,25 @@ function decorate(e: SeedEvent, r: number[]): SeedEvent {
       return { ...base, event: kind, props: { ...base.props, form: pick(['form#f', 'form#f', 'form#f', 'form.g:nth-child(2)'], 5), field: pick(FIELDS, 6), since_load_ms: n(7, 5) * 1000 } };
     case 'pp.form_submit':
     case 'pp.form_abandon': {
-      const fields = FIELDS.filter((_, i) => r[8 + i]! < 0.6).map((field, i) => ({ field, tag: field.split(/[[:]/)[0], time_ms: n(5, 4) * 1000, focus_count: 1 + n(6, 3), to_change_ms: r[7]! < 0.5 ? n(11, 3) * 100 : undefined, corrections: n(9, 3) + i }));
+      const fields = FIELDS.filter((_, i) => r[8 + i]! < 0.6).map((field, i) => ({
+        field,
+        tag: field.split(/[[:]/)[0],
+        time_ms: n(5, 4) * 1000,
+        focus_count: 1 + n(6, 3),
+        to_change_ms: r[7]! < 0.5 ? n(11, 3) * 100 : undefined,
+        corrections: n(9, 3) + i,
+      }));
       return {
-        ...base, event: kind,
+        ...base,
+        event: kind,
         props: {
-          ...base.props, form: pick(['form#f', 'form#f', 'form#f', 'form.g:nth-child(2)'], 5), fields, duration_ms: n(10, 4) * 1000, since_load_ms: r[11]! < 0.7 ? n(4, 4) * 500 : undefined,
-          ...(fields.length > 0 ? { last_field: pick(fields, 2).field } : {}), ...(kind === 'pp.form_submit' ? { blank_fields: FIELDS.filter((_, i) => r[9 + i]! > 0.7) } : {}),
+          ...base.props,
+          form: pick(['form#f', 'form#f', 'form#f', 'form.g:nth-child(2)'], 5),
+          fields,
+          duration_ms: n(10, 4) * 1000,
+          since_load_ms: r[11]! < 0.7 ? n(4, 4) * 500 : undefined,
+          ...(fields.length > 0 ? { last_field: pick(fields, 2).field } : {}),
+          ...(kind === 'pp.form_submit' ? { blank_fields: FIELDS.filter((_, i) => r[9 + i]! > 0.7) } : {}),
         },
       };
     }
@@ -298,43 +433,54 @@ const reportArb = fc.record({ filters: fc.option(filtersArb, { nil: undefined })
 
 t.test('random events agree with the reference reports', async (t) => {
   await fc.assert(
-    fc.asyncProperty(scenarioArb({ maxDays: 6, minEvents: 80, maxEvents: 150, ties: true }), fc.array(fc.array(fc.noBias(fc.integer({ min: 0, max: 9999 })).map((v) => v / 10000), { minLength: 12, maxLength: 12 }), { minLength: 150, maxLength: 150 }), reportArb, async (s, randoms, q) => {
-      const events = s.events.map((e, i) => decorate(e, randoms[i % randoms.length]!));
-      const { projectId, events: stored } = await seedScenario(h, { ...s, events });
-      await h.server.request('PATCH', `/api/v1/projects/${projectId}/behavior/settings`, { body: { privacy_mode: q.mode }, token: h.token });
-      const input = { date_from: s.date_from, date_to: s.date_to, filters: q.filters };
-      const params = { date_from: s.date_from, date_to: s.date_to, filters: q.filters, limit: q.limit };
-      const check = (label: string, actual: unknown, expected: unknown) => {
-        const diff = difference(actual, expected);
-        if (diff) throw new Error(`${label} ${JSON.stringify(params)} in ${s.tz}: ${diff}`);
-      };
-      const all = async (path: string, extra: Record<string, unknown> = {}) => {
-        const items: unknown[] = [];
-        let cursor: string | undefined;
-        let body: Record<string, unknown> = {};
-        do {
-          const res = await get(projectId, path, { ...params, ...extra, cursor });
-          if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
-          body = res.body;
-          items.push(...(body.items as unknown[]));
-          cursor = (body.next_cursor as string | null) ?? undefined;
-        } while (cursor);
-        return { ...body, items };
-      };
-      check('urls', (await all('pages/behavior/urls')).items, behaviorUrlsOracle(stored, s.links, input, s.tz));
-      for (const spellings of SPELLINGS) {
-        const { summary, heatmap, items, url } = (await all('pages/behavior', { url: spellings[0] })) as Record<string, unknown>;
-        check(`page ${spellings[0]}`, { url, summary, heatmap, items }, pageBehaviorOracle(stored, s.links, spellings[spellings.length - 1]!, input, s.tz, q.mode));
-      }
-      check('forms', (await all('forms')).items, formsOracle(stored, s.links, input, s.tz));
-      for (const form of ['form#f', 'form.g:nth-child(2)']) {
-        for (const url of [undefined, SPELLINGS[0]![1]]) {
-          const { items, attempts, submitted, abandoned, median_hesitation_ms, url: page } = (await all('forms/detail', { form, url })) as Record<string, unknown>;
-          check(`form ${form} ${url}`, { form, url: page, attempts, submitted, abandoned, median_hesitation_ms, items }, formDetailOracle(stored, form, url, input, s.tz));
+    fc.asyncProperty(
+      scenarioArb({ maxDays: 6, minEvents: 80, maxEvents: 150, ties: true }),
+      fc.array(
+        fc.array(
+          fc.noBias(fc.integer({ min: 0, max: 9999 })).map((v) => v / 10000),
+          { minLength: 12, maxLength: 12 },
+        ),
+        { minLength: 150, maxLength: 150 },
+      ),
+      reportArb,
+      async (s, randoms, q) => {
+        const events = s.events.map((e, i) => decorate(e, randoms[i % randoms.length]!));
+        const { projectId, events: stored } = await seedScenario(h, { ...s, events });
+        await h.server.request('PATCH', `/api/v1/projects/${projectId}/behavior/settings`, { body: { privacy_mode: q.mode }, token: h.token });
+        const input = { date_from: s.date_from, date_to: s.date_to, filters: q.filters };
+        const params = { date_from: s.date_from, date_to: s.date_to, filters: q.filters, limit: q.limit };
+        const check = (label: string, actual: unknown, expected: unknown) => {
+          const diff = difference(actual, expected);
+          if (diff) throw new Error(`${label} ${JSON.stringify(params)} in ${s.tz}: ${diff}`);
+        };
+        const all = async (path: string, extra: Record<string, unknown> = {}) => {
+          const items: unknown[] = [];
+          let cursor: string | undefined;
+          let body: Record<string, unknown> = {};
+          do {
+            const res = await get(projectId, path, { ...params, ...extra, cursor });
+            if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
+            body = res.body;
+            items.push(...(body.items as unknown[]));
+            cursor = (body.next_cursor as string | null) ?? undefined;
+          } while (cursor);
+          return { ...body, items };
+        };
+        check('urls', (await all('pages/behavior/urls')).items, behaviorUrlsOracle(stored, s.links, input, s.tz));
+        for (const spellings of SPELLINGS) {
+          const { summary, heatmap, items, url } = (await all('pages/behavior', { url: spellings[0] })) as Record<string, unknown>;
+          check(`page ${spellings[0]}`, { url, summary, heatmap, items }, pageBehaviorOracle(stored, s.links, spellings[spellings.length - 1]!, input, s.tz, q.mode));
         }
-      }
-      t.ok(pageOfUrl(SPELLINGS[0]![1]!) === normalizePageUrl(SPELLINGS[0]![1]!));
-    }),
+        check('forms', (await all('forms')).items, formsOracle(stored, s.links, input, s.tz));
+        for (const form of ['form#f', 'form.g:nth-child(2)']) {
+          for (const url of [undefined, SPELLINGS[0]![1]]) {
+            const { items, attempts, submitted, abandoned, median_hesitation_ms, url: page } = (await all('forms/detail', { form, url })) as Record<string, unknown>;
+            check(`form ${form} ${url}`, { form, url: page, attempts, submitted, abandoned, median_hesitation_ms, items }, formDetailOracle(stored, form, url, input, s.tz));
+          }
+        }
+        t.ok(pageOfUrl(SPELLINGS[0]![1]!) === normalizePageUrl(SPELLINGS[0]![1]!));
+      },
+    ),
     { numRuns: RUNS },
   );
   t.pass('behavior and forms reports agree with the reference');

@@ -80,7 +80,7 @@ t.test('behavior settings', async (t) => {
     t.equal((await server.request('PATCH', `/api/v1/projects/${other.project.id}/behavior/settings`, { token: ownerToken, body: {} })).status, 404);
   });
 
-  t.test('PATCH: any subset, the rest kept; concurrent patches keep each other\'s fields', async (t) => {
+  t.test("PATCH: any subset, the rest kept; concurrent patches keep each other's fields", async (t) => {
     const res = await server.request('PATCH', path, { token: ownerToken, body: { autocapture_clicks: true, privacy_mode: 'standard' } });
     t.equal(res.status, 200);
     t.same(res.body, { ...DEFAULTS, autocapture_clicks: true, privacy_mode: 'standard', updated_at: server.clock.now().toISOString() });
@@ -90,7 +90,15 @@ t.test('behavior settings', async (t) => {
       server.request('PATCH', path, { token: ownerToken, body: { diagnostics_enabled: true } }),
     ]);
     const after = await server.request('GET', path, { token: viewerToken });
-    t.match(after.body, { autocapture_clicks: true, autocapture_scroll: true, replay_enabled: true, replay_sample_rate: 0.25, diagnostics_enabled: true, privacy_mode: 'standard', autocapture_forms: false });
+    t.match(after.body, {
+      autocapture_clicks: true,
+      autocapture_scroll: true,
+      replay_enabled: true,
+      replay_sample_rate: 0.25,
+      diagnostics_enabled: true,
+      privacy_mode: 'standard',
+      autocapture_forms: false,
+    });
   });
 
   t.test('the query allow-list: round trip, order kept, replaced whole, emptied', async (t) => {

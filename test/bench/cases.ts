@@ -58,7 +58,12 @@ const PATH_RULES = [
 ];
 const CORRELATION_TARGET = 'signup_completed';
 const PATHS = {
-  from: FROM_30, to: TO, selected: 'view_pricing', depth: 4, top: 20, rules: PATH_RULES,
+  from: FROM_30,
+  to: TO,
+  selected: 'view_pricing',
+  depth: 4,
+  top: 20,
+  rules: PATH_RULES,
   exclude: ['pp.click', 'pp.scroll_depth', 'pp.rage_click', 'pp.dead_click'],
 };
 const EVENTS_LIMIT = 50;
@@ -140,7 +145,8 @@ export const CASES: BenchCase[] = [
     targetMs: 300,
     peerTarget: true,
     pp: () => ({
-      method: 'POST', path: 'queries/segmentation',
+      method: 'POST',
+      path: 'queries/segmentation',
       body: { metric: 'events', event: 'pp.page_view', interval: 'day', group_by: { property: 'props.category', limit: 10 }, date_from: FROM_30, date_to: TO },
     }),
     ppFigures: (b) => {
@@ -201,7 +207,11 @@ export const CASES: BenchCase[] = [
     ppFigures: (b) => ({ revenue: b.revenue, active_actors: b.active_actors, paying_actors: b.paying_actors, refunds: b.refunds, refund_count: b.refund_count }),
     peerSql: (s) => peer.revenueSummarySql(s, { from: FROM_30, to: TO }),
     peerFigures: ([[revenue, active, paying, , refunds, refundCount]]) => ({
-      revenue: n(revenue), active_actors: n(active), paying_actors: n(paying), refunds: n(refunds), refund_count: n(refundCount),
+      revenue: n(revenue),
+      active_actors: n(active),
+      paying_actors: n(paying),
+      refunds: n(refunds),
+      refund_count: n(refundCount),
     }),
   },
   {
@@ -220,10 +230,17 @@ export const CASES: BenchCase[] = [
     peerTarget: true,
     needs: 'path_rules',
     pp: () => ({
-      method: 'POST', path: 'queries/paths',
+      method: 'POST',
+      path: 'queries/paths',
       body: {
-        date_from: PATHS.from, date_to: PATHS.to, selected_event: PATHS.selected, direction: 'after', depth: PATHS.depth, mode: 'actor',
-        exclude_events: PATHS.exclude, top_n: PATHS.top,
+        date_from: PATHS.from,
+        date_to: PATHS.to,
+        selected_event: PATHS.selected,
+        direction: 'after',
+        depth: PATHS.depth,
+        mode: 'actor',
+        exclude_events: PATHS.exclude,
+        top_n: PATHS.top,
       },
     }),
     ppFigures: (b) => Object.fromEntries((b.routes as Array<{ items: string[]; count: number }>).map((r) => [r.items.join(' → '), r.count])),
@@ -238,10 +255,20 @@ export const CASES: BenchCase[] = [
     peerTarget: false,
     needs: 'path_rules',
     pp: () => ({
-      method: 'POST', path: 'queries/paths/actors',
+      method: 'POST',
+      path: 'queries/paths/actors',
       body: {
-        date_from: PATHS.from, date_to: PATHS.to, selected_event: PATHS.selected, direction: 'after', depth: PATHS.depth, mode: 'actor',
-        exclude_events: PATHS.exclude, top_n: PATHS.top, step: 0, item: PATHS.selected, limit: ACTORS_LIMIT,
+        date_from: PATHS.from,
+        date_to: PATHS.to,
+        selected_event: PATHS.selected,
+        direction: 'after',
+        depth: PATHS.depth,
+        mode: 'actor',
+        exclude_events: PATHS.exclude,
+        top_n: PATHS.top,
+        step: 0,
+        item: PATHS.selected,
+        limit: ACTORS_LIMIT,
       },
     }),
     ppFigures: (b) => ({ units: b.units, total: b.total, listed: (b.items as unknown[]).length }),
@@ -270,10 +297,17 @@ export const CASES: BenchCase[] = [
     targetMs: 1000,
     peerTarget: false,
     pp: () => ({
-      method: 'POST', path: 'queries/activation-drivers',
+      method: 'POST',
+      path: 'queries/activation-drivers',
       body: { date_from: FROM_90, date_to: addDays(TO, -30), anchor_event: CORRELATION_TARGET, outcome: { event: 'pp.page_view', from_day: 7, to_day: 28 } },
     }),
-    ppFigures: (b) => Object.fromEntries((b.drivers as Array<{ event: string; window_days: number; threshold: number; validation: { support: number } }>).map((d) => [d.event, `${d.window_days}d ≥${d.threshold}: ${d.validation.support}`])),
+    ppFigures: (b) =>
+      Object.fromEntries(
+        (b.drivers as Array<{ event: string; window_days: number; threshold: number; validation: { support: number } }>).map((d) => [
+          d.event,
+          `${d.window_days}d ≥${d.threshold}: ${d.validation.support}`,
+        ]),
+      ),
   },
   {
     kind: 'behavior_urls',
@@ -297,7 +331,8 @@ export const CASES: BenchCase[] = [
     targetMs: 300,
     peerTarget: false,
     pp: () => ({ method: 'GET', path: 'forms', query: { date_from: FROM_30, date_to: TO } }),
-    ppFigures: (b) => Object.fromEntries((b.items as Array<{ form: string; url: string; starts: number; submits: number }>).slice(0, 10).map((i) => [`${i.form} ${i.url}`, `${i.starts}/${i.submits}`])),
+    ppFigures: (b) =>
+      Object.fromEntries((b.items as Array<{ form: string; url: string; starts: number; submits: number }>).slice(0, 10).map((i) => [`${i.form} ${i.url}`, `${i.starts}/${i.submits}`])),
   },
   {
     kind: 'form_detail',

@@ -56,7 +56,10 @@ export class ClickHouse {
     const deadline = Date.now() + 60_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`clickhouse-server exited with ${child.exitCode}: ${stderr}`);
-      const ok = await httpText(httpPort, 'GET', '/ping').then((r) => r.status === 200, () => false);
+      const ok = await httpText(httpPort, 'GET', '/ping').then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ok) break;
       if (Date.now() > deadline) {
         child.kill('SIGKILL');

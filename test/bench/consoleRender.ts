@@ -13,7 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium.js';
-import { packageRoot } from '../../server/packageRoot.js';
+import { packageRoot } from '../../server/ground/packageRoot.js';
 import { demoOwnerPage, startDemoServer } from '../console/demoServer.js';
 import { replayStartCase } from './replayBench.js';
 
@@ -31,7 +31,11 @@ const CASES: Array<{ name: string; url: string; shape: string }> = [
   { name: 'segmentation', url: `/projects/1/insights/segmentation?event=any&metric=events&interval=hour&group_by=path&from=${daysBefore(89)}&to=${today}`, shape: '10 series × 2,160 hourly points' },
   { name: 'retention', url: `/projects/1/insights/retention?start=pp.page_view&return=any&periods=90&from=${daysBefore(89)}&to=${today}`, shape: '90 cohorts × 91 periods' },
   { name: 'lifecycle', url: `/projects/1/insights/lifecycle?from=${daysBefore(364)}&to=${today}`, shape: '365 days × 4 states' },
-  { name: 'funnel', url: `/projects/1/insights/funnel?steps=pp.page_view~pp.click~pp.form_start~signup~report_viewed~purchase&breakdown=path&from=${daysBefore(29)}&to=${today}`, shape: '6 steps, 10 segments' },
+  {
+    name: 'funnel',
+    url: `/projects/1/insights/funnel?steps=pp.page_view~pp.click~pp.form_start~signup~report_viewed~purchase&breakdown=path&from=${daysBefore(29)}&to=${today}`,
+    shape: '6 steps, 10 segments',
+  },
   { name: 'paths', url: `/projects/1/insights/paths?event=pp.page_view&depth=20&top_n=20&from=${daysBefore(29)}&to=${today}`, shape: 'a Sankey graph of 21 steps × 22 nodes' },
   { name: 'stickiness', url: `/projects/1/insights/stickiness?event=any&from=${daysBefore(89)}&to=${today}`, shape: '90 bars' },
   { name: 'activity', url: `/projects/1?event=any`, shape: '6 tiles, 30 points' },

@@ -10,7 +10,23 @@ import { DATA_FROM, DATA_TO, generate, GENERATOR_VERSION, type GenerateOptions }
 
 /** Column order of the event files. */
 export const EVENT_COLUMNS = [
-  'p', 'uuid', 'ts_ms', 'received_ms', 'event', 'distinct_id', 'anonymous_id', 'user_id', 'session_id', 'source', 'release', 'url', 'path', 'referrer', 'props', 'revenue', 'elements',
+  'p',
+  'uuid',
+  'ts_ms',
+  'received_ms',
+  'event',
+  'distinct_id',
+  'anonymous_id',
+  'user_id',
+  'session_id',
+  'source',
+  'release',
+  'url',
+  'path',
+  'referrer',
+  'props',
+  'revenue',
+  'elements',
 ] as const;
 export const LINK_COLUMNS = ['p', 'distinct_id', 'actor_id', 'linked_ms'] as const;
 
@@ -89,8 +105,22 @@ export function writeDataSet(dir: string, options: GenerateOptions): DataSet {
       const revenue = parseRevenue(e.props?.revenue).revenue;
       weeks[week]!.line(
         [
-          p, e.uuid, e.ts, e.receivedAt, plain(e.event), plain(e.userId ?? e.anonymousId), plain(e.anonymousId), plain(e.userId), plain(e.sessionId), e.source, e.release,
-          quoted(e.url), quoted(pathOf(e.url)), quoted(e.referrer), quoted(e.props ? JSON.stringify(e.props) : null), revenue === null ? NULL : revenue,
+          p,
+          e.uuid,
+          e.ts,
+          e.receivedAt,
+          plain(e.event),
+          plain(e.userId ?? e.anonymousId),
+          plain(e.anonymousId),
+          plain(e.userId),
+          plain(e.sessionId),
+          e.source,
+          e.release,
+          quoted(e.url),
+          quoted(pathOf(e.url)),
+          quoted(e.referrer),
+          quoted(e.props ? JSON.stringify(e.props) : null),
+          revenue === null ? NULL : revenue,
           quoted(e.elements ? JSON.stringify(e.elements) : null),
         ].join(','),
       );
@@ -103,8 +133,14 @@ export function writeDataSet(dir: string, options: GenerateOptions): DataSet {
   for (const w of weeks) w.close();
   links.close();
   const ds: DataSet = {
-    dir, seed: options.seed, events: options.events, version: GENERATOR_VERSION, links: linkCount,
-    eventFiles: weeks.map((w) => w.file), linkFile: links.file, generateMs: Math.round(performance.now() - started),
+    dir,
+    seed: options.seed,
+    events: options.events,
+    version: GENERATOR_VERSION,
+    links: linkCount,
+    eventFiles: weeks.map((w) => w.file),
+    linkFile: links.file,
+    generateMs: Math.round(performance.now() - started),
     bytes: weeks.reduce((n, w) => n + w.bytes, links.bytes),
   };
   writeFileSync(path.join(dir, MANIFEST), JSON.stringify(ds, null, 2));

@@ -10,16 +10,19 @@ function run(seed: number, events: number): { hash: string; events: Array<[numbe
   const hash = createHash('sha256');
   const out: Array<[number, GeneratedEvent]> = [];
   const links: Array<[number, IdentityLink]> = [];
-  generate({ seed, events }, {
-    event(p, e) {
-      hash.update(`${p}:${JSON.stringify(e)}\n`);
-      out.push([p, e]);
+  generate(
+    { seed, events },
+    {
+      event(p, e) {
+        hash.update(`${p}:${JSON.stringify(e)}\n`);
+        out.push([p, e]);
+      },
+      link(p, l) {
+        hash.update(`link ${p}:${JSON.stringify(l)}\n`);
+        links.push([p, l]);
+      },
     },
-    link(p, l) {
-      hash.update(`link ${p}:${JSON.stringify(l)}\n`);
-      links.push([p, l]);
-    },
-  });
+  );
   return { hash: hash.digest('hex'), events: out, links };
 }
 
@@ -57,10 +60,16 @@ t.test('what the cross-check between engines relies on', async (t) => {
   t.equal(fractional, 0, 'timestamps are whole seconds');
   t.equal(outOfOrder, 0, 'no two events of one actor share a second');
   t.equal(links.filter(([p, l]) => resolved.has(`${p}/${l.actorId}`)).length, 0, 'every link points at a final actor, never at a linked id');
-  t.ok(links.some(([, l]) => l.distinctId.startsWith('user_')), 'some alias chains');
+  t.ok(
+    links.some(([, l]) => l.distinctId.startsWith('user_')),
+    'some alias chains',
+  );
   const names = new Set(events.map(([, e]) => e.event));
   for (const name of ['pp.page_view', 'pp.click', 'pp.rage_click', 'pp.dead_click', 'pp.scroll_depth', 'pp.form_submit', 'view_pricing', 'signup_completed', 'purchase', 'refund']) {
     t.ok(names.has(name), `generates ${name}`);
   }
-  t.ok(events.some(([, e]) => typeof e.props?.revenue === 'number' && (e.props.revenue as number) < 0), 'refunds carry negative revenue');
+  t.ok(
+    events.some(([, e]) => typeof e.props?.revenue === 'number' && (e.props.revenue as number) < 0),
+    'refunds carry negative revenue',
+  );
 });

@@ -77,7 +77,6 @@ export interface GenerateOptions {
 
 const DAY_MS = 86_400_000;
 
-
 /** Events per project: shares of the total, the remainder to the first project. */
 export function projectBudgets(total: number, projects: readonly ProjectSpec[] = PROJECTS): number[] {
   const budgets = projects.map((p) => Math.floor(total * p.share));
@@ -87,20 +86,57 @@ export function projectBudgets(total: number, projects: readonly ProjectSpec[] =
 
 // --- the vocabulary of the generated sites ----------------------------------------------------
 
-const SECTIONS = new Weighted<string>([['home', 14], ['catalog', 22], ['product', 30], ['blog', 10], ['cart', 8], ['account', 8], ['pricing', 4], ['help', 4]]);
+const SECTIONS = new Weighted<string>([
+  ['home', 14],
+  ['catalog', 22],
+  ['product', 30],
+  ['blog', 10],
+  ['cart', 8],
+  ['account', 8],
+  ['pricing', 4],
+  ['help', 4],
+]);
 const HOURS = new Weighted<number>(Array.from({ length: 24 }, (_, h) => [h, h < 7 ? 1 : h < 9 ? 4 : h < 18 ? 8 : h < 23 ? 10 : 4] as const));
-const UTM = new Weighted<string | null>([[null, 45], ['google', 25], ['yandex', 10], ['email', 8], ['facebook', 6], ['partner', 4], ['tiktok', 2]]);
+const UTM = new Weighted<string | null>([
+  [null, 45],
+  ['google', 25],
+  ['yandex', 10],
+  ['email', 8],
+  ['facebook', 6],
+  ['partner', 4],
+  ['tiktok', 2],
+]);
 const REFERRERS: Record<string, string> = {
-  google: 'https://www.google.com/', yandex: 'https://yandex.ru/', email: 'https://mail.example.net/', facebook: 'https://www.facebook.com/',
-  partner: 'https://partner.example.net/review', tiktok: 'https://www.tiktok.com/',
+  google: 'https://www.google.com/',
+  yandex: 'https://yandex.ru/',
+  email: 'https://mail.example.net/',
+  facebook: 'https://www.facebook.com/',
+  partner: 'https://partner.example.net/review',
+  tiktok: 'https://www.tiktok.com/',
 };
 const BUTTONS = ['Buy now', 'Add to cart', 'Sign up', 'Learn more', 'Next', 'Show more', 'Subscribe', 'Download', 'Open', 'Close', 'Search', 'Filter', 'Apply'];
-const PLANS = new Weighted<[string, number]>([[['basic', 990], 50], [['pro', 2490], 30], [['team', 4990], 15], [['enterprise', 9990], 5]]);
+const PLANS = new Weighted<[string, number]>([
+  [['basic', 990], 50],
+  [['pro', 2490], 30],
+  [['team', 4990], 15],
+  [['enterprise', 9990], 5],
+]);
 const FORMS = ['#signup-form', '#newsletter', '#checkout-form', '#contact', 'form.search'];
 const FIELDS = ['email', 'name', 'phone', 'address', 'city', 'comment'];
-const CUSTOM = new Weighted<string>([['search', 40], ['add_to_cart', 30], ['share', 10], ['video_play', 20]]);
+const CUSTOM = new Weighted<string>([
+  ['search', 40],
+  ['add_to_cart', 30],
+  ['share', 10],
+  ['video_play', 20],
+]);
 const ACTIONS = new Weighted<string>([
-  ['pp.page_view', 38], ['pp.click', 27], ['pp.scroll_depth', 12], ['pp.rage_click', 2], ['pp.dead_click', 3], ['form', 6], ['custom', 12],
+  ['pp.page_view', 38],
+  ['pp.click', 27],
+  ['pp.scroll_depth', 12],
+  ['pp.rage_click', 2],
+  ['pp.dead_click', 3],
+  ['form', 6],
+  ['custom', 12],
 ]);
 
 interface RawEvent {
@@ -172,7 +208,16 @@ class PersonBuilder {
 
   private url(section: string): string {
     const rng = this.rng;
-    const page = section === 'product' ? `/product/${rng.int(1, 800)}` : section === 'catalog' ? `/catalog/${rng.int(1, 40)}` : section === 'blog' ? `/blog/post-${rng.int(1, 150)}` : section === 'home' ? '/' : `/${section}`;
+    const page =
+      section === 'product'
+        ? `/product/${rng.int(1, 800)}`
+        : section === 'catalog'
+          ? `/catalog/${rng.int(1, 40)}`
+          : section === 'blog'
+            ? `/blog/post-${rng.int(1, 150)}`
+            : section === 'home'
+              ? '/'
+              : `/${section}`;
     return `https://${this.project.host}${page}`;
   }
 
@@ -194,8 +239,12 @@ class PersonBuilder {
     let section = SECTIONS.pick(rng);
     let page = this.url(section);
     push({
-      event: 'pp.page_view', url: utm ? `${page}?utm_source=${utm}` : page, referrer: utm ? REFERRERS[utm]! : null,
-      props: { navigation: 'load', title: `${section} page`, category: section, ...(utm ? { utm_source: utm } : {}) }, elements: null, sessionStart: true,
+      event: 'pp.page_view',
+      url: utm ? `${page}?utm_source=${utm}` : page,
+      referrer: utm ? REFERRERS[utm]! : null,
+      props: { navigation: 'load', title: `${section} page`, category: section, ...(utm ? { utm_source: utm } : {}) },
+      elements: null,
+      sessionStart: true,
     });
     let joined = false;
     if (rng.chance(signedUp ? 0.04 : 0.2)) joined = this.funnel(t, device, sessionId, signedUp);
@@ -220,7 +269,14 @@ class PersonBuilder {
         t = this.form(t, device, sessionId, page);
       } else {
         const name = CUSTOM.pick(rng);
-        const props = name === 'search' ? { query_length: rng.int(2, 40) } : name === 'add_to_cart' ? { product_id: rng.int(1, 800), price: rng.int(2, 300) * 50 } : name === 'share' ? { channel: rng.pick(['telegram', 'email', 'copy']) } : { video_id: rng.int(1, 60), autoplay: rng.chance(0.3) };
+        const props =
+          name === 'search'
+            ? { query_length: rng.int(2, 40) }
+            : name === 'add_to_cart'
+              ? { product_id: rng.int(1, 800), price: rng.int(2, 300) * 50 }
+              : name === 'share'
+                ? { channel: rng.pick(['telegram', 'email', 'copy']) }
+                : { video_id: rng.int(1, 60), autoplay: rng.chance(0.3) };
         push({ event: name, url: page, referrer: null, props, elements: null });
       }
     }
@@ -255,7 +311,17 @@ class PersonBuilder {
     // Some finish the next day from the confirmation email (a new session on the same device).
     const later = rng.chance(0.12);
     t += later ? rng.int(3600 * 6, 3600 * 40) : rng.int(30, 1200);
-    this.events.push({ t, device, session: later ? rng.hex(16) : session, event: 'signup_completed', url: `https://${this.project.host}/welcome`, referrer: null, props: { method }, elements: null, signup: true });
+    this.events.push({
+      t,
+      device,
+      session: later ? rng.hex(16) : session,
+      event: 'signup_completed',
+      url: `https://${this.project.host}/welcome`,
+      referrer: null,
+      props: { method },
+      elements: null,
+      signup: true,
+    });
     if (rng.chance(0.35)) {
       const r = rng.float();
       this.purchase(t + (r < 0.5 ? rng.int(60, 7200) : r < 0.85 ? rng.int(86400, 86400 * 10) : rng.int(86400 * 10, 86400 * 30)));
@@ -271,9 +337,27 @@ class PersonBuilder {
     let n = 0;
     do {
       const order = `ord-${rng.hex(10)}`;
-      this.events.push({ t, device: -1, session: null, event: 'purchase', url: null, referrer: null, props: { revenue: price, currency: 'RUB', plan, order_id: order, renewal: n > 0 }, elements: null });
+      this.events.push({
+        t,
+        device: -1,
+        session: null,
+        event: 'purchase',
+        url: null,
+        referrer: null,
+        props: { revenue: price, currency: 'RUB', plan, order_id: order, renewal: n > 0 },
+        elements: null,
+      });
       if (rng.chance(0.08)) {
-        this.events.push({ t: t + rng.int(86400, 86400 * 14), device: -1, session: null, event: 'refund', url: null, referrer: null, props: { revenue: -price, currency: 'RUB', plan, order_id: order }, elements: null });
+        this.events.push({
+          t: t + rng.int(86400, 86400 * 14),
+          device: -1,
+          session: null,
+          event: 'refund',
+          url: null,
+          referrer: null,
+          props: { revenue: -price, currency: 'RUB', plan, order_id: order },
+          elements: null,
+        });
       }
       t += 30 * 86400 + rng.int(-3600, 3600);
       n += 1;

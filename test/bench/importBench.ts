@@ -8,9 +8,9 @@ import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../server/config.js';
+import { loadConfig } from '../../server/ground/config.js';
 import { openServices } from '../../server/openServices.js';
-import { createLogger } from '../../server/http/logger.js';
+import { createLogger } from '../../server/ground/logger.js';
 import { createOrganization } from '../../server/accounts/organizations.js';
 import { createProject } from '../../server/accounts/projects.js';
 import { jobRunner, getJob } from '../../server/store/jobs.js';
@@ -89,6 +89,8 @@ if (process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1])))
   for (const format of (process.env.FORMATS ?? 'posthog,ndjson').split(',') as ImportFormat[]) {
     const r = await benchImport(n, format);
     const verdict = r.eventsPerSecond >= IMPORT_TARGET_EVENTS_PER_SECOND ? 'meets' : 'MISSES';
-    process.stdout.write(`import ${format}: ${r.events} events (${(r.fileBytes / 2 ** 20).toFixed(0)} MiB) in ${r.seconds.toFixed(2)} s = ${r.eventsPerSecond} events/s (${verdict} the ${IMPORT_TARGET_EVENTS_PER_SECOND}/s target), peak RSS ${r.rssPeakMb} MiB\n`);
+    process.stdout.write(
+      `import ${format}: ${r.events} events (${(r.fileBytes / 2 ** 20).toFixed(0)} MiB) in ${r.seconds.toFixed(2)} s = ${r.eventsPerSecond} events/s (${verdict} the ${IMPORT_TARGET_EVENTS_PER_SECOND}/s target), peak RSS ${r.rssPeakMb} MiB\n`,
+    );
   }
 }

@@ -17,14 +17,17 @@ export interface Batch {
 /** `count` generated events as batches of 100 of one project each, projects interleaved. */
 export function ingestBatches(seed: number, count: number): Batch[] {
   const perProject = new Map<number, GeneratedEvent[]>();
-  generate({ seed, events: count }, {
-    event(p, e) {
-      let list = perProject.get(p);
-      if (!list) perProject.set(p, (list = []));
-      list.push(e);
+  generate(
+    { seed, events: count },
+    {
+      event(p, e) {
+        let list = perProject.get(p);
+        if (!list) perProject.set(p, (list = []));
+        list.push(e);
+      },
+      link() {},
     },
-    link() {},
-  });
+  );
   const queues = [...perProject].map(([project, list]) => {
     const batches: Batch[] = [];
     for (let i = 0; i < list.length; i += BATCH_SIZE) batches.push({ project, events: list.slice(i, i + BATCH_SIZE) });
@@ -49,8 +52,17 @@ function liveTs(e: GeneratedEvent, now: number): number {
 export function trackBody(b: Batch, now: number): string {
   return JSON.stringify({
     events: b.events.map((e) => ({
-      event: e.event, uuid: e.uuid, ts: new Date(liveTs(e, now)).toISOString(), anonymous_id: e.anonymousId, user_id: e.userId, session_id: e.sessionId,
-      url: e.url, referrer: e.referrer, release: e.release, props: e.props, elements: e.elements,
+      event: e.event,
+      uuid: e.uuid,
+      ts: new Date(liveTs(e, now)).toISOString(),
+      anonymous_id: e.anonymousId,
+      user_id: e.userId,
+      session_id: e.sessionId,
+      url: e.url,
+      referrer: e.referrer,
+      release: e.release,
+      props: e.props,
+      elements: e.elements,
     })),
   });
 }
@@ -62,11 +74,27 @@ export function peerBody(b: Batch, projectId: number, now: number): string {
   return b.events
     .map((e) =>
       JSON.stringify({
-        project_id: projectId, uuid: e.uuid, ts: chTime(liveTs(e, now)), received_at: now, event: e.event, distinct_id: e.userId ?? e.anonymousId,
-        anonymous_id: e.anonymousId ?? '', user_id: e.userId ?? '', session_id: e.sessionId ?? '', source: 'server', sdk_name: SDKS.server.name,
-        sdk_version: SDKS.server.version, key_id: '', release: e.release, url: e.url ?? '', path: '', referrer: e.referrer ?? '',
-        props: e.props ? JSON.stringify(e.props) : '', revenue: typeof e.props?.revenue === 'number' ? e.props.revenue : null,
-        elements: e.elements ? JSON.stringify(e.elements) : '', invalid: 0,
+        project_id: projectId,
+        uuid: e.uuid,
+        ts: chTime(liveTs(e, now)),
+        received_at: now,
+        event: e.event,
+        distinct_id: e.userId ?? e.anonymousId,
+        anonymous_id: e.anonymousId ?? '',
+        user_id: e.userId ?? '',
+        session_id: e.sessionId ?? '',
+        source: 'server',
+        sdk_name: SDKS.server.name,
+        sdk_version: SDKS.server.version,
+        key_id: '',
+        release: e.release,
+        url: e.url ?? '',
+        path: '',
+        referrer: e.referrer ?? '',
+        props: e.props ? JSON.stringify(e.props) : '',
+        revenue: typeof e.props?.revenue === 'number' ? e.props.revenue : null,
+        elements: e.elements ? JSON.stringify(e.elements) : '',
+        invalid: 0,
       }),
     )
     .join('\n');
@@ -100,14 +128,11 @@ export function percentile(sorted: number[], p: number): number {
 
 function send(agent: http.Agent, port: number, r: { path: string; headers: Record<string, string>; body: string }): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, method: 'POST', path: r.path, agent, headers: { ...r.headers, 'content-length': Buffer.byteLength(r.body) } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-      },
-    );
+    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: r.path, agent, headers: { ...r.headers, 'content-length': Buffer.byteLength(r.body) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+    });
     req.on('error', reject);
     req.end(r.body);
   });
@@ -116,8 +141,16 @@ function send(agent: http.Agent, port: number, r: { path: string; headers: Recor
 function summarize(latencies: number[], batches: number, events: number, accepted: number, failures: number, seconds: number, firstFailure?: string): PhaseResult {
   const sorted = latencies.sort((a, b) => a - b);
   return {
-    batches, events, accepted, failures, seconds, eventsPerS: accepted / seconds,
-    p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), maxMs: sorted.at(-1) ?? NaN, firstFailure,
+    batches,
+    events,
+    accepted,
+    failures,
+    seconds,
+    eventsPerS: accepted / seconds,
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+    maxMs: sorted.at(-1) ?? NaN,
+    firstFailure,
   };
 }
 
@@ -149,7 +182,15 @@ export async function saturate(target: Target, indexes: number[], sizes: number[
   );
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
-  return summarize(latencies, indexes.length, indexes.reduce((n, i) => n + sizes[i]!, 0), accepted, failures, seconds, firstFailure);
+  return summarize(
+    latencies,
+    indexes.length,
+    indexes.reduce((n, i) => n + sizes[i]!, 0),
+    accepted,
+    failures,
+    seconds,
+    firstFailure,
+  );
 }
 
 /** Open loop: batch k is due at k × interval; latency counts from when it was due. */
@@ -185,5 +226,13 @@ export async function paced(target: Target, indexes: number[], sizes: number[], 
   await Promise.all(pending);
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
-  return summarize(latencies, indexes.length, indexes.reduce((n, i) => n + sizes[i]!, 0), accepted, failures, seconds, firstFailure);
+  return summarize(
+    latencies,
+    indexes.length,
+    indexes.reduce((n, i) => n + sizes[i]!, 0),
+    accepted,
+    failures,
+    seconds,
+    firstFailure,
+  );
 }

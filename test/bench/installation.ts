@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { loadRecordings, STORE_LAYOUT } from './recordingsWriter.js';
 import { signLicense } from '../../license/index.js';
-import { loadConfig } from '../../server/config.js';
+import { loadConfig } from '../../server/ground/config.js';
 import { openServices } from '../../server/openServices.js';
 import { createUser } from '../../server/accounts/users.js';
 import { addMembership, createOrganization } from '../../server/accounts/organizations.js';
@@ -79,15 +79,22 @@ export async function createInstallation(dataDir: string, data: DataSet | null):
       const browser = issueIngestKey(services, project.id, { type: 'browser', name: 'site', domains: [spec.host], expires_at: year.toISOString() }, owner.id);
       const server = issueIngestKey(services, project.id, { type: 'server', name: 'backend' }, owner.id);
       return {
-        id: project.id, key: spec.key, timezone: spec.timezone,
+        id: project.id,
+        key: spec.key,
+        timezone: spec.timezone,
         browserKey: { publicId: browser.key.public_id, value: browser.value },
         serverKey: { publicId: server.key.public_id, value: server.value },
       };
     });
     const license = await signLicense(
       {
-        customerId: 'bench', licensee: 'Benchmark', edition: 'scale', features: ['actor_drilldown', 'saved_segments'], graceDays: 14,
-        issuedAt: new Date(now.getTime() - 86_400_000), expiresAt: year,
+        customerId: 'bench',
+        licensee: 'Benchmark',
+        edition: 'scale',
+        features: ['actor_drilldown', 'saved_segments'],
+        graceDays: 14,
+        issuedAt: new Date(now.getTime() - 86_400_000),
+        expiresAt: year,
       },
       pair.privateKey,
       KID,

@@ -73,12 +73,20 @@ export async function timeLabeledRule(server: PpServer, projectId: number): Prom
   const rule = async (id: number) => JSON.parse((await server.api('GET', `${base}/${id}`)).body) as { materialization: { state: string; derived_events: number | null; error: string | null } | null };
   let started = performance.now();
   const [id] = await createRules(server, projectId, [{ base_event: 'pp.click', selector: 'button.btn-primary', match_text: 'add to cart', event_name: 'bench_add_to_cart' }]);
-  const done = await waitFor('the rule to be derived', () => rule(id!), (r) => r.materialization?.state === 'succeeded' || r.materialization?.state === 'failed');
+  const done = await waitFor(
+    'the rule to be derived',
+    () => rule(id!),
+    (r) => r.materialization?.state === 'succeeded' || r.materialization?.state === 'failed',
+  );
   const materializeMs = performance.now() - started;
   if (done.materialization!.state !== 'succeeded') throw new Error(`deriving the rule failed: ${done.materialization!.error}`);
   started = performance.now();
   const res = await server.api('DELETE', `${base}/${id}`);
   if (res.status !== 204) throw new Error(`deleting the rule failed: ${res.status} ${res.body}`);
-  await waitFor('the rule to be gone', async () => (await server.api('GET', `${base}/${id}`)).status, (s) => s === 404);
+  await waitFor(
+    'the rule to be gone',
+    async () => (await server.api('GET', `${base}/${id}`)).status,
+    (s) => s === 404,
+  );
   return { derivedEvents: done.materialization!.derived_events!, materializeMs, teardownMs: performance.now() - started };
 }

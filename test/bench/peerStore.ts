@@ -18,17 +18,36 @@ export async function createPeerSchema(ch: ClickHouse, projects: readonly StoreP
     props Nullable(String), revenue Nullable(Float64), elements Nullable(String)) ENGINE = Null`);
   const browser = (v: { browser: string; server: string }) => `if(source = 'browser', ${v.browser}, ${v.server})`;
   await ch.query(`CREATE MATERIALIZED VIEW events_csv_mv TO events AS SELECT
-      toUInt32(${transform('p', projects.map((p) => p.id), '0')}) AS project_id, uuid, toDateTime(intDiv(ts_ms, 1000)) AS ts, received_ms AS received_at,
+      toUInt32(${transform(
+        'p',
+        projects.map((p) => p.id),
+        '0',
+      )}) AS project_id, uuid, toDateTime(intDiv(ts_ms, 1000)) AS ts, received_ms AS received_at,
       event, distinct_id, ifNull(anonymous_id, '') AS anonymous_id, ifNull(user_id, '') AS user_id, ifNull(session_id, '') AS session_id, source,
       ${browser({ browser: lit(SDKS.browser.name), server: lit(SDKS.server.name) })} AS sdk_name,
       ${browser({ browser: lit(SDKS.browser.version), server: lit(SDKS.server.version) })} AS sdk_version,
-      ${browser({ browser: transform('p', projects.map((p) => p.browserKey), "''"), server: transform('p', projects.map((p) => p.serverKey), "''") })} AS key_id,
+      ${browser({
+        browser: transform(
+          'p',
+          projects.map((p) => p.browserKey),
+          "''",
+        ),
+        server: transform(
+          'p',
+          projects.map((p) => p.serverKey),
+          "''",
+        ),
+      })} AS key_id,
       release, ifNull(url, '') AS url, ifNull(path, '') AS path, ifNull(referrer, '') AS referrer, ifNull(props, '') AS props, revenue,
       ifNull(elements, '') AS elements, toUInt8(0) AS invalid
     FROM events_csv`);
   await ch.query('CREATE TABLE links_csv (p UInt32, distinct_id String, actor_id String, linked_ms UInt64) ENGINE = Null');
   await ch.query(`CREATE MATERIALIZED VIEW links_csv_mv TO identity_links AS
-    SELECT toUInt32(${transform('p', projects.map((p) => p.id), '0')}) AS project_id, distinct_id, actor_id FROM links_csv`);
+    SELECT toUInt32(${transform(
+      'p',
+      projects.map((p) => p.id),
+      '0',
+    )}) AS project_id, distinct_id, actor_id FROM links_csv`);
 }
 
 export interface PeerLoad {

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { packageRoot } from '../../server/packageRoot.js';
+import { packageRoot } from '../../server/ground/packageRoot.js';
 import type { Installation } from './installation.js';
 import { freePort, processMemory, type ProcessMemory } from './processes.js';
 
@@ -65,7 +65,10 @@ export class PpServer {
     const deadline = Date.now() + 120_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`ppctl serve exited with ${child.exitCode}; see ${logFile}`);
-      const ok = await server.request('GET', '/api/v1/health').then((r) => r.status === 200, () => false);
+      const ok = await server.request('GET', '/api/v1/health').then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ok) return server;
       if (Date.now() > deadline) {
         await server.stop();

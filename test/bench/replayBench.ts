@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { loadConfig } from '../../server/config.js';
+import { loadConfig } from '../../server/ground/config.js';
 import { startServer } from '../../server/start.js';
 import { createUser } from '../../server/accounts/users.js';
 import { addMembership, createOrganization } from '../../server/accounts/organizations.js';
@@ -59,7 +59,11 @@ function busyRecording(start: number): object[] {
       const t = t0 + s * 1000;
       // Two mouse-move batches a second, a scroll every other second, ten list mutations a second.
       for (const half of [0, 500]) {
-        events.push({ type: 3, timestamp: t + half, data: { source: 1, positions: Array.from({ length: 10 }, (_, i) => ({ x: (s * 7 + i * 13) % 1280, y: (s * 11 + i * 17) % 800, id: snap.listId, timeOffset: -i * 50 })) } });
+        events.push({
+          type: 3,
+          timestamp: t + half,
+          data: { source: 1, positions: Array.from({ length: 10 }, (_, i) => ({ x: (s * 7 + i * 13) % 1280, y: (s * 11 + i * 17) % 800, id: snap.listId, timeOffset: -i * 50 })) },
+        });
       }
       if (s % 2 === 0) events.push({ type: 3, timestamp: t + 250, data: { source: 3, id: 1, x: 0, y: (s * 40) % 4000 } });
       for (let m = 0; m < 10; m++) {
@@ -68,7 +72,15 @@ function busyRecording(start: number): object[] {
         events.push({
           type: 3,
           timestamp: t + 50 + m * 90,
-          data: { source: 0, texts: [], attributes: [], removes: [], adds: [{ parentId: snap.listId, nextId: null, node: { type: 2, id: li, tagName: 'li', attributes: { class: 'card' }, childNodes: [{ type: 3, id: txt, textContent: `Update ${s}.${m}` }] } }] },
+          data: {
+            source: 0,
+            texts: [],
+            attributes: [],
+            removes: [],
+            adds: [
+              { parentId: snap.listId, nextId: null, node: { type: 2, id: li, tagName: 'li', attributes: { class: 'card' }, childNodes: [{ type: 3, id: txt, textContent: `Update ${s}.${m}` }] } },
+            ],
+          },
         });
       }
     }

@@ -12,8 +12,13 @@ function ingest(stored: number): EngineIngest {
 
 function report(sizes: SizeReport[], stored = 1000): RunReport {
   return {
-    startedAt: '2026-11-22T04:00:00.000Z', finishedAt: '2026-11-22T04:10:00.000Z', command: 'npm run bench', machine: { cpu: 2 },
-    options: { seed: 42, runs: 5, warmups: 1, clients: 32, ingestEvents: 1000 }, ingest: { pp: ingest(stored) }, sizes,
+    startedAt: '2026-11-22T04:00:00.000Z',
+    finishedAt: '2026-11-22T04:10:00.000Z',
+    command: 'npm run bench',
+    machine: { cpu: 2 },
+    options: { seed: 42, runs: 5, warmups: 1, clients: 32, ingestEvents: 1000 },
+    ingest: { pp: ingest(stored) },
+    sizes,
   };
 }
 
@@ -30,7 +35,9 @@ t.test('a run of ingestion alone has the ingest table and verdicts and no query 
 
 t.test('a run with a size judges the query, memory and storage targets', async (t) => {
   const size: SizeReport = {
-    events: 10_000_000, generateMs: 1, pp: { loadMs: 1000, fileBytes: 300 * 1024 * 1024, rssPeakMb: 600, rssAfterStartMb: 100, baselineMs: 1, memoryLimitMb: 192 },
+    events: 10_000_000,
+    generateMs: 1,
+    pp: { loadMs: 1000, fileBytes: 300 * 1024 * 1024, rssPeakMb: 600, rssAfterStartMb: 100, baselineMs: 1, memoryLimitMb: 192 },
     peer: { loadMs: 1000, bytes: 700 * 1024 * 1024, rssPeakMb: 300 },
     cases: [{ kind: 'funnel', title: 'Funnel', targetMs: 300, peerTarget: true, pp: { p50Ms: 90, runsMs: [90], cachedP50Ms: 1.24 }, peer: { p50Ms: 60, runsMs: [60] }, check: 'match' }],
   };

@@ -115,9 +115,19 @@ export function benchmarksJson(r: RunReport): unknown {
         }
       : undefined,
     dashboard: perSize((s) => (s.dashboard ? { tiles: s.dashboard.tiles, cold_ms: Math.round(s.dashboard.coldMs), warm_ms: round(s.dashboard.warmMs), target_ms: DASHBOARD_TARGET_MS } : undefined)),
-    labeled_rule: perSize((s) => (s.labeled ? { derived_events: s.labeled.derivedEvents, materialize_ms: Math.round(s.labeled.materializeMs), teardown_ms: Math.round(s.labeled.teardownMs) } : undefined)),
+    labeled_rule: perSize((s) =>
+      s.labeled ? { derived_events: s.labeled.derivedEvents, materialize_ms: Math.round(s.labeled.materializeMs), teardown_ms: Math.round(s.labeled.teardownMs) } : undefined,
+    ),
     queries: Object.fromEntries(
-      kinds.map((k) => [k, { p50_ms: perSize((s) => p50(caseOf(s, k)?.pp)), cached_p50_ms: perSize((s) => mapUndef(cachedOf(caseOf(s, k)), round)), check: perSize((s) => caseOf(s, k)?.check), target_ms: r.sizes[0]?.cases.find((c) => c.kind === k)?.targetMs }]),
+      kinds.map((k) => [
+        k,
+        {
+          p50_ms: perSize((s) => p50(caseOf(s, k)?.pp)),
+          cached_p50_ms: perSize((s) => mapUndef(cachedOf(caseOf(s, k)), round)),
+          check: perSize((s) => caseOf(s, k)?.check),
+          target_ms: r.sizes[0]?.cases.find((c) => c.kind === k)?.targetMs,
+        },
+      ]),
     ),
     peer: {
       ...Object.fromEntries(kinds.map((k) => [k, { p50_ms: perSize((s) => p50(caseOf(s, k)?.peer)) }])),
@@ -145,13 +155,22 @@ export function markdownBlock(r: RunReport): string {
   const lines: string[] = [];
   lines.push(`### Run of ${r.finishedAt.slice(0, 16).replace('T', ' ')} UTC`, '');
   lines.push(`Command: \`${r.command}\``, '');
-  lines.push(`Machine: ${Object.entries(r.machine).map(([k, v]) => `${k} ${v}`).join('; ')}.`, '');
+  lines.push(
+    `Machine: ${Object.entries(r.machine)
+      .map(([k, v]) => `${k} ${v}`)
+      .join('; ')}.`,
+    '',
+  );
   if (r.ingest) {
     lines.push('**Ingest** (HTTP, batches of 100, durable acknowledgement on pp):', '');
     lines.push('| engine | events/s (saturated) | p50 / p99 ack at saturation, ms | half rate, events/s | p50 / p99 ack at half rate, ms | peak RSS, MB | sent / stored / lost / duplicated |');
     lines.push('| --- | --- | --- | --- | --- | --- | --- |');
     const rules = r.ingest.ppRules;
-    for (const [name, e] of [['pp', r.ingest.pp], [`pp, ${rules?.rules} labeled-event rules per project`, rules], ['ClickHouse', r.ingest.peer]] as const) {
+    for (const [name, e] of [
+      ['pp', r.ingest.pp],
+      [`pp, ${rules?.rules} labeled-event rules per project`, rules],
+      ['ClickHouse', r.ingest.peer],
+    ] as const) {
       if (!e) continue;
       const h = 'halfRate' in e ? e.halfRate : undefined;
       lines.push(
@@ -162,7 +181,10 @@ export function markdownBlock(r: RunReport): string {
     if (rules && rounds && rounds.with.length > 1) {
       const { share, with: w, without } = rulesShare(r.ingest.pp, rules);
       const list = (xs: number[]) => xs.map((x) => Math.round(x).toLocaleString('en-US')).join(', ');
-      lines.push('', `Saturated rounds, alternating: without rules ${list(rounds.without)} (median ${Math.round(without).toLocaleString('en-US')}); with rules ${list(rounds.with)} (median ${Math.round(w).toLocaleString('en-US')}): ${(share * 100).toFixed(0)} %.`);
+      lines.push(
+        '',
+        `Saturated rounds, alternating: without rules ${list(rounds.without)} (median ${Math.round(without).toLocaleString('en-US')}); with rules ${list(rounds.with)} (median ${Math.round(w).toLocaleString('en-US')}): ${(share * 100).toFixed(0)} %.`,
+      );
     }
     lines.push('');
   }
@@ -173,7 +195,8 @@ export function markdownBlock(r: RunReport): string {
   if (labeled.length > 0) {
     lines.push('**Labeled events**: one rule (a primary button\'s "Add to cart" clicks) derived over the main project\'s whole history, then deleted:', '');
     lines.push('| events | labeled events | derived in, s | torn down in, s |', '| --- | --- | --- | --- |');
-    for (const s of labeled) lines.push(`| ${label(s.events)} | ${s.labeled!.derivedEvents.toLocaleString('en-US')} | ${(s.labeled!.materializeMs / 1000).toFixed(1)} | ${(s.labeled!.teardownMs / 1000).toFixed(1)} |`);
+    for (const s of labeled)
+      lines.push(`| ${label(s.events)} | ${s.labeled!.derivedEvents.toLocaleString('en-US')} | ${(s.labeled!.materializeMs / 1000).toFixed(1)} | ${(s.labeled!.teardownMs / 1000).toFixed(1)} |`);
     lines.push('');
   }
   const boards = sizes.filter((s) => s.dashboard);
@@ -220,11 +243,15 @@ function queryTables(sizes: SizeReport[]): string[] {
   lines.push('The timed runs ask for a fresh answer (`Cache-Control: no-cache`). The same request again, with no event changed, comes from the result cache:');
   for (const s of sizes) {
     const cached = s.cases.map(cachedOf).filter((x): x is number => x !== undefined);
-    lines.push(`- ${label(s.events)}: ${cached.length > 0 ? `${ms(Math.min(...cached))}–${ms(Math.max(...cached))} ms (median per case) for ${cached.length} of ${s.cases.length} cases` : 'no case was answered from the cache'}`);
+    lines.push(
+      `- ${label(s.events)}: ${cached.length > 0 ? `${ms(Math.min(...cached))}–${ms(Math.max(...cached))} ms (median per case) for ${cached.length} of ${s.cases.length} cases` : 'no case was answered from the cache'}`,
+    );
   }
   lines.push('');
   lines.push('**Memory and storage**:', '');
-  lines.push('| events | pp `events.memory_limit_mb` | pp peak RSS during queries, MB | ClickHouse peak RSS during queries, MB | pp MB per million events | ClickHouse MB per million events | load pp / ClickHouse, s | pp request without a query, ms |');
+  lines.push(
+    '| events | pp `events.memory_limit_mb` | pp peak RSS during queries, MB | ClickHouse peak RSS during queries, MB | pp MB per million events | ClickHouse MB per million events | load pp / ClickHouse, s | pp request without a query, ms |',
+  );
   lines.push('| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const s of sizes) {
     const per = (bytes: number) => (bytes / MB / (s.events / 1e6)).toFixed(1);
@@ -248,14 +275,20 @@ function targetLines(r: RunReport): string[] {
   if (r.ingest) {
     const e = r.ingest.pp;
     const rate = e.saturated.eventsPerS;
-    verdict(rate >= TARGETS.ingestEventsPerS, `ingest ${Math.round(rate).toLocaleString('en-US')} events/s (target ≥ ${TARGETS.ingestEventsPerS.toLocaleString('en-US')}${rate < TARGETS.ingestEventsPerS ? `, ${(TARGETS.ingestEventsPerS / rate).toFixed(1)}× short` : ''})`);
+    verdict(
+      rate >= TARGETS.ingestEventsPerS,
+      `ingest ${Math.round(rate).toLocaleString('en-US')} events/s (target ≥ ${TARGETS.ingestEventsPerS.toLocaleString('en-US')}${rate < TARGETS.ingestEventsPerS ? `, ${(TARGETS.ingestEventsPerS / rate).toFixed(1)}× short` : ''})`,
+    );
     if (e.halfRate) verdict(e.halfRate.p99Ms <= TARGETS.ingestP99Ms, `p99 acknowledgement at half rate ${ms(e.halfRate.p99Ms)} ms (target ≤ ${TARGETS.ingestP99Ms} ms)`);
     verdict(e.expected === e.distinct && e.stored === e.distinct, `${e.expected - e.distinct} events lost, ${e.stored - e.distinct} stored twice`);
     const rules = r.ingest.ppRules;
     if (rules) {
       const { share, with: withRules } = rulesShare(e, rules);
       const of = rules.rounds && rules.rounds.with.length > 1 ? `median of ${rules.rounds.with.length} alternating rounds` : 'one run';
-      verdict(share >= TARGETS.ingestWithRules, `ingest with ${rules.rules} labeled-event rules per project ${Math.round(withRules).toLocaleString('en-US')} events/s, ${(share * 100).toFixed(0)} % of the figure without (${of}; target ≥ ${TARGETS.ingestWithRules * 100} %)`);
+      verdict(
+        share >= TARGETS.ingestWithRules,
+        `ingest with ${rules.rules} labeled-event rules per project ${Math.round(withRules).toLocaleString('en-US')} events/s, ${(share * 100).toFixed(0)} % of the figure without (${of}; target ≥ ${TARGETS.ingestWithRules * 100} %)`,
+      );
     }
   }
   const s = r.sizes.filter((x) => x.events <= TARGETS.mainEvents).at(-1) ?? r.sizes[0];
@@ -268,7 +301,11 @@ function targetLines(r: RunReport): string[] {
     const ratio = ratioOf(c);
     if (c.peerTarget && ratio !== undefined) verdict(ratio <= 1, `${c.kind} at ${size} against ClickHouse: ratio ${ratio.toFixed(2)} (target ≤ 1.0)`);
   }
-  if (s.dashboard) verdict(s.dashboard.coldMs <= DASHBOARD_TARGET_MS, `a dashboard of ${s.dashboard.tiles} tiles at ${size} renders in ${ms(s.dashboard.coldMs)} ms cold, ${ms(s.dashboard.warmMs)} ms warm (target ≤ ${DASHBOARD_TARGET_MS} ms)`);
+  if (s.dashboard)
+    verdict(
+      s.dashboard.coldMs <= DASHBOARD_TARGET_MS,
+      `a dashboard of ${s.dashboard.tiles} tiles at ${size} renders in ${ms(s.dashboard.coldMs)} ms cold, ${ms(s.dashboard.warmMs)} ms warm (target ≤ ${DASHBOARD_TARGET_MS} ms)`,
+    );
   verdict(s.pp.rssPeakMb <= TARGETS.rssMb, `server peak RSS during the ${size} queries ${Math.round(s.pp.rssPeakMb)} MB (target ≤ ${TARGETS.rssMb} MB)`);
   const per = s.pp.fileBytes / MB / (s.events / 1e6);
   verdict(per <= TARGETS.mbPerMillion, `storage ${per.toFixed(1)} MB per million events (target ≤ ${TARGETS.mbPerMillion})`);

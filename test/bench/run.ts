@@ -7,10 +7,10 @@ import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { packageRoot } from '../../server/packageRoot.js';
-import { loadConfig } from '../../server/config.js';
+import { packageRoot } from '../../server/ground/packageRoot.js';
+import { loadConfig } from '../../server/ground/config.js';
 import { openServices } from '../../server/openServices.js';
-import { createLogger } from '../../server/http/logger.js';
+import { createLogger } from '../../server/ground/logger.js';
 import { CASES, MAIN_PROJECT, ROLLUP_PROPERTIES, figuresDiffer, type BenchCase, type CaseScope } from './cases.js';
 import { ClickHouse, ensureClickHouseInstalled } from './clickhouse.js';
 import { existingDataSet, writeDataSet } from './dataSet.js';
@@ -102,7 +102,10 @@ function machine(): Record<string, string | number> {
     memory: `${Math.round(os.totalmem() / 1024 ** 3)} GB`,
     os: `${os.type()} ${os.release()}`,
     node: process.version,
-    'load average at start': os.loadavg().map((x) => x.toFixed(1)).join(' '),
+    'load average at start': os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' '),
   };
 }
 
@@ -369,7 +372,12 @@ async function main(): Promise<void> {
   log(`work directory ${workDir}; sizes ${sizes.map(label).join(', ')}; projects ${PROJECTS.length}; cases ${cases.map((c) => c.kind).join(', ')}`);
   if (withPeer) ensureClickHouseInstalled(log);
   const report: RunReport = {
-    startedAt, finishedAt: '', command, machine: machine(), options: { seed, runs, warmups, clients, ingestEvents }, sizes: [],
+    startedAt,
+    finishedAt: '',
+    command,
+    machine: machine(),
+    options: { seed, runs, warmups, clients, ingestEvents },
+    sizes: [],
   };
   let ch: ClickHouse | undefined;
   try {
@@ -387,7 +395,10 @@ async function main(): Promise<void> {
     for (const dir of leftovers) rmSync(dir, { recursive: true, force: true });
     if (!args['keep-data']) rmSync(workDir, { recursive: true, force: true });
   }
-  report.machine['load average at end'] = os.loadavg().map((x) => x.toFixed(1)).join(' ');
+  report.machine['load average at end'] = os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
   if (ch) report.machine.clickhouse = ch.version;
   report.finishedAt = new Date().toISOString();
   const block = markdownBlock(report);

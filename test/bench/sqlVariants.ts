@@ -57,8 +57,7 @@ const VARIANTS: Record<string, (q: BuiltSql, tz: string) => string> = {
   'as built': (q) => q.sql,
 };
 
-const canonical = (rows: unknown[][]) =>
-  JSON.stringify(rows.map((r) => r.map((x) => (typeof x === 'bigint' ? Number(x) : typeof x === 'number' ? Math.round(x * 1e6) / 1e6 : String(x)))).sort());
+const canonical = (rows: unknown[][]) => JSON.stringify(rows.map((r) => r.map((x) => (typeof x === 'bigint' ? Number(x) : typeof x === 'number' ? Math.round(x * 1e6) / 1e6 : String(x)))).sort());
 
 async function open(dataDir: string, memoryLimit?: string): Promise<DuckDBConnection> {
   const options: Record<string, string> = { access_mode: 'READ_ONLY', threads: '2' };
@@ -79,7 +78,11 @@ async function timings(dataDir: string): Promise<void> {
   const conn = await open(dataDir);
   const ctx = await projectOf(conn, dataDir);
   const runs = Number(args.runs);
-  process.stdout.write(`| case | ${Object.keys(VARIANTS).map((v) => `${v}, ms`).join(' | ')} | same answer |\n|${' --- |'.repeat(Object.keys(VARIANTS).length + 2)}\n`);
+  process.stdout.write(
+    `| case | ${Object.keys(VARIANTS)
+      .map((v) => `${v}, ms`)
+      .join(' | ')} | same answer |\n|${' --- |'.repeat(Object.keys(VARIANTS).length + 2)}\n`,
+  );
   for (const [kind, q] of Object.entries(builtSql(ctx))) {
     const cells: string[] = [];
     const answers = new Set<string>();

@@ -13,7 +13,13 @@ import { gatedByAccountState, other, self } from '../../server/access/access.js'
 
 const DAY_MS = 86_400_000;
 const START = new Date('2026-11-02T12:00:00Z');
-const CLOUD = { edition: 'cloud', base_url: 'https://pp.example.com', 'billing.trial_event_cap': 5, 'billing.free_events_per_month': 3, 'billing.checkout_url': 'https://pay.example/checkout?org={org_id}&plan={plan}&email={email}' };
+const CLOUD = {
+  edition: 'cloud',
+  base_url: 'https://pp.example.com',
+  'billing.trial_event_cap': 5,
+  'billing.free_events_per_month': 3,
+  'billing.checkout_url': 'https://pay.example/checkout?org={org_id}&plan={plan}&email={email}',
+};
 
 interface Org extends Tenant {
   token: string;
@@ -71,7 +77,16 @@ t.test('a live trial works, counts its events and stops ingest at its cap with 4
   const boot = await bootstrapOf(server, org);
   const me = await server.request('GET', `/api/v1/orgs/${org.org.id}/billing`, { token: org.token });
   t.equal(me.status, 200);
-  t.match(me.body.billing, { status: 'trialing', access: null, trial_state: 'trialing', plan: 'growth', trial_days_left: 14, entitlements: ['actor_drilldown', 'saved_segments'], billing_url: 'https://pp.example.com/org/billing', checkout_available: true });
+  t.match(me.body.billing, {
+    status: 'trialing',
+    access: null,
+    trial_state: 'trialing',
+    plan: 'growth',
+    trial_days_left: 14,
+    entitlements: ['actor_drilldown', 'saved_segments'],
+    billing_url: 'https://pp.example.com/org/billing',
+    checkout_available: true,
+  });
   t.equal(me.body.billing.trial_ends_at, new Date(START.getTime() + 14 * DAY_MS).toISOString());
   t.same(me.body.usage, { month: '2026-11', events_this_month: 1, trial_events: 1, limit: 5, limit_kind: 'trial_total' });
   t.equal(boot.status, 200, boot.text);
@@ -127,14 +142,22 @@ t.test('a held trial reads but changes nothing and ingests nothing', async (t) =
     server.request('POST', `${p}/labeled-events/preview`, { token: org.token, body: { base_event: 'pp.click', match_text: 'Buy' } }),
     server.request('POST', `${p}/path-cleaning/test`, { token: org.token, body: { url: 'https://a.example/users/1' } }),
   ]);
-  t.same(more.map((x) => x.status), [403, 403, 403, 403, 200, 200], 'mutations refused, reading POSTs answered');
+  t.same(
+    more.map((x) => x.status),
+    [403, 403, 403, 403, 200, 200],
+    'mutations refused, reading POSTs answered',
+  );
   t.equal(more[0]!.body.error.code, 'trial_pending_review');
   const billing = await server.request('GET', `/api/v1/orgs/${org.org.id}/billing`, { token: org.token });
   t.match(billing.body.billing, { status: 'pending_review', access: 'trial_pending_review', trial_state: 'sms_required', trial_ends_at: null });
   t.equal(billing.body.usage.limit, null);
   const choose = await server.request('POST', `/api/v1/orgs/${org.org.id}/billing/plan`, { token: org.token, body: { plan: 'free' } });
   t.equal(choose.status, 403, 'a held trial is activated, not switched to free');
-  t.equal((await server.request('POST', '/api/v1/me/password', { token: org.token, body: { current_password: 'nope-nope-1', new_password: 'Another-Horse-9' } })).status !== 403, true, "the member's own security stays open");
+  t.equal(
+    (await server.request('POST', '/api/v1/me/password', { token: org.token, body: { current_password: 'nope-nope-1', new_password: 'Another-Horse-9' } })).status !== 403,
+    true,
+    "the member's own security stays open",
+  );
 });
 
 t.test('an ended trial pauses ingest, mutations and plan-gated reports with 402 until a plan is chosen', async (t) => {
@@ -180,7 +203,11 @@ t.test('a paid plan meters by calendar month; past due works through its grace; 
   const down = await server.request('POST', `/api/v1/orgs/${org.org.id}/billing/plan`, { token: org.token, body: { plan: 'free' } });
   t.equal(down.status, 409, 'a paid plan is cancelled with the provider before moving to free');
   t.ok((await server.request('POST', `/api/v1/orgs/${org.org.id}/billing/plan`, { token: org.token, body: { plan: 'scale' } })).body.checkout_url, 'an upgrade goes to the checkout');
-  t.equal((await server.request('POST', `/api/v1/projects/${org.project.id}/segments`, { token: org.token, body: { name: 'S', filters: [{ field: 'props.plan', op: 'eq', value: 'pro' }] } })).status, 201, 'growth has saved segments');
+  t.equal(
+    (await server.request('POST', `/api/v1/projects/${org.project.id}/segments`, { token: org.token, body: { name: 'S', filters: [{ field: 'props.plan', op: 'eq', value: 'pro' }] } })).status,
+    201,
+    'growth has saved segments',
+  );
 
   setRow(server, org.org.id, { status: 'past_due', past_due_since: '2026-12-01T00:00:00Z' });
   await moveTo(server, org, '2026-12-07T23:59:00Z');

@@ -65,9 +65,7 @@ function rowOf(server: TestServer, orgId: number): Record<string, unknown> {
 }
 
 function recorded(server: TestServer, id: string): { type: string; org_id: number | null; outcome: string } | undefined {
-  return server.running.services.meta.prepare('SELECT type, org_id, outcome FROM payment_events WHERE id = ?').get(id) as
-    | { type: string; org_id: number | null; outcome: string }
-    | undefined;
+  return server.running.services.meta.prepare('SELECT type, org_id, outcome FROM payment_events WHERE id = ?').get(id) as { type: string; org_id: number | null; outcome: string } | undefined;
 }
 
 const stateOf = (server: TestServer, orgId: number) => accountStateOf(server.running.services, orgId).kind;
@@ -251,11 +249,18 @@ t.test('every event type, from a trial to a lapsed subscription', async (t) => {
 
   // A cancelled subscription bought again is active again.
   const againEnd = seconds(server, 30 * 86_400);
-  t.same((await deliver(server, providerEvent(server, 'subscription.activated', { org_id: orgId, plan: 'growth', current_period_end: againEnd }))).body, { received: true, applied: true, status: 'active', plan: 'growth' });
+  t.same((await deliver(server, providerEvent(server, 'subscription.activated', { org_id: orgId, plan: 'growth', current_period_end: againEnd }))).body, {
+    received: true,
+    applied: true,
+    status: 'active',
+    plan: 'growth',
+  });
   t.match(rowOf(server, orgId), { provider_customer: 'cus_1', provider_subscription: 'sub_1' }, 'ids not sent are kept');
   t.equal(stateOf(server, orgId), 'paid');
 
-  const audit = server.running.services.meta.prepare("SELECT action, target, details FROM audit_log WHERE org_id = ? AND action = 'org.subscription.update' ORDER BY id").all(orgId) as Array<{ details: string }>;
+  const audit = server.running.services.meta.prepare("SELECT action, target, details FROM audit_log WHERE org_id = ? AND action = 'org.subscription.update' ORDER BY id").all(orgId) as Array<{
+    details: string;
+  }>;
   t.equal(audit.length, 8, 'every applied event is audited');
   t.same(JSON.parse(audit[0]!.details), {
     via: 'payment_provider',
@@ -374,7 +379,10 @@ t.test('unknown types and organizations are acknowledged and ignored', async (t)
   t.equal(res.status, 200);
   t.same(res.body, { received: true, ignored: 'unknown organization' });
   t.equal(recorded(server, unknownOrg.id)?.outcome, 'unknown_org');
-  t.ok(server.logs.find((l) => l.msg === 'payment event for an unknown organization; ignored' && l.event_id === unknownOrg.id && l.level === 40), 'a warning is logged');
+  t.ok(
+    server.logs.find((l) => l.msg === 'payment event for an unknown organization; ignored' && l.event_id === unknownOrg.id && l.level === 40),
+    'a warning is logged',
+  );
 
   const noRow = providerEvent(server, 'payment.failed', { org_id: operatorOrg.org.id });
   t.same((await deliver(server, noRow)).body, { received: true, ignored: 'no subscription' }, 'an organization created by an operator has no subscription');

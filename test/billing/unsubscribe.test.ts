@@ -254,6 +254,9 @@ t.test('the emailed link unsubscribes, and no token reaches the log', async (t) 
 
   await server.request('GET', q(token));
   const signature = token.split('.')[1]!;
-  t.ok(server.logs.some((l) => l.msg === 'request' && String((l.req as { url: string }).url).startsWith(`${UNSUBSCRIBE}?token=`)), 'the requests were logged');
+  t.ok(
+    server.logs.some((l) => l.msg === 'request' && String((l.req as { url: string }).url).startsWith(`${UNSUBSCRIBE}?token=`)),
+    'the requests were logged',
+  );
   t.notMatch(JSON.stringify(server.logs), signature, 'the token is never logged');
 });

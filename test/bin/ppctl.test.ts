@@ -78,7 +78,12 @@ t.test('serve: JSON first line, graceful SIGTERM, clean second start; embedded c
   const banner = first.stdout.join('\n');
   // The terminal shows what docs/console.md shows: where it listens, then the short block, nothing else.
   t.same(
-    first.stdout.slice(1).map((l) => l.replace(/[\d,]+ events of [\d,]+ visitors/, 'N events of M visitors').replace(/password: \S+/, 'password: P').replace(/127\.0\.0\.1:\d+/, 'HOST')),
+    first.stdout.slice(1).map((l) =>
+      l
+        .replace(/[\d,]+ events of [\d,]+ visitors/, 'N events of M visitors')
+        .replace(/password: \S+/, 'password: P')
+        .replace(/127\.0\.0\.1:\d+/, 'HOST'),
+    ),
     [
       'Loading demo data into the demo project…',
       '  N events of M visitors over 13 weeks.',
@@ -115,11 +120,19 @@ t.test('serve: JSON first line, graceful SIGTERM, clean second start; embedded c
     body: { event: 'any', metric: 'events', interval: 'month', date_from: since, date_to: today },
   });
   t.equal(counted.status, 200, counted.text);
-  t.equal(counted.body.series[0].points.reduce((n: number, p: { value: number }) => n + p.value, 0), loaded, 'the queries count them all');
+  t.equal(
+    counted.body.series[0].points.reduce((n: number, p: { value: number }) => n + p.value, 0),
+    loaded,
+    'the queries count them all',
+  );
   const settings = await request(first.url, 'GET', '/api/v1/projects/1/behavior/settings', { token });
   t.match(settings.body, { autocapture_clicks: true, autocapture_forms: true, autocapture_scroll: true }, 'autocapture is on for the demo project');
   const keys = await request(first.url, 'GET', '/api/v1/projects/1/keys', { token });
-  t.same(keys.body.items.map((k: { name: string; status: string }) => [k.name, k.status]), [['Demo data loader', 'revoked']], 'the key that loaded them is revoked');
+  t.same(
+    keys.body.items.map((k: { name: string; status: string }) => [k.name, k.status]),
+    [['Demo data loader', 'revoked']],
+    'the key that loaded them is revoked',
+  );
 
   // The admin socket answers while the server holds the files.
   const viaSocket = await runPpctl(['migrations', '--json', '--data-dir', dataDir]);
@@ -144,7 +157,10 @@ t.test('serve: JSON first line, graceful SIGTERM, clean second start; embedded c
   t.notMatch(again, /migration applied/, 'nothing left to migrate');
   await request(second.url, 'GET', '/api/v1/health');
   for (let i = 0; i < 50 && !second.stdout.some((l) => l.includes('"msg":"request"')); i++) await new Promise((r) => setTimeout(r, 100));
-  t.ok(second.stdout.some((l) => l.includes('"msg":"request"')), 'with --verbose the terminal shows every log line');
+  t.ok(
+    second.stdout.some((l) => l.includes('"msg":"request"')),
+    'with --verbose the terminal shows every log line',
+  );
   second.child.kill('SIGINT');
   t.equal(await second.exited, 0, 'SIGINT ends the process cleanly');
 });

@@ -128,10 +128,16 @@ t.test('invitations passed on by link: a new person, and an existing one with MF
   const members = await eventually('the role change', membersNow, (ms) => ms.find((m) => m.email === newcomer.toLowerCase())?.role === 'viewer');
   t.equal(members.find((m) => m.email === newcomer.toLowerCase())!.role, 'viewer', 'the role changed through the API');
   await admin.page.locator('tr', { hasText: veteran.email.toLowerCase() }).getByRole('button', { name: 'Remove' }).click();
-  await admin.page.getByRole('dialog', { name: `Remove ${veteran.email.toLowerCase()} from the organization?` }).getByRole('button', { name: 'Remove the member' }).click();
+  await admin.page
+    .getByRole('dialog', { name: `Remove ${veteran.email.toLowerCase()} from the organization?` })
+    .getByRole('button', { name: 'Remove the member' })
+    .click();
   await admin.page.locator('tr', { hasText: veteran.email.toLowerCase() }).getByRole('button', { name: 'Remove' }).waitFor({ state: 'detached' });
   const after = (await server.request('GET', `/api/v1/orgs/${org.id}/members`, { token: ownerToken })).body.items;
-  t.notOk(after.some((m: { email: string }) => m.email === veteran.email.toLowerCase()), 'the member is removed');
+  t.notOk(
+    after.some((m: { email: string }) => m.email === veteran.email.toLowerCase()),
+    'the member is removed',
+  );
   checkClean(t, admin);
 });
 

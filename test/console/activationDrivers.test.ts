@@ -56,7 +56,10 @@ t.test('drivers as the API answers them, with the split and the warning', async 
   t.match(await page.getByTestId('drivers-population').textContent(), `${expected.eligible} people whose outcome window had closed`);
   t.match(await page.getByTestId('drivers-population').textContent(), '1 more are too recent to judge');
   t.match(await page.getByTestId('drivers-split').textContent(), `on ${expected.split.discovery_actors} people (70%) and judged once on the other ${expected.split.validation_actors} (30%)`);
-  const rows = await page.getByTestId('drivers-table').locator('tbody tr').evaluateAll((trs) => trs.map((r) => [...r.children].map((c) => (c.textContent ?? '').trim())));
+  const rows = await page
+    .getByTestId('drivers-table')
+    .locator('tbody tr')
+    .evaluateAll((trs) => trs.map((r) => [...r.children].map((c) => (c.textContent ?? '').trim())));
   const want = expected.drivers.map((x: any) => [
     `${x.event} ≥ ${x.threshold}× in ${x.window_days} ${x.window_days === 1 ? 'day' : 'days'}`,
     fixed(x.discovery.phi),
@@ -68,7 +71,10 @@ t.test('drivers as the API answers them, with the split and the warning', async 
     x.band + (x.direction === 'negative' ? ' (goes with leaving)' : ''),
   ]);
   t.same(rows, want, 'every driver as the API gives it');
-  t.same(expected.drivers.map((x: any) => x.event), ['invite']);
+  t.same(
+    expected.drivers.map((x: any) => x.event),
+    ['invite'],
+  );
   await checkAccessible(t, page, 'activation drivers');
   checkClean(t, tab);
 });

@@ -58,6 +58,13 @@ t.test('stickiness: one CSV row per number of active days', async (t) => {
     rows.filter((r) => r['distribution.days'] !== undefined).map((r) => [Number(r['distribution.days']), Number(r['distribution.actors'])]),
     expected.distribution.map((d: { days: number; actors: number }) => [d.days, d.actors]),
   );
-  t.same(expected.distribution.filter((d: { actors: number }) => d.actors > 0).map((d: { days: number; actors: number }) => [d.days, d.actors]), [[1, 1], [2, 1], [3, 1]]);
+  t.same(
+    expected.distribution.filter((d: { actors: number }) => d.actors > 0).map((d: { days: number; actors: number }) => [d.days, d.actors]),
+    [
+      [1, 1],
+      [2, 1],
+      [3, 1],
+    ],
+  );
   checkClean(t, tab);
 });

@@ -75,7 +75,16 @@ t.test('a live trial: the billing page shows the API figures; the free plan ends
   setRow(org.org.id, { trial_ends_at: new Date(services.clock.now().getTime() + 2.5 * DAY_MS).toISOString() });
   const key = createIngestKey(server, org.project);
   const now = services.clock.now().toISOString();
-  t.equal((await ingestEvents(server, key, [1, 2, 3, 4].map((n) => ({ event: 'signup', user_id: `u${n}`, ts: now })))).status, 202);
+  t.equal(
+    (
+      await ingestEvents(
+        server,
+        key,
+        [1, 2, 3, 4].map((n) => ({ event: 'signup', user_id: `u${n}`, ts: now })),
+      )
+    ).status,
+    202,
+  );
 
   const tab = await signedInConsole(t, browser, server, org.owner.email, TEST_PASSWORD);
   const { page } = tab;
@@ -93,7 +102,10 @@ t.test('a live trial: the billing page shows the API figures; the free plan ends
   t.equal(await page.getByTestId('usage-limit').textContent(), '5,000', 'formatted like every number of the console');
   t.equal(await numberIn(page, 'events-this-month'), api.usage.events_this_month);
   const rows = page.getByTestId('plans').locator('tbody tr');
-  t.same(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-plan'))), api.billing.plans.map((p: { plan: string }) => p.plan));
+  t.same(
+    await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-plan'))),
+    api.billing.plans.map((p: { plan: string }) => p.plan),
+  );
   for (const plan of api.billing.plans as Array<{ plan: string; events_per_month: number }>) {
     const drawn = await page.getByTestId('plans').locator(`tr[data-plan=${plan.plan}] [data-col=events]`).textContent();
     t.equal(Number(drawn!.replace(/,/g, '')), plan.events_per_month, `${plan.plan}: events a month`);
@@ -208,7 +220,11 @@ t.test('an ended trial: the banner, and the paused panel in place of a funnel', 
   await banner(page).getByText('Your trial has ended').waitFor();
   const today = services.clock.now().toISOString().slice(0, 10);
   // Collected before the trial ended, so a person finds the events to build a funnel of.
-  await seedEvents(server, org.project.id, ['signup', 'activate'].map((event, i) => ({ event, ts: `${today}T00:0${i}:00Z`, user_id: 'u1' })));
+  await seedEvents(
+    server,
+    org.project.id,
+    ['signup', 'activate'].map((event, i) => ({ event, ts: `${today}T00:0${i}:00Z`, user_id: 'u1' })),
+  );
   const body = { steps: [{ event: 'signup' }, { event: 'activate' }], date_from: today, date_to: today };
   const refused = await server.request('POST', `/api/v1/projects/${org.project.id}/queries/funnel`, { token: org.token, body });
   t.equal(refused.status, 402);

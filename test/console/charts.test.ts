@@ -24,7 +24,12 @@ const events: Array<Record<string, unknown>> = [];
 for (let person = 0; person < 10; person++) {
   for (const days of [0, 1, 3, 8, 15].filter((d, i) => (person + i) % 2 === 0 || d === 0)) {
     const hour = String(Math.min(new Date().getUTCHours(), 1 + person)).padStart(2, '0');
-    events.push({ event: 'report_viewed', user_id: `u${person}`, ts: `${daysBefore(days)}T${days === 0 ? hour : '12'}:00:00Z`, props: person < 8 ? { plan: plans[(person * 3 + days) % plans.length] } : {} });
+    events.push({
+      event: 'report_viewed',
+      user_id: `u${person}`,
+      ts: `${daysBefore(days)}T${days === 0 ? hour : '12'}:00:00Z`,
+      props: person < 8 ? { plan: plans[(person * 3 + days) % plans.length] } : {},
+    });
   }
 }
 // Today, one visit in each plan: more plans than a grouping keeps.
@@ -52,12 +57,25 @@ const written = (p: Page, bucket: string, time = false): Promise<string> =>
 
 /** The SVG value axis: its labels, bottom to top, each the compact number of its value. */
 async function checkValueAxis(t: Test, p: Page, chart: string, low: number, high: number): Promise<void> {
-  const ticks = await p.getByRole('img', { name: chart }).locator('.chart-tick-svg').evaluateAll((els) => els.map((el) => ({ value: Number(el.getAttribute('data-value')), text: el.textContent!, y: el.getBoundingClientRect().top })));
+  const ticks = await p
+    .getByRole('img', { name: chart })
+    .locator('.chart-tick-svg')
+    .evaluateAll((els) => els.map((el) => ({ value: Number(el.getAttribute('data-value')), text: el.textContent!, y: el.getBoundingClientRect().top })));
   t.ok(ticks.length >= 3, `${chart}: ${ticks.length} labels on the value axis`);
-  t.ok(ticks.every((tick, i) => i === 0 || (tick.value > ticks[i - 1]!.value && tick.y < ticks[i - 1]!.y)), `${chart}: higher values higher up`);
+  t.ok(
+    ticks.every((tick, i) => i === 0 || (tick.value > ticks[i - 1]!.value && tick.y < ticks[i - 1]!.y)),
+    `${chart}: higher values higher up`,
+  );
   t.ok(ticks[0]!.value <= Math.min(0, low) && ticks.at(-1)!.value >= high, `${chart}: the axis spans ${low}..${high} (${ticks[0]!.value}..${ticks.at(-1)!.value})`);
-  const compact = await p.evaluate((vs) => vs.map((v) => new Intl.NumberFormat(undefined, { notation: 'compact', maximumSignificantDigits: 3 }).format(v)), ticks.map((x) => x.value));
-  t.same(ticks.map((x) => x.text), compact, `${chart}: each label is its value, compact`);
+  const compact = await p.evaluate(
+    (vs) => vs.map((v) => new Intl.NumberFormat(undefined, { notation: 'compact', maximumSignificantDigits: 3 }).format(v)),
+    ticks.map((x) => x.value),
+  );
+  t.same(
+    ticks.map((x) => x.text),
+    compact,
+    `${chart}: each label is its value, compact`,
+  );
 }
 
 t.test('the browser speaks German', async (t) => {
@@ -117,23 +135,40 @@ t.test('segmentation per hour, grouped: the groups in words, German day and time
   const names: string[] = expected.series.map((s: { name: string }) => s.name);
   t.ok(names.includes('$other') && names.includes('$none'), `the answer has both markers (${names.join(', ')})`);
 
-  const legend = await page.locator('.u-legend .u-series').evaluateAll((rows) => rows.map((r) => ({ label: r.querySelector('.u-label')?.textContent ?? '', value: r.querySelector('.u-value')?.textContent ?? '' })));
+  const legend = await page
+    .locator('.u-legend .u-series')
+    .evaluateAll((rows) => rows.map((r) => ({ label: r.querySelector('.u-label')?.textContent ?? '', value: r.querySelector('.u-value')?.textContent ?? '' })));
   const labels = legend.slice(1).map((s) => s.label);
-  t.same(labels, names.map((n) => (n === '$none' ? 'not set' : n === '$other' ? 'other values' : n)), 'the groups as the funnel and paths name them');
-  t.notOk(legend.some((s) => /\$|--/.test(s.label + s.value)), `no server marker and no "--" in the legend: ${JSON.stringify(legend)}`);
+  t.same(
+    labels,
+    names.map((n) => (n === '$none' ? 'not set' : n === '$other' ? 'other values' : n)),
+    'the groups as the funnel and paths name them',
+  );
+  t.notOk(
+    legend.some((s) => /\$|--/.test(s.label + s.value)),
+    `no server marker and no "--" in the legend: ${JSON.stringify(legend)}`,
+  );
 
   await page.getByText('Numbers of the chart').click();
   // The table is built once it is opened.
   await page.locator('.chart-data tbody th').first().waitFor();
   const rows = await page.locator('.chart-data tbody th').evaluateAll((ths) => ths.map((th) => ({ bucket: th.getAttribute('data-bucket')!, text: th.textContent! })));
   const points: string[] = expected.series[0].points.map((p: { bucket: string }) => p.bucket);
-  t.same(rows.map((r) => r.bucket), points, 'every hour of the answer');
+  t.same(
+    rows.map((r) => r.bucket),
+    points,
+    'every hour of the answer',
+  );
   const first = rows[0]!;
   t.equal(first.text, await written(page, first.bucket, true), `an hour as German day and time (${first.text})`);
   t.match(first.text, /^\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/);
   const hour = `${UTC_TODAY}T${String(new Date().getUTCHours()).padStart(2, '0')}`;
   const marked = rows.filter((r) => r.text.endsWith(' (so far)'));
-  t.same(marked.map((r) => r.bucket.slice(0, 13)), [hour], 'the current hour, and only it, is marked');
+  t.same(
+    marked.map((r) => r.bucket.slice(0, 13)),
+    [hour],
+    'the current hour, and only it, is marked',
+  );
   t.equal(await page.getByTestId('partial-note').textContent(), ' This hour so far: the last hour is still counting.');
   await checkAccessible(t, page, 'segmentation per hour');
 });
@@ -143,7 +178,10 @@ t.test('retention: cohorts dated in the browser locale', async (t) => {
   await page.getByLabel('People who did').selectOption('report_viewed');
   await page.getByLabel('and came back to do').selectOption('report_viewed');
   await answeredQuery(page, sent, 'retention', (b) => b.start_event === 'report_viewed' && b.return_event === 'report_viewed');
-  const cohorts = await page.getByTestId('retention-grid').locator('tbody th').evaluateAll((ths) => ths.map((th) => [th.getAttribute('data-cohort')!, th.textContent!]));
+  const cohorts = await page
+    .getByTestId('retention-grid')
+    .locator('tbody th')
+    .evaluateAll((ths) => ths.map((th) => [th.getAttribute('data-cohort')!, th.textContent!]));
   t.ok(cohorts.length > 0);
   for (const [cohort, text] of cohorts) t.equal(text, await written(page, cohort), `cohort ${cohort}`);
   checkClean(t, tab);

@@ -139,7 +139,12 @@ export async function answeredQuery(page: Page, log: QueryLog, kind: string, don
  * names the address last seen when it never does.
  */
 export async function addressBuilt(page: Page, what: string, done: (query: URLSearchParams) => boolean): Promise<void> {
-  await eventually(what, async () => page.url(), (url) => done(new URL(url).searchParams), 20_000);
+  await eventually(
+    what,
+    async () => page.url(),
+    (url) => done(new URL(url).searchParams),
+    20_000,
+  );
 }
 
 /** From the console home, the page `label` of the project navigation, opened with the mouse (through the menu in a narrow window). */

@@ -42,7 +42,10 @@ const { page } = tab;
 
 /** The candidates table as drawn. */
 function rowsOnPage(p: Page): Promise<string[][]> {
-  return p.getByTestId('correlations-table').locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => (c.textContent ?? '').trim())));
+  return p
+    .getByTestId('correlations-table')
+    .locator('tbody tr')
+    .evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => (c.textContent ?? '').trim())));
 }
 
 const fixed = (x: number | null) => (x === null ? '—' : x.toFixed(2));
@@ -56,21 +59,63 @@ t.test('from a funnel to what goes with its last step, as the API answers it', a
   await page.getByRole('button', { name: '7 days' }).click();
   await addressBuilt(page, 'the funnel built', (q) => q.get('steps') === 'view~purchase' && q.get('range') === 'last_7_days');
   await page.getByTestId('funnel-correlations').click();
-  await eventually('the correlations view', async () => new URL(page.url()).pathname, (p) => p.endsWith('/insights/correlations'));
+  await eventually(
+    'the correlations view',
+    async () => new URL(page.url()).pathname,
+    (p) => p.endsWith('/insights/correlations'),
+  );
   t.equal(new URL(page.url()).searchParams.get('target'), 'purchase', 'the last step is the conversion');
   await page.getByTestId('correlations-warning').waitFor();
   const expected = await askQuery(server, token, project.id, 'correlations', { target_event: 'purchase', date_from: from, date_to: today, min_n: 5, exclude_managed: true });
   t.equal(await page.getByTestId('correlations-warning').textContent(), expected.warning, 'the warning, in view');
   t.match(await page.getByTestId('correlations-population').textContent(), `${expected.converters} of ${expected.actors} people converted`);
-  t.same(expected.candidates.map((c: any) => c.event), ['view'], 'at the default of 5 people only view qualifies: everyone did it');
-  t.same(await rowsOnPage(page), [['view', '8', '50.0%', '—', '1.00', `${fixed(expected.candidates[0].odds_ratio)} (${fixed(expected.candidates[0].odds_ratio_low)}–${fixed(expected.candidates[0].odds_ratio_high)})`, prob(expected.candidates[0].q_value)]]);
+  t.same(
+    expected.candidates.map((c: any) => c.event),
+    ['view'],
+    'at the default of 5 people only view qualifies: everyone did it',
+  );
+  t.same(await rowsOnPage(page), [
+    [
+      'view',
+      '8',
+      '50.0%',
+      '—',
+      '1.00',
+      `${fixed(expected.candidates[0].odds_ratio)} (${fixed(expected.candidates[0].odds_ratio_low)}–${fixed(expected.candidates[0].odds_ratio_high)})`,
+      prob(expected.candidates[0].q_value),
+    ],
+  ]);
 
   await page.getByLabel('At least this many people').fill('2');
   await page.getByLabel('At least this many people').press('Enter');
   const two = await askQuery(server, token, project.id, 'correlations', { target_event: 'purchase', date_from: from, date_to: today, min_n: 2, exclude_managed: true });
-  const expectedRows = two.candidates.map((c: any) => [c.event, String(c.actors), pct(c.conversion_with), pct(c.conversion_without), fixed(c.lift), `${fixed(c.odds_ratio)} (${fixed(c.odds_ratio_low)}–${fixed(c.odds_ratio_high)})`, prob(c.q_value)]);
-  t.same(await eventually('the candidates', () => rowsOnPage(page), (rows) => JSON.stringify(rows) === JSON.stringify(expectedRows)), expectedRows);
-  t.same(two.candidates.map((c: any) => [c.event, c.lift]), [['docs', 1.5], ['pricing', 1.5], ['view', 1], ['blog', 0]], 'docs and pricing go with buying (ties by name); blog with not buying');
+  const expectedRows = two.candidates.map((c: any) => [
+    c.event,
+    String(c.actors),
+    pct(c.conversion_with),
+    pct(c.conversion_without),
+    fixed(c.lift),
+    `${fixed(c.odds_ratio)} (${fixed(c.odds_ratio_low)}–${fixed(c.odds_ratio_high)})`,
+    prob(c.q_value),
+  ]);
+  t.same(
+    await eventually(
+      'the candidates',
+      () => rowsOnPage(page),
+      (rows) => JSON.stringify(rows) === JSON.stringify(expectedRows),
+    ),
+    expectedRows,
+  );
+  t.same(
+    two.candidates.map((c: any) => [c.event, c.lift]),
+    [
+      ['docs', 1.5],
+      ['pricing', 1.5],
+      ['view', 1],
+      ['blog', 0],
+    ],
+    'docs and pricing go with buying (ties by name); blog with not buying',
+  );
   await checkAccessible(t, page, 'correlations');
   checkClean(t, tab);
 });
@@ -89,8 +134,23 @@ t.test('opened from the navigation and built with the keyboard: the same candida
   await page.keyboard.press('Enter');
   await addressBuilt(page, 'the correlations built', (q) => q.get('target') === 'purchase' && q.get('range') === 'last_7_days' && q.get('min_n') === '3');
   const three = await askQuery(server, token, project.id, 'correlations', { target_event: 'purchase', date_from: from, date_to: today, min_n: 3, exclude_managed: true });
-  const expectedRows = three.candidates.map((c: any) => [c.event, String(c.actors), pct(c.conversion_with), pct(c.conversion_without), fixed(c.lift), `${fixed(c.odds_ratio)} (${fixed(c.odds_ratio_low)}–${fixed(c.odds_ratio_high)})`, prob(c.q_value)]);
+  const expectedRows = three.candidates.map((c: any) => [
+    c.event,
+    String(c.actors),
+    pct(c.conversion_with),
+    pct(c.conversion_without),
+    fixed(c.lift),
+    `${fixed(c.odds_ratio)} (${fixed(c.odds_ratio_low)}–${fixed(c.odds_ratio_high)})`,
+    prob(c.q_value),
+  ]);
   t.ok(expectedRows.length >= 2, `candidates seen by three people or more (${expectedRows.length})`);
-  t.same(await eventually('the candidates', () => rowsOnPage(page), (rows) => JSON.stringify(rows) === JSON.stringify(expectedRows)), expectedRows);
+  t.same(
+    await eventually(
+      'the candidates',
+      () => rowsOnPage(page),
+      (rows) => JSON.stringify(rows) === JSON.stringify(expectedRows),
+    ),
+    expectedRows,
+  );
   checkClean(t, tab);
 });

@@ -99,19 +99,26 @@ t.test('revenue: the value axis in the chosen currency, every label inside the c
   const daily = await askQuery(server, token, project.id, 'segmentation', asked);
   const values: number[] = daily.series[0].points.map((p: { value: number }) => p.value);
   const drawn = await page.locator('.chart-data tbody tr').evaluateAll((rows) => rows.map((r) => Number(r.children[1]!.textContent)));
-  t.same(drawn, values, 'the chart draws the API\'s revenue per day');
+  t.same(drawn, values, "the chart draws the API's revenue per day");
   t.equal(await page.getByRole('img', { name: 'Revenue per day (RUB)' }).count(), 1, 'the chart names the currency');
 
-  const ticks = await page.locator('.chart-tick').evaluateAll((els) =>
-    els.map((el) => ({ value: Number((el as any).dataset.value), text: el.textContent!, box: el.getBoundingClientRect().toJSON() as Box })),
-  );
+  const ticks = await page
+    .locator('.chart-tick')
+    .evaluateAll((els) => els.map((el) => ({ value: Number((el as any).dataset.value), text: el.textContent!, box: el.getBoundingClientRect().toJSON() as Box })));
   t.ok(ticks.length >= 3, `${ticks.length} labels on the axis`);
   const compact = await page.evaluate(
     (vs) => vs.map((v) => new Intl.NumberFormat(undefined, { style: 'currency', currency: 'RUB', notation: 'compact', maximumSignificantDigits: 3, currencyDisplay: 'narrowSymbol' }).format(v)),
     ticks.map((tick) => tick.value),
   );
-  t.same(ticks.map((tick) => tick.text), compact, 'each label is its value, compact, in RUB');
-  t.ok(ticks.every((tick) => tick.text.includes('₽')), `the rouble sign on every label: ${ticks.map((tick) => tick.text).join(' ')}`);
+  t.same(
+    ticks.map((tick) => tick.text),
+    compact,
+    'each label is its value, compact, in RUB',
+  );
+  t.ok(
+    ticks.every((tick) => tick.text.includes('₽')),
+    `the rouble sign on every label: ${ticks.map((tick) => tick.text).join(' ')}`,
+  );
   const step = ticks[1]!.value - ticks[0]!.value;
   t.ok(step > 0 && ticks.every((tick, i) => i === 0 || tick.box.top < ticks[i - 1]!.box.top), 'higher values higher up');
   t.ok(ticks[0]!.value - step < Math.min(...values) && Math.max(...values) < ticks.at(-1)!.value + step, 'the axis spans the revenue per day');

@@ -38,14 +38,28 @@ const api = async (method: string, path: string, body?: unknown) => {
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
   return res.body;
 };
-const insight = await api('POST', '/insights', { name: 'Page views', kind: 'segmentation', query: { event: 'pp.page_view', metric: 'events', interval: 'day', date_from: daysBefore(27), date_to: UTC_TODAY } });
+const insight = await api('POST', '/insights', {
+  name: 'Page views',
+  kind: 'segmentation',
+  query: { event: 'pp.page_view', metric: 'events', interval: 'day', date_from: daysBefore(27), date_to: UTC_TODAY },
+});
 const dashboard = await api('POST', '/dashboards', { name: 'Traffic' });
 await api('POST', `/dashboards/${dashboard.id}/tiles`, { insight_id: insight.id });
 await api('POST', `/dashboards/${dashboard.id}/tiles`, { text: 'Notes' });
 const stored = () => api('GET', `/dashboards/${dashboard.id}`);
 
 const tileNamed = (p: Page, name: string): Locator => p.locator('[data-testid=dash-tile]').filter({ has: p.getByRole('heading', { name, exact: true }) });
-const ARRANGING = ['Move Page views right', 'Move Text left', 'Make Page views wider', 'Make Page views narrower', 'Make Page views taller', 'Make Page views shorter', 'Remove Page views', 'Remove Text', 'Edit text'];
+const ARRANGING = [
+  'Move Page views right',
+  'Move Text left',
+  'Make Page views wider',
+  'Make Page views narrower',
+  'Make Page views taller',
+  'Make Page views shorter',
+  'Remove Page views',
+  'Remove Text',
+  'Edit text',
+];
 
 /** How many of each arranging control the page shows, handles included. */
 async function arrangingControls(p: Page): Promise<Record<string, number>> {
@@ -89,7 +103,11 @@ t.test('a tile shorter than its answer scrolls inside itself and opens its insig
   const tile = tileNamed(page, 'Page views');
   await tile.getByTestId('segmentation-table').waitFor();
   const body = tile.getByRole('region', { name: 'Page views, answer' });
-  const fit = await body.evaluate((el: any) => ({ taller: el.scrollHeight > el.clientHeight, overflowY: el.ownerDocument.defaultView.getComputedStyle(el).overflowY, insideTile: el.getBoundingClientRect().bottom <= el.closest('article').getBoundingClientRect().bottom + 0.5 }));
+  const fit = await body.evaluate((el: any) => ({
+    taller: el.scrollHeight > el.clientHeight,
+    overflowY: el.ownerDocument.defaultView.getComputedStyle(el).overflowY,
+    insideTile: el.getBoundingClientRect().bottom <= el.closest('article').getBoundingClientRect().bottom + 0.5,
+  }));
   t.same(fit, { taller: true, overflowY: 'auto', insideTile: true }, 'the answer is taller than the tile, which holds it in a scrolling box');
   await body.evaluate((el: any) => (el.scrollTop = el.scrollHeight));
   t.ok(await body.evaluate((el: any) => el.scrollTop > 0), 'the box scrolls');
@@ -126,7 +144,11 @@ t.test('the page a share link opens shows the dashboard’s range and filters', 
   const overrides = p.getByTestId('dash-overrides');
   t.match(await overrides.textContent(), `Every tile: Last 7 days (${lastWeek} to ${today})`, 'the rolling range by its name and today’s dates');
   const chips = await p.getByRole('list', { name: 'filtered by' }).getByRole('listitem').allTextContents();
-  t.same(chips, saved.filters.map((f: { field: string; op: string; value: string }) => `${f.field}|${f.op}|${f.value}`), 'each filter as the dashboard holds it');
+  t.same(
+    chips,
+    saved.filters.map((f: { field: string; op: string; value: string }) => `${f.field}|${f.op}|${f.value}`),
+    'each filter as the dashboard holds it',
+  );
   t.equal(await overrides.locator('input, select, button').count(), 0, 'read-only');
   await tileNamed(p, 'Page views').getByTestId('segmentation-table').waitFor();
   t.equal(await p.getByRole('link').count(), 0, 'still no link anywhere');

@@ -64,7 +64,12 @@ const tileNamed = (p: Page, name: string): Locator => p.locator('[data-testid=da
 /** The tiles' headings in the order the grid draws them. */
 const drawnOrder = (p: Page) => p.locator('[data-testid=dash-tile] h2').allTextContents();
 /** The funnel counts a tile (or page) draws, once its answer is in. */
-const drawnFunnel = (scope: Locator) => scope.getByTestId('funnel-table').locator('td[data-col=count]').allTextContents().then((cells) => cells.map(numberIn));
+const drawnFunnel = (scope: Locator) =>
+  scope
+    .getByTestId('funnel-table')
+    .locator('td[data-col=count]')
+    .allTextContents()
+    .then((cells) => cells.map(numberIn));
 const drawnTotal = (scope: Locator) => scope.getByTestId('segmentation-table').locator('td[data-col=total]').first().textContent().then(numberIn);
 
 /** The page-view-to-signup funnel over four weeks, opened from the navigation and built with the mouse. */
@@ -74,7 +79,11 @@ async function buildFunnel(p: Page): Promise<void> {
   await p.getByLabel('Step 2', { exact: true }).selectOption('signup');
   await p.getByLabel('From', { exact: true }).fill(from);
   const want = funnelCounts(await ask('funnel', FUNNEL)).join();
-  await eventually('the funnel over four weeks, as the API answers it', () => drawnFunnel(p.locator('main')).catch(() => []), (c) => c.join() === want);
+  await eventually(
+    'the funnel over four weeks, as the API answers it',
+    () => drawnFunnel(p.locator('main')).catch(() => []),
+    (c) => c.join() === want,
+  );
 }
 
 const browser = await launchChromium();
@@ -101,7 +110,11 @@ t.test('an analyst saves a funnel from its page into a new dashboard, and a segm
   const growth = await dashboardNamed('Growth');
   t.ok(growth, 'the new dashboard exists');
   dashboardId = growth.id;
-  t.same(growth.tiles.map((tile: any) => tile.insight?.name), ['Signup funnel'], 'with the funnel as its tile');
+  t.same(
+    growth.tiles.map((tile: any) => tile.insight?.name),
+    ['Signup funnel'],
+    'with the funnel as its tile',
+  );
   t.equal(await page.getByTestId('saved-note').getByRole('link', { name: 'Growth' }).getAttribute('href'), `${base}/dashboards/${growth.id}`);
 
   await openFromNavigation(page, 'Segmentation');
@@ -117,7 +130,11 @@ t.test('an analyst saves a funnel from its page into a new dashboard, and a segm
   await page.getByTestId('saved-note').waitFor();
   const saved = (await api('GET', '/insights')).body.items.find((i: { name: string }) => i.name === 'Page views');
   t.match(saved, { kind: 'segmentation', query: SEGMENTATION });
-  t.same((await dashboardNamed('Growth')).tiles.map((tile: any) => tile.insight?.name), ['Signup funnel', 'Page views'], 'appended last');
+  t.same(
+    (await dashboardNamed('Growth')).tiles.map((tile: any) => tile.insight?.name),
+    ['Signup funnel', 'Page views'],
+    'appended last',
+  );
   checkClean(t, tab);
 });
 
@@ -127,9 +144,25 @@ t.test('each tile draws the API’s answer to its saved body', async (t) => {
   await page.getByRole('heading', { name: 'Growth', level: 1 }).waitFor();
   const funnel = await ask('funnel', FUNNEL);
   t.ok(funnel.steps[1].count > 0 && funnel.steps[1].count < funnel.steps[0].count, `people signed up (${funnelCounts(funnel)})`);
-  t.same(await eventually('the funnel tile', () => drawnFunnel(tileNamed(page, 'Signup funnel')), (c) => c.length === 2), funnelCounts(funnel), 'the funnel tile');
+  t.same(
+    await eventually(
+      'the funnel tile',
+      () => drawnFunnel(tileNamed(page, 'Signup funnel')),
+      (c) => c.length === 2,
+    ),
+    funnelCounts(funnel),
+    'the funnel tile',
+  );
   const segmentation = await ask('segmentation', SEGMENTATION);
-  t.equal(await eventually('the segmentation tile', () => drawnTotal(tileNamed(page, 'Page views')).catch(() => NaN), (n) => !Number.isNaN(n)), segmentationTotal(segmentation), 'the segmentation tile');
+  t.equal(
+    await eventually(
+      'the segmentation tile',
+      () => drawnTotal(tileNamed(page, 'Page views')).catch(() => NaN),
+      (n) => !Number.isNaN(n),
+    ),
+    segmentationTotal(segmentation),
+    'the segmentation tile',
+  );
   t.same(await drawnOrder(page), ['Signup funnel', 'Page views']);
   await checkAccessible(t, page, 'dashboard');
   checkClean(t, tab);
@@ -139,31 +172,72 @@ t.test('the dashboard’s range and filter are laid over every tile', async (t) 
   await page.goto(`${base}/dashboards/${dashboardId}`);
   await tileNamed(page, 'Signup funnel').getByTestId('funnel-table').waitFor();
   await page.getByRole('button', { name: '7 days' }).click();
-  const week = await eventually('the range saved', () => dashboardNamed('Growth'), (d) => d.date_range === 'last_7_days');
+  const week = await eventually(
+    'the range saved',
+    () => dashboardNamed('Growth'),
+    (d) => d.date_range === 'last_7_days',
+  );
   t.match(week, { date_from: null, date_to: null }, 'kept as the rule, not as two dates');
   t.equal(await page.getByLabel('From', { exact: true }).inputValue(), lastWeek, 'its dates today');
   t.equal(await page.getByLabel('To', { exact: true }).inputValue(), today);
   const funnel = await ask('funnel', { ...FUNNEL, date_from: lastWeek, date_to: today });
   t.ok(funnel.steps[0].count < 60, `fewer people in the last week (${funnel.steps[0].count})`);
-  t.same(await eventually('the funnel over the week', () => drawnFunnel(tileNamed(page, 'Signup funnel')), (c) => c[0] === funnel.steps[0].count), funnelCounts(funnel));
+  t.same(
+    await eventually(
+      'the funnel over the week',
+      () => drawnFunnel(tileNamed(page, 'Signup funnel')),
+      (c) => c[0] === funnel.steps[0].count,
+    ),
+    funnelCounts(funnel),
+  );
   const segmentation = await ask('segmentation', { ...SEGMENTATION, date_from: lastWeek, date_to: today });
-  t.equal(await eventually('the page views over the week', () => drawnTotal(tileNamed(page, 'Page views')).catch(() => NaN), (n) => n === segmentationTotal(segmentation)), segmentationTotal(segmentation));
+  t.equal(
+    await eventually(
+      'the page views over the week',
+      () => drawnTotal(tileNamed(page, 'Page views')).catch(() => NaN),
+      (n) => n === segmentationTotal(segmentation),
+    ),
+    segmentationTotal(segmentation),
+  );
 
   await page.getByRole('button', { name: 'Add a filter' }).click();
   await page.getByLabel('Filter 1 value').fill('/pricing');
   await page.getByLabel('Filter 1 value').press('Enter');
-  const filtered = await eventually('the filter saved', () => dashboardNamed('Growth'), (d) => JSON.stringify(d.filters) === JSON.stringify([{ field: 'path', op: 'eq', value: '/pricing' }]));
+  const filtered = await eventually(
+    'the filter saved',
+    () => dashboardNamed('Growth'),
+    (d) => JSON.stringify(d.filters) === JSON.stringify([{ field: 'path', op: 'eq', value: '/pricing' }]),
+  );
   t.same(filtered.filters, [{ field: 'path', op: 'eq', value: '/pricing' }]);
   const pricing = await ask('segmentation', { ...SEGMENTATION, date_from: lastWeek, date_to: today, filters: [{ field: 'path', op: 'eq', value: '/pricing' }] });
   t.ok(segmentationTotal(pricing) < segmentationTotal(segmentation), 'the filter narrows the page views');
-  t.equal(await eventually('the filtered page views', () => drawnTotal(tileNamed(page, 'Page views')).catch(() => NaN), (n) => n === segmentationTotal(pricing)), segmentationTotal(pricing), 'filters added to the segmentation’s own');
+  t.equal(
+    await eventually(
+      'the filtered page views',
+      () => drawnTotal(tileNamed(page, 'Page views')).catch(() => NaN),
+      (n) => n === segmentationTotal(pricing),
+    ),
+    segmentationTotal(pricing),
+    'filters added to the segmentation’s own',
+  );
   const tileAnswer = await api('POST', `/dashboards/${dashboardId}/tiles/${filtered.tiles[1].id}/result`, {});
   t.equal(segmentationTotal(tileAnswer.body), segmentationTotal(pricing), 'the tile’s own result call agrees');
 
   await page.getByRole('button', { name: 'Remove filter 1' }).click();
-  await page.getByRole('button', { name: 'Use each tile\'s own dates' }).click();
-  await eventually('the overrides cleared', () => dashboardNamed('Growth'), (d) => d.date_from === null && d.date_range === null && (d.filters === null || d.filters.length === 0));
-  t.same(await eventually('the funnel on its own dates', () => drawnFunnel(tileNamed(page, 'Signup funnel')), (c) => c[0] === 60), funnelCounts(await ask('funnel', FUNNEL)));
+  await page.getByRole('button', { name: "Use each tile's own dates" }).click();
+  await eventually(
+    'the overrides cleared',
+    () => dashboardNamed('Growth'),
+    (d) => d.date_from === null && d.date_range === null && (d.filters === null || d.filters.length === 0),
+  );
+  t.same(
+    await eventually(
+      'the funnel on its own dates',
+      () => drawnFunnel(tileNamed(page, 'Signup funnel')),
+      (c) => c[0] === 60,
+    ),
+    funnelCounts(await ask('funnel', FUNNEL)),
+  );
   checkClean(t, tab);
 });
 
@@ -203,7 +277,11 @@ t.test('a text tile; tiles moved with the keyboard and by dragging, resized both
   const sizeOf = async (name: string) => (await dashboardNamed('Growth')).tiles.find((tile: any) => (tile.insight?.name ?? 'Text') === name);
   await page.getByRole('button', { name: 'Make Signup funnel wider' }).click();
   await page.getByRole('button', { name: 'Make Signup funnel taller' }).click();
-  const wider = await eventually('the funnel wider and taller', () => sizeOf('Signup funnel'), (tile) => tile.width === 7 && tile.height === 4);
+  const wider = await eventually(
+    'the funnel wider and taller',
+    () => sizeOf('Signup funnel'),
+    (tile) => tile.width === 7 && tile.height === 4,
+  );
   t.match(wider, { width: 7, height: 4 }, 'one column wider and one row taller than the default 6 × 3');
   t.equal(await tileNamed(page, 'Signup funnel').getAttribute('data-width'), '7');
 
@@ -215,7 +293,11 @@ t.test('a text tile; tiles moved with the keyboard and by dragging, resized both
   // Three columns narrower and one row taller.
   await page.mouse.move(corner!.x - (grid!.width / 12) * 3, corner!.y + 136, { steps: 8 });
   await page.mouse.up();
-  const dragged = await eventually('the page views resized', () => sizeOf('Page views'), (tile) => tile.width !== before.width);
+  const dragged = await eventually(
+    'the page views resized',
+    () => sizeOf('Page views'),
+    (tile) => tile.width !== before.width,
+  );
   t.match(dragged, { width: before.width - 3, height: before.height + 1 }, 'resized by dragging its corner');
   t.equal(await tileNamed(page, 'Page views').getAttribute('data-width'), String(dragged.width));
 
@@ -236,7 +318,14 @@ t.test('saved insights: the list, one insight with its answer, and back to its i
   await page.getByRole('link', { name: 'Signup funnel' }).click();
   await page.getByRole('heading', { name: 'Signup funnel', level: 1 }).waitFor();
   const answer = page.getByTestId('insight-answer');
-  t.same(await eventually('the saved funnel', () => drawnFunnel(answer), (c) => c.length === 2), funnelCounts(await ask('funnel', FUNNEL)));
+  t.same(
+    await eventually(
+      'the saved funnel',
+      () => drawnFunnel(answer),
+      (c) => c.length === 2,
+    ),
+    funnelCounts(await ask('funnel', FUNNEL)),
+  );
   await checkAccessible(t, page, 'saved insight');
   await page.getByRole('link', { name: 'Open in Funnel' }).click();
   await page.getByTestId('funnel-table').waitFor();
@@ -247,7 +336,11 @@ t.test('saved insights: the list, one insight with its answer, and back to its i
 
   // Changed on its page, the funnel is saved back to the same insight.
   await page.getByLabel('Conversion window').selectOption('168');
-  await eventually('the new window in the URL', async () => new URL(page.url()).searchParams.get('window'), (w) => w === '168');
+  await eventually(
+    'the new window in the URL',
+    async () => new URL(page.url()).searchParams.get('window'),
+    (w) => w === '168',
+  );
   await page.getByTestId('funnel-table').waitFor();
   await page.getByRole('button', { name: 'Save changes to “Signup funnel”' }).click();
   await page.getByTestId('saved-note').getByText('Saved the changes to').waitFor();
@@ -282,7 +375,18 @@ t.test('an analyst is not offered sharing; a viewer gets no write control', asyn
   await v.goto(`${base}/dashboards/${dashboardId}`);
   await tileNamed(v, 'Signup funnel').getByTestId('funnel-table').waitFor();
   t.same(await drawnFunnel(tileNamed(v, 'Signup funnel')), funnelCounts(await ask('funnel', FUNNEL)), 'the viewer reads the numbers');
-  for (const name of ['Share', 'Rename', 'Delete the dashboard', 'Add the insight', 'Add the text', 'Move Signup funnel left', 'Make Signup funnel wider', 'Remove Signup funnel', 'Add a filter', 'Use each tile\'s own dates']) {
+  for (const name of [
+    'Share',
+    'Rename',
+    'Delete the dashboard',
+    'Add the insight',
+    'Add the text',
+    'Move Signup funnel left',
+    'Make Signup funnel wider',
+    'Remove Signup funnel',
+    'Add a filter',
+    "Use each tile's own dates",
+  ]) {
     t.equal(await v.getByRole('button', { name, exact: true }).count(), 0, `no ${name}`);
   }
   t.equal(await v.getByTestId('drag-handle').count(), 0, 'no drag handle');
@@ -294,11 +398,25 @@ t.test('an analyst is not offered sharing; a viewer gets no write control', asyn
   const week = (await api('POST', `/insights/${funnelInsight.id}/result`, { date_from: lastWeek, date_to: today }, (await login(server, viewer.email, TEST_PASSWORD)).token!)).body;
   t.not(funnelCounts(week).join(), funnelCounts(await ask('funnel', FUNNEL)).join(), 'the week differs from the saved range');
   await v.getByRole('button', { name: '7 days', exact: true }).click();
-  t.same(await eventually('the week on the tile', () => drawnFunnel(tileNamed(v, 'Signup funnel')), (c) => c.join() === funnelCounts(week).join()), funnelCounts(week));
+  t.same(
+    await eventually(
+      'the week on the tile',
+      () => drawnFunnel(tileNamed(v, 'Signup funnel')),
+      (c) => c.join() === funnelCounts(week).join(),
+    ),
+    funnelCounts(week),
+  );
   t.equal((await api('GET', `/dashboards/${dashboardId}`)).body.date_from, null, 'the dashboard keeps its dates');
   const saved = funnelCounts(await ask('funnel', FUNNEL));
-  await v.getByRole('button', { name: 'Back to the dashboard\'s dates' }).click();
-  t.same(await eventually('the saved range again', () => drawnFunnel(tileNamed(v, 'Signup funnel')), (c) => c.join() === saved.join()), saved);
+  await v.getByRole('button', { name: "Back to the dashboard's dates" }).click();
+  t.same(
+    await eventually(
+      'the saved range again',
+      () => drawnFunnel(tileNamed(v, 'Signup funnel')),
+      (c) => c.join() === saved.join(),
+    ),
+    saved,
+  );
   await buildFunnel(v);
   t.equal(await v.getByRole('button', { name: 'Save / Add to dashboard' }).count(), 0, 'no save on insight pages');
   await v.goto(`${base}/insights/saved`);
@@ -332,9 +450,24 @@ t.test('an owner shares the dashboard: the public view shows the same numbers an
   const p = visitor.page;
   await p.getByRole('heading', { name: 'Growth', level: 1 }).waitFor();
   const funnel = await ask('funnel', { ...FUNNEL, date_from: lastWeek, date_to: today });
-  t.same(await eventually('the shared funnel', () => drawnFunnel(tileNamed(p, 'Signup funnel')), (c) => c.length === 2), funnelCounts(funnel), 'the funnel with the dashboard’s range');
+  t.same(
+    await eventually(
+      'the shared funnel',
+      () => drawnFunnel(tileNamed(p, 'Signup funnel')),
+      (c) => c.length === 2,
+    ),
+    funnelCounts(funnel),
+    'the funnel with the dashboard’s range',
+  );
   const pages = await ask('segmentation', { ...SEGMENTATION, date_from: lastWeek, date_to: today });
-  t.equal(await eventually('the shared page views', () => drawnTotal(tileNamed(p, 'Page views')).catch(() => NaN), (n) => !Number.isNaN(n)), segmentationTotal(pages));
+  t.equal(
+    await eventually(
+      'the shared page views',
+      () => drawnTotal(tileNamed(p, 'Page views')).catch(() => NaN),
+      (n) => !Number.isNaN(n),
+    ),
+    segmentationTotal(pages),
+  );
   t.same(await visitor.context.cookies(), [], 'no cookie in the visitor’s browser');
   t.equal(await p.getByRole('navigation').count(), 0, 'no navigation');
   t.same(await p.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href'))), [], 'no link anywhere (no events, no project pages)');
@@ -344,7 +477,11 @@ t.test('an owner shares the dashboard: the public view shows the same numbers an
   checkClean(t, visitor);
 
   await dialog.getByRole('button', { name: new RegExp(`^Revoke link ${links[0].id},`) }).click();
-  await eventually('the link revoked', async () => (await api('GET', '/share-links')).body.items.length, (n) => n === 0);
+  await eventually(
+    'the link revoked',
+    async () => (await api('GET', '/share-links')).body.items.length,
+    (n) => n === 0,
+  );
   await p.reload();
   await p.getByText('This link has expired or was revoked').waitFor();
   t.equal(await p.locator('[data-testid=dash-tile]').count(), 0, 'no figure after revoking');
@@ -360,7 +497,15 @@ t.test('a shared insight opens alone; an unknown token says the link is gone', a
   t.teardown(() => visitor.close());
   await visitor.page.getByRole('heading', { name: 'Page views', level: 1 }).waitFor();
   const answer = visitor.page.getByTestId('insight-answer');
-  t.equal(await eventually('the shared insight', () => drawnTotal(answer).catch(() => NaN), (n) => !Number.isNaN(n)), segmentationTotal(await ask('segmentation', SEGMENTATION)), 'its own saved dates');
+  t.equal(
+    await eventually(
+      'the shared insight',
+      () => drawnTotal(answer).catch(() => NaN),
+      (n) => !Number.isNaN(n),
+    ),
+    segmentationTotal(await ask('segmentation', SEGMENTATION)),
+    'its own saved dates',
+  );
   await visitor.page.goto('/shared/pps_unknown');
   await visitor.page.getByText('This link has expired or was revoked').waitFor();
   t.equal(await visitor.page.getByRole('navigation').count(), 0);

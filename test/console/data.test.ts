@@ -38,7 +38,11 @@ async function listed(query: string): Promise<string[]> {
   const uuids: string[] = [];
   let cursor: string | null = null;
   do {
-    const res: { body: { items: Array<{ uuid: string }>; next_cursor: string | null } } = await server.request('GET', `/api/v1/projects/${project.id}/events?limit=50&${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token });
+    const res: { body: { items: Array<{ uuid: string }>; next_cursor: string | null } } = await server.request(
+      'GET',
+      `/api/v1/projects/${project.id}/events?limit=50&${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      { token },
+    );
     uuids.push(...res.body.items.map((e: { uuid: string }) => e.uuid));
     cursor = res.body.next_cursor;
   } while (cursor);
@@ -102,7 +106,11 @@ t.test('the doctor view shows the refused attempt with its reason', async (t) =>
   await page.getByRole('button', { name: 'Doctor' }).click();
   const refused = page.getByTestId('doctor-table').locator('tr[data-outcome=rejected]');
   await refused.waitFor();
-  const doctor = await server.request('GET', `/api/v1/projects/${project.id}/events?view=doctor&from=${new Date(now - 86_400_000).toISOString()}&to=${new Date(now + 3_600_000).toISOString()}&invalid_only=true`, { token });
+  const doctor = await server.request(
+    'GET',
+    `/api/v1/projects/${project.id}/events?view=doctor&from=${new Date(now - 86_400_000).toISOString()}&to=${new Date(now + 3_600_000).toISOString()}&invalid_only=true`,
+    { token },
+  );
   const record = doctor.body.items.find((r: { kind: string }) => r.kind === 'rejected');
   t.match(await refused.textContent(), record.code, 'the refusal code the API records');
   t.equal(await refused.count(), 1);
@@ -115,7 +123,10 @@ t.test('catalogs: event counts, then the keys of one event', async (t) => {
   await table.waitFor();
   const api = (await server.request('GET', `/api/v1/projects/${project.id}/catalog/events`, { token })).body.items;
   const drawn = await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [r.children[0]!.textContent, Number(r.children[1]!.textContent!.replace(/,/g, ''))]));
-  t.same(drawn, api.map((e: { event: string; count: number }) => [e.event, e.count]));
+  t.same(
+    drawn,
+    api.map((e: { event: string; count: number }) => [e.event, e.count]),
+  );
   t.same(await table.locator('th').allTextContents(), ['Event', 'Count', 'First event time', 'Last event time'], 'the headers name the time shown');
   const signup = api.find((e: { event: string }) => e.event === 'signup');
   const signupRow = table.locator('tbody tr').filter({ has: page.getByRole('button', { name: 'signup', exact: true }) });

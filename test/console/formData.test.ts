@@ -30,7 +30,14 @@ const FORMS: Array<[string, string]> = [
 ];
 
 const at = (minute: number) => `${day}T11:${String(minute).padStart(2, '0')}:00Z`;
-const ev = (event: string, minute: number, who: string, url: string, props: Record<string, unknown> = {}): SeedEvent => ({ event, ts: at(minute), anonymous_id: who, session_id: `s-${who}`, url, props });
+const ev = (event: string, minute: number, who: string, url: string, props: Record<string, unknown> = {}): SeedEvent => ({
+  event,
+  ts: at(minute),
+  anonymous_id: who,
+  session_id: `s-${who}`,
+  url,
+  props,
+});
 const email = { field: 'input[name="email"]', tag: 'input', type: 'email', time_ms: 1500, focus_count: 1, changed: true, corrections: 0, to_change_ms: 400 };
 
 // Each form: one visit views it and starts it; the first and last are submitted, the middle one
@@ -83,10 +90,18 @@ t.test('at 1280 px the forms table fits its own box; a narrower window scrolls t
   await openFromNavigation(page, 'Forms');
   const table = page.getByTestId('behavior-forms');
   await table.waitFor();
-  t.same(await table.locator('tbody th').allTextContents(), (await formsOfApi()).map((f) => f.form), 'the three forms, as the API lists them');
+  t.same(
+    await table.locator('tbody th').allTextContents(),
+    (await formsOfApi()).map((f) => f.form),
+    'the three forms, as the API lists them',
+  );
   const box = table.locator('xpath=..');
   const wide = await tableFit(box);
-  t.same(wide, { pageScrolls: false, boxInsideMain: true, boxScrollsX: false, overflowX: 'auto', tableWiderThanBox: false, overflowingCells: [] }, '1280 px: every column inside the box, nothing sticking out of a cell');
+  t.same(
+    wide,
+    { pageScrolls: false, boxInsideMain: true, boxScrollsX: false, overflowX: 'auto', tableWiderThanBox: false, overflowingCells: [] },
+    '1280 px: every column inside the box, nothing sticking out of a cell',
+  );
 
   await page.setViewportSize({ width: 900, height: 860 });
   const narrow = await tableFit(box);
@@ -140,12 +155,28 @@ t.test('an admin deletes all form data from the project settings: confirmation, 
   await confirm.click();
 
   const status = section.getByTestId('purge-status');
-  await eventually('the job to end', () => status.getAttribute('data-state').catch(() => null), (s) => s === 'succeeded' || s === 'failed', 30_000);
+  await eventually(
+    'the job to end',
+    () => status.getAttribute('data-state').catch(() => null),
+    (s) => s === 'succeeded' || s === 'failed',
+    30_000,
+  );
   const jobs = (await server.request('GET', `/api/v1/projects/${project.id}/behavior/forms/purge`, { token })).body.items;
   t.equal(jobs.length, 1, 'one job');
   t.match(jobs[0], { state: 'succeeded', requested_by: admin.id, deleted_events: FORM_EVENTS }, 'every form start, submit and abandon');
   t.equal(await status.textContent(), `Form data deleted: ${jobs[0].deleted_events} form events.`, 'the job is shown with what it deleted');
-  t.same(await eventually('the jobs table', () => section.getByTestId('purge-jobs').locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-state'))), (s) => s.length === 1), ['succeeded']);
+  t.same(
+    await eventually(
+      'the jobs table',
+      () =>
+        section
+          .getByTestId('purge-jobs')
+          .locator('tbody tr')
+          .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-state'))),
+      (s) => s.length === 1,
+    ),
+    ['succeeded'],
+  );
   t.same(await formsOfApi(), [], 'the API has no form left');
   await checkAccessible(t, p, 'project settings after the purge');
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { INSIGHT_KINDS, insightPageUrl, kindLabel, kindOf } from '../../console/src/queries/kinds.js';
 import type { UrlParams } from '../../console/src/queries/codec.js';
 import { QUERIES } from '../../server/queries/index.js';
-import { packageRoot } from '../../server/packageRoot.js';
+import { packageRoot } from '../../server/ground/packageRoot.js';
 
 const TODAY = '2026-03-31';
 const codecOf = (kind: string) => kindOf(kind)!.codec;
@@ -51,14 +51,24 @@ t.test('funnel: steps with empty slots, filters on step 1, breakdown, compare, r
     },
   );
   // Unpicked steps are empty items: kept, in place.
-  roundTrip(t, 'funnel', { steps: '~signup~', range: 'last_7_days', window: '336', count_by: 'totals' }, {
-    steps: [{ event: '' }, { event: 'signup' }, { event: '' }],
-    date_from: '2026-03-25',
-    date_to: '2026-03-31',
-    window_hours: 336,
-    count_by: 'totals',
-  });
-  roundTrip(t, 'funnel', { steps: '', range: 'last_30_days', window: '336', count_by: 'actors' }, { steps: [{ event: '' }], date_from: '2026-03-02', date_to: TODAY, window_hours: 336, count_by: 'actors' });
+  roundTrip(
+    t,
+    'funnel',
+    { steps: '~signup~', range: 'last_7_days', window: '336', count_by: 'totals' },
+    {
+      steps: [{ event: '' }, { event: 'signup' }, { event: '' }],
+      date_from: '2026-03-25',
+      date_to: '2026-03-31',
+      window_hours: 336,
+      count_by: 'totals',
+    },
+  );
+  roundTrip(
+    t,
+    'funnel',
+    { steps: '', range: 'last_30_days', window: '336', count_by: 'actors' },
+    { steps: [{ event: '' }], date_from: '2026-03-02', date_to: TODAY, window_hours: 336, count_by: 'actors' },
+  );
   // Items holding the list's separator or escape survive.
   const escaped = stable(t, 'funnel', { steps: 'a!~b~c!!' });
   t.strictSame(escaped.steps, [{ event: 'a~b' }, { event: 'c!' }]);
@@ -73,7 +83,16 @@ t.test('retention: events, periods by granularity, value, compare, filters', asy
     t,
     'retention',
     { start: 'signup', return: 'report_viewed', ...FIXED, granularity: 'week', periods: '6', value: 'paid_conversion', compare: 'previous', filter: 'props.plan|in|pro,team' },
-    { start_event: 'signup', return_event: 'report_viewed', granularity: 'week', periods: 6, value: 'paid_conversion', ...FIXED_BODY, filters: [{ field: 'props.plan', op: 'in', value: ['pro', 'team'] }], compare: { period: 'previous' } },
+    {
+      start_event: 'signup',
+      return_event: 'report_viewed',
+      granularity: 'week',
+      periods: 6,
+      value: 'paid_conversion',
+      ...FIXED_BODY,
+      filters: [{ field: 'props.plan', op: 'in', value: ['pro', 'team'] }],
+      compare: { period: 'previous' },
+    },
   );
   // 14 days and a week of periods unless named; 4 periods by the week.
   t.match(stable(t, 'retention', { start: 'signup' }), { return_event: 'any', granularity: 'day', periods: 7, value: 'actors', date_from: '2026-03-18', date_to: TODAY });
@@ -92,10 +111,18 @@ t.test('segmentation: event, metric, interval, group by, compare, filters', asyn
       ...FIXED_BODY,
       group_by: { property: 'props.path' },
       compare: { period: 'previous' },
-      filters: [{ field: 'props.n', op: 'gt', value: 5 }, { field: 'props.ref', op: 'not_exists' }],
+      filters: [
+        { field: 'props.n', op: 'gt', value: 5 },
+        { field: 'props.ref', op: 'not_exists' },
+      ],
     },
   );
-  roundTrip(t, 'segmentation', { event: 'any', metric: 'events', interval: 'day', range: 'yesterday' }, { event: 'any', metric: 'events', interval: 'day', date_from: '2026-03-30', date_to: '2026-03-30' });
+  roundTrip(
+    t,
+    'segmentation',
+    { event: 'any', metric: 'events', interval: 'day', range: 'yesterday' },
+    { event: 'any', metric: 'events', interval: 'day', date_from: '2026-03-30', date_to: '2026-03-30' },
+  );
   // The chart kind is the page's own: no body has it, no saved link carries it.
   t.strictSame(codecOf('segmentation').toRequest({ chart: 'bar' }, TODAY), codecOf('segmentation').toRequest({}, TODAY));
 });
@@ -113,7 +140,19 @@ t.test('paths: direction with its start or end, numbers, excluded events with em
   roundTrip(
     t,
     'paths',
-    { event: '/pricing', direction: 'after', depth: '4', mode: 'session', end: 'signup', min_count: '3', top_n: '10', exclude: 'pp.scroll_depth~~pp.click', breakdown: 'props.utm_source', ...FIXED, filter: 'props.path|starts_with|/docs' },
+    {
+      event: '/pricing',
+      direction: 'after',
+      depth: '4',
+      mode: 'session',
+      end: 'signup',
+      min_count: '3',
+      top_n: '10',
+      exclude: 'pp.scroll_depth~~pp.click',
+      breakdown: 'props.utm_source',
+      ...FIXED,
+      filter: 'props.path|starts_with|/docs',
+    },
     {
       ...FIXED_BODY,
       selected_event: '/pricing',
@@ -128,37 +167,52 @@ t.test('paths: direction with its start or end, numbers, excluded events with em
       breakdown: { property: 'props.utm_source', limit: 5 },
     },
   );
-  roundTrip(t, 'paths', { event: 'signup', direction: 'before', depth: '5', start: '/home', min_count: '1', top_n: '20', range: 'last_30_days' }, {
-    date_from: '2026-03-02',
-    date_to: TODAY,
-    selected_event: 'signup',
-    direction: 'before',
-    depth: 5,
-    mode: 'actor',
-    min_count: 1,
-    top_n: 20,
-    start_event: '/home',
-  });
+  roundTrip(
+    t,
+    'paths',
+    { event: 'signup', direction: 'before', depth: '5', start: '/home', min_count: '1', top_n: '20', range: 'last_30_days' },
+    {
+      date_from: '2026-03-02',
+      date_to: TODAY,
+      selected_event: 'signup',
+      direction: 'before',
+      depth: 5,
+      mode: 'actor',
+      min_count: 1,
+      top_n: 20,
+      start_event: '/home',
+    },
+  );
   // A start before the anchor means nothing after it: the body leaves it out.
   t.notOk('start_event' in codecOf('paths').toRequest({ direction: 'after', start: '/home' }, TODAY), 'no start when routes go after');
   t.match(stable(t, 'paths', {}), { selected_event: 'pp.page_view', direction: 'after', depth: 5, mode: 'actor', min_count: 1, top_n: 20 });
 });
 
 t.test('correlations and activation drivers', async (t) => {
-  roundTrip(t, 'correlations', { target: 'purchase', ...FIXED, min_n: '10', managed: 'include', filter: 'props.plan|eq|pro' }, {
-    target_event: 'purchase',
-    ...FIXED_BODY,
-    min_n: 10,
-    exclude_managed: false,
-    filters: [{ field: 'props.plan', op: 'eq', value: 'pro' }],
-  });
+  roundTrip(
+    t,
+    'correlations',
+    { target: 'purchase', ...FIXED, min_n: '10', managed: 'include', filter: 'props.plan|eq|pro' },
+    {
+      target_event: 'purchase',
+      ...FIXED_BODY,
+      min_n: 10,
+      exclude_managed: false,
+      filters: [{ field: 'props.plan', op: 'eq', value: 'pro' }],
+    },
+  );
   roundTrip(t, 'correlations', { target: 'purchase', range: 'last_7_days', min_n: '5' }, { target_event: 'purchase', date_from: '2026-03-25', date_to: TODAY, min_n: 5, exclude_managed: true });
-  roundTrip(t, 'activation-drivers', { anchor: 'signup', outcome: 'report_viewed', from_day: '14', to_day: '42', ...FIXED, filter: 'segment:2' }, {
-    ...FIXED_BODY,
-    anchor_event: 'signup',
-    outcome: { event: 'report_viewed', from_day: 14, to_day: 42 },
-    filters: ['segment:2'],
-  });
+  roundTrip(
+    t,
+    'activation-drivers',
+    { anchor: 'signup', outcome: 'report_viewed', from_day: '14', to_day: '42', ...FIXED, filter: 'segment:2' },
+    {
+      ...FIXED_BODY,
+      anchor_event: 'signup',
+      outcome: { event: 'report_viewed', from_day: 14, to_day: 42 },
+      filters: ['segment:2'],
+    },
+  );
   // 60 days unless dated.
   t.match(stable(t, 'activation-drivers', { anchor: 'signup', outcome: 'x' }), { date_from: '2026-01-31', date_to: TODAY, outcome: { from_day: 7, to_day: 28 } });
 });

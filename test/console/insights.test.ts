@@ -11,7 +11,19 @@ import { createTenant, login, TEST_PASSWORD } from '../support/factories.js';
 import { launchChromium } from '../support/chromium.js';
 import { ROOMY_LIMITS } from '../auth/authTestKit.js';
 import { loadDemoData } from '../../server/demo/loadDemoData.js';
-import { addressBuilt, answeredQuery, askQuery, checkAccessible, checkClean, chooseWithKeyboard, openFromNavigation, recordQueries, signedInConsole, tabTo, daysBefore as daysBeforeDate } from './consoleKit.js';
+import {
+  addressBuilt,
+  answeredQuery,
+  askQuery,
+  checkAccessible,
+  checkClean,
+  chooseWithKeyboard,
+  openFromNavigation,
+  recordQueries,
+  signedInConsole,
+  tabTo,
+  daysBefore as daysBeforeDate,
+} from './consoleKit.js';
 import { eventually } from '../support/eventually.js';
 
 const server: TestServer = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });
@@ -36,9 +48,11 @@ const inWords = (name: string) => (name === '$none' ? 'not set' : name === '$oth
 const numberIn = (text: string | null): number => Number((text ?? '').replace(/[^\d.-]/g, ''));
 
 async function columnOf(testId: string, column: number): Promise<number[]> {
-  return page.getByTestId(testId).locator('tbody tr').evaluateAll((rows, c) => rows.map((r) => Number((r.children[c]!.textContent ?? '').replace(/[^\d.-]/g, ''))), column);
+  return page
+    .getByTestId(testId)
+    .locator('tbody tr')
+    .evaluateAll((rows, c) => rows.map((r) => Number((r.children[c]!.textContent ?? '').replace(/[^\d.-]/g, ''))), column);
 }
-
 
 const stepsOf = (body: { steps: Array<{ event: string }> }) => body.steps.map((s) => s.event);
 const stepSelect = (n: number) => page.getByLabel(`Step ${n}`, { exact: true });
@@ -46,7 +60,11 @@ const stepSelect = (n: number) => page.getByLabel(`Step ${n}`, { exact: true });
 /** The funnel's drawn step counts equal the API's answer to the body the page sent. */
 async function checkFunnel(t: Test, body: any): Promise<any> {
   const expected = await ask('funnel', body);
-  t.same(await columnOf('funnel-table', 1), expected.steps.map((s: { count: number }) => s.count), 'people at each step');
+  t.same(
+    await columnOf('funnel-table', 1),
+    expected.steps.map((s: { count: number }) => s.count),
+    'people at each step',
+  );
   return expected;
 }
 
@@ -63,7 +81,11 @@ t.test('activity: the tiles and the 30-day trend', async (t) => {
   t.ok(expected.mau > 100, `the demo data gives the project activity (${expected.mau} monthly)`);
   const trend = await ask('segmentation', { event: 'any', metric: 'uniques', interval: 'day', date_from: daysBefore(29), date_to: today });
   const drawn = await page.locator('.chart-data tbody tr').evaluateAll((rows) => rows.map((r) => [r.children[0]!.getAttribute('data-bucket'), Number(r.children[1]!.textContent)]));
-  t.same(drawn, trend.series[0].points.map((p: { bucket: string; value: number }) => [p.bucket, p.value]), 'every day of the trend');
+  t.same(
+    drawn,
+    trend.series[0].points.map((p: { bucket: string; value: number }) => [p.bucket, p.value]),
+    'every day of the trend',
+  );
   await checkAccessible(t, page, 'activity');
 });
 
@@ -71,7 +93,11 @@ t.test('funnel with the mouse: two steps, a third added, breakdown, compare, a f
   await openFromNavigation(page, 'Funnels');
   await page.getByText('Choose at least two steps').waitFor();
   await stepSelect(1).selectOption('pp.page_view');
-  await eventually('step 1 in the URL', async () => page.url(), (u) => u.includes('steps=pp.page_view~'));
+  await eventually(
+    'step 1 in the URL',
+    async () => page.url(),
+    (u) => u.includes('steps=pp.page_view~'),
+  );
   t.equal(await stepSelect(2).inputValue(), '', 'choosing step 1 keeps step 2, still to choose');
   await stepSelect(2).selectOption('pp.form_start');
   t.equal(await stepSelect(1).inputValue(), 'pp.page_view', 'choosing step 2 leaves step 1 where it was');
@@ -91,22 +117,34 @@ t.test('funnel with the mouse: two steps, a third added, breakdown, compare, a f
     'operators read as words, not codes',
   );
   const fields = await page.getByLabel('Filter 1 field').evaluate((el) => [...el.children].map((c) => (c.tagName === 'OPTGROUP' ? `group:${(c as any).label}` : (c as any).value)));
-  t.notOk(fields.some((f) => /^props\.(x|y|vw|vh|ox|oy|fixed)$/.test(f)), 'the click geometry is not among the fields');
-  t.same(
-    await page.getByLabel('Conversion window').locator('option').allTextContents(),
-    ['1 hour', '1 day', '3 days', '7 days', '14 days', '30 days'],
-    'one day, not "1 days"',
+  t.notOk(
+    fields.some((f) => /^props\.(x|y|vw|vh|ox|oy|fixed)$/.test(f)),
+    'the click geometry is not among the fields',
   );
+  t.same(await page.getByLabel('Conversion window').locator('option').allTextContents(), ['1 hour', '1 day', '3 days', '7 days', '14 days', '30 days'], 'one day, not "1 days"');
   await page.getByLabel('Filter 1 operator').selectOption('starts_with');
   await page.getByLabel('Filter 1 value').fill('/pricing');
   await page.getByLabel('Filter 1 value').press('Enter');
 
-  const want = { steps: [{ event: 'pp.page_view', filters: [{ field: 'path', op: 'starts_with', value: '/pricing' }] }, { event: 'pp.form_start' }, { event: 'signup' }, { event: 'purchase' }], date_from: from, date_to: today, breakdown: { property: 'props.method' }, compare: { period: 'previous' } };
+  const want = {
+    steps: [{ event: 'pp.page_view', filters: [{ field: 'path', op: 'starts_with', value: '/pricing' }] }, { event: 'pp.form_start' }, { event: 'signup' }, { event: 'purchase' }],
+    date_from: from,
+    date_to: today,
+    breakdown: { property: 'props.method' },
+    compare: { period: 'previous' },
+  };
   const body = await answeredQuery(page, sent, 'funnel', (b) => stepsOf(b).length === 4 && b.steps[0].filters?.[0]?.value === '/pricing' && !!b.compare && !!b.breakdown && b.date_from === from);
   t.match(body, want, 'the query the controls describe');
   const expected = await checkFunnel(t, body);
-  t.same(await columnOf('funnel-table', 6), expected.compare.steps.map((s: { count: number }) => s.count), 'the previous period');
-  const rows = await page.getByTestId('funnel-breakdown').locator('tbody tr').evaluateAll((trs) => trs.map((r) => [...r.children].map((c) => c.textContent ?? '')));
+  t.same(
+    await columnOf('funnel-table', 6),
+    expected.compare.steps.map((s: { count: number }) => s.count),
+    'the previous period',
+  );
+  const rows = await page
+    .getByTestId('funnel-breakdown')
+    .locator('tbody tr')
+    .evaluateAll((trs) => trs.map((r) => [...r.children].map((c) => c.textContent ?? '')));
   t.same(
     rows.map((r) => [r[0], ...r.slice(1, -1).map((v) => Number(v.replace(/,/g, '')))]),
     expected.breakdown.map((b: { name: string; steps: Array<{ count: number }> }) => [inWords(b.name), ...b.steps.map((s) => s.count)]),
@@ -159,11 +197,24 @@ t.test('retention: the grid, cell by cell', async (t) => {
   t.match(body, { start_event: 'signup', return_event: 'report_viewed', granularity: 'day', periods: 7, value: 'actors', date_from: daysBefore(13), date_to: today });
   await page.getByTestId('retention-grid').waitFor();
   const expected = await ask('retention', body);
-  const drawn = await page.getByTestId('retention-grid').locator('tbody tr').evaluateAll((rows) =>
-    rows.map((r) => ({ cohort: r.children[0]!.getAttribute('data-cohort'), size: Number(r.children[1]!.textContent!.replace(/,/g, '')), values: [...r.querySelectorAll('td.cell')].map((c) => (c.getAttribute('data-value') === '' ? null : Number(c.getAttribute('data-value')))) })),
+  const drawn = await page
+    .getByTestId('retention-grid')
+    .locator('tbody tr')
+    .evaluateAll((rows) =>
+      rows.map((r) => ({
+        cohort: r.children[0]!.getAttribute('data-cohort'),
+        size: Number(r.children[1]!.textContent!.replace(/,/g, '')),
+        values: [...r.querySelectorAll('td.cell')].map((c) => (c.getAttribute('data-value') === '' ? null : Number(c.getAttribute('data-value')))),
+      })),
+    );
+  t.same(
+    drawn,
+    expected.cohorts.map((c: { cohort: string; size: number; values: Array<number | null> }) => ({ cohort: c.cohort, size: c.size, values: c.values })),
   );
-  t.same(drawn, expected.cohorts.map((c: { cohort: string; size: number; values: Array<number | null> }) => ({ cohort: c.cohort, size: c.size, values: c.values })));
-  t.ok(expected.cohorts.some((c: { size: number }) => c.size > 0), 'cohorts with people');
+  t.ok(
+    expected.cohorts.some((c: { size: number }) => c.size > 0),
+    'cohorts with people',
+  );
   await checkAccessible(t, page, 'retention');
 });
 
@@ -182,7 +233,11 @@ t.test('segmentation: every bucket of every group', async (t) => {
   await page.locator('.chart-data tbody tr').first().waitFor();
   const expected = await ask('segmentation', body);
   const header = await page.locator('.chart-data thead th').allTextContents();
-  t.same(header.slice(1), expected.series.map((s: { name: string }) => inWords(s.name)), 'one series per group, the markers in words');
+  t.same(
+    header.slice(1),
+    expected.series.map((s: { name: string }) => inWords(s.name)),
+    'one series per group, the markers in words',
+  );
   const drawn = await page.locator('.chart-data tbody tr').evaluateAll((rows) => rows.map((r) => [...r.children].slice(1).map((c) => (c.textContent === '' ? null : Number(c.textContent)))));
   const want = expected.series[0].points.map((_: unknown, i: number) => expected.series.map((s: { points: Array<{ value: number | null }> }) => s.points[i]!.value));
   t.same(drawn, want);
@@ -216,7 +271,11 @@ t.test('lifecycle: new, returning, resurrecting and dormant per week', async (t)
   await page.getByTestId('lifecycle-table').waitFor();
   const expected = await ask('lifecycle', body);
   for (const [i, key] of ['new', 'returning', 'resurrecting', 'dormant'].entries()) {
-    t.same(await columnOf('lifecycle-table', i + 1), expected.buckets.map((b: Record<string, number>) => b[key]), key);
+    t.same(
+      await columnOf('lifecycle-table', i + 1),
+      expected.buckets.map((b: Record<string, number>) => b[key]),
+      key,
+    );
   }
   await checkAccessible(t, page, 'lifecycle');
 });
@@ -228,8 +287,14 @@ t.test('stickiness: people by active days', async (t) => {
   const body = await answeredQuery(page, sent, 'stickiness', (b) => b.event === 'report_viewed' && b.date_from === daysBefore(89));
   await page.getByTestId('stickiness-table').waitFor();
   const expected = await ask('stickiness', body);
-  t.same(await columnOf('stickiness-table', 1), expected.distribution.map((d: { actors: number }) => d.actors));
-  t.ok(expected.distribution.some((d: { actors: number }) => d.actors > 0), 'people came back on several days');
+  t.same(
+    await columnOf('stickiness-table', 1),
+    expected.distribution.map((d: { actors: number }) => d.actors),
+  );
+  t.ok(
+    expected.distribution.some((d: { actors: number }) => d.actors > 0),
+    'people came back on several days',
+  );
   await checkAccessible(t, page, 'stickiness');
 });
 

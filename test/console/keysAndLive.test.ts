@@ -36,7 +36,10 @@ t.test('issue a browser token, install the snippet, watch the events arrive', as
   t.match(value, /^pp_bt_[A-Za-z0-9]{8}/, 'the value is shown once');
   const token = (await login(server, owner.email, TEST_PASSWORD)).token!;
   const listed = await server.request('GET', `/api/v1/projects/${project.id}/keys`, { token });
-  t.same(listed.body.items.map((k: { name: string; type: string; domains: string[] }) => [k.name, k.type, k.domains]), [['Marketing site', 'browser', ['127.0.0.1']]]);
+  t.same(
+    listed.body.items.map((k: { name: string; type: string; domains: string[] }) => [k.name, k.type, k.domains]),
+    [['Marketing site', 'browser', ['127.0.0.1']]],
+  );
   await page.locator('table').getByText('Marketing site').waitFor();
   t.notOk(JSON.stringify(listed.body).includes(value), 'the API never lists the value');
 
@@ -78,4 +81,3 @@ t.test('issue a browser token, install the snippet, watch the events arrive', as
   t.equal(after.body.items[0].status, 'revoked', 'revoked from the page');
   checkClean(t, tab);
 });
-

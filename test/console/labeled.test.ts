@@ -34,7 +34,12 @@ const TRIAL = { tag: 'button', id: 'start-trial', classes: ['cta'], nth_child: 2
 const HERO = { tag: 'div', classes: ['hero'], nth_child: 1 };
 const BODY = { tag: 'body', nth_child: 2 };
 const click = (days: number, minute: number, who: string, url: string, elements: Record<string, unknown>[]): SeedEvent => ({
-  event: 'pp.click', ts: daysAgo(days, minute), anonymous_id: who, session_id: `s-${who}`, url, elements,
+  event: 'pp.click',
+  ts: daysAgo(days, minute),
+  anonymous_id: who,
+  session_id: `s-${who}`,
+  url,
+  elements,
 });
 
 await seedEvents(server, project.id, [
@@ -65,7 +70,11 @@ async function ruleNamed(name: string): Promise<any> {
 
 /** The count the editor shows once its preview has answered, as a number. */
 const shownCount = (p: Page) =>
-  eventually('the preview', async () => ({ state: await p.getByTestId('preview').getAttribute('data-state'), count: await p.getByTestId('preview').getAttribute('data-count') }), (s) => s.state === 'ready').then((s) => Number(s.count));
+  eventually(
+    'the preview',
+    async () => ({ state: await p.getByTestId('preview').getAttribute('data-state'), count: await p.getByTestId('preview').getAttribute('data-count') }),
+    (s) => s.state === 'ready',
+  ).then((s) => Number(s.count));
 
 /** What a row of the list says of a rule: its first cells, state and derivation, read at once (the row may leave meanwhile). */
 async function rowOf(p: Page, name: string) {
@@ -85,7 +94,12 @@ async function rowOf(p: Page, name: string) {
 
 /** Waits until the list shows the rule in `state` with a finished derivation, and returns the row. */
 const settledRow = (p: Page, name: string, state: string) =>
-  eventually(`${name} ${state} and derived`, () => rowOf(p, name), (r) => r?.state === state && r.job === 'succeeded', 30_000).then((r) => r!);
+  eventually(
+    `${name} ${state} and derived`,
+    () => rowOf(p, name),
+    (r) => r?.state === state && r.job === 'succeeded',
+    30_000,
+  ).then((r) => r!);
 
 const browser = await launchChromium();
 t.teardown(() => browser.close());
@@ -112,19 +126,39 @@ t.test('an analyst creates a rule in the editor: the live count is the API previ
   await page.getByLabel('Selector', { exact: true }).fill(selectorOnly.selector);
   const all = await previewCount(selectorOnly);
   t.equal(all, 7, 'the button and the label inside it, on both pages, in the last 30 days');
-  t.equal(await eventually('the selector count', () => shownCount(page), (n) => n === all), all, 'the count is the API preview of the same conditions');
+  t.equal(
+    await eventually(
+      'the selector count',
+      () => shownCount(page),
+      (n) => n === all,
+    ),
+    all,
+    'the count is the API preview of the same conditions',
+  );
   t.equal(await page.getByTestId('preview').textContent(), `${all} matching events in the last 30 days`);
 
   const full = { ...selectorOnly, url_pattern: '/pricing', attributes: [{ name: 'data-pp-name', op: 'eq', value: 'trial' }] };
   await page.getByLabel('URL pattern').fill(full.url_pattern);
   await page.getByRole('button', { name: 'Add an attribute condition' }).click();
-  await eventually('the incomplete row', () => page.getByTestId('preview').getAttribute('data-state'), (state) => state === 'incomplete');
+  await eventually(
+    'the incomplete row',
+    () => page.getByTestId('preview').getAttribute('data-state'),
+    (state) => state === 'incomplete',
+  );
   t.equal(await page.getByTestId('preview').textContent(), 'Complete the attribute conditions to count the matching events.', 'an empty attribute row is not counted');
   await page.getByLabel('Attribute 1', { exact: true }).fill('data-pp-name');
   await page.getByLabel('Attribute 1 value').fill('trial');
   const onPricing = await previewCount(full);
   t.equal(onPricing, 6, 'the pricing page only');
-  t.equal(await eventually('the narrowed count', () => shownCount(page), (n) => n === onPricing), onPricing, 'the count follows the conditions');
+  t.equal(
+    await eventually(
+      'the narrowed count',
+      () => shownCount(page),
+      (n) => n === onPricing,
+    ),
+    onPricing,
+    'the count follows the conditions',
+  );
 
   await page.getByLabel('Attribute 1 comparison').selectOption('exists');
   t.equal(await page.getByLabel('Attribute 1 value').count(), 0, 'no value for "is present"');
@@ -135,10 +169,25 @@ t.test('an analyst creates a rule in the editor: the live count is the API previ
   t.equal(await page.getByLabel('Element text').count(), 0, 'nor text');
   t.equal(await page.getByRole('group', { name: 'Attribute conditions' }).count(), 0, 'nor attributes');
   const views = await previewCount({ base_event: 'pp.page_view', url_pattern: '/pricing' });
-  t.equal(await eventually('the page view count', () => shownCount(page), (n) => n === views), views, 'page views counted by their page alone');
+  t.equal(
+    await eventually(
+      'the page view count',
+      () => shownCount(page),
+      (n) => n === views,
+    ),
+    views,
+    'page views counted by their page alone',
+  );
   await page.getByLabel('Base event').selectOption('pp.click');
   t.equal(await page.getByLabel('Selector', { exact: true }).inputValue(), full.selector, 'the conditions come back');
-  t.equal(await eventually('the count again', () => shownCount(page), (n) => n === onPricing), onPricing);
+  t.equal(
+    await eventually(
+      'the count again',
+      () => shownCount(page),
+      (n) => n === onPricing,
+    ),
+    onPricing,
+  );
 
   await page.getByLabel('Event name', { exact: true }).fill('start_trial');
   await page.getByLabel('Display name').fill('Start trial');
@@ -193,7 +242,11 @@ t.test('a rule opens from the list for editing', async (t) => {
   await page.getByRole('button', { name: 'Save the rule' }).click();
   await page.waitForURL((u) => u.pathname === base);
   const after = await ruleNamed('start_trial');
-  t.match(after, { display_name: 'Trial started', description: null, selector: before.selector, url_pattern: before.url_pattern, attributes: before.attributes }, 'replaced: the display name changed, the emptied description gone, the conditions kept');
+  t.match(
+    after,
+    { display_name: 'Trial started', description: null, selector: before.selector, url_pattern: before.url_pattern, attributes: before.attributes },
+    'replaced: the display name changed, the emptied description gone, the conditions kept',
+  );
   const row = await settledRow(page, 'start_trial', 'active');
   t.same(row.cells, ['start_trial', 'Trial started', 'pp.click']);
   t.equal(row.derived, String(after.labeled_events));
@@ -206,12 +259,23 @@ t.test('a taken event name is refused at its field', async (t) => {
   await page.getByLabel('Event name', { exact: true }).fill('start_trial');
   const nav = await previewCount({ base_event: 'pp.click', selector: 'a.nav' });
   t.equal(nav, 3);
-  t.equal(await eventually('the nav count', () => shownCount(page), (n) => n === nav), nav);
+  t.equal(
+    await eventually(
+      'the nav count',
+      () => shownCount(page),
+      (n) => n === nav,
+    ),
+    nav,
+  );
   await page.getByRole('button', { name: 'Create the rule' }).click();
   const refused = await rulesApi('POST', '', analystToken, { base_event: 'pp.click', selector: 'a.nav', event_name: 'start_trial' });
   t.equal(refused.status, 409);
   const name = page.getByLabel('Event name', { exact: true });
-  await eventually('the field marked', () => name.getAttribute('aria-invalid'), (v) => v === 'true');
+  await eventually(
+    'the field marked',
+    () => name.getAttribute('aria-invalid'),
+    (v) => v === 'true',
+  );
   const problemId = (await name.getAttribute('aria-describedby'))!.split(' ').find((id) => id.endsWith('-problem'))!;
   t.equal(await page.locator(`[id="${problemId}"]`).textContent(), refused.body.error.message, 'the server’s message, under the event name');
   t.equal(new URL(page.url()).pathname, `${base}/new`, 'still editing');
@@ -231,7 +295,11 @@ t.test('every field a refusal names is marked', async (t) => {
   const messages = Object.fromEntries(refused.body.error.details.errors.map((e: any) => [e.field, e.message]));
   t.same(Object.keys(messages), ['selector', 'attributes[0].value'], 'the API names both');
   const selector = page.getByLabel('Selector', { exact: true });
-  await eventually('the selector marked', () => selector.getAttribute('aria-invalid'), (v) => v === 'true');
+  await eventually(
+    'the selector marked',
+    () => selector.getAttribute('aria-invalid'),
+    (v) => v === 'true',
+  );
   const selectorProblem = (await selector.getAttribute('aria-describedby'))!.split(' ').find((id) => id.endsWith('-problem'))!;
   t.equal(await page.locator(`[id="${selectorProblem}"]`).textContent(), messages.selector, 'the selector’s problem under it');
   const value = page.getByLabel('Attribute 1 value');
@@ -246,7 +314,14 @@ t.test('saving a rule that matches nothing asks first', async (t) => {
   await page.getByLabel('Selector', { exact: true }).fill('button#nothing-here');
   await page.getByLabel('Event name', { exact: true }).fill('nothing_yet');
   t.equal(await previewCount({ base_event: 'pp.click', selector: 'button#nothing-here' }), 0);
-  t.equal(await eventually('a zero count', () => shownCount(page), (n) => n === 0), 0);
+  t.equal(
+    await eventually(
+      'a zero count',
+      () => shownCount(page),
+      (n) => n === 0,
+    ),
+    0,
+  );
   t.equal(await page.getByTestId('preview').textContent(), '0 matching events in the last 30 days');
 
   await page.getByRole('button', { name: 'Create the rule' }).click();
@@ -264,8 +339,15 @@ t.test('saving a rule that matches nothing asks first', async (t) => {
   t.match(await ruleNamed('nothing_yet'), { selector: 'button#nothing-here', state: 'active' }, 'saved once confirmed');
   const row = await settledRow(page, 'nothing_yet', 'active');
   t.equal(row.derived, '0');
-  const names = await page.getByTestId('labeled-rules').locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-event-name')));
-  t.same(names, (await rulesApi('GET', '')).body.items.map((r: any) => r.event_name), 'in the API’s order, by event name');
+  const names = await page
+    .getByTestId('labeled-rules')
+    .locator('tbody tr')
+    .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-event-name')));
+  t.same(
+    names,
+    (await rulesApi('GET', '')).body.items.map((r: any) => r.event_name),
+    'in the API’s order, by event name',
+  );
   checkClean(t, tab);
 });
 
@@ -276,7 +358,14 @@ t.test('a viewer reads the rules without actions', async (t) => {
   await other.page.getByTestId('labeled-rules').waitFor();
   const rows = await other.page.getByTestId('labeled-rules').locator('tbody tr').count();
   t.equal(rows, 2, 'both rules');
-  t.equal(await other.page.getByRole('button').filter({ hasText: /^(Disable|Enable|Delete)$/ }).count(), 0, 'no disable, enable or delete');
+  t.equal(
+    await other.page
+      .getByRole('button')
+      .filter({ hasText: /^(Disable|Enable|Delete)$/ })
+      .count(),
+    0,
+    'no disable, enable or delete',
+  );
   t.equal(await other.page.getByRole('link', { name: 'New rule' }).count(), 0, 'no new rule');
   t.equal(await other.page.getByTestId('labeled-rules').getByRole('link').count(), 0, 'rules do not open the editor');
   await checkAccessible(t, other.page, 'rules list for a viewer');
@@ -319,12 +408,25 @@ t.test('the picker: the site opens with the token, and a capture fills the edito
   t.equal(await page.getByLabel('URL pattern').inputValue(), answer.url_pattern, 'the page too');
   t.equal(await page.getByLabel('Element text').inputValue(), answer.text, 'and, for a click, the text');
   t.same(
-    [await page.getByTestId('picked-tag').textContent(), await page.getByTestId('picked-id').textContent(), await page.getByTestId('picked-classes').textContent(), await page.getByTestId('picked-text').textContent()],
+    [
+      await page.getByTestId('picked-tag').textContent(),
+      await page.getByTestId('picked-id').textContent(),
+      await page.getByTestId('picked-classes').textContent(),
+      await page.getByTestId('picked-text').textContent(),
+    ],
     [answer.element.tag, answer.element.id, answer.element.classes.join(' '), answer.text],
     'the picked element shown for confirmation',
   );
   const pickedCount = await previewCount({ base_event: 'pp.click', selector: answer.selector, url_pattern: answer.url_pattern, match_text: answer.text });
-  t.equal(await eventually('the picked count', () => shownCount(page), (n) => n === pickedCount), pickedCount, 'counted like any conditions');
+  t.equal(
+    await eventually(
+      'the picked count',
+      () => shownCount(page),
+      (n) => n === pickedCount,
+    ),
+    pickedCount,
+    'counted like any conditions',
+  );
   await checkAccessible(t, page, 'editor with a picked element');
 
   await page.reload();
@@ -348,9 +450,18 @@ t.test('deleting a rule asks first, then the rule leaves the list', async (t) =>
 
   await page.getByRole('button', { name: 'Delete start_trial' }).click();
   await dialog.getByRole('button', { name: 'Delete the rule' }).click();
-  await eventually('the row to go', () => rowOf(page, 'start_trial'), (r) => r === undefined, 30_000);
+  await eventually(
+    'the row to go',
+    () => rowOf(page, 'start_trial'),
+    (r) => r === undefined,
+    30_000,
+  );
   t.equal((await rulesApi('GET', `/${rule.id}`)).status, 404, 'the rule is gone');
-  t.same((await rulesApi('GET', '')).body.items.map((r: any) => r.event_name), ['nothing_yet'], 'the other rule stays');
+  t.same(
+    (await rulesApi('GET', '')).body.items.map((r: any) => r.event_name),
+    ['nothing_yet'],
+    'the other rule stays',
+  );
   t.equal(await page.getByTestId('labeled-rules').locator('tbody tr').count(), 1, 'as the list shows');
   checkClean(t, tab);
 });

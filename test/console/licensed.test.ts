@@ -42,7 +42,10 @@ t.test('funnel: who dropped off after step 2', async (t) => {
   await page.getByTestId('dropped-actors').waitFor();
   const expected = await ask('funnel', { steps: [{ event: 'pp.page_view' }, { event: 'pp.form_start' }, { event: 'signup' }], date_from: from, date_to: today, dropped_at_step: 2 });
   const drawn = await page.getByTestId('dropped-actors').locator('code').allTextContents();
-  t.same(drawn, expected.dropped.actors.map((a: { actor_id: string }) => a.actor_id));
+  t.same(
+    drawn,
+    expected.dropped.actors.map((a: { actor_id: string }) => a.actor_id),
+  );
   t.ok(drawn.length > 0, `people dropped off (${drawn.length} on the first page)`);
   await checkAccessible(t, page, 'funnel with drill-down');
 });
@@ -56,16 +59,32 @@ t.test('retention: the people of a cell', async (t) => {
   await grid.waitFor();
   // The first cell after period 0 with somebody in it, once the grid draws the answer built.
   const readCells = () =>
-    grid.locator('tbody tr').evaluateAll((rows) =>
-      rows.flatMap((r) => [...r.querySelectorAll('td.cell')].map((c, period) => ({ cohort: r.querySelector('th')!.getAttribute('data-cohort')!, period, value: Number(c.getAttribute('data-value') || 0) }))),
-    );
+    grid
+      .locator('tbody tr')
+      .evaluateAll((rows) =>
+        rows.flatMap((r) =>
+          [...r.querySelectorAll('td.cell')].map((c, period) => ({ cohort: r.querySelector('th')!.getAttribute('data-cohort')!, period, value: Number(c.getAttribute('data-value') || 0) })),
+        ),
+      );
   const cells = await eventually('a retention cell with people back', readCells, (all) => all.some((c) => c.period > 0 && c.value > 0), 20_000);
   const cell = cells.find((c) => c.period > 0 && c.value > 0)!;
   t.ok(cell, 'some people came back');
   await grid.locator(`tbody tr:has(th[data-cohort="${cell.cohort}"])`).locator('td.cell').nth(cell.period).getByRole('button').click();
   await page.getByTestId('cell-actors').waitFor();
-  const expected = await ask('retention/actors', { start_event: 'signup', return_event: 'any', granularity: 'day', periods: 7, date_from: from, date_to: today, cohort: cell.cohort, period: cell.period });
-  t.same(await page.getByTestId('cell-actors').locator('code').allTextContents(), expected.items.map((a: { actor_id: string }) => a.actor_id));
+  const expected = await ask('retention/actors', {
+    start_event: 'signup',
+    return_event: 'any',
+    granularity: 'day',
+    periods: 7,
+    date_from: from,
+    date_to: today,
+    cohort: cell.cohort,
+    period: cell.period,
+  });
+  t.same(
+    await page.getByTestId('cell-actors').locator('code').allTextContents(),
+    expected.items.map((a: { actor_id: string }) => a.actor_id),
+  );
 });
 
 t.test('filters saved as a segment, then the segment as the filter', async (t) => {

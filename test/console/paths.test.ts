@@ -58,7 +58,10 @@ interface Route {
 
 /** The routes table as drawn: rank, route, count, share. */
 function routesOnPage(p: Page): Promise<string[][]> {
-  return p.getByTestId('paths-routes').locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => (c.textContent ?? '').trim())));
+  return p
+    .getByTestId('paths-routes')
+    .locator('tbody tr')
+    .evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => (c.textContent ?? '').trim())));
 }
 
 /** The same rows from the API's answer, counts and shares as the page formats them. */
@@ -72,7 +75,11 @@ async function openPaths(p: Page, selected = 'pp.page_view'): Promise<void> {
     await p.getByLabel('Selected event or page').fill(selected);
     await p.getByLabel('Selected event or page').press('Enter');
   }
-  await eventually('the paths built', async () => new URL(p.url()).searchParams, (q) => q.get('range') === 'last_7_days' && (q.get('event') ?? 'pp.page_view') === selected);
+  await eventually(
+    'the paths built',
+    async () => new URL(p.url()).searchParams,
+    (q) => q.get('range') === 'last_7_days' && (q.get('event') ?? 'pp.page_view') === selected,
+  );
 }
 
 const selectedInUrl = () => new URL(page.url()).searchParams.get('event');
@@ -86,28 +93,64 @@ t.test('the routes after any page view, as the API answers them', async (t) => {
   t.same(await routesOnPage(page), routesOf(expected.routes), 'every route, its count and share');
   await page.locator('[data-testid=sankey][data-drawn=whole]').waitFor();
   const drawn = await page.locator('[data-testid=sankey] rect.sankey-node').evaluateAll((rects) => rects.map((r) => [Number(r.getAttribute('data-step')), r.getAttribute('data-item')]));
-  t.same(drawn, expected.sankey.nodes.map((n: { step: number; item: string }) => [n.step, n.item]), 'a bar per node of the graph, in the API order');
+  t.same(
+    drawn,
+    expected.sankey.nodes.map((n: { step: number; item: string }) => [n.step, n.item]),
+    'a bar per node of the graph, in the API order',
+  );
   t.equal(await page.locator('svg[role=img][aria-label^="Routes after pp.page_view"]').count(), 1, 'the graph is a labelled image');
-  t.ok(expected.sankey.nodes.some((n: { item: string }) => n.item === '$end'), 'some routes end within the steps');
-  t.ok(await page.locator('[data-testid=sankey] text', { hasText: 'Route ends' }).count() > 0, '$end is drawn as "Route ends"');
+  t.ok(
+    expected.sankey.nodes.some((n: { item: string }) => n.item === '$end'),
+    'some routes end within the steps',
+  );
+  t.ok((await page.locator('[data-testid=sankey] text', { hasText: 'Route ends' }).count()) > 0, '$end is drawn as "Route ends"');
   await checkAccessible(t, page, 'paths');
 });
 
 t.test('a node clicked, then one picked with the keyboard, anchors the query on its item', async (t) => {
   await page.locator('.sankey-pick[data-item="/pricing"]').first().click();
-  await eventually('the anchor in the URL', async () => selectedInUrl(), (e) => e === '/pricing');
+  await eventually(
+    'the anchor in the URL',
+    async () => selectedInUrl(),
+    (e) => e === '/pricing',
+  );
   t.equal(await page.getByLabel('Selected event or page').inputValue(), '/pricing', 'the field follows');
   const pricing = await ask('/pricing');
-  t.same(await eventually('the routes after /pricing', () => routesOnPage(page), (rows) => JSON.stringify(rows) === JSON.stringify(routesOf(pricing.routes))), routesOf(pricing.routes));
+  t.same(
+    await eventually(
+      'the routes after /pricing',
+      () => routesOnPage(page),
+      (rows) => JSON.stringify(rows) === JSON.stringify(routesOf(pricing.routes)),
+    ),
+    routesOf(pricing.routes),
+  );
   await page.locator('[data-testid=sankey][data-drawn=whole]').waitFor();
   t.equal(await page.locator('[data-testid=sankey] rect.sankey-node').count(), pricing.sankey.nodes.length, 'the graph redrawn');
 
   await page.locator('.sankey-pick[data-item="signup"]').first().focus();
   await page.keyboard.press('Enter');
-  await eventually('the keyboard anchor in the URL', async () => selectedInUrl(), (e) => e === 'signup');
+  await eventually(
+    'the keyboard anchor in the URL',
+    async () => selectedInUrl(),
+    (e) => e === 'signup',
+  );
   const signup = await ask('signup');
-  t.same(await eventually('the routes after signup', () => routesOnPage(page), (rows) => JSON.stringify(rows) === JSON.stringify(routesOf(signup.routes))), routesOf(signup.routes));
-  t.same(signup.routes.map((r: Route) => r.items), [['signup', '/users/42'], ['signup', '/users/7']], 'each user page its own item before any rule');
+  t.same(
+    await eventually(
+      'the routes after signup',
+      () => routesOnPage(page),
+      (rows) => JSON.stringify(rows) === JSON.stringify(routesOf(signup.routes)),
+    ),
+    routesOf(signup.routes),
+  );
+  t.same(
+    signup.routes.map((r: Route) => r.items),
+    [
+      ['signup', '/users/42'],
+      ['signup', '/users/7'],
+    ],
+    'each user page its own item before any rule',
+  );
 });
 
 t.test('a graph wider than the window shows its first screen, then all of it with its buttons', async (t) => {
@@ -129,7 +172,11 @@ t.test('a graph wider than the window shows its first screen, then all of it wit
   const firstScreen = (await narrow.evaluate('window.drawnNodes')) as number;
   t.ok(firstScreen > 0 && firstScreen < expected.sankey.nodes.length, `the first screen drew ${firstScreen} of ${expected.sankey.nodes.length} nodes`);
   const drawn = await narrow.locator('[data-testid=sankey] rect.sankey-node').evaluateAll((rects) => rects.map((r) => [Number(r.getAttribute('data-step')), r.getAttribute('data-item')]));
-  t.same(drawn, expected.sankey.nodes.map((n: { step: number; item: string }) => [n.step, n.item]), 'then every node');
+  t.same(
+    drawn,
+    expected.sankey.nodes.map((n: { step: number; item: string }) => [n.step, n.item]),
+    'then every node',
+  );
   const named = expected.sankey.nodes.filter((n: { item: string }) => n.item !== '$end' && n.item !== '$other');
   t.equal(await narrow.locator('.sankey-pick').count(), named.length, 'and a button on every named node');
 });
@@ -140,12 +187,26 @@ t.test('broken down by a property of the selected event, one segment at a time',
   await page.getByLabel('Segment').waitFor();
   const expected = await askQuery(server, token, project.id, 'paths', { ...QUERY, selected_event: 'pp.page_view', breakdown: { property: 'path', limit: 5 } });
   const segments = expected.breakdown as Array<{ name: string; units: number; routes: Route[] }>;
-  t.same(segments.map((g) => [g.name, g.units]), [['/home', 5], ['/blog', 1]], 'the first page of each person');
+  t.same(
+    segments.map((g) => [g.name, g.units]),
+    [
+      ['/home', 5],
+      ['/blog', 1],
+    ],
+    'the first page of each person',
+  );
   t.same(await page.getByLabel('Segment').locator('option').allTextContents(), ['all (6)', '/home (5)', '/blog (1)']);
   t.same(await routesOnPage(page), routesOf(expected.routes), 'all segments together first');
   await page.getByLabel('Segment').selectOption('/blog');
   const blog = segments.find((g) => g.name === '/blog')!;
-  t.same(await eventually('the /blog segment', () => routesOnPage(page), (rows) => JSON.stringify(rows) === JSON.stringify(routesOf(blog.routes))), routesOf(blog.routes));
+  t.same(
+    await eventually(
+      'the /blog segment',
+      () => routesOnPage(page),
+      (rows) => JSON.stringify(rows) === JSON.stringify(routesOf(blog.routes)),
+    ),
+    routesOf(blog.routes),
+  );
   t.equal(new URL(page.url()).searchParams.get('segment'), '/blog', 'in the URL');
   t.match(await page.getByTestId('paths-units').textContent(), '1 person ·');
 });
@@ -177,15 +238,30 @@ t.test('left out: a name from the list drops its item; text that names nothing i
   t.equal(new URL(page.url()).searchParams.get('exclude'), null, 'nothing left out');
   await field.fill('/docs');
   await field.press('Enter');
-  await eventually('/docs left out', async () => page.url(), (u) => new URL(u).searchParams.get('exclude') === '/docs');
+  await eventually(
+    '/docs left out',
+    async () => page.url(),
+    (u) => new URL(u).searchParams.get('exclude') === '/docs',
+  );
   t.equal(await page.getByRole('alert').filter({ hasText: '/nowhere' }).count(), 0, 'the refusal is gone once a name is taken');
   await page.getByTestId('paths-routes').waitFor();
   const expected = await askQuery(server, token, project.id, 'paths', { ...QUERY, selected_event: 'pp.page_view', exclude_events: ['/docs'] });
-  await eventually('the routes without /docs', () => routesOnPage(page), (rows) => JSON.stringify(rows) === JSON.stringify(routesOf(expected.routes)));
-  t.notOk(expected.routes.some((r: Route) => r.items.includes('/docs')), 'no route passes /docs');
+  await eventually(
+    'the routes without /docs',
+    () => routesOnPage(page),
+    (rows) => JSON.stringify(rows) === JSON.stringify(routesOf(expected.routes)),
+  );
+  t.notOk(
+    expected.routes.some((r: Route) => r.items.includes('/docs')),
+    'no route passes /docs',
+  );
   await checkAccessible(t, page, 'paths with an item left out');
   await page.getByRole('button', { name: 'Remove /docs' }).click();
-  await eventually('nothing left out', async () => page.url(), (u) => new URL(u).searchParams.get('exclude') === null);
+  await eventually(
+    'nothing left out',
+    async () => page.url(),
+    (u) => new URL(u).searchParams.get('exclude') === null,
+  );
 });
 
 t.test('a rule tried, saved, and used by the paths', async (t) => {
@@ -200,7 +276,10 @@ t.test('a rule tried, saved, and used by the paths', async (t) => {
   await page.getByRole('button', { name: 'Try', exact: true }).click();
   await page.getByTestId('cleaned-path').waitFor();
   t.equal(await page.getByTestId('cleaned-path').textContent(), '/users/:id', 'the tried URL, cleaned by the unsaved rule');
-  const steps = await page.getByTestId('cleaning-steps').locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
+  const steps = await page
+    .getByTestId('cleaning-steps')
+    .locator('tbody tr')
+    .evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
   t.same(steps, [['1', '/users/\\d+', '/users/:id', 'yes', '/users/:id']], 'the step: matched, and its result');
   t.equal((await server.request('GET', `/api/v1/projects/${project.id}/path-cleaning`, { token })).body.revision, 0, 'trying saved nothing');
 
@@ -213,12 +292,20 @@ t.test('a rule tried, saved, and used by the paths', async (t) => {
   await openPaths(page, 'signup');
   await page.getByTestId('paths-routes').waitFor();
   const cleaned = await ask('signup');
-  t.same(cleaned.routes.map((r: Route) => [r.items, r.count]), [[['signup', '/users/:id'], 2]], 'the API folds both user pages into one');
+  t.same(
+    cleaned.routes.map((r: Route) => [r.items, r.count]),
+    [[['signup', '/users/:id'], 2]],
+    'the API folds both user pages into one',
+  );
   // The table drawn for the query built, not the one the page showed before it was answered.
-  const drawnRoutes = await eventually('the cleaned routes drawn', () => routesOnPage(page), (rows) => JSON.stringify(rows) === JSON.stringify(routesOf(cleaned.routes)));
+  const drawnRoutes = await eventually(
+    'the cleaned routes drawn',
+    () => routesOnPage(page),
+    (rows) => JSON.stringify(rows) === JSON.stringify(routesOf(cleaned.routes)),
+  );
   t.same(drawnRoutes, routesOf(cleaned.routes), 'and so does the page');
   await page.locator('[data-testid=sankey][data-drawn=whole]').waitFor();
-  t.ok(await page.locator('.sankey-pick[data-item="/users/:id"]').count() > 0, 'the cleaned path is a node');
+  t.ok((await page.locator('.sankey-pick[data-item="/users/:id"]').count()) > 0, 'the cleaned path is a node');
 });
 
 t.test('a bad pattern shows the server message beside it', async (t) => {
@@ -228,7 +315,15 @@ t.test('a bad pattern shows the server message beside it', async (t) => {
   await page.getByLabel('Rule 2 pattern').fill('(');
   await page.getByRole('button', { name: 'Save the rules' }).click();
   await page.locator('.rules .problem').waitFor();
-  const refused = await server.request('PUT', `/api/v1/projects/${project.id}/path-cleaning`, { token, body: { rules: [{ pattern: '/users/\\d+', alias: '/users/:id' }, { pattern: '(', alias: '' }] } });
+  const refused = await server.request('PUT', `/api/v1/projects/${project.id}/path-cleaning`, {
+    token,
+    body: {
+      rules: [
+        { pattern: '/users/\\d+', alias: '/users/:id' },
+        { pattern: '(', alias: '' },
+      ],
+    },
+  });
   t.equal(refused.status, 422);
   t.equal(refused.body.error.details.field, 'rules[1].pattern');
   t.equal(await page.locator('.rules .problem').textContent(), refused.body.error.message, 'the 422 message, beside the second pattern');

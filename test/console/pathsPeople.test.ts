@@ -37,7 +37,13 @@ await seedEvents(server, project.id, [
   ...route({ user_id: 'u3' }, ['/home', '/pricing']),
   ...route({ user_id: 'u4' }, ['/home', '/docs']),
 ]);
-const chunk = { credential: browserKey.value, session_id: 'anon-7-s1', anonymous_id: 'anon-7', seq: 0, events: [{ type: 4, timestamp: Date.parse(at(0)), data: { href: 'https://shop.example/home', width: 800, height: 600 } }] };
+const chunk = {
+  credential: browserKey.value,
+  session_id: 'anon-7-s1',
+  anonymous_id: 'anon-7',
+  seq: 0,
+  events: [{ type: 4, timestamp: Date.parse(at(0)), data: { href: 'https://shop.example/home', width: 800, height: 600 } }],
+};
 const recorded = await server.request('POST', '/v1/replay', { raw: JSON.stringify(chunk), headers: { 'content-type': 'text/plain', origin: 'https://shop.example' } });
 if (recorded.body.accepted !== 1) throw new Error(`chunk refused: ${recorded.text}`);
 
@@ -63,8 +69,19 @@ t.test('a node of the graph lists its people, as the API does', async (t) => {
   t.equal(api.total, 3, 'the hand count: anon-7, u2 and u3 went on to /pricing');
   t.equal(await page.getByTestId('paths-people-count').textContent(), `${api.total} people`, 'the count drawn is the API total');
   await page.getByTestId('paths-people').waitFor();
-  t.same(await listed(), api.items.map((a: { actor_id: string }) => a.actor_id), 'the same people, in the same order');
-  t.equal(await page.getByTestId('paths-people').getByRole('link', { name: /^Watch the recordings of/ }).count(), 1, 'only the recorded person can be watched');
+  t.same(
+    await listed(),
+    api.items.map((a: { actor_id: string }) => a.actor_id),
+    'the same people, in the same order',
+  );
+  t.equal(
+    await page
+      .getByTestId('paths-people')
+      .getByRole('link', { name: /^Watch the recordings of/ })
+      .count(),
+    1,
+    'only the recorded person can be watched',
+  );
   await checkAccessible(t, page, 'the people of a paths node');
 });
 
@@ -85,7 +102,10 @@ t.test('a link of the node lists its own people; a person opens their page, Watc
   await page.getByRole('button', { name: 'to signup (1)' }).click();
   await page.getByTestId('paths-people').getByRole('link', { name: 'Watch the recordings of anon-7' }).click();
   await page.getByTestId('recordings-table').waitFor();
-  await page.locator('tr[data-session="anon-7-s1"]').getByRole('link', { name: /^Watch/ }).click();
+  await page
+    .locator('tr[data-session="anon-7-s1"]')
+    .getByRole('link', { name: /^Watch/ })
+    .click();
   await page.getByRole('heading', { name: 'Recording', level: 1 }).waitFor();
   t.pass('the player opened');
   checkClean(t, tab);

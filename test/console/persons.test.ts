@@ -38,7 +38,13 @@ const accepted = await ingestEvents(
   { headers: ORIGIN },
 );
 if (accepted.body.accepted !== 4) throw new Error(`events refused: ${accepted.text}`);
-const chunk = { credential: browserKey.value, session_id: 'dana-session-1', anonymous_id: 'dana-anon-4', seq: 0, events: [{ type: 4, timestamp: Date.parse(at(3, 9)), data: { href: 'https://shop.example/pricing', width: 800, height: 600 } }] };
+const chunk = {
+  credential: browserKey.value,
+  session_id: 'dana-session-1',
+  anonymous_id: 'dana-anon-4',
+  seq: 0,
+  events: [{ type: 4, timestamp: Date.parse(at(3, 9)), data: { href: 'https://shop.example/pricing', width: 800, height: 600 } }],
+};
 const recorded = await server.request('POST', '/v1/replay', { raw: JSON.stringify(chunk), headers: { 'content-type': 'text/plain', ...ORIGIN } });
 if (recorded.body.accepted !== 1) throw new Error(`chunk refused: ${recorded.text}`);
 if ((await ingestEvents(server, serverKey, [{ event: 'refund_asked', ts: at(1, 12), anonymous_id: 'dana-anon-4' }])).body.accepted !== 1) throw new Error('server event refused');
@@ -73,15 +79,33 @@ t.test('from the funnel drop-offs to the person page, numbers as the API gives t
   t.match(api, { events: 3, labeled_events: 0, sessions: 1, recordings: 1 }, 'the hand count: two page views and a server event, one session, one recording');
   t.same(await page.getByTestId('person-ids').locator('code').allTextContents(), api.distinct_ids);
   t.equal(await page.getByTestId('person-actor').textContent(), api.actor_id);
-  for (const [id, value] of [['events', api.events], ['labeled-events', api.labeled_events], ['sessions', api.sessions], ['recordings', api.recordings]] as const) {
+  for (const [id, value] of [
+    ['events', api.events],
+    ['labeled-events', api.labeled_events],
+    ['sessions', api.sessions],
+    ['recordings', api.recordings],
+  ] as const) {
     t.equal(Number((await page.getByTestId(`person-count-${id}`).textContent())!.replace(/,/g, '')), value, id);
   }
   t.equal(await page.getByTestId('person-first-seen').locator('time').getAttribute('datetime'), api.first_seen);
   t.equal(await page.getByTestId('person-last-seen').locator('time').getAttribute('datetime'), api.last_seen);
-  const top = await page.getByTestId('person-top-events').locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent)));
-  t.same(top, api.top_events.map((e: { event: string; count: number }) => [e.event, String(e.count)]));
+  const top = await page
+    .getByTestId('person-top-events')
+    .locator('tbody tr')
+    .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent)));
+  t.same(
+    top,
+    api.top_events.map((e: { event: string; count: number }) => [e.event, String(e.count)]),
+  );
   t.equal(await page.getByTestId('person-recent-events').locator('tbody tr.event-row').count(), api.events, 'their recent events');
-  t.equal(await page.getByTestId('person-recordings').getByRole('link', { name: /^Watch the recording/ }).count(), 1, 'a watch link to their recording');
+  t.equal(
+    await page
+      .getByTestId('person-recordings')
+      .getByRole('link', { name: /^Watch the recording/ })
+      .count(),
+    1,
+    'a watch link to their recording',
+  );
   await checkAccessible(t, page, 'a person page');
 });
 
@@ -98,7 +122,10 @@ t.test('the recordings list and the events explorer open the same page', async (
 t.test('download, then delete from the page, and they are gone', async (t) => {
   await page.getByTestId('person-summary').waitFor();
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download their data' }).click()]);
-  const lines = (await readFile((await download.path())!, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+  const lines = (await readFile((await download.path())!, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { type: string });
   t.match(download.suggestedFilename(), /^person-\d+-\d{4}-\d{2}-\d{2}\.ndjson$/);
   t.same(lines.filter((l) => l.type === 'event').length, 3, 'the download holds their three events');
 

@@ -69,7 +69,12 @@ async function checkSignOutReachable(t: Test, page: Page, what: string): Promise
   t.ok(box && box.x >= 0 && box.x + box.width <= width, `${what}: "Sign out" is in the menu, inside the window`);
   await page.keyboard.press('Escape');
   // The menu closes at the next render, which a loaded machine may draw after the key's round trip.
-  const expanded = await eventually(`${what}: the menu closed`, () => menuButton(page).getAttribute('aria-expanded'), (v) => v === 'false', 5000).catch(() => 'true');
+  const expanded = await eventually(
+    `${what}: the menu closed`,
+    () => menuButton(page).getAttribute('aria-expanded'),
+    (v) => v === 'false',
+    5000,
+  ).catch(() => 'true');
   t.equal(expanded, 'false', `${what}: Escape closes the menu`);
   t.ok(await menuButton(page).evaluate((el: any) => el === el.ownerDocument.activeElement), `${what}: and gives the focus back to its button`);
 }

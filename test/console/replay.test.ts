@@ -43,7 +43,10 @@ const recordedPage = (page: Page) => page.frameLocator('iframe[title="Recorded p
 async function watch(page: Page, sessionId: string): Promise<void> {
   await openFromNavigation(page, 'Recordings');
   await page.getByTestId('recordings-table').waitFor();
-  await page.locator(`tr[data-session="${sessionId}"]`).getByRole('link', { name: /^Watch/ }).click();
+  await page
+    .locator(`tr[data-session="${sessionId}"]`)
+    .getByRole('link', { name: /^Watch/ })
+    .click();
   await page.getByRole('heading', { name: 'Recording', level: 1 }).waitFor();
 }
 
@@ -52,7 +55,11 @@ t.test('a recorded session is listed, played with its typed text masked, and its
   pages.put('/site/next.html', pageHtml({ title: 'Next', head, body: '<h1>Second page</h1>' }));
   const first = pages.put(
     '/site/checkout.html',
-    pageHtml({ title: 'Checkout', head, body: `<h1>Checkout page</h1><form><input id="card" name="card" aria-label="Card"></form><button id="go" type="button" onclick="this.textContent = 'Gone'">Go</button> <a id="next" href="/site/next.html">Next page</a>` }),
+    pageHtml({
+      title: 'Checkout',
+      head,
+      body: `<h1>Checkout page</h1><form><input id="card" name="card" aria-label="Card"></form><button id="go" type="button" onclick="this.textContent = 'Gone'">Go</button> <a id="next" href="/site/next.html">Next page</a>`,
+    }),
   );
   const visitor = await openTrackedPage(browser, first);
   t.teardown(() => visitor.close());
@@ -105,14 +112,29 @@ t.test('a recorded session is listed, played with its typed text masked, and its
   // The last click on the first page: the field is filled by then.
   const lastClick = detail.session_events.filter((e: { event: string; ts: string }) => e.event === 'pp.click' && e.ts < secondView.ts).at(-1);
   await page.locator(`.player-events li[data-uuid="${lastClick.uuid}"] button`).click();
-  await eventually('the player at the last click', () => page.getByTestId('player-time').textContent(), (text) => text!.startsWith(shownAt(lastClick)), 5_000);
+  await eventually(
+    'the player at the last click',
+    () => page.getByTestId('player-time').textContent(),
+    (text) => text!.startsWith(shownAt(lastClick)),
+    5_000,
+  );
   // The tracker masked the field: what it recorded, and so what plays, is asterisks only.
-  const typed = await eventually('the typed field replayed', () => recorded.locator('#card').inputValue(), (v) => v.length > 0, 10_000);
+  const typed = await eventually(
+    'the typed field replayed',
+    () => recorded.locator('#card').inputValue(),
+    (v) => v.length > 0,
+    10_000,
+  );
   t.match(typed, /^\*+$/, `the field shows ${typed}`);
   t.notOk((await recorded.locator('body').innerHTML()).includes('Zebra'), 'nowhere in the recorded page');
 
   await page.locator(`.player-events li[data-uuid="${secondView.uuid}"] button`).click();
-  await eventually('the player at the second page view', () => page.getByTestId('player-time').textContent(), (text) => text!.startsWith(shownAt(secondView)), 5_000);
+  await eventually(
+    'the player at the second page view',
+    () => page.getByTestId('player-time').textContent(),
+    (text) => text!.startsWith(shownAt(secondView)),
+    5_000,
+  );
   // The next page's snapshot follows its page view by the time its tracker takes to start.
   await page.getByLabel('Speed').selectOption('4');
   await page.getByRole('button', { name: 'Play' }).click();
@@ -135,7 +157,11 @@ t.test('a recorded session is listed, played with its typed text masked, and its
 
   // From the events explorer, a browser event's row offers its session's recording.
   await openFromNavigation(page, 'Events');
-  await page.locator('.event-row', { hasText: 'pp.click' }).first().getByRole('link', { name: /^Watch the recording/ }).click();
+  await page
+    .locator('.event-row', { hasText: 'pp.click' })
+    .first()
+    .getByRole('link', { name: /^Watch the recording/ })
+    .click();
   await page.getByRole('heading', { name: 'Recording', level: 1 }).waitFor();
   t.match(page.url(), `/recordings/${sessionId}`);
 
@@ -176,7 +202,20 @@ t.test('a hostile recording runs nothing in the console', { timeout: TEST_TIMEOU
     { type: 4, timestamp: ts, data: { href: `${pages.origin}/hostile.html`, width: 800, height: 600 } },
     { type: 2, timestamp: ts + 10, data: { node, initialOffset: { top: 0, left: 0 } } },
     // Added later by a mutation: another script and another handler.
-    { type: 3, timestamp: ts + 500, data: { source: 0, texts: [], attributes: [], removes: [], adds: [{ parentId: bodyId, nextId: null, node: el('img', { src: 'broken:', onerror: hit('mutation-onerror') }) }, { parentId: bodyId, nextId: null, node: el('script', {}, [text(hit('mutation-script'))]) }] } },
+    {
+      type: 3,
+      timestamp: ts + 500,
+      data: {
+        source: 0,
+        texts: [],
+        attributes: [],
+        removes: [],
+        adds: [
+          { parentId: bodyId, nextId: null, node: el('img', { src: 'broken:', onerror: hit('mutation-onerror') }) },
+          { parentId: bodyId, nextId: null, node: el('script', {}, [text(hit('mutation-script'))]) },
+        ],
+      },
+    },
     { type: 3, timestamp: ts + 2000, data: { source: 1, positions: [{ x: 10, y: 10, id: bodyId, timeOffset: 0 }] } },
   ];
   const sent = await server.request('POST', '/v1/replay', {
@@ -199,13 +238,25 @@ t.test('a hostile recording runs nothing in the console', { timeout: TEST_TIMEOU
 
   const pwned = await page.evaluate(() => (globalThis as { __pwned?: string }).__pwned);
   t.equal(pwned, undefined, 'no recorded script set a global of the console');
-  const frameGlobal = await page.frameLocator('iframe[title="Recorded page"]').locator('body').evaluate(() => (globalThis as { __pwned?: string }).__pwned);
+  const frameGlobal = await page
+    .frameLocator('iframe[title="Recorded page"]')
+    .locator('body')
+    .evaluate(() => (globalThis as { __pwned?: string }).__pwned);
   t.equal(frameGlobal, undefined, 'nor of the player frame');
-  t.same(pages.requests.filter((r) => r.path.startsWith('/hostile/')), [], 'no recorded script called out');
+  t.same(
+    pages.requests.filter((r) => r.path.startsWith('/hostile/')),
+    [],
+    'no recorded script called out',
+  );
 
   // The probe itself works: the same handler on a page of its own calls out.
   const control = await browser.newContext();
   t.teardown(() => control.close());
   await (await control.newPage()).goto(pages.put('/control.html', `<img src="broken:" onerror="${hit('control')}">`));
-  await eventually('the control page calling out', async () => pages.requests.map((r) => r.path), (paths) => paths.includes('/hostile/control'), 5_000);
+  await eventually(
+    'the control page calling out',
+    async () => pages.requests.map((r) => r.path),
+    (paths) => paths.includes('/hostile/control'),
+    5_000,
+  );
 });

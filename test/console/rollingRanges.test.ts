@@ -116,7 +116,7 @@ t.test('a rolling range chosen with the controls, saved, and made fixed again', 
   t.equal(await page.getByLabel('Range').inputValue(), 'fixed', 'the list says fixed dates');
   await page.getByRole('button', { name: 'Save changes to “Weekly views”' }).click();
   await page.getByTestId('saved-note').waitFor();
-  const fixed = (await api('GET', `/insights/${saved.id}`));
+  const fixed = await api('GET', `/insights/${saved.id}`);
   t.equal(fixed.date_range, null, 'the rule is gone');
   t.match(fixed.query, { date_from: daysBefore(20), date_to: today });
   checkClean(t, tab);
@@ -130,12 +130,16 @@ t.test('a dashboard kept on this month, seen by its name and dates', async (t) =
   await page.getByTestId('dashboards').getByRole('link', { name: 'Monthly' }).click();
   await page.getByRole('heading', { name: 'Monthly', level: 1 }).waitFor();
   await chooseWithKeyboard(page, page.getByLabel('Range'), 'This month');
-  const stored = await eventually('the rule saved', async () => api('GET', `/dashboards/${board.id}`), (d) => d.date_range === 'this_month');
+  const stored = await eventually(
+    'the rule saved',
+    async () => api('GET', `/dashboards/${board.id}`),
+    (d) => d.date_range === 'this_month',
+  );
   t.match(stored, { date_from: null, date_to: null });
   const month = rollingDates('this_month', today)!;
   t.equal(await page.getByLabel('From', { exact: true }).inputValue(), month.date_from);
   const expected = await ask({ ...BODY, ...month });
-  const tile = (await api('POST', `/dashboards/${board.id}/tiles/${stored.tiles[0].id}/result`));
+  const tile = await api('POST', `/dashboards/${board.id}/tiles/${stored.tiles[0].id}/result`);
   t.equal(total(tile), total(expected), 'the tile answers over this month');
   checkClean(t, tab);
 });

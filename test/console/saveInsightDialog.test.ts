@@ -37,7 +37,11 @@ t.test('the proposed name is selected, typing replaces it, and the focus returns
   await page.getByTestId('saved-note').waitFor();
   await dialog.waitFor({ state: 'detached' });
   const insights = (await server.request('GET', `/api/v1/projects/${project.id}/insights`, { token })).body.items;
-  t.same(insights.map((i: { name: string }) => i.name), ['Daily activity'], 'the typed name, not appended to the proposed one');
+  t.same(
+    insights.map((i: { name: string }) => i.name),
+    ['Daily activity'],
+    'the typed name, not appended to the proposed one',
+  );
   t.not(await focusedTag(), 'BODY', 'the focus is not left on the body');
   t.ok(await hasFocus(opener), 'the focus is on the button that opened the dialog');
 });

@@ -79,9 +79,11 @@ async function downloadedCsv(t: Test, p: Page, scope: Locator, name: string): Pr
 
 /** The daily points of a segmentation answer as [bucket, value], and the same columns of the CSV. */
 const answerPoints = (answer: any): Array<[string, number]> => answer.series.flatMap((s: any) => s.points.map((p: any) => [p.bucket, p.value]));
-const csvPoints = (rows: Array<Record<string, string>>): Array<[string, number]> => rows.filter((r) => r['series.points.bucket']).map((r) => [r['series.points.bucket']!, Number(r['series.points.value'])]);
+const csvPoints = (rows: Array<Record<string, string>>): Array<[string, number]> =>
+  rows.filter((r) => r['series.points.bucket']).map((r) => [r['series.points.bucket']!, Number(r['series.points.value'])]);
 const answerSteps = (answer: any): Array<[string, number]> => answer.steps.map((s: any) => [s.event, s.count]);
-const csvSteps = (rows: Array<Record<string, string>>): Array<[string, number]> => rows.filter((r) => r['steps.count'] !== undefined && r['steps.count'] !== '').map((r) => [r['steps.event']!, Number(r['steps.count'])]);
+const csvSteps = (rows: Array<Record<string, string>>): Array<[string, number]> =>
+  rows.filter((r) => r['steps.count'] !== undefined && r['steps.count'] !== '').map((r) => [r['steps.event']!, Number(r['steps.count'])]);
 
 /** What the page was answered by `path` (a POST), read off the network as the page received it. */
 const answered = (p: Page, path: RegExp) => p.waitForResponse((r) => r.request().method() === 'POST' && path.test(new URL(r.url()).pathname) && r.ok()).then((r) => r.json());
@@ -105,7 +107,10 @@ t.test('a saved insight: its page offers the answer as CSV, and so does its shar
   const expected = await api('POST', `/projects/${project.id}/insights/${views.id}/result`, {});
   t.same(answerPoints(onPage), answerPoints(expected), 'the page was answered what the API answers');
   t.equal(answerPoints(expected).length, 10, 'ten days');
-  t.ok(answerPoints(expected).some(([, v]) => v > 0), 'with page views');
+  t.ok(
+    answerPoints(expected).some(([, v]) => v > 0),
+    'with page views',
+  );
   const answer = page.getByTestId('insight-answer');
   t.same(csvPoints(await downloadedCsv(t, page, answer, 'Page-views-daily')), answerPoints(expected), 'the CSV has every day of the answer');
 
@@ -139,7 +144,11 @@ t.test('a shared dashboard: each tile downloads its own answer', async (t) => {
   const expected = await api('POST', `/projects/${project.id}/insights/${funnel.id}/result`, {});
   t.same(answerSteps(got), answerSteps(viaLink), 'the tile was answered what the link answers');
   t.same(answerSteps(viaLink), answerSteps(expected), 'and the project');
-  t.same(answerSteps(expected).map(([, n]) => n), [30, 10], 'thirty people viewed, ten signed up');
+  t.same(
+    answerSteps(expected).map(([, n]) => n),
+    [30, 10],
+    'thirty people viewed, ten signed up',
+  );
   const card = visitor.page.locator('[data-testid=dash-tile]').filter({ has: visitor.page.getByRole('heading', { name: 'Signup funnel', exact: true }) });
   await card.getByTestId('tile-answer').waitFor();
   t.same(csvSteps(await downloadedCsv(t, visitor.page, card, 'Signup-funnel')), answerSteps(viaLink), 'the CSV has each step of the answer');

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium.js';
-import { packageRoot } from '../../server/packageRoot.js';
+import { packageRoot } from '../../server/ground/packageRoot.js';
 import { demoOwnerPage, startDemoServer } from './demoServer.js';
 
 const at = process.argv.indexOf('--out');

@@ -88,7 +88,10 @@ t.test('resend shows its answer; the server decides whether an email goes out', 
   const first = codeIn(await latestMail(email));
   const resend = page.getByRole('button', { name: 'Resend the email' });
   await resend.click();
-  await page.getByRole('status').filter({ hasText: `Asked for a new email to ${email.toLowerCase()}` }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `Asked for a new email to ${email.toLowerCase()}` })
+    .waitFor();
   t.equal(verificationEmails(server, email), 1, 'within the cooldown nothing more was sent');
   await checkAccessible(t, page, 'resent');
 

@@ -50,7 +50,14 @@ t.test("the owner's SSO settings show the provider", async (t) => {
   await tab.page.goto('/org');
   await tab.page.getByRole('heading', { name: 'Single sign-on' }).waitFor();
   const issuer = tab.page.getByLabel('Issuer');
-  t.equal(await eventually('the stored provider', () => issuer.inputValue(), (v) => v !== ''), idp.issuer);
+  t.equal(
+    await eventually(
+      'the stored provider',
+      () => issuer.inputValue(),
+      (v) => v !== '',
+    ),
+    idp.issuer,
+  );
   t.equal(await tab.page.getByLabel('Email domains').inputValue(), 'acme.test');
   await tab.page.getByLabel('Email domains').fill('acme.test acme-labs.test');
   await tab.page.getByRole('button', { name: 'Save the provider' }).click();

@@ -21,7 +21,9 @@ const POSTHOG = [
   { uuid: U(2), event: 'signup', distinct_id: 'user-1', timestamp: '2024-05-01 10:05:00', properties: { plan: 'pro' } },
   { uuid: U(3), distinct_id: 'user-1', timestamp: '2024-05-01 10:06:00', properties: {} },
   { uuid: U(2), event: 'signup', distinct_id: 'user-1', timestamp: '2024-05-01 10:05:00', properties: { plan: 'pro' } },
-].map((e) => JSON.stringify(e)).join('\n');
+]
+  .map((e) => JSON.stringify(e))
+  .join('\n');
 
 const browser = await launchChromium();
 t.teardown(() => browser.close());
@@ -59,7 +61,14 @@ t.test('an admin imports a file and downloads an export from the project setting
   const file = await readFile((await download.path())!, 'utf8');
   const viaApi = await (await fetch(server.url + exported.download_url)).text();
   t.equal(file, viaApi, 'the downloaded file is the export');
-  t.same(file.trim().split('\n').map((l) => JSON.parse(l).uuid).sort(), [U(1), U(2)]);
+  t.same(
+    file
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).uuid)
+      .sort(),
+    [U(1), U(2)],
+  );
 
   await checkAccessible(t, page, 'project settings with imports and exports');
   checkClean(t, tab);

@@ -58,7 +58,14 @@ t.test('dashboards', async (t) => {
     const bare = await w.as('analyst', 'POST', 'dashboards', { name: 'Bare' });
     t.match(bare.body, { description: null, date_from: null, date_to: null, filters: null });
     const list = await w.as('viewer', 'GET', 'dashboards');
-    t.same(list.body.items.map((d: { name: string; tile_count: number }) => [d.name, d.tile_count]), [['Bare', 0], ['KPIs', 0]], 'by name, with tile counts');
+    t.same(
+      list.body.items.map((d: { name: string; tile_count: number }) => [d.name, d.tile_count]),
+      [
+        ['Bare', 0],
+        ['KPIs', 0],
+      ],
+      'by name, with tile counts',
+    );
     t.notOk('tiles' in list.body.items[0], 'a summary has no tiles');
     t.equal((await server.request('GET', `${w.base}/dashboards`)).status, 401);
     t.equal((await w.as('stranger', 'GET', 'dashboards')).status, 404);
@@ -86,7 +93,9 @@ t.test('dashboards', async (t) => {
     t.equal((await w.as('viewer', 'POST', tiles, { text: 'x' })).status, 403);
     t.equal((await w.as('stranger', 'POST', tiles, { text: 'x' })).status, 404);
     t.equal((await w.as('analyst', 'POST', 'dashboards/987654/tiles', { text: 'x' })).status, 404);
-    const foreign = (await server.request('POST', `/api/v1/projects/${w.stranger.project.id}/insights`, { token: w.tokens.stranger, body: { name: 'theirs', kind: 'lifecycle', query: QUERY_BODIES.lifecycle } })).body;
+    const foreign = (
+      await server.request('POST', `/api/v1/projects/${w.stranger.project.id}/insights`, { token: w.tokens.stranger, body: { name: 'theirs', kind: 'lifecycle', query: QUERY_BODIES.lifecycle } })
+    ).body;
     const refused = await w.as('analyst', 'POST', tiles, { insight_id: foreign.id });
     t.equal(refused.status, 422, 'an insight of another project');
     t.match(refused.body.error, { message: `insight ${foreign.id} is not a saved insight of this project`, details: { field: 'insight_id' } });
@@ -100,7 +109,10 @@ t.test('dashboards', async (t) => {
     const third = (await w.as('analyst', 'POST', tiles, { insight_id: insight.id, width: 4, height: 2 })).body;
     t.equal(third.position, 2, 'the same insight may show twice');
     const got = (await w.as('viewer', 'GET', `dashboards/${board.id}`)).body;
-    t.same(got.tiles.map((x: { id: number }) => x.id), [first.body.id, note.id, third.id]);
+    t.same(
+      got.tiles.map((x: { id: number }) => x.id),
+      [first.body.id, note.id, third.id],
+    );
     t.equal(got.updated_at, '2026-11-02T12:00:01.000Z', 'adding a tile changes the dashboard');
     t.match(got.tiles[0].insight, { dashboards: [{ id: board.id, name: 'Grid' }] });
 
@@ -141,19 +153,33 @@ t.test('dashboards', async (t) => {
     t.equal(rearranged.status, 200);
     t.same(
       rearranged.body.tiles.map((x: { id: number; position: number; width: number; height: number }) => [x.id, x.position, x.width, x.height]),
-      [[third.id, 0, 2, 1], [first.body.id, 1, 3, 2], [note.id, 2, 4, 3]],
+      [
+        [third.id, 0, 2, 1],
+        [first.body.id, 1, 3, 2],
+        [note.id, 2, 4, 3],
+      ],
       'the new order and sizes',
     );
     t.equal(rearranged.body.name, 'Grid', 'fields left out stay');
     const rejected = (await w.as('viewer', 'GET', board2)).body;
-    t.same(rejected.tiles.map((x: { id: number }) => x.id), [third.id, first.body.id, note.id], 'kept');
+    t.same(
+      rejected.tiles.map((x: { id: number }) => x.id),
+      [third.id, first.body.id, note.id],
+      'kept',
+    );
 
     t.equal((await server.request('DELETE', `${w.base}/${tiles}/${first.body.id}`)).status, 401);
     t.equal((await w.as('viewer', 'DELETE', `${tiles}/${first.body.id}`)).status, 403);
     t.equal((await w.as('analyst', 'DELETE', `${tiles}/${first.body.id}`)).status, 204);
     t.equal((await w.as('analyst', 'DELETE', `${tiles}/${first.body.id}`)).status, 404);
     const left = (await w.as('viewer', 'GET', board2)).body;
-    t.same(left.tiles.map((x: { id: number; position: number }) => [x.id, x.position]), [[third.id, 0], [note.id, 1]]);
+    t.same(
+      left.tiles.map((x: { id: number; position: number }) => [x.id, x.position]),
+      [
+        [third.id, 0],
+        [note.id, 1],
+      ],
+    );
     t.equal((await w.as('viewer', 'GET', `insights/${insight.id}`)).status, 200, 'removing a tile keeps its insight');
     for (const d of [board, other]) await w.as('analyst', 'DELETE', `dashboards/${d.id}`);
   });

@@ -83,7 +83,10 @@ t.test('saved insights', async (t) => {
 
     const list = (await w.as('viewer', 'GET', 'insights')).body.items.map((i: { name: string }) => i.name);
     t.same(list.slice(0, 2), ['B', 'A'], 'most recently changed first');
-    t.same((await w.as('viewer', 'GET', 'insights?kind=lifecycle')).body.items.map((i: { id: number }) => i.id), [b.id]);
+    t.same(
+      (await w.as('viewer', 'GET', 'insights?kind=lifecycle')).body.items.map((i: { id: number }) => i.id),
+      [b.id],
+    );
     t.equal((await w.as('viewer', 'GET', 'insights?kind=pie')).status, 422);
 
     t.equal((await server.request('PATCH', `${w.base}/${one}`, { body: { name: 'x' } })).status, 401);
@@ -123,11 +126,25 @@ t.test('saved insights', async (t) => {
       await w.as('analyst', 'POST', `dashboards/${b.id}/tiles`, { insight_id: other.id });
     }
     const shown = await w.as('viewer', 'GET', `insights/${insight.id}`);
-    t.same(shown.body.dashboards, [{ id: boards[1].id, name: 'Alpha' }, { id: boards[0].id, name: 'Zeta' }], 'by name');
+    t.same(
+      shown.body.dashboards,
+      [
+        { id: boards[1].id, name: 'Alpha' },
+        { id: boards[0].id, name: 'Zeta' },
+      ],
+      'by name',
+    );
     t.same((await w.as('viewer', 'GET', 'insights')).body.items.find((i: { id: number }) => i.id === insight.id).dashboards.length, 2);
     t.equal((await w.as('analyst', 'DELETE', `insights/${insight.id}`)).status, 204);
     const after = await w.as('viewer', 'GET', `dashboards/${boards[0].id}`);
-    t.same(after.body.tiles.map((x: { kind: string; position: number }) => [x.kind, x.position]), [['text', 0], ['insight', 1]], 'its tile went, the rest closed ranks');
+    t.same(
+      after.body.tiles.map((x: { kind: string; position: number }) => [x.kind, x.position]),
+      [
+        ['text', 0],
+        ['insight', 1],
+      ],
+      'its tile went, the rest closed ranks',
+    );
     t.equal(after.body.tiles[1].insight.id, other.id);
     for (const b of boards) t.equal((await w.as('analyst', 'DELETE', `dashboards/${b.id}`)).status, 204);
     t.equal((await w.as('viewer', 'GET', `insights/${other.id}`)).body.dashboards.length, 0, 'the insight stays when its dashboards go');

@@ -29,10 +29,7 @@ t.test('answers of insights and tiles', async (t) => {
   for (const [kind, base] of Object.entries(QUERY_BODIES)) {
     // A filter of the query's own, where it takes one, to show the dashboard's are added to it.
     const own = [{ field: 'path', op: 'neq', value: '/nowhere' }];
-    const query =
-      kind === 'activity-summary' ? base
-      : kind === 'funnel' ? { ...base, steps: [{ event: 'signup', filters: own }, { event: 'purchase' }] }
-      : { ...base, filters: own };
+    const query = kind === 'activity-summary' ? base : kind === 'funnel' ? { ...base, steps: [{ event: 'signup', filters: own }, { event: 'purchase' }] } : { ...base, filters: own };
     const insight = (await w.as('analyst', 'POST', 'insights', { name: kind, kind, query })).body;
     const tile = (await w.as('analyst', 'POST', `dashboards/${board.id}/tiles`, { insight_id: insight.id })).body;
     tiles.set(kind, { insight: insight.id, tile: tile.id });

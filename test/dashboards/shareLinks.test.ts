@@ -8,7 +8,7 @@ import { world, QUERY_BODIES, type World } from './world.js';
 import { grantEntitlements } from '../support/license.js';
 import { listAudit } from '../../server/audit/recordAudit.js';
 import { deleteProject } from '../../server/accounts/projects.js';
-import { redactUrl } from '../../server/http/logger.js';
+import { redactUrl } from '../../server/ground/logger.js';
 
 const TOKEN = /^pps_[A-Za-z0-9_-]{43}$/;
 
@@ -22,8 +22,7 @@ async function content(w: World) {
   return { insight, lone, board, tile, text };
 }
 
-const shared = (w: World, token: string, rest = '', method = rest ? 'POST' : 'GET', headers: Record<string, string> = {}) =>
-  w.server.request(method, `/api/v1/shared/${token}${rest}`, { headers });
+const shared = (w: World, token: string, rest = '', method = rest ? 'POST' : 'GET', headers: Record<string, string> = {}) => w.server.request(method, `/api/v1/shared/${token}${rest}`, { headers });
 
 t.test('share links', async (t) => {
   const w = await world(t);
@@ -79,7 +78,11 @@ t.test('share links', async (t) => {
     t.equal((await w.as('analyst', 'GET', 'share-links')).status, 403);
     t.equal((await w.as('stranger', 'GET', 'share-links')).status, 404);
     const list = (await w.as('admin', 'GET', 'share-links')).body.items;
-    t.same(list.map((l: { id: number }) => l.id), [second.id, made.body.id], 'newest first');
+    t.same(
+      list.map((l: { id: number }) => l.id),
+      [second.id, made.body.id],
+      'newest first',
+    );
     t.notOk(JSON.stringify(list).includes('pps_'), 'no tokens in the list');
     t.match(list[0], { target: { kind: 'insight', id: c.lone.id, name: 'Lifecycle' }, created_by: { email: /^owner-/ } });
     for (const l of list) t.equal((await w.as('admin', 'DELETE', `share-links/${l.id}`)).status, 204);
@@ -89,27 +92,38 @@ t.test('share links', async (t) => {
     const { token } = (await w.as('admin', 'POST', 'share-links', { dashboard_id: c.board.id })).body;
     const view = await shared(w, token);
     t.equal(view.status, 200);
-    t.same(view.body, {
-      kind: 'dashboard',
-      project: { name: tenant.project.name, timezone: 'UTC' },
-      dashboard: {
-        id: c.board.id,
-        project_id: tenant.project.id,
-        name: 'Public KPIs',
-        description: null,
-        date_from: '2026-10-05',
-        date_to: '2026-10-20',
-        date_range: null,
-        filters: null,
-        created_at: c.board.created_at,
-        updated_at: '2026-11-02T12:00:00.000Z',
-        tiles: [
-          { id: c.tile.id, position: 0, width: 6, height: 3, kind: 'insight', text: null,
-            insight: { id: c.insight.id, name: 'Views', description: 'daily', kind: 'segmentation', query: QUERY_BODIES.segmentation, date_range: null } },
-          { id: c.text.id, position: 1, width: 6, height: 3, kind: 'text', text: 'About these figures', insight: null },
-        ],
+    t.same(
+      view.body,
+      {
+        kind: 'dashboard',
+        project: { name: tenant.project.name, timezone: 'UTC' },
+        dashboard: {
+          id: c.board.id,
+          project_id: tenant.project.id,
+          name: 'Public KPIs',
+          description: null,
+          date_from: '2026-10-05',
+          date_to: '2026-10-20',
+          date_range: null,
+          filters: null,
+          created_at: c.board.created_at,
+          updated_at: '2026-11-02T12:00:00.000Z',
+          tiles: [
+            {
+              id: c.tile.id,
+              position: 0,
+              width: 6,
+              height: 3,
+              kind: 'insight',
+              text: null,
+              insight: { id: c.insight.id, name: 'Views', description: 'daily', kind: 'segmentation', query: QUERY_BODIES.segmentation, date_range: null },
+            },
+            { id: c.text.id, position: 1, width: 6, height: 3, kind: 'text', text: 'About these figures', insight: null },
+          ],
+        },
       },
-    }, 'no authors, no other dashboards');
+      'no authors, no other dashboards',
+    );
     const answer = await shared(w, token, `/tiles/${c.tile.id}/result`);
     t.equal(answer.status, 200);
     const signedIn = await w.as('viewer', 'POST', `dashboards/${c.board.id}/tiles/${c.tile.id}/result`);
@@ -122,7 +136,11 @@ t.test('share links', async (t) => {
 
     const insightLink = (await w.as('admin', 'POST', 'share-links', { insight_id: c.insight.id })).body.token;
     const insightView = await shared(w, insightLink);
-    t.same(insightView.body, { kind: 'insight', project: { name: tenant.project.name, timezone: 'UTC' }, insight: { id: c.insight.id, name: 'Views', description: 'daily', kind: 'segmentation', query: QUERY_BODIES.segmentation, date_range: null } });
+    t.same(insightView.body, {
+      kind: 'insight',
+      project: { name: tenant.project.name, timezone: 'UTC' },
+      insight: { id: c.insight.id, name: 'Views', description: 'daily', kind: 'segmentation', query: QUERY_BODIES.segmentation, date_range: null },
+    });
     const insightAnswer = await shared(w, insightLink, '/result');
     t.equal(insightAnswer.status, 200);
     t.same(insightAnswer.body, (await w.as('viewer', 'POST', 'queries/segmentation', QUERY_BODIES.segmentation)).body);
@@ -172,7 +190,10 @@ t.test('share links', async (t) => {
     const left = (await w.as('admin', 'GET', 'share-links')).body.items;
     const targets = left.map((l: { target: { id: number; kind: string } }) => `${l.target.kind} ${l.target.id}`);
     t.notOk(targets.includes(`dashboard ${c.board.id}`) || targets.includes(`insight ${c.lone.id}`), 'neither is listed any more');
-    t.ok(left.some((l: { id: number }) => l.id === expiring.id), 'an expired link is listed until revoked');
+    t.ok(
+      left.some((l: { id: number }) => l.id === expiring.id),
+      'an expired link is listed until revoked',
+    );
     const audit = listAudit(server.running.services, { action: 'share_link.revoke' });
     t.match(audit[0], { target: String(revoked.id), details: { target: 'insight', target_id: c.insight.id } });
   });
@@ -225,7 +246,10 @@ t.test('the token never reaches the logs', async (t) => {
   t.equal((await shared(w, `${token}x`, '', 'GET', { referer })).status, 404);
   const lines = w.server.logs.filter((l) => l.msg === 'request' && String((l.req as { url: string }).url).startsWith('/api/v1/shared/'));
   t.equal(lines.length, 3, 'the requests were logged');
-  t.same(lines.map((l) => (l.req as { url: string }).url), ['/api/v1/shared/[redacted]', `/api/v1/shared/[redacted]/tiles/${c.tile.id}/result`, '/api/v1/shared/[redacted]']);
+  t.same(
+    lines.map((l) => (l.req as { url: string }).url),
+    ['/api/v1/shared/[redacted]', `/api/v1/shared/[redacted]/tiles/${c.tile.id}/result`, '/api/v1/shared/[redacted]'],
+  );
   t.equal((lines[0]!.req as { headers: Record<string, string> }).headers.referer, 'https://pp.example.com/shared/[redacted]');
   t.notOk(JSON.stringify(w.server.logs).includes(token.slice(4)), 'the token is nowhere in the logs');
 });

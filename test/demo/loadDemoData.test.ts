@@ -39,10 +39,17 @@ t.test('every event the load counts is stored, and no request was logged for it'
   t.ok(loaded.events > 40_000 && loaded.events < 150_000, `a demo of a reasonable size (${loaded.events} events)`);
   const counted = await ask('segmentation', { event: 'any', metric: 'events', interval: 'month', ...history });
   answered(t, counted);
-  t.equal(counted.body.series[0].points.reduce((n: number, p: { value: number }) => n + p.value, 0), loaded.events);
+  t.equal(
+    counted.body.series[0].points.reduce((n: number, p: { value: number }) => n + p.value, 0),
+    loaded.events,
+  );
   t.equal(requestsLogged, 0, 'loaded without a request, so without a request log line');
   const keys = await server.request('GET', `/api/v1/projects/${project.id}/keys`, { token });
-  t.same(keys.body.items.map((k: { name: string; status: string }) => [k.name, k.status]), [['Demo data loader', 'revoked']], 'the key the events carry is revoked');
+  t.same(
+    keys.body.items.map((k: { name: string; status: string }) => [k.name, k.status]),
+    [['Demo data loader', 'revoked']],
+    'the key the events carry is revoked',
+  );
 });
 
 t.test('the home page heatmap places its clicks in every width band', async (t) => {

@@ -7,7 +7,7 @@ import t, { type Test } from 'tap';
 import path from 'node:path';
 import { tempDir } from '../support/tempDir.js';
 import { DuckDbEngine } from '../../server/engine/duckdb/duckDbEngine.js';
-import { QueryMemoryError } from '../../server/http/errors.js';
+import { QueryMemoryError } from '../../server/ground/errors.js';
 import { appliedEvents, migrateEvents } from '../../server/engine/duckdb/migrations.js';
 
 async function openStore(t: Test): Promise<DuckDbEngine> {
@@ -94,14 +94,21 @@ t.test('closing under running work interrupts the reads, stops the owners of the
     conn.interrupt();
     await ownEnded;
   });
-  const ownEnded = conn.runAndReadAll(long).then(() => 'finished', () => 'interrupted');
+  const ownEnded = conn.runAndReadAll(long).then(
+    () => 'finished',
+    () => 'interrupted',
+  );
   const reads = Promise.allSettled([store.read(long), store.read(long), store.read(long), store.read('SELECT 1 AS n')]);
   await new Promise((resolve) => setTimeout(resolve, 50));
   await store.close();
   t.ok(stopped, 'the owner was stopped before its connection closed');
   t.equal(await ownEnded, 'interrupted', "the own connection's statement ended");
   const settled = await reads;
-  t.same(settled.map((s) => s.status), ['rejected', 'rejected', 'rejected', 'rejected'], 'running reads were interrupted and the waiting one refused');
+  t.same(
+    settled.map((s) => s.status),
+    ['rejected', 'rejected', 'rejected', 'rejected'],
+    'running reads were interrupted and the waiting one refused',
+  );
   t.match((settled[3] as PromiseRejectedResult).reason, { message: 'event store is closed' });
   await t.rejects(store.read('SELECT 1'), { message: 'event store is closed' });
   await t.rejects(store.write('SELECT 1'), { message: 'event store is closed' });
@@ -116,10 +123,13 @@ t.test('the data version moves after every write, and only for the reported proj
   t.not(a1, a0);
   t.not(b1, b0);
   let during = '';
-  await store.useWriter(async (conn) => {
-    await store.changedAfter([1], () => conn.run("INSERT INTO marks VALUES ('y')"));
-    during = await store.dataVersion(1);
-  }, { changes: 'reported' });
+  await store.useWriter(
+    async (conn) => {
+      await store.changedAfter([1], () => conn.run("INSERT INTO marks VALUES ('y')"));
+      during = await store.dataVersion(1);
+    },
+    { changes: 'reported' },
+  );
   t.not(during, a1, 'reported once the write is done');
   t.equal(await store.dataVersion(1), during, 'not again when the turn ends');
   t.equal(await store.dataVersion(2), b1, 'another project keeps its version');

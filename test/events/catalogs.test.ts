@@ -38,7 +38,10 @@ t.test('catalogs', async (t) => {
     { event: 'purchase', anonymous_id: 'b', ts: minutesBefore(20), props: { revenue: 10, currency: 'RUB', 'dot.key "q"': -1 } },
   ]);
   server.clock.set(minutesBefore(10));
-  await ingestOk(server, key, [{ event: 'signup', anonymous_id: 'c' }, { event: 'pp.page_view', anonymous_id: 'c' }]);
+  await ingestOk(server, key, [
+    { event: 'signup', anonymous_id: 'c' },
+    { event: 'pp.page_view', anonymous_id: 'c' },
+  ]);
   await ingestOk(server, createIngestKey(server, other.project), [{ event: 'elsewhere', anonymous_id: 'x', props: { foreign: 1 } }]);
   server.clock.set(T0);
 

@@ -22,11 +22,16 @@ t.test('doctor view', async (t) => {
 
   // 40 minutes ago, one request: a valid event, a refused one (no identity) and one with a warning.
   server.clock.set(minutesBefore(40));
-  const mixed = await ingestEvents(server, key, [
-    { uuid: uuidOf(1), event: 'signup', user_id: 'alice', props: { secret: 'never shown' } },
-    { event: 'signup', props: { secret: 'never shown' } },
-    { uuid: uuidOf(2), event: 'purchase', user_id: 'alice', props: { revenue: 'lots' } },
-  ], { headers: { 'x-pp-tracker': 'pp-node/1.2.0' } });
+  const mixed = await ingestEvents(
+    server,
+    key,
+    [
+      { uuid: uuidOf(1), event: 'signup', user_id: 'alice', props: { secret: 'never shown' } },
+      { event: 'signup', props: { secret: 'never shown' } },
+      { uuid: uuidOf(2), event: 'purchase', user_id: 'alice', props: { revenue: 'lots' } },
+    ],
+    { headers: { 'x-pp-tracker': 'pp-node/1.2.0' } },
+  );
   t.same(mixed.body, { accepted: 2, rejected: [{ index: 1, code: 'identity_required', message: 'anonymous_id or user_id is required' }] });
   const mixedRequestId = mixed.headers.get('x-request-id');
   // 30 minutes ago: a browser token used from a foreign origin (refused as a whole), then a valid browser event.
@@ -45,7 +50,11 @@ t.test('doctor view', async (t) => {
       [{ view: 'doctor' }, 'from', 'from is required with view=doctor'],
       [{ view: 'doctor', from: FROM }, 'to', 'to is required with view=doctor'],
       [{ view: 'doctor', to: TO }, 'from', 'from is required with view=doctor'],
-      [{ view: 'doctor', from: '2026-10-01T00:00:00Z', to: '2026-11-01T00:00:00.001Z' }, 'to', 'view=doctor covers at most 31 days: to must be at most 2026-11-01T00:00:00.000Z, got 2026-11-01T00:00:00.001Z'],
+      [
+        { view: 'doctor', from: '2026-10-01T00:00:00Z', to: '2026-11-01T00:00:00.001Z' },
+        'to',
+        'view=doctor covers at most 31 days: to must be at most 2026-11-01T00:00:00.000Z, got 2026-11-01T00:00:00.001Z',
+      ],
       [{ view: 'doctor', from: TO, to: FROM }, 'to', `to (${FROM}) must be later than from (${TO})`],
       [{ view: 'doctor', from: FROM, to: TO, event: ['a', 'b'] }, 'event', 'view=doctor takes at most one event value, got 2'],
       [{ view: 'doctor', from: FROM, to: TO, user_id: 'alice' }, 'user_id', 'user_id is not a filter of view=doctor'],
@@ -79,45 +88,161 @@ t.test('doctor view', async (t) => {
     t.strictSame(res.body.items, [
       // 30 minutes ago: the refused request and the accepted browser event; refused first at equal times.
       {
-        ...common, kind: 'rejected', outcome: 'rejected', received_at: minutesBefore(30), ts: null, event: null, uuid: null, operation: 'track',
-        source: 'browser', sdk_name: 'pp-browser', sdk_version: '0.6.5', key_id: browser.prefix, warnings: [],
-        code: 'credential_origin_forbidden', message: 'this key may not be used from this origin', request_id: foreign.headers.get('x-request-id'), event_index: null,
+        ...common,
+        kind: 'rejected',
+        outcome: 'rejected',
+        received_at: minutesBefore(30),
+        ts: null,
+        event: null,
+        uuid: null,
+        operation: 'track',
+        source: 'browser',
+        sdk_name: 'pp-browser',
+        sdk_version: '0.6.5',
+        key_id: browser.prefix,
+        warnings: [],
+        code: 'credential_origin_forbidden',
+        message: 'this key may not be used from this origin',
+        request_id: foreign.headers.get('x-request-id'),
+        event_index: null,
       },
       {
-        ...common, kind: 'accepted', outcome: 'valid', received_at: minutesBefore(30), ts: minutesBefore(30), event: 'pp.page_view', uuid: uuidOf(3), operation: null,
-        source: 'browser', sdk_name: 'pp-browser', sdk_version: '0.6.5', key_id: browser.prefix, warnings: [], code: null, message: null, request_id: null, event_index: null,
+        ...common,
+        kind: 'accepted',
+        outcome: 'valid',
+        received_at: minutesBefore(30),
+        ts: minutesBefore(30),
+        event: 'pp.page_view',
+        uuid: uuidOf(3),
+        operation: null,
+        source: 'browser',
+        sdk_name: 'pp-browser',
+        sdk_version: '0.6.5',
+        key_id: browser.prefix,
+        warnings: [],
+        code: null,
+        message: null,
+        request_id: null,
+        event_index: null,
       },
       // 40 minutes ago, one request: the refused event first, then the accepted ones by uuid descending.
       {
-        ...common, kind: 'rejected', outcome: 'rejected', received_at: minutesBefore(40), ts: null, event: 'signup', uuid: null, operation: 'track',
-        source: 'server', sdk_name: 'pp-node', sdk_version: '1.2.0', key_id: key.prefix, warnings: [],
-        code: 'identity_required', message: 'anonymous_id or user_id is required', request_id: mixedRequestId, event_index: 1,
+        ...common,
+        kind: 'rejected',
+        outcome: 'rejected',
+        received_at: minutesBefore(40),
+        ts: null,
+        event: 'signup',
+        uuid: null,
+        operation: 'track',
+        source: 'server',
+        sdk_name: 'pp-node',
+        sdk_version: '1.2.0',
+        key_id: key.prefix,
+        warnings: [],
+        code: 'identity_required',
+        message: 'anonymous_id or user_id is required',
+        request_id: mixedRequestId,
+        event_index: 1,
       },
       {
-        ...common, kind: 'accepted', outcome: 'invalid', received_at: minutesBefore(40), ts: minutesBefore(40), event: 'purchase', uuid: uuidOf(2), operation: null,
-        source: 'server', sdk_name: 'pp-node', sdk_version: '1.2.0', key_id: key.prefix, warnings: ['revenue_not_numeric'], code: null, message: null, request_id: null, event_index: null,
+        ...common,
+        kind: 'accepted',
+        outcome: 'invalid',
+        received_at: minutesBefore(40),
+        ts: minutesBefore(40),
+        event: 'purchase',
+        uuid: uuidOf(2),
+        operation: null,
+        source: 'server',
+        sdk_name: 'pp-node',
+        sdk_version: '1.2.0',
+        key_id: key.prefix,
+        warnings: ['revenue_not_numeric'],
+        code: null,
+        message: null,
+        request_id: null,
+        event_index: null,
       },
       {
-        ...common, kind: 'accepted', outcome: 'valid', received_at: minutesBefore(40), ts: minutesBefore(40), event: 'signup', uuid: uuidOf(1), operation: null,
-        source: 'server', sdk_name: 'pp-node', sdk_version: '1.2.0', key_id: key.prefix, warnings: [], code: null, message: null, request_id: null, event_index: null,
+        ...common,
+        kind: 'accepted',
+        outcome: 'valid',
+        received_at: minutesBefore(40),
+        ts: minutesBefore(40),
+        event: 'signup',
+        uuid: uuidOf(1),
+        operation: null,
+        source: 'server',
+        sdk_name: 'pp-node',
+        sdk_version: '1.2.0',
+        key_id: key.prefix,
+        warnings: [],
+        code: null,
+        message: null,
+        request_id: null,
+        event_index: null,
       },
     ]);
   });
 
   t.test('filters apply to both kinds', async (t) => {
     const cases: Array<[Record<string, any>, Array<[string, string | null]>]> = [
-      [{ event: 'signup' }, [['rejected', 'signup'], ['accepted', 'signup']]],
-      [{ sdk_name: 'pp-node' }, [['rejected', 'signup'], ['accepted', 'purchase'], ['accepted', 'signup']]],
-      [{ source: 'browser' }, [['rejected', null], ['accepted', 'pp.page_view']]],
-      [{ invalid_only: true }, [['rejected', null], ['rejected', 'signup'], ['accepted', 'purchase']]],
-      [{ from: minutesBefore(35) }, [['rejected', null], ['accepted', 'pp.page_view']]],
-      [{ to: minutesBefore(30) }, [['rejected', 'signup'], ['accepted', 'purchase'], ['accepted', 'signup']]], // half-open
+      [
+        { event: 'signup' },
+        [
+          ['rejected', 'signup'],
+          ['accepted', 'signup'],
+        ],
+      ],
+      [
+        { sdk_name: 'pp-node' },
+        [
+          ['rejected', 'signup'],
+          ['accepted', 'purchase'],
+          ['accepted', 'signup'],
+        ],
+      ],
+      [
+        { source: 'browser' },
+        [
+          ['rejected', null],
+          ['accepted', 'pp.page_view'],
+        ],
+      ],
+      [
+        { invalid_only: true },
+        [
+          ['rejected', null],
+          ['rejected', 'signup'],
+          ['accepted', 'purchase'],
+        ],
+      ],
+      [
+        { from: minutesBefore(35) },
+        [
+          ['rejected', null],
+          ['accepted', 'pp.page_view'],
+        ],
+      ],
+      [
+        { to: minutesBefore(30) },
+        [
+          ['rejected', 'signup'],
+          ['accepted', 'purchase'],
+          ['accepted', 'signup'],
+        ],
+      ], // half-open
       [{ from: minutesBefore(180), to: minutesBefore(100) }, [['accepted', 'old']]],
     ];
     for (const [params, expected] of cases) {
       const res = await server.request('GET', doctor(params), { token: viewer });
       t.equal(res.status, 200, JSON.stringify(params));
-      t.same(res.body.items.map((r: any) => [r.kind, r.event]), expected, JSON.stringify(params));
+      t.same(
+        res.body.items.map((r: any) => [r.kind, r.event]),
+        expected,
+        JSON.stringify(params),
+      );
     }
   });
 

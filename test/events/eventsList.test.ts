@@ -21,10 +21,15 @@ t.test('events list', async (t) => {
   const [u1, u2, u3, u4, u5] = [1, 2, 3, 4, 5].map(uuidOf) as [string, string, string, string, string];
 
   server.clock.set(hoursBefore(3));
-  await ingestOk(server, key, [
-    { uuid: u1, event: 'signup', user_id: 'alice', anonymous_id: 'anon-a', release: 'v1', ts: hoursBefore(3.5) },
-    { uuid: u2, event: 'pp.page_view', anonymous_id: 'anon-a', session_id: 's1', url: 'https://shop.example/a?utm_source=mail', props: { plan: 'pro', n: 2 } },
-  ], { 'x-pp-tracker': 'pp-node/1.2.0' });
+  await ingestOk(
+    server,
+    key,
+    [
+      { uuid: u1, event: 'signup', user_id: 'alice', anonymous_id: 'anon-a', release: 'v1', ts: hoursBefore(3.5) },
+      { uuid: u2, event: 'pp.page_view', anonymous_id: 'anon-a', session_id: 's1', url: 'https://shop.example/a?utm_source=mail', props: { plan: 'pro', n: 2 } },
+    ],
+    { 'x-pp-tracker': 'pp-node/1.2.0' },
+  );
   server.clock.set(hoursBefore(2));
   await ingestOk(server, key, [{ uuid: u3, event: 'purchase', user_id: 'bob', props: { revenue: 'lots' } }]);
   server.clock.set(hoursBefore(1));
@@ -79,7 +84,10 @@ t.test('events list', async (t) => {
     t.equal(res.status, 200);
     t.equal(res.body.next_cursor, null);
     // u4 and u5 arrived at the same instant: the larger uuid comes first.
-    t.same(res.body.items.map((e: any) => e.uuid), [u5, u4, u3, u2, u1]);
+    t.same(
+      res.body.items.map((e: any) => e.uuid),
+      [u5, u4, u3, u2, u1],
+    );
     const byUuid = Object.fromEntries(res.body.items.map((e: any) => [e.uuid, e]));
     t.strictSame(byUuid[u2], {
       uuid: u2,
@@ -138,13 +146,20 @@ t.test('events list', async (t) => {
     for (const [params, expected] of cases) {
       const res = await server.request('GET', eventsPath + qs(params), { token: viewer });
       t.equal(res.status, 200, JSON.stringify(params));
-      t.same(res.body.items.map((e: any) => e.uuid), expected, JSON.stringify(params));
+      t.same(
+        res.body.items.map((e: any) => e.uuid),
+        expected,
+        JSON.stringify(params),
+      );
     }
   });
 
   t.test('limit: default 50, at most 500', async (t) => {
     const res = await server.request('GET', eventsPath + qs({ limit: 2 }), { token: viewer });
-    t.same(res.body.items.map((e: any) => e.uuid), [u5, u4]);
+    t.same(
+      res.body.items.map((e: any) => e.uuid),
+      [u5, u4],
+    );
     t.type(res.body.next_cursor, 'string');
     const many = Array.from({ length: 120 }, (_, i) => ({ uuid: uuidOf(1000 + i), event: 'bulk', anonymous_id: 'bulk' }));
     await ingestOk(server, key, many);

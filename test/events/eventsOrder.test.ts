@@ -60,11 +60,26 @@ t.test('events list order', async (t) => {
   });
 
   t.test('received (the default) and event_time', async (t) => {
-    t.same((await list({ event: 'o' })).body.items.map((e: Listed) => e.uuid), [u4, u3, u2, u1], 'by receipt, u4 above u3 at one instant');
-    t.same((await list({ event: 'o', order: 'received' })).body.items.map((e: Listed) => e.uuid), [u4, u3, u2, u1], 'received is the default');
-    t.same((await list({ event: 'o', order: 'event_time' })).body.items.map((e: Listed) => e.uuid), [u2, u4, u1, u3], 'by event time');
+    t.same(
+      (await list({ event: 'o' })).body.items.map((e: Listed) => e.uuid),
+      [u4, u3, u2, u1],
+      'by receipt, u4 above u3 at one instant',
+    );
+    t.same(
+      (await list({ event: 'o', order: 'received' })).body.items.map((e: Listed) => e.uuid),
+      [u4, u3, u2, u1],
+      'received is the default',
+    );
+    t.same(
+      (await list({ event: 'o', order: 'event_time' })).body.items.map((e: Listed) => e.uuid),
+      [u2, u4, u1, u3],
+      'by event time',
+    );
     // from/to bound the time of receipt in either order: u3 and u4 arrived at -10 s.
-    t.same((await list({ event: 'o', order: 'event_time', from: at(-15) })).body.items.map((e: Listed) => e.uuid), [u4, u3]);
+    t.same(
+      (await list({ event: 'o', order: 'event_time', from: at(-15) })).body.items.map((e: Listed) => e.uuid),
+      [u4, u3],
+    );
   });
 
   t.test('a cursor is bound to its order', async (t) => {
@@ -80,8 +95,15 @@ t.test('events list order', async (t) => {
       t.equal(res.body.error.message, CURSOR_REFUSED);
       t.equal(res.body.error.details.field, 'cursor');
     }
-    t.same((await list({ event: 'o', order: 'received', cursor: received })).body.items.map((e: Listed) => e.uuid), [u3, u2, u1], 'order=received is the default order');
-    t.same((await list({ event: 'o', order: 'event_time', cursor: byTime })).body.items.map((e: Listed) => e.uuid), [u4, u1, u3]);
+    t.same(
+      (await list({ event: 'o', order: 'received', cursor: received })).body.items.map((e: Listed) => e.uuid),
+      [u3, u2, u1],
+      'order=received is the default order',
+    );
+    t.same(
+      (await list({ event: 'o', order: 'event_time', cursor: byTime })).body.items.map((e: Listed) => e.uuid),
+      [u4, u1, u3],
+    );
   });
 
   t.test('randomized: every page in each order lists every event once, as a plain sort does', async (t) => {
@@ -99,11 +121,18 @@ t.test('events list order', async (t) => {
             const batch = sent.filter((e) => e.received === slot);
             if (batch.length === 0) continue;
             server.clock.set(at(slot));
-            await ingestOk(server, key, batch.map((e) => ({ uuid: e.uuid, event: name, anonymous_id: 'w', ts: e.ts })));
+            await ingestOk(
+              server,
+              key,
+              batch.map((e) => ({ uuid: e.uuid, event: name, anonymous_id: 'w', ts: e.ts })),
+            );
           }
           server.clock.set(T0);
           const events: Listed[] = sent.map((e) => ({ uuid: e.uuid, ts: e.ts, received_at: at(e.received) }));
-          for (const [order, time] of [['received', 'received_at'], ['event_time', 'ts']] as const) {
+          for (const [order, time] of [
+            ['received', 'received_at'],
+            ['event_time', 'ts'],
+          ] as const) {
             const walked = await walk(name, order, limits);
             if (walked.join() !== referenceOrder(events, time).join()) return false;
           }

@@ -34,7 +34,13 @@ t.test('pagination', async (t) => {
     await ingestOk(server, key, events);
     const { items, sizes } = await allPages(server, viewer, eventsPath, { event: 'tie', limit: 10 });
     t.same(sizes, [...Array(13).fill(10), 7]);
-    t.same(items.map((e) => e.uuid), events.map((e) => e.uuid).sort().reverse());
+    t.same(
+      items.map((e) => e.uuid),
+      events
+        .map((e) => e.uuid)
+        .sort()
+        .reverse(),
+    );
     t.ok(items.every((e) => e.received_at === T0.toISOString()));
   });
 
@@ -73,12 +79,32 @@ t.test('pagination', async (t) => {
     });
     const uuids = collected.items.map((e) => e.uuid);
     t.equal(new Set(uuids).size, uuids.length, 'no event repeated across pages');
-    t.same(original.filter((u) => !uuids.includes(u)), [], 'no original event skipped');
+    t.same(
+      original.filter((u) => !uuids.includes(u)),
+      [],
+      'no original event skipped',
+    );
     checkOrder(t, collected.items);
-    t.same(arrivals.newer.filter((u) => uuids.includes(u)), [], 'events newer than the cursor wait for a fresh walk');
-    t.same(arrivals.tieAbove.filter((u) => uuids.includes(u)), [], 'a tie sorting before the cursor is not shown later');
-    t.same(arrivals.tieBelow.filter((u) => !uuids.includes(u)), [], 'a tie sorting after the cursor is on a later page');
-    t.same(arrivals.older.filter((u) => !uuids.includes(u)), [], 'older arrivals are on later pages');
+    t.same(
+      arrivals.newer.filter((u) => uuids.includes(u)),
+      [],
+      'events newer than the cursor wait for a fresh walk',
+    );
+    t.same(
+      arrivals.tieAbove.filter((u) => uuids.includes(u)),
+      [],
+      'a tie sorting before the cursor is not shown later',
+    );
+    t.same(
+      arrivals.tieBelow.filter((u) => !uuids.includes(u)),
+      [],
+      'a tie sorting after the cursor is on a later page',
+    );
+    t.same(
+      arrivals.older.filter((u) => !uuids.includes(u)),
+      [],
+      'older arrivals are on later pages',
+    );
     t.ok(pages > 5);
   });
 
@@ -101,13 +127,21 @@ t.test('pagination', async (t) => {
     const uuids = collected.items.map((e) => e.uuid);
     t.ok(sent.length > 0, 'ingestion ran during the walk');
     t.equal(new Set(uuids).size, uuids.length, 'no repeats');
-    t.same(base.map((e) => e.uuid).filter((u) => !uuids.includes(u)), [], 'every event present at the start is listed');
+    t.same(
+      base.map((e) => e.uuid).filter((u) => !uuids.includes(u)),
+      [],
+      'every event present at the start is listed',
+    );
     checkOrder(t, collected.items);
   });
 
   t.test('cursors are bound to the project, the view and every filter', async (t) => {
     server.clock.set(at(400));
-    await ingestOk(server, key, Array.from({ length: 5 }, (_, i) => ({ event: i % 2 ? 'bound-a' : 'bound-b', anonymous_id: 'anon-1', user_id: 'u1' })));
+    await ingestOk(
+      server,
+      key,
+      Array.from({ length: 5 }, (_, i) => ({ event: i % 2 ? 'bound-a' : 'bound-b', anonymous_id: 'anon-1', user_id: 'u1' })),
+    );
     const first = await server.request('GET', eventsPath + qs({ event: ['bound-a', 'bound-b'], limit: 2 }), { token: viewer });
     const cursor: string = first.body.next_cursor;
     t.type(cursor, 'string');
@@ -126,7 +160,10 @@ t.test('pagination', async (t) => {
     };
     const next = await ok({ event: ['bound-a', 'bound-b'], limit: 2 });
     t.equal(next.body.items.length, 2);
-    t.notSame(next.body.items.map((e: any) => e.uuid), first.body.items.map((e: any) => e.uuid));
+    t.notSame(
+      next.body.items.map((e: any) => e.uuid),
+      first.body.items.map((e: any) => e.uuid),
+    );
     await ok({ event: ['bound-b', 'bound-a', 'bound-a'], limit: 3 }); // same set of names; the page size is free
 
     await refused({ event: 'bound-a', limit: 2 });

@@ -58,16 +58,29 @@ t.test('live stream', async (t) => {
 
     t.equal((await server.request('POST', '/v1/identify', { token: key.value, body: { anonymous_id: 'anon-s', user_id: 'sam' } })).status, 202);
     await ingestOk(server, otherKey, [{ event: 'elsewhere', anonymous_id: 'y' }]);
-    await ingestOk(server, key, [
-      { event: 'first', anonymous_id: 'anon-s', props: { a: 1 }, url: 'https://shop.example/p?q=1' },
-      { event: 'second', user_id: 'sam', props: { revenue: 'x' } },
-    ], { 'x-pp-tracker': 'pp-node/2.0.0' });
+    await ingestOk(
+      server,
+      key,
+      [
+        { event: 'first', anonymous_id: 'anon-s', props: { a: 1 }, url: 'https://shop.example/p?q=1' },
+        { event: 'second', user_id: 'sam', props: { revenue: 'x' } },
+      ],
+      { 'x-pp-tracker': 'pp-node/2.0.0' },
+    );
     await ingestOk(server, key, [{ event: 'third', anonymous_id: 'z', ts: '2026-11-02T11:00:00Z' }]);
     await client.waitFor(() => client.messages.length >= 3);
     await waitFor(() => client.comments.filter((c) => c.text === 'heartbeat').length >= 2, 3000);
     client.close();
 
-    t.same(client.messages.map((m) => [m.event, m.data.event]), [['event', 'first'], ['event', 'second'], ['event', 'third']], 'nothing from before connecting or from another project');
+    t.same(
+      client.messages.map((m) => [m.event, m.data.event]),
+      [
+        ['event', 'first'],
+        ['event', 'second'],
+        ['event', 'third'],
+      ],
+      'nothing from before connecting or from another project',
+    );
     const list = await server.request('GET', `${tenant.eventsPath}${qs({ event: ['first', 'second', 'third'] })}`, { token: viewer });
     const listed = Object.fromEntries(list.body.items.map((e: any) => [e.uuid, e]));
     for (const m of client.messages) t.strictSame(m.data, listed[m.data.uuid], `${m.data.event} is the list's item`);
@@ -81,7 +94,15 @@ t.test('live stream', async (t) => {
     await client.waitFor(() => client.comments.some((c) => c.text === 'connected'));
     const started = performance.now();
     // 1,500 events in 30 concurrent requests: commit groups of hundreds to thousands of events.
-    await Promise.all(Array.from({ length: 30 }, (_, r) => ingestOk(server, key, Array.from({ length: 50 }, (_, i) => ({ event: `burst-${r}-${i}`, anonymous_id: 'b' })))));
+    await Promise.all(
+      Array.from({ length: 30 }, (_, r) =>
+        ingestOk(
+          server,
+          key,
+          Array.from({ length: 50 }, (_, i) => ({ event: `burst-${r}-${i}`, anonymous_id: 'b' })),
+        ),
+      ),
+    );
     const counted = () => client.messages.reduce((n, m) => n + (m.event === 'dropped' ? m.data.count : 1), 0);
     await client.waitFor(() => counted() >= 1500, 10_000);
     const delivered = client.messages.filter((m) => m.event === 'event');
@@ -90,18 +111,31 @@ t.test('live stream', async (t) => {
     t.equal(new Set(delivered.map((m) => m.data.uuid)).size, delivered.length, 'no event twice');
     t.ok(delivered.length >= 20, `the budget is used (${delivered.length} delivered)`);
     t.ok(notices.length >= 1, 'the drop is reported');
-    t.ok(notices.every((m) => Number.isInteger(m.data.count) && m.data.count > 0 && Object.keys(m.data).length === 1), 'dropped carries {count}');
-    const busiest = busiestWindow(client.messages.map((m) => m.at), 1000);
+    t.ok(
+      notices.every((m) => Number.isInteger(m.data.count) && m.data.count > 0 && Object.keys(m.data).length === 1),
+      'dropped carries {count}',
+    );
+    const busiest = busiestWindow(
+      client.messages.map((m) => m.at),
+      1000,
+    );
     t.ok(busiest <= 21, `busiest one-second window held ${busiest} messages`);
     t.ok(performance.now() - started >= 900, 'reporting the drop waited for the window to pass');
 
     // Once the window has passed, a slow trickle goes through whole.
     const before = client.messages.length;
     await new Promise((r) => setTimeout(r, 1100));
-    await ingestOk(server, key, Array.from({ length: 5 }, (_, i) => ({ event: `trickle-${i}`, anonymous_id: 't' })));
+    await ingestOk(
+      server,
+      key,
+      Array.from({ length: 5 }, (_, i) => ({ event: `trickle-${i}`, anonymous_id: 't' })),
+    );
     await client.waitFor(() => client.messages.length >= before + 5);
     await new Promise((r) => setTimeout(r, 100));
-    t.same(client.messages.slice(before).map((m) => [m.event, m.data.event]), [0, 1, 2, 3, 4].map((i) => ['event', `trickle-${i}`]));
+    t.same(
+      client.messages.slice(before).map((m) => [m.event, m.data.event]),
+      [0, 1, 2, 3, 4].map((i) => ['event', `trickle-${i}`]),
+    );
     client.close();
   });
 
@@ -132,12 +166,12 @@ t.test('live stream', async (t) => {
     // Removed from the organization.
     const removed = await opened();
     t.equal((await server.request('DELETE', `/api/v1/orgs/${tenant.org.id}/members/${removed.user.id}`, { token: owner })).status, 204);
-    t.ok(await endsWithin(removed.client, 3000), 'the removed member\'s stream ended');
+    t.ok(await endsWithin(removed.client, 3000), "the removed member's stream ended");
     // Signed out of the session the stream was opened with.
     const signedOut = await opened();
     const sessions = await server.request('GET', '/api/v1/me/sessions', { token: signedOut.token });
     t.equal((await server.request('DELETE', `/api/v1/me/sessions/${sessions.body.items[0].id}`, { token: signedOut.token })).status, 204);
-    t.ok(await endsWithin(signedOut.client, 3000), 'the signed-out session\'s stream ended');
+    t.ok(await endsWithin(signedOut.client, 3000), "the signed-out session's stream ended");
     await waitFor(() => bus.subscriberCount === 0);
     t.equal(bus.subscriberCount, 0);
   });
@@ -190,5 +224,8 @@ t.test('a removed member gets no further event, even before the once-a-second ch
   t.equal((await server.request('DELETE', `/api/v1/orgs/${tenant.org.id}/members/${member.id}`, { token: owner })).status, 204);
   await ingestOk(server, tenant.key, [{ event: 'after-removal', anonymous_id: 'a' }]);
   t.ok(await endsWithin(client, 3000), 'the stream ended');
-  t.notOk(client.messages.some((m) => m.data.event === 'after-removal'), 'the event after the removal was not sent');
+  t.notOk(
+    client.messages.some((m) => m.data.event === 'after-removal'),
+    'the event after the removal was not sent',
+  );
 });

@@ -13,11 +13,15 @@ t.test('reads answer 408 query_timeout past the time limit', async (t) => {
   // 10,000 events with a few properties, 500 to a request, at 20 receipt times.
   for (let r = 0; r < 20; r++) {
     server.clock.set(new Date(T0.getTime() - (20 - r) * 5_000));
-    await ingestOk(server, key, Array.from({ length: 500 }, (_, i) => ({
-      event: `e${i % 200}`,
-      anonymous_id: `a${(r * 500 + i) % 997}`,
-      props: { plan: i % 2 ? 'pro' : 'free', n: i, when: '2026-11-01T10:00:00Z', tags: ['x', i] },
-    })));
+    await ingestOk(
+      server,
+      key,
+      Array.from({ length: 500 }, (_, i) => ({
+        event: `e${i % 200}`,
+        anonymous_id: `a${(r * 500 + i) % 997}`,
+        props: { plan: i % 2 ? 'pro' : 'free', n: i, when: '2026-11-01T10:00:00Z', tags: ['x', i] },
+      })),
+    );
   }
   server.clock.set(T0);
   const reads: Array<[string, string]> = [

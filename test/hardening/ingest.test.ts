@@ -56,7 +56,10 @@ function longChain(): Array<Record<string, unknown>> {
 const person = (i: number) => ({ anonymous_id: `anon-${i}-${'a'.repeat(180)}`, user_id: `user-${i}-${'u'.repeat(180)}`, session_id: `s-${i}-${'s'.repeat(180)}` });
 
 const trackCases: Array<{ name: string; events: () => unknown[] }> = [
-  { name: '500 page views with referrers of one repeated character', events: () => batch((i) => ({ event: 'pp.page_view', url: `${SITE}/docs/${i}`, referrer: longUrl(i, 'a', 1900), anonymous_id: `a${i}` })) },
+  {
+    name: '500 page views with referrers of one repeated character',
+    events: () => batch((i) => ({ event: 'pp.page_view', url: `${SITE}/docs/${i}`, referrer: longUrl(i, 'a', 1900), anonymous_id: `a${i}` })),
+  },
   { name: 'page views with 4 KB URLs of slashes', events: () => batch((i) => ({ event: 'pp.page_view', url: longUrl(i, '/'), ...person(i) })) },
   { name: 'page views with 4 KB URLs of a repeated letter', events: () => batch((i) => ({ event: 'pp.page_view', url: longUrl(i, 'a'), ...person(i) })) },
   { name: 'events with 64 KB props nested 16 levels', events: () => batch((i) => ({ event: 'signup', url: longUrl(i, '%', 1024), props: deepObject(PROPS_MAX_BYTES - 256), ...person(i) })) },
@@ -88,7 +91,13 @@ async function prepareTransformations(server: LoadedServer): Promise<void> {
     if (res.status !== 201) throw new Error(`rule refused: ${res.status} ${res.text}`);
   }
   const cleaning = await server.send('PUT', `${p}/path-cleaning`, {
-    body: { rules: [{ pattern: '/users/\\d+', alias: '/users/:id' }, { pattern: '/{2,}', alias: '/' }, { pattern: '^/docs/.*', alias: '/docs' }] },
+    body: {
+      rules: [
+        { pattern: '/users/\\d+', alias: '/users/:id' },
+        { pattern: '/{2,}', alias: '/' },
+        { pattern: '^/docs/.*', alias: '/docs' },
+      ],
+    },
   });
   if (cleaning.status !== 200) throw new Error(`path cleaning refused: ${cleaning.status} ${cleaning.text}`);
   const settings = await server.send('PATCH', `${p}/behavior/settings`, { body: { replay_enabled: true, replay_sample_rate: 1 } });
@@ -108,23 +117,38 @@ t.test('the ingestion surface at its limits', async (t) => {
   for (const c of trackCases) {
     const events = c.events();
     for (const k of keys) {
-      await watched(t, server, `/v1/track, ${c.name} (${events.length}), ${k.name}`, async () => [
-        await server.send('POST', '/v1/track', { token: k.token, headers: k.headers, body: { events } }),
-      ]);
+      await watched(t, server, `/v1/track, ${c.name} (${events.length}), ${k.name}`, async () => [await server.send('POST', '/v1/track', { token: k.token, headers: k.headers, body: { events } })]);
     }
   }
 
   const paths = await server.send('POST', `/api/v1/projects/${server.projectId}/queries/paths`, {
-    body: { date_from: new Date(Date.now() - 86_400_000).toISOString().slice(0, 10), date_to: new Date().toISOString().slice(0, 10), selected_event: 'pp.page_view', direction: 'after', depth: 20, mode: 'actor' },
+    body: {
+      date_from: new Date(Date.now() - 86_400_000).toISOString().slice(0, 10),
+      date_to: new Date().toISOString().slice(0, 10),
+      selected_event: 'pp.page_view',
+      direction: 'after',
+      depth: 20,
+      mode: 'actor',
+    },
   });
   t.equal(paths.status, 200, `the paths query cleans the stored worst-case URLs (${paths.status} ${paths.text.slice(0, 160)})`);
 
   for (const k of keys) {
     await watched(t, server, `/v1/identify with 16 KiB traits nested 16 levels, ${k.name}`, () =>
-      Promise.all(Array.from({ length: 4 }, (_, i) => server.send('POST', '/v1/identify', { token: k.token, headers: k.headers, body: { anonymous_id: person(i).anonymous_id, user_id: person(i).user_id, traits: deepObject(TRAITS_MAX_BYTES - 256) } }))),
+      Promise.all(
+        Array.from({ length: 4 }, (_, i) =>
+          server.send('POST', '/v1/identify', {
+            token: k.token,
+            headers: k.headers,
+            body: { anonymous_id: person(i).anonymous_id, user_id: person(i).user_id, traits: deepObject(TRAITS_MAX_BYTES - 256) },
+          }),
+        ),
+      ),
     );
     await watched(t, server, `/v1/alias with 200-character ids, ${k.name}`, () =>
-      Promise.all(Array.from({ length: 4 }, (_, i) => server.send('POST', '/v1/alias', { token: k.token, headers: k.headers, body: { previous_id: `p${i}${'/'.repeat(198)}`, user_id: person(i).user_id } }))),
+      Promise.all(
+        Array.from({ length: 4 }, (_, i) => server.send('POST', '/v1/alias', { token: k.token, headers: k.headers, body: { previous_id: `p${i}${'/'.repeat(198)}`, user_id: person(i).user_id } })),
+      ),
     );
     await watched(t, server, `/v1/replay with ${small.length} small events and with one 512 KiB event, ${k.name}`, async () => [
       await server.send('POST', '/v1/replay', { token: k.token, headers: k.headers, body: { session_id: 's'.repeat(200), anonymous_id: 'a'.repeat(200), seq: 0, events: small } }),

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Test } from 'tap';
-import { loadConfig } from '../../server/config.js';
+import { loadConfig } from '../../server/ground/config.js';
 import { openServices } from '../../server/openServices.js';
 import { createUser } from '../../server/accounts/users.js';
 import { addMembership, createOrganization } from '../../server/accounts/organizations.js';

@@ -230,7 +230,7 @@ export function longestMatch(pattern: string, cap: number): string | undefined {
       // A range's upper end, e.g. 9 of 0-9, or the last listed character: prefer '.', '-' or '_'.
       const singles = body.replace(/.-./g, '');
       const hurt = ['.', '_', '+', '-'].find((h) => singles.includes(h));
-      return hurt ?? (/.-./.exec(body)?.[0][2] ?? body[0]);
+      return hurt ?? /.-./.exec(body)?.[0][2] ?? body[0];
     }
     if (c === '(') {
       let level = 0;

@@ -18,7 +18,10 @@ t.test('path-cleaning rules that grow every path by 201 times per rule', async (
   const saved = await server.send('PUT', base, { body: { rules: growingRules } });
   const report = await watch.stop();
 
-  for (const [what, res] of [['POST path-cleaning/test', tried], ['PUT path-cleaning', saved]] as const) {
+  for (const [what, res] of [
+    ['POST path-cleaning/test', tried],
+    ['PUT path-cleaning', saved],
+  ] as const) {
     t.not(res.status, 0, `${what} answered within ${REQUEST_LIMIT_MS / 1000} s (${Math.round(res.ms)} ms)`);
     t.ok(res.status > 0 && res.status < 500, `${what} is not a server error (${res.status} ${res.text.slice(0, 200)})`);
   }

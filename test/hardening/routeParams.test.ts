@@ -47,7 +47,11 @@ t.test('every operation without a body: maximal query strings, real ids', async 
   for (const op of operations) {
     const at = op.method === 'DELETE' && op.path === '/api/v1/projects/{id}' ? spare : ids;
     const variants = op.query.length > 0 ? VARIANTS.slice(0, 2) : VARIANTS.slice(0, 1);
-    const requests = variants.map((v) => ({ path: concretePath(op.path, at) + maximalQuery(op, table, v), token: credentialFor(op, server, at), copies: op.query.some((q) => q.name === 'filters') ? 4 : 1 }));
+    const requests = variants.map((v) => ({
+      path: concretePath(op.path, at) + maximalQuery(op, table, v),
+      token: credentialFor(op, server, at),
+      copies: op.query.some((q) => q.name === 'filters') ? 4 : 1,
+    }));
     await sendWorstCases(t, server, op, requests);
   }
 });

@@ -58,7 +58,12 @@ export function maximalBody(op: Operation, table: RouteTable, variant: Variant):
   const items = ITEM_SCHEMAS[op.path];
   if (items) {
     const resolved = table.components[String(schema.$ref).replace('#/components/schemas/', '')] ?? schema;
-    schema = { ...resolved, if: undefined, then: undefined, properties: { ...resolved.properties, events: { ...resolved.properties.events, maxItems: 500, items: { $ref: `#/components/schemas/${items}` } } } };
+    schema = {
+      ...resolved,
+      if: undefined,
+      then: undefined,
+      properties: { ...resolved.properties, events: { ...resolved.properties.events, maxItems: 500, items: { $ref: `#/components/schemas/${items}` } } },
+    };
   }
   return maximalValue(schema, table.components, variant, BODY_LIMIT_BYTES - 1024);
 }

@@ -4,7 +4,7 @@ import t from 'tap';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startTestServer, request } from '../support/testServer.js';
-import { buildApp, DOMAINS } from '../../server/http/app.js';
+import { buildApp, DOMAINS } from '../../server/app.js';
 import type { Domain } from '../../server/http/domain.js';
 import { jsonBody, jsonResponse, errors } from '../../server/http/openapi.js';
 import { PUBLIC } from '../../server/access/access.js';

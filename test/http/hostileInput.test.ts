@@ -35,7 +35,9 @@ t.test('hostile input', async (t) => {
 
     const release = createReleaseToken(server, project);
     const deploy = await server.request('POST', `/api/v1/projects/${project.id}/release-markers/deploy`, {
-      token: release.value, headers: { 'idempotency-key': 'leap-second-1' }, body: { release: 'v1', deployed_at: LEAP },
+      token: release.value,
+      headers: { 'idempotency-key': 'leap-second-1' },
+      body: { release: 'v1', deployed_at: LEAP },
     });
     t.equal(deploy.status, 422);
     t.equal(deploy.body.error.code, 'validation_failed');
@@ -65,7 +67,10 @@ t.test('hostile input', async (t) => {
     ]);
     t.equal(res.status, 202);
     const message = `ts must be from ${TS_FIRST} and before ${TS_END}`;
-    t.same(res.body.rejected, [0, 2, 3, 5].map((index) => ({ index, code: 'invalid_field', message })));
+    t.same(
+      res.body.rejected,
+      [0, 2, 3, 5].map((index) => ({ index, code: 'invalid_field', message })),
+    );
     t.equal(res.body.accepted, 2);
     t.equal(await countRows(server, 'events', project.id), before + 2, 'the events inside the range are stored');
   });

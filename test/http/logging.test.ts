@@ -2,7 +2,7 @@
 
 import t from 'tap';
 import { startTestServer } from '../support/testServer.js';
-import { redactUrl } from '../../server/http/logger.js';
+import { redactUrl } from '../../server/ground/logger.js';
 
 t.test('redactUrl masks secret query parameters only', async (t) => {
   t.equal(redactUrl('/v1/track?key=pp_wk_secret&x=1'), '/v1/track?key=%5Bredacted%5D&x=1');

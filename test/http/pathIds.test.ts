@@ -54,9 +54,7 @@ type Doc = { paths: Record<string, Record<string, { parameters?: Array<{ name: s
 /** Every path parameter the served document declares, with its schema type. */
 function pathParams(doc: Doc) {
   return Object.entries(doc.paths).flatMap(([path, ops]) =>
-    Object.entries(ops).flatMap(([method, op]) =>
-      (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => ({ method: method as Method, path, name: p.name, type: p.schema?.type })),
-    ),
+    Object.entries(ops).flatMap(([method, op]) => (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => ({ method: method as Method, path, name: p.name, type: p.schema?.type }))),
   );
 }
 
@@ -73,7 +71,11 @@ t.test('every integer path parameter of every mounted route goes through the str
   const release = createReleaseToken(server, project).value;
   const doc = (await server.request('GET', '/api/v1/openapi.json')).body as Doc;
   const params = pathParams(doc);
-  t.same(params.filter((p) => p.type !== 'integer' && p.type !== 'string'), [], 'every path parameter is a plain integer or string');
+  t.same(
+    params.filter((p) => p.type !== 'integer' && p.type !== 'string'),
+    [],
+    'every path parameter is a plain integer or string',
+  );
   const ids = params.filter((p) => p.type === 'integer');
   t.ok(ids.length > 60, `${ids.length} integer path parameters`);
   const mounted = new Set(server.running.built.routes.mounted.map((r) => `${r.method} ${r.path}`));

@@ -4,7 +4,7 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { RateLimiter } from '../../server/http/rateLimit.js';
-import { RateLimitedError } from '../../server/http/errors.js';
+import { RateLimitedError } from '../../server/ground/errors.js';
 import { ManualClock } from '../support/manualClock.js';
 import { startTestServer } from '../support/testServer.js';
 

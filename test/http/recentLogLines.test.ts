@@ -2,13 +2,19 @@
 
 import fc from 'fast-check';
 import t from 'tap';
-import { RecentLogLines } from '../../server/http/recentLogLines.js';
+import { RecentLogLines } from '../../server/ground/recentLogLines.js';
 
 t.test('holds the newest lines, numbered, like a plain list would', async (t) => {
   fc.assert(
     fc.property(
       fc.integer({ min: 1, max: 8 }),
-      fc.array(fc.oneof(fc.array(fc.constantFrom('a', 'b', '\n'), { maxLength: 6 }).map((c) => c.join('')), fc.constant('x\n')), { maxLength: 40 }),
+      fc.array(
+        fc.oneof(
+          fc.array(fc.constantFrom('a', 'b', '\n'), { maxLength: 6 }).map((c) => c.join('')),
+          fc.constant('x\n'),
+        ),
+        { maxLength: 40 },
+      ),
       fc.integer({ min: 1, max: 10 }),
       fc.option(fc.integer({ min: -1, max: 40 }), { nil: undefined }),
       (capacity, writes, max, after) => {
@@ -19,7 +25,10 @@ t.test('holds the newest lines, numbered, like a plain list would', async (t) =>
           all.push(...w.split('\n').filter(Boolean));
         }
         const kept = all.map((line, n) => ({ line, n })).slice(-capacity);
-        const expected = kept.filter(({ n }) => after === undefined || n > after).slice(-max).map(({ line }) => line);
+        const expected = kept
+          .filter(({ n }) => after === undefined || n > after)
+          .slice(-max)
+          .map(({ line }) => line);
         const got = ring.since(after, max);
         return JSON.stringify(got) === JSON.stringify({ lines: expected, last: all.length - 1 });
       },

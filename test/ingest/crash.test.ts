@@ -70,9 +70,21 @@ t.test('SIGKILL during sustained ingest', async (t) => {
   const afterCrash = await storedUuids();
   const counts = new Map<string, number>();
   for (const u of afterCrash) counts.set(u, (counts.get(u) ?? 0) + 1);
-  t.same([...counts.values()].filter((c) => c > 1), [], 'no event is stored twice');
-  t.same(acked.filter((u) => !counts.has(u)), [], `all ${acked.length} acknowledged events survived`);
-  t.same(afterCrash.filter((u) => !sent.has(u)), [], 'nothing that was never sent is stored');
+  t.same(
+    [...counts.values()].filter((c) => c > 1),
+    [],
+    'no event is stored twice',
+  );
+  t.same(
+    acked.filter((u) => !counts.has(u)),
+    [],
+    `all ${acked.length} acknowledged events survived`,
+  );
+  t.same(
+    afterCrash.filter((u) => !sent.has(u)),
+    [],
+    'nothing that was never sent is stored',
+  );
 
   // The clients retry what was never acknowledged, and a few acknowledged batches besides.
   for (const batch of [...unacked, ...batches.filter((b) => b.acked).slice(0, 5)]) {

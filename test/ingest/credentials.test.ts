@@ -54,7 +54,10 @@ t.test('wrong-credential matrix', async (t) => {
       t.same((await call('POST', path, { token: release.value, body: {} })).body, UNAUTHORIZED, path);
     }
     t.same((await call('POST', '/v1/track', { body: { ...trackBody, credential: release.value } })).body, UNAUTHORIZED);
-    t.equal((await call('POST', `/api/v1/projects/${project.id}/release-markers/deploy`, { token: release.value, body: { release: 'v1' }, headers: { 'idempotency-key': 'deploy-0001' } })).status, 201);
+    t.equal(
+      (await call('POST', `/api/v1/projects/${project.id}/release-markers/deploy`, { token: release.value, body: { release: 'v1' }, headers: { 'idempotency-key': 'deploy-0001' } })).status,
+      201,
+    );
   });
 
   t.test('browser or server key in ?key=: 401', async (t) => {
@@ -174,7 +177,10 @@ t.test('wrong-credential matrix', async (t) => {
 
   t.test('no response repeats a key value', async (t) => {
     const leaking = seen.filter((res) => secrets.some((secret) => res.text.includes(secret)));
-    t.same(leaking.map((r) => r.text), []);
+    t.same(
+      leaking.map((r) => r.text),
+      [],
+    );
     t.ok(seen.length > 50, `${seen.length} responses checked`);
   });
 });

@@ -92,8 +92,7 @@ t.test('when every hash collides, each uuid is looked up and the answer is still
   const services = server.running.services;
   const writer = new GroupWriter(services, eventBus(services), { maxGroupRows: 5000, dedupWindowMs: 24 * HOUR_MS, filterCapacity: 1000, keyHash: () => [5, 5] });
   t.teardown(() => writer.close());
-  const rows = (events: ReturnType<typeof fresh>) =>
-    events.map((e) => normalizeEvent(e, { projectId: project.id, receivedAt: services.clock.now(), source: 'server', sdk: null, keyId: 'testkey1' }));
+  const rows = (events: ReturnType<typeof fresh>) => events.map((e) => normalizeEvent(e, { projectId: project.id, receivedAt: services.clock.now(), source: 'server', sdk: null, keyId: 'testkey1' }));
   const events = fresh(10);
   await writer.submit({ events: rows(events), rejections: [] });
   t.match(writer.stats, { groups: 1, stored: 10, duplicates: 0 });

@@ -28,10 +28,14 @@ interface Served {
 async function serveOnTmpfs(dataDir: string, size: string): Promise<Served> {
   const script = 'mount -t tmpfs -o size="$2",mode=700 pp-test "$1" && shift 2 && exec "$@"';
   // Without the test runner's hooks, which would write beside the checkout from inside the namespace.
-  const child = spawn('unshare', ['-m', 'sh', '-c', script, 'sh', dataDir, size, 'env', '-u', 'NODE_OPTIONS', process.execPath, PPCTL, 'serve', '--embedded', '--no-demo-data', '--port', '0', '--data-dir', dataDir], {
-    env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PP_'))),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    'unshare',
+    ['-m', 'sh', '-c', script, 'sh', dataDir, size, 'env', '-u', 'NODE_OPTIONS', process.execPath, PPCTL, 'serve', '--embedded', '--no-demo-data', '--port', '0', '--data-dir', dataDir],
+    {
+      env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PP_'))),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const served: Partial<Served> = { child };
   await new Promise<void>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {

@@ -33,11 +33,7 @@ t.test('ingested events carry the key of their distinct id', async (t) => {
     { event: 'view', anonymous_id: 'anon-2', user_id: 'user-😀' },
     { event: 'view', anonymous_id: 'anon-2' },
   ]);
-  const rows = await readTable(
-    server,
-    `SELECT distinct_id, distinct_key = md5_number_lower(distinct_id) AS same FROM events WHERE project_id = $1 ORDER BY distinct_id`,
-    [project.id],
-  );
+  const rows = await readTable(server, `SELECT distinct_id, distinct_key = md5_number_lower(distinct_id) AS same FROM events WHERE project_id = $1 ORDER BY distinct_id`, [project.id]);
   t.same(rows, [
     { distinct_id: 'anon-2', same: true },
     { distinct_id: 'anon-ü-1', same: true },

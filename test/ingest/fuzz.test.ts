@@ -53,19 +53,57 @@ const brokenEnvelope = (op: Op): fc.Arbitrary<unknown> => {
   const notString = fc.oneof(fraction, fc.constant(null), fc.boolean(), dict, fc.array(fc.integer()), fc.constant(''));
   const notArray = fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.boolean(), dict);
   const notObject = fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.boolean(), fc.array(fc.integer()));
-  const notSeq = fc.oneof(fc.double().filter((d) => !Number.isInteger(d)), fc.integer({ max: -1 }), fc.string());
-  const topLevel = fc.dictionary(fc.string({ minLength: 1 }).filter((k) => !['events', 'event', 'credential'].includes(k)), fc.anything(), { minKeys: 1, maxKeys: 4 }).map((d) => ({ ...d, events: 'x' }));
+  const notSeq = fc.oneof(
+    fc.double().filter((d) => !Number.isInteger(d)),
+    fc.integer({ max: -1 }),
+    fc.string(),
+  );
+  const topLevel = fc
+    .dictionary(
+      fc.string({ minLength: 1 }).filter((k) => !['events', 'event', 'credential'].includes(k)),
+      fc.anything(),
+      { minKeys: 1, maxKeys: 4 },
+    )
+    .map((d) => ({ ...d, events: 'x' }));
   switch (op) {
     case 'track':
-      return fc.oneof(topLevel, notArray.map((events) => ({ events })), fc.constant({ events: [] }), fc.anything().filter((x) => x !== undefined).map((x) => ({ events: [{ event: 'a', anonymous_id: 'b' }], unexpected: x })));
+      return fc.oneof(
+        topLevel,
+        notArray.map((events) => ({ events })),
+        fc.constant({ events: [] }),
+        fc
+          .anything()
+          .filter((x) => x !== undefined)
+          .map((x) => ({ events: [{ event: 'a', anonymous_id: 'b' }], unexpected: x })),
+      );
     case 'identify':
-      return fc.oneof(topLevel, notString.map((user_id) => ({ anonymous_id: 'a', user_id })), fc.constant({ anonymous_id: 'a' }), fc.anything().filter((x) => x !== undefined).map((x) => ({ anonymous_id: 'a', user_id: 'u', x })));
+      return fc.oneof(
+        topLevel,
+        notString.map((user_id) => ({ anonymous_id: 'a', user_id })),
+        fc.constant({ anonymous_id: 'a' }),
+        fc
+          .anything()
+          .filter((x) => x !== undefined)
+          .map((x) => ({ anonymous_id: 'a', user_id: 'u', x })),
+      );
     case 'alias':
-      return fc.oneof(topLevel, notString.map((previous_id) => ({ previous_id, user_id: 'u' })), fc.constant({ user_id: 'u' }));
+      return fc.oneof(
+        topLevel,
+        notString.map((previous_id) => ({ previous_id, user_id: 'u' })),
+        fc.constant({ user_id: 'u' }),
+      );
     case 'replay':
-      return fc.oneof(topLevel, notSeq.map((seq) => ({ session_id: 's', anonymous_id: 'a', seq, events: [{}] })), notArray.map((events) => ({ session_id: 's', anonymous_id: 'a', seq: 1, events })));
+      return fc.oneof(
+        topLevel,
+        notSeq.map((seq) => ({ session_id: 's', anonymous_id: 'a', seq, events: [{}] })),
+        notArray.map((events) => ({ session_id: 's', anonymous_id: 'a', seq: 1, events })),
+      );
     case 'capture':
-      return fc.oneof(topLevel, notObject.map((element) => ({ picker_token: 't', nonce: 'n', url: 'u', selector: 's', element, chain: [{ tag: 'a' }] })), fc.constant({ picker_token: 't' }));
+      return fc.oneof(
+        topLevel,
+        notObject.map((element) => ({ picker_token: 't', nonce: 'n', url: 'u', selector: 's', element, chain: [{ tag: 'a' }] })),
+        fc.constant({ picker_token: 't' }),
+      );
   }
 };
 
@@ -116,24 +154,75 @@ t.test('fuzzing the ingestion surface', async (t) => {
   const brokenRequest = fc.constantFrom(...OPS).chain((op) =>
     fc.oneof(
       // Not JSON at all, in both content types the surface reads.
-      light(fc.tuple(fc.string({ minLength: 1 }).filter((s) => { try { JSON.parse(s); return false; } catch { return true; } }), fc.constantFrom(json, 'text/plain')).map(
-        ([text, type]): FuzzRequest => ({ op, headers: { ...goodHeaders(op), 'content-type': type }, body: text }),
-      )),
+      light(
+        fc
+          .tuple(
+            fc.string({ minLength: 1 }).filter((s) => {
+              try {
+                JSON.parse(s);
+                return false;
+              } catch {
+                return true;
+              }
+            }),
+            fc.constantFrom(json, 'text/plain'),
+          )
+          .map(([text, type]): FuzzRequest => ({ op, headers: { ...goodHeaders(op), 'content-type': type }, body: text })),
+      ),
       // JSON that is not an object (strict parsing refuses primitives; arrays fail the schema).
-      light(fc.oneof(fc.integer(), fc.string(), fc.constant(null), fc.array(fc.integer())).map((v): FuzzRequest => ({ op, headers: { ...goodHeaders(op), 'content-type': json }, body: JSON.stringify(v) }))),
+      light(
+        fc
+          .oneof(fc.integer(), fc.string(), fc.constant(null), fc.array(fc.integer()))
+          .map((v): FuzzRequest => ({ op, headers: { ...goodHeaders(op), 'content-type': json }, body: JSON.stringify(v) })),
+      ),
       light(brokenEnvelope(op).map((v): FuzzRequest => ({ op, headers: { ...goodHeaders(op), 'content-type': json }, body: JSON.stringify(v) }))),
       // A valid body under a malformed client header or an unreadable encoding or type.
-      light(printable(40).filter((s) => s.length > 0 && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\/[A-Za-z0-9][A-Za-z0-9.+_-]{0,63}$/.test(s)).map(
-        (tracker): FuzzRequest => ({ op, headers: { ...goodHeaders(op), 'content-type': json, 'x-pp-tracker': tracker }, body: JSON.stringify(validBody(op)) }),
-      )),
-      light(fc.constantFrom('gzip', 'deflate', 'br', 'x-unknown').map((enc): FuzzRequest => ({ op, headers: { ...goodHeaders(op), 'content-type': json, 'content-encoding': enc }, body: JSON.stringify(validBody(op)) }))),
-      light(fc.constantFrom('application/json; charset=latin9', 'application/json; charset=koi8-r').map((type): FuzzRequest => ({ op, headers: { ...goodHeaders(op), 'content-type': type }, body: JSON.stringify(validBody(op)) }))),
-      light(fc.constantFrom('application/xml', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded').map((type): FuzzRequest => ({ op, headers: { ...goodHeaders(op), 'content-type': type }, body: JSON.stringify(validBody(op)) }))),
+      light(
+        printable(40)
+          .filter((s) => s.length > 0 && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\/[A-Za-z0-9][A-Za-z0-9.+_-]{0,63}$/.test(s))
+          .map((tracker): FuzzRequest => ({ op, headers: { ...goodHeaders(op), 'content-type': json, 'x-pp-tracker': tracker }, body: JSON.stringify(validBody(op)) })),
+      ),
+      light(
+        fc
+          .constantFrom('gzip', 'deflate', 'br', 'x-unknown')
+          .map((enc): FuzzRequest => ({ op, headers: { ...goodHeaders(op), 'content-type': json, 'content-encoding': enc }, body: JSON.stringify(validBody(op)) })),
+      ),
+      light(
+        fc
+          .constantFrom('application/json; charset=latin9', 'application/json; charset=koi8-r')
+          .map((type): FuzzRequest => ({ op, headers: { ...goodHeaders(op), 'content-type': type }, body: JSON.stringify(validBody(op)) })),
+      ),
+      light(
+        fc
+          .constantFrom('application/xml', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded')
+          .map((type): FuzzRequest => ({ op, headers: { ...goodHeaders(op), 'content-type': type }, body: JSON.stringify(validBody(op)) })),
+      ),
       // Too big (rarer, they are slow to send): over 1 MiB, over 500 events, a gzip bomb, deep nesting.
-      { weight: 1, arbitrary: fc.integer({ min: 1, max: 64 }).map((extra): FuzzRequest => ({ op, headers: { ...goodHeaders(op), 'content-type': json }, body: JSON.stringify({ ...(validBody(op) as object), pad: 'x'.repeat(1024 * 1024 + extra) }) })) },
-      { weight: 1, arbitrary: fc.integer({ min: 501, max: 520 }).map((n): FuzzRequest => ({ op: 'track', headers: { ...goodHeaders('track'), 'content-type': json }, body: JSON.stringify({ events: Array.from({ length: n }, () => ({ event: 'bulk', uuid: randomUUID(), anonymous_id: 'b' })) }) })) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .integer({ min: 1, max: 64 })
+          .map((extra): FuzzRequest => ({ op, headers: { ...goodHeaders(op), 'content-type': json }, body: JSON.stringify({ ...(validBody(op) as object), pad: 'x'.repeat(1024 * 1024 + extra) }) })),
+      },
+      {
+        weight: 1,
+        arbitrary: fc
+          .integer({ min: 501, max: 520 })
+          .map(
+            (n): FuzzRequest => ({
+              op: 'track',
+              headers: { ...goodHeaders('track'), 'content-type': json },
+              body: JSON.stringify({ events: Array.from({ length: n }, () => ({ event: 'bulk', uuid: randomUUID(), anonymous_id: 'b' })) }),
+            }),
+          ),
+      },
       { weight: 1, arbitrary: fc.constant(0).map((): FuzzRequest => ({ op, headers: { ...goodHeaders(op), 'content-type': json, 'content-encoding': 'gzip' }, body: bomb })) },
-      { weight: 1, arbitrary: fc.integer({ min: 5000, max: 100000 }).map((depth): FuzzRequest => ({ op, headers: { ...goodHeaders(op), 'content-type': json }, body: `{"events":0,"deep":${'['.repeat(depth)}${']'.repeat(depth)}}` })) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .integer({ min: 5000, max: 100000 })
+          .map((depth): FuzzRequest => ({ op, headers: { ...goodHeaders(op), 'content-type': json }, body: `{"events":0,"deep":${'['.repeat(depth)}${']'.repeat(depth)}}` })),
+      },
     ),
   );
 
@@ -152,7 +241,11 @@ t.test('fuzzing the ingestion surface', async (t) => {
   await fc.assert(fc.asyncProperty(brokenRequest, check), { numRuns: 1200, endOnFailure: true });
 
   t.same(failures, [], `${sent} malformed requests, all answered 4xx in the envelope`);
-  t.same(server.logs.filter((l) => l.msg === 'unhandled error'), [], 'no server fault was logged');
+  t.same(
+    server.logs.filter((l) => l.msg === 'unhandled error'),
+    [],
+    'no server fault was logged',
+  );
   t.same(await snapshot(), before, 'no stored table changed');
   t.equal((await server.request('GET', '/v1/health')).status, 200, 'still up');
   const after = await ingestEvents(server, serverKey, [{ event: 'after', anonymous_id: 'a' }]);

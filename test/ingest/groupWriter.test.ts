@@ -17,7 +17,7 @@ import { formatStatus, type InstallationStatus } from '../../installer/installat
 import { normalizeEvent } from '../../server/ingest/normalizeEvent.js';
 import { EventBus, eventBus, type CommittedEvent } from '../../server/ingest/eventBus.js';
 import { readRejectedAttempts } from '../../server/ingest/rejections.js';
-import { ServiceUnavailableError } from '../../server/http/errors.js';
+import { ServiceUnavailableError } from '../../server/ground/errors.js';
 
 t.test('group commit', async (t) => {
   const server = await startTestServer(t);
@@ -43,7 +43,11 @@ t.test('group commit', async (t) => {
     let release!: () => void;
     const held = writer.exclusive(() => new Promise<void>((resolve) => (release = resolve)));
     const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => ingestEvents(server, key, [{ event: 'journaled', anonymous_id: `j${i}` }])));
-    t.same(answers.map((a) => a.status), Array(5).fill(202), 'answered while the writer is held');
+    t.same(
+      answers.map((a) => a.status),
+      Array(5).fill(202),
+      'answered while the writer is held',
+    );
     t.equal(writer.backlog, 5, 'not loaded yet');
     t.same(writer.journalState(), { backlog_events: 5, set_aside_batches: 0 });
     let counted: number | undefined;
@@ -60,7 +64,11 @@ t.test('group commit', async (t) => {
 
   t.test('a read waits for the load at most readWaitMs, then answers from what is loaded', async (t) => {
     const journaled = new GroupWriter(services, eventBus(services), {
-      maxGroupRows: 5000, dedupWindowMs: 3_600_000, filterCapacity: 1000, journal: IngestJournal.open(path.join(server.dataDir, 'wait-journal'), services.log), readWaitMs: 100,
+      maxGroupRows: 5000,
+      dedupWindowMs: 3_600_000,
+      filterCapacity: 1000,
+      journal: IngestJournal.open(path.join(server.dataDir, 'wait-journal'), services.log),
+      readWaitMs: 100,
     });
     t.teardown(() => journaled.close());
     t.equal(journaled.readBarrier(), undefined, 'nothing outstanding: no wait at all');
@@ -92,7 +100,11 @@ t.test('group commit', async (t) => {
     // A journaled batch was answered already: after the retries it is set aside for the operator.
     const dir = path.join(server.dataDir, 'poison-journal');
     const journaled = new GroupWriter(services, eventBus(services), {
-      maxGroupRows: 5000, dedupWindowMs: 3_600_000, filterCapacity: 1000, journal: IngestJournal.open(dir, services.log), retryMs: 1,
+      maxGroupRows: 5000,
+      dedupWindowMs: 3_600_000,
+      filterCapacity: 1000,
+      journal: IngestJournal.open(dir, services.log),
+      retryMs: 1,
     });
     t.teardown(() => journaled.close());
     const storedBefore = await countRows(server, 'events', project.id);
@@ -102,18 +114,38 @@ t.test('group commit', async (t) => {
     t.equal(journaled.stats.setAside, 1);
     t.equal(server.logs.filter((l) => l.msg === 'loading a journaled batch failed; trying again').length, 4);
     t.ok(server.logs.some((l) => l.msg === 'a journaled batch could not be loaded; set aside'));
-    t.ok(readdirSync(dir).some((f) => f.startsWith('unloaded-')), 'the batch is kept next to the journal');
+    t.ok(
+      readdirSync(dir).some((f) => f.startsWith('unloaded-')),
+      'the batch is kept next to the journal',
+    );
     t.same(journaled.journalState(), { backlog_events: 0, set_aside_batches: 1 });
 
     // The server's own writer is what `ppctl status` reports on.
     const stats = (await adminCommand('data.stats')!(services, {})) as NonNullable<InstallationStatus['data']>;
     t.same(stats.ingest, { backlog_events: 0, set_aside_batches: 0 });
     const status: InstallationStatus = {
-      version: '1.0.0', manager: 'process', running: true, ready: true, running_version: '1.0.0', manager_pid: 1, server_pid: 2, uptime_s: 3,
-      url: 'http://127.0.0.1:8080', base_url: 'http://127.0.0.1:8080', config_dir: '/etc/pp', data_dir: '/var/lib/pp', prefix: '/opt/pp',
-      releases: ['1.0.0'], last_upgrade: null, error: null, data: { ...stats, ingest: { backlog_events: 120, set_aside_batches: 1 } },
+      version: '1.0.0',
+      manager: 'process',
+      running: true,
+      ready: true,
+      running_version: '1.0.0',
+      manager_pid: 1,
+      server_pid: 2,
+      uptime_s: 3,
+      url: 'http://127.0.0.1:8080',
+      base_url: 'http://127.0.0.1:8080',
+      config_dir: '/etc/pp',
+      data_dir: '/var/lib/pp',
+      prefix: '/opt/pp',
+      releases: ['1.0.0'],
+      last_upgrade: null,
+      error: null,
+      data: { ...stats, ingest: { backlog_events: 120, set_aside_batches: 1 } },
     };
-    t.match(formatStatus(status), /\n {2}ingest: {4}120 events waiting to be loaded; 1 batch set aside in \/var\/lib\/pp\/ingest-journal \(ppctl ingest retry loads them again; see docs\/ingestion\.md\)\n/);
+    t.match(
+      formatStatus(status),
+      /\n {2}ingest: {4}120 events waiting to be loaded; 1 batch set aside in \/var\/lib\/pp\/ingest-journal \(ppctl ingest retry loads them again; see docs\/ingestion\.md\)\n/,
+    );
 
     // `ppctl ingest retry`: a batch set aside while the disk was full loads once there is room; the
     // refused one stays; a damaged file is named; empty files a full disk left are not batches.
@@ -146,13 +178,23 @@ t.test('group commit', async (t) => {
     const stopSmall = bus.subscribe((events) => got.push(...events), { maxPending: 10 });
     t.teardown(() => (stopThrowing(), stopSmall()));
     const key = createIngestKey(server, project);
-    const res = await ingestEvents(server, key, Array.from({ length: 50 }, (_, i) => ({ event: 'bus', anonymous_id: `b${i}` })));
+    const res = await ingestEvents(
+      server,
+      key,
+      Array.from({ length: 50 }, (_, i) => ({ event: 'bus', anonymous_id: `b${i}` })),
+    );
     t.equal(res.status, 202);
     await writer.loaded();
     await new Promise((resolve) => setImmediate(resolve));
     t.equal(got.length, 10, 'a subscriber that falls behind keeps the newest events');
-    t.same(got.map((e) => e.anonymous_id), Array.from({ length: 10 }, (_, i) => `b${40 + i}`));
-    t.ok(server.logs.some((l) => l.msg === 'event bus subscriber failed'), 'the failure is logged');
+    t.same(
+      got.map((e) => e.anonymous_id),
+      Array.from({ length: 10 }, (_, i) => `b${40 + i}`),
+    );
+    t.ok(
+      server.logs.some((l) => l.msg === 'event bus subscriber failed'),
+      'the failure is logged',
+    );
     t.ok(server.logs.some((l) => l.msg === 'event bus subscriber fell behind; oldest events dropped'));
   });
 
@@ -178,11 +220,23 @@ t.test('group commit', async (t) => {
     await ingestEvents(server, key, [{ event: 'c' }], { headers: sdk });
     const q = { projectId: project.id, from: new Date(server.clock.now().getTime() - 60_000), to: new Date(server.clock.now().getTime() + 1), limit: 2 };
     const first = await readRejectedAttempts(services, q);
-    t.same(first.map((r) => [r.event, r.code]), [['c', 'identity_required'], [null, 'event_required']]);
+    t.same(
+      first.map((r) => [r.event, r.code]),
+      [
+        ['c', 'identity_required'],
+        [null, 'event_required'],
+      ],
+    );
     t.match(first[0], { operation: 'track', key_id: key.prefix, source: 'server', sdk_name: 'pp-node', sdk_version: '9.9.9', event_index: 0 });
     const second = await readRejectedAttempts(services, { ...q, after: first[1] });
-    t.same(second.map((r) => r.event), ['b', 'a']);
-    t.same((await readRejectedAttempts(services, { ...q, event: 'b' })).map((r) => r.event), ['b']);
+    t.same(
+      second.map((r) => r.event),
+      ['b', 'a'],
+    );
+    t.same(
+      (await readRejectedAttempts(services, { ...q, event: 'b' })).map((r) => r.event),
+      ['b'],
+    );
     t.same(await readRejectedAttempts(services, { ...q, sdkName: 'pp-browser' }), []);
   });
 });

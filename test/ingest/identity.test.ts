@@ -9,8 +9,7 @@ import { createTenant } from '../support/factories.js';
 import { createIngestKey, ingestEvents, readTable } from '../support/ingest.js';
 import { resolveActor } from '../../server/ingest/identity.js';
 
-const identify = (server: TestServer, key: string, body: unknown, headers: Record<string, string> = {}) =>
-  server.request('POST', '/v1/identify', { token: key, body, headers });
+const identify = (server: TestServer, key: string, body: unknown, headers: Record<string, string> = {}) => server.request('POST', '/v1/identify', { token: key, body, headers });
 const alias = (server: TestServer, key: string, body: unknown) => server.request('POST', '/v1/alias', { token: key, body });
 
 async function actorsByEvent(server: TestServer, projectId: number): Promise<Record<string, string>> {
@@ -80,7 +79,9 @@ t.test('identity', async (t) => {
     t.same(res.body, { accepted: 1, rejected: [] });
     // Linking to a merged id resolves to where it went.
     await alias(server, key, { previous_id: 'anon-4', user_id: 'user-2' });
-    const links = await readTable(server, `SELECT distinct_id, actor_id FROM identity_links WHERE project_id = $1 AND distinct_id IN ('anon-2', 'anon-3', 'user-2', 'anon-4') ORDER BY distinct_id`, [project.id]);
+    const links = await readTable(server, `SELECT distinct_id, actor_id FROM identity_links WHERE project_id = $1 AND distinct_id IN ('anon-2', 'anon-3', 'user-2', 'anon-4') ORDER BY distinct_id`, [
+      project.id,
+    ]);
     t.same(links, [
       { distinct_id: 'anon-2', actor_id: 'user-3' },
       { distinct_id: 'anon-3', actor_id: 'user-3' },

@@ -10,12 +10,15 @@ import { tempDir } from '../support/tempDir.js';
 import { startTestServer } from '../support/testServer.js';
 import { createTenant } from '../support/factories.js';
 import { createIngestKey, ingestEvents, readTable } from '../support/ingest.js';
-import { createLogger } from '../../server/http/logger.js';
+import { createLogger } from '../../server/ground/logger.js';
 import { IngestJournal, JOURNAL_DIR, encodeRecord, type JournalBatch } from '../../server/ingest/journal.js';
 import { normalizeEvent } from '../../server/ingest/normalizeEvent.js';
 
 const quiet = createLogger('silent');
-const segments = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.jnl') && !f.startsWith('unloaded-')).sort();
+const segments = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.jnl') && !f.startsWith('unloaded-'))
+    .sort();
 
 function batchOf(projectId: number, names: string[], receivedAt = new Date('2026-11-02T12:00:00Z'), uuids: string[] = []): JournalBatch {
   return {
@@ -49,7 +52,10 @@ t.test('segments: records come back in order, loaded segments are removed, a tor
 
   const reopened = IngestJournal.open(folder, quiet, { segmentBytes });
   const records = reopened.recover(4);
-  t.same(records.map((r) => r.seq), [5, 6]);
+  t.same(
+    records.map((r) => r.seq),
+    [5, 6],
+  );
   const first = records[0]!.batch.events[0]!;
   const original = batches[4]!.events[0]!;
   t.same(first, original, 'a row comes back as it was appended, dates and parsed properties included');
@@ -65,7 +71,16 @@ t.test('after a stop that left answered batches unloaded, the next start loads t
   const { project } = await createTenant(first);
   const key = createIngestKey(first, project);
   const earlier = [randomUUID(), randomUUID()];
-  t.equal((await ingestEvents(first, key, earlier.map((uuid) => ({ event: 'before', uuid, anonymous_id: 'b' })))).status, 202);
+  t.equal(
+    (
+      await ingestEvents(
+        first,
+        key,
+        earlier.map((uuid) => ({ event: 'before', uuid, anonymous_id: 'b' })),
+      )
+    ).status,
+    202,
+  );
   const [{ position }] = (await readTable(first, 'SELECT position FROM ingest_journal')) as [{ position: bigint }];
   await first.close();
   const dir = path.join(dataDir, JOURNAL_DIR);
@@ -84,7 +99,14 @@ t.test('after a stop that left answered batches unloaded, the next start loads t
 
   const second = await startTestServer(t, { dataDir });
   const counts = await readTable(second, 'SELECT event, count(*) AS n FROM events WHERE project_id = $1 GROUP BY event ORDER BY event', [project.id]);
-  t.same(counts.map((r) => [r.event, Number(r.n)]), [['before', 2], ['recovered', 3]], 'the unloaded records once, the loaded one not again, the re-sent event once');
+  t.same(
+    counts.map((r) => [r.event, Number(r.n)]),
+    [
+      ['before', 2],
+      ['recovered', 3],
+    ],
+    'the unloaded records once, the loaded one not again, the re-sent event once',
+  );
   t.same(await readTable(second, 'SELECT position FROM ingest_journal'), [{ position: BigInt(loaded + 2) }]);
   t.ok(second.logs.some((l) => l.msg === 'ingest journal: loaded what was acknowledged before the last stop' && l.batches === 2 && l.events === 4));
   t.ok(second.logs.some((l) => String(l.msg).startsWith('ingest journal: the end of a segment is torn')));

@@ -38,6 +38,9 @@ for (const [name, value] of cases) {
   t.test(name, async (t) => {
     const text = jsonText(value);
     t.equal(text, reference(value));
-    t.ok(strings(JSON.parse(text)).every((s) => wellFormed(s) === s), 'every string and key well-formed');
+    t.ok(
+      strings(JSON.parse(text)).every((s) => wellFormed(s) === s),
+      'every string and key well-formed',
+    );
   });
 }

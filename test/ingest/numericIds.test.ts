@@ -46,17 +46,30 @@ t.test('numeric ids', async (t) => {
     ]);
     t.equal(res.status, 202);
     t.equal(res.body.accepted, 1);
-    t.same(res.body.rejected.map((r: { index: number; code: string }) => [r.index, r.code]), [[0, 'invalid_field'], [1, 'invalid_field'], [2, 'invalid_field']]);
+    t.same(
+      res.body.rejected.map((r: { index: number; code: string }) => [r.index, r.code]),
+      [
+        [0, 'invalid_field'],
+        [1, 'invalid_field'],
+        [2, 'invalid_field'],
+      ],
+    );
     t.match(res.body.rejected[0].message, /user_id must be/);
   });
 
   await t.test('identify and alias take numbers too', async (t) => {
-    await ingestEvents(server, key, [{ event: 'n_anon', anonymous_id: 'visitor-9' }, { event: 'n_old', anonymous_id: 555 }]);
+    await ingestEvents(server, key, [
+      { event: 'n_anon', anonymous_id: 'visitor-9' },
+      { event: 'n_old', anonymous_id: 555 },
+    ]);
     const identified = await server.request('POST', '/v1/identify', { token: key.value, body: { anonymous_id: 'visitor-9', user_id: 77, traits: { plan: 'pro' } } });
     t.equal(identified.status, 202);
     t.equal(await resolveActor(server.running.services, project.id, 'visitor-9'), '77');
     const traits = await readTable(server, 'SELECT user_id, traits FROM actor_traits WHERE project_id = $1', [project.id]);
-    t.same(traits.map((r) => [r.user_id, JSON.parse(String(r.traits))]), [['77', { plan: 'pro' }]]);
+    t.same(
+      traits.map((r) => [r.user_id, JSON.parse(String(r.traits))]),
+      [['77', { plan: 'pro' }]],
+    );
     const aliased = await server.request('POST', '/v1/alias', { token: key.value, body: { previous_id: 555, user_id: '77' } });
     t.equal(aliased.status, 202);
     t.equal(await resolveActor(server.running.services, project.id, '555'), '77', 'the number and the text name one person');
@@ -72,6 +85,9 @@ t.test('numeric ids', async (t) => {
     const res = await server.request('POST', '/v1/replay', { raw: JSON.stringify(body), headers: { 'content-type': 'text/plain', origin: 'https://shop.example' } });
     t.equal(res.status, 202, JSON.stringify(res.body));
     const rows = await readTable(server, 'SELECT session_id, anonymous_id FROM replay_chunks WHERE project_id = $1', [project.id]);
-    t.same(rows.map((r) => [r.session_id, r.anonymous_id]), [['31', '1001']]);
+    t.same(
+      rows.map((r) => [r.session_id, r.anonymous_id]),
+      [['31', '1001']],
+    );
   });
 });

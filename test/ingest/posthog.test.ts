@@ -34,17 +34,29 @@ t.test('decoding what the clients send', async (t) => {
 });
 
 t.test('mapping', async (t) => {
-  t.match(mapPosthogEvent({ event: '$pageview', distinct_id: 'dev-1', properties: { $device_id: 'dev-1', $current_url: 'https://shop.example/a', $referrer: '$direct', $session_id: 's1', $browser: 'Chrome' } }), {
-    kind: 'event',
-    event: { event: 'pp.page_view', anonymous_id: 'dev-1', user_id: null, session_id: 's1', url: 'https://shop.example/a', referrer: null, props: { $browser: 'Chrome' } },
-  });
+  t.match(
+    mapPosthogEvent({
+      event: '$pageview',
+      distinct_id: 'dev-1',
+      properties: { $device_id: 'dev-1', $current_url: 'https://shop.example/a', $referrer: '$direct', $session_id: 's1', $browser: 'Chrome' },
+    }),
+    {
+      kind: 'event',
+      event: { event: 'pp.page_view', anonymous_id: 'dev-1', user_id: null, session_id: 's1', url: 'https://shop.example/a', referrer: null, props: { $browser: 'Chrome' } },
+    },
+  );
   t.match(mapPosthogEvent({ event: 'signup', distinct_id: 'u-1', properties: { $device_id: 'dev-1' } }), { event: { anonymous_id: 'dev-1', user_id: 'u-1' } }, 'identified in the browser');
   t.match(mapPosthogEvent({ event: 'signup', distinct_id: 42, properties: {} }), { event: { anonymous_id: null, user_id: '42' } }, 'a server library names a known user, a number as text');
   t.match(mapPosthogEvent({ event: 'x', distinct_id: 'a', properties: { $is_identified: false } }), { event: { anonymous_id: 'a', user_id: null } });
   t.match(mapPosthogEvent({ event: '$pageleave', distinct_id: 'a', properties: { $device_id: 'a', $prev_pageview_max_scroll_percentage: 0.734, $prev_pageview_max_scroll: 2200 } }), {
     event: { event: 'pp.scroll_depth', props: { percent: 73, pixels: 2200 } },
   });
-  t.match(mapPosthogEvent({ event: '$identify', distinct_id: 'u-1', properties: { $anon_distinct_id: 'dev-1', $set: { plan: 'pro' } } }), { kind: 'identify', anonymousId: 'dev-1', userId: 'u-1', set: { plan: 'pro' } });
+  t.match(mapPosthogEvent({ event: '$identify', distinct_id: 'u-1', properties: { $anon_distinct_id: 'dev-1', $set: { plan: 'pro' } } }), {
+    kind: 'identify',
+    anonymousId: 'dev-1',
+    userId: 'u-1',
+    set: { plan: 'pro' },
+  });
   t.match(mapPosthogEvent({ event: '$create_alias', distinct_id: 'u-1', properties: { alias: 'old-7' } }), { kind: 'alias', previousId: 'old-7', userId: 'u-1' });
   t.match(mapPosthogEvent({ event: '$groupidentify', distinct_id: 'u-1', properties: {} }), { kind: 'skip' });
   t.match(mapPosthogEvent({ distinct_id: 'u' }), { kind: 'refuse', refusal: { code: 'event_required' } });
@@ -57,14 +69,25 @@ t.test('capture over HTTP', async (t) => {
   const serverKey = createIngestKey(server, project);
   const browser = createIngestKey(server, project, { type: 'browser', domains: ['shop.example'] });
   const page = { origin: 'https://shop.example' };
-  const events = () => readTable(server, 'SELECT event, distinct_id, anonymous_id, user_id, session_id, url, referrer, source, sdk_name, sdk_version, props, el_tags, el_ids, el_text FROM events WHERE project_id = $1 ORDER BY ts, event', [project.id]);
+  const events = () =>
+    readTable(
+      server,
+      'SELECT event, distinct_id, anonymous_id, user_id, session_id, url, referrer, source, sdk_name, sdk_version, props, el_tags, el_ids, el_text FROM events WHERE project_id = $1 ORDER BY ts, event',
+      [project.id],
+    );
 
   await t.test('posthog-node: {api_key, batch} gzip-encoded to /batch/', async (t) => {
     const uuid = randomUUID();
     const body = {
       api_key: serverKey.value,
       batch: [
-        { event: 'order_placed', distinct_id: 'user-1', uuid, timestamp: '2026-11-02T11:00:00.000Z', properties: { $lib: 'posthog-node', $lib_version: '5.70.0', revenue: 12.5, $set: { plan: 'pro' } } },
+        {
+          event: 'order_placed',
+          distinct_id: 'user-1',
+          uuid,
+          timestamp: '2026-11-02T11:00:00.000Z',
+          properties: { $lib: 'posthog-node', $lib_version: '5.70.0', revenue: 12.5, $set: { plan: 'pro' } },
+        },
         { event: '$identify', distinct_id: 'user-1', properties: { $set: { email: 'a@shop.example' }, $set_once: { plan: 'free', first_seen: '2026-01-01' } } },
       ],
       sent_at: NOW,
@@ -88,10 +111,30 @@ t.test('capture over HTTP', async (t) => {
     const ev = (event: string, extra: Record<string, unknown> = {}) => ({
       event,
       timestamp: '2026-11-02T11:30:00.000Z',
-      properties: { token: browser.value, distinct_id: 'dev-9', $device_id: 'dev-9', $session_id: 'sess-9', $current_url: 'https://shop.example/pricing?utm_source=mail&secret=1', $lib: 'web', $lib_version: '1.449.2', ...extra },
+      properties: {
+        token: browser.value,
+        distinct_id: 'dev-9',
+        $device_id: 'dev-9',
+        $session_id: 'sess-9',
+        $current_url: 'https://shop.example/pricing?utm_source=mail&secret=1',
+        $lib: 'web',
+        $lib_version: '1.449.2',
+        ...extra,
+      },
     });
     const gz = await server.request('POST', '/e/?compression=gzip-js&ver=1.449.2', {
-      raw: gzipSync(JSON.stringify([ev('$pageview'), ev('$autocapture', { $event_type: 'click', $elements: [{ tag_name: 'button', attr__id: 'buy', classes: ['cta', 'big'], nth_child: 2, $el_text: 'Buy', attr__href: '/cart' }, { tag_name: 'div', attr__class: 'hero wide' }] })])),
+      raw: gzipSync(
+        JSON.stringify([
+          ev('$pageview'),
+          ev('$autocapture', {
+            $event_type: 'click',
+            $elements: [
+              { tag_name: 'button', attr__id: 'buy', classes: ['cta', 'big'], nth_child: 2, $el_text: 'Buy', attr__href: '/cart' },
+              { tag_name: 'div', attr__class: 'hero wide' },
+            ],
+          }),
+        ]),
+      ),
       headers: { 'content-type': 'text/plain', ...page },
     });
     t.equal(gz.status, 200, gz.text);
@@ -103,7 +146,11 @@ t.test('capture over HTTP', async (t) => {
     const rows = (await events()).filter((r) => r.distinct_id === 'dev-9');
     t.same(rows.map((r) => r.event).sort(), ['pp.click', 'pp.page_view', 'pp.scroll_depth']);
     const view = rows.find((r) => r.event === 'pp.page_view')!;
-    t.match(view, { anonymous_id: 'dev-9', user_id: null, session_id: 'sess-9', url: 'https://shop.example/pricing?utm_source=mail', source: 'browser', sdk_name: 'web' }, 'the URL stripped like any other');
+    t.match(
+      view,
+      { anonymous_id: 'dev-9', user_id: null, session_id: 'sess-9', url: 'https://shop.example/pricing?utm_source=mail', source: 'browser', sdk_name: 'web' },
+      'the URL stripped like any other',
+    );
     const click = rows.find((r) => r.event === 'pp.click')!;
     const list = (v: unknown) => (v as { items: unknown[] }).items;
     t.same([list(click.el_tags), list(click.el_ids), click.el_text], [['button', 'div'], ['buy', null], 'Buy'], 'the element chain, as labeled rules read it');
@@ -116,7 +163,10 @@ t.test('capture over HTTP', async (t) => {
   await t.test('identify and alias from the browser merge people', async (t) => {
     const identify = { event: '$identify', properties: { token: browser.value, distinct_id: 'user-9', $anon_distinct_id: 'dev-9', $device_id: 'dev-9', $set: { name: 'Ana' } } };
     const alias = { event: '$create_alias', properties: { token: browser.value, distinct_id: 'user-9', alias: 'legacy-9' } };
-    const res = await server.request('POST', '/e/', { body: [identify, alias, { event: 'purchase', properties: { token: browser.value, distinct_id: 'user-9', $device_id: 'dev-9' } }], headers: page });
+    const res = await server.request('POST', '/e/', {
+      body: [identify, alias, { event: 'purchase', properties: { token: browser.value, distinct_id: 'user-9', $device_id: 'dev-9' } }],
+      headers: page,
+    });
     t.same(res.body, { status: 1, accepted: 3, rejected: [] });
     const services = server.running.services;
     t.equal(await resolveActor(services, project.id, 'dev-9'), 'user-9', 'the device is the user now');
@@ -132,16 +182,34 @@ t.test('capture over HTTP', async (t) => {
     t.equal(elsewhere.status, 403);
     t.equal(elsewhere.body.error.code, 'credential_origin_forbidden');
     t.equal((await server.request('POST', '/batch/', { body: { api_key: serverKey.value, batch: [] } })).status, 422, 'no events');
-    t.equal((await server.request('POST', '/batch/', { body: { api_key: serverKey.value, batch: Array.from({ length: 501 }, () => ({ event: 'x', distinct_id: 'd' })) } })).status, 413, 'more than 500 events');
+    t.equal(
+      (await server.request('POST', '/batch/', { body: { api_key: serverKey.value, batch: Array.from({ length: 501 }, () => ({ event: 'x', distinct_id: 'd' })) } })).status,
+      413,
+      'more than 500 events',
+    );
     t.equal((await server.request('POST', '/batch/', { raw: '{not json', headers: { 'content-type': 'application/json' } })).status, 400);
-    const mixed = await server.request('POST', '/batch/', { body: { api_key: serverKey.value, batch: [{ distinct_id: 'd' }, { event: 'ok', distinct_id: 'd' }, 'text', { event: 'anon' }, { event: 'x', distinct_id: 'd', uuid: 'not-a-uuid' }] } });
+    const mixed = await server.request('POST', '/batch/', {
+      body: { api_key: serverKey.value, batch: [{ distinct_id: 'd' }, { event: 'ok', distinct_id: 'd' }, 'text', { event: 'anon' }, { event: 'x', distinct_id: 'd', uuid: 'not-a-uuid' }] },
+    });
     t.equal(mixed.status, 200);
-    t.same(mixed.body.rejected.map((r: { index: number; code: string }) => [r.index, r.code]), [[0, 'event_required'], [2, 'invalid_event'], [3, 'identity_required'], [4, 'invalid_field']]);
+    t.same(
+      mixed.body.rejected.map((r: { index: number; code: string }) => [r.index, r.code]),
+      [
+        [0, 'event_required'],
+        [2, 'invalid_event'],
+        [3, 'identity_required'],
+        [4, 'invalid_field'],
+      ],
+    );
     t.equal(mixed.body.accepted, 1);
   });
 
   await t.test('flags: none, so the clients keep capturing', async (t) => {
-    for (const [method, path] of [['POST', '/decide/?v=4'], ['POST', '/flags/?v=2&config=true'], ['GET', '/flags/']] as const) {
+    for (const [method, path] of [
+      ['POST', '/decide/?v=4'],
+      ['POST', '/flags/?v=2&config=true'],
+      ['GET', '/flags/'],
+    ] as const) {
       const res = await server.request(method, path, method === 'POST' ? { body: { token: browser.value, distinct_id: 'x' } } : {});
       t.equal(res.status, 200, path);
       t.match(res.body, { flags: {}, featureFlags: {}, sessionRecording: false, errorsWhileComputingFlags: false });

@@ -11,7 +11,7 @@ import { startTestServer } from '../support/testServer.js';
 import { createTenant } from '../support/factories.js';
 import { createIngestKey, ingestEvents, readTable } from '../support/ingest.js';
 import { eventually } from '../support/eventually.js';
-import { createLogger } from '../../server/http/logger.js';
+import { createLogger } from '../../server/ground/logger.js';
 import { IngestJournal, JOURNAL_DIR } from '../../server/ingest/journal.js';
 import { MAX_BACKLOG_ROWS } from '../../server/ingest/groupWriter.js';
 import { normalizeEvent } from '../../server/ingest/normalizeEvent.js';
@@ -66,9 +66,19 @@ t.test('the journal is loaded in the background while the server already answers
 
   // Once the backlog has room again (the replay still running or not), new batches are answered
   // once journaled, and load after the replayed ones.
-  const late = await eventually('a batch to be accepted', () => ingestEvents(second, key, early), (res) => res.status === 202, 60_000);
+  const late = await eventually(
+    'a batch to be accepted',
+    () => ingestEvents(second, key, early),
+    (res) => res.status === 202,
+    60_000,
+  );
   t.equal(late.body.accepted, 1);
-  await eventually('the server to be ready', () => second.request('GET', '/api/v1/health?ready=1'), (res) => res.status === 200, 60_000);
+  await eventually(
+    'the server to be ready',
+    () => second.request('GET', '/api/v1/health?ready=1'),
+    (res) => res.status === 200,
+    60_000,
+  );
 
   const stored = await readTable(second, 'SELECT uuid::VARCHAR AS uuid, event FROM events WHERE project_id = $1', [project.id]);
   const uuids = stored.filter((r) => r.event === 'before-kill').map((r) => r.uuid as string);

@@ -52,7 +52,10 @@ t.test('replay and capture', async (t) => {
     t.ok(rows[0]!.stored_bytes < rows[0]!.raw_bytes / 4, `compressed: ${rows[0]!.stored_bytes} of ${rows[0]!.raw_bytes} bytes`);
 
     const back = await readReplayChunks(server.running.services, project.id, 'sess-1');
-    t.same(back.map((c) => c.seq), [0, 1]);
+    t.same(
+      back.map((c) => c.seq),
+      [0, 1],
+    );
     t.same(back[0]!.events, chunk(0).events);
   });
 
@@ -71,7 +74,10 @@ t.test('replay and capture', async (t) => {
     url: 'https://shop.example/pricing',
     selector: 'main > button.buy',
     element: { tag: 'button', classes: ['buy'], nth_child: 2, text: 'Buy' },
-    chain: [{ tag: 'button', classes: ['buy'], nth_child: 2, text: 'Buy' }, { tag: 'main', nth_child: 1, attributes: { role: 'main' } }],
+    chain: [
+      { tag: 'button', classes: ['buy'], nth_child: 2, text: 'Buy' },
+      { tag: 'main', nth_child: 1, attributes: { role: 'main' } },
+    ],
   };
 
   t.test('capture: 401 → 422 → 202, stored under the token hash', async (t) => {

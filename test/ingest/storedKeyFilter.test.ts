@@ -9,7 +9,10 @@ t.test('every added pair is held; another project or uuid almost never is', asyn
   const filter = new StoredKeyFilter({ capacity: 40_000, generations: 4, coveredFromUs: 0 });
   const added = Array.from({ length: 30_000 }, (_, i) => ({ project: 1 + (i % 7), uuid: randomUUID() }));
   added.forEach((p, i) => filter.add(p.project, p.uuid, i));
-  t.ok(added.every((p) => filter.mayHold(p.project, p.uuid)), 'no false negative');
+  t.ok(
+    added.every((p) => filter.mayHold(p.project, p.uuid)),
+    'no false negative',
+  );
   t.equal(filter.coveredFromUs, 0, 'nothing dropped while within capacity');
   const others = added.filter((p) => filter.mayHold(p.project + 7, p.uuid)).length + added.filter((p) => filter.mayHold(p.project, randomUUID())).length;
   t.equal(others, 0, 'a 64-bit hash: no collision among 60,000 absent pairs');
@@ -22,7 +25,13 @@ t.test('the hash reads the 32 hex digits and the project', async (t) => {
   t.equal(hash(3, u), hash(3, u), 'stable');
   t.not(hash(3, u), hash(4, u), 'the project counts');
   // One digit changed in each of the five groups.
-  for (const v of ['1b6c2f9e-3d0b-4a59-9f53-2f4f8a2b1c11', '0b6c2f9e-3d0c-4a59-9f53-2f4f8a2b1c11', '0b6c2f9e-3d0b-4a58-9f53-2f4f8a2b1c11', '0b6c2f9e-3d0b-4a59-9f54-2f4f8a2b1c11', '0b6c2f9e-3d0b-4a59-9f53-2f4f8a2b1c12']) {
+  for (const v of [
+    '1b6c2f9e-3d0b-4a59-9f53-2f4f8a2b1c11',
+    '0b6c2f9e-3d0c-4a59-9f53-2f4f8a2b1c11',
+    '0b6c2f9e-3d0b-4a58-9f53-2f4f8a2b1c11',
+    '0b6c2f9e-3d0b-4a59-9f54-2f4f8a2b1c11',
+    '0b6c2f9e-3d0b-4a59-9f53-2f4f8a2b1c12',
+  ]) {
     t.not(hash(3, v), hash(3, u), v);
   }
 });

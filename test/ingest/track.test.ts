@@ -51,7 +51,18 @@ t.test('track', async (t) => {
       key,
       [
         // A server-side purchase: revenue as a number, client ts kept, url split and its query stripped.
-        { event: 'purchase', uuid: ids[0], ts: '2026-11-02T11:59:00+03:00', user_id: 'u1', anonymous_id: 'a1', session_id: 's1', url: 'https://shop.example/cart?x=1#top', referrer: 'https://google.example/', release: 'v1.2.3', props: { revenue: 1250.5, plan: 'pro' } },
+        {
+          event: 'purchase',
+          uuid: ids[0],
+          ts: '2026-11-02T11:59:00+03:00',
+          user_id: 'u1',
+          anonymous_id: 'a1',
+          session_id: 's1',
+          url: 'https://shop.example/cart?x=1#top',
+          referrer: 'https://google.example/',
+          release: 'v1.2.3',
+          props: { revenue: 1250.5, plan: 'pro' },
+        },
         // A refund as a numeric string: signed.
         { event: 'refund', uuid: ids[1].toUpperCase(), anonymous_id: 'a1', props: { revenue: ' -300 ' }, url: '/account/refunds?id=9' },
         // Soft defects: non-numeric revenue and a clock two hours ahead; still stored. A URL
@@ -68,9 +79,24 @@ t.test('track', async (t) => {
     const rows = await storedEvents(server, project.id);
     const byEvent = Object.fromEntries(rows.map((r) => [r.event, r]));
     t.match(byEvent.purchase, {
-      uuid: ids[0], ts: '2026-11-02T08:59:00.000Z', received_at: NOW, distinct_id: 'u1', anonymous_id: 'a1', user_id: 'u1', session_id: 's1',
-      source: 'server', sdk_name: 'pp-node', sdk_version: '1.0.0', key_id: key.prefix, release: 'v1.2.3',
-      url: 'https://shop.example/cart#top', path: '/cart', referrer: 'https://google.example/', revenue: 1250.5, invalid: false, invalid_reasons: null,
+      uuid: ids[0],
+      ts: '2026-11-02T08:59:00.000Z',
+      received_at: NOW,
+      distinct_id: 'u1',
+      anonymous_id: 'a1',
+      user_id: 'u1',
+      session_id: 's1',
+      source: 'server',
+      sdk_name: 'pp-node',
+      sdk_version: '1.0.0',
+      key_id: key.prefix,
+      release: 'v1.2.3',
+      url: 'https://shop.example/cart#top',
+      path: '/cart',
+      referrer: 'https://google.example/',
+      revenue: 1250.5,
+      invalid: false,
+      invalid_reasons: null,
     });
     // The web fields (server/web) join the client's properties: google.example is no listed search engine.
     t.same(JSON.parse(byEvent.purchase.props), { revenue: 1250.5, plan: 'pro', $referring_domain: 'google.example', $channel: 'referral' });
@@ -93,16 +119,28 @@ t.test('track', async (t) => {
     // A GET form posted a password into the page URL; the referrer carries another site's token.
     const login = 'https://shop.example/login?user=ann&password=hunter2&utm_source=mail&utm_campaign=fall&page=2#top';
     const referrer = 'https://mail.example/open?session=tok3n&utm_medium=email';
-    t.same(await send('default', login, referrer), {
-      url: 'https://shop.example/login?utm_source=mail&utm_campaign=fall#top', path: '/login', referrer: 'https://mail.example/open?utm_medium=email',
-    }, 'by default only campaign parameters are kept');
+    t.same(
+      await send('default', login, referrer),
+      {
+        url: 'https://shop.example/login?utm_source=mail&utm_campaign=fall#top',
+        path: '/login',
+        referrer: 'https://mail.example/open?utm_medium=email',
+      },
+      'by default only campaign parameters are kept',
+    );
 
     const allowed = await server.request('PATCH', settings, { token: owner, body: { url_query_allowlist: ['page', 'user'] } });
     t.equal(allowed.status, 200);
     t.same((await server.request('GET', settings, { token: owner })).body.url_query_allowlist, ['page', 'user'], 'the allow-list reads back');
-    t.same(await send('allowed', login, referrer), {
-      url: 'https://shop.example/login?user=ann&utm_source=mail&utm_campaign=fall&page=2#top', path: '/login', referrer: 'https://mail.example/open?utm_medium=email',
-    }, 'allowed names are kept too, in the order sent');
+    t.same(
+      await send('allowed', login, referrer),
+      {
+        url: 'https://shop.example/login?user=ann&utm_source=mail&utm_campaign=fall&page=2#top',
+        path: '/login',
+        referrer: 'https://mail.example/open?utm_medium=email',
+      },
+      'allowed names are kept too, in the order sent',
+    );
 
     t.equal((await server.request('PATCH', settings, { token: owner, body: { url_query_strip: false } })).status, 200);
     t.same(await send('whole', `${login}x`, referrer), { url: `${login}x`, path: '/login', referrer }, 'a project that keeps full query strings stores them whole');
@@ -168,11 +206,7 @@ t.test('track', async (t) => {
     const raw = `{"events":[{"event":"odd\\ud800name","uuid":"${uuid}","anonymous_id":"a\\udc00","props":{"k\\ud800":"v\\udfff","nested":{"x":["\\ud83d"]}}}]}`;
     const res = await server.request('POST', '/v1/track', { token: key.value, raw, headers: { 'content-type': 'application/json' } });
     t.equal(res.status, 202);
-    const [row] = await readTable(
-      server,
-      `SELECT event, anonymous_id, props->>'k\ufffd' AS k, props->'nested'->'x'->>0 AS x, json_keys(props) AS keys FROM events WHERE uuid = $1::UUID`,
-      [uuid],
-    );
+    const [row] = await readTable(server, `SELECT event, anonymous_id, props->>'k\ufffd' AS k, props->'nested'->'x'->>0 AS x, json_keys(props) AS keys FROM events WHERE uuid = $1::UUID`, [uuid]);
     t.match(row, { event: 'odd\ufffdname', anonymous_id: 'a\ufffd', k: 'v\ufffd', x: '\ufffd' });
     const all = await readTable(server, `SELECT count(*) AS n FROM events WHERE project_id = $1 AND (props->>'plan') IS NOT NULL`, [project.id]);
     t.equal(all[0]!.n, 1, 'a query over every event of the project still runs');
@@ -286,9 +320,26 @@ t.test('track', async (t) => {
     await new Promise((resolve) => setImmediate(resolve));
     t.same(received, [
       {
-        project_id: project.id, uuid, event: 'live', ts: NOW, received_at: NOW, distinct_id: 'a9', anonymous_id: 'a9', user_id: null, session_id: null,
-        source: 'server', sdk_name: null, sdk_version: null, release: null, url: 'https://x.example/p', path: '/p', referrer: null,
-        props: { revenue: '7', $channel: 'direct' }, revenue: 7, invalid: false, invalid_reasons: [],
+        project_id: project.id,
+        uuid,
+        event: 'live',
+        ts: NOW,
+        received_at: NOW,
+        distinct_id: 'a9',
+        anonymous_id: 'a9',
+        user_id: null,
+        session_id: null,
+        source: 'server',
+        sdk_name: null,
+        sdk_version: null,
+        release: null,
+        url: 'https://x.example/p',
+        path: '/p',
+        referrer: null,
+        props: { revenue: '7', $channel: 'direct' },
+        revenue: 7,
+        invalid: false,
+        invalid_reasons: [],
       },
     ]);
   });

@@ -61,7 +61,10 @@ t.test('the campaign parameters', async (t) => {
 });
 
 t.test('linear in the length of the URL', async (t) => {
-  const kept = keptParams(true, Array.from({ length: 50 }, (_, i) => `name_${i}`));
+  const kept = keptParams(
+    true,
+    Array.from({ length: 50 }, (_, i) => `name_${i}`),
+  );
   const long = (unit: string) => `https://a.example/p?${unit.repeat(Math.ceil(200_000 / unit.length))}`;
   const inputs = ['utm_source=1&', 'x=1&', '&', '%', '%41&', '+&', '?', '=', '#/?a=1&', 'name_49=%%&'].map(long);
   inputs.push(`https://a.example/#/${'?&'.repeat(100_000)}`, `https://a.example/#${'='.repeat(200_000)}`);

@@ -97,25 +97,49 @@ t.test('each transformation answers its worst case within the bound', async (t) 
   let worst = 0;
   for (const url of worstUrls()) {
     const label = `${JSON.stringify(url.slice(0, 24))}… (${url.length})`;
-    worst = Math.max(worst, timed(`normalizePageUrl ${label}`, () => {
-      const page = normalizePageUrl(url);
-      if (page !== null) pathPartOf(page);
-      if (page !== null) pagePath(page);
-    }));
-    worst = Math.max(worst, timed(`pathOf ${label}`, () => pathOf(url)));
+    worst = Math.max(
+      worst,
+      timed(`normalizePageUrl ${label}`, () => {
+        const page = normalizePageUrl(url);
+        if (page !== null) pathPartOf(page);
+        if (page !== null) pagePath(page);
+      }),
+    );
+    worst = Math.max(
+      worst,
+      timed(`pathOf ${label}`, () => pathOf(url)),
+    );
     for (const event of ['pp.click', 'pp.page_view']) {
-      worst = Math.max(worst, timed(`${event} at ${label}`, () => timeOne({ event, anonymous_id: 'a', url, referrer: url, elements: event === 'pp.click' ? chains[0] : undefined })));
+      worst = Math.max(
+        worst,
+        timed(`${event} at ${label}`, () => timeOne({ event, anonymous_id: 'a', url, referrer: url, elements: event === 'pp.click' ? chains[0] : undefined })),
+      );
     }
   }
   for (const props of worstProps()) {
     const label = JSON.stringify(props).slice(0, 30);
-    worst = Math.max(worst, timed(`parseRevenue ${label}`, () => parseRevenue(props.revenue)));
-    worst = Math.max(worst, timed(`jsonText ${label}`, () => jsonText(props)));
-    worst = Math.max(worst, timed(`event with props ${label}`, () => timeOne({ event: 'pp.click', anonymous_id: 'a', props, url: `${HOST}/${'/'.repeat(4000)}x` })));
+    worst = Math.max(
+      worst,
+      timed(`parseRevenue ${label}`, () => parseRevenue(props.revenue)),
+    );
+    worst = Math.max(
+      worst,
+      timed(`jsonText ${label}`, () => jsonText(props)),
+    );
+    worst = Math.max(
+      worst,
+      timed(`event with props ${label}`, () => timeOne({ event: 'pp.click', anonymous_id: 'a', props, url: `${HOST}/${'/'.repeat(4000)}x` })),
+    );
   }
   for (const elements of chains) {
-    worst = Math.max(worst, timed('elementColumns', () => elementColumns('pp.click', elements)));
-    worst = Math.max(worst, timed('click with the chain', () => timeOne({ event: 'pp.click', anonymous_id: 'a', elements, url: `${HOST}/${'a'.repeat(4000)}` })));
+    worst = Math.max(
+      worst,
+      timed('elementColumns', () => elementColumns('pp.click', elements)),
+    );
+    worst = Math.max(
+      worst,
+      timed('click with the chain', () => timeOne({ event: 'pp.click', anonymous_id: 'a', elements, url: `${HOST}/${'a'.repeat(4000)}` })),
+    );
   }
   // The string functions on the longest string an event carries (a property value), past the URL
   // limit: linear ones take no longer, a quadratic one takes seconds.
@@ -123,16 +147,39 @@ t.test('each transformation answers its worst case within the bound', async (t) 
     const run = ch.repeat(PROPS_MAX_BYTES);
     for (const text of [run, `${HOST}/${run}x`, `http://${run}:80`, `/${run}/`]) {
       const label = `${JSON.stringify(text.slice(0, 12))}… (${text.length})`;
-      worst = Math.max(worst, timed(`normalizePageUrl ${label}`, () => normalizePageUrl(text)));
-      worst = Math.max(worst, timed(`pagePath and pathPartOf ${label}`, () => pathPartOf(pagePath(text))));
-      worst = Math.max(worst, timed(`pathOf ${label}`, () => pathOf(text)));
-      worst = Math.max(worst, timed(`parseRevenue ${label}`, () => parseRevenue(text)));
-      worst = Math.max(worst, timed(`jsonText ${label}`, () => jsonText({ [text]: text })));
+      worst = Math.max(
+        worst,
+        timed(`normalizePageUrl ${label}`, () => normalizePageUrl(text)),
+      );
+      worst = Math.max(
+        worst,
+        timed(`pagePath and pathPartOf ${label}`, () => pathPartOf(pagePath(text))),
+      );
+      worst = Math.max(
+        worst,
+        timed(`pathOf ${label}`, () => pathOf(text)),
+      );
+      worst = Math.max(
+        worst,
+        timed(`parseRevenue ${label}`, () => parseRevenue(text)),
+      );
+      worst = Math.max(
+        worst,
+        timed(`jsonText ${label}`, () => jsonText({ [text]: text })),
+      );
     }
   }
   for (const ch of RUNS) {
-    worst = Math.max(worst, timed(`parseTracker ${JSON.stringify(ch)}`, () => parseTracker(`${ch.repeat(4000)}/${ch.repeat(4000)}`)));
-    worst = Math.max(worst, timed(`identity and times ${JSON.stringify(ch)}`, () => checkEvent({ event: ch.repeat(200), anonymous_id: ch.repeat(200), user_id: ch.repeat(200), session_id: ch.repeat(200), ts: ch.repeat(64), uuid: ch.repeat(4000) })));
+    worst = Math.max(
+      worst,
+      timed(`parseTracker ${JSON.stringify(ch)}`, () => parseTracker(`${ch.repeat(4000)}/${ch.repeat(4000)}`)),
+    );
+    worst = Math.max(
+      worst,
+      timed(`identity and times ${JSON.stringify(ch)}`, () =>
+        checkEvent({ event: ch.repeat(200), anonymous_id: ch.repeat(200), user_id: ch.repeat(200), session_id: ch.repeat(200), ts: ch.repeat(64), uuid: ch.repeat(4000) }),
+      ),
+    );
   }
   t.ok(worst < BOUND_MS, `the slowest call took ${worst.toFixed(1)} ms`);
 });
@@ -156,7 +203,10 @@ t.test('240 worst-case events with a browser token leave health answering', asyn
   await ingestWriter(server.running.services).loaded();
   const health = await watch.stop();
   for (const res of answers) t.equal(res.status, 202, res.text.slice(0, 200));
-  t.same(answers.map((a) => a.body.accepted), [60, 60, 60, 60]);
+  t.same(
+    answers.map((a) => a.body.accepted),
+    [60, 60, 60, 60],
+  );
   const [stored] = await readTable(server, 'SELECT count(*) AS n FROM events WHERE project_id = $1 AND rule_id IS NULL', [p]);
   t.equal(stored!.n, 240, 'every event stored');
   t.same(health.failures, []);

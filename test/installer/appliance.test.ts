@@ -8,7 +8,7 @@ import { existsSync, lstatSync, readFileSync, readlinkSync, readdirSync, statSyn
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { packageRoot, packageVersion } from '../../server/packageRoot.js';
+import { packageRoot, packageVersion } from '../../server/ground/packageRoot.js';
 import { buildBundle, type BuiltBundle } from '../../installer/buildBundle.js';
 import { extractTarGz } from '../../installer/archive.js';
 import { request } from '../support/testServer.js';
@@ -52,14 +52,30 @@ t.test('bundle → offline install → ingest → upgrade → failed upgrade rol
   mkdirSync(unpacked);
   await extractTarGz(builds[v1]!.file, unpacked);
   const release = path.join(unpacked, `pp-${v1}`);
-  for (const entry of ['ppctl', 'node/bin/node', 'dist/bin/ppctl.js', 'migrations/sqlite', 'sdk/browser/dist', 'sdk/browser/released/0.6.4/tracker.js', 'license/keys', 'node_modules/better-sqlite3', 'BUNDLE.json', 'docs/operations.md']) {
+  for (const entry of [
+    'ppctl',
+    'node/bin/node',
+    'dist/bin/ppctl.js',
+    'migrations/sqlite',
+    'sdk/browser/dist',
+    'sdk/browser/released/0.6.4/tracker.js',
+    'license/keys',
+    'node_modules/better-sqlite3',
+    'BUNDLE.json',
+    'docs/operations.md',
+  ]) {
     t.ok(existsSync(path.join(release, entry)), `the bundle holds ${entry}`);
   }
   t.notOk(existsSync(path.join(release, 'dist', 'test')), 'no tests in the bundle');
   const info = JSON.parse(readFileSync(path.join(release, 'BUNDLE.json'), 'utf8'));
   t.match(info, { name: 'pp', version: v1, platform: 'linux-x64', min_glibc: '2.28' });
   t.match(info.node, /^24\./, 'Node 24 LTS');
-  t.equal(execFileSync(path.join(release, 'node', 'bin', 'node'), ['--version']).toString().trim(), `v${info.node}`);
+  t.equal(
+    execFileSync(path.join(release, 'node', 'bin', 'node'), ['--version'])
+      .toString()
+      .trim(),
+    `v${info.node}`,
+  );
 
   const prefix = path.join(dir, 'opt');
   const dataDir = path.join(dir, 'data');
@@ -68,9 +84,33 @@ t.test('bundle → offline install → ingest → upgrade → failed upgrade rol
   const port = await freePort();
   writeFileSync(path.join(dir, 'password'), PASSWORD + '\n', { mode: 0o600 });
   const installArgs = [
-    'install', '--yes', '--prefix', prefix, '--data-dir', dataDir, '--config-dir', configDir, '--bin-dir', binDir,
-    '--host', '127.0.0.1', '--port', String(port), '--base-url', `http://127.0.0.1:${port}`, '--tls', 'off',
-    '--admin-email', EMAIL, '--admin-password-file', path.join(dir, 'password'), '--signup-mode', 'closed', '--no-systemd', '--user', os.userInfo().username,
+    'install',
+    '--yes',
+    '--prefix',
+    prefix,
+    '--data-dir',
+    dataDir,
+    '--config-dir',
+    configDir,
+    '--bin-dir',
+    binDir,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--base-url',
+    `http://127.0.0.1:${port}`,
+    '--tls',
+    'off',
+    '--admin-email',
+    EMAIL,
+    '--admin-password-file',
+    path.join(dir, 'password'),
+    '--signup-mode',
+    'closed',
+    '--no-systemd',
+    '--user',
+    os.userInfo().username,
   ];
   const ppctl = (...args: string[]) => runProgram(path.join(binDir, 'ppctl'), [...args, '--config-dir', configDir]);
   t.teardown(async () => {
@@ -80,7 +120,15 @@ t.test('bundle → offline install → ingest → upgrade → failed upgrade rol
     const res = await ppctl('status', '--json');
     return {
       code: res.code,
-      ...(JSON.parse(res.stdout) as { version: string; running: boolean; ready: boolean; running_version: string; server_pid: number; releases: string[]; data: { events: number; users: number; projects: number } | null }),
+      ...(JSON.parse(res.stdout) as {
+        version: string;
+        running: boolean;
+        ready: boolean;
+        running_version: string;
+        server_pid: number;
+        releases: string[];
+        data: { events: number; users: number; projects: number } | null;
+      }),
     };
   };
   const base = `http://127.0.0.1:${port}`;
@@ -94,7 +142,10 @@ t.test('bundle → offline install → ingest → upgrade → failed upgrade rol
     const args = installArgs.map((a, i) => (installArgs[i - 1] === '--data-dir' ? lockedData : installArgs[i - 1] === '--user' ? 'nobody' : a));
     const refused = await runProgram(path.join(release, 'ppctl'), args);
     t.equal(refused.code, 1);
-    t.match(refused.stderr, `the user nobody cannot reach the data folder ${lockedData}: ${locked} (mode 700, owner uid ${process.getuid!()}) does not let it through; allow it with chmod o+x ${locked}, or choose another with --data-dir`);
+    t.match(
+      refused.stderr,
+      `the user nobody cannot reach the data folder ${lockedData}: ${locked} (mode 700, owner uid ${process.getuid!()}) does not let it through; allow it with chmod o+x ${locked}, or choose another with --data-dir`,
+    );
     t.notOk(existsSync(path.join(prefix, 'releases')), 'no release copied');
     t.notOk(existsSync(configDir), 'no config written');
     t.notOk(existsSync(lockedData), 'no data folder made');
@@ -233,7 +284,11 @@ t.test('bundle → offline install → ingest → upgrade → failed upgrade rol
     t.match(s, { version: v2, running_version: v2, ready: true, data: { events: 600, projects: 1 } });
     t.same(s.releases, [v1, v2], 'the failed release is removed');
     const migrations = JSON.parse((await ppctl('migrations', '--json')).stdout) as Record<string, Array<{ version: number }>>;
-    t.same(migrations.sqlite!.map((m) => m.version).filter((v) => v > 9000), [9001], "the failed build's SQLite migration, which had succeeded, is undone");
+    t.same(
+      migrations.sqlite!.map((m) => m.version).filter((v) => v > 9000),
+      [9001],
+      "the failed build's SQLite migration, which had succeeded, is undone",
+    );
     await client.track(50);
     t.equal((await status()).data?.events, 650, 'the restored release ingests');
   });

@@ -6,7 +6,7 @@ import t from 'tap';
 import { cpSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
-import { packageRoot, packageVersion } from '../../server/packageRoot.js';
+import { packageRoot, packageVersion } from '../../server/ground/packageRoot.js';
 import { extractTarGz } from '../../installer/archive.js';
 import { tempDir } from '../support/tempDir.js';
 import { outputOf } from '../support/ppctl.js';
@@ -40,7 +40,11 @@ t.test('npm run bundle with no options writes dist/bundle', async (t) => {
   const name = `pp-${version}-linux-x64.tar.gz`;
   t.ok(existsSync(path.join(out, name)), `${name} in dist/bundle`);
   t.match(execFileSync('sha256sum', ['-c', '--ignore-missing', 'SHA256SUMS'], { cwd: out }).toString(), `${name}: OK`);
-  t.same(readdirSync(out).filter((f) => f.startsWith('.')), [], 'no staging folder left behind');
+  t.same(
+    readdirSync(out).filter((f) => f.startsWith('.')),
+    [],
+    'no staging folder left behind',
+  );
 
   const unpacked = path.join(checkout, 'unpacked');
   mkdirSync(unpacked);

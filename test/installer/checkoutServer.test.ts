@@ -41,9 +41,18 @@ t.test('status, doctor, logs and mail outbox against an npm start server', async
   t.match(JSON.parse(elsewhere.stdout), { running: true, ready: true, url: `http://127.0.0.1:${port}`, data_dir: dataDir, data: { projects: 1 } });
 
   const doctor = JSON.parse((await ppctl(cwd, 'doctor', '--json')).stdout) as Array<{ name: string; level: string; message: string }>;
-  t.match(doctor.find((c) => c.name === 'service'), { level: 'ok', message: new RegExp(`ready at http://127\\.0\\.0\\.1:${port}`) });
-  t.match(doctor.find((c) => c.name === 'permissions'), { level: 'ok' });
-  t.match(doctor.find((c) => c.name === 'database duckdb'), { level: 'ok' });
+  t.match(
+    doctor.find((c) => c.name === 'service'),
+    { level: 'ok', message: new RegExp(`ready at http://127\\.0\\.0\\.1:${port}`) },
+  );
+  t.match(
+    doctor.find((c) => c.name === 'permissions'),
+    { level: 'ok' },
+  );
+  t.match(
+    doctor.find((c) => c.name === 'database duckdb'),
+    { level: 'ok' },
+  );
 
   const logs = await ppctl(cwd, 'logs', '-n', '500');
   t.equal(logs.code, 0, logs.stderr);

@@ -18,7 +18,12 @@ t.test('--tls takes off, self-signed or two files', async (t) => {
 
 t.test('the password file loses only its final line break', async (t) => {
   const dir = await tempDir(t);
-  const cases: Array<[string, string]> = [['Secret-1!\n', 'Secret-1!'], ['Secret-1!\r\n', 'Secret-1!'], ['Secret-1!', 'Secret-1!'], [' Secret-1! \n\n', ' Secret-1! \n']];
+  const cases: Array<[string, string]> = [
+    ['Secret-1!\n', 'Secret-1!'],
+    ['Secret-1!\r\n', 'Secret-1!'],
+    ['Secret-1!', 'Secret-1!'],
+    [' Secret-1! \n\n', ' Secret-1! \n'],
+  ];
   for (const [content, expected] of cases) {
     writeFileSync(path.join(dir, 'pw'), content);
     t.equal(readPasswordFile(path.join(dir, 'pw')), expected, JSON.stringify(content));
@@ -52,7 +57,23 @@ t.test('non-interactive defaults, and the rules checked before anything is touch
 t.test('ppctl install refuses to run from a source checkout', async (t) => {
   const dir = await tempDir(t);
   writeFileSync(path.join(dir, 'pw'), 'Good-pass-1\n');
-  const res = await runPpctl(['install', '--yes', '--prefix', path.join(dir, 'opt'), '--data-dir', path.join(dir, 'data'), '--config-dir', path.join(dir, 'etc'), '--admin-email', 'o@example.com', '--admin-password-file', path.join(dir, 'pw'), '--no-systemd', '--user', 'root']);
+  const res = await runPpctl([
+    'install',
+    '--yes',
+    '--prefix',
+    path.join(dir, 'opt'),
+    '--data-dir',
+    path.join(dir, 'data'),
+    '--config-dir',
+    path.join(dir, 'etc'),
+    '--admin-email',
+    'o@example.com',
+    '--admin-password-file',
+    path.join(dir, 'pw'),
+    '--no-systemd',
+    '--user',
+    'root',
+  ]);
   t.equal(res.code, 1);
   t.match(res.stderr, /ppctl install runs from an unpacked release bundle \(build one with `npm run bundle`\); this is a source checkout/);
 });

@@ -35,13 +35,21 @@ t.test('a second run is refused while the first holds the lock; a stale lock is 
     await new Promise((r) => setTimeout(r, 100));
     return 'done';
   });
-  await t.rejects(withInstallLock(prefix, 'rollback', async () => 'never'), { message: `another ppctl upgrade (pid ${process.pid}) is working on ${prefix}; wait for it to finish` });
+  await t.rejects(
+    withInstallLock(prefix, 'rollback', async () => 'never'),
+    { message: `another ppctl upgrade (pid ${process.pid}) is working on ${prefix}; wait for it to finish` },
+  );
   t.ok(inside);
   t.equal(await first, 'done');
   t.notOk(existsSync(path.join(prefix, '.ppctl.lock')), 'released afterwards');
 
   writeFileSync(path.join(prefix, '.ppctl.lock'), '999999999 upgrade\n');
   t.equal(await withInstallLock(prefix, 'install', async () => 'taken over'), 'taken over');
-  await t.rejects(withInstallLock(prefix, 'install', async () => { throw new Error('boom'); }), /boom/);
+  await t.rejects(
+    withInstallLock(prefix, 'install', async () => {
+      throw new Error('boom');
+    }),
+    /boom/,
+  );
   t.notOk(existsSync(path.join(prefix, '.ppctl.lock')), 'released after a failure too');
 });

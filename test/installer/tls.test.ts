@@ -6,9 +6,9 @@ import https from 'node:https';
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig, ConfigError } from '../../server/config.js';
+import { loadConfig, ConfigError } from '../../server/ground/config.js';
 import { startServer } from '../../server/start.js';
-import { createLogger } from '../../server/http/logger.js';
+import { createLogger } from '../../server/ground/logger.js';
 import { checkCertificatePair, selfSignedCertificate, SELF_SIGNED_DAYS } from '../../installer/tlsCertificate.js';
 import { tempDir } from '../support/tempDir.js';
 
@@ -17,7 +17,10 @@ const now = new Date('2026-11-02T12:00:00Z');
 t.test('the self-signed certificate names the hosts and addresses, is valid 825 days and matches its key', async (t) => {
   const pair = selfSignedCertificate({ names: ['analytics.example.com', 'localhost', '127.0.0.1', '::1'], now });
   const cert = new X509Certificate(pair.cert);
-  t.equal(cert.subject.split('\n').find((l) => l.startsWith('CN=')), 'CN=analytics.example.com');
+  t.equal(
+    cert.subject.split('\n').find((l) => l.startsWith('CN=')),
+    'CN=analytics.example.com',
+  );
   t.equal(cert.subjectAltName, 'DNS:analytics.example.com, DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1');
   t.equal(new Date(cert.validTo).getTime() - now.getTime(), SELF_SIGNED_DAYS * 86_400_000, 'expires 825 days after it is made');
   t.ok(new Date(cert.validFrom) <= now, 'already valid when made');

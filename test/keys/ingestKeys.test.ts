@@ -58,8 +58,16 @@ t.test('ingestion keys', async (t) => {
     browserKey = res.body;
     t.match(browserKey.value, /^pp_bt_[A-Za-z0-9]{8}[A-Za-z0-9]{32}$/);
     t.match(browserKey, {
-      type: 'browser', name: 'Site', prefix: browserKey.value.slice(6, 14), domains: ['shop.example', '*.example.com'], expires_at: browserBody.expires_at,
-      scopes: ['events:write', 'identify:write', 'replay:write', 'capture:write'], status: 'active', linking_split: true, rotated_from: null, revoked_at: null,
+      type: 'browser',
+      name: 'Site',
+      prefix: browserKey.value.slice(6, 14),
+      domains: ['shop.example', '*.example.com'],
+      expires_at: browserBody.expires_at,
+      scopes: ['events:write', 'identify:write', 'replay:write', 'capture:write'],
+      status: 'active',
+      linking_split: true,
+      rotated_from: null,
+      revoked_at: null,
     });
     const srv = await server.request('POST', path, { token: ownerToken, body: { type: 'server', name: 'Backend' } });
     t.equal(srv.status, 201);
@@ -71,7 +79,10 @@ t.test('ingestion keys', async (t) => {
     const dump = JSON.stringify(rows);
     t.notOk(dump.includes(browserKey.value.slice(14)), 'the secret is not stored');
     t.notOk(dump.includes(serverKey.value.slice(14)), 'the secret is not stored');
-    t.ok(rows.every((r) => /^[0-9a-f]{64}$/.test(String(r.secret_hash))), 'an HMAC-SHA256 per key');
+    t.ok(
+      rows.every((r) => /^[0-9a-f]{64}$/.test(String(r.secret_hash))),
+      'an HMAC-SHA256 per key',
+    );
 
     const sent = await ingestEvents(server, serverKey.value, [{ event: 'works', anonymous_id: 'a' }]);
     t.equal(sent.status, 202);
@@ -83,7 +94,10 @@ t.test('ingestion keys', async (t) => {
     t.equal((await server.request('GET', `/api/v1/projects/${other.project.id}/keys`, { token: ownerToken })).status, 404);
     const res = await server.request('GET', path, { token: ownerToken });
     t.equal(res.status, 200);
-    t.same(res.body.items.map((k: any) => k.id), [serverKey.id, browserKey.id]);
+    t.same(
+      res.body.items.map((k: any) => k.id),
+      [serverKey.id, browserKey.id],
+    );
     t.equal(res.body.next_cursor, null);
     t.notOk(res.text.includes('pp_sk_') || res.text.includes('pp_bt_'), 'no values in the list');
   });
@@ -109,7 +123,10 @@ t.test('ingestion keys', async (t) => {
     t.match(res.body, { type: 'browser', name: 'Site', domains: ['shop.example', '*.example.com'], rotated_from: browserKey.id, status: 'active' });
     t.equal(res.body.expires_at, new Date(server.clock.now().getTime() + 90 * DAY).toISOString(), 'the old 90-day lifetime, counted from now');
     const list = (await server.request('GET', path, { token: ownerToken })).body.items;
-    t.match(list.find((k: any) => k.id === browserKey.id), { status: 'revoked' });
+    t.match(
+      list.find((k: any) => k.id === browserKey.id),
+      { status: 'revoked' },
+    );
     const origin = { origin: 'https://shop.example' };
     t.equal((await ingestEvents(server, browserKey.value, [{ event: 'x', anonymous_id: 'a' }], { headers: origin })).status, 401, 'old value refused');
     t.equal((await ingestEvents(server, res.body.value, [{ event: 'x', anonymous_id: 'a' }], { headers: origin })).status, 202, 'new value works');

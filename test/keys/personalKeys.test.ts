@@ -64,7 +64,10 @@ t.test('issue, list and revoke: 401 → 422 → 403 → 201 with the value once'
   t.match(res.body, { name: 'Grafana', scopes: ['read'], project_id: tenant.project.id, status: 'active', last_used_at: null, prefix: res.body.value.slice(6, 14) });
 
   const list = await server.request('GET', KEYS, { token: owner });
-  t.same(list.body.items.map((k: any) => k.id), [res.body.id]);
+  t.same(
+    list.body.items.map((k: any) => k.id),
+    [res.body.id],
+  );
   t.notOk(list.text.includes(res.body.value), 'the value is never listed');
   t.same((await server.request('GET', KEYS, { token: viewer.token })).body.items, [], 'each member sees their own keys');
   t.equal((await server.request('DELETE', `${KEYS}/${res.body.id}`, { token: viewer.token })).status, 404, "another member's key");

@@ -54,11 +54,22 @@ t.test('deleting a project revokes its keys and release tokens at once', async (
   const { owner, org, project } = await createTenant(server);
   const credentials = issueAll(server, project);
   const before = await writes(server, project.id, credentials, 'before');
-  t.same(before, {
-    'browser track': 202, 'browser track (credential field)': 202, 'browser replay': 202, 'browser config': 200,
-    'server track': 202, 'server identify': 202, 'server alias': 202,
-    'legacy track (?key=)': 202, 'legacy config': 200, 'release deploy': 201,
-  }, 'every credential writes while the project lives');
+  t.same(
+    before,
+    {
+      'browser track': 202,
+      'browser track (credential field)': 202,
+      'browser replay': 202,
+      'browser config': 200,
+      'server track': 202,
+      'server identify': 202,
+      'server alias': 202,
+      'legacy track (?key=)': 202,
+      'legacy config': 200,
+      'release deploy': 201,
+    },
+    'every credential writes while the project lives',
+  );
 
   const token = await accessTokenFor(server, owner, org);
   t.equal((await server.request('DELETE', `/api/v1/projects/${project.id}`, { token })).status, 204);
@@ -80,7 +91,10 @@ t.test('on upgrade, credentials of projects deleted earlier are revoked', async 
   meta.prepare('UPDATE projects SET deleted_at = ? WHERE id = ?').run('2026-10-01T00:00:00.000Z', project.id);
   meta.prepare('UPDATE ingest_keys SET revoked_at = NULL WHERE project_id = ?').run(project.id);
   meta.prepare("DELETE FROM schema_migrations WHERE name LIKE '%revoke_deleted_project_credentials%'").run();
-  t.same(migrateMeta(meta).map((m) => m.file), ['0052_revoke_deleted_project_credentials.sql']);
+  t.same(
+    migrateMeta(meta).map((m) => m.file),
+    ['0052_revoke_deleted_project_credentials.sql'],
+  );
   const after = await writes(server, project.id, credentials, 'upgrade');
   for (const [label, status] of Object.entries(after)) t.equal(status, label.endsWith('config') ? 404 : 401, `${label} after the upgrade`);
   const revokedAt = meta.prepare('SELECT DISTINCT revoked_at FROM ingest_keys WHERE project_id = ?').all(project.id);

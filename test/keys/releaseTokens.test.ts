@@ -30,7 +30,10 @@ t.test('release tokens', async (t) => {
     t.match(issued.value, /^pp_rel_[A-Za-z0-9]{40}$/);
     t.match(issued, { name: 'ci', scope: 'release_markers:write', status: 'active', prefix: issued.value.slice(7, 15) });
     const list = await server.request('GET', path, { token: ownerToken });
-    t.same(list.body.items.map((x: any) => x.id), [issued.id]);
+    t.same(
+      list.body.items.map((x: any) => x.id),
+      [issued.id],
+    );
     t.notOk(list.text.includes(issued.value));
     t.equal((await server.request('GET', path, { token: analystToken })).status, 403);
   });
@@ -62,7 +65,7 @@ t.test('release tokens', async (t) => {
       t.equal((await send(body, 'x'.repeat(128))).status, 201, '128 characters are fine');
     });
 
-    t.test('404 for a project that is not the token\'s', async (t) => {
+    t.test("404 for a project that is not the token's", async (t) => {
       const res = await send(body, 'key-00003', issued.value, `/api/v1/projects/${other.project.id}/release-markers/deploy`);
       t.equal(res.status, 404);
     });
@@ -84,7 +87,11 @@ t.test('release tokens', async (t) => {
       t.equal(second.status, 201);
       t.equal(second.body.deployed_at, server.clock.now().toISOString(), 'deployed_at defaults to now');
       const markers = listDeployMarkers(server.running.services.meta, project.id);
-      t.same(markers.map((m) => m.release), ['v2.4.0', 'v2.4.0', 'v2.4.1'], 'the 128-character key, this one, and the second, by deploy time');
+      t.same(
+        markers.map((m) => m.release),
+        ['v2.4.0', 'v2.4.0', 'v2.4.1'],
+        'the 128-character key, this one, and the second, by deploy time',
+      );
     });
 
     t.test('revocation is immediate', async (t) => {

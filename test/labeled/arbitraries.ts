@@ -34,7 +34,9 @@ const DAY = 24 * HOUR;
 
 const attributesArb: fc.Arbitrary<Record<string, string> | undefined> = fc
   .uniqueArray(fc.constantFrom(...CAPTURED), { minLength: 0, maxLength: 3 })
-  .chain((names) => fc.tuple(...names.map((n) => fc.constantFrom(...ATTRIBUTE_VALUES[n]!))).map((values) => (names.length === 0 ? undefined : Object.fromEntries(names.map((n, i) => [n, values[i]!])))));
+  .chain((names) =>
+    fc.tuple(...names.map((n) => fc.constantFrom(...ATTRIBUTE_VALUES[n]!))).map((values) => (names.length === 0 ? undefined : Object.fromEntries(names.map((n, i) => [n, values[i]!])))),
+  );
 
 /** Tags as often as pages have them: many divs, a few sections and forms. */
 const TAG_WEIGHTS: Record<string, number> = { div: 4, span: 2, button: 2, a: 2, li: 1, section: 1, form: 1 };
@@ -122,11 +124,7 @@ const WILDCARDS = [
 ];
 
 /** Exact URLs in spellings that normalize alike, `/path` patterns, and `*` patterns. */
-export const urlPatternArb: fc.Arbitrary<string> = fc.oneof(
-  { weight: 3, arbitrary: urlArb },
-  { weight: 3, arbitrary: pathPatternArb },
-  { weight: 4, arbitrary: fc.constantFrom(...WILDCARDS) },
-);
+export const urlPatternArb: fc.Arbitrary<string> = fc.oneof({ weight: 3, arbitrary: urlArb }, { weight: 3, arbitrary: pathPatternArb }, { weight: 4, arbitrary: fc.constantFrom(...WILDCARDS) });
 
 // --- rules -----------------------------------------------------------------------------------
 
@@ -175,9 +173,9 @@ const combinatorArb = fc.constantFrom(' ', ' ', '  ', ' > ', ' > ', '>', ' >', '
 /** 1 to 3 compounds joined by descendant or child combinators, spaced in different ways. */
 export const selectorArb: fc.Arbitrary<string> = fc
   .tuple(
-    fc.oneof({ weight: 5, arbitrary: fc.constant(0) }, { weight: 4, arbitrary: fc.constant(1) }, { weight: 2, arbitrary: fc.constant(2) }).chain((n) =>
-      fc.array(fc.tuple(ancestorCompoundArb, combinatorArb), { minLength: n, maxLength: n }),
-    ),
+    fc
+      .oneof({ weight: 5, arbitrary: fc.constant(0) }, { weight: 4, arbitrary: fc.constant(1) }, { weight: 2, arbitrary: fc.constant(2) })
+      .chain((n) => fc.array(fc.tuple(ancestorCompoundArb, combinatorArb), { minLength: n, maxLength: n })),
     targetCompoundArb,
   )
   .map(([ancestors, target]) => ancestors.map(([c, comb]) => c + comb).join('') + target);
@@ -225,20 +223,22 @@ type Condition = 'selector' | 'url_pattern' | 'match_text' | 'attributes';
  */
 const conditionsArb: fc.Arbitrary<Set<Condition>> = fc
   .oneof(
-    ...([
-      [[], 2],
-      [['selector'], 10],
-      [['url_pattern'], 6],
-      [['match_text'], 3],
-      [['attributes'], 2],
-      [['selector', 'attributes'], 6],
-      [['selector', 'url_pattern'], 4],
-      [['selector', 'match_text'], 2],
-      [['url_pattern', 'match_text'], 1],
-      [['url_pattern', 'attributes'], 1],
-      [['selector', 'url_pattern', 'attributes'], 1],
-      [['selector', 'match_text', 'attributes'], 1],
-    ] as Array<[Condition[], number]>).map(([list, weight]) => ({ weight, arbitrary: fc.constant(list) })),
+    ...(
+      [
+        [[], 2],
+        [['selector'], 10],
+        [['url_pattern'], 6],
+        [['match_text'], 3],
+        [['attributes'], 2],
+        [['selector', 'attributes'], 6],
+        [['selector', 'url_pattern'], 4],
+        [['selector', 'match_text'], 2],
+        [['url_pattern', 'match_text'], 1],
+        [['url_pattern', 'attributes'], 1],
+        [['selector', 'url_pattern', 'attributes'], 1],
+        [['selector', 'match_text', 'attributes'], 1],
+      ] as Array<[Condition[], number]>
+    ).map(([list, weight]) => ({ weight, arbitrary: fc.constant(list) })),
   )
   .map((list) => new Set(list));
 
@@ -254,7 +254,12 @@ export const ruleArb: fc.Arbitrary<RuleInput> = fc
         selector: !has.has('selector') ? unset : has.has('attributes') ? fc.oneof(selectorArb, broadSelectorArb) : selectorArb,
         url_pattern: has.has('url_pattern') ? urlPatternArb : unset,
         match_text: has.has('match_text') ? matchTextArb : unset,
-        attributes: has.has('attributes') ? fc.oneof({ weight: 3, arbitrary: fc.array(attributeConditionArb, { minLength: 1, maxLength: 1 }) }, { weight: 1, arbitrary: fc.array(attributeConditionArb, { minLength: 2, maxLength: 2 }) }) : fc.constant<AttributeCondition[]>([]),
+        attributes: has.has('attributes')
+          ? fc.oneof(
+              { weight: 3, arbitrary: fc.array(attributeConditionArb, { minLength: 1, maxLength: 1 }) },
+              { weight: 1, arbitrary: fc.array(attributeConditionArb, { minLength: 2, maxLength: 2 }) },
+            )
+          : fc.constant<AttributeCondition[]>([]),
       }),
     );
   });

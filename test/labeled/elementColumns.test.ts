@@ -14,20 +14,28 @@ import { elementColumns } from '../../server/ingest/elementColumns.js';
 const word = fc.constantFrom('a', 'btn', 'Buy', 'data', 'x\u001ey', 'q"t', 'é', '', ' ');
 const odd = fc.oneof(word, fc.integer({ min: -3, max: 3 }), fc.constant(null), fc.boolean(), fc.constant(2_147_483_648));
 const element = fc.oneof(
-  { weight: 8, arbitrary: fc.record(
-    {
-      tag: fc.oneof({ weight: 4, arbitrary: fc.constantFrom('div', 'BUTTON', 'a', 'my-el') }, { weight: 1, arbitrary: odd }),
-      id: fc.oneof(word, odd),
-      classes: fc.oneof({ weight: 4, arbitrary: fc.array(fc.oneof({ weight: 4, arbitrary: word }, { weight: 1, arbitrary: odd }), { maxLength: 4 }) }, { weight: 1, arbitrary: odd }),
-      nth_child: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 9 }) }, { weight: 1, arbitrary: odd }),
-      text: fc.oneof(word, odd),
-      attributes: fc.oneof(
-        { weight: 4, arbitrary: fc.dictionary(fc.constantFrom('href', 'data-pp-name', 'aria-label', 'Bad', '$x', 'a.b', '1a', 'x y'), fc.oneof({ weight: 4, arbitrary: word }, { weight: 1, arbitrary: odd }), { maxKeys: 4 }) },
-        { weight: 1, arbitrary: odd },
-      ),
-    },
-    { requiredKeys: [] },
-  ) },
+  {
+    weight: 8,
+    arbitrary: fc.record(
+      {
+        tag: fc.oneof({ weight: 4, arbitrary: fc.constantFrom('div', 'BUTTON', 'a', 'my-el') }, { weight: 1, arbitrary: odd }),
+        id: fc.oneof(word, odd),
+        classes: fc.oneof({ weight: 4, arbitrary: fc.array(fc.oneof({ weight: 4, arbitrary: word }, { weight: 1, arbitrary: odd }), { maxLength: 4 }) }, { weight: 1, arbitrary: odd }),
+        nth_child: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 9 }) }, { weight: 1, arbitrary: odd }),
+        text: fc.oneof(word, odd),
+        attributes: fc.oneof(
+          {
+            weight: 4,
+            arbitrary: fc.dictionary(fc.constantFrom('href', 'data-pp-name', 'aria-label', 'Bad', '$x', 'a.b', '1a', 'x y'), fc.oneof({ weight: 4, arbitrary: word }, { weight: 1, arbitrary: odd }), {
+              maxKeys: 4,
+            }),
+          },
+          { weight: 1, arbitrary: odd },
+        ),
+      },
+      { requiredKeys: [] },
+    ),
+  },
   { weight: 1, arbitrary: odd },
 );
 
@@ -74,7 +82,10 @@ t.test('events stored before the columns existed are matched through their chain
   const { owner, org, project } = await createTenant(server);
   const token = await accessTokenFor(server, owner, org);
   const services = server.running.services;
-  const chain = [{ tag: 'span', text: 'Buy' }, { tag: 'button', id: 'buy', classes: ['btn'], nth_child: 2, attributes: { 'data-pp-name': 'buy' } }];
+  const chain = [
+    { tag: 'span', text: 'Buy' },
+    { tag: 'button', id: 'buy', classes: ['btn'], nth_child: 2, attributes: { 'data-pp-name': 'buy' } },
+  ];
   // As an older version stored them: the chain only, no element columns.
   const insert = (event: string, elements: unknown, url: string) =>
     services.events.write(
@@ -93,7 +104,11 @@ t.test('events stored before the columns existed are matched through their chain
   const created = await server.request('POST', base, { token, body: { ...body, event_name: 'buy' } });
   const form = await server.request('POST', base, { token, body: { base_event: 'pp.form_submit', selector: 'form#signup', event_name: 'signed_up' } });
   for (const id of [created.body.id, form.body.id]) {
-    const rule = await eventually('the rule derived', async () => (await server.request('GET', `${base}/${id}`, { token })).body, (r) => r.materialization?.state === 'succeeded');
+    const rule = await eventually(
+      'the rule derived',
+      async () => (await server.request('GET', `${base}/${id}`, { token })).body,
+      (r) => r.materialization?.state === 'succeeded',
+    );
     t.equal(rule.labeled_events, 1, `${rule.event_name}: the old event is labeled`);
   }
   const rows = await readTable(server, 'SELECT count(*) AS n FROM events WHERE project_id = $1 AND rule_id IS NULL AND el_tags IS NOT NULL', [project.id]);

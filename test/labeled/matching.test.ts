@@ -132,7 +132,10 @@ function pairDiff(actual: string[], expected: string[], rules: Array<{ id: numbe
     const ev = events.find((x) => x.uuid === uuid);
     return JSON.stringify({ rule, event: ev && { event: ev.event, ts: ev.ts, url: ev.url, elements: ev.elements } });
   };
-  return [...extra.slice(0, 3).map((x) => `derived but not expected: ${show(x)}`), ...missing.slice(0, 3).map((x) => `expected but not derived: ${show(x)}`)].join('\n') + `\n(${extra.length} extra, ${missing.length} missing)`;
+  return (
+    [...extra.slice(0, 3).map((x) => `derived but not expected: ${show(x)}`), ...missing.slice(0, 3).map((x) => `expected but not derived: ${show(x)}`)].join('\n') +
+    `\n(${extra.length} extra, ${missing.length} missing)`
+  );
 }
 
 const toSeed = (e: EventInput & { uuid: string }): SeedEvent => ({
@@ -157,7 +160,11 @@ const SPAN_IN_BUY: ElementInfo[] = [
   { tag: 'div', classes: ['card'], nth_child: 1 },
   { tag: 'section', nth_child: 3 },
 ];
-const LINK: ElementInfo[] = [{ tag: 'span', nth_child: 1, text: 'Pricing' }, { tag: 'a', classes: ['nav'], nth_child: 2, attributes: { href: '/pricing' } }, { tag: 'li', nth_child: 4 }];
+const LINK: ElementInfo[] = [
+  { tag: 'span', nth_child: 1, text: 'Pricing' },
+  { tag: 'a', classes: ['nav'], nth_child: 2, attributes: { href: '/pricing' } },
+  { tag: 'li', nth_child: 4 },
+];
 // Greedy nearest ancestors fail here: `.card` nearest the target is under an `li`, the next one under `.nav`.
 const NESTED: ElementInfo[] = [
   { tag: 'span', classes: ['primary'], nth_child: 1 },
@@ -167,7 +174,11 @@ const NESTED: ElementInfo[] = [
   { tag: 'section', classes: ['nav'], nth_child: 1 },
 ];
 // Two elements the selector `button` matches; only the outer one is named `b`.
-const TWO_BUTTONS: ElementInfo[] = [{ tag: 'span', nth_child: 1 }, { tag: 'button', nth_child: 1, attributes: { name: 'a' } }, { tag: 'button', nth_child: 2, attributes: { name: 'b' } }];
+const TWO_BUTTONS: ElementInfo[] = [
+  { tag: 'span', nth_child: 1 },
+  { tag: 'button', nth_child: 1, attributes: { name: 'a' } },
+  { tag: 'button', nth_child: 2, attributes: { name: 'b' } },
+];
 const SHOP = 'https://shop.example.com/pricing';
 
 interface Example {
@@ -208,8 +219,13 @@ const EXAMPLES: Example[] = [
   { name: 'exists on the matched element', rule: rule({ selector: '#buy', attributes: [{ name: 'role', op: 'exists' }] }), elements: SPAN_IN_BUY, expected: true },
   { name: 'exists on the target without a selector', rule: rule({ attributes: [{ name: 'role', op: 'exists' }] }), elements: SPAN_IN_BUY, expected: false },
   { name: 'class contains', rule: rule({ selector: 'button', attributes: [{ name: 'class', op: 'contains', value: 'n prim' }] }), elements: SPAN_IN_BUY, expected: true },
-  { name: 'an element the selector matches and that holds the conditions', rule: rule({ selector: 'button', attributes: [{ name: 'name', op: 'eq', value: 'b' }] }), elements: TWO_BUTTONS, expected: true },
-  { name: 'match_text ignores case and the pattern\'s spacing', rule: rule({ match_text: '  BUY   now ' }), elements: SPAN_IN_BUY, expected: true },
+  {
+    name: 'an element the selector matches and that holds the conditions',
+    rule: rule({ selector: 'button', attributes: [{ name: 'name', op: 'eq', value: 'b' }] }),
+    elements: TWO_BUTTONS,
+    expected: true,
+  },
+  { name: "match_text ignores case and the pattern's spacing", rule: rule({ match_text: '  BUY   now ' }), elements: SPAN_IN_BUY, expected: true },
   { name: 'match_text is no substring match', rule: rule({ match_text: 'buy' }), elements: SPAN_IN_BUY, expected: false },
   { name: 'a strict-mode event has no text and never matches match_text', rule: rule({ match_text: 'buy now' }), elements: [{ tag: 'button', id: 'buy', nth_child: 1 }], expected: false },
   { name: 'match_text with a selector', rule: rule({ selector: '#buy', match_text: 'Buy now' }), elements: SPAN_IN_BUY, expected: true },
@@ -225,7 +241,16 @@ const EXAMPLES: Example[] = [
   { name: 'a path pattern without the hash route', rule: rule({ url_pattern: '/' }), url: 'https://shop.example.com/#/cart', elements: LINK, expected: false },
   { name: 'an event without a URL never matches a pattern', rule: rule({ url_pattern: '*' }), url: null, elements: LINK, expected: false },
   { name: 'another base event', rule: rule({ selector: 'button#buy' }), event: 'pp.rage_click', elements: SPAN_IN_BUY, expected: false },
-  { name: 'a form submit by its form', rule: rule({ base_event: 'pp.form_submit', selector: 'form#signup' }), event: 'pp.form_submit', elements: [{ tag: 'form', id: 'signup', nth_child: 1 }, { tag: 'div', nth_child: 1 }], expected: true },
+  {
+    name: 'a form submit by its form',
+    rule: rule({ base_event: 'pp.form_submit', selector: 'form#signup' }),
+    event: 'pp.form_submit',
+    elements: [
+      { tag: 'form', id: 'signup', nth_child: 1 },
+      { tag: 'div', nth_child: 1 },
+    ],
+    expected: true,
+  },
   { name: 'a page view by its URL', rule: rule({ base_event: 'pp.page_view', url_pattern: SHOP }), event: 'pp.page_view', url: 'https://shop.example.com/pricing/', elements: null, expected: true },
   { name: 'empty strings are not set', rule: rule({ selector: '', url_pattern: '', match_text: '' }), url: null, elements: [{ tag: 'div', nth_child: 1 }], expected: true },
 ];
@@ -352,7 +377,10 @@ t.test('random rules agree with the reference', async (t) => {
 
       // Disabling tears the first rule's events down; enabling derives the same events again.
       const [first, ...others] = rules;
-      const before = (await derivedRows(p)).filter((r) => r.rule_id === first!.id).map((r) => `${r.source_uuid}>${r.uuid}`).sort();
+      const before = (await derivedRows(p))
+        .filter((r) => r.rule_id === first!.id)
+        .map((r) => `${r.source_uuid}>${r.uuid}`)
+        .sort();
       const disabled = await h.server.request('POST', `${base(p)}/${first!.id}/disable`, { token });
       if (disabled.status !== 204) throw new Error(`disable: ${disabled.status} ${disabled.text}`);
       const off = await settled(p, first!.id, 'disabled');
@@ -362,7 +390,10 @@ t.test('random rules agree with the reference', async (t) => {
       if (enabled.status !== 204) throw new Error(`enable: ${enabled.status} ${enabled.text}`);
       await settled(p, first!.id, 'active');
       await check('after enabling it again', rules);
-      const after = (await derivedRows(p)).filter((r) => r.rule_id === first!.id).map((r) => `${r.source_uuid}>${r.uuid}`).sort();
+      const after = (await derivedRows(p))
+        .filter((r) => r.rule_id === first!.id)
+        .map((r) => `${r.source_uuid}>${r.uuid}`)
+        .sort();
       if (JSON.stringify(after) !== JSON.stringify(before)) throw new Error(`re-derived events have other uuids ${context}`);
     }),
     { numRuns: 40, seed: 20260410 },

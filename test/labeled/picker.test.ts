@@ -35,8 +35,22 @@ t.test('hand-made chains', async (t) => {
     'main:nth-child(1) > div.hero:nth-child(1) > button.btn.primary:nth-child(2)',
     'the label of a button names the button',
   );
-  t.equal(stableSelector([{ tag: 'span', nth_child: 1 }, { tag: 'div', attributes: { role: 'button' }, nth_child: 1 }, { tag: 'li', id: 'plan' }]), 'li#plan div', 'or an element with a control role');
-  t.equal(stableSelector([{ tag: 'span', nth_child: 1, text: 'Buy' }, { tag: 'button', id: 'buy' }]), 'button#buy');
+  t.equal(
+    stableSelector([
+      { tag: 'span', nth_child: 1 },
+      { tag: 'div', attributes: { role: 'button' }, nth_child: 1 },
+      { tag: 'li', id: 'plan' },
+    ]),
+    'li#plan div',
+    'or an element with a control role',
+  );
+  t.equal(
+    stableSelector([
+      { tag: 'span', nth_child: 1, text: 'Buy' },
+      { tag: 'button', id: 'buy' },
+    ]),
+    'button#buy',
+  );
 });
 
 const word = fc.constantFrom('buy', 'btn', 'x-1', 'a:b', 'two words', '9lives', 'Émile');

@@ -71,7 +71,11 @@ async function eventsNamed(name: string): Promise<any[]> {
 
 /** The count the editor shows once its preview answered. */
 const shownCount = (p: Page) =>
-  eventually('the preview', async () => ({ state: await p.getByTestId('preview').getAttribute('data-state'), count: await p.getByTestId('preview').getAttribute('data-count') }), (s) => s.state === 'ready').then((s) => Number(s.count));
+  eventually(
+    'the preview',
+    async () => ({ state: await p.getByTestId('preview').getAttribute('data-state'), count: await p.getByTestId('preview').getAttribute('data-count') }),
+    (s) => s.state === 'ready',
+  ).then((s) => Number(s.count));
 
 const pageClicks = (p: Page) => p.evaluate('window.pageClicks') as Promise<string[]>;
 
@@ -113,7 +117,10 @@ t.test('the picker opens the site, and a click on the button is captured instead
     (v) => v !== null,
   );
   const [drawnBox, label] = boxes!;
-  t.ok(drawnBox.every((v, i) => Math.abs(v - label[i]!) < 0.5), `the highlight (${drawnBox}) covers the label (${label})`);
+  t.ok(
+    drawnBox.every((v, i) => Math.abs(v - label[i]!) < 0.5),
+    `the highlight (${drawnBox}) covers the label (${label})`,
+  );
   await siteTab.click('#buy');
   await siteTab.getByText('pp: element captured, you can return to pp').waitFor();
   t.same(await pageClicks(siteTab), [], "the page's own click handler never ran");
@@ -121,7 +128,11 @@ t.test('the picker opens the site, and a click on the button is captured instead
   // The editor asks every 1.5 s; the capture answers the same token.
   await page.getByTestId('picked-element').waitFor({ timeout: 15_000 });
   captured = await rulesApi(`/picker/captures?token=${encodeURIComponent(pickerToken)}`);
-  t.match(captured, { ready: true, url: pricingUrl, url_pattern: pricingUrl, text: 'Start trial', element: { tag: 'button', id: 'buy' } }, 'the button its label belongs to, on the page without the picker parameters');
+  t.match(
+    captured,
+    { ready: true, url: pricingUrl, url_pattern: pricingUrl, text: 'Start trial', element: { tag: 'button', id: 'buy' } },
+    'the button its label belongs to, on the page without the picker parameters',
+  );
   // The label has no mark of its own: it is named under the button's data-pp-name.
   t.equal(captured.selector, 'button[data-pp-name=buy]', 'a short selector for it, which also matches clicks on the button around its label');
   t.equal(await page.getByLabel('Selector', { exact: true }).inputValue(), captured.selector, 'the selector field is the capture’s');
@@ -134,17 +145,34 @@ t.test('the picker opens the site, and a click on the button is captured instead
 t.test('the filled-in rule is saved, after the confirmation a rule matching nothing yet asks for', { timeout: STEP_TIMEOUT_MS }, async (t) => {
   await page.getByLabel('Event name', { exact: true }).fill('start_trial');
   // The picking click was kept from autocapture too: nothing matches the rule yet.
-  t.equal(await eventually('a zero count', () => shownCount(page), (n) => n === 0), 0, 'no matching click in the last 30 days');
+  t.equal(
+    await eventually(
+      'a zero count',
+      () => shownCount(page),
+      (n) => n === 0,
+    ),
+    0,
+    'no matching click in the last 30 days',
+  );
   await page.getByRole('button', { name: 'Create the rule' }).click();
   const dialog = page.getByRole('dialog', { name: 'This rule matches no event of the last 30 days. Save anyway?' });
   await dialog.getByRole('button', { name: 'Save anyway' }).click();
   await page.waitForURL((u) => u.pathname === rulesBase);
 
   const rule = (await rulesApi('')).items.find((r: any) => r.event_name === 'start_trial');
-  t.match(rule, { base_event: 'pp.click', selector: captured.selector, url_pattern: captured.url_pattern, match_text: captured.text, attributes: [], state: 'active' }, 'stored as the capture filled it in');
+  t.match(
+    rule,
+    { base_event: 'pp.click', selector: captured.selector, url_pattern: captured.url_pattern, match_text: captured.text, attributes: [], state: 'active' },
+    'stored as the capture filled it in',
+  );
   ruleId = rule.id;
   const row = page.locator('tr[data-event-name="start_trial"]');
-  await eventually('the rule derived in the list', () => row.locator('[data-testid=materialization]').getAttribute('data-state'), (s) => s === 'succeeded', 20_000);
+  await eventually(
+    'the rule derived in the list',
+    () => row.locator('[data-testid=materialization]').getAttribute('data-state'),
+    (s) => s === 'succeeded',
+    20_000,
+  );
   t.equal(await row.locator('[data-testid=rule-state]').getAttribute('data-state'), 'active', 'listed as active');
   checkClean(t, tab);
 });
@@ -162,27 +190,52 @@ t.test('visitors’ clicks on the button become start_trial events', { timeout: 
       if (target.endsWith('@padding')) await visitor.page.click('#buy', { position: { x: 4, y: 4 } });
       else await visitor.page.click(target);
     }
-    t.same(await pageClicks(visitor.page), clicks.map((c) => c.slice(1).replace('@padding', '')), `visitor ${i + 1}: without the picker the page sees its clicks`);
+    t.same(
+      await pageClicks(visitor.page),
+      clicks.map((c) => c.slice(1).replace('@padding', '')),
+      `visitor ${i + 1}: without the picker the page sees its clicks`,
+    );
   }
 
-  const trials = await eventually('two start_trial events', () => eventsNamed('start_trial'), (es) => es.length >= 2);
-  const clicks = await eventually('three clicks', () => eventsNamed('pp.click'), (es) => es.length >= 3);
-  t.equal(trials.length, 2, 'one per click on the button, on its label or beside it');
-  const targets = await server.running.services.events.read(
-    `SELECT json_extract_string(elements, '$[0].tag') AS tag FROM events WHERE project_id = $1 AND event = 'pp.click' ORDER BY tag`,
-    [project.id],
+  const trials = await eventually(
+    'two start_trial events',
+    () => eventsNamed('start_trial'),
+    (es) => es.length >= 2,
   );
-  t.same(targets.map((r) => r.tag), ['button', 'button', 'span'], 'one click landed on the label, two on the buttons themselves');
+  const clicks = await eventually(
+    'three clicks',
+    () => eventsNamed('pp.click'),
+    (es) => es.length >= 3,
+  );
+  t.equal(trials.length, 2, 'one per click on the button, on its label or beside it');
+  const targets = await server.running.services.events.read(`SELECT json_extract_string(elements, '$[0].tag') AS tag FROM events WHERE project_id = $1 AND event = 'pp.click' ORDER BY tag`, [
+    project.id,
+  ]);
+  t.same(
+    targets.map((r) => r.tag),
+    ['button', 'button', 'span'],
+    'one click landed on the label, two on the buttons themselves',
+  );
   t.equal(clicks.length, 3, 'the two on the button and the one on the other button; the picking click is not one');
-  t.same(trials.map((e) => e.source), ['system', 'system'], 'derived by the server');
+  t.same(
+    trials.map((e) => e.source),
+    ['system', 'system'],
+    'derived by the server',
+  );
   const clickers = new Set(clicks.map((c) => c.anonymous_id));
   t.equal(clickers.size, 2, 'two visitors clicked');
   t.same(trials.map((e) => e.anonymous_id).sort(), [...clickers].sort(), 'each start_trial carries its click’s visitor');
-  t.ok(trials.every((e) => e.url === pricingUrl), 'and its page');
+  t.ok(
+    trials.every((e) => e.url === pricingUrl),
+    'and its page',
+  );
 
   const views = await eventsNamed('pp.page_view');
   t.equal(views.length, 3, 'the picking tab and the two visitors');
-  t.ok(views.every((e) => e.url === pricingUrl), 'no page view keeps the picker parameters in its URL');
+  t.ok(
+    views.every((e) => e.url === pricingUrl),
+    'no page view keeps the picker parameters in its URL',
+  );
 
   const rule = await rulesApi(`/${ruleId}`);
   t.match(rule, { state: 'active', materialization: { state: 'succeeded' } }, 'the rule stays active, its derivation done');
@@ -200,9 +253,16 @@ t.test('start_trial is a funnel step: the API and the console’s funnel page gi
   await page.goto(`/projects/${project.id}/insights/funnel?steps=pp.page_view~pp.click&from=${yesterday}&to=${today}`);
   await page.getByTestId('funnel-table').waitFor();
   await page.getByLabel('Step 2', { exact: true }).selectOption('start_trial', { timeout: 10_000 });
-  await eventually('the step in the URL', async () => page.url(), (u) => u.includes('steps=pp.page_view~start_trial'));
+  await eventually(
+    'the step in the URL',
+    async () => page.url(),
+    (u) => u.includes('steps=pp.page_view~start_trial'),
+  );
   await page.getByTestId('funnel-table').getByText('2. start_trial').waitFor();
-  const drawn = await page.getByTestId('funnel-table').locator('[data-col=count]').evaluateAll((cells) => cells.map((c) => Number((c.textContent ?? '').replace(/[^\d.-]/g, ''))));
+  const drawn = await page
+    .getByTestId('funnel-table')
+    .locator('[data-col=count]')
+    .evaluateAll((cells) => cells.map((c) => Number((c.textContent ?? '').replace(/[^\d.-]/g, ''))));
   t.same(drawn, counts, 'the page shows the API’s counts');
   checkClean(t, tab);
 });

@@ -18,7 +18,10 @@ const buyChain = [
   { tag: 'button', id: 'buy', classes: ['btn', 'primary'], nth_child: 2, attributes: { 'data-pp-name': 'buy', type: 'submit' } },
   { tag: 'section', classes: ['pricing'], nth_child: 3 },
 ];
-const navChain = [{ tag: 'a', nth_child: 1, text: 'Docs', attributes: { href: '/docs' } }, { tag: 'nav', nth_child: 1 }];
+const navChain = [
+  { tag: 'a', nth_child: 1, text: 'Docs', attributes: { href: '/docs' } },
+  { tag: 'nav', nth_child: 1 },
+];
 
 /** Clicks on the pricing page and elsewhere, a form submit and page views, over the last weeks. */
 function history(): SeedEvent[] {
@@ -27,8 +30,14 @@ function history(): SeedEvent[] {
     { event: 'pp.click', ts: '2026-10-31T10:00:00Z', anonymous_id: 'b', url: 'https://shop.example/pricing/', elements: buyChain },
     { event: 'pp.click', ts: '2026-09-01T10:00:00Z', anonymous_id: 'c', url: 'https://shop.example/pricing', elements: buyChain },
     { event: 'pp.click', ts: '2026-10-31T11:00:00Z', anonymous_id: 'a', url: 'https://shop.example/', elements: navChain },
-    { event: 'pp.form_submit', ts: '2026-10-31T12:00:00Z', anonymous_id: 'a', url: 'https://shop.example/signup', props: { form: 'form#signup' },
-      elements: [{ tag: 'form', id: 'signup', nth_child: 1 }] },
+    {
+      event: 'pp.form_submit',
+      ts: '2026-10-31T12:00:00Z',
+      anonymous_id: 'a',
+      url: 'https://shop.example/signup',
+      props: { form: 'form#signup' },
+      elements: [{ tag: 'form', id: 'signup', nth_child: 1 }],
+    },
     { event: 'pp.page_view', ts: '2026-10-31T09:00:00Z', anonymous_id: 'a', url: 'https://shop.example/pricing' },
     { event: 'pp.page_view', ts: '2026-10-31T09:30:00Z', anonymous_id: 'b', url: 'https://shop.example/blog/one' },
   ];
@@ -45,11 +54,9 @@ function synced(server: TestServer, projectId: number, ruleId: number, token: st
 
 /** (event, source uuid) of the project's derived events, sorted. */
 async function derived(server: TestServer, projectId: number): Promise<Array<{ rule_id: number; event: string; source: string; source_uuid: string }>> {
-  return readTable(
-    server,
-    `SELECT rule_id, event, source, source_uuid::VARCHAR AS source_uuid FROM events WHERE project_id = $1 AND rule_id IS NOT NULL ORDER BY event, source_uuid`,
-    [projectId],
-  ) as Promise<any>;
+  return readTable(server, `SELECT rule_id, event, source, source_uuid::VARCHAR AS source_uuid FROM events WHERE project_id = $1 AND rule_id IS NOT NULL ORDER BY event, source_uuid`, [
+    projectId,
+  ]) as Promise<any>;
 }
 
 t.test('labeled-event rules over HTTP', async (t) => {
@@ -101,7 +108,11 @@ t.test('labeled-event rules over HTTP', async (t) => {
       [{ base_event: 'pp.click', event_name: 'x', selector: 'a, b' }, 'selector', /selector lists/],
       [{ base_event: 'pp.click', event_name: 'x', selector: '[href^="/x"]' }, 'selector', /\^= is not supported/],
       [{ base_event: 'pp.click', event_name: 'x', selector: 'li:nth-child(2n+1)' }, 'selector', /positive integer/],
-      [{ base_event: 'pp.click', event_name: 'x', selector: 'a[href=/trial]' }, 'selector', /a bare attribute value holds only ASCII letters, digits, _ and - and characters outside ASCII; quote any other value/],
+      [
+        { base_event: 'pp.click', event_name: 'x', selector: 'a[href=/trial]' },
+        'selector',
+        /a bare attribute value holds only ASCII letters, digits, _ and - and characters outside ASCII; quote any other value/,
+      ],
       [{ base_event: 'pp.click', event_name: 'x', selector: 'a[href=trial/2]' }, 'selector', /a bare attribute value holds only/],
       [{ base_event: 'pp.page_view', event_name: 'x', selector: 'a' }, 'selector', /page view has no element/],
       [{ base_event: 'pp.page_view', event_name: 'x', attributes: [{ name: 'href', op: 'exists' }] }, 'attributes', /page view has no element/],
@@ -123,15 +134,30 @@ t.test('labeled-event rules over HTTP', async (t) => {
   await t.test('create: 201 active, derived over all history, then shown by queries, catalogs and the events list', async (t) => {
     const res = await server.request('POST', base, { token: tokens.analyst, body: buyBody });
     t.equal(res.status, 201);
-    t.match(res.body, { base_event: 'pp.click', selector: 'button#buy', url_pattern: 'https://shop.example/pricing', match_text: null, attributes: [], event_name: 'start_trial',
-      display_name: 'Start trial', description: null, state: 'active' });
+    t.match(res.body, {
+      base_event: 'pp.click',
+      selector: 'button#buy',
+      url_pattern: 'https://shop.example/pricing',
+      match_text: null,
+      attributes: [],
+      event_name: 'start_trial',
+      display_name: 'Start trial',
+      description: null,
+      state: 'active',
+    });
     buy = await synced(server, project.id, res.body.id, tokens.viewer);
     t.equal(buy.materialization.state, 'succeeded');
     // The three clicks on the buy button of the pricing page (a query and a trailing slash normalized away), all time.
     t.equal(buy.materialization.derived_events, 3);
     const rows = await derived(server, project.id);
-    const sources = seeded.filter((e) => e.event === 'pp.click' && e.url!.includes('pricing')).map((e) => e.uuid).sort();
-    t.same(rows.map((r) => r.source_uuid), sources);
+    const sources = seeded
+      .filter((e) => e.event === 'pp.click' && e.url!.includes('pricing'))
+      .map((e) => e.uuid)
+      .sort();
+    t.same(
+      rows.map((r) => r.source_uuid),
+      sources,
+    );
     t.ok(rows.every((r) => r.event === 'start_trial' && r.source === 'system' && r.rule_id === buy.id));
 
     const seg = await server.request('POST', `/api/v1/projects/${project.id}/queries/segmentation`, {
@@ -163,9 +189,19 @@ t.test('labeled-event rules over HTTP', async (t) => {
       { event: 'pp.click', uuid: other, anonymous_id: 'd', url: 'https://shop.example/', elements: buyChain },
     ]);
     t.equal(res.status, 202);
-    const rows = await eventually('the click to be labeled', () => derived(server, project.id), (r) => r.length === 4);
-    t.ok(rows.some((r) => r.source_uuid === uuid), 'the click on the pricing page is labeled');
-    t.notOk(rows.some((r) => r.source_uuid === other), 'the one on the home page is not');
+    const rows = await eventually(
+      'the click to be labeled',
+      () => derived(server, project.id),
+      (r) => r.length === 4,
+    );
+    t.ok(
+      rows.some((r) => r.source_uuid === uuid),
+      'the click on the pricing page is labeled',
+    );
+    t.notOk(
+      rows.some((r) => r.source_uuid === other),
+      'the one on the home page is not',
+    );
   });
 
   await t.test('preview: matching raw events of the last 30 days, nothing stored', async (t) => {
@@ -209,7 +245,11 @@ t.test('labeled-event rules over HTTP', async (t) => {
     t.equal((await server.request('DELETE', one, { token: tokens.analyst })).status, 204);
     const deleting = (await server.request('GET', one, { token: tokens.viewer })).body;
     t.equal(deleting.state, 'deleting');
-    for (const [method, path] of [['POST', `${one}/disable`], ['POST', `${one}/enable`], ['DELETE', one]] as const) {
+    for (const [method, path] of [
+      ['POST', `${one}/disable`],
+      ['POST', `${one}/enable`],
+      ['DELETE', one],
+    ] as const) {
       const res = await server.request(method, path, { token: tokens.analyst });
       t.equal(res.status, 409, `${method} ${path}`);
       t.equal(res.body.error.details.state, 'deleting');
@@ -221,7 +261,11 @@ t.test('labeled-event rules over HTTP', async (t) => {
     t.equal(taken.body.error.details.state, 'deleting');
     release();
     await held;
-    await eventually('the rule to be gone', async () => (await server.request('GET', one, { token: tokens.viewer })).status, (s) => s === 404);
+    await eventually(
+      'the rule to be gone',
+      async () => (await server.request('GET', one, { token: tokens.viewer })).status,
+      (s) => s === 404,
+    );
     t.same(await derived(server, project.id), []);
     t.equal((await server.request('POST', base, { token: tokens.analyst, body: buyBody })).status, 201, 'the name is free again');
   });
@@ -263,10 +307,17 @@ t.test('labeled-event rules over HTTP', async (t) => {
     t.equal(rule.materialization.derived_events, 1);
     const purge = await server.request('POST', `/api/v1/projects/${project.id}/behavior/forms/purge`, { token: tokens.owner, headers: { 'x-confirm-purge': 'true' } });
     t.equal(purge.status, 202);
-    await eventually('the purge', async () => (await server.request('GET', `/api/v1/projects/${project.id}/behavior/forms/purge/${purge.body.id}`, { token: tokens.owner })).body.state, (s) => s === 'succeeded');
+    await eventually(
+      'the purge',
+      async () => (await server.request('GET', `/api/v1/projects/${project.id}/behavior/forms/purge/${purge.body.id}`, { token: tokens.owner })).body.state,
+      (s) => s === 'succeeded',
+    );
     const left = await derived(server, project.id);
     t.notOk(left.some((r) => r.event === 'signed_up'));
-    t.ok(left.some((r) => r.event === 'start_trial'), 'labels of clicks stay');
+    t.ok(
+      left.some((r) => r.event === 'start_trial'),
+      'labels of clicks stay',
+    );
   });
 
   await t.test('picker: a signed token, captures polled under it', async (t) => {
@@ -329,8 +380,11 @@ t.test('labeled-event rules over HTTP', async (t) => {
     const job = services.meta.prepare('SELECT j.result FROM jobs j JOIN labeled_event_jobs l ON l.job_id = j.id WHERE l.rule_id = ? ORDER BY j.id DESC LIMIT 1').get(res.body.id) as { result: string };
     t.match(JSON.parse(job.result), { deleted_events: 0 }, 'the labels already stored stay');
     const after = await labels();
-    t.ok(before.every((r) => after.some((a) => a.s === r.s)), 'every earlier label is kept');
-    const clicks = await readTable(server, "SELECT count(*) AS n FROM events WHERE event = 'pp.click' AND rule_id IS NULL AND list_contains(el_ids, 'buy')", []) as Array<{ n: number }>;
+    t.ok(
+      before.every((r) => after.some((a) => a.s === r.s)),
+      'every earlier label is kept',
+    );
+    const clicks = (await readTable(server, "SELECT count(*) AS n FROM events WHERE event = 'pp.click' AND rule_id IS NULL AND list_contains(el_ids, 'buy')", [])) as Array<{ n: number }>;
     t.equal(after.length, Number(clicks[0]!.n), 'and every click on the button, on any page, is labeled');
     t.equal(rule.materialization.derived_events, after.length);
   });

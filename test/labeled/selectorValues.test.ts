@@ -26,7 +26,11 @@ t.test('any other character needs quotes', async (t) => {
   for (const selector of ['a[href=/trial]', 'a[href=trial/2]', 'a[data-pp-name=a.b]', 'a[data-pp-name=x:y]', 'a[data-pp-name=a#b]', 'a[href=?q]', 'a[data-pp-name=a+b]', 'a[data-pp-name=]']) {
     const err = refusal(selector);
     t.ok(err instanceof SelectorError, selector);
-    t.match(err?.message, /^a bare attribute value holds only ASCII letters, digits, _ and - and characters outside ASCII; quote any other value, e\.g\. \[href="\/trial"\] \(position \d+\)$/, selector);
+    t.match(
+      err?.message,
+      /^a bare attribute value holds only ASCII letters, digits, _ and - and characters outside ASCII; quote any other value, e\.g\. \[href="\/trial"\] \(position \d+\)$/,
+      selector,
+    );
   }
   t.equal(valueOf('a[href="/trial"]'), '/trial');
   t.equal(valueOf("a[href='/trial?x=1']"), '/trial?x=1');

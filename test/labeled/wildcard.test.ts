@@ -97,7 +97,11 @@ t.test('a long chain and a selector of descendant compounds that fails at its to
   const chain = Array.from({ length: 50 }, () => ({ tag: 'div', nth_child: 1 }));
   const row = { event: 'pp.click', ...elementColumns('pp.click', chain) } as unknown as EventRow;
   const rule = (selector: string): RuleConditions => ({ base_event: 'pp.click', selector, url_pattern: null, match_text: null, attributes: [] });
-  for (const [selector, want] of [[`section ${'div '.repeat(10)}div`, false], [`div ${'div '.repeat(10)}div`, true], [`${'div > '.repeat(11)}div`, true]] as const) {
+  for (const [selector, want] of [
+    [`section ${'div '.repeat(10)}div`, false],
+    [`div ${'div '.repeat(10)}div`, true],
+    [`${'div > '.repeat(11)}div`, true],
+  ] as const) {
     const started = performance.now();
     t.equal(compileRule(rule(selector))({ row, pages: new Map() }), want, selector);
     t.ok(performance.now() - started < 50, `within 50 ms (${(performance.now() - started).toFixed(1)} ms)`);

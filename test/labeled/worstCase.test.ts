@@ -83,12 +83,18 @@ t.test('a chain of 50 elements and 12 descendant compounds', async (t) => {
   await sendWatched(t, [{ event: 'pp.click', anonymous_id: 'a', url: `${HOST}/x`, elements: divs(50) }]);
   const none = await createRule(NO_SECTION, 'no_section');
   const all = await createRule(ALL_DIVS, 'all_divs');
-  for (const [id, want] of [[none, 0], [all, 1]] as const) {
+  for (const [id, want] of [
+    [none, 0],
+    [all, 1],
+  ] as const) {
     const rule = await settled(id);
     t.equal(rule.materialization.state, 'succeeded', JSON.stringify(rule.materialization));
     t.equal(rule.materialization.derived_events, want);
   }
-  await sendWatched(t, Array.from({ length: 20 }, () => ({ event: 'pp.click', anonymous_id: 'a', url: `${HOST}/x`, elements: divs(50) })));
+  await sendWatched(
+    t,
+    Array.from({ length: 20 }, () => ({ event: 'pp.click', anonymous_id: 'a', url: `${HOST}/x`, elements: divs(50) })),
+  );
   t.equal((await server.request('GET', `${base}/${none}`, { token })).body.labeled_events, 0);
   t.equal((await server.request('GET', `${base}/${all}`, { token })).body.labeled_events, 21);
   t.equal((await preview(NO_SECTION)).body.count, 0);

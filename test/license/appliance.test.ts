@@ -109,9 +109,7 @@ t.test('the stored license is verified again at every start', async (t) => {
 t.test('grace keeps the features; past grace they are off; a turned-back clock is reported', async (t) => {
   const server = await startTestServer(t, { now: new Date('2026-01-01T00:00:00Z') });
   const start = server.clock.now();
-  await server.running.services.license.apply(
-    await signTestLicense(start, { expiresAt: new Date(start.getTime() + 20 * DAY_MS), graceDays: 10 }),
-  );
+  await server.running.services.license.apply(await signTestLicense(start, { expiresAt: new Date(start.getTime() + 20 * DAY_MS), graceDays: 10 }));
   const services = server.running.services;
   t.equal(services.license.report().status, 'expiring', 'within 30 days of expiry');
   t.match(services.license.report().warnings[0], /expires in 20 days/);

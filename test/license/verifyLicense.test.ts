@@ -6,19 +6,7 @@ import fc from 'fast-check';
 import t from 'tap';
 import { builtinKeysDir, loadTrustedKeys } from '../../license/trustedKeys.js';
 import { verifyLicense } from '../../license/verifyLicense.js';
-import {
-  DAY_MS,
-  goodHeader,
-  goodPayload,
-  makeSigner,
-  NOW,
-  options,
-  refusal,
-  signFor,
-  signRaw,
-  trustDir,
-  vendor,
-} from './licenseFixtures.js';
+import { DAY_MS, goodHeader, goodPayload, makeSigner, NOW, options, refusal, signFor, signRaw, trustDir, vendor } from './licenseFixtures.js';
 
 const b64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -166,9 +154,7 @@ t.test('HS256 keyed with the public key (algorithm confusion) is refused', async
     ['SPKI DER', vendor.publicKey.export({ format: 'der', type: 'spki' })],
   ];
   for (const [name, secret] of secrets) {
-    const forged = await new SignJWT(goodPayload())
-      .setProtectedHeader({ alg: 'HS256', kid: vendor.kid, typ: 'license+jwt' })
-      .sign(secret);
+    const forged = await new SignJWT(goodPayload()).setProtectedHeader({ alg: 'HS256', kid: vendor.kid, typ: 'license+jwt' }).sign(secret);
     // The forgery is real: a verifier that let the header pick the algorithm would accept it.
     await compactVerify(forged, secret);
     t.equal((await refusal(forged))?.check, 'alg', name);

@@ -39,7 +39,10 @@ async function kick(server: TestServer): Promise<void> {
 }
 
 t.test('retry delays: 30 s, doubling, at most an hour', async (t) => {
-  t.same([1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => retryDelayMs(n) / 1000), [30, 60, 120, 240, 480, 960, 1920, 3600, 3600]);
+  t.same(
+    [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => retryDelayMs(n) / 1000),
+    [30, 60, 120, 240, 480, 960, 1920, 3600, 3600],
+  );
 });
 
 t.test('a refused delivery is retried when due, then delivered, and its body erased', async (t) => {

@@ -70,9 +70,15 @@ export function activationDriversOracle(events: OracleEvent[], links: Array<[str
   }
   const byEvent = new Map<string, number>();
   for (const p of people) for (const event of p.counts.keys()) byEvent.set(event, (byEvent.get(event) ?? 0) + 1);
-  const candidates = [...byEvent].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0])).slice(0, q.candidate_limit ?? 50).map(([e]) => e);
+  const candidates = [...byEvent]
+    .sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]))
+    .slice(0, q.candidate_limit ?? 50)
+    .map(([e]) => e);
   const table = (group: typeof people, event: string, i: number, k: number) => {
-    let a = 0, b = 0, c = 0, d = 0;
+    let a = 0,
+      b = 0,
+      c = 0,
+      d = 0;
     for (const p of group) {
       const did = (p.counts.get(event)?.[i] ?? 0) >= k;
       if (did && p.retained) a++;

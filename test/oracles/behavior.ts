@@ -28,7 +28,12 @@ export function selectorOf(chain: Chain): string {
     if (steps.length === 6) return steps.reverse().join(' > ');
     if (e.id) return [...steps, `${e.tag}#${e.id}`].reverse().join(' > ');
     if (e.attributes?.name && ['input', 'select', 'textarea'].includes(e.tag)) return [...steps, `${e.tag}[name="${e.attributes.name}"]`].reverse().join(' > ');
-    steps.push(`${e.tag}${(e.classes ?? []).slice(0, 3).map((c) => `.${c}`).join('')}:nth-child(${e.nth_child})`);
+    steps.push(
+      `${e.tag}${(e.classes ?? [])
+        .slice(0, 3)
+        .map((c) => `.${c}`)
+        .join('')}:nth-child(${e.nth_child})`,
+    );
   }
   if (steps.length < 6) steps.push('body');
   return steps.reverse().join(' > ');
@@ -49,7 +54,10 @@ const numberProp = (e: OracleEvent, k: string): number | null => {
 function figures(list: OracleEvent[], actorOf: (d: string) => string) {
   const count = (name: string) => list.filter((e) => e.event === name).length;
   const clicks = count('pp.click');
-  const depths = list.filter((e) => e.event === 'pp.scroll_depth').map((e) => numberProp(e, 'percent')).filter((v): v is number => v !== null);
+  const depths = list
+    .filter((e) => e.event === 'pp.scroll_depth')
+    .map((e) => numberProp(e, 'percent'))
+    .filter((v): v is number => v !== null);
   const reach = (p: number) => (depths.length === 0 ? null : depths.filter((d) => d >= p).length / depths.length);
   return {
     events: list.length,
@@ -78,7 +86,12 @@ export function behaviorUrlsOracle(events: OracleEvent[], links: Array<[string, 
   return items.sort((a, b) => b.events - a.events || compareText(a.url, b.url));
 }
 
-const BANDS: Array<[string, number, number | null]> = [['mobile', 0, 767], ['tablet', 768, 1023], ['desktop', 1024, 1439], ['wide', 1440, null]];
+const BANDS: Array<[string, number, number | null]> = [
+  ['mobile', 0, 767],
+  ['tablet', 768, 1023],
+  ['desktop', 1024, 1439],
+  ['wide', 1440, null],
+];
 
 export function pageBehaviorOracle(events: OracleEvent[], links: Array<[string, string]>, url: string, q: ReportInput, tz: string, mode: 'standard' | 'strict') {
   const actorOf = actorResolver(links);
@@ -99,7 +112,10 @@ export function pageBehaviorOracle(events: OracleEvent[], links: Array<[string, 
     list.sort((a, b) => b.clicks - a.clicks || a.y - b.y || a.x - b.x);
     return { band, min_width: min, max_width: max, clicks: mine.length, fixed_clicks: fixed.length, cells: list.slice(0, 5000), truncated: list.length > 5000 };
   });
-  const elements = new Map<string, { selector: string; tag: string; texts: Map<string, number>; clicks: number; clickers: Set<string>; rage_clicks: number; dead_clicks: number; cells: Map<string, number> }>();
+  const elements = new Map<
+    string,
+    { selector: string; tag: string; texts: Map<string, number>; clicks: number; clickers: Set<string>; rage_clicks: number; dead_clicks: number; cells: Map<string, number> }
+  >();
   for (const e of list.filter((x) => ['pp.click', 'pp.rage_click', 'pp.dead_click'].includes(x.event) && Array.isArray(x.elements) && x.elements.length > 0)) {
     const chain = e.elements as unknown as Chain;
     const selector = selectorOf(chain);
@@ -123,7 +139,16 @@ export function pageBehaviorOracle(events: OracleEvent[], links: Array<[string, 
     const texts = [...el.texts].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]));
     const cells = [...el.cells].map(([k, n]) => ({ x: Number(k.split(',')[0]), y: Number(k.split(',')[1]), clicks: n }));
     cells.sort((a, b) => b.clicks - a.clicks || a.y - b.y || a.x - b.x);
-    return { selector: el.selector, tag: el.tag, text: mode === 'standard' ? (texts[0]?.[0] ?? null) : null, clicks: el.clicks, unique_clickers: el.clickers.size, rage_clicks: el.rage_clicks, dead_clicks: el.dead_clicks, cells };
+    return {
+      selector: el.selector,
+      tag: el.tag,
+      text: mode === 'standard' ? (texts[0]?.[0] ?? null) : null,
+      clicks: el.clicks,
+      unique_clickers: el.clickers.size,
+      rage_clicks: el.rage_clicks,
+      dead_clicks: el.dead_clicks,
+      cells,
+    };
   });
   items.sort((a, b) => b.clicks - a.clicks || b.rage_clicks - a.rage_clicks || b.dead_clicks - a.dead_clicks || compareText(a.selector, b.selector));
   const unplaced = clicks.filter((e) => !placed(e)).length;
@@ -180,9 +205,7 @@ interface FieldStat {
 
 export function formDetailOracle(events: OracleEvent[], form: string, url: string | undefined, q: ReportInput, tz: string) {
   const page = url === undefined ? null : pageOfUrl(url);
-  const attempts = inRange(events, q, tz).filter(
-    (e) => (e.event === 'pp.form_submit' || e.event === 'pp.form_abandon') && e.props.form === form && (page === null || pageOfUrl(e.url) === page),
-  );
+  const attempts = inRange(events, q, tz).filter((e) => (e.event === 'pp.form_submit' || e.event === 'pp.form_abandon') && e.props.form === form && (page === null || pageOfUrl(e.url) === page));
   const submitted = attempts.filter((e) => e.event === 'pp.form_submit');
   const abandoned = attempts.length - submitted.length;
   const names = new Set<string>();
@@ -193,7 +216,11 @@ export function formDetailOracle(events: OracleEvent[], form: string, url: strin
     if (e.event === 'pp.form_submit' && Array.isArray(e.props.blank_fields)) for (const b of e.props.blank_fields as string[]) names.add(b);
   }
   const items = [...names].map((field) => {
-    const stats = attempts.flatMap((e) => statsOf(e).filter((f) => f.field === field).map((f) => ({ e, f })));
+    const stats = attempts.flatMap((e) =>
+      statsOf(e)
+        .filter((f) => f.field === field)
+        .map((f) => ({ e, f })),
+    );
     const min = (vals: Array<string | undefined>) => vals.filter((v): v is string => typeof v === 'string').sort(compareText)[0] ?? null;
     const dropOffs = attempts.filter((e) => e.event === 'pp.form_abandon' && e.props.last_field === field).length;
     return {

@@ -55,31 +55,33 @@ export function correlationsOracle(events: OracleEvent[], links: Array<[string, 
   const n = actors.length;
   const conv = converters.length;
   const rate = n === 0 ? null : conv / n;
-  const rows = [...did].filter(([, c]) => c.did >= (q.min_n ?? 5)).map(([event, c]) => {
-    const a = c.converted;
-    const b = conv - a;
-    const cc = c.did - a;
-    const d = n - conv - cc;
-    const log = Math.log(((a + 1) * (d + 1)) / ((b + 1) * (cc + 1)));
-    const se = Math.sqrt(1 / (a + 1) + 1 / (b + 1) + 1 / (cc + 1) + 1 / (d + 1));
-    const withIt = a / c.did;
-    return {
-      event,
-      actors: c.did,
-      converted_did: a,
-      converted_did_not: b,
-      not_converted_did: cc,
-      not_converted_did_not: d,
-      conversion_with: withIt,
-      conversion_without: b + d === 0 ? null : b / (b + d),
-      lift: rate === null || rate === 0 ? null : withIt / rate,
-      odds_ratio: Math.exp(log),
-      odds_ratio_low: Math.exp(log - 1.959963984540054 * se),
-      odds_ratio_high: Math.exp(log + 1.959963984540054 * se),
-      p_value: Math.min(1, 2 * (1 - phi(Math.abs(log) / se))),
-      q_value: 0,
-    };
-  });
+  const rows = [...did]
+    .filter(([, c]) => c.did >= (q.min_n ?? 5))
+    .map(([event, c]) => {
+      const a = c.converted;
+      const b = conv - a;
+      const cc = c.did - a;
+      const d = n - conv - cc;
+      const log = Math.log(((a + 1) * (d + 1)) / ((b + 1) * (cc + 1)));
+      const se = Math.sqrt(1 / (a + 1) + 1 / (b + 1) + 1 / (cc + 1) + 1 / (d + 1));
+      const withIt = a / c.did;
+      return {
+        event,
+        actors: c.did,
+        converted_did: a,
+        converted_did_not: b,
+        not_converted_did: cc,
+        not_converted_did_not: d,
+        conversion_with: withIt,
+        conversion_without: b + d === 0 ? null : b / (b + d),
+        lift: rate === null || rate === 0 ? null : withIt / rate,
+        odds_ratio: Math.exp(log),
+        odds_ratio_low: Math.exp(log - 1.959963984540054 * se),
+        odds_ratio_high: Math.exp(log + 1.959963984540054 * se),
+        p_value: Math.min(1, 2 * (1 - phi(Math.abs(log) / se))),
+        q_value: 0,
+      };
+    });
   // Benjamini–Hochberg: the k-th smallest p times m / k, made monotone from the largest down.
   const byP = [...rows].sort((x, y) => x.p_value - y.p_value);
   for (let k = byP.length - 1; k >= 0; k--) {

@@ -3,10 +3,7 @@
 // within the window; then count actors (best attempt)
 // or attempts, per breakdown segment.
 
-import {
-  actorResolver, compareText, daysInRange, fieldValue, groupBy, isEvent, localDateOf, matchesAll, median, rankValues, sum,
-  type Filter, type OracleEvent,
-} from './common.js';
+import { actorResolver, compareText, daysInRange, fieldValue, groupBy, isEvent, localDateOf, matchesAll, median, rankValues, sum, type Filter, type OracleEvent } from './common.js';
 
 export interface FunnelInput {
   date_from: string;
@@ -45,12 +42,7 @@ function inFunnelOrder(list: OracleEvent[], q: FunnelInput, matches: (e: OracleE
     return i < 0 ? 0 : a[i] ? 1 : -1;
   };
   return [...list].sort(
-    (a, b) =>
-      a.ts.getTime() - b.ts.getTime() ||
-      firstStep(a) - firstStep(b) ||
-      bySignature(signature(a), signature(b)) ||
-      byValue(value(a), value(b)) ||
-      compareText(a.uuid, b.uuid),
+    (a, b) => a.ts.getTime() - b.ts.getTime() || firstStep(a) - firstStep(b) || bySignature(signature(a), signature(b)) || byValue(value(a), value(b)) || compareText(a.uuid, b.uuid),
   );
 }
 
@@ -133,10 +125,20 @@ export function funnelOracle(events: OracleEvent[], links: Array<[string, string
     const segments = top.map((value) => ({
       name: value === null ? '$none' : value,
       value,
-      steps: stepsOf(q, units.filter((u) => u.breakdownValue === value)),
+      steps: stepsOf(
+        q,
+        units.filter((u) => u.breakdownValue === value),
+      ),
     }));
     if (ranked.length > limit) {
-      segments.push({ name: '$other', value: null, steps: stepsOf(q, units.filter((u) => !top.includes(u.breakdownValue))) });
+      segments.push({
+        name: '$other',
+        value: null,
+        steps: stepsOf(
+          q,
+          units.filter((u) => !top.includes(u.breakdownValue)),
+        ),
+      });
     }
     result.breakdown = segments;
   }
@@ -174,5 +176,8 @@ export function funnelOracle(events: OracleEvent[], links: Array<[string, string
 /** Every actor whose best level is exactly `step`, in actor id order. */
 export function funnelDroppedOracle(events: OracleEvent[], links: Array<[string, string]>, q: FunnelInput, tz: string, step: number): string[] {
   const units = bestAttempts(attempts(events, actorResolver(links), q, tz));
-  return units.filter((u) => u.level === step).map((u) => u.actor).sort(compareText);
+  return units
+    .filter((u) => u.level === step)
+    .map((u) => u.actor)
+    .sort(compareText);
 }

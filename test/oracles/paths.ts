@@ -60,7 +60,10 @@ const matches = (it: Item, name: string | undefined) => name !== undefined && (i
 
 /** Events of one actor split into sessions: by session id, or 30 minutes of inactivity without one. */
 function sessionsOf(events: OracleEvent[]): OracleEvent[][] {
-  const byId = groupBy(events.filter((e) => e.session_id !== null), (e) => e.session_id!);
+  const byId = groupBy(
+    events.filter((e) => e.session_id !== null),
+    (e) => e.session_id!,
+  );
   const loose = events.filter((e) => e.session_id === null).sort((a, b) => a.ts.getTime() - b.ts.getTime());
   const out = [...byId.values()];
   let current: OracleEvent[] = [];
@@ -150,7 +153,10 @@ function graph(units: Unit[], q: PathsInput) {
   for (let k = 0; k <= q.depth && alive.length > 0; k++) {
     const tally = new Map<string, number>();
     for (const i of alive) if (at(units[i]!, k) !== END) tally.set(at(units[i]!, k), (tally.get(at(units[i]!, k)) ?? 0) + 1);
-    const top = [...tally.entries()].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0])).slice(0, topN).map((e) => e[0]);
+    const top = [...tally.entries()]
+      .sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]))
+      .slice(0, topN)
+      .map((e) => e[0]);
     for (const i of alive) {
       const it = at(units[i]!, k);
       folded[i]![k] = it === END || top.includes(it) ? it : OTHER;
@@ -209,7 +215,17 @@ export function pathsOracle(events: OracleEvent[], links: Array<[string, string]
     for (const u of units) byValue.set(u.value, [...(byValue.get(u.value) ?? []), u]);
     const ranked = [...byValue.keys()].sort((a, b) => byValue.get(b)!.length - byValue.get(a)!.length || (a === null ? 1 : b === null ? -1 : compareText(a, b)));
     const segments = ranked.slice(0, limit).map((v) => ({ name: v ?? '$none', value: v, ...withoutFolded(graph(byValue.get(v)!, q)) }));
-    if (ranked.length > limit) segments.push({ name: '$other', value: null, ...withoutFolded(graph(ranked.slice(limit).flatMap((v) => byValue.get(v)!), q)) });
+    if (ranked.length > limit)
+      segments.push({
+        name: '$other',
+        value: null,
+        ...withoutFolded(
+          graph(
+            ranked.slice(limit).flatMap((v) => byValue.get(v)!),
+            q,
+          ),
+        ),
+      });
     result.breakdown = segments;
   }
   return result;

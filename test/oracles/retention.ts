@@ -1,9 +1,7 @@
 // Reference retention and retention actors: cohorts from each actor's first start event in the
 // range, then per period the members who returned, their cumulative revenue, or who has paid.
 
-import {
-  actorResolver, addDays, bucketList, bucketOf, compareText, isEvent, localDateOf, matchesAll, sum, type Filter, type OracleEvent,
-} from './common.js';
+import { actorResolver, addDays, bucketList, bucketOf, compareText, isEvent, localDateOf, matchesAll, sum, type Filter, type OracleEvent } from './common.js';
 
 export interface RetentionInput {
   start_event: string;
@@ -86,12 +84,7 @@ export function retentionOracle(events: OracleEvent[], links: Array<[string, str
   return { date_from: q.date_from, date_to: q.date_to, cohorts };
 }
 
-export function retentionActorsOracle(
-  events: OracleEvent[],
-  links: Array<[string, string]>,
-  q: RetentionInput & { cohort: string; period: number },
-  tz: string,
-): string[] {
+export function retentionActorsOracle(events: OracleEvent[], links: Array<[string, string]>, q: RetentionInput & { cohort: string; period: number }, tz: string): string[] {
   const { cohortOf, returns } = prepare(events, links, q, tz);
   return [...cohortOf]
     .filter(([actor, c]) => c === q.cohort && (q.period === 0 || returns.get(actor)?.has(q.period)))

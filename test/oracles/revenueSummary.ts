@@ -2,12 +2,7 @@
 
 import { actorResolver, localDateOf, matchesAll, sum, type Filter, type OracleEvent } from './common.js';
 
-export function revenueSummaryOracle(
-  events: OracleEvent[],
-  links: Array<[string, string]>,
-  q: { date_from: string; date_to: string; filters?: Filter[] },
-  tz: string,
-) {
+export function revenueSummaryOracle(events: OracleEvent[], links: Array<[string, string]>, q: { date_from: string; date_to: string; filters?: Filter[] }, tz: string) {
   const actorOf = actorResolver(links);
   const totals = new Map<string, number>();
   const amounts: number[] = [];

@@ -1,9 +1,7 @@
 // Reference segmentation: every matching event in the range lands in its local bucket; the metric
 // is computed per bucket and group value, with values past the limit folded into `$other`.
 
-import {
-  actorResolver, bucketList, bucketOf, fieldValue, isEvent, localDateOf, localHour, matchesAll, rankValues, sum, type Filter, type OracleEvent,
-} from './common.js';
+import { actorResolver, bucketList, bucketOf, fieldValue, isEvent, localDateOf, localHour, matchesAll, rankValues, sum, type Filter, type OracleEvent } from './common.js';
 
 export interface SegmentationInput {
   metric: 'events' | 'uniques' | 'revenue' | 'revenue_avg';
@@ -50,12 +48,8 @@ export function segmentationOracle(events: OracleEvent[], links: Array<[string, 
     const d = localDateOf(e.ts.getTime(), tz);
     return d >= q.date_from && d <= q.date_to && isEvent(e, q.event) && matchesAll(e, q.filters);
   });
-  const buckets =
-    interval === 'hour'
-      ? hourList(q.date_from, q.date_to, tz)
-      : bucketList(q.date_from, q.date_to, interval).map((b) => ({ start: 0, label: b }));
-  const bucketLabel = (e: OracleEvent) =>
-    interval === 'hour' ? localHour(e.ts.getTime(), tz).label : bucketOf(localDateOf(e.ts.getTime(), tz), interval);
+  const buckets = interval === 'hour' ? hourList(q.date_from, q.date_to, tz) : bucketList(q.date_from, q.date_to, interval).map((b) => ({ start: 0, label: b }));
+  const bucketLabel = (e: OracleEvent) => (interval === 'hour' ? localHour(e.ts.getTime(), tz).label : bucketOf(localDateOf(e.ts.getTime(), tz), interval));
   const empty = q.metric === 'revenue_avg' ? null : 0;
   const seriesOf = (name: string, value: string | null, list: OracleEvent[]) => ({
     name,
@@ -71,14 +65,31 @@ export function segmentationOracle(events: OracleEvent[], links: Array<[string, 
   const values = [...new Set(matching.map(valueOf))];
   const scores = new Map<string | null, number | null>(
     values.map((v) => {
-      const m = metricOf(q.metric, matching.filter((e) => valueOf(e) === v), actorOf);
+      const m = metricOf(
+        q.metric,
+        matching.filter((e) => valueOf(e) === v),
+        actorOf,
+      );
       return [v, q.metric === 'revenue' ? (m ?? 0) : m];
     }),
   );
   const ranked = rankValues(scores);
   const limit = q.group_by.limit ?? 10;
   const top = ranked.slice(0, limit);
-  const series = top.map((v) => seriesOf(v === null ? '$none' : v, v, matching.filter((e) => valueOf(e) === v)));
-  if (ranked.length > limit) series.push(seriesOf('$other', null, matching.filter((e) => !top.includes(valueOf(e)))));
+  const series = top.map((v) =>
+    seriesOf(
+      v === null ? '$none' : v,
+      v,
+      matching.filter((e) => valueOf(e) === v),
+    ),
+  );
+  if (ranked.length > limit)
+    series.push(
+      seriesOf(
+        '$other',
+        null,
+        matching.filter((e) => !top.includes(valueOf(e))),
+      ),
+    );
   return { date_from: q.date_from, date_to: q.date_to, series };
 }

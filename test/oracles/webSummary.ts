@@ -138,9 +138,7 @@ export function webSummaryOracle(events: OracleEvent[], links: Array<[string, st
   }
   const dayOf = (v: Visit) => localDateOf(v.events[0]!.ts.getTime(), tz);
   const actorOf = actorResolver(links);
-  const live = new Set(
-    events.filter((e) => e.ts.getTime() > now.getTime() - LIVE && e.ts.getTime() <= now.getTime() && matchesAll(e, q.filters)).map((e) => actorOf(e.distinct_id)),
-  );
+  const live = new Set(events.filter((e) => e.ts.getTime() > now.getTime() - LIVE && e.ts.getTime() <= now.getTime() && matchesAll(e, q.filters)).map((e) => actorOf(e.distinct_id)));
   return {
     date_from: q.date_from,
     date_to: q.date_to,

@@ -105,7 +105,24 @@ async function foldFromScratch(): Promise<void> {
 
 /** Labels the project's clicks not labeled yet as a labeled-event rule would: a derived event per click, stored after it. */
 async function labelClicks(projectId: number): Promise<void> {
-  const columns = ['project_id', 'uuid', 'ts', 'received_at', 'event', 'distinct_id', 'anonymous_id', 'user_id', 'session_id', 'source', 'url', 'path', 'props', 'rule_id', 'source_uuid', 'distinct_key'];
+  const columns = [
+    'project_id',
+    'uuid',
+    'ts',
+    'received_at',
+    'event',
+    'distinct_id',
+    'anonymous_id',
+    'user_id',
+    'session_id',
+    'source',
+    'url',
+    'path',
+    'props',
+    'rule_id',
+    'source_uuid',
+    'distinct_key',
+  ];
   const values: Record<string, string> = { uuid: "CAST(md5(CAST(uuid AS VARCHAR) || ':1') AS UUID)", event: "'buy_click'", source: "'system'", rule_id: 'CAST(1 AS BIGINT)', source_uuid: 'uuid' };
   await services.events.write(
     `INSERT INTO events (${columns.join(', ')}) SELECT ${columns.map((c) => values[c] ?? c).join(', ')} FROM events
@@ -127,8 +144,7 @@ async function deletePerson(projectId: number, key: string): Promise<Record<stri
 }
 
 /** Log lines since `from` that tell of a project or the whole rollup folded again from scratch. */
-const refoldsSince = (from: number) =>
-  h.server.logs.slice(from).filter((l) => String(l.msg).startsWith('actor days do not match') || (l.msg === 'actor days folded' && Number(l.refolded) > 0));
+const refoldsSince = (from: number) => h.server.logs.slice(from).filter((l) => String(l.msg).startsWith('actor days do not match') || (l.msg === 'actor days folded' && Number(l.refolded) > 0));
 
 const ZONES = ['UTC', 'America/New_York', 'Asia/Tokyo', 'Pacific/Kiritimati', 'Pacific/Pago_Pago'];
 const EVENTS = ['pp.page_view', 'pp.click', 'pp.rage_click', 'pp.scroll_depth', 'pp.form_start', 'pp.form_submit', 'buy'];
@@ -186,12 +202,20 @@ t.test('randomized: after a deletion every rollup holds what a fold from scratch
       async (zone, folded, later, linked, victim, byUser, partly) => {
         run += 1;
         const p = h.project(zone);
-        await seedEvents(h.server, p, folded.map((e) => toSeed(e, run)));
+        await seedEvents(
+          h.server,
+          p,
+          folded.map((e) => toSeed(e, run)),
+        );
         await labelClicks(p);
         for (const a of linked) await seedIdentity(h.server, p, `r${run}-a${a}`, `r${run}-u${a}`);
         await folder.catchUp();
         // Some of the later events are folded before the deletion, the others after it.
-        await seedEvents(h.server, p, later.map((e) => toSeed(e, run)));
+        await seedEvents(
+          h.server,
+          p,
+          later.map((e) => toSeed(e, run)),
+        );
         await labelClicks(p);
         await folder.catchUp({ maxRows: partly });
         const key = byUser ? `r${run}-u${victim}` : `r${run}-a${victim}`;
@@ -223,7 +247,10 @@ t.test('a deletion that compacts whole row groups keeps the folded point on its 
   // Two actors of 150,000 events each, interleaved: deleting one frees a row group's worth of rows
   // in each pair, so the checkpoint merges them and renumbers every row after the first.
   await seedSyntheticEvents(h.server, p, { count: 300_000, actors: 2, start: '2026-02-01T00:00:00Z', days: 20 });
-  await seedEvents(h.server, p, [{ event: 'late', ts: '2026-02-25T12:00:00Z', user_id: 'u0' }, { event: 'late', ts: '2026-02-26T12:00:00Z', user_id: 'u1' }]);
+  await seedEvents(h.server, p, [
+    { event: 'late', ts: '2026-02-25T12:00:00Z', user_id: 'u0' },
+    { event: 'late', ts: '2026-02-26T12:00:00Z', user_id: 'u1' },
+  ]);
   await folder.catchUp();
   const [point] = await services.events.read('SELECT through_rowid AS w, through_uuid::VARCHAR AS u FROM actor_day_state');
   const logged = h.server.logs.length;

@@ -16,7 +16,7 @@ import { eventually } from '../support/eventually.js';
 import { patchBehaviorSettings } from '../../server/behavior/behaviorSettings.js';
 import { actorDayFolder } from '../../server/engine/rollups/actorDayFolder.js';
 import { listAudit } from '../../server/audit/recordAudit.js';
-import { takeSnapshot, EVENTS_FILE, META_FILE } from '../../installer/snapshot.js';
+import { takeSnapshot, EVENTS_FILE, META_FILE } from '../../server/admin/snapshot.js';
 import { queueJob } from '../../server/store/jobs.js';
 
 const NOW = new Date('2026-11-02T12:00:00Z');
@@ -34,7 +34,16 @@ const personPath = (projectId: number, key: string) => `/api/v1/projects/${proje
 async function exportLines(server: TestServer, projectId: number, key: string, token: string): Promise<{ status: number; headers: Headers; lines: any[] }> {
   const res = await fetch(`${server.url}${personPath(projectId, key)}/export`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, lines: res.ok ? text.trim().split('\n').map((l) => JSON.parse(l)) : [JSON.parse(text)] };
+  return {
+    status: res.status,
+    headers: res.headers,
+    lines: res.ok
+      ? text
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l))
+      : [JSON.parse(text)],
+  };
 }
 
 /**
@@ -42,7 +51,9 @@ async function exportLines(server: TestServer, projectId: number, key: string, t
  * searched for each needle; answers `table: needle` for each hit.
  */
 async function duckdbTraces(server: TestServer, catalog: string, needles: string[]): Promise<string[]> {
-  const tables = await readTable(server, "SELECT table_name AS t FROM information_schema.tables WHERE table_catalog = $1 AND table_schema = 'main' AND table_type = 'BASE TABLE' ORDER BY 1", [catalog]);
+  const tables = await readTable(server, "SELECT table_name AS t FROM information_schema.tables WHERE table_catalog = $1 AND table_schema = 'main' AND table_type = 'BASE TABLE' ORDER BY 1", [
+    catalog,
+  ]);
   const hits: string[] = [];
   for (const { t: table } of tables) {
     const rows = await readTable(server, `SELECT to_json(x)::VARCHAR AS j FROM "${catalog}".main."${table}" x`);
@@ -89,20 +100,34 @@ t.test('person requests', async (t) => {
 
   const ann = (event: string, ts: string, extra: Record<string, unknown> = {}) => ({ event, ts, anonymous_id: ANN.anon, session_id: ANN.session, url: 'https://shop.example/pricing', ...extra });
   const bob = (event: string, ts: string, extra: Record<string, unknown> = {}) => ({ event, ts, anonymous_id: BOB.anon, session_id: BOB.session, url: 'https://shop.example/pricing', ...extra });
-  const tracked = await ingestEvents(server, browser, [
-    ann('pp.page_view', '2026-10-30T09:00:00Z'), // Ann's first event
-    ann('pp.click', '2026-10-30T09:01:00Z', { elements: buyChain }), // + a buy_click derived from it
-    ann('pp.page_view', '2026-10-31T09:00:00Z'),
-    bob('pp.page_view', '2026-10-31T10:00:00Z'),
-    bob('pp.click', '2026-10-31T10:01:00Z', { elements: buyChain }), // + Bob's buy_click
-  ], { headers: ORIGIN });
+  const tracked = await ingestEvents(
+    server,
+    browser,
+    [
+      ann('pp.page_view', '2026-10-30T09:00:00Z'), // Ann's first event
+      ann('pp.click', '2026-10-30T09:01:00Z', { elements: buyChain }), // + a buy_click derived from it
+      ann('pp.page_view', '2026-10-31T09:00:00Z'),
+      bob('pp.page_view', '2026-10-31T10:00:00Z'),
+      bob('pp.click', '2026-10-31T10:01:00Z', { elements: buyChain }), // + Bob's buy_click
+    ],
+    { headers: ORIGIN },
+  );
   t.same(tracked.body, { accepted: 5, rejected: [] });
   const identified = await server.request('POST', '/v1/identify', { token: backend.value, body: { anonymous_id: ANN.anon, user_id: ANN.user, traits: { name: ANN.name } } });
   t.same(identified.body, { accepted: 1, rejected: [] });
   const bought = await ingestEvents(server, backend, [{ event: 'purchase', ts: '2026-11-01T15:00:00Z', user_id: ANN.user, props: { revenue: 1200 } }]); // Ann's last event
   t.equal(bought.status, 202);
-  for (const [session, anon] of [[ANN.session, ANN.anon], [BOB.session, BOB.anon]] as const) {
-    const body = { credential: browser.value, session_id: session, anonymous_id: anon, seq: 0, events: [{ type: 2, timestamp: Date.parse('2026-10-31T09:00:00Z'), data: { text: `${anon} saw this` } }] };
+  for (const [session, anon] of [
+    [ANN.session, ANN.anon],
+    [BOB.session, BOB.anon],
+  ] as const) {
+    const body = {
+      credential: browser.value,
+      session_id: session,
+      anonymous_id: anon,
+      seq: 0,
+      events: [{ type: 2, timestamp: Date.parse('2026-10-31T09:00:00Z'), data: { text: `${anon} saw this` } }],
+    };
     const res = await server.request('POST', '/v1/replay', { raw: JSON.stringify(body), headers: { 'content-type': 'text/plain', ...ORIGIN } });
     t.same(res.body, { accepted: 1, rejected: [] });
   }
@@ -176,9 +201,18 @@ t.test('person requests', async (t) => {
       ['pp.page_view', '2026-10-31T09:00:00.000Z', false],
       ['purchase', '2026-11-01T15:00:00.000Z', false],
     ]);
-    t.ok(events.every((e, i) => i === 0 || events[i - 1].ts <= e.ts), 'oldest first');
-    t.same(res.lines.find((l) => l.type === 'identity_link'), { type: 'identity_link', distinct_id: ANN.anon, actor_id: ANN.user, linked_at: NOW.toISOString() });
-    t.match(res.lines.find((l) => l.type === 'traits'), { user_id: ANN.user, traits: { name: ANN.name } });
+    t.ok(
+      events.every((e, i) => i === 0 || events[i - 1].ts <= e.ts),
+      'oldest first',
+    );
+    t.same(
+      res.lines.find((l) => l.type === 'identity_link'),
+      { type: 'identity_link', distinct_id: ANN.anon, actor_id: ANN.user, linked_at: NOW.toISOString() },
+    );
+    t.match(
+      res.lines.find((l) => l.type === 'traits'),
+      { user_id: ANN.user, traits: { name: ANN.name } },
+    );
     t.match(res.lines.at(-1), { type: 'recording_chunk', session_id: ANN.session, seq: 0, anonymous_id: ANN.anon, events: [{ data: { text: `${ANN.anon} saw this` } }] });
     t.ok(listAudit(services, { action: 'project.person.export' }).length >= 1, 'the export is audited');
   });
@@ -208,14 +242,28 @@ t.test('person requests', async (t) => {
 
     const res = await server.request('DELETE', personPath(project.id, ANN.anon), { token: tokens.admin });
     t.equal(res.status, 202);
-    t.same(res.body, { id: res.body.id, state: 'queued', ids: 2, deleted_events: null, deleted_recordings: null, error: null, requested_by: admin.id, created_at: NOW.toISOString(), started_at: null, finished_at: null });
+    t.same(res.body, {
+      id: res.body.id,
+      state: 'queued',
+      ids: 2,
+      deleted_events: null,
+      deleted_recordings: null,
+      error: null,
+      requested_by: admin.id,
+      created_at: NOW.toISOString(),
+      started_at: null,
+      finished_at: null,
+    });
     const job = await eventually(
       'the deletion to finish',
       async () => (await server.request('GET', `/api/v1/projects/${project.id}/person-deletions/${res.body.id}`, { token: tokens.admin })).body,
       (j) => j.state === 'succeeded' || j.state === 'failed',
     );
     t.match(job, { state: 'succeeded', deleted_events: 5, deleted_recordings: 1, error: null });
-    t.same(listAudit(services, { action: 'project.person.delete' }).map((a) => [a.actor_user_id, a.target, a.details]), [[admin.id, String(project.id), { job_id: res.body.id, ids: 2 }]]);
+    t.same(
+      listAudit(services, { action: 'project.person.delete' }).map((a) => [a.actor_user_id, a.target, a.details]),
+      [[admin.id, String(project.id), { job_id: res.body.id, ids: 2 }]],
+    );
 
     await actorDayFolder(services).catchUp();
     t.equal(await total(), 3, "only Bob's events are counted, the cached answer dropped");
@@ -225,9 +273,16 @@ t.test('person requests', async (t) => {
       t.equal((await exportLines(server, project.id, key, tokens.admin)).status, 404, `nothing to export for ${key}`);
     }
     const listed = await server.request('GET', `/api/v1/projects/${project.id}/events?limit=100`, { token: tokens.analyst });
-    t.same(listed.body.items.map((e: { distinct_id: string }) => e.distinct_id), [BOB.anon, BOB.anon, BOB.anon], "Bob's events stay");
+    t.same(
+      listed.body.items.map((e: { distinct_id: string }) => e.distinct_id),
+      [BOB.anon, BOB.anon, BOB.anon],
+      "Bob's events stay",
+    );
     const recordings = await server.request('GET', `/api/v1/projects/${project.id}/recordings`, { token: tokens.analyst });
-    t.same(recordings.body.items.map((r: { session_id: string }) => r.session_id), [BOB.session]);
+    t.same(
+      recordings.body.items.map((r: { session_id: string }) => r.session_id),
+      [BOB.session],
+    );
     t.match((await server.request('GET', personPath(project.id, BOB.anon), { token: tokens.analyst })).body, { events: 2, labeled_events: 1, recordings: 1 });
 
     t.same(await duckdbTraces(server, db, needles), [], 'no DuckDB table holds a trace of Ann');
@@ -252,13 +307,23 @@ t.test('person requests', async (t) => {
     t.equal(refused.status, 202);
     t.same(refused.body, {
       accepted: 1,
-      rejected: [{ index: 0, code: 'person_erased', message: 'the data of this person was deleted on request; their ids are refused until 2026-12-02 unless a server key sends them with "consent": true' }],
+      rejected: [
+        { index: 0, code: 'person_erased', message: 'the data of this person was deleted on request; their ids are refused until 2026-12-02 unless a server key sends them with "consent": true' },
+      ],
     });
     const link = await server.request('POST', '/v1/identify', { token: backend.value, body: { anonymous_id: 'new-device-9', user_id: ANN.user } });
-    t.same(link.body.rejected.map((r: { code: string }) => r.code), ['person_erased'], 'identify names a refused id');
+    t.same(
+      link.body.rejected.map((r: { code: string }) => r.code),
+      ['person_erased'],
+      'identify names a refused id',
+    );
     const chunk = { credential: browser.value, session_id: 'ann-session-8', anonymous_id: ANN.anon, seq: 0, events: [{ type: 2, timestamp: NOW.getTime(), data: {} }] };
     const replay = await server.request('POST', '/v1/replay', { raw: JSON.stringify(chunk), headers: { 'content-type': 'text/plain', ...ORIGIN } });
-    t.same(replay.body.rejected.map((r: { code: string }) => r.code), ['person_erased'], 'so does a recording');
+    t.same(
+      replay.body.rejected.map((r: { code: string }) => r.code),
+      ['person_erased'],
+      'so does a recording',
+    );
     const consentByBrowser = await ingestEvents(server, browser, [{ ...ann('signup', '2026-11-02T11:01:00Z'), consent: true }], { headers: ORIGIN });
     t.same(consentByBrowser.body.accepted, 0, "a browser's consent is not taken");
 

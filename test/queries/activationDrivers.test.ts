@@ -12,7 +12,6 @@ import { activationDriversOracle, idsIn, type ActivationDriversInput } from '../
 const h = await queryHarness(t);
 const DAY = 86_400_000;
 
-
 const BODY = {
   date_from: '2026-03-01',
   date_to: '2026-03-10',
@@ -53,7 +52,11 @@ t.test('drivers over hand-made actors', async (t) => {
   t.match(b, { anchored: 26, eligible: 25, immature: 1, windows_days: [1, 3, 7] });
   t.equal(b.split.discovery_actors + b.split.validation_actors, 25);
   t.match(b.warning, /associations, not causes/);
-  t.strictSame(b.drivers.map((x: { event: string }) => x.event), ['invite'], 'view is done by everyone: no threshold splits them five and five');
+  t.strictSame(
+    b.drivers.map((x: { event: string }) => x.event),
+    ['invite'],
+    'view is done by everyone: no threshold splits them five and five',
+  );
   const invite = b.drivers[0];
   t.match(invite, { window_days: 1, threshold: 1, validated: false, direction: 'positive' }, 'the shortest window and lowest threshold among equals');
   // Validation: 3 of 4 inviters retained, 1 of 4 others: phi = (3·3 − 1·1) / √(4·4·4·4) = 0.5.
@@ -82,7 +85,11 @@ t.test('the split: md5 bytes 8 to 15 little-endian, modulo 100, and shares as co
   //   validation (big-endian 16, bytes 0–7 42).
   // md5("actor-13") = 592b7111246785d6 83962fc8ea85c57b: 0x7bc585eac82f9683 = 8918681880504538755 → 55,
   //   discovery (big-endian 75, bytes 0–7 73).
-  await seedEvents(h.server, p, ['actor-3', 'actor-7', 'actor-13'].map((id) => ({ event: 'signup', ts: '2026-03-02T09:00:00Z', user_id: id })));
+  await seedEvents(
+    h.server,
+    p,
+    ['actor-3', 'actor-7', 'actor-13'].map((id) => ({ event: 'signup', ts: '2026-03-02T09:00:00Z', user_id: id })),
+  );
   const res = await h.query(p, 'activation-drivers', BODY);
   t.equal(res.status, 200, res.text);
   t.strictSame(res.body.split, {
@@ -118,39 +125,51 @@ const queryArb = fc.record({
 t.test('random actors agree with the reference drivers', async (t) => {
   let withDrivers = 0;
   await fc.assert(
-    fc.asyncProperty(fc.constantFrom(...ZONES), fc.array(actorArb, { minLength: 25, maxLength: 60 }), fc.integer({ min: 6, max: 30 }), fc.array(queryArb, { minLength: 1, maxLength: 3 }), async (tz, actors, nowDays, qs) => {
-      // New York springs forward on 03-08, London on 03-29: anchors and windows cross them.
-      const start = Date.parse('2026-03-01T00:00:00Z');
-      const events: SeedEvent[] = [];
-      const links: Array<[string, string]> = [];
-      actors.forEach((a, i) => {
-        const who = a.anonymous ? { anonymous_id: `anon${i}` } : { user_id: `user${i}` };
-        const at = start + a.anchorDay * DAY + a.anchorMinute * 60_000;
-        events.push({ event: 'signup', ts: new Date(at).toISOString(), ...who });
-        for (const b of a.behaviors) events.push({ event: b.event, ts: new Date(at + b.hours * 3_600_000).toISOString(), ...who });
-        for (const o of a.outcomes) events.push({ event: 'report', ts: new Date(at + o * 3_600_000).toISOString(), ...who });
-        if (a.anonymous && i % 3 === 0) links.push([`anon${i}`, `user${i}`]);
-      });
-      const p = h.project(tz);
-      const now = new Date(start + (12 + nowDays) * DAY + 7 * 3_600_000);
-      h.server.clock.set(now);
-      await h.renewToken();
-      const stored = await seedEvents(h.server, p, events);
-      for (const [from, to] of links) await seedIdentity(h.server, p, from, to);
-      for (const q of qs) {
-        const body: ActivationDriversInput = JSON.parse(JSON.stringify({
-          date_from: '2026-03-01', date_to: '2026-03-10', anchor_event: 'signup',
-          outcome: { event: 'report', from_day: q.from_day, to_day: q.from_day + q.span },
-          behavior_windows_days: q.windows?.filter((w) => w <= q.from_day).length ? q.windows.filter((w) => w <= q.from_day) : undefined,
-          exclude_managed_events: q.exclude_managed_events, excluded_events: q.excluded_events, candidate_limit: q.candidate_limit,
-        }));
-        const res = await h.query(p, 'activation-drivers', body);
-        if (res.status !== 200) throw new Error(`status ${res.status}: ${res.text}`);
-        const diff = difference(res.body, activationDriversOracle(stored, links, body, tz, now));
-        if (diff) throw new Error(`${JSON.stringify(body)} in ${tz}: ${diff}`);
-        if (res.body.drivers.length > 0) withDrivers += 1;
-      }
-    }),
+    fc.asyncProperty(
+      fc.constantFrom(...ZONES),
+      fc.array(actorArb, { minLength: 25, maxLength: 60 }),
+      fc.integer({ min: 6, max: 30 }),
+      fc.array(queryArb, { minLength: 1, maxLength: 3 }),
+      async (tz, actors, nowDays, qs) => {
+        // New York springs forward on 03-08, London on 03-29: anchors and windows cross them.
+        const start = Date.parse('2026-03-01T00:00:00Z');
+        const events: SeedEvent[] = [];
+        const links: Array<[string, string]> = [];
+        actors.forEach((a, i) => {
+          const who = a.anonymous ? { anonymous_id: `anon${i}` } : { user_id: `user${i}` };
+          const at = start + a.anchorDay * DAY + a.anchorMinute * 60_000;
+          events.push({ event: 'signup', ts: new Date(at).toISOString(), ...who });
+          for (const b of a.behaviors) events.push({ event: b.event, ts: new Date(at + b.hours * 3_600_000).toISOString(), ...who });
+          for (const o of a.outcomes) events.push({ event: 'report', ts: new Date(at + o * 3_600_000).toISOString(), ...who });
+          if (a.anonymous && i % 3 === 0) links.push([`anon${i}`, `user${i}`]);
+        });
+        const p = h.project(tz);
+        const now = new Date(start + (12 + nowDays) * DAY + 7 * 3_600_000);
+        h.server.clock.set(now);
+        await h.renewToken();
+        const stored = await seedEvents(h.server, p, events);
+        for (const [from, to] of links) await seedIdentity(h.server, p, from, to);
+        for (const q of qs) {
+          const body: ActivationDriversInput = JSON.parse(
+            JSON.stringify({
+              date_from: '2026-03-01',
+              date_to: '2026-03-10',
+              anchor_event: 'signup',
+              outcome: { event: 'report', from_day: q.from_day, to_day: q.from_day + q.span },
+              behavior_windows_days: q.windows?.filter((w) => w <= q.from_day).length ? q.windows.filter((w) => w <= q.from_day) : undefined,
+              exclude_managed_events: q.exclude_managed_events,
+              excluded_events: q.excluded_events,
+              candidate_limit: q.candidate_limit,
+            }),
+          );
+          const res = await h.query(p, 'activation-drivers', body);
+          if (res.status !== 200) throw new Error(`status ${res.status}: ${res.text}`);
+          const diff = difference(res.body, activationDriversOracle(stored, links, body, tz, now));
+          if (diff) throw new Error(`${JSON.stringify(body)} in ${tz}: ${diff}`);
+          if (res.body.drivers.length > 0) withDrivers += 1;
+        }
+      },
+    ),
     { numRuns: RUNS },
   );
   t.ok(withDrivers >= 3, `answers with drivers were compared (${withDrivers})`);

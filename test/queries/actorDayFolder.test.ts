@@ -10,7 +10,7 @@ import { createIngestKey } from '../support/ingest.js';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { ActorDayFolder, actorDayFolder } from '../../server/engine/rollups/actorDayFolder.js';
-import { takeSnapshot } from '../../installer/snapshot.js';
+import { takeSnapshot } from '../../server/admin/snapshot.js';
 import { tempDir } from '../support/tempDir.js';
 import { deleteProject, updateProject } from '../../server/accounts/projects.js';
 import { localDate } from '../../server/engine/localTime.js';
@@ -33,7 +33,8 @@ async function rollup(projectId: number): Promise<Array<Record<string, unknown>>
 /** Daily event counts straight from the HTTP API (a query that reads the rollup). */
 async function dailyCounts(projectId: number, from: string, to: string): Promise<Record<string, number>> {
   const res = await h.server.request('POST', `/api/v1/projects/${projectId}/queries/segmentation`, {
-    token: h.token, body: { metric: 'events', event: 'any', interval: 'day', date_from: from, date_to: to },
+    token: h.token,
+    body: { metric: 'events', event: 'any', interval: 'day', date_from: from, date_to: to },
   });
   if (res.status !== 200) throw new Error(`segmentation: ${res.status} ${JSON.stringify(res.body)}`);
   return Object.fromEntries((res.body.series[0].points as Array<{ bucket: string; value: number }>).filter((p) => p.value > 0).map((p) => [p.bucket, p.value]));
@@ -91,7 +92,11 @@ t.test('a project whose zone changed is answered from raw events, then folded ag
   t.same(await dailyCounts(p, '2026-03-01', '2026-03-05'), tokyo, 'right at once, before any fold');
   const progress = await folder.catchUp();
   t.equal(progress.refolded, 1, 'one project folded again');
-  t.same((await rollup(p)).filter((r) => r.event !== null).map((r) => r.day), ['2026-03-02', '2026-03-02', '2026-03-02', '2026-03-03', '2026-03-04'], 'Tokyo days');
+  t.same(
+    (await rollup(p)).filter((r) => r.event !== null).map((r) => r.day),
+    ['2026-03-02', '2026-03-02', '2026-03-02', '2026-03-03', '2026-03-04'],
+    'Tokyo days',
+  );
   t.same(await dailyCounts(p, '2026-03-01', '2026-03-05'), tokyo, 'and from the refolded rollup');
 });
 
@@ -126,7 +131,9 @@ t.test('events ingested while folds run are counted exactly once', async (t) => 
   })();
   for (let batch = 0; batch < 20; batch++) {
     const events = Array.from({ length: 50 }, (_, i) => ({
-      event: 'tick', user_id: `u${i % 7}`, ts: new Date(Date.UTC(2026, 2, 1 + (i % 5), 12, batch, i)).toISOString(),
+      event: 'tick',
+      user_id: `u${i % 7}`,
+      ts: new Date(Date.UTC(2026, 2, 1 + (i % 5), 12, batch, i)).toISOString(),
     }));
     const res = await h.server.request('POST', '/v1/track', { token: key.value, body: { events } });
     t.equal(res.status, 202, `batch ${batch}`);
@@ -161,7 +168,10 @@ t.test('a rollup whose folded event is no longer at its rowid is emptied and fol
   const fresh = new ActorDayFolder(services);
   const progress = await fresh.catchUp();
   await fresh.stop();
-  t.ok(h.server.logs.some((l) => String(l.msg).startsWith('actor days do not match the stored events')), 'said so in the log');
+  t.ok(
+    h.server.logs.some((l) => String(l.msg).startsWith('actor days do not match the stored events')),
+    'said so in the log',
+  );
   t.ok(progress.folded > 0, `folded ${progress.folded} events again`);
   t.same(await rollup(p), before, 'the same rows as before');
   t.same(await dailyCounts(p, '2026-03-01', '2026-03-05'), expectedCounts(EVENTS, 'Asia/Tokyo'));
@@ -175,8 +185,10 @@ t.test('a snapshot keeps events in storage order, so a restored rollup stays val
   await takeSnapshot(services, dir);
   const instance = await DuckDBInstance.create(path.join(dir, 'events.duckdb'), { access_mode: 'READ_ONLY' });
   const conn = await instance.connect();
-  const [row] = (await conn.runAndReadAll(`SELECT s.through_uuid::VARCHAR AS folded, e.uuid::VARCHAR AS stored
-    FROM actor_day_state s JOIN events e ON e.rowid = s.through_rowid`)).getRowObjects();
+  const [row] = (
+    await conn.runAndReadAll(`SELECT s.through_uuid::VARCHAR AS folded, e.uuid::VARCHAR AS stored
+    FROM actor_day_state s JOIN events e ON e.rowid = s.through_rowid`)
+  ).getRowObjects();
   conn.closeSync();
   instance.closeSync();
   t.ok(row?.folded, 'the snapshot records a folded event');
@@ -195,7 +207,8 @@ async function propertyRows(projectId: number): Promise<Array<Record<string, unk
 /** Daily event counts by a property from the HTTP API, as `value|day` → count. */
 async function breakdown(projectId: number, property: string): Promise<Record<string, number>> {
   const res = await h.server.request('POST', `/api/v1/projects/${projectId}/queries/segmentation`, {
-    token: h.token, body: { metric: 'events', event: 'view', interval: 'day', group_by: { property, limit: 5 }, date_from: '2026-03-01', date_to: '2026-03-05' },
+    token: h.token,
+    body: { metric: 'events', event: 'view', interval: 'day', group_by: { property, limit: 5 }, date_from: '2026-03-01', date_to: '2026-03-05' },
   });
   if (res.status !== 200) throw new Error(`segmentation: ${res.status} ${JSON.stringify(res.body)}`);
   const out: Record<string, number> = {};
@@ -220,10 +233,13 @@ t.test('the property rollup folds the configured keys, a key added later from th
   settings.rollup_properties = ['plan'];
   await folder.catchUp();
   t.same([...new Set((await propertyRows(p)).map((r) => r.key))], ['plan'], 'only the configured key is folded');
-  t.same((await propertyRows(p)).filter((r) => r.event === 'buy'), [
-    { key: 'plan', day: '2026-03-02', event: 'buy', value: 'free', events: 1, revenue: 20 },
-    { key: 'plan', day: '2026-03-02', event: 'buy', value: 'pro', events: 1, revenue: -5 },
-  ]);
+  t.same(
+    (await propertyRows(p)).filter((r) => r.event === 'buy'),
+    [
+      { key: 'plan', day: '2026-03-02', event: 'buy', value: 'free', events: 1, revenue: 20 },
+      { key: 'plan', day: '2026-03-02', event: 'buy', value: 'pro', events: 1, revenue: -5 },
+    ],
+  );
   t.same(await breakdown(p, 'props.plan'), raw.plan, 'a folded key answers as the raw events');
 
   // More events, then a second key: it is folded from the first event, not from the folded point.
@@ -232,7 +248,15 @@ t.test('the property rollup folds the configured keys, a key added later from th
   settings.rollup_properties = ['plan', 'tier'];
   await folder.catchUp();
   const tier = (await propertyRows(p)).filter((r) => r.key === 'tier' && r.event === 'view');
-  t.same(tier.map((r) => [r.day, r.value, r.events]), [['2026-03-02', '1', 4], ['2026-03-02', 'gold "x"', 2], ['2026-03-03', 'gold "x"', 2], ['2026-03-04', 'gold "x"', 2]]);
+  t.same(
+    tier.map((r) => [r.day, r.value, r.events]),
+    [
+      ['2026-03-02', '1', 4],
+      ['2026-03-02', 'gold "x"', 2],
+      ['2026-03-03', 'gold "x"', 2],
+      ['2026-03-04', 'gold "x"', 2],
+    ],
+  );
   const doubled = (counts: Record<string, number>) => Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v * 2]));
   t.same(await breakdown(p, 'props.tier'), doubled(raw.tier), 'the added key answers for old and new events');
   t.same(await breakdown(p, 'props.plan'), doubled(raw.plan));
@@ -258,9 +282,22 @@ t.test('data.stats tells how far the rollups trail the stored events, and ppctl 
   t.same(done, { behind_events: 0, property_keys: ['plan'] });
 
   const status: InstallationStatus = {
-    version: '1.0.0', manager: 'process', running: true, ready: true, running_version: '1.0.0', manager_pid: 1, server_pid: 2, uptime_s: 3,
-    url: 'http://127.0.0.1:8080', base_url: 'http://127.0.0.1:8080', config_dir: '/etc/pp', data_dir: '/var/lib/pp', prefix: '/opt/pp',
-    releases: ['1.0.0'], last_upgrade: null, error: null,
+    version: '1.0.0',
+    manager: 'process',
+    running: true,
+    ready: true,
+    running_version: '1.0.0',
+    manager_pid: 1,
+    server_pid: 2,
+    uptime_s: 3,
+    url: 'http://127.0.0.1:8080',
+    base_url: 'http://127.0.0.1:8080',
+    config_dir: '/etc/pp',
+    data_dir: '/var/lib/pp',
+    prefix: '/opt/pp',
+    releases: ['1.0.0'],
+    last_upgrade: null,
+    error: null,
     data: { events: 10, users: 1, organizations: 1, projects: 1, rollup: { behind_events: 1234, property_keys: [] } },
   };
   t.match(formatStatus(status), /\n {2}rollups: {3}folding, 1234 events to go; property keys: none\n/);

@@ -15,12 +15,21 @@ const ev = (event: string, time: string, user: string): SeedEvent => ({ event, t
 
 const EVENTS: SeedEvent[] = [
   // Converters: 10, 30 and 0 minutes from their first event to their first purchase (median 10).
-  ev('view', '10:00', 'a1'), ev('pricing', '10:05', 'a1'), ev('purchase', '10:10', 'a1'), ev('docs', '10:11', 'a1'),
-  ev('view', '09:00', 'a2'), ev('purchase', '09:30', 'a2'), ev('purchase', '09:40', 'a2'),
-  ev('purchase', '14:00', 'a5'), ev('view', '14:01', 'a5'),
+  ev('view', '10:00', 'a1'),
+  ev('pricing', '10:05', 'a1'),
+  ev('purchase', '10:10', 'a1'),
+  ev('docs', '10:11', 'a1'),
+  ev('view', '09:00', 'a2'),
+  ev('purchase', '09:30', 'a2'),
+  ev('purchase', '09:40', 'a2'),
+  ev('purchase', '14:00', 'a5'),
+  ev('view', '14:01', 'a5'),
   // Others, watched for 10 minutes from their first event: a3's pricing at 12:20 is not seen.
-  ev('view', '12:00', 'a3'), ev('pricing', '12:20', 'a3'),
-  ev('docs', '08:00', 'a4'), ev('pp.click', '08:05', 'a4'), ev('view', '08:10', 'a4'),
+  ev('view', '12:00', 'a3'),
+  ev('pricing', '12:20', 'a3'),
+  ev('docs', '08:00', 'a4'),
+  ev('pp.click', '08:05', 'a4'),
+  ev('view', '08:10', 'a4'),
 ];
 const BODY = { date_from: '2026-04-01', date_to: '2026-04-03', target_event: 'purchase', min_n: 1 };
 
@@ -34,7 +43,11 @@ t.test('correlations over hand-made events', async (t) => {
   const b = res.body;
   t.match(b, { actors: 5, converters: 3, conversion_rate: 0.6, observation_seconds: 600, candidates_tested: 3, skewed: false });
   t.match(b.warning, /associations, not causes/);
-  t.strictSame(b.candidates.map((c: { event: string }) => c.event), ['pricing', 'view', 'docs'], 'by lift');
+  t.strictSame(
+    b.candidates.map((c: { event: string }) => c.event),
+    ['pricing', 'view', 'docs'],
+    'by lift',
+  );
   const [pricing, view, docs] = b.candidates;
   // pricing: a1 only (a3's came after her 10 minutes). 1 of 1 converted against 0.6 overall.
   t.match(pricing, { actors: 1, converted_did: 1, converted_did_not: 2, not_converted_did: 0, not_converted_did_not: 2, conversion_with: 1, conversion_without: 0.5 });
@@ -48,15 +61,28 @@ t.test('correlations over hand-made events', async (t) => {
   const se = Math.sqrt(1 / 2 + 1 / 3 + 1 / 1 + 1 / 3);
   t.ok(Math.abs(pricing.odds_ratio_low - Math.exp(Math.log(2) - 1.959963984540054 * se)) < 1e-12, 'the Wald interval of the log odds ratio');
   t.ok(Math.abs(pricing.p_value - twoSidedP(Math.log(2) / se)) < 1e-15);
-  t.strictSame(b.candidates.map((c: { q_value: number }) => c.q_value), benjaminiHochberg(b.candidates.map((c: { p_value: number }) => c.p_value)));
+  t.strictSame(
+    b.candidates.map((c: { q_value: number }) => c.q_value),
+    benjaminiHochberg(b.candidates.map((c: { p_value: number }) => c.p_value)),
+  );
 
   const managed = await h.query(p, 'correlations', { ...BODY, exclude_managed: false });
-  t.strictSame(managed.body.candidates.map((c: { event: string }) => c.event), ['pricing', 'view', 'docs', 'pp.click'], 'autocapture only on request; ties by name');
+  t.strictSame(
+    managed.body.candidates.map((c: { event: string }) => c.event),
+    ['pricing', 'view', 'docs', 'pp.click'],
+    'autocapture only on request; ties by name',
+  );
   const strict = await h.query(p, 'correlations', { ...BODY, min_n: 2 });
-  t.strictSame(strict.body.candidates.map((c: { event: string }) => c.event), ['view']);
+  t.strictSame(
+    strict.body.candidates.map((c: { event: string }) => c.event),
+    ['view'],
+  );
   const none = await h.query(p, 'correlations', { ...BODY, target_event: 'never' });
   t.match(none.body, { converters: 0, conversion_rate: 0, observation_seconds: null, skewed: true });
-  t.ok(none.body.candidates.every((c: { lift: number | null }) => c.lift === null), 'no lift without converters');
+  t.ok(
+    none.body.candidates.every((c: { lift: number | null }) => c.lift === null),
+    'no lift without converters',
+  );
 });
 
 t.test('statistics helpers', async (t) => {

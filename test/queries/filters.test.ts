@@ -16,8 +16,15 @@ t.test('each filter operator', async (t) => {
     { event: 'view', ts: at, user_id: 'e3' },
     { event: 'view', ts: at, user_id: 'e4', url: 'https://shop.example/home', props: { plan: null, n: 2.5 } },
     {
-      event: 'view', ts: at, user_id: 'e5', url: 'https://shop.example/home', referrer: 'https://search.example/', source: 'browser',
-      sdk_name: 'web', release: '1.2.0', props: { plan: 'Pro' },
+      event: 'view',
+      ts: at,
+      user_id: 'e5',
+      url: 'https://shop.example/home',
+      referrer: 'https://search.example/',
+      source: 'browser',
+      sdk_name: 'web',
+      release: '1.2.0',
+      props: { plan: 'Pro' },
     },
     { event: 'view', ts: at, user_id: 'e6', props: { 'we"ird key': 'x', $dollar: 1 } },
   ]);
@@ -46,7 +53,14 @@ t.test('each filter operator', async (t) => {
     [[{ field: 'release', op: 'eq', value: '1.2.0' }], 1, 'e5'],
     [[{ field: 'props.we"ird key', op: 'eq', value: 'x' }], 1, 'e6'],
     [[{ field: 'props.$dollar', op: 'gte', value: 1 }], 1, 'e6'],
-    [[{ field: 'props.plan', op: 'exists' }, { field: 'props.n', op: 'gte', value: 5 }], 1, 'all must match: e1'],
+    [
+      [
+        { field: 'props.plan', op: 'exists' },
+        { field: 'props.n', op: 'gte', value: 5 },
+      ],
+      1,
+      'all must match: e1',
+    ],
   ];
   for (const [filters, expected, why] of cases) t.equal(await count(filters), expected, `${JSON.stringify(filters)}: ${why}`);
 });

@@ -88,14 +88,20 @@ t.test('funnel over hand-made events in America/New_York', async (t) => {
   const totals = await h.query(p, 'funnel', { ...BODY, count_by: 'totals' });
   t.equal(totals.status, 200);
   // Attempts: alice 1 (level 3), bob 2 (levels 1 and 2), carol 1 (2), erin 1 (1).
-  t.same(totals.body.steps.map((s: { count: number }) => s.count), [5, 3, 1]);
+  t.same(
+    totals.body.steps.map((s: { count: number }) => s.count),
+    [5, 3, 1],
+  );
 
   const compared = await h.query(p, 'funnel', { ...BODY, compare: { period: 'previous' } });
   t.equal(compared.status, 200);
   t.equal(compared.body.compare.date_from, '2026-02-19');
   t.equal(compared.body.compare.date_to, '2026-02-28');
   // dave's 23:00 EST signup on 02-28 is the previous period's only attempt; he activated 2 h later.
-  t.same(compared.body.compare.steps.map((s: { count: number }) => s.count), [1, 1, 0]);
+  t.same(
+    compared.body.compare.steps.map((s: { count: number }) => s.count),
+    [1, 1, 0],
+  );
 });
 
 t.test('dropped actors: entitlement, pages, cursor bound to the query', async (t) => {
@@ -150,13 +156,22 @@ t.test('simultaneous events: the next step may be at the same instant, each step
     { event: 'purchase', ts: at(5), user_id: 'u3', uuid: uuid(3) },
   ]);
   const twice = await h.query(p, 'funnel', { date_from: '2026-05-01', date_to: '2026-05-01', steps: [{ event: 'view' }, { event: 'view' }] });
-  t.same(twice.body.steps.map((s: { count: number }) => s.count), [2, 1]);
+  t.same(
+    twice.body.steps.map((s: { count: number }) => s.count),
+    [2, 1],
+  );
   t.equal(twice.body.steps[1].median_seconds_from_previous, 0);
   const bought = await h.query(p, 'funnel', { date_from: '2026-05-01', date_to: '2026-05-01', steps: [{ event: 'cart' }, { event: 'purchase' }] });
-  t.same(bought.body.steps.map((s: { count: number }) => s.count), [1, 1]);
+  t.same(
+    bought.body.steps.map((s: { count: number }) => s.count),
+    [1, 1],
+  );
   // [any, purchase]: u3's cart serves step 1 and the simultaneous purchase step 2.
   const anyThenBuy = await h.query(p, 'funnel', { date_from: '2026-05-01', date_to: '2026-05-01', steps: [{ event: 'any' }, { event: 'purchase' }] });
-  t.same(anyThenBuy.body.steps.map((s: { count: number }) => s.count), [3, 1]);
+  t.same(
+    anyThenBuy.body.steps.map((s: { count: number }) => s.count),
+    [3, 1],
+  );
 });
 
 t.test("ClickHouse's windowFunnel case: three steps at one instant between two others reach level 5", async (t) => {
@@ -166,8 +181,14 @@ t.test("ClickHouse's windowFunnel case: three steps at one instant between two o
   const events = [0, 1, 1, 1, 2].map((second, i) => ({ event: `e${1000 + i}`, ts: at(second), user_id: 'ch' })).reverse();
   await seedEvents(h.server, p, events);
   const res = await h.query(p, 'funnel', { date_from: '2026-05-01', date_to: '2026-05-01', window_hours: 1, steps: [0, 1, 2, 3, 4].map((i) => ({ event: `e${1000 + i}` })) });
-  t.same(res.body.steps.map((s: { count: number }) => s.count), [1, 1, 1, 1, 1]);
-  t.same(res.body.steps.map((s: { median_seconds_from_previous: number | null }) => s.median_seconds_from_previous), [null, 1, 0, 0, 1]);
+  t.same(
+    res.body.steps.map((s: { count: number }) => s.count),
+    [1, 1, 1, 1, 1],
+  );
+  t.same(
+    res.body.steps.map((s: { median_seconds_from_previous: number | null }) => s.median_seconds_from_previous),
+    [null, 1, 0, 0, 1],
+  );
 });
 
 t.test('funnel matches the reference implementation on random data', async (t) => {

@@ -9,10 +9,7 @@ import { scanEvents } from '../../server/engine/eventScan.js';
 import { Binder } from '../../server/engine/sql.js';
 import { addDays, fromDayNumber } from '../../server/engine/dates.js';
 
-const ZONES = [
-  'America/New_York', 'Europe/London', 'Australia/Sydney', 'Asia/Kolkata', 'Asia/Kathmandu',
-  'Australia/Lord_Howe', 'America/Santiago', 'Pacific/Chatham', 'America/St_Johns', 'UTC',
-];
+const ZONES = ['America/New_York', 'Europe/London', 'Australia/Sydney', 'Asia/Kolkata', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'America/Santiago', 'Pacific/Chatham', 'America/St_Johns', 'UTC'];
 const DAY_MS = 86_400_000;
 
 const formats = new Map<string, Intl.DateTimeFormat>();
@@ -42,7 +39,10 @@ t.teardown(() => conn.closeSync());
 async function scanned(timezone: string, to: string, from?: string): Promise<Map<number, { day: string; hourStart: number }>> {
   const b = new Binder();
   const sql = scanEvents(b, (local) => ({ t: 'epoch_ms(e.ts)', day: `CAST(${local.day} AS VARCHAR)`, hour_start: local.hourStart }), {
-    projectId: 1, timezone, from, to,
+    projectId: 1,
+    timezone,
+    from,
+    to,
   });
   const rows = (await conn.runAndReadAll(sql, b.values)).getRowObjects();
   return new Map(rows.map((r) => [Number(r.t), { day: String(r.day), hourStart: Number(r.hour_start) }]));
@@ -63,7 +63,10 @@ t.test('local dates and hour starts match the runtime, with and without a lower 
       const bounded = await scanned(tz, last, first);
       for (const ms of distinct) {
         const want = localParts(ms, tz);
-        for (const [name, got] of [['all history', all.get(ms)], ['bounded', bounded.get(ms)]] as const) {
+        for (const [name, got] of [
+          ['all history', all.get(ms)],
+          ['bounded', bounded.get(ms)],
+        ] as const) {
           if (got?.day !== want.date || got.hourStart !== ms - want.minuteMs) {
             t.fail(`${name} ${tz} ${new Date(ms).toISOString()}: got ${JSON.stringify(got)}, want ${want.date} / ${ms - want.minuteMs}`);
             return false;

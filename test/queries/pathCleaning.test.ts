@@ -30,16 +30,34 @@ interface Refusal {
 // Refused by PUT and by the test call alike, before any URL is looked at.
 const REFUSED: Refusal[] = [
   { name: '51 rules', rules: Array(51).fill({ pattern: 'a', alias: 'b' }), field: 'rules', message: 'invalid request body: rules must NOT have more than 50 items' },
-  { name: 'an alias of 201 characters', rules: [{ pattern: 'a', alias: 'x'.repeat(201) }], field: 'rules[0].alias', message: 'invalid request body: rules[0].alias must NOT have more than 200 characters' },
+  {
+    name: 'an alias of 201 characters',
+    rules: [{ pattern: 'a', alias: 'x'.repeat(201) }],
+    field: 'rules[0].alias',
+    message: 'invalid request body: rules[0].alias must NOT have more than 200 characters',
+  },
   { name: '50 aliases of 200 characters', rules: Array(50).fill(DOT), field: 'rules', message: 'rules have aliases of 10000 characters together; at most 2000 are allowed' },
-  { name: 'aliases of 2,001 characters together', rules: [...Array(10).fill(DOT), { pattern: 'a', alias: 'y' }], field: 'rules', message: 'rules have aliases of 2001 characters together; at most 2000 are allowed' },
-  { name: 'a pattern JavaScript refuses', rules: [{ pattern: '/a(', alias: 'x' }], field: 'rules[0].pattern', message: 'rules[0].pattern is not a regular expression: Invalid regular expression: //a(/u: Unterminated group' },
+  {
+    name: 'aliases of 2,001 characters together',
+    rules: [...Array(10).fill(DOT), { pattern: 'a', alias: 'y' }],
+    field: 'rules',
+    message: 'rules have aliases of 2001 characters together; at most 2000 are allowed',
+  },
+  {
+    name: 'a pattern JavaScript refuses',
+    rules: [{ pattern: '/a(', alias: 'x' }],
+    field: 'rules[0].pattern',
+    message: 'rules[0].pattern is not a regular expression: Invalid regular expression: //a(/u: Unterminated group',
+  },
 ];
 
 t.test('rule lists refused by PUT and by the test call, with the limit named', async (t) => {
   const p = h.project();
   for (const c of REFUSED) {
-    for (const [route, res] of [['PUT', await put(p, c.rules)], ['test', await tryRules(p, '/a', c.rules)]] as const) {
+    for (const [route, res] of [
+      ['PUT', await put(p, c.rules)],
+      ['test', await tryRules(p, '/a', c.rules)],
+    ] as const) {
       t.equal(res.status, 422, `${c.name} (${route})`);
       t.equal(res.body.error.code, 'validation_failed', `${c.name} (${route})`);
       t.equal(res.body.error.message, c.message, `${c.name} (${route})`);
@@ -67,7 +85,15 @@ const GROWTH: Growth[] = [
   { name: 'two characters each of 2,048: exactly 4,096', url: LONG_URL, rules: [{ pattern: '.', alias: 'xx' }], cleaned: 'xx'.repeat(2048) },
   { name: 'a group copied three times over 2,048', url: LONG_URL, rules: [{ pattern: '^(.*)$', alias: '\\1\\1\\1' }], refused: 0 },
   { name: 'a group copied twice over 2,048', url: LONG_URL, rules: [{ pattern: '^(.*)$', alias: '\\1\\1' }], cleaned: LONG_URL.repeat(2) },
-  { name: 'an empty match between every character, a rule later', url: `/${'a'.repeat(30)}`, rules: [{ pattern: 'b', alias: 'B' }, { pattern: 'z*', alias: x200 }], refused: 1 },
+  {
+    name: 'an empty match between every character, a rule later',
+    url: `/${'a'.repeat(30)}`,
+    rules: [
+      { pattern: 'b', alias: 'B' },
+      { pattern: 'z*', alias: x200 },
+    ],
+    refused: 1,
+  },
   { name: 'a whole long path made short', url: LONG_URL, rules: [{ pattern: '^/b+$', alias: '/b' }, DOT], cleaned: x200.repeat(2) },
 ];
 
@@ -81,7 +107,15 @@ t.test('the test call refuses a rule that could grow its URL past 4,096 characte
       t.equal(res.body.steps.at(-1).result, c.cleaned, c.name);
     } else {
       t.equal(res.status, 422, c.name);
-      t.strictSame(res.body.error, { code: 'validation_failed', message: limitMessage(c.refused), details: { field: `rules[${c.refused}].alias`, errors: [{ field: `rules[${c.refused}].alias`, message: limitMessage(c.refused) }] } }, c.name);
+      t.strictSame(
+        res.body.error,
+        {
+          code: 'validation_failed',
+          message: limitMessage(c.refused),
+          details: { field: `rules[${c.refused}].alias`, errors: [{ field: `rules[${c.refused}].alias`, message: limitMessage(c.refused) }] },
+        },
+        c.name,
+      );
     }
   }
 });
@@ -107,11 +141,14 @@ t.test('saved rules never grow a stored path past 4,096 characters: such a rule 
   const p = await projectWithSavedGrowth();
   const res = await h.query(p, 'paths', PATHS_QUERY);
   t.equal(res.status, 200, res.text);
-  t.strictSame(res.body.routes.map((r: { items: string[] }) => r.items), [
-    [LONG_URL], // 2,048 characters: the first DOT could make 409,800, so no rule changes it
-    ['x'.repeat(400)], // /a: the first DOT makes 400 characters, the next could make 80,000
-    ['x'.repeat(1000)], // 3,006 characters become /docs, the first DOT makes 1,000, the next could make 200,000
-  ]);
+  t.strictSame(
+    res.body.routes.map((r: { items: string[] }) => r.items),
+    [
+      [LONG_URL], // 2,048 characters: the first DOT could make 409,800, so no rule changes it
+      ['x'.repeat(400)], // /a: the first DOT makes 400 characters, the next could make 80,000
+      ['x'.repeat(1000)], // 3,006 characters become /docs, the first DOT makes 1,000, the next could make 200,000
+    ],
+  );
   const traced = await tryRules(p, '/a');
   t.equal(traced.status, 422, 'the test call names the saved rule the query leaves out');
   t.equal(traced.body.error.message, limitMessage(2));
@@ -131,8 +168,14 @@ t.test('rules built to grow paths without end: answered at once, memory flat, he
   await new Promise((resolve) => setTimeout(resolve, 500));
   const { polls, worstMs, failures, peakRssGrowth } = await watch.stop();
 
-  t.strictSame(answers.map((a) => a.status), [422, 422, 422, 422, 422, 422, 422, 422, 422, 200, 200]);
-  t.ok(answers.every((a) => a.text.length < 20_000), 'every answer is small');
+  t.strictSame(
+    answers.map((a) => a.status),
+    [422, 422, 422, 422, 422, 422, 422, 422, 422, 200, 200],
+  );
+  t.ok(
+    answers.every((a) => a.text.length < 20_000),
+    'every answer is small',
+  );
   t.ok(polls >= 5, `health asked ${polls} times`);
   t.same(failures, [], 'health answered 200 each time');
   t.ok(worstMs < 500, `every health answer within 500 ms of its time (slowest ${Math.round(worstMs)} ms)`);

@@ -54,11 +54,14 @@ t.test('paths over hand-made events in America/New_York', async (t) => {
   const raw = await h.query(p, 'paths', AFTER);
   t.equal(raw.status, 200, raw.text);
   // One unit each (alice's and bob's routes differ by their user page): in the order of their items.
-  t.strictSame(raw.body.routes.map((r: { items: string[] }) => r.items), [
-    ['/home', '/pricing', 'signup', '/users/42'],
-    ['/home', '/pricing', 'signup', '/users/7'],
-    ['/pricing', 'purchase'],
-  ]);
+  t.strictSame(
+    raw.body.routes.map((r: { items: string[] }) => r.items),
+    [
+      ['/home', '/pricing', 'signup', '/users/42'],
+      ['/home', '/pricing', 'signup', '/users/7'],
+      ['/pricing', 'purchase'],
+    ],
+  );
 
   const set = await h.server.request('PUT', `/api/v1/projects/${p}/path-cleaning`, { token: h.token, body: { rules: [USERS_ID] } });
   t.equal(set.status, 200, set.text);
@@ -88,7 +91,10 @@ t.test('paths over hand-made events in America/New_York', async (t) => {
 
   // top_n 1: one named item per step, the rest in $other.
   const narrow = await h.query(p, 'paths', { ...AFTER, top_n: 1 });
-  t.strictSame(narrow.body.sankey.nodes.filter((n: { step: number }) => n.step <= 1), [node(0, '/home', 2), node(0, '$other', 1), node(1, '/pricing', 2), node(1, '$other', 1)]);
+  t.strictSame(
+    narrow.body.sankey.nodes.filter((n: { step: number }) => n.step <= 1),
+    [node(0, '/home', 2), node(0, '$other', 1), node(1, '/pricing', 2), node(1, '$other', 1)],
+  );
 
   // Before signup, from the last /pricing: both routes start there.
   const before = await h.query(p, 'paths', { ...RANGE, selected_event: 'signup', direction: 'before', depth: 2, mode: 'actor', start_event: '/pricing' });
@@ -99,7 +105,10 @@ t.test('paths over hand-made events in America/New_York', async (t) => {
 
   // After a page path, cut at the first end item; excluded items are not there at all.
   const cut = await h.query(p, 'paths', { ...AFTER, selected_event: '/home', end_event: 'signup', exclude_events: ['/pricing'] });
-  t.strictSame(cut.body.routes.map((r: { items: string[] }) => r.items), [['/home', 'signup']]);
+  t.strictSame(
+    cut.body.routes.map((r: { items: string[] }) => r.items),
+    [['/home', 'signup']],
+  );
 
   // Sessions need actor_drilldown; bob's signup 40 minutes after his last page view starts a new one.
   const session = { ...RANGE, selected_event: 'signup', direction: 'after', depth: 2, mode: 'session' };
@@ -111,7 +120,14 @@ t.test('paths over hand-made events in America/New_York', async (t) => {
   t.strictSame(sessions.body.routes, [{ items: ['signup', '/users/:id'], count: 2, share: 1 }]);
   t.strictSame(sessions.body.sankey.nodes, [node(0, 'signup', 2), node(1, '/users/:id', 2), node(2, '$end', 2)]);
   const asActors = await h.query(p, 'paths', { ...session, mode: 'actor' });
-  t.strictSame(asActors.body.routes.map((r: { items: string[] }) => r.items), [['signup', '/users/:id'], ['signup', '/users/:id', '/home']], 'alice goes on the next day');
+  t.strictSame(
+    asActors.body.routes.map((r: { items: string[] }) => r.items),
+    [
+      ['signup', '/users/:id'],
+      ['signup', '/users/:id', '/home'],
+    ],
+    'alice goes on the next day',
+  );
 });
 
 t.test('excluded events still keep a session alive, and can take the anchor away', async (t) => {
@@ -235,7 +251,11 @@ t.test("a unit's rows are put in order however many and however mixed they come"
       fc.boolean(),
       (rows, role, presorted) => {
         if (presorted) rows.sort((a, b) => a.t - b.t);
-        const order = unitOrder(Float64Array.from(rows, (r) => r.t), Int32Array.from(rows, (r) => r.code), role);
+        const order = unitOrder(
+          Float64Array.from(rows, (r) => r.t),
+          Int32Array.from(rows, (r) => r.code),
+          role,
+        );
         const key = (i: number) => `${String(rows[i]!.t).padStart(3)} ${role[rows[i]!.code]} ${rows[i]!.code}`;
         const got = [...order].map(key);
         return got.every((k, i) => i === 0 || got[i - 1]! <= k) && new Set(order).size === rows.length;
@@ -259,8 +279,7 @@ t.test('routes counted in the tree keep one node each, through every time it gro
         byRoute.set(r.join(','), nodes[i]!);
       }
       // Distinct routes, distinct nodes; each node names its route; asked again, the same node.
-      return new Set(byRoute.values()).size === byRoute.size
-        && routes.every((r, i) => tree.codesOf(nodes[i]!).join(',') === r.join(',') && nodeOf(r) === nodes[i]);
+      return new Set(byRoute.values()).size === byRoute.size && routes.every((r, i) => tree.codesOf(nodes[i]!).join(',') === r.join(',') && nodeOf(r) === nodes[i]);
     }),
     { numRuns: 200 },
   );

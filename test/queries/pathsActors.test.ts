@@ -53,11 +53,26 @@ t.test('paths actors over hand-made events in America/New_York', async (t) => {
 
   // alice, bob and dan start at /home; carol at /pricing. Then /pricing (alice, bob), $end (dan).
   const graph = await h.query(p, 'paths', AFTER);
-  t.strictSame(graph.body.sankey.nodes.slice(0, 2), [{ step: 0, item: '/home', count: 3 }, { step: 0, item: '/pricing', count: 1 }]);
+  t.strictSame(graph.body.sankey.nodes.slice(0, 2), [
+    { step: 0, item: '/home', count: 3 },
+    { step: 0, item: '/pricing', count: 1 },
+  ]);
 
   const home = await at({ step: 0, item: '/home' });
   t.equal(home.status, 200, home.text);
-  t.strictSame(home.body, { step: 0, item: '/home', next_item: null, units: 3, total: 3, items: [{ actor_id: 'alice', recorded: false }, { actor_id: 'bob', recorded: false }, { actor_id: 'dan', recorded: false }], next_cursor: null });
+  t.strictSame(home.body, {
+    step: 0,
+    item: '/home',
+    next_item: null,
+    units: 3,
+    total: 3,
+    items: [
+      { actor_id: 'alice', recorded: false },
+      { actor_id: 'bob', recorded: false },
+      { actor_id: 'dan', recorded: false },
+    ],
+    next_cursor: null,
+  });
   t.strictSame(actorsOf((await at({ step: 1, item: '$end' })).body), ['dan'], 'the units whose route stopped');
   t.strictSame(actorsOf((await at({ step: 1, item: 'purchase' })).body), ['carol']);
   // A link: /home at 0 to /pricing at 1.

@@ -42,4 +42,3 @@ export const queryArb: fc.Arbitrary<Omit<PathsInput, 'date_from' | 'date_to'>> =
     const exclude_events = q.exclude_events.filter((x) => x !== q.selected_event && x !== bound);
     return JSON.parse(JSON.stringify({ ...q, ...edge, exclude_events })) as Omit<PathsInput, 'date_from' | 'date_to'>;
   });
-

@@ -15,7 +15,7 @@ const range = { date_from: '2025-12-30', date_to: '2025-12-31' };
 const uniques = { metric: 'uniques', event: 'view', interval: 'day', ...range };
 const total = (res: { body: any }) => (res.body.series as Array<{ points: Array<{ value: number | null }> }>).reduce((n, s) => n + s.points.reduce((a, x) => a + (x.value ?? 0), 0), 0);
 
-t.test('answers come from the cache until the project\'s events change', async (t) => {
+t.test("answers come from the cache until the project's events change", async (t) => {
   const h = await queryHarness(t);
   const [a, b] = [h.project(), h.project()];
   const keys = { a: createIngestKey(h.server, { id: a }), b: createIngestKey(h.server, { id: b }) };

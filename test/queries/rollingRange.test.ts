@@ -81,7 +81,9 @@ const anyDay = fc.oneof(day, edgeDay);
 const range: fc.Arbitrary<RollingRange> = fc.oneof(
   fc.constantFrom<RollingRange>({ kind: 'today' }, { kind: 'yesterday' }),
   fc.constantFrom('days' as const, 'weeks' as const, 'months' as const).chain((unit) => fc.integer({ min: 1, max: LAST_MAX[unit] }).map((count): RollingRange => ({ kind: 'last', count, unit }))),
-  fc.tuple(fc.constantFrom('this' as const, 'previous' as const), fc.constantFrom('week' as const, 'month' as const, 'quarter' as const, 'year' as const)).map(([kind, period]): RollingRange => ({ kind, period })),
+  fc
+    .tuple(fc.constantFrom('this' as const, 'previous' as const), fc.constantFrom('week' as const, 'month' as const, 'quarter' as const, 'year' as const))
+    .map(([kind, period]): RollingRange => ({ kind, period })),
   anyDay.map((date): RollingRange => ({ kind: 'since', date })),
 );
 

@@ -86,14 +86,16 @@ function eventArb(window: Window, from: string, to: string): fc.Arbitrary<SeedEv
 }
 
 /** Links only point "upwards" (anonymous → user, lower user → higher user), so chains never loop. */
-const linksArb: fc.Arbitrary<Array<[string, string]>> = fc
-  .uniqueArray(
-    fc.oneof(
-      fc.tuple(fc.constantFrom(...ANONS), fc.constantFrom(...USERS)),
-      fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 1, max: 4 })).filter(([a, b]) => a < b).map(([a, b]): [string, string] => [`u${a}`, `u${b}`]),
-    ),
-    { maxLength: 6, selector: ([from]) => from },
-  );
+const linksArb: fc.Arbitrary<Array<[string, string]>> = fc.uniqueArray(
+  fc.oneof(
+    fc.tuple(fc.constantFrom(...ANONS), fc.constantFrom(...USERS)),
+    fc
+      .tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 1, max: 4 }))
+      .filter(([a, b]) => a < b)
+      .map(([a, b]): [string, string] => [`u${a}`, `u${b}`]),
+  ),
+  { maxLength: 6, selector: ([from]) => from },
+);
 
 /**
  * Makes some events simultaneous on purpose: each pair (i, j) gives event i the instant of event j,
@@ -134,7 +136,9 @@ export function scenarioArb(options: { minEvents?: number; maxEvents?: number; m
         window: fc.constant(r.window),
         date_from: fc.constant(date_from),
         date_to: fc.constant(date_to),
-        events: fc.array(eventArb(r.window, date_from, date_to), { minLength: options.minEvents ?? 0, maxLength: options.maxEvents ?? 40 }).chain((events) => (options.ties ? withTies(events) : fc.constant(events))),
+        events: fc
+          .array(eventArb(r.window, date_from, date_to), { minLength: options.minEvents ?? 0, maxLength: options.maxEvents ?? 40 })
+          .chain((events) => (options.ties ? withTies(events) : fc.constant(events))),
         links: linksArb,
         now: fc.constant(now),
       });

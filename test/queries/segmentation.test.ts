@@ -33,7 +33,10 @@ t.test('hour buckets on the day New York falls back', async (t) => {
     { bucket: '2026-11-01T02:00:00-05:00', value: 0 },
   ]);
   t.strictSame(points.at(-1), { bucket: '2026-11-01T23:00:00-05:00', value: 1 });
-  t.equal(points.reduce((n, x) => n + x.value, 0), 5);
+  t.equal(
+    points.reduce((n, x) => n + x.value, 0),
+    5,
+  );
 });
 
 t.test('daily revenue metrics and grouped uniques in Australia/Sydney', async (t) => {

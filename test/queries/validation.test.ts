@@ -67,17 +67,42 @@ const CASES: Array<[string, string, object, string]> = [
   ['end_event before', 'paths', { ...paths, direction: 'before', end_event: 'a' }, 'end_event ends routes that leave the selected event: it needs direction=after (use start_event with before)'],
   ['selected excluded', 'paths', { ...paths, exclude_events: ['signup'] }, 'selected_event "signup" is also in exclude_events'],
   ['period past periods', 'retention/actors', { ...retentionActors, period: 4 }, 'period 4 is past periods 3'],
-  ['cohort outside range', 'retention/actors', { ...retentionActors, cohort: '2026-03-16' }, 'cohort 2026-03-16 is not a week cohort of 2026-03-01..2026-03-10 (week cohorts are labelled by their Monday)'],
+  [
+    'cohort outside range',
+    'retention/actors',
+    { ...retentionActors, cohort: '2026-03-16' },
+    'cohort 2026-03-16 is not a week cohort of 2026-03-01..2026-03-10 (week cohorts are labelled by their Monday)',
+  ],
   ['no metric', 'segmentation', { event: 'any' }, 'invalid request body: metric is required'],
   ['unknown interval', 'segmentation', { metric: 'events', event: 'any', interval: 'year' }, 'invalid request body: interval must be one of "hour", "day", "week", "month"'],
   ['21 filters', 'segmentation', { metric: 'events', event: 'any', filters: tooMany }, 'invalid request body: filters must NOT have more than 20 items'],
   ['bulky filters', 'segmentation', { metric: 'events', event: 'any', filters: bulky }, `filters takes ${bulkyBytes} bytes; at most 8192 are allowed`],
-  ['unknown filter field', 'segmentation', { metric: 'events', event: 'any', filters: [{ field: 'colour', op: 'eq', value: 'red' }] }, `invalid request body: filters[0].field must match pattern "${FIELD_PATTERN}"`],
-  ['unknown operator', 'segmentation', { metric: 'events', event: 'any', filters: [{ field: 'url', op: 'like', value: 'x' }] }, `invalid request body: filters[0].op must be one of ${['eq', 'neq', 'in', 'not_in', 'contains', 'not_contains', 'starts_with', 'gt', 'gte', 'lt', 'lte', 'exists', 'not_exists'].map((o) => `"${o}"`).join(', ')}`],
+  [
+    'unknown filter field',
+    'segmentation',
+    { metric: 'events', event: 'any', filters: [{ field: 'colour', op: 'eq', value: 'red' }] },
+    `invalid request body: filters[0].field must match pattern "${FIELD_PATTERN}"`,
+  ],
+  [
+    'unknown operator',
+    'segmentation',
+    { metric: 'events', event: 'any', filters: [{ field: 'url', op: 'like', value: 'x' }] },
+    `invalid request body: filters[0].op must be one of ${['eq', 'neq', 'in', 'not_in', 'contains', 'not_contains', 'starts_with', 'gt', 'gte', 'lt', 'lte', 'exists', 'not_exists'].map((o) => `"${o}"`).join(', ')}`,
+  ],
   ['bad segment reference', 'segmentation', { metric: 'events', event: 'any', filters: ['segment:abc'] }, 'invalid request body: filters[0] must match pattern "^segment:[1-9][0-9]{0,15}$"'],
-  ['numeric op on a column', 'segmentation', { metric: 'events', event: 'any', filters: [{ field: 'url', op: 'gt', value: 3 }] }, 'filters[0]: op gt compares numbers and applies only to props.<key> fields, not url'],
+  [
+    'numeric op on a column',
+    'segmentation',
+    { metric: 'events', event: 'any', filters: [{ field: 'url', op: 'gt', value: 3 }] },
+    'filters[0]: op gt compares numbers and applies only to props.<key> fields, not url',
+  ],
   ['eq without value', 'segmentation', { metric: 'events', event: 'any', filters: [{ field: 'url', op: 'eq' }] }, 'filters[0]: op eq needs a string, number or boolean value, got null'],
-  ['in with a scalar', 'segmentation', { metric: 'events', event: 'any', filters: [{ field: 'url', op: 'in', value: 'x' }] }, 'filters[0]: op in needs a non-empty array of strings, numbers or booleans, got "x"'],
+  [
+    'in with a scalar',
+    'segmentation',
+    { metric: 'events', event: 'any', filters: [{ field: 'url', op: 'in', value: 'x' }] },
+    'filters[0]: op in needs a non-empty array of strings, numbers or booleans, got "x"',
+  ],
   ['exists with a value', 'segmentation', { metric: 'events', event: 'any', filters: [{ field: 'url', op: 'exists', value: 1 }] }, 'filters[0]: op exists needs no value, got 1'],
   ['gt with a string', 'segmentation', { metric: 'events', event: 'any', filters: [{ field: 'props.n', op: 'gt', value: '3' }] }, 'filters[0]: op gt needs a number value, got "3"'],
   ['unknown lifecycle interval', 'lifecycle', { ...range, interval: 'month' }, 'invalid request body: interval must be one of "day", "week"'],
@@ -86,7 +111,12 @@ const CASES: Array<[string, string, object, string]> = [
   ['activity summary without date', 'activity-summary', {}, 'invalid request body: date_to is required'],
   ['activity summary in year 9999', 'activity-summary', { date_to: '9999-12-31' }, 'date_to 9999-12-31 is outside 1970-01-01..2999-12-31'],
   ['range in year 1900', 'lifecycle', { date_from: '1900-01-01', date_to: '1900-01-02' }, 'date_from 1900-01-01 is outside 1970-01-01..2999-12-31'],
-  ['compare in year 9999', 'segmentation', { metric: 'events', event: 'any', compare: { date_from: '9999-01-01', date_to: '9999-01-02' } }, 'compare.date_from 9999-01-01 is outside 1970-01-01..2999-12-31'],
+  [
+    'compare in year 9999',
+    'segmentation',
+    { metric: 'events', event: 'any', compare: { date_from: '9999-01-01', date_to: '9999-01-02' } },
+    'compare.date_from 9999-01-01 is outside 1970-01-01..2999-12-31',
+  ],
   ['revenue summary reversed', 'revenue-summary', { date_from: '2026-03-02', date_to: '2026-03-01' }, 'date_from 2026-03-02 is after date_to 2026-03-01'],
 ];
 
@@ -137,7 +167,7 @@ t.test('403 entitlement_required for plan-gated parameters', async (t) => {
   t.equal(unknown.body.error.message, 'filters name segment:999, which does not exist in this project');
 });
 
-t.test('404 for another organization\'s project or none', async (t) => {
+t.test("404 for another organization's project or none", async (t) => {
   const other = await createTenant(h.server);
   for (const [path, body] of VALID) {
     const res = await h.query(other.project.id, path, body);
@@ -167,20 +197,46 @@ t.test('arbitrary bodies never give a 500', async (t) => {
   );
   const text = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('any', 'props.plan', 'props.*', 'segment:1', 'url'));
   const scalar = fc.oneof(text, fc.double({ noNaN: true }), fc.integer(), fc.boolean(), fc.constant(null));
-  const filter = fc.record({ field: text, op: fc.constantFrom('eq', 'neq', 'in', 'gt', 'exists', 'contains', 'nope'), value: fc.oneof(scalar, fc.array(scalar, { maxLength: 3 })) }, { requiredKeys: ['field', 'op'] });
+  const filter = fc.record(
+    { field: text, op: fc.constantFrom('eq', 'neq', 'in', 'gt', 'exists', 'contains', 'nope'), value: fc.oneof(scalar, fc.array(scalar, { maxLength: 3 })) },
+    { requiredKeys: ['field', 'op'] },
+  );
   const body = fc.record(
     {
-      date_from: date, date_to: date, event: text, start_event: text, return_event: text, metric: fc.constantFrom('events', 'uniques', 'revenue', 'revenue_avg', 'x'),
-      interval: fc.constantFrom('hour', 'day', 'week', 'month', 'year'), granularity: fc.constantFrom('day', 'week', 'x'), periods: fc.integer({ min: -2, max: 500 }),
-      period: fc.integer({ min: -1, max: 10 }), cohort: date, window_hours: fc.integer({ min: -1, max: 10_000 }), count_by: fc.constantFrom('actors', 'totals'),
-      value: fc.constantFrom('actors', 'revenue', 'paid_conversion'), dropped_at_step: fc.integer({ min: -1, max: 4 }), limit: fc.integer({ min: -1, max: 2000 }),
+      date_from: date,
+      date_to: date,
+      event: text,
+      start_event: text,
+      return_event: text,
+      metric: fc.constantFrom('events', 'uniques', 'revenue', 'revenue_avg', 'x'),
+      interval: fc.constantFrom('hour', 'day', 'week', 'month', 'year'),
+      granularity: fc.constantFrom('day', 'week', 'x'),
+      periods: fc.integer({ min: -2, max: 500 }),
+      period: fc.integer({ min: -1, max: 10 }),
+      cohort: date,
+      window_hours: fc.integer({ min: -1, max: 10_000 }),
+      count_by: fc.constantFrom('actors', 'totals'),
+      value: fc.constantFrom('actors', 'revenue', 'paid_conversion'),
+      dropped_at_step: fc.integer({ min: -1, max: 4 }),
+      limit: fc.integer({ min: -1, max: 2000 }),
       steps: fc.array(fc.record({ event: text, filters: fc.array(fc.oneof(filter, text), { maxLength: 2 }) }, { requiredKeys: ['event'] }), { maxLength: 4 }),
-      filters: fc.array(fc.oneof(filter, text), { maxLength: 3 }), group_by: fc.record({ property: text, limit: fc.integer({ min: 0, max: 60 }) }),
-      breakdown: fc.record({ property: text }), compare: fc.oneof(fc.record({ period: fc.constant('previous') }), fc.record({ date_from: date, date_to: date })),
-      cursor: text, dropped_cursor: text, selected_event: text, end_event: text, direction: fc.constantFrom('before', 'after', 'x'),
-      depth: fc.integer({ min: -1, max: 25 }), mode: fc.constantFrom('actor', 'session', 'x'), min_count: fc.integer({ min: -1, max: 5 }),
-      top_n: fc.integer({ min: 0, max: 120 }), exclude_events: fc.array(text, { maxLength: 3 }), target_event: text,
-      min_n: fc.integer({ min: -1, max: 10 }), exclude_managed: fc.oneof(fc.boolean(), text),
+      filters: fc.array(fc.oneof(filter, text), { maxLength: 3 }),
+      group_by: fc.record({ property: text, limit: fc.integer({ min: 0, max: 60 }) }),
+      breakdown: fc.record({ property: text }),
+      compare: fc.oneof(fc.record({ period: fc.constant('previous') }), fc.record({ date_from: date, date_to: date })),
+      cursor: text,
+      dropped_cursor: text,
+      selected_event: text,
+      end_event: text,
+      direction: fc.constantFrom('before', 'after', 'x'),
+      depth: fc.integer({ min: -1, max: 25 }),
+      mode: fc.constantFrom('actor', 'session', 'x'),
+      min_count: fc.integer({ min: -1, max: 5 }),
+      top_n: fc.integer({ min: 0, max: 120 }),
+      exclude_events: fc.array(text, { maxLength: 3 }),
+      target_event: text,
+      min_n: fc.integer({ min: -1, max: 10 }),
+      exclude_managed: fc.oneof(fc.boolean(), text),
     },
     { requiredKeys: [] },
   );

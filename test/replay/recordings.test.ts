@@ -43,14 +43,26 @@ async function sendChunk(server: TestServer, s: Site, session: string, anonymous
 const snapshot = (ts: number, text: string) => ({
   type: 2,
   timestamp: ts,
-  data: { node: { type: 0, id: 1, childNodes: [{ type: 2, id: 2, tagName: 'p', attributes: { title: 'Hello there' }, childNodes: [{ type: 3, id: 3, textContent: text }] }] }, initialOffset: { top: 0, left: 0 } },
+  data: {
+    node: { type: 0, id: 1, childNodes: [{ type: 2, id: 2, tagName: 'p', attributes: { title: 'Hello there' }, childNodes: [{ type: 3, id: 3, textContent: text }] }] },
+    initialOffset: { top: 0, left: 0 },
+  },
 });
 const move = (ts: number) => ({ type: 3, timestamp: ts, data: { source: 1, positions: [{ x: 1, y: 2, id: 2, timeOffset: 0 }] } });
 
 async function stream(server: TestServer, s: Site, session: string): Promise<{ status: number; type: string | null; lines: Array<{ seq: number; events: any[] }> }> {
   const res = await fetch(`${server.url}${s.base}/${encodeURIComponent(session)}/chunks`, { headers: { authorization: `Bearer ${s.token}` } });
   const text = await res.text();
-  return { status: res.status, type: res.headers.get('content-type'), lines: res.ok ? text.trim().split('\n').map((l) => JSON.parse(l)) : [] };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type'),
+    lines: res.ok
+      ? text
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l))
+      : [],
+  };
 }
 
 const server = await startTestServer(t, { now: NOW });
@@ -193,7 +205,10 @@ t.test('the events stream: chunks in seq order, fragments joined, strict mode ma
   const a = await stream(server, s, 'A');
   t.equal(a.status, 200);
   t.match(a.type, /^application\/x-ndjson/);
-  t.same(a.lines.map((l) => l.seq), [0, 1]);
+  t.same(
+    a.lines.map((l) => l.seq),
+    [0, 1],
+  );
   t.same(a.lines[0]!.events[0], snapshot(at('2026-11-02T10:00:00Z'), 'Welcome Alice'), 'as recorded');
   t.equal((await stream(server, s, 'nope')).status, 404);
 
@@ -205,7 +220,14 @@ t.test('the events stream: chunks in seq order, fragments joined, strict mode ma
   await sendChunk(server, s, 'D', 'anon-d', 0, [piece(0, serialized.slice(0, half))]);
   await sendChunk(server, s, 'D', 'anon-d', 1, [piece(1, serialized.slice(half)), move(at('2026-11-02T11:30:05Z'))]);
   const d = await stream(server, s, 'D');
-  t.same(d.lines, [{ seq: 0, events: [] }, { seq: 1, events: [big, move(at('2026-11-02T11:30:05Z'))] }], 'joined in the place of its last piece');
+  t.same(
+    d.lines,
+    [
+      { seq: 0, events: [] },
+      { seq: 1, events: [big, move(at('2026-11-02T11:30:05Z'))] },
+    ],
+    'joined in the place of its last piece',
+  );
 
   patchBehaviorSettings(server.running.services.meta, s.tenant.project.id, { privacy_mode: 'strict' }, null, server.clock.now());
   const masked = await stream(server, s, 'A');

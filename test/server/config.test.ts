@@ -4,7 +4,7 @@ import t from 'tap';
 import { mkdtemp, writeFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { allowedOrigins, loadConfig, settingsHelp, SETTINGS } from '../../server/config.js';
+import { allowedOrigins, loadConfig, settingsHelp, SETTINGS } from '../../server/ground/config.js';
 
 t.test('precedence and coercion', async (t) => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'pp-config-'));

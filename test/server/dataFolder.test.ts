@@ -8,7 +8,7 @@ import { chmodSync, chownSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { packageRoot } from '../../server/packageRoot.js';
+import { packageRoot } from '../../server/ground/packageRoot.js';
 import { outputOf } from '../support/ppctl.js';
 import { tempDir } from '../support/tempDir.js';
 
@@ -35,7 +35,10 @@ async function serve(dataDir: string, options: { uid?: number; readOnlyMount?: s
   // The test runner adds its hooks (which write beside the checkout) to every child's NODE_OPTIONS.
   const node = ['env', '-u', 'NODE_OPTIONS', process.execPath, ...args];
   const child = options.readOnlyMount
-    ? spawn('unshare', ['-m', 'sh', '-c', 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"', 'sh', options.readOnlyMount, ...node], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    ? spawn('unshare', ['-m', 'sh', '-c', 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"', 'sh', options.readOnlyMount, ...node], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
     : spawn(node[0]!, node.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'], ...(options.uid !== undefined && isRoot ? { uid: options.uid, gid: options.uid } : {}) });
   const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
   const result = await outputOf(child);
@@ -54,12 +57,18 @@ t.test('a folder the user running pp may not write', { skip: user ? false : 'run
 
   const existing = await serve(locked, { uid });
   t.equal(existing.code, 1);
-  t.equal(existing.stderr.trim(), `ppctl: the data folder ${locked} cannot be written: the user running pp (${name}, uid ${uid}) lacks the permission; give it the folder (chown -R ${name} ${locked}) ${other}`);
+  t.equal(
+    existing.stderr.trim(),
+    `ppctl: the data folder ${locked} cannot be written: the user running pp (${name}, uid ${uid}) lacks the permission; give it the folder (chown -R ${name} ${locked}) ${other}`,
+  );
 
   const missing = path.join(locked, 'pp', 'data');
   const created = await serve(missing, { uid });
   t.equal(created.code, 1);
-  t.equal(created.stderr.trim(), `ppctl: the data folder ${missing} cannot be created: the user running pp (${name}, uid ${uid}) lacks the permission; give it the folder (chown -R ${name} ${locked}) ${other}`);
+  t.equal(
+    created.stderr.trim(),
+    `ppctl: the data folder ${missing} cannot be created: the user running pp (${name}, uid ${uid}) lacks the permission; give it the folder (chown -R ${name} ${locked}) ${other}`,
+  );
 
   // The folder is the user's, but a database file in it is not writable.
   const mine = path.join(base, 'mine');

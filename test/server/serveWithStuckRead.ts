@@ -3,7 +3,7 @@
 // about a minute of work that checks for no interrupt): what the stop tests signal. Argument: the
 // data folder.
 
-import { loadConfig } from '../../server/config.js';
+import { loadConfig } from '../../server/ground/config.js';
 import { closeOnSignals, startServer } from '../../server/start.js';
 
 const STUCK_READ = "SELECT levenshtein(repeat('ab', 40000), repeat('ba', 40000)) AS d";

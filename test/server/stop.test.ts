@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { tempDir } from '../support/tempDir.js';
 import { startTestServer } from '../support/testServer.js';
-import { packageRoot } from '../../server/packageRoot.js';
+import { packageRoot } from '../../server/ground/packageRoot.js';
 import { STOP_DEADLINE_MS } from '../../server/start.js';
 
 const SERVER = path.join(packageRoot(), 'dist', 'test', 'server', 'serveWithStuckRead.js');
@@ -26,9 +26,7 @@ async function startStuck(t: { teardown(fn: () => unknown): void }, dataDir: str
   const child = spawn(process.execPath, [SERVER, dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   t.teardown(() => void child.kill('SIGKILL'));
   const logs: Array<Record<string, unknown>> = [];
-  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal, at: Date.now() })),
-  );
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, at: Date.now() })));
   await new Promise<void>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
       const entry = JSON.parse(line) as Record<string, unknown>;
@@ -50,7 +48,10 @@ t.test('SIGTERM ends the server within the deadline while a statement ignores in
   const ended = await stuck.ended;
   t.ok(ended.at - sent < STOP_DEADLINE_MS + SLACK_MS, `ended ${ended.at - sent} ms after SIGTERM`);
   t.equal(ended.signal, 'SIGTERM', 'by the signal, as an unhandled SIGTERM would');
-  t.ok(stuck.logs.some((l) => l.msg === 'the stop did not finish within 10 s; exiting anyway'), 'says why');
+  t.ok(
+    stuck.logs.some((l) => l.msg === 'the stop did not finish within 10 s; exiting anyway'),
+    'says why',
+  );
 
   const next = await startTestServer(t, { dataDir });
   t.equal((await next.request('GET', '/api/v1/health?ready=1')).status, 200, 'the next start opens the data folder');

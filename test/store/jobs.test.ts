@@ -33,7 +33,11 @@ t.test("one organization's long job does not delay another organization's", asyn
   const first = queueJob(services.meta, 'test_hold', a.project.id, services.clock.now());
   const second = queueJob(services.meta, 'test_hold', aSecond.id, services.clock.now());
   kickJobs(services);
-  await eventually('the first job of org A to start', async () => started, (s) => s.length > 0);
+  await eventually(
+    'the first job of org A to start',
+    async () => started,
+    (s) => s.length > 0,
+  );
 
   // Org B's purge, queued after both of org A's jobs, runs and finishes meanwhile.
   const token = await accessTokenFor(server, b.owner, b.org);
@@ -63,18 +67,22 @@ t.test('a job over its time budget is interrupted, fails with the reason, and fr
   await services.events.write('CREATE TABLE budget_probe (n INTEGER)');
   // A write turn that would run for minutes: a transaction left open by the interrupt would keep
   // its row, and hold the writer from everyone after it.
-  jobRunner(services).register('test_slow_write', () =>
-    services.events.useWriter(async (conn) => {
-      await conn.run('BEGIN TRANSACTION');
-      try {
-        await conn.run('INSERT INTO budget_probe VALUES (1)');
-        await conn.run('SELECT count(*) FROM range(1000000000000) a');
-        await conn.run('COMMIT');
-      } catch (err) {
-        await conn.run('ROLLBACK').catch(() => undefined);
-        throw err;
-      }
-    }), { budgetMs: 300 });
+  jobRunner(services).register(
+    'test_slow_write',
+    () =>
+      services.events.useWriter(async (conn) => {
+        await conn.run('BEGIN TRANSACTION');
+        try {
+          await conn.run('INSERT INTO budget_probe VALUES (1)');
+          await conn.run('SELECT count(*) FROM range(1000000000000) a');
+          await conn.run('COMMIT');
+        } catch (err) {
+          await conn.run('ROLLBACK').catch(() => undefined);
+          throw err;
+        }
+      }),
+    { budgetMs: 300 },
+  );
   jobRunner(services).register('test_slow_read', () => services.events.read('SELECT count(*) FROM range(1000000000000) a'), { budgetMs: 300 });
   const write = queueJob(services.meta, 'test_slow_write', project.id, services.clock.now());
   const read = queueJob(services.meta, 'test_slow_read', null, services.clock.now());

@@ -19,9 +19,15 @@ t.test('sqlite: applies in order, once, and refuses an edited file', async (t) =
   await writeFile(path.join(migrations, '0001_first.sql'), 'CREATE TABLE a (id INTEGER PRIMARY KEY);');
   const db = openMetaDb(path.join(dir, 'meta.sqlite'));
   t.teardown(() => db.close());
-  t.same(migrateMeta(db, migrations).map((m) => m.file), ['0001_first.sql', '0002_second.sql']);
+  t.same(
+    migrateMeta(db, migrations).map((m) => m.file),
+    ['0001_first.sql', '0002_second.sql'],
+  );
   t.same(migrateMeta(db, migrations), [], 're-running is a no-op');
-  t.same((db.pragma('table_info(a)') as Array<{ name: string }>).map((c) => c.name), ['id', 'b']);
+  t.same(
+    (db.pragma('table_info(a)') as Array<{ name: string }>).map((c) => c.name),
+    ['id', 'b'],
+  );
 
   await writeFile(path.join(migrations, '0001_first.sql'), 'CREATE TABLE a (id INTEGER PRIMARY KEY, x TEXT);');
   t.throws(() => migrateMeta(db, migrations), { message: /0001_first\.sql was changed after it was applied/ });
@@ -36,9 +42,22 @@ t.test('sqlite: a failing migration leaves nothing behind', async (t) => {
   const db = openMetaDb(path.join(dir, 'meta.sqlite'));
   t.teardown(() => db.close());
   t.throws(() => migrateMeta(db, migrations), { name: 'Error', message: /failed/ });
-  t.ok((() => { try { migrateMeta(db, migrations); } catch (e) { return e instanceof MigrationError; } return false; })(), 'a MigrationError');
+  t.ok(
+    (() => {
+      try {
+        migrateMeta(db, migrations);
+      } catch (e) {
+        return e instanceof MigrationError;
+      }
+      return false;
+    })(),
+    'a MigrationError',
+  );
   t.throws(() => migrateMeta(db, migrations), { message: /0002_bad\.sql failed/ });
-  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((r: any) => r.name);
+  const tables = db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+    .all()
+    .map((r: any) => r.name);
   t.same(tables, ['a', 'schema_migrations'], 'table b was rolled back with its migration');
   t.same(db.prepare('SELECT version FROM schema_migrations').all(), [{ version: 1 }]);
 });
@@ -55,7 +74,10 @@ t.test('duckdb: applies in a transaction and refuses an edited file', async (t) 
   const tables = (await store.read("SELECT table_name FROM information_schema.tables WHERE table_name IN ('t', 'u')")).map((r) => r.table_name);
   t.same(tables, ['t'], 'the failed migration left no table');
   await writeFile(path.join(migrations, '0002_bad.sql'), 'CREATE TABLE u (a INTEGER);');
-  t.same((await migrateEvents(store, migrations)).map((m) => m.version), [2]);
+  t.same(
+    (await migrateEvents(store, migrations)).map((m) => m.version),
+    [2],
+  );
   t.same(await migrateEvents(store, migrations), []);
   await writeFile(path.join(migrations, '0001_t.sql'), 'CREATE TABLE t (a BIGINT);');
   await t.rejects(migrateEvents(store, migrations), { message: /0001_t\.sql was changed/ });
@@ -99,12 +121,19 @@ t.test('an upgrade clears stored paths that do not start with /', async (t) => {
   const store = await DuckDbEngine.open(path.join(dir, 'events.duckdb'));
   t.teardown(() => store.close());
   await migrateEvents(store, before);
-  const row = (uuid: string, path: string | null) => `(1, '${uuid}', TIMESTAMPTZ '2026-05-04 10:00:00+00', TIMESTAMPTZ '2026-05-04 10:00:00+00', 'pp.page_view', 'a', 'browser', ${path === null ? 'NULL' : `'${path}'`})`;
+  const row = (uuid: string, path: string | null) =>
+    `(1, '${uuid}', TIMESTAMPTZ '2026-05-04 10:00:00+00', TIMESTAMPTZ '2026-05-04 10:00:00+00', 'pp.page_view', 'a', 'browser', ${path === null ? 'NULL' : `'${path}'`})`;
   const ids = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000003'];
-  await store.write(`INSERT INTO events (project_id, uuid, ts, received_at, event, distinct_id, source, path) VALUES ${[row(ids[0]!, 'sales@shop.example'), row(ids[1]!, '/pricing'), row(ids[2]!, null)].join(', ')}`);
+  await store.write(
+    `INSERT INTO events (project_id, uuid, ts, received_at, event, distinct_id, source, path) VALUES ${[row(ids[0]!, 'sales@shop.example'), row(ids[1]!, '/pricing'), row(ids[2]!, null)].join(', ')}`,
+  );
   await migrateEvents(store);
   const rows = await store.read('SELECT CAST(uuid AS VARCHAR) AS uuid, path FROM events ORDER BY uuid');
-  t.same(rows, [{ uuid: ids[0], path: null }, { uuid: ids[1], path: '/pricing' }, { uuid: ids[2], path: null }]);
+  t.same(rows, [
+    { uuid: ids[0], path: null },
+    { uuid: ids[1], path: '/pricing' },
+    { uuid: ids[2], path: null },
+  ]);
 });
 
 t.test('an upgrade gives every existing project the currency USD', async (t) => {

@@ -112,7 +112,10 @@ async function runPoller(s: PollerSettings): Promise<void> {
     report.peakRssBytes = Math.max(report.peakRssBytes, residentBytes(s.pid).rss);
   };
   // The first request of a thread loads the HTTP client itself: not the server's time.
-  await fetch(`${s.url}/api/v1/health`).then((res) => res.arrayBuffer(), () => undefined);
+  await fetch(`${s.url}/api/v1/health`).then(
+    (res) => res.arrayBuffer(),
+    () => undefined,
+  );
   parentPort!.postMessage('ready');
   // Polls start on the clock, not after the previous answer: a stalled server piles up breaches.
   const timer = setInterval(poll, s.intervalMs);

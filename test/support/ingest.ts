@@ -74,9 +74,6 @@ export function storedEvents(server: TestServer, projectId: number): Promise<Arr
 }
 
 export async function countRows(server: TestServer, table: string, projectId?: number): Promise<number> {
-  const rows = await server.running.services.events.read(
-    `SELECT count(*) AS n FROM ${table}${projectId === undefined ? '' : ' WHERE project_id = $1'}`,
-    projectId === undefined ? [] : [projectId],
-  );
+  const rows = await server.running.services.events.read(`SELECT count(*) AS n FROM ${table}${projectId === undefined ? '' : ' WHERE project_id = $1'}`, projectId === undefined ? [] : [projectId]);
   return Number(rows[0]!.n);
 }

@@ -1,7 +1,7 @@
 // A clock tests set and advance; the server reads it wherever it needs `now`. Moving it forward is
 // time passing; moving it back, or `step`, is the wall clock stepping while no time passes.
 
-import type { Clock } from '../../server/clock.js';
+import type { Clock } from '../../server/ground/clock.js';
 
 export class ManualClock implements Clock {
   private current: number;

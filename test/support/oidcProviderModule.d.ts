@@ -20,6 +20,9 @@ declare module 'oidc-provider' {
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<Interaction>;
     interactionFinished(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<void>;
     on(event: string, listener: (...args: unknown[]) => void): this;
-    Grant: new (properties: { accountId: string; clientId: string }) => GrantInstance;
+    Grant: new (properties: {
+      accountId: string;
+      clientId: string;
+    }) => GrantInstance;
   }
 }

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { packageRoot } from '../../server/packageRoot.js';
+import { packageRoot } from '../../server/ground/packageRoot.js';
 
 export const PPCTL = path.join(packageRoot(), 'dist', 'bin', 'ppctl.js');
 

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import t from 'tap';
-import { packageRoot } from '../../server/packageRoot.js';
+import { packageRoot } from '../../server/ground/packageRoot.js';
 
 t.test('a temporary folder left behind is reported and fails the run', async (t) => {
   const root = packageRoot();

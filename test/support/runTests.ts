@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { packageRoot } from '../../server/packageRoot.js';
+import { packageRoot } from '../../server/ground/packageRoot.js';
 import { ensureTestTools } from './testTools.js';
 
 function testFiles(dir: string): string[] {
@@ -53,7 +53,9 @@ const child = spawn(tap, ['--reporter=tap', `--jobs=${jobs}`, ...serial, ...file
 const RUNNER_CACHE = /^(v8-compile-cache-\d+|node-compile-cache)$/;
 
 function leftovers(): string[] {
-  const names = readdirSync(tmp).filter((name) => !RUNNER_CACHE.test(name)).sort();
+  const names = readdirSync(tmp)
+    .filter((name) => !RUNNER_CACHE.test(name))
+    .sort();
   rmSync(tmp, { recursive: true, force: true });
   return names;
 }

@@ -10,17 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type CryptoKey, type JWTPayload } from 'jose';
 import type { Test } from 'tap';
 
-export type IdTokenFault =
-  | 'none'
-  | 'tampered_signature'
-  | 'tampered_payload'
-  | 'alg_none'
-  | 'foreign_key'
-  | 'wrong_audience'
-  | 'wrong_issuer'
-  | 'expired'
-  | 'wrong_nonce'
-  | 'other_azp';
+export type IdTokenFault = 'none' | 'tampered_signature' | 'tampered_payload' | 'alg_none' | 'foreign_key' | 'wrong_audience' | 'wrong_issuer' | 'expired' | 'wrong_nonce' | 'other_azp';
 
 export interface ScriptedIdp {
   issuer: string;
@@ -126,7 +116,10 @@ export async function startScriptedIdp(t: Test, options: { redirectUri: string }
   function clientAuthenticated(req: http.IncomingMessage, form: URLSearchParams): boolean {
     const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? '');
     if (basic) {
-      const [id, secret] = Buffer.from(basic[1]!, 'base64').toString().split(':').map((s) => decodeURIComponent(s.replace(/\+/g, ' ')));
+      const [id, secret] = Buffer.from(basic[1]!, 'base64')
+        .toString()
+        .split(':')
+        .map((s) => decodeURIComponent(s.replace(/\+/g, ' ')));
       return id === idp.clientId && secret === idp.clientSecret;
     }
     return form.get('client_id') === idp.clientId && form.get('client_secret') === idp.clientSecret;

@@ -46,8 +46,24 @@ export interface StoredEvent {
 }
 
 const COLUMNS = [
-  'project_id', 'uuid', 'ts', 'received_at', 'event', 'distinct_id', 'anonymous_id', 'user_id', 'session_id',
-  'source', 'sdk_name', 'release', 'url', 'path', 'referrer', 'props', 'elements', 'revenue',
+  'project_id',
+  'uuid',
+  'ts',
+  'received_at',
+  'event',
+  'distinct_id',
+  'anonymous_id',
+  'user_id',
+  'session_id',
+  'source',
+  'sdk_name',
+  'release',
+  'url',
+  'path',
+  'referrer',
+  'props',
+  'elements',
+  'revenue',
 ] as const;
 const CASTS: Partial<Record<(typeof COLUMNS)[number], string>> = { uuid: 'UUID', ts: 'TIMESTAMPTZ', received_at: 'TIMESTAMPTZ', props: 'JSON', elements: 'JSON' };
 const ROWS_PER_INSERT = 100;
@@ -147,11 +163,7 @@ export async function seedIdentity(server: TestServer, projectId: number, distin
  * Many synthetic events generated inside DuckDB, for tests that need a heavy table (time limits):
  * `count` events over `days` days from `start`, spread over `actors` actors and a few event names.
  */
-export async function seedSyntheticEvents(
-  server: TestServer,
-  projectId: number,
-  options: { count: number; actors: number; start: string; days: number },
-): Promise<void> {
+export async function seedSyntheticEvents(server: TestServer, projectId: number, options: { count: number; actors: number; start: string; days: number }): Promise<void> {
   await server.running.services.events.write(
     `INSERT INTO events (project_id, uuid, ts, received_at, event, distinct_id, distinct_key, user_id, source, props, revenue)
      SELECT $1, uuid(), CAST($2 AS TIMESTAMPTZ) + to_seconds(CAST((i * 7919) % ($3 * 86400) AS BIGINT)), now(),

@@ -15,9 +15,7 @@ export interface TestTool {
   pinnedBy?: string;
 }
 
-export const TEST_TOOLS: TestTool[] = [
-  { path: CHROMIUM_PATH, debianPackage: 'chromium', pinnedBy: process.env.PP_CHROMIUM_PATH ? 'PP_CHROMIUM_PATH' : undefined },
-];
+export const TEST_TOOLS: TestTool[] = [{ path: CHROMIUM_PATH, debianPackage: 'chromium', pinnedBy: process.env.PP_CHROMIUM_PATH ? 'PP_CHROMIUM_PATH' : undefined }];
 
 /** How the missing packages get installed: directly as root, through sudo without a password, or not at all. */
 export function installPlan(packages: string[], isRoot: boolean, canSudo: boolean): string[][] | string {

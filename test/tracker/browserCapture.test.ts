@@ -104,7 +104,15 @@ t.test('a restore from the back/forward cache is a page view', { timeout: TEST_T
   t.equal(await tab.page.evaluate(`performance.getEntriesByType('navigation')[0].type`), 'navigate', 'the document was restored, not reloaded');
 
   const events = await site.waitForEvents('the restore page view', (es) => named(es, 'pp.page_view').length === 2);
-  t.same(named(events, 'pp.page_view').map((e) => [props(e).navigation, e.url]).sort(), [['bfcache', url], ['load', url]]);
+  t.same(
+    named(events, 'pp.page_view')
+      .map((e) => [props(e).navigation, e.url])
+      .sort(),
+    [
+      ['bfcache', url],
+      ['load', url],
+    ],
+  );
 });
 
 // Asserts an integer percent within ±2 of the expected one.
@@ -140,7 +148,10 @@ t.test('a rage click and a dead click are detected, each click placed in the vie
   const [vw, vh] = (await tab.page.evaluate(`[innerWidth, innerHeight]`)) as [number, number];
   for (const c of clicks) t.match(props(c), { vw, vh }, `${elements(c)[0]?.id}: the viewport's size`);
 
-  const again = clicks.filter((c) => elements(c)[0]?.id === 'again').map(props).sort((a, b) => a.ox - b.ox);
+  const again = clicks
+    .filter((c) => elements(c)[0]?.id === 'again')
+    .map(props)
+    .sort((a, b) => a.ox - b.ox);
   t.equal(again.length, 3);
   again.forEach((p, i) => {
     near(t, p.ox, 25 + i * 5, `click ${i + 1} ox`);
@@ -175,15 +186,26 @@ t.test('a rage click and a dead click are detected, each click placed in the vie
   t.match(page.summary, { page_views: 1, clicks: 5, unique_clickers: 1, rage_clicks: 1, dead_clicks: 1, rage_click_rate: 0.2, dead_click_rate: 0.2 });
   const band = page.heatmap.bands.find((b: { clicks: number }) => b.clicks > 0);
   t.match(band, { clicks: 5, fixed_clicks: 1 }, 'the menu click is not placed on the page');
-  t.equal(band.cells.reduce((n: number, c: { clicks: number }) => n + c.clicks, 0), 4, 'the other four are');
+  t.equal(
+    band.cells.reduce((n: number, c: { clicks: number }) => n + c.clicks, 0),
+    4,
+    'the other four are',
+  );
   t.match(page.items, [
     { selector: 'button#again', tag: 'button', text: 'Try again', clicks: 3, rage_clicks: 1, dead_clicks: 0 },
     { selector: 'p#plain', tag: 'p', clicks: 1, dead_clicks: 1 },
     { selector: 'button#menu', tag: 'button', text: 'Menu', clicks: 1, rage_clicks: 0, dead_clicks: 0 },
   ]);
   const cells = page.items[0].cells as Array<{ x: number; y: number; clicks: number }>;
-  t.equal(cells.reduce((n, c) => n + c.clicks, 0), 3, 'every click on the button in a cell of it');
-  t.ok(cells.every((c) => c.y === 20 && (c.x === 20 || c.x === 30)), 'from 25 % to 35 % across, 25 % down');
+  t.equal(
+    cells.reduce((n, c) => n + c.clicks, 0),
+    3,
+    'every click on the button in a cell of it',
+  );
+  t.ok(
+    cells.every((c) => c.y === 20 && (c.x === 20 || c.x === 30)),
+    'from 25 % to 35 % across, 25 % down',
+  );
 });
 
 t.test('scroll depth and a form abandonment arrive without the typed value', { timeout: TEST_TIMEOUT_MS }, async (t) => {
@@ -257,7 +279,10 @@ t.test('scroll depth and a form abandonment arrive without the typed value', { t
   const stored = await site.everythingStored();
   t.notOk(/Zebra|4711|Quokka|Quok/.test(stored), 'the typed values are nowhere in the store');
   const sent = await tab.sent(server.url);
-  t.notOk(sent.some((r) => /Zebra|Quok/.test(r.body + r.url)), 'nor in any request the page made');
+  t.notOk(
+    sent.some((r) => /Zebra|Quok/.test(r.body + r.url)),
+    'nor in any request the page made',
+  );
 });
 
 t.test('a submitted form names its blank fields and never its values', { timeout: TEST_TIMEOUT_MS }, async (t) => {
@@ -309,7 +334,14 @@ t.test('strict mode sends no text', { timeout: TEST_TIMEOUT_MS }, async (t) => {
   const body = `<section data-pp-section="Pricing Lemons" style="height: 600px"><h1>Quiet Lemons</h1>
 <a id="buy" href="/buy?coupon=Lemon" aria-label="Buy Lemons" class="cta big">Buy Lemons Now</a></section>
 <form id="f"><input name="lemon_name" id="who"><button id="send" type="submit">Send Lemons</button></form>`;
-  const settings: BehaviorSettingsPatch = { privacy_mode: 'strict', autocapture_clicks: true, autocapture_forms: true, autocapture_sections: true, autocapture_hover_intent: true, autocapture_scroll: true };
+  const settings: BehaviorSettingsPatch = {
+    privacy_mode: 'strict',
+    autocapture_clicks: true,
+    autocapture_forms: true,
+    autocapture_sections: true,
+    autocapture_hover_intent: true,
+    autocapture_scroll: true,
+  };
   const { site, tab } = await visit(t, settings, { title: 'Secret Lemons Title', body });
   await tab.page.evaluate(`document.querySelector('#buy').addEventListener('click', (e) => e.preventDefault())`);
   await tab.page.hover('#buy');
@@ -325,13 +357,21 @@ t.test('strict mode sends no text', { timeout: TEST_TIMEOUT_MS }, async (t) => {
   t.same(props(named(events, 'pp.page_view')[0]), { navigation: 'load' }, 'no title');
   for (const e of events) {
     for (const el of elements(e)) {
-      t.same(Object.keys(el).filter((k) => !['tag', 'id', 'classes', 'nth_child'].includes(k)), [], `${e.event}: only tag, id, classes, nth_child`);
+      t.same(
+        Object.keys(el).filter((k) => !['tag', 'id', 'classes', 'nth_child'].includes(k)),
+        [],
+        `${e.event}: only tag, id, classes, nth_child`,
+      );
     }
   }
   t.match(elements(named(events, 'pp.click')[0])[0], { tag: 'a', id: 'buy', classes: ['cta', 'big'] });
   t.notOk(String(props(named(events, 'pp.section_view')[0]).section).includes('Pricing'), 'sections named by selector, not label');
   t.match(props(named(events, 'pp.section_view')[0]).section, /^body > section:nth-child\(\d+\)$/, 'a walk that reaches <body> ends with a body step');
-  t.same(props(named(events, 'pp.form_submit')[0]).fields.map((f: Record<string, unknown>) => f.field), ['input#who'], 'fields by id');
+  t.same(
+    props(named(events, 'pp.form_submit')[0]).fields.map((f: Record<string, unknown>) => f.field),
+    ['input#who'],
+    'fields by id',
+  );
   t.same(props(named(events, 'pp.form_submit')[0]).blank_fields, [], 'the one field was filled');
   const stored = await site.everythingStored();
   t.notOk(/Lemon|Zebra/.test(stored), 'no text of the page, no value, no title, no label is stored');
@@ -349,7 +389,11 @@ t.test('the public configuration gates autocapture: clicks off, no pp.click', { 
   const events = await site.waitForEvents('the form start and the marker', (es) => named(es, 'marker').length === 1);
   t.equal(named(events, 'pp.form_start').length, 1, 'an enabled kind is captured');
   for (const name of ['pp.click', 'pp.rage_click', 'pp.dead_click']) t.same(named(events, name), [], `no ${name}`);
-  t.same((await tab.sent(`${server.url}${VERSIONED}/`)).map((r) => r.url), [`${server.url}${VERSIONED}/tracker.js`], 'no module downloaded');
+  t.same(
+    (await tab.sent(`${server.url}${VERSIONED}/`)).map((r) => r.url),
+    [`${server.url}${VERSIONED}/tracker.js`],
+    'no module downloaded',
+  );
 });
 
 t.test('a beacon on page hide delivers what was waiting', { timeout: TEST_TIMEOUT_MS }, async (t) => {
@@ -379,7 +423,10 @@ t.test('a beacon on page hide delivers what was waiting', { timeout: TEST_TIMEOU
   t.equal(beacons.length, 1, 'one text/plain request at page hide');
   t.equal(beacons[0]?.headers['x-pp-tracker'], undefined, 'without the header a beacon cannot carry');
   t.equal(beacons[0]?.status, 202);
-  t.ok(fromPage.some((r) => r.headers['x-pp-tracker'] === `${TRACKER_NAME}/${TRACKER_VERSION}`), 'the load page view went by fetch');
+  t.ok(
+    fromPage.some((r) => r.headers['x-pp-tracker'] === `${TRACKER_NAME}/${TRACKER_VERSION}`),
+    'the load page view went by fetch',
+  );
 });
 
 t.test('identify merges the anonymous actor: earlier events resolve to the user', { timeout: TEST_TIMEOUT_MS }, async (t) => {
@@ -423,11 +470,21 @@ t.test('replay chunks arrive when recordings are enabled, inputs masked', { time
 
   const [view] = await site.waitForEvents('the page view', (es) => named(es, 'pp.page_view').length === 1);
   const sessionId = view!.session_id as string;
-  const chunks = await eventually('a replay chunk', () => readReplayChunks(server.running.services, site.tenant.project.id, sessionId), (cs) => cs.length >= 1);
+  const chunks = await eventually(
+    'a replay chunk',
+    () => readReplayChunks(server.running.services, site.tenant.project.id, sessionId),
+    (cs) => cs.length >= 1,
+  );
   t.equal(chunks[0]!.seq, 0);
   const recorded = chunks.flatMap((c) => c.events) as Array<{ type: number }>;
-  t.ok(recorded.some((e) => e.type === 4), 'a meta event');
-  t.ok(recorded.some((e) => e.type === 2), 'a full snapshot');
+  t.ok(
+    recorded.some((e) => e.type === 4),
+    'a meta event',
+  );
+  t.ok(
+    recorded.some((e) => e.type === 2),
+    'a full snapshot',
+  );
   const text = JSON.stringify(recorded);
   t.ok(text.includes('Recorded page'), 'standard mode records the page text');
   t.notOk(text.includes('Zebra'), 'the typed value is masked');

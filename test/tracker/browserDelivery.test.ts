@@ -96,7 +96,10 @@ t.test('/v1/t.js runs without integrity and finds its modules at the versioned p
   await tab.page.evaluate(THROW('short-url-boom'));
   const events = await site.waitForEvents('pp.js_error', (es) => named(es, 'pp.js_error').length === 1 && named(es, 'pp.page_view').length === 1);
   t.match(props(named(events, 'pp.js_error')[0]), { kind: 'error', message: /short-url-boom/ });
-  t.notOk((await tab.sent(`${server.url}/v1/sdk/browser/`)).some((r) => !r.url.startsWith(`${server.url}${VERSIONED}/`)), 'nothing from another version');
+  t.notOk(
+    (await tab.sent(`${server.url}/v1/sdk/browser/`)).some((r) => !r.url.startsWith(`${server.url}${VERSIONED}/`)),
+    'nothing from another version',
+  );
 });
 
 t.test('a self-hosted copy in the versioned layout loads its modules from beside the core', { timeout: TEST_TIMEOUT_MS }, async (t) => {
@@ -111,7 +114,10 @@ t.test('a self-hosted copy in the versioned layout loads its modules from beside
   t.equal(await tab.scriptOutcome(cdn.url(`/assets/sdk/browser/${TRACKER_VERSION}/diagnostics.js`)), 'load');
   await tab.page.evaluate(THROW('beside-boom'));
   await site.waitForEvents('pp.js_error', (es) => named(es, 'pp.js_error').length === 1);
-  t.notOk(cdn.requests.slice(firstRequest).some((r) => r.path === `${VERSIONED}/diagnostics.js`), 'not from the domain root');
+  t.notOk(
+    cdn.requests.slice(firstRequest).some((r) => r.path === `${VERSIONED}/diagnostics.js`),
+    'not from the domain root',
+  );
 });
 
 t.test('a renamed core finds its modules at the domain root of its origin', { timeout: TEST_TIMEOUT_MS }, async (t) => {
@@ -130,7 +136,10 @@ t.test('a renamed core finds its modules at the domain root of its origin', { ti
   await tab.page.evaluate(THROW('renamed-boom'));
   const events = await site.waitForEvents('pp.js_error', (es) => named(es, 'pp.js_error').length === 1 && named(es, 'pp.page_view').length === 1);
   t.match(props(named(events, 'pp.js_error')[0]), { message: /renamed-boom/ });
-  t.notOk(cdn.requests.slice(firstRequest).some((r) => r.path.startsWith('/js/') && r.path !== '/js/analytics.js'), 'nothing looked for beside the renamed core');
+  t.notOk(
+    cdn.requests.slice(firstRequest).some((r) => r.path.startsWith('/js/') && r.path !== '/js/analytics.js'),
+    'nothing looked for beside the renamed core',
+  );
   t.equal((await tab.sent(server.url)).filter((r) => r.url.includes('/sdk/browser/')).length, 0, 'nothing fetched from the pp host');
 });
 
@@ -156,7 +165,12 @@ async function withoutDiagnostics(t: Test, name: string, alter: (name: string) =
 
   // Requests leave in order, so once the last event is stored an earlier js_error would be too.
   const events = await site.waitForEvents('page views, the click and the manual event', (es) => named(es, 'still_here').length === 1);
-  t.same(named(events, 'pp.page_view').map((e) => props(e).navigation).sort(), ['load', 'spa']);
+  t.same(
+    named(events, 'pp.page_view')
+      .map((e) => props(e).navigation)
+      .sort(),
+    ['load', 'spa'],
+  );
   t.equal(named(events, 'pp.click').length, 1, 'autocapture works');
   t.equal(elements(named(events, 'pp.click')[0])[0]?.id, 'go');
   t.same(named(events, 'pp.js_error'), [], 'the module did not run');
@@ -191,7 +205,10 @@ t.test('a tampered module fails SRI and does not run; the rest goes on', { timeo
     'error',
     'module diagnostics failed to load',
   );
-  t.ok(cdn.requests.some((r) => r.path === `/tampered/sdk/browser/${TRACKER_VERSION}/diagnostics.js`), 'the file was served');
+  t.ok(
+    cdn.requests.some((r) => r.path === `/tampered/sdk/browser/${TRACKER_VERSION}/diagnostics.js`),
+    'the file was served',
+  );
   t.ok(await tab.consoleLine(`Failed to find a valid digest in the 'integrity' attribute`), 'the browser refused it for its integrity');
   t.equal(await tab.page.evaluate('window.__ppTampered'), undefined, 'no line of the tampered file ran');
 });

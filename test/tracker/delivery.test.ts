@@ -5,7 +5,7 @@ import t from 'tap';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { packageRoot } from '../../server/packageRoot.js';
+import { packageRoot } from '../../server/ground/packageRoot.js';
 import { startTestServer } from '../support/testServer.js';
 
 const VERSION = '0.6.5';

@@ -32,7 +32,10 @@ t.test('posthog-node: capture, identify and alias, then a funnel', async (t) => 
 
   const events = await site.waitForEvents('the three events', (e) => e.length === 3);
   t.same(events.map((e) => e.event).sort(), ['purchase', 'purchase', 'signup']);
-  t.ok(events.every((e) => e.sdk_name === 'posthog-node' && e.source === 'server'), 'from posthog-node, a server client');
+  t.ok(
+    events.every((e) => e.sdk_name === 'posthog-node' && e.source === 'server'),
+    'from posthog-node, a server client',
+  );
   t.equal(await resolveActor(server.running.services, site.tenant.project.id, 'crm-77'), 'node-user-1', 'the alias joined the person');
   const token = await accessTokenFor(server, site.tenant.owner, site.tenant.org);
   const funnel = await server.request('POST', `/api/v1/projects/${site.tenant.project.id}/queries/funnel`, {
@@ -40,7 +43,11 @@ t.test('posthog-node: capture, identify and alias, then a funnel', async (t) => 
     body: { steps: [{ event: 'signup' }, { event: 'purchase' }], date_from: today, date_to: today },
   });
   t.equal(funnel.status, 200, funnel.text);
-  t.same(funnel.body.steps.map((s: { count: number }) => s.count), [1, 1], 'one person through both steps');
+  t.same(
+    funnel.body.steps.map((s: { count: number }) => s.count),
+    [1, 1],
+    'one person through both steps',
+  );
 });
 
 t.test('posthog-js in chromium: page view, a click, identify', async (t) => {
@@ -69,8 +76,16 @@ t.test('posthog-js in chromium: page view, a click, identify', async (t) => {
   t.match(click.elements, /"tag":"button"/, 'the clicked element');
   t.match(click.elements, /"id":"buy"/);
   await tab.page.evaluate(`posthog.identify('js-user-1', { plan: 'team' })`);
-  await eventually('the device joined the user', () => resolveActor(server.running.services, site.tenant.project.id, view.anonymous_id), (a) => a === 'js-user-1');
+  await eventually(
+    'the device joined the user',
+    () => resolveActor(server.running.services, site.tenant.project.id, view.anonymous_id),
+    (a) => a === 'js-user-1',
+  );
   t.pass('identify merged the anonymous device into the user');
   // No refused request, blocked read or complaint of the client on the page's console.
-  t.same(tab.console.filter((l) => /Failed to load|CORS|error|PostHog/i.test(l)), [], 'the console is quiet');
+  t.same(
+    tab.console.filter((l) => /Failed to load|CORS|error|PostHog/i.test(l)),
+    [],
+    'the console is quiet',
+  );
 });

@@ -65,7 +65,7 @@ t.test('every released file keeps its pinned integrity, and every released folde
   }
 });
 
-t.test('each released version is served byte for byte with the current version\'s headers', async (t) => {
+t.test("each released version is served byte for byte with the current version's headers", async (t) => {
   const server = await startTestServer(t);
   const current = await fetchBytes(`${server.url}/v1/sdk/browser/${TRACKER_VERSION}/tracker.js`);
   t.equal(current.status, 200, 'the current version is served');
@@ -102,7 +102,10 @@ t.test('the current build equals the released folder of the same version', async
 t.test('a version found both released and built is served from the released folder', async (t) => {
   const releasedDir = path.join(work, 'precedence', 'released');
   const distDir = path.join(work, 'precedence', 'dist');
-  for (const [dir, body] of [[releasedDir, 'released'], [distDir, 'rebuilt']] as const) {
+  for (const [dir, body] of [
+    [releasedDir, 'released'],
+    [distDir, 'rebuilt'],
+  ] as const) {
     mkdirSync(path.join(dir, '9.9.9'), { recursive: true });
     writeFileSync(path.join(dir, '9.9.9', 'tracker.js'), body);
   }
@@ -124,7 +127,10 @@ t.test('--release copies a new version and refuses one released with other bytes
   t.pass('releasing the same bytes again is allowed');
 
   writeFileSync(path.join(copied, 'picker.js'), 'changed');
-  const err = await run(process.execPath, args, { cwd: REPO_ROOT }).then(() => undefined, (e: { code: number; stderr: string }) => e);
+  const err = await run(process.execPath, args, { cwd: REPO_ROOT }).then(
+    () => undefined,
+    (e: { code: number; stderr: string }) => e,
+  );
   t.equal(err?.code, 1, 'the build fails');
   t.match(err?.stderr, `tracker ${TRACKER_VERSION} is already released with other bytes (picker.js): raise the version in sdk/browser/version.ts`);
   t.equal(readFileSync(path.join(copied, 'picker.js'), 'utf8'), 'changed', 'the released folder is left alone');

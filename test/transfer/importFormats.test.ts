@@ -49,8 +49,17 @@ t.test('imports', async (t) => {
   t.test("PostHog's batch export, JSON lines then CSV", async (t) => {
     const jsonl = [
       // A browser page view: $device_id is the anonymous id; the URL keeps only campaign parameters.
-      JSON.stringify({ uuid: U(1), event: '$pageview', distinct_id: 'anon-1', team_id: 2, timestamp: '2024-01-15 10:23:45.123000', created_at: '2024-01-15 10:23:46.000000', elements_chain: '', person_id: 'p-1',
-        properties: { $current_url: 'https://shop.example/p?utm_source=news&secret=1', $device_id: 'anon-1', title: 'Café ☕' } }),
+      JSON.stringify({
+        uuid: U(1),
+        event: '$pageview',
+        distinct_id: 'anon-1',
+        team_id: 2,
+        timestamp: '2024-01-15 10:23:45.123000',
+        created_at: '2024-01-15 10:23:46.000000',
+        elements_chain: '',
+        person_id: 'p-1',
+        properties: { $current_url: 'https://shop.example/p?utm_source=news&secret=1', $device_id: 'anon-1', title: 'Café ☕' },
+      }),
       // Properties as JSON text, the user id a number, revenue a numeric string.
       JSON.stringify({ uuid: U(2), event: 'purchase', distinct_id: 42, timestamp: '2024-01-15T10:30:00Z', properties: JSON.stringify({ revenue: '12.50', $device_id: 'anon-1' }) }),
       '{"uuid": "not json',
@@ -73,7 +82,17 @@ t.test('imports', async (t) => {
     ]);
     const rows = await eventsOf(server, project.id);
     t.match(rows, [
-      { uuid: U(1), event: 'pp.page_view', ts: '2024-01-15T10:23:45.123Z', distinct_id: 'anon-1', anonymous_id: 'anon-1', user_id: null, source: 'import', url: 'https://shop.example/p?utm_source=news', path: '/p' },
+      {
+        uuid: U(1),
+        event: 'pp.page_view',
+        ts: '2024-01-15T10:23:45.123Z',
+        distinct_id: 'anon-1',
+        anonymous_id: 'anon-1',
+        user_id: null,
+        source: 'import',
+        url: 'https://shop.example/p?utm_source=news',
+        path: '/p',
+      },
       { uuid: U(2), event: 'purchase', ts: '2024-01-15T10:30:00.000Z', distinct_id: '42', anonymous_id: 'anon-1', user_id: '42', revenue: 12.5 },
       { event: 'signup', ts: '2024-01-16T07:59:00.000Z', distinct_id: 'user-7', props: '{"plan":"pro"}' },
     ]);
@@ -81,7 +100,10 @@ t.test('imports', async (t) => {
     t.same(JSON.parse(rows[0]!.props), { title: 'Café ☕', $utm_source: 'news', $channel: 'referral' });
     // The $identify and the device seen with the user both link.
     const links = await readTable(server, 'SELECT distinct_id, actor_id FROM identity_links WHERE project_id = $1 ORDER BY distinct_id', [project.id]);
-    t.same(links, [{ distinct_id: 'anon-1', actor_id: '42' }, { distinct_id: 'anon-9', actor_id: 'user-9' }]);
+    t.same(links, [
+      { distinct_id: 'anon-1', actor_id: '42' },
+      { distinct_id: 'anon-9', actor_id: 'user-9' },
+    ]);
 
     const csv = [
       'uuid,event,properties,distinct_id,timestamp,properties.comment',
@@ -105,7 +127,10 @@ t.test('imports', async (t) => {
     t.match(again, { state: 'succeeded', stored: 0, duplicates: 4, rejected: 2 });
     t.equal((await eventsOf(server, project.id)).length, 5);
     const list = await server.request('GET', importsPath(project.id), { token });
-    t.same(list.body.items.map((j: any) => j.id), [again.id, second.id, done.id]);
+    t.same(
+      list.body.items.map((j: any) => j.id),
+      [again.id, second.id, done.id],
+    );
   });
 
   t.test("Amplitude's export: a zip of gzipped JSON lines", async (t) => {
@@ -113,9 +138,28 @@ t.test('imports', async (t) => {
     const ownerToken = await accessTokenFor(server, target.owner, target.org);
     const line = (o: object) => JSON.stringify(o);
     const hour10 = [
-      line({ event_type: 'Song Played', user_id: 'u1', device_id: 'd1', event_time: '2024-01-15 10:00:00.000000', event_properties: { title: 'Ünïcödé, "live"', duration: '215' },
-        user_properties: { plan: 'free' }, insert_id: 'ins-1', uuid: U(11), session_id: 1705312800000, platform: 'Web', country: 'Germany', amplitude_id: 987 }),
-      line({ event_type: '[Amplitude] Page Viewed', device_id: 'd2', event_time: '2024-01-15 10:05:00.000000', event_properties: { '[Amplitude] Page URL': 'https://shop.example/pricing' }, insert_id: 'ins-2', session_id: -1 }),
+      line({
+        event_type: 'Song Played',
+        user_id: 'u1',
+        device_id: 'd1',
+        event_time: '2024-01-15 10:00:00.000000',
+        event_properties: { title: 'Ünïcödé, "live"', duration: '215' },
+        user_properties: { plan: 'free' },
+        insert_id: 'ins-1',
+        uuid: U(11),
+        session_id: 1705312800000,
+        platform: 'Web',
+        country: 'Germany',
+        amplitude_id: 987,
+      }),
+      line({
+        event_type: '[Amplitude] Page Viewed',
+        device_id: 'd2',
+        event_time: '2024-01-15 10:05:00.000000',
+        event_properties: { '[Amplitude] Page URL': 'https://shop.example/pricing' },
+        insert_id: 'ins-2',
+        session_id: -1,
+      }),
       line({ user_id: 'u1', event_time: '2024-01-15 10:06:00.000000', insert_id: 'ins-3' }),
     ].join('\n');
     const hour11 = [
@@ -192,10 +236,9 @@ t.test('imports', async (t) => {
       { event: 'order', ts: '2024-03-01T10:00:00.000Z', user_id: 'bob' },
       { event: 'order', user_id: 'dave' },
     ]);
-    t.same(rows.map((r) => JSON.parse(r.props)), [
-      { amount: '1,5', note: 'plain', Browser: 'Firefox' },
-      { amount: '20', note: 'two\nlines, "quoted"', Browser: 'Chrome' },
-      { amount: '7.25' },
-    ]);
+    t.same(
+      rows.map((r) => JSON.parse(r.props)),
+      [{ amount: '1,5', note: 'plain', Browser: 'Firefox' }, { amount: '20', note: 'two\nlines, "quoted"', Browser: 'Chrome' }, { amount: '7.25' }],
+    );
   });
 });

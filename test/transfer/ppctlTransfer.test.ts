@@ -42,10 +42,16 @@ t.test('ppctl import and export', async (t) => {
   t.test('through the socket of a running server', async (t) => {
     const res = await runPpctl(['import', small, '--data-dir', dataDir, '--project', String(project.id), '--json']);
     t.equal(res.code, 0, res.stderr);
-    const lines = res.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = res.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const last = lines.at(-1);
     t.match(last, { state: 'succeeded', format: 'posthog', stored: 1, rejected: 1, rejections: [{ file: 'small.jsonl', line: 2, reason: 'the line is not valid JSON' }] });
-    t.ok(lines.slice(0, -1).every((l) => typeof l.events_per_second === 'number' && 'eta_seconds' in l), 'progress lines carry the rate and ETA');
+    t.ok(
+      lines.slice(0, -1).every((l) => typeof l.events_per_second === 'number' && 'eta_seconds' in l),
+      'progress lines carry the rate and ETA',
+    );
     const text = await runPpctl(['import', small, '--data-dir', dataDir, '--project', String(project.id)]);
     t.match(text.stdout, /import \d+ succeeded: 0 stored, 1 duplicates skipped, 1 refused of 2 records\n {2}small.jsonl line 2: the line is not valid JSON/);
     const missing = await runPpctl(['import', path.join(dataDir, 'nope.csv'), '--data-dir', dataDir, '--project', String(project.id)]);
@@ -91,7 +97,12 @@ t.test('ppctl import and export', async (t) => {
     t.equal(exported.code, 0, exported.stderr);
     t.match(JSON.parse(exported.stdout), { state: 'succeeded', events: EVENTS + 1, output: out });
     const text = await readFile(out, 'utf8');
-    const uuids = new Set(text.trim().split('\n').map((l) => (JSON.parse(l) as { uuid: string }).uuid));
+    const uuids = new Set(
+      text
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { uuid: string }).uuid),
+    );
     t.equal(uuids.size, EVENTS + 1, 'every event once');
     const restarted = await startTestServer(t, { dataDir });
     t.equal(await countRows(restarted, 'events', project.id), EVENTS + 1);

@@ -29,7 +29,10 @@ async function imported(server: TestServer, token: string, projectId: number, fi
 }
 
 const dailyEvents = async (server: TestServer, token: string, projectId: number) => {
-  const res = await server.request('POST', `/api/v1/projects/${projectId}/queries/segmentation`, { token, body: { metric: 'events', event: 'any', interval: 'day', date_from: '2026-10-01', date_to: '2026-10-03' } });
+  const res = await server.request('POST', `/api/v1/projects/${projectId}/queries/segmentation`, {
+    token,
+    body: { metric: 'events', event: 'any', interval: 'day', date_from: '2026-10-01', date_to: '2026-10-03' },
+  });
   return (res.body.series[0].points as Array<{ bucket: string; value: number }>).map((p) => [p.bucket, p.value]);
 };
 
@@ -47,9 +50,20 @@ t.test('export and round trip', async (t) => {
     { event: 'refund', user_id: 'u1', ts: '2026-10-03T10:00:00Z', props: { revenue: -5 }, url: 'https://shop.example/orders/7?utm_campaign=x' },
   ]);
   t.equal(sent.status, 202);
-  const clicks = await ingestEvents(server, browser, [
-    { event: 'pp.click', anonymous_id: 'a9', ts: '2026-10-02T09:00:00Z', url: 'https://example.com/pricing', elements: [{ tag: 'button', id: 'buy', classes: ['btn', 'primary'], text: 'Buy', attributes: { 'data-plan': 'pro' } }] },
-  ], { headers: { origin: 'https://example.com' } });
+  const clicks = await ingestEvents(
+    server,
+    browser,
+    [
+      {
+        event: 'pp.click',
+        anonymous_id: 'a9',
+        ts: '2026-10-02T09:00:00Z',
+        url: 'https://example.com/pricing',
+        elements: [{ tag: 'button', id: 'buy', classes: ['btn', 'primary'], text: 'Buy', attributes: { 'data-plan': 'pro' } }],
+      },
+    ],
+    { headers: { origin: 'https://example.com' } },
+  );
   t.equal(clicks.status, 202);
 
   t.test('who may export, and bad requests', async (t) => {
@@ -66,9 +80,37 @@ t.test('export and round trip', async (t) => {
   t.test('NDJSON holds every stored field, and imports back unchanged', async (t) => {
     const { job, file } = await exported(server, token, project.id);
     t.equal(job.events, 5);
-    const lines = file.toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = file
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     t.equal(lines.length, 5);
-    t.same(Object.keys(lines[0]), ['uuid', 'ts', 'received_at', 'event', 'distinct_id', 'anonymous_id', 'user_id', 'session_id', 'source', 'sdk_name', 'sdk_version', 'key_id', 'release', 'url', 'path', 'referrer', 'props', 'revenue', 'elements', 'invalid', 'invalid_reasons', 'rule_id', 'source_uuid']);
+    t.same(Object.keys(lines[0]), [
+      'uuid',
+      'ts',
+      'received_at',
+      'event',
+      'distinct_id',
+      'anonymous_id',
+      'user_id',
+      'session_id',
+      'source',
+      'sdk_name',
+      'sdk_version',
+      'key_id',
+      'release',
+      'url',
+      'path',
+      'referrer',
+      'props',
+      'revenue',
+      'elements',
+      'invalid',
+      'invalid_reasons',
+      'rule_id',
+      'source_uuid',
+    ]);
     const lots = lines.find((l) => l.props?.revenue === 'lots');
     t.match(lots, { invalid: true, invalid_reasons: ['revenue_not_numeric'], revenue: null, source: 'server', key_id: key.prefix });
 
@@ -86,17 +128,29 @@ t.test('export and round trip', async (t) => {
     t.match(result, { stored: 5, duplicates: 0, rejected: 0 });
     t.equal((await exported(server, token, copy.id)).file.toString('utf8'), file.toString('utf8'), 'the copy exports the same bytes');
     const columns = 'uuid, event, ts, received_at, el_tags, el_ids, el_classes, el_attrs, el_text, distinct_key';
-    t.same(await readTable(server, `SELECT ${columns} FROM events WHERE project_id = $1 ORDER BY rowid`, [copy.id]), await readTable(server, `SELECT ${columns} FROM events WHERE project_id = $1 ORDER BY rowid`, [project.id]), 'derived columns too');
+    t.same(
+      await readTable(server, `SELECT ${columns} FROM events WHERE project_id = $1 ORDER BY rowid`, [copy.id]),
+      await readTable(server, `SELECT ${columns} FROM events WHERE project_id = $1 ORDER BY rowid`, [project.id]),
+      'derived columns too',
+    );
     // Queries answer the imported history, before and after the rollups fold it.
     t.same(await dailyEvents(server, token, copy.id), await dailyEvents(server, token, project.id));
     await actorDayFolder(services).catchUp();
-    t.same(await dailyEvents(server, token, copy.id), [['2026-10-01', 1], ['2026-10-02', 3], ['2026-10-03', 1]]);
+    t.same(await dailyEvents(server, token, copy.id), [
+      ['2026-10-01', 1],
+      ['2026-10-02', 3],
+      ['2026-10-03', 1],
+    ]);
     t.same(await dailyEvents(server, token, copy.id), await dailyEvents(server, token, project.id));
 
     // A cached answer is dropped when an import adds to the days it covers.
     const extra = Buffer.from(JSON.stringify({ event: 'late', user_id: 'u7', ts: '2026-10-02T12:00:00Z' }) + '\n');
     await imported(server, token, copy.id, extra, 'ndjson');
-    t.same(await dailyEvents(server, token, copy.id), [['2026-10-01', 1], ['2026-10-02', 4], ['2026-10-03', 1]]);
+    t.same(await dailyEvents(server, token, copy.id), [
+      ['2026-10-01', 1],
+      ['2026-10-02', 4],
+      ['2026-10-03', 1],
+    ]);
 
     // The link expires an hour after it was given.
     server.clock.advance(61 * 60_000);
@@ -111,7 +165,10 @@ t.test('export and round trip', async (t) => {
     const { file: ndjson } = await exported(server, token, project.id);
     const { file: csv } = await exported(server, token, project.id, { format: 'csv' });
     const header = csv.toString('utf8').split('\n', 1)[0];
-    t.equal(header, 'uuid,ts,received_at,event,distinct_id,anonymous_id,user_id,session_id,source,sdk_name,sdk_version,key_id,release,url,path,referrer,props,revenue,elements,invalid,invalid_reasons,rule_id,source_uuid');
+    t.equal(
+      header,
+      'uuid,ts,received_at,event,distinct_id,anonymous_id,user_id,session_id,source,sdk_name,sdk_version,key_id,release,url,path,referrer,props,revenue,elements,invalid,invalid_reasons,rule_id,source_uuid',
+    );
     const copy = createProject(services.meta, { orgId: org.id, name: 'CSV copy', timezone: 'Europe/Berlin' }, services.clock.now());
     t.match(await imported(server, token, copy.id, csv, 'csv'), { stored: 5, rejected: 0 });
     t.equal((await exported(server, token, copy.id)).file.toString('utf8'), ndjson.toString('utf8'));
@@ -119,7 +176,15 @@ t.test('export and round trip', async (t) => {
     // Local days of Berlin: 2026-10-01T22:30Z is already the 2nd there.
     const { job: ranged, file: part } = await exported(server, token, project.id, { from: '2026-10-02', to: '2026-10-02' });
     t.equal(ranged.events, 3);
-    t.same(part.toString('utf8').trim().split('\n').map((l) => JSON.parse(l).event).sort(), ['pp.click', 'purchase', 'purchase']);
+    t.same(
+      part
+        .toString('utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).event)
+        .sort(),
+      ['pp.click', 'purchase', 'purchase'],
+    );
 
     const { job: parquet, file: pq } = await exported(server, token, project.id, { format: 'parquet' });
     t.equal(parquet.events, 5);

@@ -31,7 +31,11 @@ t.test('transfer files are swept once past keeping, and the records say so', asy
   const sweep = async () => {
     queueTransferSweep(services);
     const { id } = services.meta.prepare('SELECT max(id) AS id FROM jobs WHERE kind = ?').get(TRANSFER_SWEEP) as { id: number };
-    const job = await eventually('the sweep', async () => getJob(services.meta, id)!, (j) => j.state === 'succeeded' || j.state === 'failed');
+    const job = await eventually(
+      'the sweep',
+      async () => getJob(services.meta, id)!,
+      (j) => j.state === 'succeeded' || j.state === 'failed',
+    );
     t.equal(job.state, 'succeeded', job.error ?? '');
     return job.result;
   };
@@ -75,7 +79,7 @@ t.test('transfer files are swept once past keeping, and the records say so', asy
   writeFileSync(path.join(uploadsDir, stray), 'left by a stop between the upload and its import');
   t.equal(files(uploadsDir).length, 4, 'the cancelled and failed uploads and the stray one wait on disk');
 
-  await t.test('six days on: the ended imports\' uploads and the day-old stray go; the export stays', async (t) => {
+  await t.test("six days on: the ended imports' uploads and the day-old stray go; the export stays", async (t) => {
     server.clock.advance(6 * DAY);
     token = await accessTokenFor(server, owner, org);
     const fresh = `upload-${server.clock.now().getTime()}-0b0b0b0b0b0b`;
@@ -114,7 +118,13 @@ t.test('transfer files are swept once past keeping, and the records say so', asy
     t.same(files(uploadsDir), []);
     t.match(await readExport(first.id), { state: 'expired', file_removed_at: server.clock.now().toISOString() });
     const listed = (await server.request('GET', exportsPath(project.id), { token })).body.items;
-    t.same(listed.map((e: { id: number; state: string }) => [e.id, e.state]), [[second.id, 'succeeded'], [first.id, 'expired']]);
+    t.same(
+      listed.map((e: { id: number; state: string }) => [e.id, e.state]),
+      [
+        [second.id, 'succeeded'],
+        [first.id, 'expired'],
+      ],
+    );
     const live = await readExport(second.id);
     t.equal((await fetch(server.url + live.download_url)).status, 200, 'the newer export downloads');
   });

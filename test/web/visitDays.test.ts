@@ -40,7 +40,10 @@ t.test('a visit across local midnight counts once, on the day it began', async (
   ]);
   const b = await folded(t, p, '2026-05-04', '2026-05-05');
   t.strictSame(b.totals, { visitors: 1, visits: 2, page_views: 3, views_per_visit: 1.5, bounce_rate: 0.5, visit_duration: 2400 / 2 }); // 21:50 to 22:30, and a bounce
-  t.strictSame(b.series.map((s: { visits: number }) => s.visits), [1, 1]);
+  t.strictSame(
+    b.series.map((s: { visits: number }) => s.visits),
+    [1, 1],
+  );
   t.strictSame(b.exit_pages.map((r: { value: string }) => r.value).sort(), ['/docs', '/pricing']);
   // Only the second day: the visit's events before midnight are outside the range, as before.
   const second = await folded(t, p, '2026-05-05', '2026-05-05');
@@ -61,10 +64,16 @@ t.test('the days DST begins and ends in Europe/Berlin', async (t) => {
   ]);
   const spring = await folded(t, p, '2026-03-28', '2026-03-29');
   t.strictSame([spring.totals.visits, spring.totals.page_views], [2, 4]);
-  t.strictSame(spring.series.map((s: { visits: number }) => s.visits), [1, 1]);
+  t.strictSame(
+    spring.series.map((s: { visits: number }) => s.visits),
+    [1, 1],
+  );
   const autumn = await folded(t, p, '2026-10-25', '2026-10-26');
   t.strictSame([autumn.totals.visits, autumn.totals.page_views], [2, 4]);
-  t.strictSame(autumn.series.map((s: { visits: number }) => s.visits), [2, 0]);
+  t.strictSame(
+    autumn.series.map((s: { visits: number }) => s.visits),
+    [2, 0],
+  );
 });
 
 t.test('events arriving late for a folded day join, split and extend its visits', async (t) => {
@@ -80,7 +89,10 @@ t.test('events arriving late for a folded day join, split and extend its visits'
   t.strictSame([joined.totals.visits, joined.totals.bounce_rate, joined.totals.visit_duration], [1, 0, 3600]);
   await seedEvents(h.server, p, [view('2026-06-10T13:50:00Z', 'a', '/first')]); // before the entry page: the entry moves
   const earlier = await folded(t, p, '2026-06-10', '2026-06-10');
-  t.strictSame(earlier.entry_pages.map((r: { value: string }) => r.value), ['/first']);
+  t.strictSame(
+    earlier.entry_pages.map((r: { value: string }) => r.value),
+    ['/first'],
+  );
   // Unfolded events are read raw beside the folded runs.
   await seedEvents(h.server, p, [view('2026-06-10T16:00:00Z', 'a', '/new')]);
   const unfolded = await h.query(p, 'web', { date_from: '2026-06-10', date_to: '2026-06-10' });
@@ -89,10 +101,7 @@ t.test('events arriving late for a folded day join, split and extend its visits'
 
 t.test('two ids of one person make one visit', async (t) => {
   const p = h.project('UTC');
-  await seedEvents(h.server, p, [
-    view('2026-07-01T10:00:00Z', 'anon', '/'),
-    view('2026-07-01T10:20:00Z', 'phone', '/m'),
-  ]);
+  await seedEvents(h.server, p, [view('2026-07-01T10:00:00Z', 'anon', '/'), view('2026-07-01T10:20:00Z', 'phone', '/m')]);
   const apart = await folded(t, p, '2026-07-01', '2026-07-01');
   t.equal(apart.totals.visits, 2);
   await seedIdentity(h.server, p, 'anon', 'u1');

@@ -56,10 +56,18 @@ t.test('through ingestion', async (t) => {
   const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_2_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1';
   const send = (key: TestKey, event: unknown, headers: Record<string, string>) => ingestEvents(server, key, [event], { headers });
   // A browser's page view: its own user agent; the loopback address has no country.
-  const a = await send(browserKey, { event: 'pp.page_view', anonymous_id: 'v1', url: 'https://shop.example.com/?utm_source=news&utm_medium=email&secret=1', referrer: 'https://mail.google.com/' }, { 'user-agent': iphone, origin: 'https://shop.example.com' });
+  const a = await send(
+    browserKey,
+    { event: 'pp.page_view', anonymous_id: 'v1', url: 'https://shop.example.com/?utm_source=news&utm_medium=email&secret=1', referrer: 'https://mail.google.com/' },
+    { 'user-agent': iphone, origin: 'https://shop.example.com' },
+  );
   t.equal(a.status, 202, a.text);
   // A server forwarding its visitor: the forwarded user agent and address win; $ip is not stored.
-  const b = await send(serverKey, { event: 'signup', user_id: 'u1', url: 'https://shop.example.com/signup', props: { $user_agent: iphone, $ip: '85.214.132.117', plan: 'pro' } }, { 'user-agent': 'pp-node/1.0' });
+  const b = await send(
+    serverKey,
+    { event: 'signup', user_id: 'u1', url: 'https://shop.example.com/signup', props: { $user_agent: iphone, $ip: '85.214.132.117', plan: 'pro' } },
+    { 'user-agent': 'pp-node/1.0' },
+  );
   t.equal(b.status, 202, b.text);
   // A server key's own user agent describes the server, not a visitor: nothing derived from it.
   const c = await send(serverKey, { event: 'job_done', user_id: 'u1' }, { 'user-agent': iphone });
@@ -68,7 +76,14 @@ t.test('through ingestion', async (t) => {
   const byEvent = Object.fromEntries(rows.map((r) => [String(r.event), { url: r.url, props: r.props === null ? null : JSON.parse(String(r.props)) }]));
   t.equal(byEvent['pp.page_view']!.url, 'https://shop.example.com/?utm_source=news&utm_medium=email'); // stripped after the fields were read
   t.strictSame(byEvent['pp.page_view']!.props, {
-    $utm_source: 'news', $utm_medium: 'email', $referring_domain: 'mail.google.com', $channel: 'email', $browser: 'Safari', $browser_version: '17', $os: 'iOS', $device_type: 'mobile',
+    $utm_source: 'news',
+    $utm_medium: 'email',
+    $referring_domain: 'mail.google.com',
+    $channel: 'email',
+    $browser: 'Safari',
+    $browser_version: '17',
+    $os: 'iOS',
+    $device_type: 'mobile',
   });
   t.strictSame(byEvent.signup!.props, { $user_agent: iphone, plan: 'pro', $channel: 'direct', $browser: 'Safari', $browser_version: '17', $os: 'iOS', $device_type: 'mobile', $country: 'DE' });
   t.equal(byEvent.job_done!.props, null);
@@ -79,8 +94,16 @@ t.test('through ingestion', async (t) => {
   const list = (filters: string, extra = '') => server.request('GET', `/api/v1/projects/${tenant.project.id}/events?filters=${encodeURIComponent(filters)}${extra}`, { token });
   const de = await list(JSON.stringify([{ field: 'props.$country', op: 'eq', value: 'DE' }]));
   t.equal(de.status, 200, de.text);
-  t.strictSame(de.body.items.map((e: { event: string }) => e.event), ['signup']);
-  const mobile = await list(JSON.stringify([{ field: 'props.$device_type', op: 'eq', value: 'mobile' }, { field: 'props.$channel', op: 'in', value: ['email', 'direct'] }]));
+  t.strictSame(
+    de.body.items.map((e: { event: string }) => e.event),
+    ['signup'],
+  );
+  const mobile = await list(
+    JSON.stringify([
+      { field: 'props.$device_type', op: 'eq', value: 'mobile' },
+      { field: 'props.$channel', op: 'in', value: ['email', 'direct'] },
+    ]),
+  );
   t.strictSame(mobile.body.items.map((e: { event: string }) => e.event).sort(), ['pp.page_view', 'signup']);
   const bad = await list('{"field":"props.$country"}');
   t.equal(bad.status, 422);

@@ -36,7 +36,10 @@ const SOURCES: Client[] = [
 function visit(who: string, daysAgo: number, hour: number, client: Client, source: Record<string, string>, paths: string[]): SeedEvent[] {
   const start = Date.parse(`${daysBefore(daysAgo)}T${String(hour).padStart(2, '0')}:00:00Z`);
   return paths.map((path, i) => ({
-    event: 'pp.page_view', ts: new Date(start + i * 120_000).toISOString(), anonymous_id: who, url: `${SITE}${path}`,
+    event: 'pp.page_view',
+    ts: new Date(start + i * 120_000).toISOString(),
+    anonymous_id: who,
+    url: `${SITE}${path}`,
     props: { ...client, ...(i === 0 ? source : { $channel: 'internal', $referring_domain: 'shop.example' }) },
   }));
 }
@@ -73,11 +76,18 @@ function totalsOf(answer: any): Record<string, string> {
 }
 
 function rowsShown(p: Page, table: string): Promise<string[][]> {
-  return p.getByTestId(`web-table-${table}`).locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => (c.textContent ?? '').trim())));
+  return p
+    .getByTestId(`web-table-${table}`)
+    .locator('tbody tr')
+    .evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => (c.textContent ?? '').trim())));
 }
 
 const rowsOf = (answer: any, table: string) =>
-  answer[table].map((r: any) => [r.value === null ? '(none)' : table === 'countries' ? country.of(r.value) : r.value, formatNumber(r.visitors), formatNumber(table === 'pages' ? r.page_views : r.visits)]);
+  answer[table].map((r: any) => [
+    r.value === null ? '(none)' : table === 'countries' ? country.of(r.value) : r.value,
+    formatNumber(r.visitors),
+    formatNumber(table === 'pages' ? r.page_views : r.visits),
+  ]);
 
 const browser = await launchChromium();
 t.teardown(() => browser.close());
@@ -88,14 +98,22 @@ const { page } = tab;
 async function sameAsApi(t: Test, filters: unknown[] | undefined, what: string) {
   const answer = await askQuery(server, token, project.id, 'web', { ...RANGE, ...(filters ? { filters } : {}) });
   const expected = totalsOf(answer);
-  t.strictSame(await eventually(`${what}: the totals`, () => totalsShown(page), (shown) => JSON.stringify(shown) === JSON.stringify(expected)), expected, `${what}: every total`);
+  t.strictSame(
+    await eventually(
+      `${what}: the totals`,
+      () => totalsShown(page),
+      (shown) => JSON.stringify(shown) === JSON.stringify(expected),
+    ),
+    expected,
+    `${what}: every total`,
+  );
   for (const table of ['pages', 'entry_pages', 'channels', 'campaigns', 'countries', 'devices', 'browsers']) {
     t.strictSame(await rowsShown(page, table), rowsOf(answer, table), `${what}: ${table}`);
   }
   return answer;
 }
 
-t.test('the Web page shows the API\'s numbers, and rows filter the whole page', async (t) => {
+t.test("the Web page shows the API's numbers, and rows filter the whole page", async (t) => {
   await openFromNavigation(page, 'Web analytics');
   t.equal(new URL(page.url()).pathname, `/projects/${project.id}/web`);
   await page.getByRole('button', { name: '7 days', exact: true }).click();
@@ -114,9 +132,21 @@ t.test('the Web page shows the API\'s numbers, and rows filter the whole page', 
   await addressBuilt(page, 'both filters in the address', (q) => q.get('filter') === 'props.$country|eq|DE~props.$device_type|eq|mobile');
   const both = await sameAsApi(t, [...de, { field: 'props.$device_type', op: 'eq', value: 'mobile' }], 'Germany on mobile');
   t.ok(both.totals.visits < germany.totals.visits, 'fewer again');
-  t.strictSame(both.countries.map((r: any) => r.value), ['DE'], 'only Germany left');
+  t.strictSame(
+    both.countries.map((r: any) => r.value),
+    ['DE'],
+    'only Germany left',
+  );
 
   const live = await askQuery(server, token, project.id, 'web', { date_from: UTC_TODAY, date_to: UTC_TODAY, filters: [...de, { field: 'props.$device_type', op: 'eq', value: 'mobile' }] });
   t.equal(live.live_visitors, 1, 'one visitor in the last five minutes');
-  t.equal(await eventually('the live count', async () => page.getByTestId('web-live').textContent(), (x) => x === '1'), '1', 'the live count shown');
+  t.equal(
+    await eventually(
+      'the live count',
+      async () => page.getByTestId('web-live').textContent(),
+      (x) => x === '1',
+    ),
+    '1',
+    'the live count shown',
+  );
 });

@@ -34,21 +34,62 @@ t.test('visits, bounces, durations and tables in Europe/Berlin', async (t) => {
   t.strictSame(b.previous, { visitors: 1, visits: 1, page_views: 2, views_per_visit: 2, bounce_rate: 0, visit_duration: 60, date_from: '2026-05-01', date_to: '2026-05-03' });
   t.equal(b.change.visitors, 1); // 2 against 1
   t.equal(b.change.bounce_rate, null); // 0 before
-  t.strictSame(b.series.map((s: { bucket: string; visits: number }) => [s.bucket, s.visits]), [['2026-05-04', 2], ['2026-05-05', 0], ['2026-05-06', 1]]);
-  t.strictSame(b.entry_pages.map((r: { value: string; visits: number }) => [r.value, r.visits]), [['/', 1], ['/blog', 1], ['/docs', 1]]);
-  t.strictSame(b.exit_pages.map((r: { value: string; visits: number }) => [r.value, r.visits]), [['/pricing', 1], ['/blog', 1], ['/docs', 1]]); // ties: more page views first, then text order
+  t.strictSame(
+    b.series.map((s: { bucket: string; visits: number }) => [s.bucket, s.visits]),
+    [
+      ['2026-05-04', 2],
+      ['2026-05-05', 0],
+      ['2026-05-06', 1],
+    ],
+  );
+  t.strictSame(
+    b.entry_pages.map((r: { value: string; visits: number }) => [r.value, r.visits]),
+    [
+      ['/', 1],
+      ['/blog', 1],
+      ['/docs', 1],
+    ],
+  );
+  t.strictSame(
+    b.exit_pages.map((r: { value: string; visits: number }) => [r.value, r.visits]),
+    [
+      ['/pricing', 1],
+      ['/blog', 1],
+      ['/docs', 1],
+    ],
+  ); // ties: more page views first, then text order
   t.strictSame(b.pages[0], { value: '/', visitors: 1, visits: 1, page_views: 1 });
-  t.strictSame(b.channels.map((r: { value: string; visitors: number }) => [r.value, r.visitors]), [['organic search', 1], ['direct', 1], ['social', 1]]);
+  t.strictSame(
+    b.channels.map((r: { value: string; visitors: number }) => [r.value, r.visitors]),
+    [
+      ['organic search', 1],
+      ['direct', 1],
+      ['social', 1],
+    ],
+  );
   t.strictSame(b.countries, [
     { value: 'DE', visitors: 1, visits: 2, page_views: 3 },
     { value: 'US', visitors: 1, visits: 1, page_views: 1 },
   ]);
-  t.strictSame(b.campaigns, [{ value: 'launch', visitors: 1, visits: 1, page_views: 1 }, { value: null, visitors: 1, visits: 2, page_views: 3 }].sort((x, y) => y.visits - x.visits));
+  t.strictSame(
+    b.campaigns,
+    [
+      { value: 'launch', visitors: 1, visits: 1, page_views: 1 },
+      { value: null, visitors: 1, visits: 2, page_views: 3 },
+    ].sort((x, y) => y.visits - x.visits),
+  );
 
   // A filter keeps whole visits: a's first visit holds an event with $country DE, so its /pricing view counts too.
   const de1 = await h.query(p, 'web', { date_from: '2026-05-04', date_to: '2026-05-06', filters: [{ field: 'props.$country', op: 'eq', value: 'DE' }] });
   t.strictSame(de1.body.totals, { visitors: 1, visits: 2, page_views: 3, views_per_visit: 1.5, bounce_rate: 0.5, visit_duration: 300 });
-  const both = await h.query(p, 'web', { date_from: '2026-05-04', date_to: '2026-05-06', filters: [{ field: 'props.$country', op: 'eq', value: 'DE' }, { field: 'props.$device_type', op: 'eq', value: 'desktop' }] });
+  const both = await h.query(p, 'web', {
+    date_from: '2026-05-04',
+    date_to: '2026-05-06',
+    filters: [
+      { field: 'props.$country', op: 'eq', value: 'DE' },
+      { field: 'props.$device_type', op: 'eq', value: 'desktop' },
+    ],
+  });
   t.strictSame(both.body.totals.visits, 1); // only the first visit's entry says desktop
   const bad = await h.query(p, 'web', { date_from: '2026-05-06', date_to: '2026-05-04' });
   t.equal(bad.status, 422);
@@ -75,18 +116,20 @@ const webFilters: fc.Arbitrary<Filter[]> = fc.uniqueArray(
 
 t.test('the Web summary matches the reference implementation on random data', async (t) => {
   const scenario = scenarioArb({ ties: true, maxDays: 10 }).chain((s) =>
-    fc.array(fc.record({ view: fc.boolean(), dims: fc.array(fc.nat(3), { minLength: KEYS.length, maxLength: KEYS.length }) }), { minLength: s.events.length, maxLength: s.events.length }).map((marks) => ({
-      ...s,
-      events: s.events.map((e, i) => {
-        const m = marks[i]!;
-        const props: Record<string, unknown> = { ...e.props };
-        KEYS.forEach((k, j) => {
-          const v = VALUES[k][m.dims[j]!];
-          if (v !== undefined) props[k] = v;
-        });
-        return { ...e, event: m.view ? 'pp.page_view' : e.event, props };
-      }),
-    })),
+    fc
+      .array(fc.record({ view: fc.boolean(), dims: fc.array(fc.nat(3), { minLength: KEYS.length, maxLength: KEYS.length }) }), { minLength: s.events.length, maxLength: s.events.length })
+      .map((marks) => ({
+        ...s,
+        events: s.events.map((e, i) => {
+          const m = marks[i]!;
+          const props: Record<string, unknown> = { ...e.props };
+          KEYS.forEach((k, j) => {
+            const v = VALUES[k][m.dims[j]!];
+            if (v !== undefined) props[k] = v;
+          });
+          return { ...e, event: m.view ? 'pp.page_view' : e.event, props };
+        }),
+      })),
   );
   await fc.assert(
     fc.asyncProperty(scenario, several(fc.record({ filters: webFilters, limit: fc.constantFrom(2, 10) })), async (s, asks) => {

@@ -65,12 +65,11 @@ export function LicenseCard() {
       <div class="license-howto" data-testid="license-howto">
         <h3>How to get one</h3>
         <p>
-          Licenses are ordered from your pp vendor. If the license is to be bound to this installation, give the vendor its install id, which{' '}
-          <code>ppctl license show</code> prints on the server.
+          Licenses are ordered from your pp vendor. If the license is to be bound to this installation, give the vendor its install id, which <code>ppctl license show</code> prints on the server.
         </p>
         <p>
-          The vendor sends a license file. An operator applies it on the server with <code>ppctl license apply &lt;file&gt;</code>; the server uses it at once, without a restart. Details
-          are in docs/license.md.
+          The vendor sends a license file. An operator applies it on the server with <code>ppctl license apply &lt;file&gt;</code>; the server uses it at once, without a restart. Details are in
+          docs/license.md.
         </p>
         <p class="muted">Reports, ingestion and export never depend on the license.</p>
       </div>

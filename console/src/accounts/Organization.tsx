@@ -124,7 +124,9 @@ function MembersCard({ orgId, myRole, myId }: { orgId: number; myRole: Role; myI
                     <select
                       aria-label={`Role of ${m.email}`}
                       value={m.role}
-                      onChange={(e) => void act(() => ok(api.PATCH('/api/v1/orgs/{orgID}/members/{userID}', { ...path(m.user_id), body: { role: (e.currentTarget as HTMLSelectElement).value as Role } })))}
+                      onChange={(e) =>
+                        void act(() => ok(api.PATCH('/api/v1/orgs/{orgID}/members/{userID}', { ...path(m.user_id), body: { role: (e.currentTarget as HTMLSelectElement).value as Role } })))
+                      }
                     >
                       {ROLES.filter((r) => r !== 'owner' || myRole === 'owner').map((r) => (
                         <option value={r}>{r}</option>

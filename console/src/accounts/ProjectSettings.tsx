@@ -66,7 +66,13 @@ function GeneralCard({ project, canEdit }: { project: Schemas['Project']; canEdi
     <form class="card form-grid" onSubmit={save} noValidate aria-labelledby="general-title">
       <h2 id="general-title">General</h2>
       <Field label="Name" value={name} onValue={setName} problem={fieldProblem(error, 'name')} />
-      <Field label="Time zone" value={timezone} onValue={setTimezone} hint="IANA name such as Europe/Berlin. Daily, weekly and monthly buckets and every date in reports follow it." problem={fieldProblem(error, 'timezone')} />
+      <Field
+        label="Time zone"
+        value={timezone}
+        onValue={setTimezone}
+        hint="IANA name such as Europe/Berlin. Daily, weekly and monthly buckets and every date in reports follow it."
+        problem={fieldProblem(error, 'timezone')}
+      />
       <Select label="Currency" value={currency} onValue={setCurrency} hint="The currency of revenue amounts (props.revenue); every money figure is shown in it. Amounts are never converted.">
         {currencies.map(([code, text]) => (
           <option value={code}>{text}</option>
@@ -102,7 +108,13 @@ function DeleteCard({ projectId, name }: { projectId: number; name: string }) {
       <p>Its keys and release tokens stop working at once and its events can no longer be read.</p>
       <Field label={`Type the project name (${name}) to confirm`} value={typed} onValue={setTyped} />
       <ErrorNote error={error} />
-      <div>{typed === name && <Submit variant="danger" busy={busy}>Delete {name}</Submit>}</div>
+      <div>
+        {typed === name && (
+          <Submit variant="danger" busy={busy}>
+            Delete {name}
+          </Submit>
+        )}
+      </div>
     </form>
   );
 }

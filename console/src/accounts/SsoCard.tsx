@@ -61,7 +61,13 @@ export function SsoCard({ orgId }: { orgId: number }) {
             hint={provider ? 'Stored encrypted; leave empty to keep it.' : 'Stored encrypted; never shown again.'}
             problem={fieldProblem(error, 'client_secret')}
           />
-          <Field label="Email domains" value={form.domains} onValue={set('domains')} hint="People of these domains sign in through this provider, e.g. acme.com" problem={fieldProblem(error, 'domains')} />
+          <Field
+            label="Email domains"
+            value={form.domains}
+            onValue={set('domains')}
+            hint="People of these domains sign in through this provider, e.g. acme.com"
+            problem={fieldProblem(error, 'domains')}
+          />
           <label class="check">
             <input type="checkbox" checked={form.enabled} onChange={(e) => set('enabled')((e.currentTarget as HTMLInputElement).checked)} /> Enabled
           </label>

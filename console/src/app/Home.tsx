@@ -12,11 +12,7 @@ export function Home() {
     if (first) route(`/projects/${first.id}`, true);
   }, [first?.id]);
   if (first) return null;
-  return (
-    <Empty title="This organization has no project yet">
-      An administrator creates one under Organization; events are collected per project.
-    </Empty>
-  );
+  return <Empty title="This organization has no project yet">An administrator creates one under Organization; events are collected per project.</Empty>;
 }
 
 export function NotFound() {

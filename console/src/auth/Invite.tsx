@@ -66,7 +66,14 @@ export function Invite() {
           </>
         )}
         {step === 'mfa' && (
-          <Field label="Authentication code" autocomplete="one-time-code" required value={mfaCode} onValue={setMfaCode} hint="Your account has two-factor authentication: a code from the app or a recovery code." />
+          <Field
+            label="Authentication code"
+            autocomplete="one-time-code"
+            required
+            value={mfaCode}
+            onValue={setMfaCode}
+            hint="Your account has two-factor authentication: a code from the app or a recovery code."
+          />
         )}
         <ErrorNote error={error && !fieldProblem(error, 'password') ? error : undefined} />
         <Submit busy={busy}>{step === 'new-account' ? 'Create the account and join' : step === 'mfa' ? 'Verify and join' : 'Accept the invitation'}</Submit>
@@ -83,8 +90,8 @@ function InvitationWords({ details }: { details?: { email: string; org_name: str
   if (!details) return <p>You were invited to an organization on pp. Accept to join it.</p>;
   return (
     <p data-testid="invitation-words">
-      {details.invited_by_name ? <strong>{details.invited_by_name}</strong> : 'Someone'} invited you ({details.email}) to join <strong>{details.org_name}</strong> as{' '}
-      <strong>{details.role}</strong>. Accept to join it.
+      {details.invited_by_name ? <strong>{details.invited_by_name}</strong> : 'Someone'} invited you ({details.email}) to join <strong>{details.org_name}</strong> as <strong>{details.role}</strong>.
+      Accept to join it.
     </p>
   );
 }

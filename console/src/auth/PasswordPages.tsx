@@ -27,8 +27,8 @@ export function ForgotPassword() {
     <AuthLayout title="Reset your password">
       {options.data?.password_reset_email === false ? (
         <p class="notice" role="status">
-          This server sends no email, so it cannot mail you a reset link. Ask an administrator of pp for one: they can make it with{' '}
-          <code>ppctl admin reset-password --link</code> and your email address.
+          This server sends no email, so it cannot mail you a reset link. Ask an administrator of pp for one: they can make it with <code>ppctl admin reset-password --link</code> and your email
+          address.
         </p>
       ) : sent ? (
         <p class="notice" role="status">
@@ -95,11 +95,7 @@ export function ChangePassword({ forced }: { forced?: boolean }) {
   const fields = ['current_password', 'new_password'];
   return (
     <AuthLayout title="Set your own password">
-      {forced && (
-        <p class="notice">
-          {session.me?.user.email} signed in with a one-time password. Choose your own before you go on; other sessions of this account will be signed out.
-        </p>
-      )}
+      {forced && <p class="notice">{session.me?.user.email} signed in with a one-time password. Choose your own before you go on; other sessions of this account will be signed out.</p>}
       <form onSubmit={submit} noValidate>
         <Field label="Current password" type="password" autocomplete="current-password" required value={current} onValue={setCurrent} problem={fieldProblem(error, 'current_password')} />
         <Field label="New password" type="password" autocomplete="new-password" required value={next} onValue={setNext} hint={PASSWORD_RULE} problem={fieldProblem(error, 'new_password')} />

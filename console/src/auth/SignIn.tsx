@@ -45,9 +45,7 @@ export function SignIn() {
       {session.notice && !error && <p class="notice">{session.notice}</p>}
       <form onSubmit={submit} noValidate>
         {!mfaStep && <Field label="Email" type="email" autocomplete="username" required value={email} onValue={setEmail} problem={fieldProblem(error, 'email')} />}
-        {!mfaStep && !sso && (
-          <Field label="Password" type="password" autocomplete="current-password" required value={password} onValue={setPassword} problem={fieldProblem(error, 'password')} />
-        )}
+        {!mfaStep && !sso && <Field label="Password" type="password" autocomplete="current-password" required value={password} onValue={setPassword} problem={fieldProblem(error, 'password')} />}
         {mfaStep && (
           <Field
             label="Authentication code"

@@ -60,8 +60,7 @@ export function CollectionSettings({ projectId, canEdit }: { projectId: number; 
         <>
           <p data-testid="collection-summary">
             Page views, always: pages, paths, funnels and labeled-event rules on page views.{' '}
-            {on.length === 0 ? 'Nothing else: every autocapture kind is off.' : `Also: ${on.map((k) => k.label.toLowerCase()).join(', ')}.`} Privacy mode{' '}
-            <strong>{s.privacy_mode}</strong>
+            {on.length === 0 ? 'Nothing else: every autocapture kind is off.' : `Also: ${on.map((k) => k.label.toLowerCase()).join(', ')}.`} Privacy mode <strong>{s.privacy_mode}</strong>
             {s.privacy_mode === 'strict' ? ': no element text or titles in events, all text masked in recordings.' : ': element text and titles are kept.'}
           </p>
           <ul class="collect-kinds">
@@ -71,7 +70,12 @@ export function CollectionSettings({ projectId, canEdit }: { projectId: number; 
           </ul>
           {canEdit && (
             <div class="form-grid">
-              <Select label="Privacy mode" value={s.privacy_mode} onValue={(v) => void patch({ privacy_mode: v as Settings['privacy_mode'] }, `Privacy mode set to ${v}.`)} hint="Strict keeps element text and titles out of events and masks all text in recordings.">
+              <Select
+                label="Privacy mode"
+                value={s.privacy_mode}
+                onValue={(v) => void patch({ privacy_mode: v as Settings['privacy_mode'] }, `Privacy mode set to ${v}.`)}
+                hint="Strict keeps element text and titles out of events and masks all text in recordings."
+              >
                 <option value="strict">strict</option>
                 <option value="standard">standard</option>
               </Select>
@@ -122,7 +126,9 @@ function QueryStrings({ settings, canEdit, error, onSave }: { settings: Settings
     setNames(stored);
   }, [stored]);
   const listed = settings.url_query_allowlist.length > 0 ? ` and ${settings.url_query_allowlist.join(', ')}` : '';
-  const rule = settings.url_query_strip ? `Query strings of page and referrer URLs are stripped when events arrive, except ${CAMPAIGN}${listed}.` : 'Query strings of page and referrer URLs are stored whole.';
+  const rule = settings.url_query_strip
+    ? `Query strings of page and referrer URLs are stripped when events arrive, except ${CAMPAIGN}${listed}.`
+    : 'Query strings of page and referrer URLs are stored whole.';
   return (
     <div class="collect-query" role="group" aria-labelledby="query-title">
       <h3 id="query-title">Query strings</h3>
@@ -130,7 +136,17 @@ function QueryStrings({ settings, canEdit, error, onSave }: { settings: Settings
       {canEdit && (
         <>
           <label class="check">
-            <input type="checkbox" role="switch" checked={settings.url_query_strip === false} onChange={(e) => void onSave({ url_query_strip: !(e.currentTarget as HTMLInputElement).checked }, (e.currentTarget as HTMLInputElement).checked ? 'Full query strings are kept.' : 'Query strings are stripped.')} />
+            <input
+              type="checkbox"
+              role="switch"
+              checked={settings.url_query_strip === false}
+              onChange={(e) =>
+                void onSave(
+                  { url_query_strip: !(e.currentTarget as HTMLInputElement).checked },
+                  (e.currentTarget as HTMLInputElement).checked ? 'Full query strings are kept.' : 'Query strings are stripped.',
+                )
+              }
+            />
             <strong>Keep full query strings</strong>
           </label>
           <form
@@ -141,7 +157,13 @@ function QueryStrings({ settings, canEdit, error, onSave }: { settings: Settings
               void onSave({ url_query_allowlist: namesOf(names) }, 'Allowed parameters saved.');
             }}
           >
-            <Field label="Also keep these parameters" value={names} onValue={setNames} hint="Parameter names, separated by commas or spaces, e.g. page, q. Compared exactly, once decoded." problem={allowlistProblem(error)} />
+            <Field
+              label="Also keep these parameters"
+              value={names}
+              onValue={setNames}
+              hint="Parameter names, separated by commas or spaces, e.g. page, q. Compared exactly, once decoded."
+              problem={allowlistProblem(error)}
+            />
             <div>
               <Submit variant="secondary">Keep these parameters</Submit>
             </div>

@@ -18,7 +18,17 @@ export function ElementCells({ cells, element }: { cells: HeatCell[]; element: s
     <svg viewBox={`0 0 ${SIZE} ${SIZE}`} width={SIZE} height={SIZE} role="img" aria-label={label} class="element-cells" data-testid="element-cells">
       <rect x={0} y={0} width={SIZE} height={SIZE} fill="#f6f8fa" stroke="#8c959f" stroke-width={1} />
       {cells.map((c) => (
-        <rect class="element-cell" x={(c.x / 100) * SIZE} y={(c.y / 100) * SIZE} width={cell} height={cell} fill={DENSITY_COLORS[densityLevel(c.clicks, max) - 1]} data-x={c.x} data-y={c.y} data-clicks={c.clicks}>
+        <rect
+          class="element-cell"
+          x={(c.x / 100) * SIZE}
+          y={(c.y / 100) * SIZE}
+          width={cell}
+          height={cell}
+          fill={DENSITY_COLORS[densityLevel(c.clicks, max) - 1]}
+          data-x={c.x}
+          data-y={c.y}
+          data-clicks={c.clicks}
+        >
           <title>{`${c.x}–${c.x + STEP}% across, ${c.y}–${c.y + STEP}% down: ${clicksText(c.clicks)}`}</title>
         </rect>
       ))}

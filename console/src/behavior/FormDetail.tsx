@@ -35,8 +35,8 @@ export function FormDetail() {
             <code class="selector">{d.form}</code> on {d.url ?? 'every page'}
           </p>
           <p class="notice" role="note" data-testid="no-values-note">
-            No entered value is ever collected: the tracker records which field had focus, for how long, whether it changed, how many deletions were typed and whether it was empty at the
-            submit, never what it holds.
+            No entered value is ever collected: the tracker records which field had focus, for how long, whether it changed, how many deletions were typed and whether it was empty at the submit, never
+            what it holds.
           </p>
           {d.attempts === 0 ? (
             <Empty title={`No attempt at this form from ${d.date_from} to ${d.date_to}`}>Widen the dates or loosen the filters.</Empty>

@@ -37,8 +37,8 @@ export function FormPurge({ projectId, projectName }: { projectId: number; proje
     <section class="card danger-zone" aria-labelledby="purge-title">
       <h2 id="purge-title">Form data</h2>
       <p>
-        Deleting the project's form data removes every form start, submit and abandon it ever collected, and every figure derived from them. Form events that arrive afterwards are kept: turn
-        off form collection in the project settings first to stop them.
+        Deleting the project's form data removes every form start, submit and abandon it ever collected, and every figure derived from them. Form events that arrive afterwards are kept: turn off form
+        collection in the project settings first to stop them.
       </p>
       <ConfirmButton
         label="Delete all form data"

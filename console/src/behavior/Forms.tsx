@@ -26,7 +26,8 @@ export function Forms() {
   );
   const note = (
     <p class="result-meta">
-      Starts, submits and abandons count each visit (a session, or a person without one) once a day; starts are shown as a share of views, submits and abandons of starts. Forms report which field had focus and for how long, never what was typed.
+      Starts, submits and abandons count each visit (a session, or a person without one) once a day; starts are shown as a share of views, submits and abandons of starts. Forms report which field had
+      focus and for how long, never what was typed.
       {isAdmin && (
         <>
           {' '}

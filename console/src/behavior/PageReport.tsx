@@ -49,7 +49,11 @@ export function PageReport() {
               <Figures report={r} />
               {r.summary.rage_clicks > 0 && (
                 <p class="result-meta">
-                  <WatchLink href={recordingsHref(projectId, { url: r.url, rage_clicks: 'true' })} label="Watch recordings with rage clicks on this page" text="Watch recordings with rage clicks on this page" />
+                  <WatchLink
+                    href={recordingsHref(projectId, { url: r.url, rage_clicks: 'true' })}
+                    label="Watch recordings with rage clicks on this page"
+                    text="Watch recordings with rage clicks on this page"
+                  />
                 </p>
               )}
               <ScrollReach scroll={r.summary.scroll} />
@@ -86,9 +90,7 @@ function ScrollReach({ scroll }: { scroll: Report['summary']['scroll'] }) {
         <p class="muted">No scroll depth was measured on this page in the range.</p>
       ) : (
         <>
-          <p class="result-meta">
-            Share of the {formatNumber(scroll.measured)} measured page views that got at least this far down.
-          </p>
+          <p class="result-meta">Share of the {formatNumber(scroll.measured)} measured page views that got at least this far down.</p>
           <HorizontalBars
             testId="scroll-reach"
             title={`Scroll reach of ${formatNumber(scroll.measured)} page views: ${REACH.map((p) => `${p}% down ${formatPercent(scroll[`reach_${p}`])}`).join(', ')}`}
@@ -125,9 +127,7 @@ function Heatmap({ report, ctx }: { report: Report; ctx: ReportContext }) {
               {band.cells.length === 1 ? 'cell' : 'cells'} of {report.heatmap.x_step_percent}% of the width by {report.heatmap.y_step_px} px.
             </li>
             {band.fixed_clicks > 0 && (
-              <li data-testid="heatmap-fixed">
-                {clicksText(band.fixed_clicks)} on fixed or sticky elements, which move with the window, are not drawn; the elements table counts them.
-              </li>
+              <li data-testid="heatmap-fixed">{clicksText(band.fixed_clicks)} on fixed or sticky elements, which move with the window, are not drawn; the elements table counts them.</li>
             )}
             {band.truncated && <li>Only the {formatNumber(band.cells.length)} busiest cells are drawn.</li>}
             {unplaced > 0 && <li data-testid="heatmap-unplaced">{clicksText(unplaced)} from trackers older than 0.6.5 carry no window width and are not drawn in any band.</li>}

@@ -54,8 +54,8 @@ export function AccountBanner() {
   if (billing.access === 'trial_expired' || billing.access === 'subscription_required') {
     return (
       <Banner tone="paused">
-        <strong>{billing.access === 'trial_expired' ? 'Your trial has ended' : 'A subscription is needed'}</strong> — reports, changes and data collection are paused
-        until {admin ? 'you choose' : 'an owner or admin chooses'} a plan. {toBilling(choose)}
+        <strong>{billing.access === 'trial_expired' ? 'Your trial has ended' : 'A subscription is needed'}</strong> — reports, changes and data collection are paused until{' '}
+        {admin ? 'you choose' : 'an owner or admin chooses'} a plan. {toBilling(choose)}
       </Banner>
     );
   }

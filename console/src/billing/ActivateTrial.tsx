@@ -41,8 +41,7 @@ const retryAt = (error: unknown): number | undefined =>
   error instanceof ApiError && error.status === 429 && typeof error.details.retry_after === 'number' ? Date.now() + error.details.retry_after * 1000 : undefined;
 
 /** A 429 in words: the sign-in budgets and the SMS limits both answer it, with the seconds to wait. */
-const tooManyText = (error: unknown) =>
-  error instanceof ApiError && error.status === 429 ? `Too many attempts for now. Try again in ${Number(error.details.retry_after ?? 60)} s.` : undefined;
+const tooManyText = (error: unknown) => (error instanceof ApiError && error.status === 429 ? `Too many attempts for now. Try again in ${Number(error.details.retry_after ?? 60)} s.` : undefined);
 
 export function ActivateTrial() {
   const { me, billing } = useSession();
@@ -127,19 +126,7 @@ function Countdown({ seconds }: { seconds: number }) {
   );
 }
 
-function CodeStep({
-  sent,
-  resendAt,
-  send,
-  onOtherNumber,
-  onActivated,
-}: {
-  sent: Sent;
-  resendAt: number;
-  send(): Promise<void>;
-  onOtherNumber(): void;
-  onActivated(until: string): void;
-}) {
+function CodeStep({ sent, resendAt, send, onOtherNumber, onActivated }: { sent: Sent; resendAt: number; send(): Promise<void>; onOtherNumber(): void; onActivated(until: string): void }) {
   const [code, setCode] = useState('');
   const verify = useAction();
   const resend = useAction();
@@ -161,8 +148,7 @@ function CodeStep({
       <form class="form-grid" onSubmit={submit} noValidate aria-labelledby="code-title">
         <h2 id="code-title">Enter the code</h2>
         <p role="status">
-          We sent a six-digit code to <strong data-testid="phone-masked">{sent.phone_masked}</strong>. It works until {formatDateTime(sent.expires_at)}; only the newest code
-          works.
+          We sent a six-digit code to <strong data-testid="phone-masked">{sent.phone_masked}</strong>. It works until {formatDateTime(sent.expires_at)}; only the newest code works.
         </p>
         <CodeField value={code} onValue={setCode} error={verify.error} />
         <ErrorNote error={tooManyText(verify.error) ?? (verify.error && !fieldProblem(verify.error, 'code') ? verify.error : undefined)} />
@@ -191,8 +177,8 @@ function Activated({ until }: { until: string }) {
     <div class="card" role="status">
       <h2>Your trial has started</h2>
       <p>
-        {typeof days === 'number' ? `${dayCount(days)} of the ${planName(billing?.plan)} plan, ` : 'It runs '}until {formatDate(until)}. Everything is open: collect events, build
-        reports, invite your team.
+        {typeof days === 'number' ? `${dayCount(days)} of the ${planName(billing?.plan)} plan, ` : 'It runs '}until {formatDate(until)}. Everything is open: collect events, build reports, invite your
+        team.
       </p>
       <a class="button primary" href={projects?.[0] ? `/projects/${projects[0].id}` : '/'}>
         Go to your project

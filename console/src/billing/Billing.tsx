@@ -86,7 +86,6 @@ function StatusCard({ billing, admin }: { billing: BillingSection; admin: boolea
   );
 }
 
-
 function UsageCard({ usage, held }: { usage: UsageSection; held: boolean }) {
   const month = formatMonth(usage.month);
   const trial = usage.limit_kind === 'trial_total';
@@ -170,12 +169,7 @@ function PlansCard({ orgId, billing, admin, onFree }: { orgId: number; billing: 
               </td>
               {canChoose && (
                 <td class="actions">
-                  <PlanAction
-                    plan={p}
-                    billing={billing}
-                    busy={action.busy}
-                    onChoose={() => (p.plan === 'free' ? setConfirming(true) : p.plan && void upgrade(p.plan))}
-                  />
+                  <PlanAction plan={p} billing={billing} busy={action.busy} onChoose={() => (p.plan === 'free' ? setConfirming(true) : p.plan && void upgrade(p.plan))} />
                 </td>
               )}
             </tr>

@@ -15,7 +15,19 @@ import { useAction } from '../ui/useAction';
 import { useAsync } from '../ui/useAsync';
 import { ControlBar, DateRange, FilterEditor, filterText, filtersOf, usePropertyKeys, type FilterItem } from '../queries/controls/Controls';
 import { OverridesNote } from './OverridesNote';
-import { addTile, deleteDashboard, getDashboard, insightResult, listInsights, removeTile, tileResult, updateDashboard, updateTile, type Dashboard as DashboardShape, type DashboardPatch } from './dashboardsApi';
+import {
+  addTile,
+  deleteDashboard,
+  getDashboard,
+  insightResult,
+  listInsights,
+  removeTile,
+  tileResult,
+  updateDashboard,
+  updateTile,
+  type Dashboard as DashboardShape,
+  type DashboardPatch,
+} from './dashboardsApi';
 
 type Tile = DashboardShape['tiles'][number];
 import { Dialog, DialogActions, ManageButtons, RenameDialog, type ManageDialog } from './Dialog';
@@ -86,7 +98,15 @@ export function Dashboard() {
         />
       </div>
       {dashboard.description && <p class="result-meta">{dashboard.description}</p>}
-      <Overrides projectId={projectId} timezone={project.timezone} dashboard={dashboard} canEdit={canEdit} onChange={(body) => change(() => updateDashboard(projectId, dashboardId, body))} look={look} onLook={setLook} />
+      <Overrides
+        projectId={projectId}
+        timezone={project.timezone}
+        dashboard={dashboard}
+        canEdit={canEdit}
+        onChange={(body) => change(() => updateDashboard(projectId, dashboardId, body))}
+        look={look}
+        onLook={setLook}
+      />
       <ErrorNote error={action.error} />
       {dashboard.tiles.length === 0 ? (
         <Empty title="This dashboard has no tiles yet">
@@ -104,22 +124,23 @@ export function Dashboard() {
             revision={look ? `${overridesKey(dashboard)}|look ${look.range ?? `${look.from} ${look.to}`}` : overridesKey(dashboard)}
             loadResult={(tile) =>
               look && tile.insight
-                ? insightResult(projectId, tile.insight.id, { ...(look.range ? { date_range: look.range } : { date_from: look.from, date_to: look.to }), ...(dashboard.filters ? { filters: dashboard.filters } : {}) })
+                ? insightResult(projectId, tile.insight.id, {
+                    ...(look.range ? { date_range: look.range } : { date_from: look.from, date_to: look.to }),
+                    ...(dashboard.filters ? { filters: dashboard.filters } : {}),
+                  })
                 : tileResult(projectId, dashboardId, tile.id)
             }
             onLayout={canEdit && arranging ? (tiles) => void layout(tiles) : undefined}
             titleHref={(tile) => (tile.insight ? `${base}/insights/saved/${tile.insight.id}` : undefined)}
-            tools={
-              canEdit && arranging
-                ? (tile) => <TileTools projectId={projectId} dashboardId={dashboardId} tile={tile} onChanged={() => load()} run={(work) => change(work)} />
-                : undefined
-            }
+            tools={canEdit && arranging ? (tile) => <TileTools projectId={projectId} dashboardId={dashboardId} tile={tile} onChanged={() => load()} run={(work) => change(work)} /> : undefined}
           />
         </>
       )}
       {canEdit && <AddTiles projectId={projectId} dashboardId={dashboardId} onAdded={() => load()} />}
       {dialog === 'share' && <ShareDialog projectId={projectId} target={{ kind: 'dashboard', id: dashboard.id, name: dashboard.name }} onClose={() => setDialog(undefined)} />}
-      {dialog === 'rename' && <RenameDialog title="Rename the dashboard" named={dashboard} onSave={(body) => updateDashboard(projectId, dashboardId, body).then(setDashboard)} onClose={() => setDialog(undefined)} />}
+      {dialog === 'rename' && (
+        <RenameDialog title="Rename the dashboard" named={dashboard} onSave={(body) => updateDashboard(projectId, dashboardId, body).then(setDashboard)} onClose={() => setDialog(undefined)} />
+      )}
     </section>
   );
 }

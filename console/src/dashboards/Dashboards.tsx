@@ -43,7 +43,8 @@ export function Dashboards() {
         <Loading label="Loading the dashboards…" />
       ) : list.data && list.data.length === 0 ? (
         <Empty title="No dashboards yet">
-          A dashboard puts saved insights and notes side by side, over one date range if you like. {canEdit ? 'Create one below, or from any insight page with “Save / Add to dashboard”.' : 'Analysts, admins and owners create them.'}
+          A dashboard puts saved insights and notes side by side, over one date range if you like.{' '}
+          {canEdit ? 'Create one below, or from any insight page with “Save / Add to dashboard”.' : 'Analysts, admins and owners create them.'}
         </Empty>
       ) : (
         list.data && (

@@ -56,7 +56,17 @@ export function DialogActions({ children }: { children: ComponentChildren }) {
 }
 
 /** A dashboard's or an insight's name and description; an emptied description is removed. */
-export function RenameDialog({ title, named, onSave, onClose }: { title: string; named: { name: string; description: string | null }; onSave(body: { name: string; description: string | null }): Promise<unknown>; onClose(): void }) {
+export function RenameDialog({
+  title,
+  named,
+  onSave,
+  onClose,
+}: {
+  title: string;
+  named: { name: string; description: string | null };
+  onSave(body: { name: string; description: string | null }): Promise<unknown>;
+  onClose(): void;
+}) {
   const [name, setName] = useState(named.name);
   const [description, setDescription] = useState(named.description ?? '');
   const { busy, error, handle } = useAction();
@@ -84,7 +94,17 @@ export type ManageDialog = 'rename' | 'share';
  * The buttons of a dashboard's or an insight's header, as far as the role allows: those that open
  * its dialogs, and its deletion, which asks first.
  */
-export function ManageButtons({ canEdit, canShare, onOpen, remove }: { canEdit: boolean; canShare: boolean; onOpen(dialog: ManageDialog): void; remove: Omit<ComponentProps<typeof ConfirmButton>, 'class'> }) {
+export function ManageButtons({
+  canEdit,
+  canShare,
+  onOpen,
+  remove,
+}: {
+  canEdit: boolean;
+  canShare: boolean;
+  onOpen(dialog: ManageDialog): void;
+  remove: Omit<ComponentProps<typeof ConfirmButton>, 'class'>;
+}) {
   return (
     <>
       {canEdit && (

@@ -89,8 +89,7 @@ function SaveDialog({
     if (target === NEW) {
       dashboard = created.dashboard ?? (await createDashboard(projectId, { name: dashboardName.trim() }));
       setCreated({ insight, dashboard });
-    }
-    else if (target) dashboard = dashboards.data?.find((d) => String(d.id) === target);
+    } else if (target) dashboard = dashboards.data?.find((d) => String(d.id) === target);
     if (dashboard) await addTile(projectId, dashboard.id, { insight_id: insight.id });
     onSaved({ insight, dashboard });
     onClose();

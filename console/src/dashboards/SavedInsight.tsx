@@ -121,7 +121,9 @@ export function SavedInsight() {
         </div>
       )}
       {dialog === 'share' && <ShareDialog projectId={projectId} target={{ kind: 'insight', id: insight.id, name: insight.name }} onClose={() => setDialog(undefined)} />}
-      {dialog === 'rename' && <RenameDialog title="Rename the insight" named={insight} onSave={(body) => updateInsight(projectId, insight.id, body).then(setInsight)} onClose={() => setDialog(undefined)} />}
+      {dialog === 'rename' && (
+        <RenameDialog title="Rename the insight" named={insight} onSave={(body) => updateInsight(projectId, insight.id, body).then(setInsight)} onClose={() => setDialog(undefined)} />
+      )}
     </section>
   );
 }

@@ -36,9 +36,7 @@ export function SavedInsights() {
       {list.loading && !list.data ? (
         <Loading label="Loading the saved insights…" />
       ) : list.data && list.data.length === 0 ? (
-        <Empty title="No saved insights yet">
-          Open any insight, set it up and choose “Save / Add to dashboard”: it is kept here with its query, for you and the rest of the team.
-        </Empty>
+        <Empty title="No saved insights yet">Open any insight, set it up and choose “Save / Add to dashboard”: it is kept here with its query, for you and the rest of the team.</Empty>
       ) : (
         list.data && (
           <Table label="Saved insights" testId="saved-insights">

@@ -23,7 +23,7 @@ const clamp = (n: number, low: number, high: number) => Math.max(low, Math.min(h
 /** What the tiles' answers depend on besides their own query: the dashboard's range and filters. */
 export const overridesKey = (d: Pick<Dashboard, 'date_from' | 'date_to' | 'date_range' | 'filters'>) => JSON.stringify([d.date_from, d.date_to, d.date_range, d.filters]);
 
-export const tileTitle = (tile: Tile): string => (tile.kind === 'text' ? 'Text' : tile.insight?.name ?? 'Insight');
+export const tileTitle = (tile: Tile): string => (tile.kind === 'text' ? 'Text' : (tile.insight?.name ?? 'Insight'));
 
 /** The tiles in a new order, `tile` at `to`. */
 function moved<T extends Tile>(tiles: T[], id: number, to: number): T[] {
@@ -35,7 +35,8 @@ function moved<T extends Tile>(tiles: T[], id: number, to: number): T[] {
   return next;
 }
 
-const resized = <T extends Tile>(tiles: T[], id: number, size: { width: number; height: number }): T[] => tiles.map((t) => (t.id === id ? { ...t, width: clamp(size.width, 1, MAX_WIDTH), height: clamp(size.height, 1, MAX_HEIGHT) } : t));
+const resized = <T extends Tile>(tiles: T[], id: number, size: { width: number; height: number }): T[] =>
+  tiles.map((t) => (t.id === id ? { ...t, width: clamp(size.width, 1, MAX_WIDTH), height: clamp(size.height, 1, MAX_HEIGHT) } : t));
 
 export function TileGrid<T extends Tile>({
   tiles,
@@ -74,7 +75,14 @@ export function TileGrid<T extends Tile>({
     onPointerUp: (e: PointerEvent) => {
       const over = tileUnder(e);
       setDrag(undefined);
-      if (over !== undefined && over !== tile.id) onLayout?.(moved(tiles, tile.id, tiles.findIndex((t) => t.id === over)));
+      if (over !== undefined && over !== tile.id)
+        onLayout?.(
+          moved(
+            tiles,
+            tile.id,
+            tiles.findIndex((t) => t.id === over),
+          ),
+        );
     },
     onPointerCancel: () => setDrag(undefined),
   });
@@ -133,16 +141,40 @@ export function TileGrid<T extends Tile>({
                     <button type="button" class="button secondary" disabled={i === tiles.length - 1} aria-label={`Move ${title} right`} onClick={() => onLayout(moved(tiles, tile.id, i + 1))}>
                       →
                     </button>
-                    <button type="button" class="button secondary" disabled={tile.width <= 1} aria-label={`Make ${title} narrower`} onClick={() => onLayout(resized(tiles, tile.id, { width: tile.width - 1, height: tile.height }))}>
+                    <button
+                      type="button"
+                      class="button secondary"
+                      disabled={tile.width <= 1}
+                      aria-label={`Make ${title} narrower`}
+                      onClick={() => onLayout(resized(tiles, tile.id, { width: tile.width - 1, height: tile.height }))}
+                    >
                       Narrower
                     </button>
-                    <button type="button" class="button secondary" disabled={tile.width >= MAX_WIDTH} aria-label={`Make ${title} wider`} onClick={() => onLayout(resized(tiles, tile.id, { width: tile.width + 1, height: tile.height }))}>
+                    <button
+                      type="button"
+                      class="button secondary"
+                      disabled={tile.width >= MAX_WIDTH}
+                      aria-label={`Make ${title} wider`}
+                      onClick={() => onLayout(resized(tiles, tile.id, { width: tile.width + 1, height: tile.height }))}
+                    >
                       Wider
                     </button>
-                    <button type="button" class="button secondary" disabled={tile.height <= 1} aria-label={`Make ${title} shorter`} onClick={() => onLayout(resized(tiles, tile.id, { width: tile.width, height: tile.height - 1 }))}>
+                    <button
+                      type="button"
+                      class="button secondary"
+                      disabled={tile.height <= 1}
+                      aria-label={`Make ${title} shorter`}
+                      onClick={() => onLayout(resized(tiles, tile.id, { width: tile.width, height: tile.height - 1 }))}
+                    >
                       Shorter
                     </button>
-                    <button type="button" class="button secondary" disabled={tile.height >= MAX_HEIGHT} aria-label={`Make ${title} taller`} onClick={() => onLayout(resized(tiles, tile.id, { width: tile.width, height: tile.height + 1 }))}>
+                    <button
+                      type="button"
+                      class="button secondary"
+                      disabled={tile.height >= MAX_HEIGHT}
+                      aria-label={`Make ${title} taller`}
+                      onClick={() => onLayout(resized(tiles, tile.id, { width: tile.width, height: tile.height + 1 }))}
+                    >
                       Taller
                     </button>
                   </>

@@ -39,7 +39,8 @@ export const addTile = (projectId: number, dashboardId: number, body: { insight_
   ok(api.POST('/api/v1/projects/{id}/dashboards/{dashboardID}/tiles', { ...dashboard(projectId, dashboardId), body: body as Schemas['TileBody'] }));
 export const updateTile = (projectId: number, dashboardId: number, tileId: number, body: Schemas['TilePatch']) =>
   ok(api.PATCH('/api/v1/projects/{id}/dashboards/{dashboardID}/tiles/{tileID}', { ...tile(projectId, dashboardId, tileId), body }));
-export const removeTile = (projectId: number, dashboardId: number, tileId: number) => ok(api.DELETE('/api/v1/projects/{id}/dashboards/{dashboardID}/tiles/{tileID}', tile(projectId, dashboardId, tileId)));
+export const removeTile = (projectId: number, dashboardId: number, tileId: number) =>
+  ok(api.DELETE('/api/v1/projects/{id}/dashboards/{dashboardID}/tiles/{tileID}', tile(projectId, dashboardId, tileId)));
 export const tileResult = (projectId: number, dashboardId: number, tileId: number) =>
   ok(api.POST('/api/v1/projects/{id}/dashboards/{dashboardID}/tiles/{tileID}/result', tile(projectId, dashboardId, tileId))) as Promise<unknown>;
 

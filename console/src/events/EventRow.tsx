@@ -50,7 +50,9 @@ export function EventRow({ event, time, projectId, personsOf }: { event: StoredE
         </td>
         <td class="truncate">{event.url ?? event.source ?? '—'}</td>
         {projectId !== undefined && (
-          <td>{event.session_id && event.source === 'browser' && <WatchLink href={recordingHref(projectId, event.session_id)} label={`Watch the recording of the session of this ${event.event}`} />}</td>
+          <td>
+            {event.session_id && event.source === 'browser' && <WatchLink href={recordingHref(projectId, event.session_id)} label={`Watch the recording of the session of this ${event.event}`} />}
+          </td>
         )}
       </tr>
       {open && (

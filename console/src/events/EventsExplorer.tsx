@@ -42,7 +42,11 @@ export function EventsExplorer() {
     ...(doctor ? { view: 'doctor' as const } : {}),
     ...(order === 'event_time' ? { order } : {}),
     ...(url.list('event').length ? { event: url.list('event') } : {}),
-    ...Object.fromEntries(TEXT_FILTERS.filter(([k]) => !doctor || k === 'sdk_name').map(([k]) => [k, url.get(k)]).filter(([, v]) => v)),
+    ...Object.fromEntries(
+      TEXT_FILTERS.filter(([k]) => !doctor || k === 'sdk_name')
+        .map(([k]) => [k, url.get(k)])
+        .filter(([, v]) => v),
+    ),
     ...(url.get('source') ? { source: url.get('source') as Query['source'] } : {}),
     ...(url.get('invalid_only') === 'true' ? { invalid_only: true } : {}),
     ...(from ? { from } : {}),
@@ -62,7 +66,12 @@ export function EventsExplorer() {
           <button type="button" class={`chip${doctor ? '' : ' active'}`} aria-pressed={!doctor} onClick={() => url.set({ view: undefined, from: undefined, to: undefined })}>
             Events
           </button>
-          <button type="button" class={`chip${doctor ? ' active' : ''}`} aria-pressed={doctor} onClick={() => url.set({ view: 'doctor', order: undefined, user_id: undefined, anonymous_id: undefined, actor_id: undefined, release: undefined })}>
+          <button
+            type="button"
+            class={`chip${doctor ? ' active' : ''}`}
+            aria-pressed={doctor}
+            onClick={() => url.set({ view: 'doctor', order: undefined, user_id: undefined, anonymous_id: undefined, actor_id: undefined, release: undefined })}
+          >
             Doctor
           </button>
         </div>
@@ -116,8 +125,24 @@ function OrderSwitch({ order, onOrder }: { order: EventTime; onOrder(order: Even
 
 function Filters({ doctor, url, from, to }: { doctor: boolean; url: ReturnType<typeof useUrlState>; from: string; to: string }) {
   // Event names are typed comma separated and kept in the URL as a list.
-  const { draft, value, put, onInput: set, apply } = useFilterDraft(url, (d) =>
-    Object.fromEntries(Object.entries(d).map(([k, v]) => [k, k === 'event' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v])),
+  const {
+    draft,
+    value,
+    put,
+    onInput: set,
+    apply,
+  } = useFilterDraft(url, (d) =>
+    Object.fromEntries(
+      Object.entries(d).map(([k, v]) => [
+        k,
+        k === 'event'
+          ? v
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : v,
+      ]),
+    ),
   );
   return (
     <form class="control-bar" onSubmit={apply} aria-label="Filters">
@@ -159,7 +184,11 @@ function Filters({ doctor, url, from, to }: { doctor: boolean; url: ReturnType<t
         <input id="f-to" type="datetime-local" value={toLocal(draft.to ?? to)} onInput={(e) => put('to', toIso((e.currentTarget as HTMLInputElement).value))} />
       </div>
       <label class="check control">
-        <input type="checkbox" checked={(draft.invalid_only ?? url.get('invalid_only')) === 'true'} onChange={(e) => put('invalid_only', (e.currentTarget as HTMLInputElement).checked ? 'true' : '')} />
+        <input
+          type="checkbox"
+          checked={(draft.invalid_only ?? url.get('invalid_only')) === 'true'}
+          onChange={(e) => put('invalid_only', (e.currentTarget as HTMLInputElement).checked ? 'true' : '')}
+        />
         {doctor ? 'Only problems' : 'Only events stored with warnings'}
       </label>
       <div class="control">

@@ -82,8 +82,7 @@ export function LiveEvents() {
         )}
       </div>
       <p class="muted">
-        Events appear as they are stored. The server sends at most 20 a second to a viewer; those it leaves out are counted here:{' '}
-        <strong data-testid="dropped-count">{dropped}</strong> not shown.
+        Events appear as they are stored. The server sends at most 20 a second to a viewer; those it leaves out are counted here: <strong data-testid="dropped-count">{dropped}</strong> not shown.
       </p>
       <ErrorNote error={error} />
       {events.length === 0 ? (

@@ -104,14 +104,7 @@ export function ApiKeysCard() {
                   </td>
                   <td class="actions">
                     {k.status === 'active' && (
-                      <ConfirmButton
-                        label="Revoke"
-                        ariaLabel={`Revoke ${k.name}`}
-                        class="button danger small"
-                        title={`Revoke ${k.name}?`}
-                        confirmLabel="Revoke the key"
-                        onConfirm={() => revoke(k.id)}
-                      >
+                      <ConfirmButton label="Revoke" ariaLabel={`Revoke ${k.name}`} class="button danger small" title={`Revoke ${k.name}?`} confirmLabel="Revoke the key" onConfirm={() => revoke(k.id)}>
                         <p>Scripts and tools using it get 401 from the next request.</p>
                       </ConfirmButton>
                     )}

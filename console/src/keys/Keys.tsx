@@ -133,13 +133,25 @@ function NewKey({ projectId, onIssued }: { projectId: number; onIssued(key: Issu
   return (
     <form class="card form-grid" onSubmit={submit} noValidate aria-labelledby="new-key-title">
       <h2 id="new-key-title">Issue a key</h2>
-      <Select label="Type" value={type} onValue={(v) => setType(v as 'browser' | 'server')} hint={type === 'browser' ? 'pp_bt_: for the tracker in web pages; bound to domains, always expires.' : 'pp_sk_: for your servers; never put it in a web page.'}>
+      <Select
+        label="Type"
+        value={type}
+        onValue={(v) => setType(v as 'browser' | 'server')}
+        hint={type === 'browser' ? 'pp_bt_: for the tracker in web pages; bound to domains, always expires.' : 'pp_sk_: for your servers; never put it in a web page.'}
+      >
         <option value="browser">Browser token</option>
         <option value="server">Server key</option>
       </Select>
       <Field label="Name" required value={name} onValue={setName} problem={fieldProblem(error, 'name')} />
       {type === 'browser' && (
-        <Field label="Domains" required value={domains} onValue={setDomains} hint="Sites allowed to send with it, separated by spaces or commas, e.g. shop.example.com *.example.com" problem={fieldProblem(error, 'domains')} />
+        <Field
+          label="Domains"
+          required
+          value={domains}
+          onValue={setDomains}
+          hint="Sites allowed to send with it, separated by spaces or commas, e.g. shop.example.com *.example.com"
+          problem={fieldProblem(error, 'domains')}
+        />
       )}
       <Field label={type === 'browser' ? 'Expires on' : 'Expires on (optional)'} type="date" value={expires} onValue={setExpires} problem={fieldProblem(error, 'expires_at')} />
       <ErrorNote error={error && !fields.some((f) => fieldProblem(error, f)) ? error : undefined} />

@@ -20,8 +20,8 @@ export function AttributeRows({ rows, onRows, problem }: { rows: AttributeRow[];
     <fieldset class="labeled-attributes" aria-describedby={`${id}-hint${listProblem ? ` ${id}-problem` : ''}`}>
       <legend>Attribute conditions</legend>
       <div class="hint" id={`${id}-hint`}>
-        On the element the selector matches (or the clicked element): <code>id</code>, <code>class</code>, <code>href</code> (path only), <code>name</code>, <code>type</code>,{' '}
-        <code>role</code>, <code>aria-label</code> or a <code>data-pp-*</code> name.
+        On the element the selector matches (or the clicked element): <code>id</code>, <code>class</code>, <code>href</code> (path only), <code>name</code>, <code>type</code>, <code>role</code>,{' '}
+        <code>aria-label</code> or a <code>data-pp-*</code> name.
       </div>
       <datalist id={`${id}-names`}>
         {ATTRIBUTE_NAMES.map((n) => (

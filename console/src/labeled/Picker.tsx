@@ -76,7 +76,7 @@ export function Picker({ projectId, onPicked }: { projectId: number; onPicked(ca
         (err: Error) => {
           if (err instanceof ApiError && err.status === 404) setPhase({ name: 'expired' });
           else if (err instanceof ApiError && err.status === 501) setPhase({ name: 'off' });
-          else (setError(err), setPhase({ ...phase }));
+          else setError(err), setPhase({ ...phase });
         },
       );
     }, POLL_MS);
@@ -104,7 +104,7 @@ export function Picker({ projectId, onPicked }: { projectId: number; onPicked(ca
     } catch (err) {
       win?.close();
       if (err instanceof ApiError && err.status === 501) setPhase({ name: 'off' });
-      else (setError(err as Error), setPhase({ name: 'idle' }));
+      else setError(err as Error), setPhase({ name: 'idle' });
     }
   };
 
@@ -121,9 +121,7 @@ export function Picker({ projectId, onPicked }: { projectId: number; onPicked(ca
   return (
     <div class="card labeled-picker" role="group" aria-labelledby="picker-title">
       <h2 id="picker-title">Pick an element on your site</h2>
-      <p class="muted">
-        Opens your site in a new tab, where the tracker (0.6.5 or later, with this project's browser token) highlights elements; click the one this rule is about and come back here.
-      </p>
+      <p class="muted">Opens your site in a new tab, where the tracker (0.6.5 or later, with this project's browser token) highlights elements; click the one this rule is about and come back here.</p>
       <Field label="Your site's address" type="url" value={site} onValue={setSite} placeholder="https://www.example.com/pricing" problem={siteProblem} />
       <div class="filter-add">
         <button type="button" class="button secondary" disabled={phase.name === 'starting' || phase.name === 'waiting'} onClick={() => void start()}>

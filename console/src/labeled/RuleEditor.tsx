@@ -128,7 +128,12 @@ function EditorForm({ projectId, rule }: { projectId: number; rule?: Rule }) {
     <>
       <form class="card labeled-form" onSubmit={submit} noValidate aria-labelledby="conditions-title">
         <h2 id="conditions-title">What it labels</h2>
-        <Select label="Base event" value={form.base_event} onValue={(v) => set({ base_event: v as BaseEvent })} hint={element ? 'The autocaptured event this rule labels.' : 'A page view has no element: only its page applies.'}>
+        <Select
+          label="Base event"
+          value={form.base_event}
+          onValue={(v) => set({ base_event: v as BaseEvent })}
+          hint={element ? 'The autocaptured event this rule labels.' : 'A page view has no element: only its page applies.'}
+        >
           {BASE_EVENTS.map(([value, label]) => (
             <option value={value}>{label}</option>
           ))}
@@ -164,7 +169,15 @@ function EditorForm({ projectId, rule }: { projectId: number; rule?: Rule }) {
         {element && <AttributeRows rows={form.attributes} onRows={(attributes) => set({ attributes })} problem={problem} />}
         <PreviewLine preview={preview} />
         <h2 id="naming-title">The event it makes</h2>
-        <Field label="Event name" required value={form.event_name} onValue={(v) => set({ event_name: v })} placeholder="start_trial" hint="What reports call the derived events; unique in the project, not starting with pp." problem={problem('event_name')} />
+        <Field
+          label="Event name"
+          required
+          value={form.event_name}
+          onValue={(v) => set({ event_name: v })}
+          placeholder="start_trial"
+          hint="What reports call the derived events; unique in the project, not starting with pp."
+          problem={problem('event_name')}
+        />
         <Field label="Display name" value={form.display_name} onValue={(v) => set({ display_name: v })} placeholder="Start trial" problem={problem('display_name')} />
         <TextArea label="Description" value={form.description} onValue={(v) => set({ description: v })} problem={problem('description')} />
         <ErrorNote error={error && problems.size === 0 ? error : undefined} />
@@ -220,7 +233,14 @@ function TextArea({ label, value, onValue, problem }: { label: string; value: st
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <textarea id={id} rows={3} value={value} aria-invalid={problem ? true : undefined} aria-describedby={problem ? `${id}-problem` : undefined} onInput={(e) => onValue((e.currentTarget as HTMLTextAreaElement).value)} />
+      <textarea
+        id={id}
+        rows={3}
+        value={value}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? `${id}-problem` : undefined}
+        onInput={(e) => onValue((e.currentTarget as HTMLTextAreaElement).value)}
+      />
       {problem && (
         <div class="problem" id={`${id}-problem`}>
           {problem}

@@ -80,8 +80,8 @@ export function Rules() {
         )}
       </div>
       <p class="result-meta">
-        A rule names the clicks, form submits or page views that mean something to your business. Its events are derived over all history and then as events arrive, and every report
-        uses them like events sent by code.
+        A rule names the clicks, form submits or page views that mean something to your business. Its events are derived over all history and then as events arrive, and every report uses them like
+        events sent by code.
       </p>
       <ErrorNote error={action.error} />
       <ErrorNote error={loadError} />
@@ -89,9 +89,8 @@ export function Rules() {
         !loadError && <Loading label="Loading the rules…" />
       ) : rules.length === 0 ? (
         <Empty title="No labeled events yet">
-          A rule turns autocaptured clicks, form submits or page views into a named event, say a click on the pricing page's <em>Start trial</em> button into{' '}
-          <code>start_trial</code>, without changing your site's code. Funnels, retention and every other report then use it like any event.{' '}
-          {canEdit ? <a href={`${base}/new`}>New rule</a> : 'Analysts, admins and owners create rules.'}
+          A rule turns autocaptured clicks, form submits or page views into a named event, say a click on the pricing page's <em>Start trial</em> button into <code>start_trial</code>, without changing
+          your site's code. Funnels, retention and every other report then use it like any event. {canEdit ? <a href={`${base}/new`}>New rule</a> : 'Analysts, admins and owners create rules.'}
         </Empty>
       ) : (
         <Table label="Rules" testId="labeled-rules">
@@ -151,8 +150,8 @@ export function Rules() {
                           }}
                         >
                           <p>
-                            Its derived events ({formatNumber(r.labeled_events)} now) are removed from every report, then the rule is gone. The autocaptured events it labeled are kept. The
-                            name <code>{r.event_name}</code> is free again once the deletion is done.
+                            Its derived events ({formatNumber(r.labeled_events)} now) are removed from every report, then the rule is gone. The autocaptured events it labeled are kept. The name{' '}
+                            <code>{r.event_name}</code> is free again once the deletion is done.
                           </p>
                         </ConfirmButton>
                       </>
@@ -176,8 +175,7 @@ function MaterializationCell({ rule }: { rule: Rule }) {
   const label = m.state === 'queued' ? 'queued' : m.state === 'running' ? (removing ? 'removing…' : 'deriving…') : m.state;
   return (
     <span data-testid="materialization" data-state={m.state} data-derived-events={m.state === 'succeeded' ? rule.labeled_events : undefined}>
-      <span class={`badge job-${m.state}`}>{label}</span>{' '}
-      {m.state === 'succeeded' && <strong data-testid="derived-events">{formatNumber(rule.labeled_events)}</strong>}
+      <span class={`badge job-${m.state}`}>{label}</span> {m.state === 'succeeded' && <strong data-testid="derived-events">{formatNumber(rule.labeled_events)}</strong>}
       {m.state === 'succeeded' && m.finished_at && <span class="muted labeled-when">{formatDateTime(m.finished_at)}</span>}
       {m.state === 'failed' && <span class="problem"> {m.error ?? 'no reason given'}</span>}
     </span>

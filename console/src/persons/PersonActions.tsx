@@ -48,8 +48,8 @@ export function PersonActions({ projectId, personKey }: { projectId: number; per
           onConfirm={async () => setJob(await ok(api.DELETE('/api/v1/projects/{id}/persons/{key}', { params: { path: { id: projectId, key: personKey } } })))}
         >
           <p>
-            Every event of theirs, the events derived from them, their identity links, traits and recordings are deleted, and the figures built from them are computed again. Their ids are
-            refused at collection for 30 days. This cannot be undone.
+            Every event of theirs, the events derived from them, their identity links, traits and recordings are deleted, and the figures built from them are computed again. Their ids are refused at
+            collection for 30 days. This cannot be undone.
           </p>
         </ConfirmButton>
       </div>

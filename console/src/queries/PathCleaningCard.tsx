@@ -61,8 +61,8 @@ export function PathCleaningCard({ projectId, canEdit }: { projectId: number; ca
     <div class="card" role="group" aria-labelledby="cleaning-title">
       <h2 id="cleaning-title">Path cleaning</h2>
       <p class="muted">
-        A page view shows in paths as its URL's path without the host, query and trailing slash, then rewritten by each rule in order: every match of the pattern (a regular expression)
-        becomes the alias, e.g. <code>/users/\d+</code> → <code>/users/:id</code>.
+        A page view shows in paths as its URL's path without the host, query and trailing slash, then rewritten by each rule in order: every match of the pattern (a regular expression) becomes the
+        alias, e.g. <code>/users/\d+</code> → <code>/users/:id</code>.
       </p>
       <ErrorNote error={stored.error} />
       {!current ? (
@@ -182,7 +182,13 @@ function TryUrl({ projectId, rules }: { projectId: number; rules?: Rule[] }) {
   return (
     <form class="form-grid" onSubmit={run} noValidate aria-label="Try a URL">
       <h3>Try a URL</h3>
-      <Field label="URL or path" value={url} onValue={setUrl} placeholder="https://example.com/users/42?tab=1" hint={rules ? 'Tried with the rules as they are above, saved or not.' : 'Tried with the saved rules.'} />
+      <Field
+        label="URL or path"
+        value={url}
+        onValue={setUrl}
+        placeholder="https://example.com/users/42?tab=1"
+        hint={rules ? 'Tried with the rules as they are above, saved or not.' : 'Tried with the saved rules.'}
+      />
       <div>
         <Submit busy={busy} variant="secondary">
           Try

@@ -39,7 +39,7 @@ export function answerCsv(data: unknown): string {
   const rows = isObject(data) ? flatten(data, '', {}) : Array.isArray(data) ? data.filter(isObject).flatMap((d) => flatten(d, '', {})) : [];
   const columns: string[] = [];
   const seen = new Set<string>();
-  for (const r of rows) for (const k of Object.keys(r)) if (!seen.has(k)) (seen.add(k), columns.push(k));
+  for (const r of rows) for (const k of Object.keys(r)) if (!seen.has(k)) seen.add(k), columns.push(k);
   return [columns.map(cell).join(','), ...rows.map((r) => columns.map((c) => cell(r[c])).join(','))].join('\r\n') + '\r\n';
 }
 

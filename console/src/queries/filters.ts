@@ -18,7 +18,15 @@ export function parseFilter(text: string): FilterItem | undefined {
   if (op === 'exists' || op === 'not_exists') return { field, op: op as QueryFilter['op'] };
   const raw = rest.join('|');
   // in / not_in take a list, typed as values separated by commas.
-  if (op === 'in' || op === 'not_in') return { field, op, value: raw.split(',').map((v) => v.trim()).filter(Boolean) };
+  if (op === 'in' || op === 'not_in')
+    return {
+      field,
+      op,
+      value: raw
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean),
+    };
   const value = ['gt', 'gte', 'lt', 'lte'].includes(op) && raw !== '' && !Number.isNaN(Number(raw)) ? Number(raw) : raw;
   return { field, op: op as QueryFilter['op'], value };
 }

@@ -98,14 +98,18 @@ export function InsightFrame<T>({
         <>
           <AnswerError error={answer.error} />
           {answer.loading && <Loading label="Running the query…" />}
-          {answer.data !== undefined && !answer.loading && (isEmpty?.(answer.data) ? <Empty title="No events match in this range">Widen the dates or loosen the filters.</Empty> : (
-            <>
-              <div class="answer-actions">
-                <DownloadCsv data={answer.data} name={title} />
-              </div>
-              {children?.(answer.data)}
-            </>
-          ))}
+          {answer.data !== undefined &&
+            !answer.loading &&
+            (isEmpty?.(answer.data) ? (
+              <Empty title="No events match in this range">Widen the dates or loosen the filters.</Empty>
+            ) : (
+              <>
+                <div class="answer-actions">
+                  <DownloadCsv data={answer.data} name={title} />
+                </div>
+                {children?.(answer.data)}
+              </>
+            ))}
         </>
       )}
     </section>

@@ -41,7 +41,14 @@ export const INSIGHT_KINDS = [
   kind({ kind: 'stickiness', label: 'Stickiness', navLabel: 'Stickiness', path: '/insights/stickiness', codec: stickinessCodec, isEmpty: isStickinessEmpty }),
   kind({ kind: 'paths', label: 'Paths', navLabel: 'Paths', path: '/insights/paths', codec: pathsCodec }),
   kind({ kind: 'correlations', label: 'Correlations', navLabel: 'Correlations', path: '/insights/correlations', codec: correlationsCodec, isEmpty: isCorrelationsEmpty }),
-  kind({ kind: 'activation-drivers', label: 'Activation drivers', navLabel: 'Activation drivers', path: '/insights/activation-drivers', codec: activationDriversCodec, isEmpty: isActivationDriversEmpty }),
+  kind({
+    kind: 'activation-drivers',
+    label: 'Activation drivers',
+    navLabel: 'Activation drivers',
+    path: '/insights/activation-drivers',
+    codec: activationDriversCodec,
+    isEmpty: isActivationDriversEmpty,
+  }),
   kind({ kind: 'revenue-summary', label: 'Revenue', navLabel: 'Revenue', path: '/insights/revenue', codec: revenueCodec, isEmpty: isRevenueEmpty }),
   kind({ kind: 'web', label: 'Web', navLabel: 'Web analytics', path: '/web', codec: webCodec, isEmpty: isWebEmpty }),
 ] as const;

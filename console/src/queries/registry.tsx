@@ -48,47 +48,69 @@ function loadedWhenDrawn<P extends object>(load: () => Promise<ComponentType<P>>
 const PARTS: { [N in InsightKindName]: Parts<N> } = {
   'activity-summary': {
     Page: lazy(() => import('./activity/Page').then((m) => m.Overview)),
-    View: loadedWhenDrawn(() => import('./activity/View').then((m) => ({ data }: ViewProps<'activity-summary'>) => <m.ActivityAnswer data={data} />)),
+    View: loadedWhenDrawn(() =>
+      import('./activity/View').then((m) => ({ data }: ViewProps<'activity-summary'>) => <m.ActivityAnswer data={data} />),
+    ),
   },
   funnel: {
     Page: lazy(() => import('./funnel/Page').then((m) => m.Funnel)),
-    View: loadedWhenDrawn(() => import('./funnel/View').then((m) => ({ query, data }: ViewProps<'funnel'>) => <m.FunnelAnswer query={query} data={data} />)),
+    View: loadedWhenDrawn(() =>
+      import('./funnel/View').then((m) => ({ query, data }: ViewProps<'funnel'>) => <m.FunnelAnswer query={query} data={data} />),
+    ),
   },
   retention: {
     Page: lazy(() => import('./retention/Page').then((m) => m.Retention)),
-    View: loadedWhenDrawn(() => import('./retention/View').then((m) => ({ query, data }: ViewProps<'retention'>) => <m.RetentionAnswer query={query} data={data} />)),
+    View: loadedWhenDrawn(() =>
+      import('./retention/View').then((m) => ({ query, data }: ViewProps<'retention'>) => <m.RetentionAnswer query={query} data={data} />),
+    ),
   },
   segmentation: {
     Page: lazy(() => import('./segmentation/Page').then((m) => m.Segmentation)),
-    View: loadedWhenDrawn(() => import('./segmentation/View').then((m) => ({ query, data }: ViewProps<'segmentation'>) => <m.SegmentationAnswer query={query} data={data} />)),
+    View: loadedWhenDrawn(() =>
+      import('./segmentation/View').then((m) => ({ query, data }: ViewProps<'segmentation'>) => <m.SegmentationAnswer query={query} data={data} />),
+    ),
   },
   lifecycle: {
     Page: lazy(() => import('./lifecycle/Page').then((m) => m.Lifecycle)),
-    View: loadedWhenDrawn(() => import('./lifecycle/View').then((m) => ({ query, data }: ViewProps<'lifecycle'>) => <m.LifecycleAnswer query={query} data={data} />)),
+    View: loadedWhenDrawn(() =>
+      import('./lifecycle/View').then((m) => ({ query, data }: ViewProps<'lifecycle'>) => <m.LifecycleAnswer query={query} data={data} />),
+    ),
   },
   stickiness: {
     Page: lazy(() => import('./stickiness/Page').then((m) => m.Stickiness)),
-    View: loadedWhenDrawn(() => import('./stickiness/View').then((m) => ({ data }: ViewProps<'stickiness'>) => <m.StickinessAnswer data={data} />)),
+    View: loadedWhenDrawn(() =>
+      import('./stickiness/View').then((m) => ({ data }: ViewProps<'stickiness'>) => <m.StickinessAnswer data={data} />),
+    ),
   },
   paths: {
     Page: lazy(() => import('./paths/Page').then((m) => m.Paths)),
-    View: loadedWhenDrawn(() => import('./paths/View').then((m) => ({ query, data }: ViewProps<'paths'>) => <m.PathsAnswer query={query} data={data} />)),
+    View: loadedWhenDrawn(() =>
+      import('./paths/View').then((m) => ({ query, data }: ViewProps<'paths'>) => <m.PathsAnswer query={query} data={data} />),
+    ),
   },
   correlations: {
     Page: lazy(() => import('./correlations/Page').then((m) => m.Correlations)),
-    View: loadedWhenDrawn(() => import('./correlations/View').then((m) => ({ query, data }: ViewProps<'correlations'>) => <m.CorrelationsAnswer query={query} data={data} />)),
+    View: loadedWhenDrawn(() =>
+      import('./correlations/View').then((m) => ({ query, data }: ViewProps<'correlations'>) => <m.CorrelationsAnswer query={query} data={data} />),
+    ),
   },
   'activation-drivers': {
     Page: lazy(() => import('./activationDrivers/Page').then((m) => m.ActivationDrivers)),
-    View: loadedWhenDrawn(() => import('./activationDrivers/View').then((m) => ({ data }: ViewProps<'activation-drivers'>) => <m.ActivationDriversAnswer data={data} />)),
+    View: loadedWhenDrawn(() =>
+      import('./activationDrivers/View').then((m) => ({ data }: ViewProps<'activation-drivers'>) => <m.ActivationDriversAnswer data={data} />),
+    ),
   },
   'revenue-summary': {
     Page: lazy(() => import('./revenue/Page').then((m) => m.Revenue)),
-    View: loadedWhenDrawn(() => import('./revenue/View').then((m) => ({ data }: ViewProps<'revenue-summary'>) => <m.RevenueAnswer data={data} />)),
+    View: loadedWhenDrawn(() =>
+      import('./revenue/View').then((m) => ({ data }: ViewProps<'revenue-summary'>) => <m.RevenueAnswer data={data} />),
+    ),
   },
   web: {
     Page: lazy(() => import('../web/Page').then((m) => m.WebAnalytics)),
-    View: loadedWhenDrawn(() => import('../web/View').then((m) => ({ data }: ViewProps<'web'>) => <m.WebAnswer data={data} />)),
+    View: loadedWhenDrawn(() =>
+      import('../web/View').then((m) => ({ data }: ViewProps<'web'>) => <m.WebAnswer data={data} />),
+    ),
   },
 };
 

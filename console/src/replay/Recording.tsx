@@ -22,10 +22,7 @@ export function Recording() {
 function RecordingPage() {
   const { projectId: id, sessionId } = useRoute().params;
   const projectId = Number(id);
-  const recording = useAsync(
-    () => ok(api.GET('/api/v1/projects/{id}/recordings/{session_id}', { params: { path: { id: projectId, session_id: sessionId! } } })),
-    [projectId, sessionId],
-  );
+  const recording = useAsync(() => ok(api.GET('/api/v1/projects/{id}/recordings/{session_id}', { params: { path: { id: projectId, session_id: sessionId! } } })), [projectId, sessionId]);
   const r = recording.data;
   return (
     <section aria-labelledby="recording-title">

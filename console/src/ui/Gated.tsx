@@ -26,8 +26,8 @@ export function Gated({ feature, children }: { feature: string; children: Compon
     <div class="gated" data-feature={feature}>
       <strong>{info?.title ?? feature} needs a license</strong>
       <div>
-        With the <code>{feature}</code> entitlement you get {info?.unlocks ?? 'this feature'}. An operator applies a license with <code>ppctl license apply FILE</code>; the
-        organization page shows what the current one grants.
+        With the <code>{feature}</code> entitlement you get {info?.unlocks ?? 'this feature'}. An operator applies a license with <code>ppctl license apply FILE</code>; the organization page shows
+        what the current one grants.
       </div>
     </div>
   );

@@ -7,8 +7,7 @@ const COMPACT = new Intl.NumberFormat(undefined, { notation: 'compact', maximumS
 
 export const formatNumber = (n: number | null | undefined): string => (n === null || n === undefined ? '—' : NUMBER.format(n));
 
-export const formatPercent = (fraction: number | null | undefined, digits = 1): string =>
-  fraction === null || fraction === undefined ? '—' : `${(fraction * 100).toFixed(digits)}%`;
+export const formatPercent = (fraction: number | null | undefined, digits = 1): string => (fraction === null || fraction === undefined ? '—' : `${(fraction * 100).toFixed(digits)}%`);
 
 /** A count with its noun, singular for one: 1 day, 2 days, 1 hour. */
 export const countOf = (n: number, noun: string): string => `${formatNumber(n)} ${n === 1 ? noun : `${noun}s`}`;
@@ -146,8 +145,7 @@ function moneyOptions(currency: string | undefined, compact: boolean): Intl.Numb
 }
 
 /** An amount in a currency, e.g. $1,234.50 or 1.234,50 € (the separator before a symbol never breaks). */
-export const formatMoney = (n: number | null | undefined, currency: string | undefined): string =>
-  n === null || n === undefined ? '—' : moneyFormat(currency, false).format(n);
+export const formatMoney = (n: number | null | undefined, currency: string | undefined): string => (n === null || n === undefined ? '—' : moneyFormat(currency, false).format(n));
 
 /** An amount as an axis tick shows it: $12K, ₽1.2K. */
 export const formatMoneyCompact = (n: number, currency: string | undefined): string => moneyFormat(currency, true).format(n);

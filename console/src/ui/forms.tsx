@@ -83,16 +83,5 @@ export function fieldProblem(error: unknown, field: string): string | undefined 
 
 /** The entry of a six-digit code sent by email or text message; a 422 on `code` shows beside it. */
 export function CodeField({ value, onValue, error }: { value: string; onValue: (value: string) => void; error: unknown }) {
-  return (
-    <Field
-      label="Six-digit code"
-      inputMode="numeric"
-      autocomplete="one-time-code"
-      required
-      autoFocus
-      value={value}
-      onValue={onValue}
-      problem={fieldProblem(error, 'code')}
-    />
-  );
+  return <Field label="Six-digit code" inputMode="numeric" autocomplete="one-time-code" required autoFocus value={value} onValue={onValue} problem={fieldProblem(error, 'code')} />;
 }

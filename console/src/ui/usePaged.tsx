@@ -69,4 +69,3 @@ export function LoadMore({ paged, what }: { paged: Pick<Paged<Page>, 'more' | 'l
     </>
   );
 }
-

@@ -26,7 +26,13 @@ export function WebAnalytics() {
   const answer = useQuery('web', projectId, body);
   const live = useAsync(
     () =>
-      ok(api.POST('/api/v1/projects/{id}/queries/web', { params: { path: { id: projectId } }, headers: { 'Cache-Control': 'no-cache' }, body: { date_from: ctx.today, date_to: ctx.today, limit: 1, ...(body.filters ? { filters: body.filters } : {}) } })),
+      ok(
+        api.POST('/api/v1/projects/{id}/queries/web', {
+          params: { path: { id: projectId } },
+          headers: { 'Cache-Control': 'no-cache' },
+          body: { date_from: ctx.today, date_to: ctx.today, limit: 1, ...(body.filters ? { filters: body.filters } : {}) },
+        }),
+      ),
     [projectId, ctx.today, JSON.stringify(body.filters ?? [])],
   );
   useEffect(() => {
@@ -52,8 +58,15 @@ export function WebAnalytics() {
         {(d) => <WebAnswer data={d} onPick={addFilter} />}
       </InsightFrame>
       <p class="muted web-attribution">
-        Countries: <a href="https://db-ip.com" rel="noreferrer">IP Geolocation by DB-IP</a>, licensed under{' '}
-        <a href="https://creativecommons.org/licenses/by/4.0/" rel="noreferrer">CC BY 4.0</a>, shipped with pp and read offline.
+        Countries:{' '}
+        <a href="https://db-ip.com" rel="noreferrer">
+          IP Geolocation by DB-IP
+        </a>
+        , licensed under{' '}
+        <a href="https://creativecommons.org/licenses/by/4.0/" rel="noreferrer">
+          CC BY 4.0
+        </a>
+        , shipped with pp and read offline.
       </p>
     </>
   );

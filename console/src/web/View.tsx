@@ -80,7 +80,23 @@ export function WebAnswer({ data, onPick }: { data: Summary; onPick?(field: stri
   );
 }
 
-function WebTable({ title, column, rows, field, onPick, pages, testId }: { title: string; column: string; rows: Row[]; field: string; onPick?(field: string, value: string | null): void; pages: boolean; testId: string }) {
+function WebTable({
+  title,
+  column,
+  rows,
+  field,
+  onPick,
+  pages,
+  testId,
+}: {
+  title: string;
+  column: string;
+  rows: Row[];
+  field: string;
+  onPick?(field: string, value: string | null): void;
+  pages: boolean;
+  testId: string;
+}) {
   return (
     <section class="web-table" aria-label={title}>
       <h2>{title}</h2>

@@ -2,8 +2,8 @@
 // ID token, applies the email and domain policy and the membership rule, then signs in exactly as a
 // password login does. Every refusal is logged and audited with its reason and answered with one 401.
 
-import type { Services } from '../../services.js';
-import { UnauthorizedError } from '../../http/errors.js';
+import type { Services } from '../../http/services.js';
+import { UnauthorizedError } from '../../ground/errors.js';
 import { normalizeEmail } from '../../accounts/users.js';
 import { recordAudit } from '../../audit/recordAudit.js';
 import { signIn, type ClientInfo, type SignedIn } from '../signIn.js';

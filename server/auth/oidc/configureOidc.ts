@@ -2,19 +2,11 @@
 // issuer for real: its discovery document and key set are fetched and must describe a usable provider,
 // else 422 with what is wrong. A domain signs in to one enabled organization only (409 otherwise).
 
-import type { Services } from '../../services.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
+import type { Services } from '../../http/services.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../ground/errors.js';
 import { recordAudit } from '../../audit/recordAudit.js';
 import { discoverProvider, DiscoveryError, fetchJwks } from './discovery.js';
-import {
-  deleteOidcProvider,
-  domainsTakenElsewhere,
-  getOidcProvider,
-  hasOidcProvider,
-  writeOidcProvider,
-  type JitRole,
-  type OidcProvider,
-} from './oidcProviders.js';
+import { deleteOidcProvider, domainsTakenElsewhere, getOidcProvider, hasOidcProvider, writeOidcProvider, type JitRole, type OidcProvider } from './oidcProviders.js';
 
 /** The PUT body, as ajv has checked it. */
 export interface OidcSettings {

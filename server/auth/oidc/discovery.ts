@@ -3,7 +3,7 @@
 // defect is a DiscoveryError whose message speaks to the person configuring the provider.
 
 import type { JWK } from 'jose';
-import type { Services } from '../../services.js';
+import type { Services } from '../../http/services.js';
 import { idpRequest, IdpRequestError } from './idpRequest.js';
 import { ID_TOKEN_ALGORITHMS, isAcceptedAlgorithm, SIGNING_KEY_TYPES } from './signingAlgorithms.js';
 
@@ -98,9 +98,7 @@ function signingAlgs(doc: Record<string, unknown>, issuer: string): string[] {
   if (!Array.isArray(offered)) return [...ID_TOKEN_ALGORITHMS];
   const usable = offered.filter(isAcceptedAlgorithm) as string[];
   if (usable.length === 0) {
-    throw new DiscoveryError(
-      `the provider at ${issuer} signs ID tokens only with ${offered.map(String).join(', ')}; pp accepts ${ID_TOKEN_ALGORITHMS.join(', ')}`,
-    );
+    throw new DiscoveryError(`the provider at ${issuer} signs ID tokens only with ${offered.map(String).join(', ')}; pp accepts ${ID_TOKEN_ALGORITHMS.join(', ')}`);
   }
   return usable;
 }

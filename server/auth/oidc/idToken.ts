@@ -3,12 +3,12 @@
 // a token names a key it does not hold (at most once a minute) and when it is a day old.
 
 import { createLocalJWKSet, errors, jwtVerify, type CryptoKey, type JWTPayload, type JWTVerifyOptions } from 'jose';
-import type { Services } from '../../services.js';
+import type { Services } from '../../http/services.js';
 import { DiscoveryError, fetchJwks, type JsonWebKeySet } from './discovery.js';
 import { storeJwks, type OidcProvider } from './oidcProviders.js';
 import { nonceMatches } from './oidcStates.js';
 import { OidcRefusal } from './oidcRefusal.js';
-import { STEP_TOLERANCE_MS } from '../../clock.js';
+import { STEP_TOLERANCE_MS } from '../../ground/clock.js';
 
 export const JWKS_REFRESH_COOLDOWN_MS = 60_000;
 export const JWKS_MAX_AGE_MS = 24 * 60 * 60 * 1000;

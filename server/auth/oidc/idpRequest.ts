@@ -7,7 +7,7 @@
 
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import type { Services } from '../../services.js';
+import type { Services } from '../../http/services.js';
 import { checkIdpUrl, IdpAddressError, PRIVATE_REFUSED, publicOnlyLookup } from './idpAddress.js';
 
 const MAX_RESPONSE_BYTES = 512 * 1024;

@@ -2,7 +2,7 @@
 // provider's organization; otherwise, with just-in-time membership on, the account (created without a
 // password when there is none) joins with the provider's default role. With it off, nobody new gets in.
 
-import type { Services } from '../../services.js';
+import type { Services } from '../../http/services.js';
 import { addMembership, getMembership, getOrganization, type OrgMembership } from '../../accounts/organizations.js';
 import { findUserByEmail, getUser, insertUser, type User } from '../../accounts/users.js';
 import type { OidcProvider } from './oidcProviders.js';

@@ -2,10 +2,10 @@
 // the cached key set. The client secret is sealed with the server's OIDC key and opened only to talk
 // to the token endpoint. The rules about who may change what live in configureOidc.ts.
 
-import type { Services } from '../../services.js';
+import type { Services } from '../../http/services.js';
 import type { Role } from '../../access/roles.js';
-import { deriveKey } from '../secretKeys.js';
-import { open, seal } from '../secretBox.js';
+import { deriveKey } from '../../ground/secretKeys.js';
+import { open, seal } from '../../ground/secretBox.js';
 import type { JsonWebKeySet, ProviderMetadata } from './discovery.js';
 
 export type JitRole = Exclude<Role, 'owner'>;
@@ -85,10 +85,9 @@ export function clientSecretOf(services: Services, orgId: number): string {
 
 /** The organization whose enabled provider signs in this exact domain, if any. */
 export function enabledOrgForDomain(services: Services, domain: string): number | undefined {
-  return services.meta
-    .prepare('SELECT d.org_id FROM oidc_domains d JOIN oidc_providers p ON p.org_id = d.org_id WHERE d.domain = ? AND p.enabled = 1 ORDER BY d.org_id')
-    .pluck()
-    .get(domain) as number | undefined;
+  return services.meta.prepare('SELECT d.org_id FROM oidc_domains d JOIN oidc_providers p ON p.org_id = d.org_id WHERE d.domain = ? AND p.enabled = 1 ORDER BY d.org_id').pluck().get(domain) as
+    | number
+    | undefined;
 }
 
 export function isProviderEnabled(services: Services, orgId: number): boolean {
@@ -97,9 +96,7 @@ export function isProviderEnabled(services: Services, orgId: number): boolean {
 
 /** Those of `domains` that another organization's enabled provider already signs in. */
 export function domainsTakenElsewhere(services: Services, orgId: number, domains: string[]): string[] {
-  const taken = services.meta.prepare(
-    'SELECT 1 FROM oidc_domains d JOIN oidc_providers p ON p.org_id = d.org_id WHERE d.domain = ? AND p.enabled = 1 AND d.org_id <> ?',
-  );
+  const taken = services.meta.prepare('SELECT 1 FROM oidc_domains d JOIN oidc_providers p ON p.org_id = d.org_id WHERE d.domain = ? AND p.enabled = 1 AND d.org_id <> ?');
   return domains.filter((d) => taken.get(d, orgId) !== undefined);
 }
 

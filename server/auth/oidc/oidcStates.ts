@@ -3,11 +3,11 @@
 // state and nonce are kept as keyed hashes; the verifier, which must be sent later, is sealed.
 
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Services } from '../../services.js';
-import { deriveKey } from '../secretKeys.js';
-import { open, seal } from '../secretBox.js';
+import type { Services } from '../../http/services.js';
+import { deriveKey } from '../../ground/secretKeys.js';
+import { open, seal } from '../../ground/secretBox.js';
 import { hashToken, randomToken } from '../tokenHash.js';
-import { aliveAt } from '../../clock.js';
+import { aliveAt } from '../../ground/clock.js';
 
 export const OIDC_STATE_TTL_MS = 10 * 60 * 1000;
 
@@ -18,10 +18,7 @@ export interface NewOidcState {
   codeChallenge: string;
 }
 
-export type ConsumedState =
-  | { status: 'unknown' }
-  | { status: 'expired'; orgId: number }
-  | { status: 'live'; orgId: number; nonceHash: string; verifier: string };
+export type ConsumedState = { status: 'unknown' } | { status: 'expired'; orgId: number } | { status: 'live'; orgId: number; nonceHash: string; verifier: string };
 
 interface StateRow {
   org_id: number;
@@ -41,23 +38,16 @@ export function createOidcState(services: Services, orgId: number): NewOidcState
   services.meta.prepare('DELETE FROM oidc_states WHERE expires_at <= ?').run(now.toISOString());
   services.meta
     .prepare('INSERT INTO oidc_states (state_hash, org_id, nonce_hash, verifier_sealed, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(
-      hashToken(services, 'oidc-state', state),
-      orgId,
-      nonceHash(services, nonce),
-      seal(oidcKey(services), verifier),
-      now.toISOString(),
-      new Date(now.getTime() + OIDC_STATE_TTL_MS).toISOString(),
-    );
+    .run(hashToken(services, 'oidc-state', state), orgId, nonceHash(services, nonce), seal(oidcKey(services), verifier), now.toISOString(), new Date(now.getTime() + OIDC_STATE_TTL_MS).toISOString());
   return { state, nonce, codeChallenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
 /** Deletes the state and returns what it held; whoever deletes it first is the only one to get it. */
 export function consumeOidcState(services: Services, state: string): ConsumedState {
   if (state.length === 0 || state.length > 128) return { status: 'unknown' };
-  const row = services.meta
-    .prepare('DELETE FROM oidc_states WHERE state_hash = ? RETURNING org_id, nonce_hash, verifier_sealed, expires_at')
-    .get(hashToken(services, 'oidc-state', state)) as StateRow | undefined;
+  const row = services.meta.prepare('DELETE FROM oidc_states WHERE state_hash = ? RETURNING org_id, nonce_hash, verifier_sealed, expires_at').get(hashToken(services, 'oidc-state', state)) as
+    | StateRow
+    | undefined;
   if (!row) return { status: 'unknown' };
   if (!aliveAt(Date.parse(row.expires_at), services.clock.now().getTime(), OIDC_STATE_TTL_MS)) return { status: 'expired', orgId: row.org_id };
   return { status: 'live', orgId: row.org_id, nonceHash: row.nonce_hash, verifier: open(oidcKey(services), row.verifier_sealed) };

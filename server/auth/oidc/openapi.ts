@@ -71,11 +71,11 @@ export const oidcOpenApi: OpenApiFragment = {
     '/api/v1/auth/oidc/start': {
       post: {
         operationId: 'oidcStart',
-        summary: 'Begin single sign-on: the authorization URL of the organization\'s identity provider',
+        summary: "Begin single sign-on: the authorization URL of the organization's identity provider",
         tags: ['auth'],
         security: [],
         description:
-          'Resolves exactly one organization with enabled single sign-on: from the email\'s exact domain (no subdomain matching) or from `org_id`. ' +
+          "Resolves exactly one organization with enabled single sign-on: from the email's exact domain (no subdomain matching) or from `org_id`. " +
           'Neither given, or both given but naming different organizations: 422. None found: 404. Stores a one-time state, nonce and S256 PKCE verifier ' +
           '(the verifier encrypted) valid ten minutes; the answer holds no credential. Spends from the sign-in rate-limit group.',
         requestBody: jsonBody({ type: 'object', additionalProperties: false, properties: { email: { type: 'string', format: 'email', maxLength: 254 }, org_id: ID64 } }),
@@ -136,7 +136,7 @@ export const oidcOpenApi: OpenApiFragment = {
         description:
           "The issuer's discovery document and key set are fetched before anything is saved: unreachable or unusable gives 422 with the reason " +
           '(details.field=issuer). The provider must offer the code flow, an allow-listed ID token algorithm and client_secret_basic or client_secret_post. ' +
-          'An enabled provider cannot list a domain that another organization\'s enabled provider lists (409, details.domains). The client secret is stored encrypted.',
+          "An enabled provider cannot list a domain that another organization's enabled provider lists (409, details.domains). The client secret is stored encrypted.",
         parameters: [ORG_ID],
         requestBody: jsonBody(PROVIDER_BODY),
         responses: { '200': jsonResponse('saved', ref('OIDCProvider')), ...errors(400, 401, 403, 404, 409, 422, 429) },

@@ -2,8 +2,8 @@
 // the owner's configuration of the organization's provider. The rules live in the modules called.
 
 import type { Domain } from '../../http/domain.js';
-import { oidcCallbackUrl } from '../../config.js';
-import type { Services } from '../../services.js';
+import { oidcCallbackUrl } from '../../ground/config.js';
+import type { Services } from '../../http/services.js';
 import { org, other } from '../../access/access.js';
 import { authIpLimit, spendEmailBudget } from '../authLimits.js';
 import { setRefreshCookie } from '../refreshCookie.js';

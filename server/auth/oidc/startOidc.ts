@@ -2,8 +2,8 @@
 // domain (or the named organization), stores a fresh state, and builds the provider's authorization URL.
 // Nothing in the answer is a credential: the URL only sends the browser to the provider.
 
-import type { Services } from '../../services.js';
-import { NotFoundError, ValidationError } from '../../http/errors.js';
+import type { Services } from '../../http/services.js';
+import { NotFoundError, ValidationError } from '../../ground/errors.js';
 import { normalizeEmail } from '../../accounts/users.js';
 import { enabledOrgForDomain, getOidcProvider, isProviderEnabled } from './oidcProviders.js';
 import { createOidcState } from './oidcStates.js';

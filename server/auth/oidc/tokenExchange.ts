@@ -2,7 +2,7 @@
 // endpoint with the client's credentials (HTTP Basic or form fields, whichever the provider offers),
 // and, when the ID token leaves the email out, the userinfo endpoint supplies it.
 
-import type { Services } from '../../services.js';
+import type { Services } from '../../http/services.js';
 import { clientSecretOf, type OidcProvider } from './oidcProviders.js';
 import { idpRequest, IdpRequestError, type IdpRequestInit, type IdpResponse } from './idpRequest.js';
 import { OidcRefusal } from './oidcRefusal.js';

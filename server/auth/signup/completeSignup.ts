@@ -3,8 +3,8 @@
 // organization (request-invite). Every defect of the proof answers the same 422, so nobody learns
 // whether an address has a pending signup.
 
-import type { Services } from '../../services.js';
-import { ValidationError } from '../../http/errors.js';
+import type { Services } from '../../http/services.js';
+import { ValidationError } from '../../ground/errors.js';
 import { findUserByEmail, type User } from '../../accounts/users.js';
 import type { OrgMembership } from '../../accounts/organizations.js';
 import { enqueueMail } from '../../mail/outbox.js';

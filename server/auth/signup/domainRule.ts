@@ -2,8 +2,8 @@
 // pp is steered to them (an invitation request) or to a manual review, instead of a second
 // organization. A company is a registrable domain; free mail providers are nobody's, so never match.
 
-import type { Services } from '../../services.js';
-import { ConflictError } from '../../http/errors.js';
+import type { Services } from '../../http/services.js';
+import { ConflictError } from '../../ground/errors.js';
 import { domainOf, isFreeDomain, isFreeEmail } from './emailDomains.js';
 import { registrableDomain } from './registrableDomain.js';
 

@@ -4,7 +4,7 @@
 
 import { createRequire } from 'node:module';
 import { disposableEmailBlocklistSet } from 'disposable-email-domains-js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../http/services.js';
 
 const require = createRequire(import.meta.url);
 
@@ -22,7 +22,11 @@ function shippedFree(): ReadonlySet<string> {
 
 /** The part after the last `@`, lower case, without a trailing dot. */
 export function domainOf(email: string): string {
-  return email.slice(email.lastIndexOf('@') + 1).trim().toLowerCase().replace(/\.$/, '');
+  return email
+    .slice(email.lastIndexOf('@') + 1)
+    .trim()
+    .toLowerCase()
+    .replace(/\.$/, '');
 }
 
 /** The domain and each parent of it: `a.b.example.com`, `b.example.com`, `example.com`, `com`. */

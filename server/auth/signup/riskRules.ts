@@ -2,7 +2,7 @@
 // A hit does not refuse anyone: the account is created and signed in, but its trial waits for an SMS
 // confirmation. The signals are the device fingerprint and the address the registration came from.
 
-import type { Services } from '../../services.js';
+import type { Services } from '../../http/services.js';
 import { isFreeEmail } from './emailDomains.js';
 import { signupsFromIpSince, type PendingSignup } from './verifications.js';
 

@@ -6,8 +6,8 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { RouteTable } from '../../http/routeTable.js';
 import type { Access } from '../../access/access.js';
-import type { Services } from '../../services.js';
-import { NotFoundError } from '../../http/errors.js';
+import type { Services } from '../../http/services.js';
+import { NotFoundError } from '../../ground/errors.js';
 import { setRefreshCookie } from '../refreshCookie.js';
 import { spendEmailBudget } from '../authLimits.js';
 import { clientOf, signIn } from '../signIn.js';

@@ -3,8 +3,8 @@
 // organizations, and proving it within ten minutes starts the trial. The limits are docs/trial-activation.md's; moving the subscription is server/billing's.
 
 import { randomInt } from 'node:crypto';
-import type { Services } from '../../services.js';
-import { ConflictError, RateLimitedError, ValidationError } from '../../http/errors.js';
+import type { Services } from '../../http/services.js';
+import { ConflictError, RateLimitedError, ValidationError } from '../../ground/errors.js';
 import { activateTrial, subscriptionOf, SubscriptionStateError, type Subscription } from '../../billing/subscriptions.js';
 import { recordAudit } from '../../audit/recordAudit.js';
 import { maskPhone, parsePhone } from '../../sms/phoneNumber.js';
@@ -83,7 +83,11 @@ function requireNumberAllowed(services: Services, phoneHash: string): void {
   const now = services.clock.now().getTime();
   // Sends stamped after now came before the clock stepped back: like the organization's, not counted.
   const sends = phoneSendsBetween(services, phoneHash, new Date(now - DAY_MS), new Date(now));
-  requireUnderDailyCap(sends.map((d) => d.getTime()), SMS_PER_NUMBER_PER_DAY, now);
+  requireUnderDailyCap(
+    sends.map((d) => d.getTime()),
+    SMS_PER_NUMBER_PER_DAY,
+    now,
+  );
 }
 
 /** The window frees a send when the oldest of the last `cap` sends (oldest first) leaves it. */

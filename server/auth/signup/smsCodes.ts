@@ -2,8 +2,8 @@
 // activated an organization. Numbers and codes are kept only as keyed hashes (HMAC-SHA256 with a key
 // derived from the server secret). Whoever calls these decides the rules; this file reads and writes.
 
-import type { Services } from '../../services.js';
-import { latestLiveExpiry } from '../../clock.js';
+import type { Services } from '../../http/services.js';
+import { latestLiveExpiry } from '../../ground/clock.js';
 import { hashMatches, hashToken } from '../tokenHash.js';
 
 /** More wrong codes than this and the code is dead. */
@@ -73,8 +73,7 @@ function sendsBetween(services: Services, by: 'org_id' | 'phone_hash', key: numb
 export const smsSendsBetween = (services: Services, orgId: number, since: Date, until: Date): Date[] => sendsBetween(services, 'org_id', orgId, since, until);
 
 /** When codes after `since` and up to `until` were sent to the number, for any organization, oldest first. */
-export const phoneSendsBetween = (services: Services, phoneHash: string, since: Date, until: Date): Date[] =>
-  sendsBetween(services, 'phone_hash', phoneHash, since, until);
+export const phoneSendsBetween = (services: Services, phoneHash: string, since: Date, until: Date): Date[] => sendsBetween(services, 'phone_hash', phoneHash, since, until);
 
 /** The organization a number activated, if any. */
 export function orgActivatedByPhone(services: Services, phoneHash: string): number | undefined {

@@ -5,12 +5,11 @@
 import type { Request } from 'express';
 import type { RouteTable } from '../../http/routeTable.js';
 import { member, type Access } from '../../access/access.js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../http/services.js';
 import type { Subscription } from '../../billing/subscriptions.js';
 import { getUser } from '../../accounts/users.js';
 import { spendEmailBudget } from '../authLimits.js';
 import { sendActivationCode, verifyActivationCode } from './smsActivation.js';
-
 
 function spendCallerBudget(services: Services, req: Request): void {
   spendEmailBudget(services, getUser(services.meta, req.auth!.userId)!.email);

@@ -3,8 +3,8 @@
 // completeSignup.ts). Deadline, cooldown and the per-address cap are the HTTP contract's limits.
 
 import { randomInt } from 'node:crypto';
-import type { Services } from '../../services.js';
-import { AppError, ValidationError } from '../../http/errors.js';
+import type { Services } from '../../http/services.js';
+import { AppError, ValidationError } from '../../ground/errors.js';
 import { findUserByEmail, normalizeEmail } from '../../accounts/users.js';
 import { enqueueMail } from '../../mail/outbox.js';
 import { notifyMailWorker } from '../../mail/mailWorker.js';
@@ -15,18 +15,7 @@ import { randomToken } from '../tokenHash.js';
 import type { ClientInfo } from '../signIn.js';
 import { isDisposableEmail } from './emailDomains.js';
 import { cleanDeviceFp, cleanTimeZone, cleanUtm } from './signupInput.js';
-import {
-  emailsSentBetween,
-  hashCode,
-  hashLinkToken,
-  insertSignup,
-  lastSentAt,
-  liveSignupByEmail,
-  recordEmailSent,
-  replaceSecrets,
-  VERIFICATION_TTL_MS,
-  type PendingSignup,
-} from './verifications.js';
+import { emailsSentBetween, hashCode, hashLinkToken, insertSignup, lastSentAt, liveSignupByEmail, recordEmailSent, replaceSecrets, VERIFICATION_TTL_MS, type PendingSignup } from './verifications.js';
 
 export const RESEND_COOLDOWN_MS = 60_000;
 export const EMAILS_PER_DAY = 10;

@@ -2,7 +2,7 @@
 // came with (address, device, first-touch UTM), which later risk checks compare against. The
 // subscription's later life is server/billing's.
 
-import type { Services } from '../../services.js';
+import type { Services } from '../../http/services.js';
 import { insertSubscription } from '../../billing/subscriptions.js';
 
 export type SubscriptionStatus = 'trialing' | 'pending_review';

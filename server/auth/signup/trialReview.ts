@@ -3,8 +3,8 @@
 // the trial, rejecting leaves the organization to choose a plan; either way its owners are emailed and
 // the decision is recorded in the audit log. Moving the subscription is server/billing's.
 
-import type { Services } from '../../services.js';
-import { ConflictError, NotFoundError } from '../../http/errors.js';
+import type { Services } from '../../http/services.js';
+import { ConflictError, NotFoundError } from '../../ground/errors.js';
 import { getOrganization, listMembers, type Organization } from '../../accounts/organizations.js';
 import { activateTrial, rejectTrial, SubscriptionStateError, type Subscription } from '../../billing/subscriptions.js';
 import { billingUrl } from '../../billing/accountState.js';

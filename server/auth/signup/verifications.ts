@@ -2,10 +2,10 @@
 // (password already hashed) until they prove the address; its code and link token are kept only as
 // keyed hashes. Whoever calls these decides the rules; this file only reads and writes.
 
-import type { Services } from '../../services.js';
+import type { Services } from '../../http/services.js';
 import { normalizeEmail } from '../../accounts/users.js';
 import { hashMatches, hashToken } from '../tokenHash.js';
-import { latestLiveExpiry } from '../../clock.js';
+import { latestLiveExpiry } from '../../ground/clock.js';
 
 /** More wrong codes than this and the verification is dead. */
 export const MAX_WRONG_CODES = 10;
@@ -57,21 +57,19 @@ export function codeMatches(services: Services, row: PendingSignup, code: string
 }
 
 export function liveSignupByEmail(services: Services, email: string): PendingSignup | undefined {
-  return services.meta
-    .prepare(`SELECT ${COLUMNS} FROM signup_verifications WHERE email = ? AND ${LIVE} ORDER BY id DESC LIMIT 1`)
-    .get(normalizeEmail(email), ...liveBounds(services)) as PendingSignup | undefined;
+  return services.meta.prepare(`SELECT ${COLUMNS} FROM signup_verifications WHERE email = ? AND ${LIVE} ORDER BY id DESC LIMIT 1`).get(normalizeEmail(email), ...liveBounds(services)) as
+    | PendingSignup
+    | undefined;
 }
 
 export function liveSignupByToken(services: Services, token: string): PendingSignup | undefined {
-  return services.meta
-    .prepare(`SELECT ${COLUMNS} FROM signup_verifications WHERE token_hash = ? AND ${LIVE}`)
-    .get(hashLinkToken(services, token), ...liveBounds(services)) as PendingSignup | undefined;
+  return services.meta.prepare(`SELECT ${COLUMNS} FROM signup_verifications WHERE token_hash = ? AND ${LIVE}`).get(hashLinkToken(services, token), ...liveBounds(services)) as
+    | PendingSignup
+    | undefined;
 }
 
 export function liveSignupById(services: Services, id: number): PendingSignup | undefined {
-  return services.meta
-    .prepare(`SELECT ${COLUMNS} FROM signup_verifications WHERE id = ? AND ${LIVE}`)
-    .get(id, ...liveBounds(services)) as PendingSignup | undefined;
+  return services.meta.prepare(`SELECT ${COLUMNS} FROM signup_verifications WHERE id = ? AND ${LIVE}`).get(id, ...liveBounds(services)) as PendingSignup | undefined;
 }
 
 export function countWrongCode(services: Services, id: number): void {
@@ -136,8 +134,6 @@ export function emailsSentBetween(services: Services, email: string, since: Date
 
 /** How many different addresses began a signup from `ip` after `since` (risk rules). */
 export function signupsFromIpSince(services: Services, ip: string, since: Date): number {
-  const row = services.meta
-    .prepare('SELECT count(DISTINCT email) AS n FROM signup_verifications WHERE ip = ? AND created_at > ?')
-    .get(ip, since.toISOString()) as { n: number };
+  const row = services.meta.prepare('SELECT count(DISTINCT email) AS n FROM signup_verifications WHERE ip = ? AND created_at > ?').get(ip, since.toISOString()) as { n: number };
   return row.n;
 }

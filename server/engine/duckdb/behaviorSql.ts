@@ -88,9 +88,16 @@ export function behaviorUrlsSql(p: BehaviorRange, ctx: BehaviorScope, limit: num
 export function pageSummarySql(p: BehaviorRange, ctx: BehaviorScope, urls: string[]): Statement {
   const b = new Binder();
   const project = b.bind(ctx.projectId);
-  const clicks = (table: ClickRollup) => scanClicks(b, table, {
-    projectId: ctx.projectId, timezone: ctx.timezone, from: p.date_from, to: p.date_to, rollup: p.filters.length === 0, where: [filtersCondition(b, p.filters, new Map())], urls,
-  });
+  const clicks = (table: ClickRollup) =>
+    scanClicks(b, table, {
+      projectId: ctx.projectId,
+      timezone: ctx.timezone,
+      from: p.date_from,
+      to: p.date_to,
+      rollup: p.filters.length === 0,
+      where: [filtersCondition(b, p.filters, new Map())],
+      urls,
+    });
   const sql = `WITH pd AS (${byUrl(b, p, ctx, [], urls)}),
     cells AS (SELECT band, cx, cy, sum(clicks) AS n FROM (${clicks('click_cells')}) GROUP BY band, cx, cy),
     elements AS (SELECT event, chain, ex, ey, sum(clicks) AS n FROM (${clicks('click_elements')}) GROUP BY event, chain, ex, ey),
@@ -112,10 +119,17 @@ export function elementClickersSql(p: BehaviorRange, ctx: BehaviorScope, urls: s
   const b = new Binder();
   const selectors = `(VALUES ${pairs.map(([chain, selector]) => `(${b.bind(chain)}, ${b.bind(selector)})`).join(', ')}) s(chain, selector)`;
   const urlList = urls.map((u) => b.bind(u)).join(', ');
-  const clicks = scanEvents(b, { chain: 'CAST(e.elements AS VARCHAR)', actor: ACTOR }, {
-    projectId: ctx.projectId, timezone: ctx.timezone, from: p.date_from, to: p.date_to,
-    where: ["e.event = 'pp.click'", 'e.elements IS NOT NULL', `e.url IN (${urlList})`, filtersCondition(b, p.filters, new Map())],
-  });
+  const clicks = scanEvents(
+    b,
+    { chain: 'CAST(e.elements AS VARCHAR)', actor: ACTOR },
+    {
+      projectId: ctx.projectId,
+      timezone: ctx.timezone,
+      from: p.date_from,
+      to: p.date_to,
+      where: ["e.event = 'pp.click'", 'e.elements IS NOT NULL', `e.url IN (${urlList})`, filtersCondition(b, p.filters, new Map())],
+    },
+  );
   return { sql: `SELECT s.selector, count(DISTINCT c.actor) AS n FROM (${clicks}) c JOIN ${selectors} USING (chain) GROUP BY s.selector`, params: b.values };
 }
 
@@ -127,7 +141,12 @@ export function formsSql(p: BehaviorRange, ctx: BehaviorScope, limit: number, af
   const b = new Binder();
   const project = b.bind(ctx.projectId);
   const fd = scanFormDays(b, {
-    projectId: ctx.projectId, timezone: ctx.timezone, from: p.date_from, to: p.date_to, rollup: p.filters.length === 0, where: [filtersCondition(b, p.filters, new Map())],
+    projectId: ctx.projectId,
+    timezone: ctx.timezone,
+    from: p.date_from,
+    to: p.date_to,
+    rollup: p.filters.length === 0,
+    where: [filtersCondition(b, p.filters, new Map())],
   });
   const keyset = after
     ? `WHERE a.starts < ${b.bind(after[0])} OR (a.starts = ${b.bind(after[0])} AND (a.form > ${b.bind(after[1])} OR (a.form = ${b.bind(after[1])} AND a.page > ${b.bind(after[2])})))`
@@ -166,7 +185,13 @@ export function formViewsSql(p: BehaviorRange, ctx: BehaviorScope, mapped: Reado
   const project = b.bind(ctx.projectId);
   const urls = b.bind(listValue(mapped.map(([url]) => url)));
   const sql = `WITH m AS (SELECT unnest(${urls}::VARCHAR[]) AS url, unnest(${b.bind(listValue(mapped.map(([, page]) => page)))}::VARCHAR[]) AS page),
-    pd AS (SELECT m.page, d.day, d.sessions, d.sessionless FROM (${byUrl(b, p, ctx, [], mapped.map(([url]) => url))}) d JOIN m USING (url)),
+    pd AS (SELECT m.page, d.day, d.sessions, d.sessionless FROM (${byUrl(
+      b,
+      p,
+      ctx,
+      [],
+      mapped.map(([url]) => url),
+    )}) d JOIN m USING (url)),
     units AS (SELECT DISTINCT page, day, 's' AS kind, unnest(sessions) AS k FROM pd
       UNION
       SELECT DISTINCT a.page, a.day, 'a', coalesce(l.actor_key, a.k) FROM (SELECT page, day, unnest(sessionless) AS k FROM pd) a

@@ -7,7 +7,7 @@
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DuckDBConnection, DuckDBInstance, type DuckDBMaterializedResult, type DuckDBValue } from '@duckdb/node-api';
-import { QueryMemoryError, QueryTimeoutError } from '../../http/errors.js';
+import { QueryMemoryError, QueryTimeoutError } from '../../ground/errors.js';
 import type { EventEngine, ReadOptions, Row, TurnOptions } from '../engine.js';
 
 export type { ReadOptions, Row, TurnOptions } from '../engine.js';
@@ -140,13 +140,14 @@ export class DuckDbEngine implements EventEngine {
     const conn = await this.acquire();
     let timedOut = false;
     let repeat: NodeJS.Timeout | undefined;
-    const timer = options.timeoutMs !== undefined
-      ? setTimeout(() => {
-          timedOut = true;
-          conn.interrupt();
-          repeat = setInterval(() => conn.interrupt(), INTERRUPT_REPEAT_MS);
-        }, options.timeoutMs)
-      : undefined;
+    const timer =
+      options.timeoutMs !== undefined
+        ? setTimeout(() => {
+            timedOut = true;
+            conn.interrupt();
+            repeat = setInterval(() => conn.interrupt(), INTERRUPT_REPEAT_MS);
+          }, options.timeoutMs)
+        : undefined;
     try {
       const running = interruptible(conn, deadline, () => run(conn));
       this.reading.set(conn, running);
@@ -250,9 +251,7 @@ export class DuckDbEngine implements EventEngine {
   }
 
   async size(projectId?: number): Promise<{ events: number }> {
-    const [row] = projectId === undefined
-      ? await this.read('SELECT count(*) AS n FROM events')
-      : await this.read('SELECT count(*) AS n FROM events WHERE project_id = $1', [projectId]);
+    const [row] = projectId === undefined ? await this.read('SELECT count(*) AS n FROM events') : await this.read('SELECT count(*) AS n FROM events WHERE project_id = $1', [projectId]);
     return { events: Number(row?.n ?? 0) };
   }
 

@@ -15,8 +15,28 @@ function selectList(format: ExportFormat): string {
   const time = (c: string) => (format === 'parquet' ? c : `strftime(${c}, ${ISO_MS}) AS ${c}`);
   const reasons = format === 'csv' ? 'to_json(coalesce(invalid_reasons, []::VARCHAR[]))::VARCHAR' : 'coalesce(invalid_reasons, []::VARCHAR[])';
   return [
-    'uuid::VARCHAR AS uuid', time('ts'), time('received_at'), 'event', 'distinct_id', 'anonymous_id', 'user_id', 'session_id', 'source', 'sdk_name',
-    'sdk_version', 'key_id', 'release', 'url', 'path', 'referrer', 'props', 'revenue', 'elements', 'invalid', `${reasons} AS invalid_reasons`, 'rule_id',
+    'uuid::VARCHAR AS uuid',
+    time('ts'),
+    time('received_at'),
+    'event',
+    'distinct_id',
+    'anonymous_id',
+    'user_id',
+    'session_id',
+    'source',
+    'sdk_name',
+    'sdk_version',
+    'key_id',
+    'release',
+    'url',
+    'path',
+    'referrer',
+    'props',
+    'revenue',
+    'elements',
+    'invalid',
+    `${reasons} AS invalid_reasons`,
+    'rule_id',
     'source_uuid::VARCHAR AS source_uuid',
   ].join(', ');
 }

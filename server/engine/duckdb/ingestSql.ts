@@ -63,8 +63,7 @@ export async function storeReplayChunk(conn: DuckDBConnection, c: ChunkRow): Pro
   await conn.run(
     `INSERT OR IGNORE INTO replay_chunks (project_id, session_id, seq, anonymous_id, received_at, first_ts, last_ts, event_count, raw_bytes, key_id, sdk_name, sdk_version, data)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-    [c.projectId, c.sessionId, BigInt(c.seq), c.anonymousId, micros(c.receivedAt), micros(c.first), micros(c.last), c.eventCount, c.rawBytes,
-      c.keyId, c.sdkName, c.sdkVersion, blobValue(c.data)],
+    [c.projectId, c.sessionId, BigInt(c.seq), c.anonymousId, micros(c.receivedAt), micros(c.first), micros(c.last), c.eventCount, c.rawBytes, c.keyId, c.sdkName, c.sdkVersion, blobValue(c.data)],
     [INTEGER, VARCHAR, BIGINT, VARCHAR, TIMESTAMPTZ, TIMESTAMPTZ, TIMESTAMPTZ, INTEGER, INTEGER, VARCHAR, VARCHAR, VARCHAR, BLOB],
   );
 }
@@ -136,9 +135,9 @@ export interface RejectionSelection {
 export function rejectedAttemptsSql(q: RejectionSelection): Statement {
   const where = ['project_id = $project', 'received_at >= $from::TIMESTAMPTZ', 'received_at < $to::TIMESTAMPTZ'];
   const params: Record<string, string | number> = { project: q.projectId, from: q.from.toISOString(), to: q.to.toISOString(), limit: q.limit };
-  if (q.event !== undefined) (where.push('event = $event'), (params.event = q.event));
-  if (q.sdkName !== undefined) (where.push('sdk_name = $sdk'), (params.sdk = q.sdkName));
-  if (q.source !== undefined) (where.push('source = $source'), (params.source = q.source));
+  if (q.event !== undefined) where.push('event = $event'), (params.event = q.event);
+  if (q.sdkName !== undefined) where.push('sdk_name = $sdk'), (params.sdk = q.sdkName);
+  if (q.source !== undefined) where.push('source = $source'), (params.source = q.source);
   if (q.after) {
     where.push('(received_at, request_id, COALESCE(event_index, -1)) < ($at::TIMESTAMPTZ, $rid, $idx)');
     Object.assign(params, { at: q.after.received_at, rid: q.after.request_id, idx: q.after.event_index ?? -1 });

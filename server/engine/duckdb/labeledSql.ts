@@ -81,8 +81,29 @@ function ruleCondition(b: Binder, rule: RuleMatch, urls: () => string): string {
 
 /** The columns a derived event fills; the others (revenue, elements, element columns) stay NULL. */
 const DERIVED_COLUMNS = [
-  'project_id', 'uuid', 'ts', 'received_at', 'event', 'distinct_id', 'anonymous_id', 'user_id', 'session_id', 'source', 'sdk_name', 'sdk_version',
-  'key_id', 'release', 'url', 'path', 'referrer', 'props', 'invalid', 'invalid_reasons', 'rule_id', 'source_uuid', 'distinct_key',
+  'project_id',
+  'uuid',
+  'ts',
+  'received_at',
+  'event',
+  'distinct_id',
+  'anonymous_id',
+  'user_id',
+  'session_id',
+  'source',
+  'sdk_name',
+  'sdk_version',
+  'key_id',
+  'release',
+  'url',
+  'path',
+  'referrer',
+  'props',
+  'invalid',
+  'invalid_reasons',
+  'rule_id',
+  'source_uuid',
+  'distinct_key',
 ] as const;
 
 /**

@@ -26,9 +26,7 @@ export async function migrateEvents(store: EventEngine, dir = migrationsDir('duc
 
 /** What the events store has applied; a read only, so it can run beside ingest. */
 export async function appliedEvents(store: EventEngine): Promise<AppliedMigration[]> {
-  const [ledger] = await store.read(
-    "SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = 'schema_migrations'",
-  );
+  const [ledger] = await store.read("SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = 'schema_migrations'");
   if (Number(ledger!.n) === 0) return [];
   const rows = await store.read('SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version');
   return rows.map((r) => ({ version: Number(r.version), name: String(r.name), checksum: String(r.checksum), applied_at: String(r.applied_at) }));

@@ -4,16 +4,7 @@
 // a later migration gets its default instead of shifting the rest. Values must already be valid:
 // the appender does not check JSON.
 
-import {
-  DuckDBDataChunk,
-  DuckDBTimestampTZValue,
-  DuckDBUUIDValue,
-  listValue,
-  type DuckDBAppender,
-  type DuckDBConnection,
-  type DuckDBType,
-  type DuckDBValue,
-} from '@duckdb/node-api';
+import { DuckDBDataChunk, DuckDBTimestampTZValue, DuckDBUUIDValue, listValue, type DuckDBAppender, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 
 /** Rows put in a chunk between two turns of the event loop (at most DuckDB's vector size, 2048). */
 const STEP_ROWS = 512;

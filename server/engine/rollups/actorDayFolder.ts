@@ -21,7 +21,7 @@
 // they for it.
 
 import { INTEGER, LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api';
-import type { Services } from '../../services.js';
+import type { Services } from '../../http/services.js';
 import { propsPath } from '../conditions.js';
 import { COMPACT_ACTOR_DAYS, foldActorDays } from './actorDays.js';
 import { CLICK_TABLES, compactClicks, foldClicks } from './clickDays.js';
@@ -82,12 +82,18 @@ export class ActorDayFolder {
    * while a pass runs wait for it and then run their own.
    */
   catchUp(options: { maxRows?: number } = {}): Promise<FoldProgress> {
-    return this.serialized(() => this.fold(options.maxRows ?? Number.POSITIVE_INFINITY), () => ({ folded: 0, refolded: 0, compacted: false }));
+    return this.serialized(
+      () => this.fold(options.maxRows ?? Number.POSITIVE_INFINITY),
+      () => ({ folded: 0, refolded: 0, compacted: false }),
+    );
   }
 
   /** Merges every delta row now, whether or not it is due. */
   async compact(): Promise<void> {
-    await this.serialized(() => this.compactIfDue(true), () => false);
+    await this.serialized(
+      () => this.compactIfDue(true),
+      () => false,
+    );
   }
 
   /**
@@ -316,10 +322,9 @@ export interface FoldedProject {
  * folded in and the folded rowid; undefined when the project has no folded rows.
  */
 export async function foldedProject(conn: DuckDBConnection, projectId: number): Promise<FoldedProject | undefined> {
-  const [row] = (await conn.runAndReadAll(
-    'SELECT z.timezone, s.through_rowid AS through FROM actor_day_zones z, actor_day_state s WHERE z.project_id = $1 AND s.through_rowid >= 0',
-    [projectId],
-  )).getRowObjects();
+  const [row] = (
+    await conn.runAndReadAll('SELECT z.timezone, s.through_rowid AS through FROM actor_day_zones z, actor_day_state s WHERE z.project_id = $1 AND s.through_rowid >= 0', [projectId])
+  ).getRowObjects();
   return row ? { projectId, timezone: String(row.timezone), through: Number(row.through) } : undefined;
 }
 
@@ -345,7 +350,11 @@ export async function refoldDays(conn: DuckDBConnection, folded: FoldedProject, 
   const boundTypes = { lo: VARCHAR, hi: VARCHAR, days: LIST(VARCHAR) };
   const onDays = 'e.rowid <= $upto AND e.ts >= CAST($lo AS TIMESTAMPTZ) AND e.ts < CAST($hi AS TIMESTAMPTZ) AND CAST(timezone(z.timezone, e.ts) AS DATE) IN (SELECT CAST(unnest($days) AS DATE))';
   for (const t of DAY_TABLES) {
-    await conn.run(`DELETE FROM ${t} WHERE project_id = $project AND day IN (SELECT CAST(unnest($days) AS DATE))`, { project: folded.projectId, days: bounds.days }, { project: INTEGER, days: LIST(VARCHAR) });
+    await conn.run(
+      `DELETE FROM ${t} WHERE project_id = $project AND day IN (SELECT CAST(unnest($days) AS DATE))`,
+      { project: folded.projectId, days: bounds.days },
+      { project: INTEGER, days: LIST(VARCHAR) },
+    );
   }
   const project = projectLists([{ id: folded.projectId, timezone: folded.timezone }]);
   const params = { ...project, ...bounds };

@@ -26,7 +26,6 @@ export const foldActorDays = (where: string) => `SELECT project_id, day, event, 
     FROM events e JOIN (SELECT unnest($ids) AS project_id, unnest($zones) AS timezone) z ON z.project_id = e.project_id WHERE ${where})
   GROUP BY GROUPING SETS ((project_id, day, event, distinct_id, distinct_key), (project_id, day, distinct_id, distinct_key))`;
 
-
 /** Merges the delta rows into one row per key (see actorDayFolder.ts's compaction). */
 export const COMPACT_ACTOR_DAYS = [
   'CREATE TABLE actor_days_merged AS FROM actor_days LIMIT 0',
@@ -44,7 +43,11 @@ export const COMPACT_ACTOR_DAYS = [
 export function scanActiveDays(b: Binder, o: DayScanOptions & { filters: readonly FilterItem[] | undefined; segments: Segments }): string {
   if (!hasFilters(o.filters)) return `SELECT actor, day FROM (${scanActorDays(b, o)})`;
   return scanEvents(b, (local) => ({ actor: actorOf(o.actors), day: local.day }), {
-    projectId: o.projectId, timezone: o.timezone, from: o.from, to: o.to, where: [eventCondition(b, o.event), filtersCondition(b, o.filters, o.segments)],
+    projectId: o.projectId,
+    timezone: o.timezone,
+    from: o.from,
+    to: o.to,
+    where: [eventCondition(b, o.event), filtersCondition(b, o.filters, o.segments)],
   });
 }
 
@@ -62,7 +65,11 @@ export function scanActorDays(b: Binder, o: DayScanOptions): string {
   const folded = `SELECT ${actorOf(o.actors, 'd')} AS actor, d.day, d.events, d.revenue, d.revenue_events, d.refunds, d.refund_events
   FROM actor_days d ${identityJoin('d')} WHERE ${where.join(' AND ')}`;
   const raw = scanEvents(b, (local) => ({ actor: actorOf(o.actors), day: local.day, revenue: 'e.revenue' }), {
-    projectId: o.projectId, timezone: o.timezone, from: o.from, to: o.to, where: [point.rawWhere, eventCondition(b, o.event)],
+    projectId: o.projectId,
+    timezone: o.timezone,
+    from: o.from,
+    to: o.to,
+    where: [point.rawWhere, eventCondition(b, o.event)],
   });
   return `${folded}
   UNION ALL

@@ -25,7 +25,10 @@ function clickCellColumns(): Record<string, string> {
   const [x, y, vw] = [n(1), n(2), n(3)];
   const placed = `coalesce(${vw} > 0 AND ${x} IS NOT NULL AND ${y} IS NOT NULL, false)`;
   const fixed = `coalesce(TRY_CAST(json_extract_string(j[4], '$') AS BOOLEAN), false)`;
-  const band = `CASE ${HEATMAP_BANDS.slice(1).reverse().map((b) => `WHEN ${vw} >= ${b.min_width} THEN '${b.band}'`).join(' ')} ELSE '${HEATMAP_BANDS[0].band}' END`;
+  const band = `CASE ${HEATMAP_BANDS.slice(1)
+    .reverse()
+    .map((b) => `WHEN ${vw} >= ${b.min_width} THEN '${b.band}'`)
+    .join(' ')} ELSE '${HEATMAP_BANDS[0].band}' END`;
   return {
     band: `CASE WHEN ${placed} THEN ${band} END`,
     cx: `CASE WHEN ${placed} AND NOT ${fixed} THEN least(${100 - X_STEP_PERCENT}, greatest(0, floor(100 * ${x} / ${vw} / ${X_STEP_PERCENT}) * ${X_STEP_PERCENT})) END`,
@@ -36,7 +39,8 @@ function clickCellColumns(): Record<string, string> {
 /** A clickish event's element chain and the 10 % cell inside it, from `event`, `elements` and `j` (see 0027). */
 function clickElementColumns(): Record<string, string> {
   const n = (i: number) => `TRY_CAST(json_extract_string(j[${i}], '$') AS DOUBLE)`;
-  const cell = (i: number) => `CASE WHEN event = 'pp.click' AND ${n(1)} IS NOT NULL AND ${n(2)} IS NOT NULL THEN least(${100 - ELEMENT_STEP_PERCENT}, greatest(0, floor(${n(i)} / ${ELEMENT_STEP_PERCENT}) * ${ELEMENT_STEP_PERCENT})) END`;
+  const cell = (i: number) =>
+    `CASE WHEN event = 'pp.click' AND ${n(1)} IS NOT NULL AND ${n(2)} IS NOT NULL THEN least(${100 - ELEMENT_STEP_PERCENT}, greatest(0, floor(${n(i)} / ${ELEMENT_STEP_PERCENT}) * ${ELEMENT_STEP_PERCENT})) END`;
   return { event: 'event', chain: 'CAST(elements AS VARCHAR)', ex: cell(1), ey: cell(2) };
 }
 
@@ -63,10 +67,17 @@ export function clickRollupRows(table: ClickRollup, inner: string, lead: string[
 }
 
 /** (project, local day, URL, placement) counts of the clicks joined to `z` and matching `where`, for the heatmap (click_cells, click_elements). */
-export const foldClicks = (table: ClickRollup, where: string) => clickRollupRows(table, `SELECT e.project_id, CAST(timezone(z.timezone, e.ts) AS DATE) AS day, e.url,
-      ${Object.entries(clickSourceColumns(table)).map(([k, v]) => `${v} AS ${k}`).join(', ')}
+export const foldClicks = (table: ClickRollup, where: string) =>
+  clickRollupRows(
+    table,
+    `SELECT e.project_id, CAST(timezone(z.timezone, e.ts) AS DATE) AS day, e.url,
+      ${Object.entries(clickSourceColumns(table))
+        .map(([k, v]) => `${v} AS ${k}`)
+        .join(', ')}
     FROM events e JOIN (SELECT unnest($ids) AS project_id, unnest($zones) AS timezone) z ON z.project_id = e.project_id
-    WHERE ${CLICK_ROLLUPS[table].where} AND e.url IS NOT NULL AND ${where}`, ['project_id', 'day', 'url']);
+    WHERE ${CLICK_ROLLUPS[table].where} AND e.url IS NOT NULL AND ${where}`,
+    ['project_id', 'day', 'url'],
+  );
 
 /** The click rollup tables. */
 export const CLICK_TABLES = Object.keys(CLICK_ROLLUPS) as ClickRollup[];

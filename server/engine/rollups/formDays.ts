@@ -23,16 +23,16 @@ export const FORM_DAY_SOURCE = {
   duration: `CASE WHEN e.event = 'pp.form_submit' THEN TRY_CAST(json_extract_string(e.props, '$.duration_ms') AS DOUBLE) END`,
 };
 
-
 /** (project, local day, URL, form, session, distinct id) form interaction of the events joined to `z` and matching `where` (form_days). */
 export const foldFormDays = (where: string) => `SELECT project_id, day, url, form, session_key, distinct_key, ${FORM_DAY_MEASURES}
   FROM (SELECT e.project_id, CAST(timezone(z.timezone, e.ts) AS DATE) AS day, e.url, e.event, e.distinct_key,
-      ${Object.entries(FORM_DAY_SOURCE).map(([k, v]) => `${v} AS ${k}`).join(', ')}
+      ${Object.entries(FORM_DAY_SOURCE)
+        .map(([k, v]) => `${v} AS ${k}`)
+        .join(', ')}
     FROM events e JOIN (SELECT unnest($ids) AS project_id, unnest($zones) AS timezone) z ON z.project_id = e.project_id
     WHERE e.event IN ('pp.form_start', 'pp.form_submit', 'pp.form_abandon') AND e.url IS NOT NULL AND ${where})
   WHERE form IS NOT NULL
   GROUP BY project_id, day, url, form, session_key, distinct_key`;
-
 
 /** Merges the delta rows into one row per key (see actorDayFolder.ts's compaction). */
 export const COMPACT_FORM_DAYS = [
@@ -61,7 +61,11 @@ export function scanFormDays(b: Binder, o: Omit<DayScanOptions, 'event' | 'actor
     rawWhere.push(point.rawWhere);
   }
   const raw = scanEvents(b, (local) => ({ url: 'e.url', day: local.day, event: 'e.event', distinct_key: 'e.distinct_key', ...FORM_DAY_SOURCE }), {
-    projectId: o.projectId, timezone: o.timezone, from: o.from, to: o.to, where: rawWhere,
+    projectId: o.projectId,
+    timezone: o.timezone,
+    from: o.from,
+    to: o.to,
+    where: rawWhere,
   });
   return `${folded}SELECT * FROM (SELECT url, day, form, session_key, distinct_key, ${FORM_DAY_MEASURES} FROM (${raw}) WHERE form IS NOT NULL
     GROUP BY url, day, form, session_key, distinct_key) r(url, day, form, session_key, distinct_key, ${FORM_DAY_COLUMNS})`;

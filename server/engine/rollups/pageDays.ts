@@ -62,7 +62,11 @@ export function scanPageDays(b: Binder, o: Omit<DayScanOptions, 'event' | 'actor
     rawWhere.push(point.rawWhere);
   }
   const raw = scanEvents(b, (local) => ({ url: 'e.url', day: local.day, event: 'e.event', distinct_key: 'e.distinct_key', session_id: 'e.session_id', pct: SCROLL_PERCENT }), {
-    projectId: o.projectId, timezone: o.timezone, from: o.from, to: o.to, where: rawWhere,
+    projectId: o.projectId,
+    timezone: o.timezone,
+    from: o.from,
+    to: o.to,
+    where: rawWhere,
   });
   return `${folded}SELECT * FROM (SELECT url, day, ${PAGE_DAY_MEASURES} FROM (${raw}) GROUP BY url, day) r(url, day, ${PAGE_DAY_COLUMNS})`;
 }

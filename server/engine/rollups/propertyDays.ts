@@ -37,7 +37,11 @@ export function scanPropertyDays(b: Binder, o: DayScanOptions & { key: string })
   if (o.event !== 'any') where.push(`d.event = ${b.bind(o.event)}`);
   const folded = `SELECT d.value AS gval, d.day, d.events, d.revenue FROM property_days d WHERE ${where.join(' AND ')}`;
   const raw = scanEvents(b, (local) => ({ gval: propertyText(b, o.key), day: local.day, revenue: 'e.revenue' }), {
-    projectId: o.projectId, timezone: o.timezone, from: o.from, to: o.to, where: [point.rawWhere, eventCondition(b, o.event)],
+    projectId: o.projectId,
+    timezone: o.timezone,
+    from: o.from,
+    to: o.to,
+    where: [point.rawWhere, eventCondition(b, o.event)],
   });
   return `${folded}
   UNION ALL

@@ -26,8 +26,7 @@ export const VISIT_ENTRY_PROPERTIES = ['$channel', '$referring_domain', '$utm_ca
 export const DIMS_SEP = 'chr(1)';
 
 /** The entry properties of the page view `e` as one text (`paths`: a SQL list of their JSON paths). */
-export const entryDims = (pv: string, paths: string) =>
-  `CASE WHEN ${pv} THEN array_to_string(list_transform(json_extract_string(e.props, ${paths}), x -> coalesce(x, '')), ${DIMS_SEP}) END`;
+export const entryDims = (pv: string, paths: string) => `CASE WHEN ${pv} THEN array_to_string(list_transform(json_extract_string(e.props, ${paths}), x -> coalesce(x, '')), ${DIMS_SEP}) END`;
 
 const PATHS_LITERAL = `[${VISIT_ENTRY_PROPERTIES.map((p) => `'$."${p}"'`).join(', ')}]`;
 
@@ -69,14 +68,18 @@ export function scanVisitDays(b: Binder, o: Omit<DayScanOptions, 'event' | 'acto
   FROM visit_days d ${identityJoin('d')} WHERE ${where.join(' AND ')}`;
   const pv = `e.event = ${b.bind(PAGE_VIEW)}`;
   const paths = `[${VISIT_ENTRY_PROPERTIES.map((p) => b.bind(`$."${p}"`)).join(', ')}]`;
-  const raw = scanEvents(b, (local) => ({
-    actor: actorOf(),
-    day: local.day,
-    ms: 'epoch_ms(e.ts)',
-    pv,
-    path: "coalesce(e.path, '')",
-    dims: entryDims(pv, paths),
-  }), { projectId: o.projectId, timezone: o.timezone, from: o.from, to: o.to, where: [point.rawWhere] });
+  const raw = scanEvents(
+    b,
+    (local) => ({
+      actor: actorOf(),
+      day: local.day,
+      ms: 'epoch_ms(e.ts)',
+      pv,
+      path: "coalesce(e.path, '')",
+      dims: entryDims(pv, paths),
+    }),
+    { projectId: o.projectId, timezone: o.timezone, from: o.from, to: o.to, where: [point.rawWhere] },
+  );
   return `${folded}
   UNION ALL
   SELECT actor, day, ms, ms, 1, CASE WHEN pv THEN 1 ELSE 0 END,

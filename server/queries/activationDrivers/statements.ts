@@ -16,10 +16,16 @@ function populationCtes(b: Binder, p: ActivationDriversParams, range: DateRange,
   const filters = filtersCondition(b, p.filters, ctx.segments);
   const base = { projectId: ctx.projectId, timezone: ctx.timezone };
   const anchorScan = scanEvents(b, (local) => ({ actor: ACTOR, t: 'epoch_ms(e.ts)', day: local.day }), {
-    ...base, from: range.date_from, to: range.date_to, where: [`e.event = ${b.bind(p.anchor_event)}`, filters],
+    ...base,
+    from: range.date_from,
+    to: range.date_to,
+    where: [`e.event = ${b.bind(p.anchor_event)}`, filters],
   });
   const outcomeScan = scanEvents(b, (local) => ({ actor: ACTOR, day: local.day }), {
-    ...base, from: addDays(range.date_from, p.outcome.from_day), to: addDays(range.date_to, p.outcome.to_day - 1), where: [`e.event = ${b.bind(p.outcome.event)}`, filters],
+    ...base,
+    from: addDays(range.date_from, p.outcome.from_day),
+    to: addDays(range.date_to, p.outcome.to_day - 1),
+    where: [`e.event = ${b.bind(p.outcome.event)}`, filters],
   });
   const from = b.bind(p.outcome.from_day);
   const to = b.bind(p.outcome.to_day);
@@ -43,7 +49,11 @@ UNION ALL SELECT (SELECT count(*) FROM anchors), NULL, NULL, 0`,
   const excluded = [p.anchor_event, ...(p.excluded_events ?? [])].map((x) => b.bind(x)).join(', ');
   const where = [`e.event NOT IN (${excluded})`, filtersCondition(b, p.filters, ctx.segments), ...(p.exclude_managed_events ? [`NOT ${managedEvent()}`] : [])];
   const behaviorScan = scanEvents(b, (local) => ({ actor: ACTOR, t: 'epoch_ms(e.ts)', day: local.day, event: 'e.event' }), {
-    projectId: ctx.projectId, timezone: ctx.timezone, from: range.date_from, to: addDays(range.date_to, longest - 1), where,
+    projectId: ctx.projectId,
+    timezone: ctx.timezone,
+    from: range.date_from,
+    to: addDays(range.date_to, longest - 1),
+    where,
   });
   const perWindow = windows.map((w, i) => `count(*) FILTER (WHERE x.day < p.aday + ${b.bind(w)}) AS c${i}`).join(', ');
   const tallies = windows.flatMap((_, i) => THRESHOLDS.map((k) => `count(*) FILTER (WHERE c.c${i} >= ${k}) AS n${i}_${k}`)).join(', ');

@@ -2,7 +2,7 @@
 // ValidationError (422).
 
 import { checkFilters } from '../../engine/filters.js';
-import { ValidationError } from '../../http/errors.js';
+import { ValidationError } from '../../ground/errors.js';
 import { checkRange } from '../ranges.js';
 import { windowsOf, type ActivationDriversParams } from './types.js';
 

@@ -18,9 +18,17 @@ import type { ByEngine } from '../../engine/engine.js';
 export function correlationsSql(p: CorrelationsParams, range: DateRange, ctx: QueryContext): BuiltSql {
   const b = new Binder();
   const managed = p.exclude_managed ? managedEvent() : 'false';
-  const scan = scanEvents(b, { actor: ACTOR, t: 'epoch_ms(e.ts)', event: 'e.event', managed }, {
-    projectId: ctx.projectId, timezone: ctx.timezone, from: range.date_from, to: range.date_to, where: [filtersCondition(b, p.filters, ctx.segments)],
-  });
+  const scan = scanEvents(
+    b,
+    { actor: ACTOR, t: 'epoch_ms(e.ts)', event: 'e.event', managed },
+    {
+      projectId: ctx.projectId,
+      timezone: ctx.timezone,
+      from: range.date_from,
+      to: range.date_to,
+      where: [filtersCondition(b, p.filters, ctx.segments)],
+    },
+  );
   const target = b.bind(p.target_event);
   const sql = `WITH ev AS (${scan}),
 firsts AS (SELECT actor, min(t) AS first, min(t) FILTER (WHERE event = ${target}) AS converted_at FROM ev GROUP BY actor),

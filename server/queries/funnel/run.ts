@@ -33,16 +33,9 @@ export async function runFunnel(engine: EventEngine, p: FunnelParams, ctx: Query
   const after = p.dropped_cursor !== undefined ? cursors.decode<string>(scope, p.dropped_cursor, 'dropped_cursor') : undefined;
   const runRange = async (r: DateRange, withDropped: boolean): Promise<{ rows: FunnelRows; dropped?: Row[] }> => {
     const built = funnelStatements[engine.kind](p, r, ctx, after);
-    const [aggregate, revenue, dropped] = await Promise.all([
-      read(built.aggregate),
-      built.revenue ? read(built.revenue) : undefined,
-      withDropped && built.dropped ? read(built.dropped) : undefined,
-    ]);
+    const [aggregate, revenue, dropped] = await Promise.all([read(built.aggregate), built.revenue ? read(built.revenue) : undefined, withDropped && built.dropped ? read(built.dropped) : undefined]);
     return { rows: { range: r, aggregate, revenue: revenue?.[0] }, dropped };
   };
-  const [main, compare] = await Promise.all([
-    runRange(range, true),
-    p.compare ? runRange(compareRange(p.compare, range), false) : undefined,
-  ]);
+  const [main, compare] = await Promise.all([runRange(range, true), p.compare ? runRange(compareRange(p.compare, range), false) : undefined]);
   return { main: main.rows, compare: compare?.rows, dropped: main.dropped ? { rows: main.dropped, scope } : undefined };
 }

@@ -52,7 +52,12 @@ function unitsCte(b: Binder, p: FunnelParams, range: DateRange, ctx: QueryContex
   // With named step events the scan itself skips every other event (before computing any column).
   const named = p.steps.every((s) => s.event !== 'any') ? [`e.event IN (${[...new Set(p.steps.map((s) => s.event))].map((e) => b.bind(e)).join(', ')})`] : [];
   const scan = scanEvents(b, (local) => ({ ...columns, day: local.day }), {
-    projectId: ctx.projectId, timezone: ctx.timezone, from: range.date_from, to: range.date_to, extraAfterMs: windowMs, where: named,
+    projectId: ctx.projectId,
+    timezone: ctx.timezone,
+    from: range.date_from,
+    to: range.date_to,
+    extraAfterMs: windowMs,
+    where: named,
   });
   // Steps without filters match on the event alone, which the scan already checked.
   const scanChecksSteps = named.length > 0 && p.steps.every((s) => !hasFilters(s.filters));
@@ -62,7 +67,10 @@ function unitsCte(b: Binder, p: FunnelParams, range: DateRange, ctx: QueryContex
   // Greedy matching is optimal: from each step, the earliest later event matching the next step,
   // in the order of `stepOrder`.
   const joins = steps.slice(1).map((i) => `LEFT JOIN nxt s${i} ON s${i}.actor = s1.actor AND s${i}.rn = s${i - 1}.n${i} AND s${i}.t <= s1.t + ${w}`);
-  const level = `CASE ${steps.slice(1).map((i) => `WHEN t${i} IS NULL THEN ${i - 1}`).join(' ')} ELSE ${n} END`;
+  const level = `CASE ${steps
+    .slice(1)
+    .map((i) => `WHEN t${i} IS NULL THEN ${i - 1}`)
+    .join(' ')} ELSE ${n} END`;
   const times = steps.map((i) => `t${i}`).join(', ');
   const units =
     p.count_by === 'actors'
@@ -113,9 +121,17 @@ FROM seg GROUP BY GROUPING SETS ((), (is_other, label))`;
 function revenueSql(p: FunnelParams, range: DateRange, ctx: QueryContext): BuiltSql {
   const b = new Binder();
   const ctes = unitsCte(b, p, range, ctx);
-  const revenue = scanEvents(b, { actor: ACTOR, revenue: 'e.revenue' }, {
-    projectId: ctx.projectId, timezone: ctx.timezone, from: range.date_from, to: range.date_to, where: ['e.revenue IS NOT NULL'],
-  });
+  const revenue = scanEvents(
+    b,
+    { actor: ACTOR, revenue: 'e.revenue' },
+    {
+      projectId: ctx.projectId,
+      timezone: ctx.timezone,
+      from: range.date_from,
+      to: range.date_to,
+      where: ['e.revenue IS NOT NULL'],
+    },
+  );
   const sql = `${ctes}, conv AS (SELECT DISTINCT actor FROM units WHERE level = ${b.bind(p.steps.length)})
 SELECT (SELECT count(*) FROM conv) AS converters, (SELECT sum(r.revenue) FROM (${revenue}) r JOIN conv c ON c.actor = r.actor) AS revenue`;
   return { sql, params: b.values };

@@ -1,7 +1,7 @@
 // Funnel: the semantic checks the schema cannot state, each refusing with ValidationError (422).
 
 import { checkFilters } from '../../engine/filters.js';
-import { ValidationError } from '../../http/errors.js';
+import { ValidationError } from '../../ground/errors.js';
 import { checkCompare, checkRange } from '../ranges.js';
 import type { FunnelParams } from './types.js';
 

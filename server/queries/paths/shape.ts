@@ -26,7 +26,11 @@ function segmentsOf(run: PathsRun, p: PathsParams): PathsSegment[] {
   const segments: PathsSegment[] = ranked.slice(0, limit).map(([value]) => ({
     name: value === null ? '$none' : value,
     value,
-    ...graphOf(rows.filter((r) => r.bval === value), p, names),
+    ...graphOf(
+      rows.filter((r) => r.bval === value),
+      p,
+      names,
+    ),
   }));
   if (ranked.length > limit) {
     const rest = new Set(ranked.slice(limit).map(([v]) => v));

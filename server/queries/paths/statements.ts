@@ -64,11 +64,20 @@ export function pathsSql(p: PathsParams, range: DateRange, ctx: QueryContext, li
   const bound = after || !session ? 'min' : 'max';
   // A listing also reads each actor's id (its text), which counting has no need of.
   const actorId = listing ? `, any_value(${actorOf('id', 'h')}) AS actor_id` : '';
-  ctes.push(`anc AS (SELECT *, row_number() OVER () AS a FROM (SELECT COALESCE(l.actor_key, h.distinct_key) AS actor, ${bound}(h.t) AS edge${actorId} FROM hits h LEFT JOIN identity_links l ON l.project_id = ${projectId} AND l.distinct_key = h.distinct_key GROUP BY 1))`);
+  ctes.push(
+    `anc AS (SELECT *, row_number() OVER () AS a FROM (SELECT COALESCE(l.actor_key, h.distinct_key) AS actor, ${bound}(h.t) AS edge${actorId} FROM hits h LEFT JOIN identity_links l ON l.project_id = ${projectId} AND l.distinct_key = h.distinct_key GROUP BY 1))`,
+  );
   // The keys whose events are an anchored actor's: those linked to it, and its own unless linked on.
   ctes.push(`keyed AS (SELECT l.distinct_key, anc.a, anc.edge FROM identity_links l JOIN anc ON l.actor_key = anc.actor WHERE l.project_id = ${projectId}
     UNION ALL SELECT anc.actor, anc.a, anc.edge FROM anc WHERE NOT EXISTS (SELECT 1 FROM identity_links l WHERE l.project_id = ${projectId} AND l.distinct_key = anc.actor))`);
-  const columns = ['k.a', 'epoch_ms(e.ts) AS t', 'e.event', 'e.path', ...(session ? ['e.session_id AS sid'] : []), p.breakdown ? `${fieldText(b, p.breakdown.property)} AS bval` : 'CAST(NULL AS VARCHAR) AS bval'];
+  const columns = [
+    'k.a',
+    'epoch_ms(e.ts) AS t',
+    'e.event',
+    'e.path',
+    ...(session ? ['e.session_id AS sid'] : []),
+    p.breakdown ? `${fieldText(b, p.breakdown.property)} AS bval` : 'CAST(NULL AS VARCHAR) AS bval',
+  ];
   // An excluded event still counts as activity between sessions; in actor mode, excluded event
   // names can leave right after the join. (`OR k.a IS NULL`, never true, keeps the test there: as
   // a scan filter it compared the name of every event in the range, several times the rows the
@@ -80,14 +89,18 @@ export function pathsSql(p: PathsParams, range: DateRange, ctx: QueryContext, li
     // Session-less events split where 30 minutes pass without one (per actor); others by their id.
     const gap = b.bind(SESSION_GAP_MS);
     ctes.push(`gaps AS (SELECT *, CASE WHEN sid IS NULL AND t - lag(t) OVER (PARTITION BY a, sid IS NULL ORDER BY t) <= ${gap} THEN 0 ELSE 1 END AS fresh FROM ev)`);
-    ctes.push(`ss AS (SELECT *, CASE WHEN sid IS NULL THEN 'g' || CAST(sum(fresh) OVER (PARTITION BY a, sid IS NULL ORDER BY t ROWS UNBOUNDED PRECEDING) AS VARCHAR) ELSE 's' || sid END AS skey FROM gaps)`);
+    ctes.push(
+      `ss AS (SELECT *, CASE WHEN sid IS NULL THEN 'g' || CAST(sum(fresh) OVER (PARTITION BY a, sid IS NULL ORDER BY t ROWS UNBOUNDED PRECEDING) AS VARCHAR) ELSE 's' || sid END AS skey FROM gaps)`,
+    );
     rows = 'ss';
   }
   // Each distinct page path is cleaned once (rules are regular expressions).
   if (!rangePages) {
     ctes.push(`pages AS (${cleanedPagesSql(b, rules, `SELECT DISTINCT path FROM ev WHERE event = ${pageView} AND path IS NOT NULL`, MAX_CLEANED_PATH)})`);
   }
-  ctes.push(`its AS (SELECT r.*, CASE WHEN r.event = ${pageView} AND r.path IS NOT NULL THEN pages.cleaned ELSE r.event END AS item, r.event = ${pageView} AS pv FROM ${rows} r LEFT JOIN pages ON pages.path = r.path)`);
+  ctes.push(
+    `its AS (SELECT r.*, CASE WHEN r.event = ${pageView} AND r.path IS NOT NULL THEN pages.cleaned ELSE r.event END AS item, r.event = ${pageView} AS pv FROM ${rows} r LEFT JOIN pages ON pages.path = r.path)`,
+  );
   // What a name matches is a property of the item (a page view's event is pp.page_view, another's its item).
   const matches = (name: string) => `(item = ${b.bind(name)}${name === PAGE_VIEW ? ' OR pv' : ''})`;
   // The selected item anchors sessions here; start and end items are the server's (routesOf).
@@ -112,7 +125,11 @@ export function pathsSql(p: PathsParams, range: DateRange, ctx: QueryContext, li
   }
   const bval = p.breakdown ? 'bval' : 'CAST(NULL AS VARCHAR)';
   // A listing's rows of unit -u name unit u's actor (in bval).
-  const actors = !listing ? '' : session ? `\nUNION ALL SELECT DISTINCT -CAST(u.a AS INTEGER), 0, 0, anc.actor_id FROM units u JOIN anc ON anc.a = u.actor_a` : `\nUNION ALL SELECT -CAST(a AS INTEGER), 0, 0, actor_id FROM anc`;
+  const actors = !listing
+    ? ''
+    : session
+      ? `\nUNION ALL SELECT DISTINCT -CAST(u.a AS INTEGER), 0, 0, anc.actor_id FROM units u JOIN anc ON anc.a = u.actor_a`
+      : `\nUNION ALL SELECT -CAST(a AS INTEGER), 0, 0, actor_id FROM anc`;
   return {
     sql: `WITH ${ctes.join(',\n')}
 SELECT CAST(a AS INTEGER) AS a, CAST(t AS DOUBLE) AS t, code, ${bval} AS bval FROM ${units}

@@ -1,7 +1,7 @@
 // Paths actors: the paths query's checks, and that the node (or link) names a step of the graph;
 // each refusal a ValidationError (422).
 
-import { ValidationError } from '../../http/errors.js';
+import { ValidationError } from '../../ground/errors.js';
 import { validatePaths } from '../paths/validate.js';
 import type { PathsActorsParams } from './types.js';
 

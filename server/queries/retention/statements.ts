@@ -27,19 +27,25 @@ function horizon(range: DateRange, d: CohortDefinition): string {
  * all of them (`true`) or only those of one bucket (`{ bucket }`, its local start). Actors come
  * as keys unless `actors` asks for ids.
  */
-export function cohortCtes(
-  b: Binder, d: CohortDefinition, range: DateRange, ctx: QueryContext, returns: boolean | { bucket: string }, actors: ActorForm = 'key',
-): string {
+export function cohortCtes(b: Binder, d: CohortDefinition, range: DateRange, ctx: QueryContext, returns: boolean | { bucket: string }, actors: ActorForm = 'key'): string {
   const scan = (event: string, from: string, to: string) =>
     `SELECT actor, ${dateBucket('day', d.granularity)} AS bucket FROM (${scanActiveDays(b, {
-      projectId: ctx.projectId, timezone: ctx.timezone, from, to, event, filters: d.filters, segments: ctx.segments, actors,
+      projectId: ctx.projectId,
+      timezone: ctx.timezone,
+      from,
+      to,
+      event,
+      filters: d.filters,
+      segments: ctx.segments,
+      actors,
     })})`;
   const starts = scan(d.start_event, range.date_from, range.date_to);
   let sql = `WITH starts AS (SELECT actor, min(bucket) AS cohort FROM (${starts}) GROUP BY actor)`;
   if (returns) {
-    const rets = typeof returns === 'object'
-      ? scan(d.return_event, returns.bucket, addDays(nextBucket(returns.bucket, d.granularity), -1))
-      : scan(d.return_event, nextBucket(bucketStart(range.date_from, d.granularity), d.granularity), horizon(range, d));
+    const rets =
+      typeof returns === 'object'
+        ? scan(d.return_event, returns.bucket, addDays(nextBucket(returns.bucket, d.granularity), -1))
+        : scan(d.return_event, nextBucket(bucketStart(range.date_from, d.granularity), d.granularity), horizon(range, d));
     sql += `,\nrets AS (SELECT DISTINCT actor, bucket FROM (${rets}))`;
   }
   return sql;
@@ -59,7 +65,11 @@ export function buildRetentionSql(p: RetentionParams, range: DateRange, ctx: Que
     // Revenue counts every revenue event of a cohort member (refunds included, filters not applied)
     // from the start of the cohort bucket.
     const revenue = scanEvents(b, (local) => ({ actor: ACTOR, bucket: dateBucket(local.day, p.granularity), revenue: 'e.revenue' }), {
-      projectId: ctx.projectId, timezone: ctx.timezone, from: bucketStart(range.date_from, p.granularity), to: horizon(range, p), where: ['e.revenue IS NOT NULL'],
+      projectId: ctx.projectId,
+      timezone: ctx.timezone,
+      from: bucketStart(range.date_from, p.granularity),
+      to: horizon(range, p),
+      where: ['e.revenue IS NOT NULL'],
     });
     const period = periodExpr('s.cohort', 'r.bucket', p.granularity);
     extra = `, cohort_revenue AS (SELECT s.actor, CAST(s.cohort AS VARCHAR) AS cohort, ${period} AS period, r.revenue

@@ -3,7 +3,7 @@
 
 import { bucketsOf } from '../../engine/dates.js';
 import { checkFilters } from '../../engine/filters.js';
-import { ValidationError } from '../../http/errors.js';
+import { ValidationError } from '../../ground/errors.js';
 import { checkRange } from '../ranges.js';
 import type { RetentionActorsParams } from './types.js';
 

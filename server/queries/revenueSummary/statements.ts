@@ -14,9 +14,17 @@ export function buildRevenueSummarySql(p: RevenueSummaryParams, ctx: QueryContex
   const b = new Binder();
   const perActor = hasFilters(p.filters)
     ? `SELECT actor, sum(revenue) AS total, sum(revenue) FILTER (WHERE revenue < 0) AS refunds, count(*) FILTER (WHERE revenue < 0) AS refund_count
-      FROM (${scanEvents(b, { actor: ACTOR, revenue: 'e.revenue' }, {
-        projectId: ctx.projectId, timezone: ctx.timezone, from: p.date_from, to: p.date_to, where: [filtersCondition(b, p.filters, ctx.segments)],
-      })}) GROUP BY actor`
+      FROM (${scanEvents(
+        b,
+        { actor: ACTOR, revenue: 'e.revenue' },
+        {
+          projectId: ctx.projectId,
+          timezone: ctx.timezone,
+          from: p.date_from,
+          to: p.date_to,
+          where: [filtersCondition(b, p.filters, ctx.segments)],
+        },
+      )}) GROUP BY actor`
     : `SELECT actor, sum(revenue) AS total, sum(refunds) AS refunds, sum(refund_events) AS refund_count
       FROM (${scanActorDays(b, { projectId: ctx.projectId, timezone: ctx.timezone, from: p.date_from, to: p.date_to, event: 'any' })}) GROUP BY actor`;
   const sql = `SELECT coalesce(sum(total), 0) AS revenue, count(*) AS active_actors, count(*) FILTER (WHERE total > 0) AS paying_actors,

@@ -57,17 +57,28 @@ export function buildSegmentationSql(p: SegmentationParams, range: DateRange, ct
     // A count or sum by a top-level property per day: the property rollup holds it for the keys
     // it folds (and reads the raw events for any other key, or past the folded point).
     const days = scanPropertyDays(b, {
-      projectId: ctx.projectId, timezone: ctx.timezone, from: range.date_from, to: range.date_to, event: p.event, key: p.group_by.property.slice('props.'.length),
+      projectId: ctx.projectId,
+      timezone: ctx.timezone,
+      from: range.date_from,
+      to: range.date_to,
+      event: p.event,
+      key: p.group_by.property.slice('props.'.length),
     });
     const cells = `SELECT gval, CAST(${dateBucket('day', p.interval)} AS VARCHAR) AS bucket, ${cell.fromDays} AS c FROM (${days}) GROUP BY gval, bucket`;
     return { sql: rankedCells(cells, b.bind(p.group_by.limit)), params: b.values };
   }
   const gval = p.group_by ? fieldText(b, p.group_by.property) : undefined;
   const columns = (local: LocalTimeSql) => ({
-    ...(p.metric === 'uniques' ? { actor: ACTOR } : {}), bucket: bucketKey(local, p.interval), revenue: 'e.revenue', ...(gval ? { gval } : {}),
+    ...(p.metric === 'uniques' ? { actor: ACTOR } : {}),
+    bucket: bucketKey(local, p.interval),
+    revenue: 'e.revenue',
+    ...(gval ? { gval } : {}),
   });
   const base = scanEvents(b, columns, {
-    projectId: ctx.projectId, timezone: ctx.timezone, from: range.date_from, to: range.date_to,
+    projectId: ctx.projectId,
+    timezone: ctx.timezone,
+    from: range.date_from,
+    to: range.date_to,
     where: [eventCondition(b, p.event), filtersCondition(b, p.filters, ctx.segments)],
   });
   const metric = METRICS[p.metric];

@@ -10,7 +10,13 @@ import type { ByEngine } from '../../engine/engine.js';
 export function buildStickinessSql(p: StickinessParams, ctx: QueryContext): BuiltSql {
   const b = new Binder();
   const base = scanActiveDays(b, {
-    projectId: ctx.projectId, timezone: ctx.timezone, from: p.date_from, to: p.date_to, event: p.event, filters: p.filters, segments: ctx.segments,
+    projectId: ctx.projectId,
+    timezone: ctx.timezone,
+    from: p.date_from,
+    to: p.date_to,
+    event: p.event,
+    filters: p.filters,
+    segments: ctx.segments,
   });
   const sql = `SELECT days, count(*) AS actors FROM (SELECT actor, count(DISTINCT day) AS days FROM (${base}) GROUP BY actor) GROUP BY days`;
   return { sql, params: b.values };

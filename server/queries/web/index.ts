@@ -53,11 +53,13 @@ export function totalsOf(row: Row | undefined): WebTotals {
 
 function changeOf(now: WebTotals, before: WebTotals): WebSummaryResponse['change'] {
   const keys = Object.keys(now) as Array<keyof WebTotals>;
-  return Object.fromEntries(keys.map((k) => {
-    const a = now[k];
-    const b = before[k];
-    return [k, a === null || b === null || b === 0 ? null : (a - b) / b];
-  })) as WebSummaryResponse['change'];
+  return Object.fromEntries(
+    keys.map((k) => {
+      const a = now[k];
+      const b = before[k];
+      return [k, a === null || b === null || b === 0 ? null : (a - b) / b];
+    }),
+  ) as WebSummaryResponse['change'];
 }
 
 /** Most visitors first, then most visits and page views, then the value in text order (no value last). */
@@ -112,7 +114,7 @@ export const webSummaryRoute: QueryRoute<WebSummaryParams> = {
     operationId: 'queryWebSummary',
     summary: 'Web analytics: visitors, page views, bounce rate and visit duration against the previous period, and the top tables',
     description:
-      'Visits are a visitor\'s events with no gap over 30 minutes, within the range; a bounce is a visit of one page view and no other event. Tables group visits by their entry page view\'s derived properties (docs/web-analytics.md). Filters keep the visits holding one event that matches them all.',
+      "Visits are a visitor's events with no gap over 30 minutes, within the range; a bounce is a visit of one page view and no other event. Tables group visits by their entry page view's derived properties (docs/web-analytics.md). Filters keep the visits holding one event that matches them all.",
     request: 'WebSummaryRequest',
     response: 'WebSummaryResponse',
     gated: false,

@@ -35,15 +35,19 @@ export function buildWebSummaryRawSql(range: { from: string; to: string }, filte
   const b = new Binder();
   const pv = `e.event = ${b.bind(PAGE_VIEW)}`;
   const paths = `[${ENTRY_DIMENSIONS.map(([, prop]) => b.bind(propsPath(prop))).join(', ')}]`;
-  const scan = scanEvents(b, (local) => ({
-    actor: ACTOR,
-    ms: 'epoch_ms(e.ts)',
-    day: local.day,
-    pv,
-    path: "coalesce(e.path, '')",
-    dims: entryDims(pv, paths),
-    matched: filtersCondition(b, filters, ctx.segments),
-  }), { projectId: ctx.projectId, timezone: ctx.timezone, from: range.from, to: range.to });
+  const scan = scanEvents(
+    b,
+    (local) => ({
+      actor: ACTOR,
+      ms: 'epoch_ms(e.ts)',
+      day: local.day,
+      pv,
+      path: "coalesce(e.path, '')",
+      dims: entryDims(pv, paths),
+      matched: filtersCondition(b, filters, ctx.segments),
+    }),
+    { projectId: ctx.projectId, timezone: ctx.timezone, from: range.from, to: range.to },
+  );
   const gap = b.bind(VISIT_GAP_MS);
   const visits = `WITH ev AS (${scan}),
 g AS (SELECT *, CASE WHEN prev IS NULL OR ms - prev > ${gap} THEN 1 ELSE 0 END AS starts FROM (SELECT *, lag(ms) OVER (PARTITION BY actor ORDER BY ms) AS prev FROM ev)),

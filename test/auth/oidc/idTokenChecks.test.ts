@@ -99,5 +99,8 @@ t.test('a day-old key set is fetched again before use; a provider that cannot se
   idp.jwksOverride = [];
   from = server.logs.length;
   t.equal((await signInWith('none')).res.status, 303);
-  t.match(server.logs.slice(from).find((l) => l.level === 40), { msg: 'identity provider keys could not be refreshed; using the cached ones', err: /not a JSON object/ });
+  t.match(
+    server.logs.slice(from).find((l) => l.level === 40),
+    { msg: 'identity provider keys could not be refreshed; using the cached ones', err: /not a JSON object/ },
+  );
 });

@@ -30,10 +30,11 @@ async function tcpListener(t: Test, behavior: 'close' | 'hang' | 'closed'): Prom
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const stop = () => new Promise((resolve) => {
-    for (const s of sockets) s.destroy();
-    server.close(resolve);
-  });
+  const stop = () =>
+    new Promise((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.close(resolve);
+    });
   if (behavior === 'closed') await stop();
   else t.teardown(stop);
   return port;
@@ -83,7 +84,10 @@ t.test('closed, non-HTTP and silent ports give the same answer, with or without 
     t.equal(messages.size, 1, `one message for all three (allow=${allow}): ${[...messages].join(' | ')}`);
     if (allow) {
       t.match([...messages][0], /could not be reached or did not answer within 300 ms$/);
-      t.ok(server.logs.some((l) => l.msg === 'identity provider request failed' && l.cause === 'ECONNREFUSED'), 'the operator log keeps the cause');
+      t.ok(
+        server.logs.some((l) => l.msg === 'identity provider request failed' && l.cause === 'ECONNREFUSED'),
+        'the operator log keeps the cause',
+      );
     }
   }
 });

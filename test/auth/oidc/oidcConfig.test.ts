@@ -116,10 +116,13 @@ t.test('422 when the issuer answers too slowly', async (t) => {
     body: providerBody(scripted),
   });
   t.equal(res.status, 422);
-  t.equal(res.body.error.message, `issuer could not be verified: the discovery document could not be fetched: ${scripted.issuer}/.well-known/openid-configuration could not be reached or did not answer within 200 ms`);
+  t.equal(
+    res.body.error.message,
+    `issuer could not be verified: the discovery document could not be fetched: ${scripted.issuer}/.well-known/openid-configuration could not be reached or did not answer within 200 ms`,
+  );
 });
 
-t.test('403 for an admin: the provider is the owner\'s to change and to see', async (t) => {
+t.test("403 for an admin: the provider is the owner's to change and to see", async (t) => {
   const admin = await addMember(server, tenant.org, 'admin', { password: null });
   const token = await accessTokenFor(server, admin, tenant.org);
   for (const method of ['GET', 'PUT', 'DELETE']) {
@@ -182,15 +185,12 @@ t.test('saved, shown without the secret, updated keeping the secret, removed', a
   t.equal(services.meta.prepare('SELECT count(*) FROM oidc_domains WHERE org_id = ?').pluck().get(tenant.org.id), 0);
 
   const audit = listAudit(services, { orgId: tenant.org.id }).filter((e) => e.action.startsWith('org.oidc.'));
-  t.same(
-    audit.map((e) => [e.action, e.actor_user_id, e.outcome, e.target]).reverse(),
-    [
-      ['org.oidc.create', tenant.owner.id, 'success', idp.issuer],
-      ['org.oidc.update', tenant.owner.id, 'success', idp.issuer],
-      ['org.oidc.update', tenant.owner.id, 'success', idp.issuer],
-      ['org.oidc.delete', tenant.owner.id, 'success', idp.issuer],
-    ],
-  );
+  t.same(audit.map((e) => [e.action, e.actor_user_id, e.outcome, e.target]).reverse(), [
+    ['org.oidc.create', tenant.owner.id, 'success', idp.issuer],
+    ['org.oidc.update', tenant.owner.id, 'success', idp.issuer],
+    ['org.oidc.update', tenant.owner.id, 'success', idp.issuer],
+    ['org.oidc.delete', tenant.owner.id, 'success', idp.issuer],
+  ]);
   t.same(audit.map((e) => e.details.client_secret_changed).reverse(), [true, false, true, undefined]);
   t.notMatch(JSON.stringify(audit), /a-new-secret/);
 });

@@ -61,7 +61,10 @@ export function callback(server: TestServer, pathAndQuery: string): Promise<Http
 
 /** The single-sign-on refusals logged since `from`, by reason. */
 export function refusals(server: TestServer, from = 0): string[] {
-  return server.logs.slice(from).filter((l) => typeof l.reason === 'string' && String(l.msg).startsWith('single sign-on refused')).map((l) => String(l.reason));
+  return server.logs
+    .slice(from)
+    .filter((l) => typeof l.reason === 'string' && String(l.msg).startsWith('single sign-on refused'))
+    .map((l) => String(l.reason));
 }
 
 /** A passwordless account with this email, a member of the setup's organization with `role`. */

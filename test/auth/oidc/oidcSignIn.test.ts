@@ -156,7 +156,10 @@ t.test('an ID token signed with an algorithm outside the allow-list (HS256 with 
   t.teardown(() => idp.reconfigure({ idTokenAlg: 'RS256' }));
   const from = server.logs.length;
   t.same(await refused(t, await throughProvider(setup, 'mia')), ['id_token_invalid']);
-  t.match(server.logs.slice(from).find((l) => l.reason === 'id_token_invalid'), { detail: /ERR_JOSE_ALG_NOT_ALLOWED/ });
+  t.match(
+    server.logs.slice(from).find((l) => l.reason === 'id_token_invalid'),
+    { detail: /ERR_JOSE_ALG_NOT_ALLOWED/ },
+  );
 });
 
 t.test('every allow-listed algorithm the provider offers signs in', async (t) => {
@@ -180,7 +183,10 @@ t.test('after the provider rotates its keys, an unknown kid fetches the key set 
   t.ok(server.logs.slice(from).some((l) => l.msg === 'identity provider keys fetched again'));
   const stored = JSON.parse(services.meta.prepare('SELECT jwks_json FROM oidc_providers WHERE org_id = ?').pluck().get(tenant.org.id) as string);
   t.same(stored.keys.map((k: { kid: string }) => k.kid).sort(), idp.keyIds().sort());
-  t.notOk(stored.keys.some((k: { kid: string }) => before.has(k.kid)), 'the old keys are gone');
+  t.notOk(
+    stored.keys.some((k: { kid: string }) => before.has(k.kid)),
+    'the old keys are gone',
+  );
 
   // A second rotation right away: the key set was fetched less than a minute ago, so not again yet.
   await idp.rotateKeys();

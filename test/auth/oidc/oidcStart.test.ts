@@ -4,8 +4,8 @@
 
 import { createHash } from 'node:crypto';
 import t from 'tap';
-import { deriveKey } from '../../../server/auth/secretKeys.js';
-import { open } from '../../../server/auth/secretBox.js';
+import { deriveKey } from '../../../server/ground/secretKeys.js';
+import { open } from '../../../server/ground/secretBox.js';
 import { hashToken } from '../../../server/auth/tokenHash.js';
 import { accessTokenFor, createTenant } from '../../support/factories.js';
 import { startTestIdp } from '../../support/oidcProvider.js';
@@ -70,7 +70,7 @@ t.test('the authorization URL of the matching organization, and nothing else', a
     t.equal(res.headers.getSetCookie().length, 0, 'no cookie');
     t.equal(res.headers.get('cache-control'), 'no-store');
     const url = new URL(res.body.authorization_url);
-    t.equal(`${url.origin}${url.pathname}`, `${idp.issuer}/auth`, 'the discovery document\'s authorization_endpoint');
+    t.equal(`${url.origin}${url.pathname}`, `${idp.issuer}/auth`, "the discovery document's authorization_endpoint");
     const p = url.searchParams;
     t.match(Object.fromEntries(p), {
       response_type: 'code',
@@ -108,7 +108,14 @@ t.test('the state is stored as a hash with its nonce hashed and the verifier sea
 
   server.clock.advance(10 * 60 * 1000);
   await start({ email: 'd@acme.test' });
-  t.equal(services.meta.prepare('SELECT count(*) FROM oidc_states WHERE state_hash = ?').pluck().get(hashToken(services, 'oidc-state', state)), 0, 'expired states are swept');
+  t.equal(
+    services.meta
+      .prepare('SELECT count(*) FROM oidc_states WHERE state_hash = ?')
+      .pluck()
+      .get(hashToken(services, 'oidc-state', state)),
+    0,
+    'expired states are swept',
+  );
 });
 
 t.test('429 from the sign-in group budget', async (t) => {

@@ -3,7 +3,7 @@
 // callback URL.
 
 import t from 'tap';
-import { loadConfig, oidcCallbackUrl } from '../../../server/config.js';
+import { loadConfig, oidcCallbackUrl } from '../../../server/ground/config.js';
 import { callback, configureProvider, memberWithEmail, refusals, ssoSetup, throughProvider } from './oidcKit.js';
 
 t.test('client_secret_post and claims from userinfo', async (t) => {

@@ -27,7 +27,6 @@ export interface TrackedSite {
   everythingStored(): Promise<string>;
 }
 
-
 // createTenant's owner without a password: hashing one costs a second per test, and the
 // owner here only needs an access token.
 async function tenantWithoutPassword(server: TestServer): Promise<Tenant> {

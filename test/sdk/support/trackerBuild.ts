@@ -51,12 +51,7 @@ function sri(bytes: Buffer): string {
 // the altered module still passes SRI (e.g. to declare another version). With `tamper` the
 // core keeps the old value and the browser must refuse the module. Returns the integrity
 // a tag loading the (possibly rewritten) core must carry; manifest.json is left as built.
-export function alterModule(
-  build: TrackerBuild,
-  name: Exclude<AssetName, 'core'>,
-  transform: (source: string) => string,
-  opts: { tamper?: boolean } = {},
-): string {
+export function alterModule(build: TrackerBuild, name: Exclude<AssetName, 'core'>, transform: (source: string) => string, opts: { tamper?: boolean } = {}): string {
   const file = build.manifest.assets[name].file;
   const before = build.file(file);
   const after = Buffer.from(transform(before.toString('utf8')), 'utf8');

@@ -109,9 +109,7 @@ export async function openTrackedPage(browser: Browser, url: string): Promise<Tr
     console: lines,
     async sent(prefix = '') {
       const chosen = requests.filter((r) => r.url().startsWith(prefix));
-      return Promise.all(
-        chosen.map(async (r) => ({ url: r.url(), method: r.method(), headers: await r.allHeaders(), body: r.postData() ?? '' })),
-      );
+      return Promise.all(chosen.map(async (r) => ({ url: r.url(), method: r.method(), headers: await r.allHeaders(), body: r.postData() ?? '' })));
     },
     consoleLine(text, timeoutMs = 10_000) {
       const seen = lines.find((l) => l.includes(text));

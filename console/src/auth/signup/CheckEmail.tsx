@@ -44,8 +44,8 @@ export function CheckEmail({ email, onRestart }: { email: string; onRestart(): v
   return (
     <AuthLayout title="Check your email">
       <p>
-        A six-digit code and a link to confirm <strong>{email}</strong> are on their way. Enter the code or open the link. Both work for 10 minutes from the first email;
-        a new email does not extend that.
+        A six-digit code and a link to confirm <strong>{email}</strong> are on their way. Enter the code or open the link. Both work for 10 minutes from the first email; a new email does not extend
+        that.
       </p>
       <form onSubmit={submit} noValidate>
         <CodeField value={code} onValue={setCode} error={verify.error} />

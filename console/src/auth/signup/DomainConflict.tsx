@@ -40,8 +40,7 @@ export function DomainConflict({ proof, hints }: { proof: SignupProof; hints: Do
     return (
       <AuthLayout title="The owner was asked">
         <p class="notice" role="status">
-          We emailed the owner ({hints.owner_email_masked}) that you would like to join their organization. No account was created: the invitation they send lets you
-          choose your password and sign in.
+          We emailed the owner ({hints.owner_email_masked}) that you would like to join their organization. No account was created: the invitation they send lets you choose your password and sign in.
         </p>
         <div class="auth-links">
           <a href="/sign-in">Sign in</a>
@@ -52,8 +51,8 @@ export function DomainConflict({ proof, hints }: { proof: SignupProof; hints: Do
   return (
     <AuthLayout title="Your company is already on pp">
       <p>
-        Your email is confirmed. An organization on pp, <strong data-testid="org-name-masked">{hints.org_name_masked}</strong>, already has members at your email's
-        domain; its owner is <strong data-testid="owner-email-masked">{hints.owner_email_masked}</strong>.
+        Your email is confirmed. An organization on pp, <strong data-testid="org-name-masked">{hints.org_name_masked}</strong>, already has members at your email's domain; its owner is{' '}
+        <strong data-testid="owner-email-masked">{hints.owner_email_masked}</strong>.
       </p>
       <section class="signup-choice" aria-labelledby={`${noteId}-invite`}>
         <h2 id={`${noteId}-invite`}>Join it</h2>
@@ -68,14 +67,7 @@ export function DomainConflict({ proof, hints }: { proof: SignupProof; hints: Do
         <form onSubmit={askReview} noValidate>
           <div class="field">
             <label for={noteId}>Note for the review (optional)</label>
-            <textarea
-              id={noteId}
-              rows={3}
-              maxLength={NOTE_MAX}
-              value={note}
-              aria-describedby={`${noteId}-hint`}
-              onInput={(e) => setNote((e.currentTarget as HTMLTextAreaElement).value)}
-            />
+            <textarea id={noteId} rows={3} maxLength={NOTE_MAX} value={note} aria-describedby={`${noteId}-hint`} onInput={(e) => setNote((e.currentTarget as HTMLTextAreaElement).value)} />
             <div class="hint" id={`${noteId}-hint`}>
               Why your team needs its own organization; up to {NOTE_MAX} characters ({note.length} used).
             </div>

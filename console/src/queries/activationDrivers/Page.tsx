@@ -8,7 +8,6 @@ import { useQuery } from '../useQuery';
 import { activationDriversCodec, isActivationDriversEmpty } from './codec';
 import { ActivationDriversAnswer } from './View';
 
-
 export function ActivationDrivers() {
   const ctx = useInsight(activationDriversCodec.defaultDays);
   const { projectId, url } = ctx;
@@ -46,4 +45,3 @@ export function ActivationDrivers() {
     </InsightFrame>
   );
 }
-

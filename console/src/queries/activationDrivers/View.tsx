@@ -7,7 +7,6 @@ import type { QueryAnswer } from '../queryTypes';
 
 const signed = (x: number | null) => (x === null ? '—' : x.toFixed(2));
 
-
 /** The warning, who could be judged, the split and the drivers, as the page and a dashboard tile show them. */
 export function ActivationDriversAnswer({ data: d }: { data: QueryAnswer<'activation-drivers'> }) {
   return (
@@ -16,12 +15,12 @@ export function ActivationDriversAnswer({ data: d }: { data: QueryAnswer<'activa
         {d.warning}
       </p>
       <p class="result-meta" data-testid="drivers-population">
-        {formatNumber(d.eligible)} people whose outcome window had closed by {d.as_of.slice(0, 16).replace('T', ' ')} UTC, {formatNumber(d.retained)} retained (
-        {formatPercent(d.retention_rate)}); {formatNumber(d.immature)} more are too recent to judge and are left out.
+        {formatNumber(d.eligible)} people whose outcome window had closed by {d.as_of.slice(0, 16).replace('T', ' ')} UTC, {formatNumber(d.retained)} retained ({formatPercent(d.retention_rate)});{' '}
+        {formatNumber(d.immature)} more are too recent to judge and are left out.
       </p>
       <p class="muted" data-testid="drivers-split">
-        Each behavior is chosen on {formatNumber(d.split.discovery_actors)} people ({formatPercent(d.split.discovery_share, 0)}) and judged once on the other{' '}
-        {formatNumber(d.split.validation_actors)} ({formatPercent(d.split.validation_share, 0)}), split by {d.split.method}. Windows tried: {d.windows_days.join(', ')} days.
+        Each behavior is chosen on {formatNumber(d.split.discovery_actors)} people ({formatPercent(d.split.discovery_share, 0)}) and judged once on the other {formatNumber(d.split.validation_actors)}{' '}
+        ({formatPercent(d.split.validation_share, 0)}), split by {d.split.method}. Windows tried: {d.windows_days.join(', ')} days.
       </p>
       {d.drivers.length === 0 ? (
         <p class="muted">No behavior had at least five people on each side of a threshold among the people it is chosen on.</p>

@@ -74,4 +74,3 @@ export function Overview() {
     </section>
   );
 }
-

@@ -114,7 +114,13 @@ export function DateRange({ value, today, onChange }: { value: Dates; today: str
             </select>
           </>
         )}
-        <input type="date" aria-label={choice === SINCE ? 'Since' : 'From'} value={from} max={choice === SINCE ? today : to} onChange={(e) => typed('from', (e.currentTarget as HTMLInputElement).value)} />
+        <input
+          type="date"
+          aria-label={choice === SINCE ? 'Since' : 'From'}
+          value={from}
+          max={choice === SINCE ? today : to}
+          onChange={(e) => typed('from', (e.currentTarget as HTMLInputElement).value)}
+        />
         <input type="date" aria-label="To" value={to} min={from} disabled={choice === SINCE} onChange={(e) => typed('to', (e.currentTarget as HTMLInputElement).value)} />
       </div>
     </div>
@@ -124,7 +130,10 @@ export function DateRange({ value, today, onChange }: { value: Dates; today: str
 /** The project's event names, most frequent first (the catalog), for every event picker of a page. */
 export function useEventNames(projectId: number): string[] {
   const catalog = useAsync(() => ok(api.GET('/api/v1/projects/{id}/catalog/events', { params: { path: { id: projectId } } })), [projectId]);
-  return (catalog.data?.items ?? []).slice().sort((a, b) => b.count - a.count).map((e) => e.event);
+  return (catalog.data?.items ?? [])
+    .slice()
+    .sort((a, b) => b.count - a.count)
+    .map((e) => e.event);
 }
 
 /** A control of the bar with its label; `children` draws the field given the id the label names. */
@@ -280,18 +289,23 @@ const OP_LABELS: Record<Schemas['QueryFilter']['op'], string> = {
 function FilterValue({ label, value, onValue }: { label: string; value: string; onValue(v: string): void }) {
   const [draft, setDraft] = useState(value);
   useEffect(() => setDraft(value), [value]);
-  return (
-    <input
-      aria-label={label}
-      value={draft}
-      onInput={(e) => setDraft((e.currentTarget as HTMLInputElement).value)}
-      onChange={(e) => onValue((e.currentTarget as HTMLInputElement).value)}
-    />
-  );
+  return <input aria-label={label} value={draft} onInput={(e) => setDraft((e.currentTarget as HTMLInputElement).value)} onChange={(e) => onValue((e.currentTarget as HTMLInputElement).value)} />;
 }
 
 /** Filter rows, and saved segments where the answer takes them (`segments`, on by default; reports take filters only). */
-export function FilterEditor({ projectId, filters, keys, onChange, segments: offerSegments = true }: { projectId: number; filters: string[]; keys: string[]; onChange(filters: string[]): void; segments?: boolean }) {
+export function FilterEditor({
+  projectId,
+  filters,
+  keys,
+  onChange,
+  segments: offerSegments = true,
+}: {
+  projectId: number;
+  filters: string[];
+  keys: string[];
+  onChange(filters: string[]): void;
+  segments?: boolean;
+}) {
   const segmentsAllowed = offerSegments && hasFeature(useSession(), 'saved_segments');
   const segments = useAsync(
     () => (segmentsAllowed ? ok(api.GET('/api/v1/projects/{id}/segments', { params: { path: { id: projectId } } })).then((r) => r.items) : Promise.resolve([])),
@@ -326,9 +340,7 @@ export function FilterEditor({ projectId, filters, keys, onChange, segments: off
                 <option value={o}>{OP_LABELS[o]}</option>
               ))}
             </select>
-            {op !== 'exists' && op !== 'not_exists' && (
-              <FilterValue label={`Filter ${i + 1} value`} value={value} onValue={(v) => update(i, [field, op, v].join('|'))} />
-            )}
+            {op !== 'exists' && op !== 'not_exists' && <FilterValue label={`Filter ${i + 1} value`} value={value} onValue={(v) => update(i, [field, op, v].join('|'))} />}
             <button type="button" class="link" aria-label={`Remove filter ${i + 1}`} onClick={() => onChange(filters.filter((_, j) => j !== i))}>
               Remove
             </button>
@@ -339,7 +351,9 @@ export function FilterEditor({ projectId, filters, keys, onChange, segments: off
         <button type="button" class="button secondary small" onClick={() => onChange([...filters, 'path|eq|/'])}>
           Add a filter
         </button>
-        {segmentsAllowed && filters.some((f) => !f.startsWith('segment:')) && <SaveSegment projectId={projectId} filters={filters} onSaved={(id) => (segments.reload(), onChange([`segment:${id}`]))} />}
+        {segmentsAllowed && filters.some((f) => !f.startsWith('segment:')) && (
+          <SaveSegment projectId={projectId} filters={filters} onSaved={(id) => (segments.reload(), onChange([`segment:${id}`]))} />
+        )}
         {segmentsAllowed && (segments.data?.length ?? 0) > 0 && (
           <select aria-label="Add a saved segment" value="" onChange={(e) => onChange([...filters, (e.currentTarget as HTMLSelectElement).value])}>
             <option value="">add a saved segment…</option>

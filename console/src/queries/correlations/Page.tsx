@@ -9,7 +9,6 @@ import { useQuery } from '../useQuery';
 import { correlationsCodec, isCorrelationsEmpty } from './codec';
 import { CorrelationsAnswer } from './View';
 
-
 export function Correlations() {
   const ctx = useInsight(correlationsCodec.defaultDays);
   const { projectId, url } = ctx;
@@ -33,9 +32,16 @@ export function Correlations() {
     </ControlBar>
   );
   return (
-    <InsightFrame title="Correlations" project={ctx.project} controls={controls} save={{ kind: 'correlations', query: body, dateRange: ctx.dates.range }} answer={answer} needs={target ? undefined : 'Choose the event that counts as converting'} isEmpty={(d) => !d || isCorrelationsEmpty(d)}>
+    <InsightFrame
+      title="Correlations"
+      project={ctx.project}
+      controls={controls}
+      save={{ kind: 'correlations', query: body, dateRange: ctx.dates.range }}
+      answer={answer}
+      needs={target ? undefined : 'Choose the event that counts as converting'}
+      isEmpty={(d) => !d || isCorrelationsEmpty(d)}
+    >
       {(d) => d && <CorrelationsAnswer query={body} data={d} />}
     </InsightFrame>
   );
 }
-

@@ -9,7 +9,6 @@ const ratio = (x: number | null) => (x === null ? '—' : x.toFixed(2));
 /** p and q values: small ones in scientific notation, never rounded to a misleading zero. */
 const probability = (x: number) => (x < 0.001 ? x.toExponential(1) : x.toFixed(3));
 
-
 /** The warning, the population and the ranked events, as the page and a dashboard tile show them. */
 export function CorrelationsAnswer({ query, data: d }: { query: { min_n?: number }; data: QueryAnswer<'correlations'> }) {
   const minN = query.min_n ?? 5;
@@ -51,9 +50,7 @@ export function CorrelationsAnswer({ query, data: d }: { query: { min_n?: number
           </tbody>
         </Table>
       )}
-      <p class="muted">
-        {formatNumber(d.candidates_tested)} events tested; q is the share of false findings expected if every event up to this one were taken as real (Benjamini–Hochberg).
-      </p>
+      <p class="muted">{formatNumber(d.candidates_tested)} events tested; q is the share of false findings expected if every event up to this one were taken as real (Benjamini–Hochberg).</p>
     </>
   );
 }

@@ -58,19 +58,41 @@ export function Funnel() {
         )}
       </div>
       <DateRange value={ctx.dates} today={ctx.today} onChange={ctx.setDates} />
-      <ChoiceControl label="Conversion window" value={String(windowHours)} choices={[1, 24, 72, 168, 336, 720].map((h) => [String(h), h < 24 ? countOf(h, 'hour') : countOf(h / 24, 'day')] as const)} onValue={(v) => url.set({ window: v })} />
-      <ChoiceControl label="Count" value={countBy} choices={[['actors', 'people'], ['totals', 'attempts']]} onValue={(v) => url.set({ count_by: v })} />
+      <ChoiceControl
+        label="Conversion window"
+        value={String(windowHours)}
+        choices={[1, 24, 72, 168, 336, 720].map((h) => [String(h), h < 24 ? countOf(h, 'hour') : countOf(h / 24, 'day')] as const)}
+        onValue={(v) => url.set({ window: v })}
+      />
+      <ChoiceControl
+        label="Count"
+        value={countBy}
+        choices={[
+          ['actors', 'people'],
+          ['totals', 'attempts'],
+        ]}
+        onValue={(v) => url.set({ count_by: v })}
+      />
       <PropertyPicker label="Breakdown" value={breakdown} keys={keys} onValue={(v) => url.set({ breakdown: v })} />
       <CompareToggle on={compare} onValue={(on) => url.set({ compare: on ? 'previous' : undefined })} />
       <label class="check control">
-        <input type="checkbox" checked={revenue} disabled={countBy !== 'actors'} onChange={(e) => url.set({ value: (e.currentTarget as HTMLInputElement).checked ? 'revenue' : undefined })} /> Revenue lost
+        <input type="checkbox" checked={revenue} disabled={countBy !== 'actors'} onChange={(e) => url.set({ value: (e.currentTarget as HTMLInputElement).checked ? 'revenue' : undefined })} /> Revenue
+        lost
       </label>
       <FilterEditor projectId={projectId} filters={filters} keys={keys} onChange={(f) => url.set({ filter: f })} />
     </ControlBar>
   );
 
   return (
-    <InsightFrame title="Funnel" project={ctx.project} controls={controls} save={{ kind: 'funnel', query: body, dateRange: ctx.dates.range }} answer={answer} needs={ready ? undefined : 'Choose at least two steps'} isEmpty={(d) => !d || isFunnelEmpty(d)}>
+    <InsightFrame
+      title="Funnel"
+      project={ctx.project}
+      controls={controls}
+      save={{ kind: 'funnel', query: body, dateRange: ctx.dates.range }}
+      answer={answer}
+      needs={ready ? undefined : 'Choose at least two steps'}
+      isEmpty={(d) => !d || isFunnelEmpty(d)}
+    >
       {(d) =>
         d && (
           <>
@@ -119,7 +141,9 @@ function DroppedActors({ projectId, body, stepCount }: { projectId: number; body
         <label for="dropped-step">Reached step</label>
         <select id="dropped-step" value={String(step)} onChange={(e) => setStep(Number((e.currentTarget as HTMLSelectElement).value))}>
           {Array.from({ length: stepCount - 1 }, (_, i) => (
-            <option value={String(i + 1)}>{i + 1}, not {i + 2}</option>
+            <option value={String(i + 1)}>
+              {i + 1}, not {i + 2}
+            </option>
           ))}
         </select>
         <button type="button" class="button secondary small" onClick={() => void load(step, null)}>

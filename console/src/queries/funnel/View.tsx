@@ -10,7 +10,6 @@ import type { QueryAnswer } from '../queryTypes';
 
 type FunnelQuery = { count_by?: 'actors' | 'totals'; breakdown?: { property: string } };
 
-
 /** A funnel's answer as the page and a dashboard tile show it: conversion, the steps' table, breakdown and revenue lost. */
 export function FunnelAnswer({ query, data: d, links }: { query: FunnelQuery; data: QueryAnswer<'funnel'>; links?: ComponentChildren }) {
   const countBy = query.count_by ?? 'actors';
@@ -24,7 +23,13 @@ export function FunnelAnswer({ query, data: d, links }: { query: FunnelQuery; da
       <FunnelChart
         title="Funnel conversion by step"
         steps={d.steps.map((s) => ({ label: s.label, count: s.count, conversion: s.conversion_rate, stepConversion: s.step_conversion_rate, medianSeconds: s.median_seconds_from_previous }))}
-        compare={d.compare?.steps.map((s) => ({ label: s.label, count: s.count, conversion: s.conversion_rate, stepConversion: s.step_conversion_rate, medianSeconds: s.median_seconds_from_previous }))}
+        compare={d.compare?.steps.map((s) => ({
+          label: s.label,
+          count: s.count,
+          conversion: s.conversion_rate,
+          stepConversion: s.step_conversion_rate,
+          medianSeconds: s.median_seconds_from_previous,
+        }))}
       />
       {links}
       <Table label="Funnel steps" testId="funnel-table">

@@ -18,7 +18,15 @@ export function Lifecycle() {
   const controls = (
     <ControlBar>
       <DateRange value={ctx.dates} today={ctx.today} onChange={ctx.setDates} />
-      <ChoiceControl label="Per" value={interval} choices={[['day', 'day'], ['week', 'week']]} onValue={(v) => url.set({ interval: v })} />
+      <ChoiceControl
+        label="Per"
+        value={interval}
+        choices={[
+          ['day', 'day'],
+          ['week', 'week'],
+        ]}
+        onValue={(v) => url.set({ interval: v })}
+      />
       <FilterEditor projectId={projectId} filters={filters} keys={keys} onChange={(f) => url.set({ filter: f })} />
     </ControlBar>
   );
@@ -28,4 +36,3 @@ export function Lifecycle() {
     </InsightFrame>
   );
 }
-

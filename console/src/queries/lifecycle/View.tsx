@@ -7,11 +7,13 @@ import { Table } from '../../ui/Table';
 import { usePartialBucket } from '../insight';
 import type { QueryAnswer } from '../queryTypes';
 
-
 /** New, returning, resurrecting and dormant people per period, as the page and a dashboard tile show them. */
 export function LifecycleAnswer({ query, data: d }: { query: { interval?: 'day' | 'week'; date_to?: string }; data: QueryAnswer<'lifecycle'> }) {
   const interval = query.interval ?? 'day';
-  const partial = usePartialBucket(d.buckets.map((b) => b.bucket), query.date_to);
+  const partial = usePartialBucket(
+    d.buckets.map((b) => b.bucket),
+    query.date_to,
+  );
   return (
     <>
       <StackedBars

@@ -46,7 +46,15 @@ export function Paths() {
     <>
       <ControlBar>
         <EventField label="Selected event or page" value={event} names={suggestions} onValue={(v) => url.set({ event: v })} />
-        <ChoiceControl label="Routes" value={direction} choices={[['after', 'after it'], ['before', 'before it']]} onValue={(v) => url.set({ direction: v, start: undefined, end: undefined })} />
+        <ChoiceControl
+          label="Routes"
+          value={direction}
+          choices={[
+            ['after', 'after it'],
+            ['before', 'before it'],
+          ]}
+          onValue={(v) => url.set({ direction: v, start: undefined, end: undefined })}
+        />
         {direction === 'after' ? (
           <EventField label="End at (optional)" value={end} names={suggestions} onValue={(v) => url.set({ end: v })} />
         ) : (

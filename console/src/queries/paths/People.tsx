@@ -21,11 +21,28 @@ export interface PathsSpot {
 
 type Graph = QueryAnswer<'paths'>['sankey'];
 
-export function PathsPeople({ projectId, body, graph, direction, spot, onSpot, onAnchor }: { projectId: number; body: QueryBody<'paths'>; graph: Graph; direction: Direction; spot: PathsSpot; onSpot(s: PathsSpot): void; onAnchor?(item: string): void }) {
+export function PathsPeople({
+  projectId,
+  body,
+  graph,
+  direction,
+  spot,
+  onSpot,
+  onAnchor,
+}: {
+  projectId: number;
+  body: QueryBody<'paths'>;
+  graph: Graph;
+  direction: Direction;
+  spot: PathsSpot;
+  onSpot(s: PathsSpot): void;
+  onAnchor?(item: string): void;
+}) {
   const { breakdown: _b, ...whole } = body;
   const paged = usePaged((cursor) => runQuery('paths/actors', projectId, { ...whole, ...spot, ...(cursor ? { cursor } : {}) }), [projectId, JSON.stringify(whole), JSON.stringify(spot)]);
   const label = (item: string) => itemLabel(item, direction);
-  const title = spot.next_item === undefined ? `People at ${label(spot.item)}, step ${spot.step}` : `People from ${label(spot.item)} (step ${spot.step}) to ${label(spot.next_item)} (step ${spot.step + 1})`;
+  const title =
+    spot.next_item === undefined ? `People at ${label(spot.item)}, step ${spot.step}` : `People from ${label(spot.item)} (step ${spot.step}) to ${label(spot.next_item)} (step ${spot.step + 1})`;
   // The node's links on to the next step, each a list of its own.
   const at = graph.nodes.findIndex((n) => n.step === spot.step && n.item === spot.item);
   const onward = graph.links.filter((l) => l.source === at || l.target === at).filter((l) => graph.nodes[l.source]!.step === spot.step);
@@ -64,7 +81,8 @@ export function PathsPeople({ projectId, body, graph, direction, spot, onSpot, o
         <ul class="actor-list" data-testid="paths-people">
           {paged.items.map((a) => (
             <li>
-              <PersonLink projectId={projectId} actorId={a.actor_id} /> {a.recorded && <WatchLink href={recordingsHref(projectId, { person: a.actor_id })} label={`Watch the recordings of ${a.actor_id}`} />}
+              <PersonLink projectId={projectId} actorId={a.actor_id} />{' '}
+              {a.recorded && <WatchLink href={recordingsHref(projectId, { person: a.actor_id })} label={`Watch the recordings of ${a.actor_id}`} />}
             </li>
           ))}
         </ul>

@@ -37,7 +37,21 @@ export interface PeoplePicks {
  * with `people`, nodes and links of the whole graph open their people instead (a segment's graph
  * still anchors).
  */
-export function PathsAnswer({ query, data: d, segment = '', onSegment, onPick, people }: { query: PathsQuery; data: QueryAnswer<'paths'>; segment?: string; onSegment?(v: string): void; onPick?(item: string): void; people?: PeoplePicks }) {
+export function PathsAnswer({
+  query,
+  data: d,
+  segment = '',
+  onSegment,
+  onPick,
+  people,
+}: {
+  query: PathsQuery;
+  data: QueryAnswer<'paths'>;
+  segment?: string;
+  onSegment?(v: string): void;
+  onPick?(item: string): void;
+  people?: PeoplePicks;
+}) {
   const event = query.selected_event ?? 'pp.page_view';
   const minCount = query.min_count ?? 1;
   if (d.units === 0) return <Empty title={`No ${unitWord(d.counted)} with ${event} from ${d.date_from} to ${d.date_to}`}>Widen the dates, loosen the filters or choose another event or page.</Empty>;
@@ -67,9 +81,24 @@ const unitsText = (n: number, counted: string) => `${formatNumber(n)} ${unitWord
 
 type Graph = Pick<QueryAnswer<'paths'>, 'units' | 'routes' | 'sankey'>;
 
-
 /** One graph: units, the Sankey and the top routes (of every unit, or of one segment). */
-function Routes({ graph, counted, direction, event, minCount, onPick, people }: { graph: Graph; counted: string; direction: Direction; event: string; minCount: number; onPick?(item: string): void; people?: PeoplePicks }) {
+function Routes({
+  graph,
+  counted,
+  direction,
+  event,
+  minCount,
+  onPick,
+  people,
+}: {
+  graph: Graph;
+  counted: string;
+  direction: Direction;
+  event: string;
+  minCount: number;
+  onPick?(item: string): void;
+  people?: PeoplePicks;
+}) {
   return (
     <>
       <p class="result-meta" data-testid="paths-units">

@@ -39,21 +39,46 @@ export function Retention() {
       <EventPicker label="People who did" value={start} names={names} onValue={(v) => url.set({ start: v })} />
       <EventPicker label="and came back to do" value={returning} names={names} allowAny onValue={(v) => url.set({ return: v })} />
       <DateRange value={ctx.dates} today={ctx.today} onChange={ctx.setDates} />
-      <ChoiceControl label="Periods" value={granularity} choices={[['day', 'days'], ['week', 'weeks']]} onValue={(v) => url.set({ granularity: v, periods: undefined })} />
+      <ChoiceControl
+        label="Periods"
+        value={granularity}
+        choices={[
+          ['day', 'days'],
+          ['week', 'weeks'],
+        ]}
+        onValue={(v) => url.set({ granularity: v, periods: undefined })}
+      />
       <div class="control">
         <label class="control-label" for="ret-periods">
           How many
         </label>
         <input id="ret-periods" type="number" min={1} max={granularity === 'day' ? 90 : 26} value={periods} onChange={(e) => url.set({ periods: (e.currentTarget as HTMLInputElement).value })} />
       </div>
-      <ChoiceControl label="Show" value={value} choices={[['actors', 'share who came back'], ['revenue', 'revenue per person (cumulative)'], ['paid_conversion', 'share who paid (cumulative)']]} onValue={(v) => url.set({ value: v })} />
+      <ChoiceControl
+        label="Show"
+        value={value}
+        choices={[
+          ['actors', 'share who came back'],
+          ['revenue', 'revenue per person (cumulative)'],
+          ['paid_conversion', 'share who paid (cumulative)'],
+        ]}
+        onValue={(v) => url.set({ value: v })}
+      />
       <CompareToggle on={compare} onValue={(on) => url.set({ compare: on ? 'previous' : undefined })} />
       <FilterEditor projectId={projectId} filters={filters} keys={keys} onChange={(f) => url.set({ filter: f })} />
     </ControlBar>
   );
 
   return (
-    <InsightFrame title="Retention" project={ctx.project} controls={controls} save={{ kind: 'retention', query: body, dateRange: ctx.dates.range }} answer={answer} needs={start ? undefined : 'Choose the event that starts a cohort'} isEmpty={(d) => !d || isRetentionEmpty(d)}>
+    <InsightFrame
+      title="Retention"
+      project={ctx.project}
+      controls={controls}
+      save={{ kind: 'retention', query: body, dateRange: ctx.dates.range }}
+      answer={answer}
+      needs={start ? undefined : 'Choose the event that starts a cohort'}
+      isEmpty={(d) => !d || isRetentionEmpty(d)}
+    >
       {(d) =>
         d && (
           <>

@@ -28,7 +28,6 @@ function shade(value: number | null, max: number): string {
 
 type RetentionQuery = { granularity?: 'day' | 'week'; periods?: number; value?: Value };
 
-
 /** The retention grid (and the previous period's) as the page and a dashboard tile show it; `onCell` opens a cell's people. */
 export function RetentionAnswer({ query, data: d, onCell }: { query: RetentionQuery; data: QueryAnswer<'retention'>; onCell?(cell: { cohort: string; period: number }): void }) {
   const granularity = query.granularity ?? 'day';

@@ -40,4 +40,3 @@ function RevenuePerDay({ currency, points, to }: { currency: string; points: Arr
   const partial = usePartialBucket(labels, to);
   return <LineChart title={`Revenue per day (${currency})`} currency={currency} labels={labels} series={[{ name: 'Revenue', values: points.map((p) => p.value) }]} partial={partial} />;
 }
-

@@ -4,7 +4,6 @@ import { formatMoney, formatNumber } from '../../ui/format';
 import type { QueryAnswer } from '../queryTypes';
 import { Tile } from '../Tile';
 
-
 /** The revenue summary's figures as tiles, as the page and a dashboard tile show them. */
 export function RevenueAnswer({ data: d }: { data: QueryAnswer<'revenue-summary'> }) {
   const money = (n: number | null) => formatMoney(n, d.currency);

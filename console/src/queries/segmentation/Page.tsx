@@ -43,7 +43,15 @@ export function Segmentation() {
       <ChoiceControl label="Per" value={interval} choices={['hour', 'day', 'week', 'month'].map((i) => [i, i] as const)} onValue={(v) => url.set({ interval: v })} />
       <DateRange value={ctx.dates} today={ctx.today} onChange={ctx.setDates} />
       <PropertyPicker label="Group by" value={groupBy} keys={keys} onValue={(v) => url.set({ group_by: v })} />
-      <ChoiceControl label="Chart" value={chart} choices={[['line', 'line'], ['bar', 'bars']]} onValue={(v) => url.set({ chart: v })} />
+      <ChoiceControl
+        label="Chart"
+        value={chart}
+        choices={[
+          ['line', 'line'],
+          ['bar', 'bars'],
+        ]}
+        onValue={(v) => url.set({ chart: v })}
+      />
       <CompareToggle on={compare} onValue={(on) => url.set({ compare: on ? 'previous' : undefined })} />
       <FilterEditor projectId={projectId} filters={filters} keys={keys} onChange={(f) => url.set({ filter: f })} />
     </ControlBar>
@@ -55,4 +63,3 @@ export function Segmentation() {
     </InsightFrame>
   );
 }
-

@@ -11,7 +11,6 @@ const isMoney = (metric: string) => metric === 'revenue' || metric === 'revenue_
 
 type SegmentationQuery = { event?: string; metric?: string; interval?: string; date_to?: string };
 
-
 /** The series as a line (or bars, for one series) with each series' total, as the page and a dashboard tile show them. */
 export function SegmentationAnswer({ query, data: d, chart = 'line' }: { query: SegmentationQuery; data: QueryAnswer<'segmentation'>; chart?: 'line' | 'bar' }) {
   const event = query.event ?? 'any';

@@ -22,7 +22,10 @@ export const segmentationCodec: InsightCodec<SegmentationBody> = {
     };
   },
   toUrl: (q, dateRange) =>
-    urlOf({ event: q.event, metric: q.metric, interval: q.interval, ...dateParams(q), group_by: q.group_by?.property, compare: q.compare ? 'previous' : undefined, filter: filterParams(q.filters) }, dateRange),
+    urlOf(
+      { event: q.event, metric: q.metric, interval: q.interval, ...dateParams(q), group_by: q.group_by?.property, compare: q.compare ? 'previous' : undefined, filter: filterParams(q.filters) },
+      dateRange,
+    ),
 };
 
 export const isSegmentationEmpty = (d: QueryAnswer<'segmentation'>) => d.series.every((s) => s.points.every((p) => !p.value));

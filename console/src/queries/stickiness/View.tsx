@@ -6,7 +6,6 @@ import { TableHead } from '../../ui/TableHead';
 import { Table } from '../../ui/Table';
 import type { QueryAnswer } from '../queryTypes';
 
-
 /** People by their number of active days, as the page and a dashboard tile show them. */
 export function StickinessAnswer({ data: d }: { data: QueryAnswer<'stickiness'> }) {
   return (

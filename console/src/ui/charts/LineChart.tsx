@@ -86,13 +86,25 @@ export function LineChart({
         scales: { x: { time: false } },
         axes: [
           // Whole buckets only, dated as everywhere on the page, spaced so they never overlap.
-          { space: LABEL_SPACE[interval], incrs: [1, 2, 3, 6, 7, 12, 14, 24, 30, 60, 90, 180, 365], values: (_u, ticks) => ticks.map((t) => dates[t] ?? ''), stroke: '#495057', grid: { stroke: '#e9ecef' } },
+          {
+            space: LABEL_SPACE[interval],
+            incrs: [1, 2, 3, 6, 7, 12, 14, 24, 30, 60, 90, 180, 365],
+            values: (_u, ticks) => ticks.map((t) => dates[t] ?? ''),
+            stroke: '#495057',
+            grid: { stroke: '#e9ecef' },
+          },
           y.axis,
         ],
         series: [
           { label: 'Date', value: (_u, v) => dates[v] ?? '' },
           // The legend shows a value only for the bucket under the pointer (uPlot's own placeholder otherwise is "--").
-          ...series.map((s, i) => ({ label: s.name, stroke: COLORS[i % COLORS.length], width: 2, points: { show: labels.length < 40 }, value: (_u: uPlot, v: number | null, _s: number, at: number | null) => (at === null ? '' : v === null ? '—' : value(v)) })),
+          ...series.map((s, i) => ({
+            label: s.name,
+            stroke: COLORS[i % COLORS.length],
+            width: 2,
+            points: { show: labels.length < 40 },
+            value: (_u: uPlot, v: number | null, _s: number, at: number | null) => (at === null ? '' : v === null ? '—' : value(v)),
+          })),
         ],
         legend: { show: series.length > 1 },
         hooks: { ...y.hooks, drawAxes: [shadePartial(partial)] },

@@ -152,7 +152,10 @@ export function selectorOf(el: Element, mode: PrivacyMode, root?: Element): stri
       parts.unshift('body');
       break;
     }
-    const cls = classesOf(e).slice(0, 3).map((c) => '.' + esc(c)).join('');
+    const cls = classesOf(e)
+      .slice(0, 3)
+      .map((c) => '.' + esc(c))
+      .join('');
     parts.unshift(`${tag}${cls}:nth-child(${nthChild(e)})`);
   }
   return parts.join(' > ');

@@ -31,7 +31,10 @@ export function startSections(cap: Capture): Feature | undefined {
         const visible = e.isIntersecting && (e.intersectionRatio >= 0.5 || e.intersectionRect.height >= vh / 2);
         const t = timers.get(e.target);
         if (visible && !t && !seen.has(e.target)) {
-          timers.set(e.target, setTimeout(() => report(e.target), DWELL_MS));
+          timers.set(
+            e.target,
+            setTimeout(() => report(e.target), DWELL_MS),
+          );
         } else if (!visible && t) {
           clearTimeout(t);
           timers.delete(e.target);
@@ -48,10 +51,11 @@ export function startSections(cap: Capture): Feature | undefined {
   let pendingScan: ReturnType<typeof setTimeout> | undefined;
   // Sections rendered later (client-side apps) are picked up by a debounced rescan.
   new MutationObserver(() => {
-    if (pendingScan === undefined) pendingScan = setTimeout(() => {
-      pendingScan = undefined;
-      scan();
-    }, RESCAN_MS);
+    if (pendingScan === undefined)
+      pendingScan = setTimeout(() => {
+        pendingScan = undefined;
+        scan();
+      }, RESCAN_MS);
   }).observe(document.documentElement, { childList: true, subtree: true });
   scan();
 

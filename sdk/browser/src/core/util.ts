@@ -48,11 +48,6 @@ export function log(...args: unknown[]): void {
   if (debugOn) console.warn('[pp]', ...args);
 }
 
-export function on(
-  target: EventTarget,
-  type: string,
-  fn: (e: any) => void,
-  capture = true,
-): void {
+export function on(target: EventTarget, type: string, fn: (e: any) => void, capture = true): void {
   target.addEventListener(type, fn, { capture, passive: true });
 }

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { AppliedMigration } from '../server/store/migrate.js';
+import type { AppliedMigration } from '../store/migrate.js';
 import { EVENTS_FILE, META_FILE } from './snapshot.js';
 
 type Rows = Array<Record<string, unknown>>;
@@ -41,7 +41,7 @@ export async function checkDatabases(meta: Database.Database, readEvents: (sql: 
   let duckdb: EngineCheck;
   let appliedDuckdb: AppliedMigration[] = [];
   try {
-    const tables = (await readEvents("SELECT schema_name, table_name FROM duckdb_tables() WHERE database_name = current_database()")) as Array<{ schema_name: string; table_name: string }>;
+    const tables = (await readEvents('SELECT schema_name, table_name FROM duckdb_tables() WHERE database_name = current_database()')) as Array<{ schema_name: string; table_name: string }>;
     let rows = 0;
     for (const t of tables) {
       const [r] = await readEvents(`SELECT count(*) AS n FROM "${t.schema_name.replaceAll('"', '""')}"."${t.table_name.replaceAll('"', '""')}"`);
@@ -61,7 +61,11 @@ export async function checkDatabaseFiles(dataDir: string): Promise<DatabaseRepor
   const eventsFile = path.join(dataDir, EVENTS_FILE);
   const missing = (f: string) => ({ ok: false, detail: `${f} does not exist` });
   if (!existsSync(metaFile) || !existsSync(eventsFile)) {
-    return { sqlite: existsSync(metaFile) ? { ok: true, detail: 'not checked' } : missing(metaFile), duckdb: existsSync(eventsFile) ? { ok: true, detail: 'not checked' } : missing(eventsFile), applied: { sqlite: [], duckdb: [] } };
+    return {
+      sqlite: existsSync(metaFile) ? { ok: true, detail: 'not checked' } : missing(metaFile),
+      duckdb: existsSync(eventsFile) ? { ok: true, detail: 'not checked' } : missing(eventsFile),
+      applied: { sqlite: [], duckdb: [] },
+    };
   }
   const meta = new Database(metaFile, { readonly: true, fileMustExist: true });
   let instance: DuckDBInstance | undefined;

@@ -6,10 +6,10 @@ import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { Services } from '../server/services.js';
-import { appliedMeta, type AppliedMigration } from '../server/store/migrate.js';
-import { appliedEvents } from '../server/engine/duckdb/migrations.js';
-import { sha256File } from './archive.js';
+import type { Services } from '../http/services.js';
+import { appliedMeta, type AppliedMigration } from '../store/migrate.js';
+import { appliedEvents } from '../engine/duckdb/migrations.js';
+import { sha256File } from '../../installer/archive.js';
 
 export interface SnapshotFile {
   name: string;

@@ -1,18 +1,9 @@
 // Purpose-bound keys derived from the server secret (HKDF), so one leaked purpose never unlocks another.
 
 import { hkdfSync } from 'node:crypto';
-import { PerOwner } from '../perOwner.js';
+import { PerOwner } from './perOwner.js';
 
-export type KeyPurpose =
-  | 'access-token'
-  | 'cursor'
-  | 'totp-encryption'
-  | 'oidc-encryption'
-  | 'picker-token'
-  | 'token-hash'
-  | 'mail-encryption'
-  | 'sms-encryption'
-  | 'email-unsubscribe';
+export type KeyPurpose = 'access-token' | 'cursor' | 'totp-encryption' | 'oidc-encryption' | 'picker-token' | 'token-hash' | 'mail-encryption' | 'sms-encryption' | 'email-unsubscribe';
 
 const derived = new PerOwner<Buffer, KeyPurpose, Buffer>();
 

@@ -3,9 +3,9 @@
 // never stops ingestion or reports; it only switches the gated features.
 
 import path from 'node:path';
-import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
-import type { Logger } from '../http/logger.js';
+import type { Clock } from '../ground/clock.js';
+import type { Config } from '../ground/config.js';
+import type { Logger } from '../ground/logger.js';
 import type { MetaDb } from '../store/sqlite.js';
 import {
   advanceHighWater,
@@ -20,7 +20,7 @@ import {
   type TrustedKeys,
   type VerifiedLicense,
 } from '../../license/index.js';
-import { packageRoot } from '../packageRoot.js';
+import { packageRoot } from '../ground/packageRoot.js';
 import { installId, readInstallationValue, writeInstallationValue } from './installation.js';
 
 const HIGH_WATER_KEY = 'license_high_water';
@@ -37,7 +37,10 @@ export interface LicenseReport extends LicenseState {
 }
 
 export class LicenseRefusedError extends Error {
-  constructor(readonly check: string, message: string) {
+  constructor(
+    readonly check: string,
+    message: string,
+  ) {
     super(message);
   }
 }

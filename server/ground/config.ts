@@ -25,19 +25,61 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'log_level', env: 'PP_LOG_LEVEL', kind: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], description: 'log level (default info)' },
   { key: 'secret', env: 'PP_SECRET', kind: 'string', description: 'server secret for signing tokens and encrypting secrets at rest (default: generated once into DATA_DIR/secret.key)' },
   { key: 'edition', env: 'PP_EDITION', kind: 'enum', values: ['onprem', 'cloud'], description: 'onprem (default) or cloud, the hosted service with trial-first signup' },
-  { key: 'signup_mode', env: 'PP_SIGNUP_MODE', kind: 'enum', values: ['legacy', 'closed', 'trial_first'], description: 'who may register: legacy (anyone), closed (invitations only, once the first account exists) or trial_first (cloud only: emailed verification first); default closed on-prem, legacy in the cloud' },
-  { key: 'signup.disposable_domains', env: 'PP_SIGNUP_DISPOSABLE_DOMAINS', kind: 'list', description: 'comma-separated email domains refused at trial-first signup, added to the shipped disposable list (subdomains included)' },
-  { key: 'signup.free_email_domains', env: 'PP_SIGNUP_FREE_EMAIL_DOMAINS', kind: 'list', description: 'comma-separated email domains treated as free providers by the signup risk rules, added to the shipped list' },
-  { key: 'billing.trial_days', env: 'PP_BILLING_TRIAL_DAYS', kind: 'int', description: 'cloud: length of a new organization\'s trial, in days (default 14)' },
+  {
+    key: 'signup_mode',
+    env: 'PP_SIGNUP_MODE',
+    kind: 'enum',
+    values: ['legacy', 'closed', 'trial_first'],
+    description:
+      'who may register: legacy (anyone), closed (invitations only, once the first account exists) or trial_first (cloud only: emailed verification first); default closed on-prem, legacy in the cloud',
+  },
+  {
+    key: 'signup.disposable_domains',
+    env: 'PP_SIGNUP_DISPOSABLE_DOMAINS',
+    kind: 'list',
+    description: 'comma-separated email domains refused at trial-first signup, added to the shipped disposable list (subdomains included)',
+  },
+  {
+    key: 'signup.free_email_domains',
+    env: 'PP_SIGNUP_FREE_EMAIL_DOMAINS',
+    kind: 'list',
+    description: 'comma-separated email domains treated as free providers by the signup risk rules, added to the shipped list',
+  },
+  { key: 'billing.trial_days', env: 'PP_BILLING_TRIAL_DAYS', kind: 'int', description: "cloud: length of a new organization's trial, in days (default 14)" },
   { key: 'billing.trial_plan', env: 'PP_BILLING_TRIAL_PLAN', kind: 'enum', values: ['free', 'growth', 'scale'], description: 'cloud: the plan whose entitlements a live trial has (default growth)' },
-  { key: 'billing.trial_event_cap', env: 'PP_BILLING_TRIAL_EVENT_CAP', kind: 'int', description: 'cloud: events a trial may ingest in total; beyond it ingest answers 429 trial_quota_exceeded (default 1000000)' },
+  {
+    key: 'billing.trial_event_cap',
+    env: 'PP_BILLING_TRIAL_EVENT_CAP',
+    kind: 'int',
+    description: 'cloud: events a trial may ingest in total; beyond it ingest answers 429 trial_quota_exceeded (default 1000000)',
+  },
   { key: 'billing.free_events_per_month', env: 'PP_BILLING_FREE_EVENTS_PER_MONTH', kind: 'int', description: 'cloud: monthly event quota of the free plan (default 100000)' },
   { key: 'billing.growth_events_per_month', env: 'PP_BILLING_GROWTH_EVENTS_PER_MONTH', kind: 'int', description: 'cloud: monthly event quota of the growth plan (default 10000000)' },
   { key: 'billing.scale_events_per_month', env: 'PP_BILLING_SCALE_EVENTS_PER_MONTH', kind: 'int', description: 'cloud: monthly event quota of the scale plan (default 100000000)' },
-  { key: 'billing.past_due_grace_days', env: 'PP_BILLING_PAST_DUE_GRACE_DAYS', kind: 'int', description: 'cloud: days a past-due subscription keeps working before 402 subscription_required (default 7)' },
-  { key: 'billing.checkout_url', env: 'PP_BILLING_CHECKOUT_URL', kind: 'string', description: 'cloud: the payment provider\'s checkout page for a paid plan; {org_id}, {plan} and {email} are filled in (unset: paid plans cannot be chosen in the console)' },
-  { key: 'billing.webhook_secret', env: 'PP_BILLING_WEBHOOK_SECRET', kind: 'string', description: 'cloud: shared secret the payment provider signs its callbacks with (HMAC-SHA256); unset: the callback answers 404' },
-  { key: 'billing.webhook_tolerance_seconds', env: 'PP_BILLING_WEBHOOK_TOLERANCE_SECONDS', kind: 'int', description: 'cloud: how far a payment callback\'s signed timestamp may be from now, in seconds (default 300)' },
+  {
+    key: 'billing.past_due_grace_days',
+    env: 'PP_BILLING_PAST_DUE_GRACE_DAYS',
+    kind: 'int',
+    description: 'cloud: days a past-due subscription keeps working before 402 subscription_required (default 7)',
+  },
+  {
+    key: 'billing.checkout_url',
+    env: 'PP_BILLING_CHECKOUT_URL',
+    kind: 'string',
+    description: "cloud: the payment provider's checkout page for a paid plan; {org_id}, {plan} and {email} are filled in (unset: paid plans cannot be chosen in the console)",
+  },
+  {
+    key: 'billing.webhook_secret',
+    env: 'PP_BILLING_WEBHOOK_SECRET',
+    kind: 'string',
+    description: 'cloud: shared secret the payment provider signs its callbacks with (HMAC-SHA256); unset: the callback answers 404',
+  },
+  {
+    key: 'billing.webhook_tolerance_seconds',
+    env: 'PP_BILLING_WEBHOOK_TOLERANCE_SECONDS',
+    kind: 'int',
+    description: "cloud: how far a payment callback's signed timestamp may be from now, in seconds (default 300)",
+  },
   { key: 'sms.gateway_url', env: 'PP_SMS_GATEWAY_URL', kind: 'string', description: 'cloud: HTTP(S) endpoint that sends text messages (POST JSON {to, text}); unset: messages stay in the SMS outbox' },
   { key: 'sms.gateway_token', env: 'PP_SMS_GATEWAY_TOKEN', kind: 'string', description: 'cloud: bearer token sent to the SMS gateway' },
   { key: 'smtp_url', env: 'PP_SMTP_URL', kind: 'string', description: 'SMTP URL for outgoing mail, e.g. smtp://user:pass@host:587 (unset: mail stays in the outbox)' },
@@ -45,13 +87,33 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'rate_limit.ip_per_minute', env: 'PP_RATE_LIMIT_IP_PER_MINUTE', kind: 'int', description: 'main API requests per minute per client address (default 1200)' },
   { key: 'rate_limit.user_per_minute', env: 'PP_RATE_LIMIT_USER_PER_MINUTE', kind: 'int', description: 'main API requests per minute per signed-in user (default 600)' },
   { key: 'rate_limit.api_key_per_minute', env: 'PP_RATE_LIMIT_API_KEY_PER_MINUTE', kind: 'int', description: 'main API requests per minute per personal API key (default 300)' },
-  { key: 'rate_limit.auth_ip_per_minute', env: 'PP_RATE_LIMIT_AUTH_IP_PER_MINUTE', kind: 'int', description: 'sign-in, registration, password reset and invitation attempts per minute per client address (default 10)' },
-  { key: 'rate_limit.auth_email_per_minute', env: 'PP_RATE_LIMIT_AUTH_EMAIL_PER_MINUTE', kind: 'int', description: 'sign-in, registration and password reset attempts per minute per email address (default 5)' },
-  { key: 'rate_limit.refresh_ip_per_minute', env: 'PP_RATE_LIMIT_REFRESH_IP_PER_MINUTE', kind: 'int', description: 'refresh, bootstrap and logout requests per minute per client address (default 120)' },
+  {
+    key: 'rate_limit.auth_ip_per_minute',
+    env: 'PP_RATE_LIMIT_AUTH_IP_PER_MINUTE',
+    kind: 'int',
+    description: 'sign-in, registration, password reset and invitation attempts per minute per client address (default 10)',
+  },
+  {
+    key: 'rate_limit.auth_email_per_minute',
+    env: 'PP_RATE_LIMIT_AUTH_EMAIL_PER_MINUTE',
+    kind: 'int',
+    description: 'sign-in, registration and password reset attempts per minute per email address (default 5)',
+  },
+  {
+    key: 'rate_limit.refresh_ip_per_minute',
+    env: 'PP_RATE_LIMIT_REFRESH_IP_PER_MINUTE',
+    kind: 'int',
+    description: 'refresh, bootstrap and logout requests per minute per client address (default 120)',
+  },
   { key: 'rate_limit.shared_ip_per_minute', env: 'PP_RATE_LIMIT_SHARED_IP_PER_MINUTE', kind: 'int', description: 'requests to public share links per minute per client address (default 300)' },
-  { key: 'rate_limit.shared_token_per_minute', env: 'PP_RATE_LIMIT_SHARED_TOKEN_PER_MINUTE', kind: 'int', description: 'requests per minute to one public share link, from every address together (default 600)' },
+  {
+    key: 'rate_limit.shared_token_per_minute',
+    env: 'PP_RATE_LIMIT_SHARED_TOKEN_PER_MINUTE',
+    kind: 'int',
+    description: 'requests per minute to one public share link, from every address together (default 600)',
+  },
   { key: 'query_timeout_ms', env: 'PP_QUERY_TIMEOUT_MS', kind: 'int', description: 'time limit of one analytical query or event read, in ms (default 30000)' },
-  { key: 'query_cache_mb', env: 'PP_QUERY_CACHE_MB', kind: 'int', description: 'memory for answers of analytical queries kept until the project\'s events change, in MiB; 0 keeps none (default 32)' },
+  { key: 'query_cache_mb', env: 'PP_QUERY_CACHE_MB', kind: 'int', description: "memory for answers of analytical queries kept until the project's events change, in MiB; 0 keeps none (default 32)" },
   { key: 'query_timeouts.funnel', env: 'PP_QUERY_TIMEOUT_FUNNEL_MS', kind: 'int', description: 'time limit of the funnel query, in ms (default: query_timeout_ms)' },
   { key: 'query_timeouts.retention', env: 'PP_QUERY_TIMEOUT_RETENTION_MS', kind: 'int', description: 'time limit of the retention query, in ms (default: query_timeout_ms)' },
   { key: 'query_timeouts.retention_actors', env: 'PP_QUERY_TIMEOUT_RETENTION_ACTORS_MS', kind: 'int', description: 'time limit of the retention actors query, in ms (default: query_timeout_ms)' },
@@ -62,19 +124,55 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'query_timeouts.revenue_summary', env: 'PP_QUERY_TIMEOUT_REVENUE_SUMMARY_MS', kind: 'int', description: 'time limit of the revenue summary query, in ms (default: query_timeout_ms)' },
   { key: 'query_timeouts.paths', env: 'PP_QUERY_TIMEOUT_PATHS_MS', kind: 'int', description: 'time limit of the paths query, in ms (default: query_timeout_ms)' },
   { key: 'query_timeouts.correlations', env: 'PP_QUERY_TIMEOUT_CORRELATIONS_MS', kind: 'int', description: 'time limit of the correlations query, in ms (default: query_timeout_ms)' },
-  { key: 'query_timeouts.activation_drivers', env: 'PP_QUERY_TIMEOUT_ACTIVATION_DRIVERS_MS', kind: 'int', description: 'time limit of the activation drivers query, in ms (default: query_timeout_ms)' },
+  {
+    key: 'query_timeouts.activation_drivers',
+    env: 'PP_QUERY_TIMEOUT_ACTIVATION_DRIVERS_MS',
+    kind: 'int',
+    description: 'time limit of the activation drivers query, in ms (default: query_timeout_ms)',
+  },
   { key: 'query_timeouts.web', env: 'PP_QUERY_TIMEOUT_WEB_MS', kind: 'int', description: 'time limit of the Web page query, in ms (default: query_timeout_ms)' },
   { key: 'license.trusted_keys_dir', env: 'PP_LICENSE_TRUSTED_KEYS', kind: 'string', description: 'directory of extra trusted license public keys (<kid>.pem)' },
-  { key: 'trust_proxy', env: 'PP_TRUST_PROXY', kind: 'proxy', description: 'the reverse proxies whose X-Forwarded-For is believed: how many stand in front of pp (1, 2…) or their addresses (comma-separated IPs, CIDR ranges, loopback, linklocal, uniquelocal); default none' },
+  {
+    key: 'trust_proxy',
+    env: 'PP_TRUST_PROXY',
+    kind: 'proxy',
+    description:
+      'the reverse proxies whose X-Forwarded-For is believed: how many stand in front of pp (1, 2…) or their addresses (comma-separated IPs, CIDR ranges, loopback, linklocal, uniquelocal); default none',
+  },
   { key: 'ingest.dedup_window_hours', env: 'PP_INGEST_DEDUP_WINDOW_HOURS', kind: 'int', description: 'how far back a re-sent event uuid is recognized as already stored, in hours (default 24)' },
-  { key: 'ingest.dedup_filter_events', env: 'PP_INGEST_DEDUP_FILTER_EVENTS', kind: 'int', description: 'how many recently stored events the in-memory duplicate filter holds (about 11 bytes each; default 3000000); older ones within the window are looked up in the event store' },
+  {
+    key: 'ingest.dedup_filter_events',
+    env: 'PP_INGEST_DEDUP_FILTER_EVENTS',
+    kind: 'int',
+    description: 'how many recently stored events the in-memory duplicate filter holds (about 11 bytes each; default 3000000); older ones within the window are looked up in the event store',
+  },
   { key: 'oidc.callback_url', env: 'PP_OIDC_CALLBACK_URL', kind: 'string', description: 'page of the web app a successful single sign-on redirects to (default BASE_URL/auth/callback)' },
   { key: 'oidc.http_timeout_ms', env: 'PP_OIDC_HTTP_TIMEOUT_MS', kind: 'int', description: 'time limit of one request to an identity provider, in ms (default 5000)' },
-  { key: 'oidc.allow_private_issuers', env: 'PP_OIDC_ALLOW_PRIVATE_ISSUERS', kind: 'bool', description: 'let organization owners configure identity providers on loopback, link-local or private addresses, and over plain http (default false)' },
-  { key: 'events.memory_limit_mb', env: 'PP_EVENTS_MEMORY_LIMIT_MB', kind: 'int', description: 'memory the event database may use for queries and ingestion, in MiB; larger intermediate results spill to DATA_DIR/events.tmp (default 192)' },
-  { key: 'events.rollup_properties', env: 'PP_EVENTS_ROLLUP_PROPERTIES', kind: 'list', description: 'comma-separated top-level property keys whose daily event counts per value are kept in a rollup, so breakdowns by them read no raw events (default none)' },
+  {
+    key: 'oidc.allow_private_issuers',
+    env: 'PP_OIDC_ALLOW_PRIVATE_ISSUERS',
+    kind: 'bool',
+    description: 'let organization owners configure identity providers on loopback, link-local or private addresses, and over plain http (default false)',
+  },
+  {
+    key: 'events.memory_limit_mb',
+    env: 'PP_EVENTS_MEMORY_LIMIT_MB',
+    kind: 'int',
+    description: 'memory the event database may use for queries and ingestion, in MiB; larger intermediate results spill to DATA_DIR/events.tmp (default 192)',
+  },
+  {
+    key: 'events.rollup_properties',
+    env: 'PP_EVENTS_ROLLUP_PROPERTIES',
+    kind: 'list',
+    description: 'comma-separated top-level property keys whose daily event counts per value are kept in a rollup, so breakdowns by them read no raw events (default none)',
+  },
   { key: 'events.stream_heartbeat_ms', env: 'PP_EVENTS_STREAM_HEARTBEAT_MS', kind: 'int', description: 'interval of the keep-alive comment on the live event stream, in ms (default 15000)' },
-  { key: 'picker_enabled', env: 'PP_PICKER_ENABLED', kind: 'bool', description: 'let analysts pick elements on their sites for labeled-event rules with a signed picker token (default true); false answers the picker operations 501' },
+  {
+    key: 'picker_enabled',
+    env: 'PP_PICKER_ENABLED',
+    kind: 'bool',
+    description: 'let analysts pick elements on their sites for labeled-event rules with a signed picker token (default true); false answers the picker operations 501',
+  },
   { key: 'tls_cert', env: 'PP_TLS_CERT', kind: 'string', description: 'PEM certificate (chain) file; with tls_key the server speaks HTTPS itself' },
   { key: 'tls_key', env: 'PP_TLS_KEY', kind: 'string', description: 'PEM private key file matching tls_cert' },
 ];
@@ -121,7 +219,12 @@ export interface Config {
   query_timeout_ms: number;
   query_cache_mb: number;
   /** Per-query limits overriding query_timeout_ms, by query name. */
-  query_timeouts: Partial<Record<'funnel' | 'retention' | 'retention_actors' | 'segmentation' | 'lifecycle' | 'stickiness' | 'activity_summary' | 'revenue_summary' | 'paths' | 'correlations' | 'activation_drivers' | 'web', number>>;
+  query_timeouts: Partial<
+    Record<
+      'funnel' | 'retention' | 'retention_actors' | 'segmentation' | 'lifecycle' | 'stickiness' | 'activity_summary' | 'revenue_summary' | 'paths' | 'correlations' | 'activation_drivers' | 'web',
+      number
+    >
+  >;
   license: { trusted_keys_dir?: string };
   /** false: trust no X-Forwarded-For; a number: that many proxy hops; a list: those proxy addresses. */
   trust_proxy: TrustProxy;
@@ -295,7 +398,10 @@ function coerce(def: SettingDef, raw: unknown, source: string): unknown {
       return trustProxy(raw, source);
     case 'list':
       if (Array.isArray(raw)) return raw.map(String);
-      return String(raw).split(',').map((s) => s.trim()).filter(Boolean);
+      return String(raw)
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     case 'enum': {
       const s = String(raw);
       if (!def.values!.includes(s)) throw new ConfigError(`${source} must be one of ${def.values!.join(', ')}, got ${JSON.stringify(raw)}`);

@@ -3,51 +3,51 @@
 // the one error middleware.
 
 import express, { type Express } from 'express';
-import type { Services } from '../services.js';
-import { allowedOrigins } from '../config.js';
-import type { Domain } from './domain.js';
-import { assembleDocument, type OpenApiDocument } from './openapi.js';
-import { Validation } from './validation.js';
-import { RouteTable } from './routeTable.js';
-import { requestContext } from './requestContext.js';
-import { securityHeaders } from './securityHeaders.js';
-import { errorHandler, notFoundHandler, BODY_LIMIT_BYTES } from './errorHandler.js';
-import { mainApiCors } from './cors.js';
-import { rateLimit } from './rateLimit.js';
-import { compressJson } from './compression.js';
-import { healthDomain } from './health.js';
-import { openapiDomain } from './openapiRoute.js';
-import { trackerDomain } from '../tracker/routes.js';
-import { licenseDomain } from '../license/licenseDomain.js';
-import { billingDomain } from '../billing/billingDomain.js';
-import { paymentsDomain, providerEventBody, PROVIDER_EVENTS_PATH } from '../billing/paymentRoutes.js';
-import { unsubscribeDomain } from '../billing/unsubscribeRoutes.js';
-import { authDomain } from '../auth/routes.js';
-import { oidcDomain } from '../auth/oidc/routes.js';
-import { accountsDomain } from '../accounts/routes.js';
-import { ingestDomain } from '../ingest/routes.js';
-import { ingestCors } from '../ingest/ingestCors.js';
-import { POSTHOG_CAPTURE_PATHS, POSTHOG_FLAG_PATHS } from '../ingest/posthog.js';
-import { keysDomain } from '../keys/routes.js';
-import { personalKeysDomain } from '../keys/personalKeyRoutes.js';
-import { behaviorDomain } from '../behavior/routes.js';
-import { formPurgeDomain } from '../behavior/purgeRoutes.js';
-import { labeledEventsDomain } from '../labeled/routes.js';
-import { dashboardsDomain } from '../dashboards/routes.js';
-import { shareLinksDomain } from '../dashboards/shareRoutes.js';
-import { queriesDomain } from '../queries/routes.js';
-import { segmentsDomain } from '../accounts/segmentsDomain.js';
-import { pathCleaningDomain } from '../queries/pathCleaningDomain.js';
-import { eventsDomain } from '../events/routes.js';
-import { replayDomain } from '../replay/routes.js';
-import { personsDomain } from '../persons/routes.js';
-import { transferDomain } from '../transfer/routes.js';
-import { consoleSite, loadConsoleFiles } from './consoleSite.js';
-import { cloudOnly, liveAccount, writableAccount } from '../billing/accountGate.js';
-import { authenticate } from '../auth/authenticate.js';
-import { membership } from '../access/membership.js';
-import type { AccessChecks } from '../access/guard.js';
-import { requireEntitlement } from '../license/requireEntitlement.js';
+import type { Services } from './http/services.js';
+import { allowedOrigins } from './ground/config.js';
+import type { Domain } from './http/domain.js';
+import { assembleDocument, type OpenApiDocument } from './http/openapi.js';
+import { Validation } from './http/validation.js';
+import { RouteTable } from './http/routeTable.js';
+import { requestContext } from './http/requestContext.js';
+import { securityHeaders } from './http/securityHeaders.js';
+import { errorHandler, notFoundHandler, BODY_LIMIT_BYTES } from './http/errorHandler.js';
+import { mainApiCors } from './http/cors.js';
+import { rateLimit } from './http/rateLimit.js';
+import { compressJson } from './http/compression.js';
+import { healthDomain } from './http/health.js';
+import { openapiDomain } from './http/openapiRoute.js';
+import { trackerDomain } from './tracker/routes.js';
+import { licenseDomain } from './license/licenseDomain.js';
+import { billingDomain } from './billing/billingDomain.js';
+import { paymentsDomain, providerEventBody, PROVIDER_EVENTS_PATH } from './billing/paymentRoutes.js';
+import { unsubscribeDomain } from './billing/unsubscribeRoutes.js';
+import { authDomain } from './auth/routes.js';
+import { oidcDomain } from './auth/oidc/routes.js';
+import { accountsDomain } from './accounts/routes.js';
+import { ingestDomain } from './ingest/routes.js';
+import { ingestCors } from './ingest/ingestCors.js';
+import { POSTHOG_CAPTURE_PATHS, POSTHOG_FLAG_PATHS } from './ingest/posthog.js';
+import { keysDomain } from './keys/routes.js';
+import { personalKeysDomain } from './keys/personalKeyRoutes.js';
+import { behaviorDomain } from './behavior/routes.js';
+import { formPurgeDomain } from './behavior/purgeRoutes.js';
+import { labeledEventsDomain } from './labeled/routes.js';
+import { dashboardsDomain } from './dashboards/routes.js';
+import { shareLinksDomain } from './dashboards/shareRoutes.js';
+import { queriesDomain } from './queries/routes.js';
+import { segmentsDomain } from './accounts/segmentsDomain.js';
+import { pathCleaningDomain } from './queries/pathCleaningDomain.js';
+import { eventsDomain } from './events/routes.js';
+import { replayDomain } from './replay/routes.js';
+import { personsDomain } from './persons/routes.js';
+import { transferDomain } from './transfer/routes.js';
+import { consoleSite, loadConsoleFiles } from './http/consoleSite.js';
+import { cloudOnly, liveAccount, writableAccount } from './billing/accountGate.js';
+import { authenticate } from './auth/authenticate.js';
+import { membership } from './access/membership.js';
+import type { AccessChecks } from './access/guard.js';
+import { requireEntitlement } from './license/requireEntitlement.js';
 
 export interface BuiltApp {
   app: Express;
@@ -85,7 +85,10 @@ export const DOMAINS: Domain[] = [
 
 /** The OpenAPI document of every domain, as served at /api/v1/openapi.json. */
 export function apiDocument(version: string, domains: Domain[] = DOMAINS): OpenApiDocument {
-  return assembleDocument(version, domains.map((d) => d.openapi));
+  return assembleDocument(
+    version,
+    domains.map((d) => d.openapi),
+  );
 }
 
 export function buildApp(services: Services, domains: Domain[] = DOMAINS): BuiltApp {
@@ -100,10 +103,18 @@ export function buildApp(services: Services, domains: Domain[] = DOMAINS): Built
   app.use(securityHeaders());
   app.use(['/api/v1', '/v1'], compressJson());
   const origins = allowedOrigins(services.config);
-  app.use('/api/v1', mainApiCors(() => origins));
   app.use(
     '/api/v1',
-    rateLimit(services.limiter, 'api-ip', () => ({ perMinute: services.config.rate_limit.ip_per_minute }), (req) => req.ip ?? 'unknown'),
+    mainApiCors(() => origins),
+  );
+  app.use(
+    '/api/v1',
+    rateLimit(
+      services.limiter,
+      'api-ip',
+      () => ({ perMinute: services.config.rate_limit.ip_per_minute }),
+      (req) => req.ip ?? 'unknown',
+    ),
   );
   // The payment callback's signature covers its exact bytes: read raw first, so the JSON parser skips it.
   app.use(PROVIDER_EVENTS_PATH, providerEventBody());

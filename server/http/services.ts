@@ -3,23 +3,23 @@
 // writer, the event bus, caches, the background workers). Built in one place, openServices.ts
 // (by start.ts, or by a CLI command working without a server); workers.ts starts and stops the workers.
 
-import type { Clock } from './clock.js';
-import type { Config } from './config.js';
-import type { Logger } from './http/logger.js';
-import type { RecentLogLines } from './http/recentLogLines.js';
-import type { RateLimiter } from './http/rateLimit.js';
-import type { EventEngine } from './engine/engine.js';
-import type { MetaDb } from './store/sqlite.js';
-import type { Entitlement } from '../license/entitlements.js';
-import type { LicenseManager } from './license/licenseManager.js';
-import type { GroupWriter } from './ingest/groupWriter.js';
-import type { EventBus } from './ingest/eventBus.js';
-import type { ResultCache } from './queries/resultCache.js';
-import type { ActiveRulesCache } from './labeled/rules.js';
-import type { JobRunner } from './store/jobs.js';
-import type { ActorDayFolder } from './engine/rollups/actorDayFolder.js';
-import type { MailWorker } from './mail/mailWorker.js';
-import type { SmsWorker } from './sms/smsWorker.js';
+import type { Clock } from '../ground/clock.js';
+import type { Config } from '../ground/config.js';
+import type { Logger } from '../ground/logger.js';
+import type { RecentLogLines } from '../ground/recentLogLines.js';
+import type { RateLimiter } from './rateLimit.js';
+import type { EventEngine } from '../engine/engine.js';
+import type { MetaDb } from '../store/sqlite.js';
+import type { Entitlement } from '../../license/entitlements.js';
+import type { LicenseManager } from '../access/licenseManager.js';
+import type { GroupWriter } from '../ingest/groupWriter.js';
+import type { EventBus } from '../ingest/eventBus.js';
+import type { ResultCache } from '../queries/resultCache.js';
+import type { ActiveRulesCache } from '../labeled/rules.js';
+import type { JobRunner } from '../store/jobs.js';
+import type { ActorDayFolder } from '../engine/rollups/actorDayFolder.js';
+import type { MailWorker } from '../mail/mailWorker.js';
+import type { SmsWorker } from '../sms/smsWorker.js';
 
 /** The background workers: made with the services, started (and stopped) only by workers.ts in a running server. */
 export interface Workers {
