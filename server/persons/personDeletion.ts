@@ -14,7 +14,7 @@ import { kickJobs, queueJob, type Job, type JobState } from '../store/jobs.js';
 import { ingestWriter } from '../ingest/groupWriter.js';
 import { statementsOf } from '../engine/statements.js';
 import { actorDayFolder, foldedProject, followFoldedPoint, refoldDays } from '../engine/rollups/actorDayFolder.js';
-import { forgetEndedRefusals, refuseIds } from './erasedIds.js';
+import { forgetEndedRefusals, refuseIds } from '../ingest/erasedIds.js';
 import { resolvePerson, type Read } from './personIds.js';
 import { findPerson } from './personSummary.js';
 
