@@ -17,7 +17,7 @@ import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Services } from '../http/services.js';
 import type { TurnOptions } from '../engine/engine.js';
-import { outsideDeadline } from '../engine/duckdb/duckDbEngine.js';
+import { outsideDeadline } from '../ground/deadline.js';
 import { AppError, ServiceUnavailableError, StorageFullError } from '../ground/errors.js';
 import { isStorageFull } from '../store/storageFull.js';
 import type { EventBus } from './eventBus.js';

@@ -1,8 +1,9 @@
 // Deleting a person on request: the request resolves the person's ids, refuses them at ingest from
 // then on (erasedIds.ts) and queues a job; the job deletes, in one transaction of the event store's
 // writer, every event naming one of the ids with the labeled events derived from them, their
-// identity links and traits, their recordings, and the project's rollup rows (folded again from
-// the remaining events), then checkpoints so the deleted rows leave the file. The data version
+// identity links and traits, their recordings, and the project's rollup rows of the local days on
+// which they had events (folded again from the remaining events; the other days' rows and other
+// projects' stay), then checkpoints so the deleted rows leave the file. The data version
 // moves with it, so no cached answer keeps them. The ids are kept only while the job has not
 // succeeded (a failed job's until a later deletion of the same ids succeeded). The deletes
 // themselves are their tables' owners' (server/ingest, server/replay).
@@ -12,8 +13,8 @@ import type { MetaDb } from '../store/sqlite.js';
 import { kickJobs, queueJob, type Job, type JobState } from '../store/jobs.js';
 import { ingestWriter } from '../ingest/groupWriter.js';
 import { statementsOf } from '../engine/statements.js';
-import { actorDayFolder, forgetFolded } from '../engine/rollups/actorDayFolder.js';
-import { forgetEndedRefusals, refuseIds } from './erasedIds.js';
+import { actorDayFolder, foldedProject, followFoldedPoint, refoldDays } from '../engine/rollups/actorDayFolder.js';
+import { forgetEndedRefusals, refuseIds } from '../ingest/erasedIds.js';
 import { resolvePerson, type Read } from './personIds.js';
 import { findPerson } from './personSummary.js';
 
@@ -97,14 +98,18 @@ export async function deletePerson(services: Services, job: Job): Promise<{ dele
         const ids = new Set(asked);
         for (const key of asked) for (const id of (await resolvePerson(sql.persons, read, projectId, key))?.ids ?? []) ids.add(id);
         const all = [...ids];
+        const folded = await foldedProject(conn, projectId);
+        const days = folded ? await sql.jobs.deletePerson.personEventDays(conn, projectId, all, folded.timezone, folded.through) : [];
         const events = await sql.jobs.deletePerson.deletePersonEvents(conn, projectId, all);
         const recordings = await sql.jobs.deletePerson.deletePersonRecordings(conn, projectId, all);
         await sql.jobs.deletePerson.forgetIdentities(conn, projectId, all);
-        await forgetFolded(conn, projectId);
+        if (folded) await refoldDays(conn, folded, days);
         await conn.run('COMMIT');
         if (all.length > asked.length) refuseIds(services, services.meta, projectId, all, services.clock.now());
-        // The deleted rows leave the database file now, not at some later checkpoint.
+        // The deleted rows leave the database file now, not at some later checkpoint; the rows
+        // after them move down, and the folded point with them.
         await conn.run('FORCE CHECKPOINT');
+        await followFoldedPoint(conn);
         return { events, recordings, ids: all };
       } catch (err) {
         await conn.run('ROLLBACK').catch(() => undefined);

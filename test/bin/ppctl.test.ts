@@ -27,7 +27,7 @@ t.test('every command takes --json', async (t) => {
   const commandsIn = (help: string): string[] =>
     (help.split(/^Commands:\n/m)[1] ?? '')
       .split('\n')
-      .map((l) => /^  (\S+)/.exec(l)?.[1])
+      .map((l) => /^ {2}(\S+)/.exec(l)?.[1])
       .filter((c): c is string => c !== undefined && c !== 'help');
   /** `ppctl <words> --help` for each, four at a time. */
   const helpOf = async (list: string[][]): Promise<string[]> => {

@@ -231,7 +231,7 @@ t.test('bundle → offline install → ingest → upgrade → failed upgrade rol
 
     const logs = await ppctl('logs', '-n', '50');
     t.equal(logs.code, 0);
-    t.match(logs.stdout, /^\d{4}-\d\d-\d\dT\S+Z  INFO   listening  /m, 'readable lines by default');
+    t.match(logs.stdout, /^\d{4}-\d\d-\d\dT\S+Z {2}INFO {3}listening {2}/m, 'readable lines by default');
     const jsonLogs = await ppctl('logs', '-n', '50', '--json');
     t.match(jsonLogs.stdout, /"msg":"listening"/, 'the JSON lines with --json');
 

@@ -3,11 +3,11 @@
 // Reads take a time limit and are interrupted when it passes. The writer is used by one caller at
 // a time: DuckDB closes a connection's pending result when another statement starts on it, so a
 // stray statement in the middle of an ingest transaction would fail that transaction. Work run
-// `underDeadline` (a background job) has every statement it starts interrupted once its signal fires.
+// `underDeadline` (ground/deadline.ts: a background job) has every statement it starts interrupted once its signal fires.
 
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { DuckDBConnection, DuckDBInstance, type DuckDBMaterializedResult, type DuckDBValue } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance, type DuckDBMaterializedResult, type DuckDBValue } from '@duckdb/node-api';
 import { QueryMemoryError, QueryTimeoutError } from '../../ground/errors.js';
+import { currentDeadline } from '../../ground/deadline.js';
 import type { EventEngine, ReadOptions, Row, TurnOptions } from '../engine.js';
 
 export type { ReadOptions, Row, TurnOptions } from '../engine.js';
@@ -24,26 +24,6 @@ const READERS = 3;
 /** How DuckDB's errors begin when an operator cannot get memory within the limit (and cannot spill). */
 const OUT_OF_MEMORY = 'Out of Memory Error';
 const INTERRUPT_REPEAT_MS = 5;
-
-/** The signal of the deadline the running work is under, if any (see `underDeadline`). */
-const deadlines = new AsyncLocalStorage<AbortSignal>();
-
-/**
- * Runs `work` so that every read and writer turn it starts (directly or through anything it awaits)
- * is interrupted once `signal` aborts, and rejects with the signal's reason: how a background job
- * over its time budget, or cut short by the shutdown, lets go of the engine.
- */
-export function underDeadline<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
-  return deadlines.run(signal, work);
-}
-
-/**
- * Runs `work` under no deadline: for what a deadlined caller merely sets going on behalf of
- * everyone (the ingest writer's loading), which must not stop when that caller's deadline passes.
- */
-export function outsideDeadline<T>(work: () => T): T {
-  return deadlines.exit(work);
-}
 
 /**
  * Runs `statement` on `conn`; when the deadline `signal` aborts meanwhile, interrupts the
@@ -135,7 +115,7 @@ export class DuckDbEngine implements EventEngine {
   }
 
   private async timed<T>(options: ReadOptions, run: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    const deadline = deadlines.getStore();
+    const deadline = currentDeadline();
     if (!options.skipBarrier) await this.loaded();
     const conn = await this.acquire();
     let timedOut = false;
@@ -193,7 +173,7 @@ export class DuckDbEngine implements EventEngine {
    * not call `write` or `useWriter` itself.
    */
   useWriter<T>(use: (conn: DuckDBConnection) => Promise<T>, options: TurnOptions = {}): Promise<T> {
-    const deadline = deadlines.getStore();
+    const deadline = currentDeadline();
     const turn = this.writerTurn.then(() => {
       if (this.closed) throw closedError();
       return interruptible(this.writer, deadline, () => use(this.writer)).catch(async (err: unknown) => {
