@@ -1,19 +1,13 @@
 // Tar archives (through the system's tar, with gzip done in-process by zlib so no gzip binary is
-// needed), SHA-256 of files and SHA256SUMS files in the format `sha256sum -c` reads.
+// needed), and SHA256SUMS files in the format `sha256sum -c` reads (digests by sha256File in
+// server/admin/snapshot.ts).
 
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, openSync, readSync, closeSync, fstatSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import { Writable, type Readable, type Transform } from 'node:stream';
-
-export async function sha256File(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  await pipeline(createReadStream(file), hash);
-  return hash.digest('hex');
-}
 
 /** SHA256SUMS: file name → hex digest. */
 export function readChecksums(file: string): Map<string, string> {

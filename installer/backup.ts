@@ -8,9 +8,9 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../server/ground/config.js';
 import { runAdminCommand } from '../server/admin/adminClient.js';
-import { createTar, sha256File } from './archive.js';
+import { createTar } from './archive.js';
 import { isRoot } from './serviceUser.js';
-import type { Snapshot, SnapshotFile } from '../server/admin/snapshot.js';
+import { sha256File, type Snapshot, type SnapshotFile } from '../server/admin/snapshot.js';
 
 export const BACKUP_FORMAT = 'pp-backup-1';
 export const MANIFEST_FILE = 'manifest.json';

@@ -24,7 +24,7 @@ export const MIN_GLIBC = '2.28';
 /** The npm command-line script, to run under any Node binary (the bundled one included). */
 export function npmCli(): string {
   const fromEnv = process.env.npm_execpath;
-  if (fromEnv && fromEnv.endsWith('.js') && existsSync(fromEnv)) return fromEnv;
+  if (fromEnv?.endsWith('.js') && existsSync(fromEnv)) return fromEnv;
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
     const candidate = path.join(dir, 'npm');
     if (!existsSync(candidate)) continue;

@@ -7,11 +7,11 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../server/ground/config.js';
 import { migrationsDir, planMigrations, readMigrations } from '../server/store/migrate.js';
-import { extractTar, listTar, sha256File } from './archive.js';
+import { extractTar, listTar } from './archive.js';
 import { BACKUP_FORMAT, backupsDir, CONFIG_ENTRY, MANIFEST_FILE, type BackupManifest } from './backup.js';
 import { InstallerError } from './installation.js';
 import { isRoot } from './serviceUser.js';
-import { EVENTS_FILE, META_FILE, SECRET_FILE } from '../server/admin/snapshot.js';
+import { EVENTS_FILE, META_FILE, SECRET_FILE, sha256File } from '../server/admin/snapshot.js';
 import { JOURNAL_DIR } from '../server/ingest/journal.js';
 
 export interface RestoreResult {

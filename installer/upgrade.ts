@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { planMigrations, readMigrations } from '../server/store/migrate.js';
-import { extractTarGz, gzipUnpackedSize, readChecksums, readTarGzMember, sha256File } from './archive.js';
+import { extractTarGz, gzipUnpackedSize, readChecksums, readTarGzMember } from './archive.js';
 import { createBackup } from './backup.js';
 import { readBundleInfo, type BundleInfo } from './bundleInfo.js';
 import { checkDatabaseFiles } from '../server/admin/databaseChecks.js';
@@ -19,7 +19,7 @@ import { run } from './run.js';
 import { runningServerStatus, askRunningServer } from './runningServer.js';
 import { startService, stopService } from './serviceManager.js';
 import { chownTree, lookupUser, spawnIdentity } from './serviceUser.js';
-import { EVENTS_FILE, META_FILE } from '../server/admin/snapshot.js';
+import { EVENTS_FILE, META_FILE, sha256File } from '../server/admin/snapshot.js';
 import { compareVersions, isVersion } from './versions.js';
 import type { AppliedMigration } from '../server/store/migrate.js';
 
@@ -128,7 +128,7 @@ async function bundleInfoOf(bundle: string): Promise<BundleInfo> {
   } catch {
     info = undefined;
   }
-  if (!info || info.name !== 'pp' || !isVersion(String(info.version))) throw new InstallerError(`${path.basename(bundle)} is not a pp release (no BUNDLE.json)`);
+  if (info?.name !== 'pp' || !isVersion(String(info.version))) throw new InstallerError(`${path.basename(bundle)} is not a pp release (no BUNDLE.json)`);
   if (info.platform !== 'linux-x64') throw new InstallerError(`${path.basename(bundle)} is a pp release for ${info.platform}, not linux-x64`);
   return info;
 }

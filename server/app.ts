@@ -46,6 +46,7 @@ import { consoleSite, loadConsoleFiles } from './http/consoleSite.js';
 import { cloudOnly, liveAccount, writableAccount } from './billing/accountGate.js';
 import { authenticate } from './auth/authenticate.js';
 import { membership } from './access/membership.js';
+import { getProject } from './accounts/projects.js';
 import type { AccessChecks } from './access/guard.js';
 import { requireEntitlement } from './license/requireEntitlement.js';
 
@@ -140,7 +141,7 @@ export function accessChecks(services: Services): AccessChecks {
   return {
     authenticate: (apiKey) => authenticate(services, apiKey),
     cloudOnly: cloudOnly(services),
-    membership: (scope, role) => membership(services, scope, role),
+    membership: (scope, role) => membership(services, getProject, scope, role),
     writableAccount: writableAccount(services),
     liveAccount: liveAccount(services),
     entitlement: (entitlement) => (req, _res, next) => {

@@ -13,6 +13,7 @@ import { FORM_PURGE, purgeFormEvents } from './behavior/formPurge.js';
 import { PERSON_DELETION, deletePerson } from './persons/personDeletion.js';
 import { REPLAY_SWEEP, startReplaySweeps, sweepRecordings } from './replay/replayRetention.js';
 import { registerTransferJobs } from './transfer/transferWorkers.js';
+import { startTransferSweeps } from './transfer/transferSweep.js';
 
 export interface Worker {
   name: string;
@@ -52,6 +53,7 @@ export const WORKERS: readonly Worker[] = [
   // Rules left deleting by a stopped server are queued again.
   { name: 'labeled rule deletions', start: resumeDeletions },
   { name: 'recordings sweep', start: startReplaySweeps },
+  { name: 'transfer files sweep', start: startTransferSweeps },
   {
     name: 'mail outbox',
     start: (s) => {

@@ -13,7 +13,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
 
 export async function apiTypes() {
-  const { apiDocument } = await import(path.join(root, 'dist', 'server', 'http', 'app.js'));
+  const { apiDocument } = await import(path.join(root, 'dist', 'server', 'app.js'));
   // The version is left out so that a release bump does not make the types stale.
   const doc = apiDocument('0.0.0');
   // A property with a default may be left out of a request: it is typed optional, so a query body

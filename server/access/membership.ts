@@ -7,7 +7,10 @@ import type { Services } from '../http/services.js';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../ground/errors.js';
 import { atLeast, type Role } from './roles.js';
 import type { Scope } from './access.js';
-import { getProject, type Project } from '../accounts/projects.js';
+import type { Project } from '../accounts/projects.js';
+
+/** Reads a project by id (accounts/ owns the table; the app hands its reader in). */
+export type ProjectReader = (meta: Services['meta'], id: number) => Project | undefined;
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -20,7 +23,7 @@ declare global {
 }
 
 /** The membership check of one scope; needs the validated path parameter it names (`id`, `orgID`). */
-export function membership(services: Services, scope: Scope, minimum: Role | undefined): RequestHandler {
+export function membership(services: Services, getProject: ProjectReader, scope: Scope, minimum: Role | undefined): RequestHandler {
   return (req, _res, next) => {
     const auth = req.auth;
     if (!auth) throw new UnauthorizedError();

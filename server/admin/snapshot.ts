@@ -1,15 +1,22 @@
 // A consistent copy of both databases taken by the process that holds them, while it keeps serving:
 // SQLite through its online backup API, DuckDB with COPY FROM DATABASE into a fresh file, which reads
-// one transaction's snapshot. Packing, checksums and restore are backup.ts and restore.ts.
+// one transaction's snapshot. Packing, checksums and restore are installer/backup.ts and
+// installer/restore.ts, which hash files with sha256File from here.
 
-import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { copyFileSync, createReadStream, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import Database from 'better-sqlite3';
 import type { Services } from '../http/services.js';
 import { appliedMeta, type AppliedMigration } from '../store/migrate.js';
 import { appliedEvents } from '../engine/duckdb/migrations.js';
-import { sha256File } from '../../installer/archive.js';
+
+export async function sha256File(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(file), hash);
+  return hash.digest('hex');
+}
 
 export interface SnapshotFile {
   name: string;

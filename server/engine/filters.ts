@@ -76,3 +76,40 @@ function checkFilterValue(f: Filter, where: string): void {
       return;
   }
 }
+
+const FILTER_FIELD = new RegExp(`^(${FILTER_COLUMNS.join('|')}|props\\.[^*]{1,200})$`);
+
+/** The decoded `filters` parameter: Filter objects only (saved segments are not accepted here). */
+export function parseFilters(text: string | undefined): Filter[] {
+  if (text === undefined) return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ValidationError('filters must be a JSON-encoded array of Filter objects', 'filters');
+  }
+  if (!Array.isArray(value)) throw new ValidationError('filters must be a JSON-encoded array of Filter objects', 'filters');
+  value.forEach((item: unknown, i) => checkFilterShape(item, `filters[${i}]`));
+  const filters = value as Filter[];
+  checkFilters(filters);
+  return filters;
+}
+
+function checkFilterShape(item: unknown, where: string): void {
+  if (typeof item === 'string') throw new ValidationError(`${where}: saved-segment references are not accepted by reports (got ${JSON.stringify(item)})`, where);
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new ValidationError(`${where} must be a Filter object`, where);
+  const f = item as Record<string, unknown>;
+  const extra = Object.keys(f).find((k) => !['field', 'op', 'value'].includes(k));
+  if (extra) throw new ValidationError(`${where} has an unknown member ${JSON.stringify(extra)}`, `${where}.${extra}`);
+  if (typeof f.field !== 'string' || !FILTER_FIELD.test(f.field)) {
+    throw new ValidationError(`${where}.field must be one of ${FILTER_COLUMNS.join(', ')} or props.<key>, got ${JSON.stringify(f.field ?? null)}`, `${where}.field`);
+  }
+  if (typeof f.op !== 'string' || !(FILTER_OPS as readonly string[]).includes(f.op)) {
+    throw new ValidationError(`${where}.op must be one of ${FILTER_OPS.join(', ')}, got ${JSON.stringify(f.op ?? null)}`, `${where}.op`);
+  }
+  const v = f.value;
+  const scalar = (x: unknown) => typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean';
+  if (v !== undefined && v !== null && !scalar(v) && !(Array.isArray(v) && v.length <= 100 && v.every(scalar))) {
+    throw new ValidationError(`${where}.value must be a string, number, boolean, null or an array of at most 100 of them`, `${where}.value`);
+  }
+}

@@ -2,7 +2,7 @@
 // agreement, range order, the doctor view's rules) and the canonical scope a cursor is bound to.
 // Building SQL from it is left to eventsWhere.ts.
 
-import { parseFilters } from '../behavior/reportParams.js';
+import { parseFilters } from '../engine/filters.js';
 import type { Filter } from '../engine/filters.js';
 import { ValidationError } from '../ground/errors.js';
 

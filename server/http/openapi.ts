@@ -63,6 +63,7 @@ const STANDARD_ERRORS: Record<string, string> = {
   '404': 'resource missing or in another project or organization',
   '408': 'query exceeded its time limit',
   '409': 'conflict with existing state',
+  '410': 'gone: removed once past its keeping',
   '413': 'request body over the limit',
   '422': 'validation failed; details.field names the first offending field',
   '429': 'rate limited; Retry-After gives seconds',

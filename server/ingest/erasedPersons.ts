@@ -1,10 +1,10 @@
 // Ingestion's side of a person's deletion: what names an id refused after a deletion
-// (server/persons/erasedIds.ts) is refused with `person_erased`, unless a server key sends it with
+// (erasedIds.ts) is refused with `person_erased`, unless a server key sends it with
 // `"consent": true`, which stores it and lifts the refusal of its ids.
 
 import type { Services } from '../http/services.js';
 import type { IngestCredential } from './ingestCredential.js';
-import { ERASED_CODE, erasedMessage, liftRefusal, refusedAmong } from '../persons/erasedIds.js';
+import { ERASED_CODE, erasedMessage, liftRefusal, refusedAmong } from './erasedIds.js';
 
 export interface IdsOfItem {
   index: number;

@@ -16,7 +16,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Services } from '../http/services.js';
 import type { EngineConnection, TurnOptions } from '../engine/engine.js';
-import { outsideDeadline } from '../engine/deadlines.js';
+import { outsideDeadline } from '../ground/deadline.js';
 import { AppError, ServiceUnavailableError, StorageFullError } from '../ground/errors.js';
 import { isStorageFull } from '../store/storageFull.js';
 import type { EventBus } from './eventBus.js';

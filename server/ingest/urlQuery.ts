@@ -2,8 +2,10 @@
 // only campaign parameters and the names a project allows are kept (docs/ingestion.md). One pass
 // from left to right over the URL, by index: no pattern ever runs on the text.
 
-/** Campaign and click-id parameters every project keeps. */
-export const CAMPAIGN_PARAMS: readonly string[] = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'gclid', 'fbclid', 'msclkid'];
+import { CAMPAIGN_PARAMS } from '../web/webFields.js';
+
+/** Campaign and click-id parameters every project keeps (defined with the web fields that read them). */
+export { CAMPAIGN_PARAMS };
 
 /** The parameter names kept in stored URLs; `null` keeps query strings and fragments whole. */
 export type KeptParams = ReadonlySet<string> | null;

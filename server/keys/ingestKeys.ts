@@ -255,7 +255,7 @@ export function importLegacyKeys(services: Services, projectId: number, values: 
     values.forEach((raw, i) => {
       const value = raw.trim();
       const parsed = parseValue(value);
-      if (!parsed || parsed.kind !== 'legacy') return void result.skipped.push({ line: i + 1, reason: 'not a pp_wk_ key value' });
+      if (parsed?.kind !== 'legacy') return void result.skipped.push({ line: i + 1, reason: 'not a pp_wk_ key value' });
       if (exists.get(parsed.publicId)) return void result.skipped.push({ line: i + 1, prefix: parsed.publicId, reason: 'already present' });
       const issued = insertKey(services, {
         projectId,

@@ -1,8 +1,9 @@
 // Deleting a person on request: the request resolves the person's ids, refuses them at ingest from
 // then on (erasedIds.ts) and queues a job; the job deletes, in one transaction of the event store's
 // writer, every event naming one of the ids with the labeled events derived from them, their
-// identity links and traits, their recordings, and the project's rollup rows (folded again from
-// the remaining events), then checkpoints so the deleted rows leave the file. The data version
+// identity links and traits, their recordings, and the project's rollup rows of the local days on
+// which they had events (folded again from the remaining events; the other days' rows and other
+// projects' stay), then checkpoints so the deleted rows leave the file. The data version
 // moves with it, so no cached answer keeps them. The ids are kept only while the job has not
 // succeeded (a failed job's until a later deletion of the same ids succeeded). The deletes
 // themselves are their tables' owners' (server/ingest, server/replay).
@@ -13,7 +14,7 @@ import { kickJobs, queueJob, type Job, type JobState } from '../store/jobs.js';
 import { ingestWriter } from '../ingest/groupWriter.js';
 import { statementsOf } from '../engine/statements.js';
 import { actorDayFolder } from '../engine/rollups/actorDayFolder.js';
-import { forgetEndedRefusals, refuseIds } from './erasedIds.js';
+import { forgetEndedRefusals, refuseIds } from '../ingest/erasedIds.js';
 import { resolvePerson, type Read } from './personIds.js';
 import { findPerson } from './personSummary.js';
 

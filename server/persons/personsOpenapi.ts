@@ -3,7 +3,7 @@
 
 import { errors, jsonResponse, ref, type JsonSchema, type OpenApiFragment, type Parameter } from '../http/openapi.js';
 import { ID_MAX } from '../ingest/eventSchema.js';
-import { REFUSAL_DAYS } from './erasedIds.js';
+import { REFUSAL_DAYS } from '../ingest/erasedIds.js';
 import { TOP_EVENTS } from './personSummary.js';
 
 export const PERSON = '/api/v1/projects/{id}/persons/{key}';

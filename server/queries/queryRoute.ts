@@ -7,6 +7,7 @@ import type { QueryContext, QueryName } from './context.js';
 import type { CursorCodec } from './cursors.js';
 import type { QueryOperationDoc } from './openapi.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: the route table holds every query, each with its own parameters
 export interface QueryRoute<P = any> {
   name: QueryName;
   /** Path below /api/v1/projects/{id}/queries/. */

@@ -7,7 +7,7 @@
 // start, so a handler must be safe to run twice. What a job does, and its details, are its domain's.
 
 import type { Services } from '../http/services.js';
-import { underDeadline } from '../engine/deadlines.js';
+import { underDeadline } from '../ground/deadline.js';
 import type { MetaDb } from './sqlite.js';
 
 const POLL_MS = 3_000;

@@ -67,7 +67,7 @@ export const trackerDomain: Domain = {
       const etag = `"${asset.sha256}"`;
       res.setHeader('ETag', etag);
       const ifNoneMatch = req.get('if-none-match');
-      if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')) {
+      if (ifNoneMatch?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')) {
         res.setHeader('Cache-Control', IMMUTABLE);
         res.setHeader('Access-Control-Allow-Origin', '*');
         res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');

@@ -240,7 +240,9 @@ export async function runImport(services: Services, job: Job): Promise<unknown> 
   }
   saveProgress(services, job.id, { done_bytes: t.total_bytes, ...counts, checkpoint: { file: options.files.length, part: 0, offset: 0, line: 1 } });
   // An uploaded file is the import's own copy: done with, it goes (a local file of ppctl's stays).
-  for (const file of options.files) if (path.dirname(file.path) === uploadDir(services)) rmSync(file.path, { force: true });
+  const uploads = options.files.filter((file) => path.dirname(file.path) === uploadDir(services));
+  for (const file of uploads) rmSync(file.path, { force: true });
+  if (uploads.length > 0) services.meta.prepare('UPDATE transfer_jobs SET file_removed_at = ? WHERE job_id = ?').run(services.clock.now().toISOString(), job.id);
   return counts;
 }
 

@@ -77,7 +77,7 @@ export class CsvTooLongError extends Error {
   }
 }
 
-const enum S {
+enum S {
   FieldStart,
   Unquoted,
   Quoted,

@@ -4,7 +4,7 @@
 
 import { createReadStream, existsSync } from 'node:fs';
 import type { Domain } from '../http/domain.js';
-import { ForbiddenError, NotFoundError } from '../ground/errors.js';
+import { AppError, ForbiddenError, NotFoundError } from '../ground/errors.js';
 import { project, type Access } from '../access/access.js';
 import { recordAudit } from '../audit/recordAudit.js';
 import { getProject } from '../accounts/projects.js';
@@ -14,6 +14,7 @@ import { findTransfer, listTransfers, requestCancel, transferRow, type Direction
 import { presentExport, presentImport } from './presentTransfer.js';
 import { CONTENT_TYPES, exportFile, type ExportOptions } from './exportJob.js';
 import { linkProblem } from './exportLink.js';
+import { exportExpired } from './transferSweep.js';
 import type { ImportFormat } from './importJob.js';
 import type { Services } from '../http/services.js';
 import type { Request } from 'express';
@@ -79,6 +80,7 @@ export const transferDomain: Domain = {
       const row = findTransfer(services.meta, projectId, 'export', jobId);
       const options = row && (JSON.parse(row.options) as ExportOptions);
       const file = options && exportFile(services, jobId, options.format);
+      if (row && exportExpired(services, row)) throw new AppError(410, 'export_expired', 'the export has expired and its file was removed: ask for the export again');
       if (!row || !getProject(services.meta, projectId) || row.state !== 'succeeded' || !file || !existsSync(file)) throw new NotFoundError('export not found');
       const name = `${
         getProject(services.meta, projectId)!

@@ -17,10 +17,13 @@ import { createTransfer, unfinishedImport } from './transferJobs.js';
 /** The largest file the API takes in one upload (ppctl reads local files of any size). */
 export const UPLOAD_MAX_BYTES = 4 * 1024 ** 3;
 
-/** Streams the request body to a new file in the data folder; answers its path and size. */
+/**
+ * Streams the request body to a new file in the data folder; answers its path and size. The name
+ * holds when it was received, which the sweep reads (transferSweep.ts).
+ */
 export async function saveUpload(services: Services, req: Request, limit = UPLOAD_MAX_BYTES): Promise<{ path: string; bytes: number }> {
   mkdirSync(uploadDir(services), { recursive: true, mode: 0o700 });
-  const file = path.join(uploadDir(services), `upload-${Date.now()}-${randomBytes(6).toString('hex')}`);
+  const file = path.join(uploadDir(services), `upload-${services.clock.now().getTime()}-${randomBytes(6).toString('hex')}`);
   let bytes = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _enc, done) {

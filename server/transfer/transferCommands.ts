@@ -38,7 +38,7 @@ export function importStart(services: Services, args: Record<string, unknown>): 
 
 export function importStatus(services: Services, args: Record<string, unknown>): unknown {
   const row = transferRow(services.meta, Number(args.id));
-  if (!row || row.direction !== 'import') throw new TransferCommandError(`import ${String(args.id)} does not exist`);
+  if (row?.direction !== 'import') throw new TransferCommandError(`import ${String(args.id)} does not exist`);
   return presentImport(services, row);
 }
 
@@ -56,7 +56,7 @@ export function exportStart(services: Services, args: Record<string, unknown>): 
 
 export function exportStatus(services: Services, args: Record<string, unknown>): unknown {
   const row = transferRow(services.meta, Number(args.id));
-  if (!row || row.direction !== 'export') throw new TransferCommandError(`export ${String(args.id)} does not exist`);
+  if (row?.direction !== 'export') throw new TransferCommandError(`export ${String(args.id)} does not exist`);
   const options = JSON.parse(row.options) as ExportOptions;
   return { ...presentExport(services, row), file: exportFile(services, row.job_id, options.format) };
 }

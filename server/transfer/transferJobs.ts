@@ -1,6 +1,7 @@
 // The imports and exports of a project as jobs: queued in the jobs table (server/store/jobs.ts runs
 // them, those a stopped server left behind included), with their options, progress, checkpoint and
-// refused lines in transfer_jobs and transfer_rejections (migrations/sqlite/0066). What a job does
+// refused lines in transfer_jobs and transfer_rejections (migrations/sqlite/0068), and when the sweep
+// removed its file (0070, transferSweep.ts). What a job does
 // is importJob.ts's and exportJob.ts's; HTTP is routes.ts's.
 
 import type { Services } from '../http/services.js';
@@ -33,6 +34,8 @@ export interface TransferRow {
   checkpoint: string | null;
   cancel_requested: number;
   updated_at: string;
+  /** When the sweep removed the transfer's file (transferSweep.ts); null while it is kept. */
+  file_removed_at: string | null;
   state: JobState;
   created_at: string;
   started_at: string | null;

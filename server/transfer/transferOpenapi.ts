@@ -8,6 +8,7 @@ import { REJECTIONS_SHOWN, TRANSFERS_LISTED } from './transferJobs.js';
 import { STORED_FIELDS } from './csvImport.js';
 import { UPLOAD_MAX_BYTES } from './startTransfer.js';
 import { EXPORT_LINK_TTL_MS } from './exportLink.js';
+import { EXPORT_KEPT_MS } from './transferSweep.js';
 
 export const IMPORTS = '/api/v1/projects/{id}/imports';
 export const IMPORT = `${IMPORTS}/{importID}`;
@@ -38,6 +39,7 @@ const schemas: Record<string, JsonSchema> = {
       'started_at',
       'finished_at',
       'updated_at',
+      'file_removed_at',
     ],
     properties: {
       id: { type: 'integer', format: 'int64' },
@@ -61,6 +63,9 @@ const schemas: Record<string, JsonSchema> = {
       started_at: time('when the job last started; null while it never ran'),
       finished_at: time('null until the job ended'),
       updated_at: { type: 'string', format: 'date-time', description: 'when the progress was last saved' },
+      file_removed_at: time(
+        'when the uploaded file was removed: as the import succeeded, or at the first hourly sweep after it was cancelled or failed; null while it is kept, and for files ppctl read from the local disk',
+      ),
     },
   },
   ImportJobList: {
@@ -79,10 +84,13 @@ const schemas: Record<string, JsonSchema> = {
   },
   ExportJob: {
     type: 'object',
-    required: ['id', 'state', 'format', 'from', 'to', 'events', 'bytes', 'download_url', 'expires_at', 'error', 'created_at', 'started_at', 'finished_at'],
+    required: ['id', 'state', 'format', 'from', 'to', 'events', 'bytes', 'download_url', 'expires_at', 'file_expires_at', 'file_removed_at', 'error', 'created_at', 'started_at', 'finished_at'],
     properties: {
       id: { type: 'integer', format: 'int64' },
-      state: { enum: STATES },
+      state: {
+        enum: [...STATES, 'expired'],
+        description: `queued → running → succeeded, failed or cancelled; a succeeded export is expired ${EXPORT_KEPT_MS / 86_400_000} days after it finished, when its file is removed`,
+      },
       format: { enum: [...EXPORT_FORMATS] },
       from: { type: ['string', 'null'], format: 'date' },
       to: { type: ['string', 'null'], format: 'date' },
@@ -90,9 +98,11 @@ const schemas: Record<string, JsonSchema> = {
       bytes: { type: ['integer', 'null'], description: 'size of the file; null until the job succeeded' },
       download_url: {
         type: ['string', 'null'],
-        description: `a signed link to the file (no token needed), fresh with every answer and valid ${EXPORT_LINK_TTL_MS / 60_000} minutes; null until the job succeeded`,
+        description: `a signed link to the file (no token needed), fresh with every answer and valid ${EXPORT_LINK_TTL_MS / 60_000} minutes; null unless the job succeeded and has not expired`,
       },
       expires_at: time('when download_url stops working'),
+      file_expires_at: time(`when the file is removed and the export expires (${EXPORT_KEPT_MS / 86_400_000} days after it finished); null unless it succeeded`),
+      file_removed_at: time('when the file was removed; null while it is kept'),
       error: { type: ['string', 'null'] },
       created_at: { type: 'string', format: 'date-time' },
       started_at: time('when the job last started'),
@@ -191,7 +201,7 @@ export const transferOpenapi: OpenApiFragment = {
         ],
         responses: {
           '200': { description: 'the file (NDJSON, CSV or Parquet)', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
-          ...errors(400, 403, 404, 422, 429),
+          ...errors(400, 403, 404, 410, 422, 429),
         },
       },
     },

@@ -5,10 +5,12 @@
 // property. Pure apart from the user-agent cache and the country list; nothing here stores the
 // address.
 
-import { CAMPAIGN_PARAMS } from '../ingest/urlQuery.js';
 import { EMAIL_MEDIUMS, EMAIL_SITES, ORGANIC_MEDIUMS, PAID_MEDIUMS, SEARCH_ENGINES, SOCIAL_MEDIUMS, SOCIAL_SITES } from './sourceDomains.js';
 import { clientOf, Lru } from './userAgents.js';
 import { countryOf } from './countries.js';
+
+/** The campaign parameters and click ids: read before a query string is stripped, and kept by the stripping (ingest/urlQuery.ts). */
+export const CAMPAIGN_PARAMS: readonly string[] = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'gclid', 'fbclid', 'msclkid'];
 
 /** The version of these rules; docs/web-analytics.md describes each version. */
 export const WEB_FIELDS_VERSION = 1;
@@ -181,7 +183,7 @@ export function channelOf(c: { campaign: Partial<Record<string, string>>; referr
   const mailRef = refLists?.mail === true;
   const socialRef = refLists?.social === true;
   const searchRef = refLists !== undefined && !refLists.mail && refLists.search;
-  const sourceDomain = source && source.includes('.') ? source : source ? `${source}.com` : null;
+  const sourceDomain = source?.includes('.') ? source : source ? `${source}.com` : null;
   // 1. paid search: a search engine's ad click id, or a paid medium not from a social site.
   if (c.campaign.gclid || c.campaign.msclkid) return 'paid search';
   if (medium && PAID_MEDIUMS.includes(medium) && !socialRef && !(sourceDomain !== null && isSocialSite(sourceDomain))) return 'paid search';

@@ -195,7 +195,7 @@ class PersonBuilder {
     const rng = this.rng;
     const weight = Math.min(250, rng.pareto(1.25));
     // Later days get slightly more newcomers: the sites grow.
-    let day = Math.floor(this.days * Math.pow(rng.float(), 0.8));
+    let day = Math.floor(this.days * rng.float() ** 0.8);
     const maxSessions = 1 + Math.floor(weight * 1.6);
     let signedUp = existingCustomer;
     for (let s = 0; s < maxSessions && day < this.days; s++) {

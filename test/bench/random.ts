@@ -64,7 +64,7 @@ export class Random {
 
   /** Pareto with minimum 1 and shape `alpha` (smaller alpha, heavier tail). */
   pareto(alpha: number): number {
-    return Math.pow(1 - this.float(), -1 / alpha);
+    return (1 - this.float()) ** (-1 / alpha);
   }
 
   /** Number of failures before a success of probability p. */

@@ -27,7 +27,7 @@ t.test('every command takes --json', async (t) => {
   const commandsIn = (help: string): string[] =>
     (help.split(/^Commands:\n/m)[1] ?? '')
       .split('\n')
-      .map((l) => /^  (\S+)/.exec(l)?.[1])
+      .map((l) => /^ {2}(\S+)/.exec(l)?.[1])
       .filter((c): c is string => c !== undefined && c !== 'help');
   /** `ppctl <words> --help` for each, four at a time. */
   const helpOf = async (list: string[][]): Promise<string[]> => {
@@ -172,6 +172,10 @@ t.test('settings come from a config file and the environment', async (t) => {
   const served = await spawnServe(['--config', file], { PP_DATA_DIR: dataDir });
   t.equal(served.firstLine.base_url, 'https://analytics.example.com');
   t.equal(served.firstLine.data_dir, dataDir);
+  // The stop handlers are set once the start has finished, after the admin socket opens: a signal
+  // in between ends the process by the signal. So first an admin command, found from the same setting.
+  const status = await runPpctl(['status'], { PP_DATA_DIR: dataDir });
+  t.equal(status.code, 0, status.stderr);
   served.child.kill('SIGTERM');
   t.equal(await served.exited, 0);
 });

@@ -177,6 +177,7 @@ t.test('retention: cohorts dated in the browser locale', async (t) => {
   await openFromNavigation(page, 'Retention');
   await page.getByLabel('People who did').selectOption('report_viewed');
   await page.getByLabel('and came back to do').selectOption('report_viewed');
+  await addressBuilt(page, 'both events chosen', (q) => q.get('start') === 'report_viewed' && q.get('return') === 'report_viewed');
   await answeredQuery(page, sent, 'retention', (b) => b.start_event === 'report_viewed' && b.return_event === 'report_viewed');
   const cohorts = await page
     .getByTestId('retention-grid')

@@ -125,7 +125,7 @@ export async function recordQueries(page: Page): Promise<QueryLog> {
  * and its answer is drawn: the body a test asks the API again to compare the drawn numbers with.
  */
 export async function answeredQuery(page: Page, log: QueryLog, kind: string, done: (body: any) => boolean): Promise<any> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 20_000;
   for (;;) {
     const body = (await log.bodies(kind)).at(-1);
     if (body && done(body) && (await page.locator('.state.loading').count()) === 0) return body;

@@ -44,9 +44,9 @@ t.test('an admin imports a file and downloads an export from the project setting
   const job = (await server.request('GET', `/api/v1/projects/${project.id}/imports/${id}`, { token })).body;
   t.match(job, { state: 'succeeded', stored: 2, duplicates: 1, rejected: 1 });
   t.equal(await row.getAttribute('data-state'), 'succeeded');
-  t.equal(await row.locator('[data-col="stored"]').innerText(), String(job.stored));
-  t.equal(await row.locator('[data-col="duplicates"]').innerText(), String(job.duplicates));
-  t.equal(await row.locator('[data-col="rejected"]').innerText(), String(job.rejected));
+  t.equal(await row.locator('[data-col="stored"]').textContent(), String(job.stored));
+  t.equal(await row.locator('[data-col="duplicates"]').textContent(), String(job.duplicates));
+  t.equal(await row.locator('[data-col="rejected"]').textContent(), String(job.rejected));
   t.equal(await row.locator('[data-col="rejected"]').getAttribute('title'), 'events.jsonl line 3: event name is required');
 
   await card.getByLabel('Export format').selectOption('ndjson');
@@ -56,7 +56,7 @@ t.test('an admin imports a file and downloads an export from the project setting
   const exportId = Number(await exportRow.getAttribute('data-id'));
   const exported = (await server.request('GET', `/api/v1/projects/${project.id}/exports/${exportId}`, { token })).body;
   t.equal(exported.events, 2);
-  t.equal(await exportRow.locator('[data-col="events"]').innerText(), String(exported.events));
+  t.equal(await exportRow.locator('[data-col="events"]').textContent(), String(exported.events));
   const [download] = await Promise.all([page.waitForEvent('download'), exportRow.getByRole('link', { name: 'Download' }).click()]);
   const file = await readFile((await download.path())!, 'utf8');
   const viaApi = await (await fetch(server.url + exported.download_url)).text();

@@ -27,7 +27,7 @@ interface Served {
 /** `ppctl serve --embedded` with DATA on a tmpfs of `size` seen only by the server. */
 async function serveOnTmpfs(dataDir: string, size: string): Promise<Served> {
   const script = 'mount -t tmpfs -o size="$2",mode=700 pp-test "$1" && shift 2 && exec "$@"';
-  // Without the test runner's hooks, which would write beside the checkout from inside the namespace.
+  // Without tap's runner's hooks (when a file runs under it), which would write beside the checkout from inside the namespace.
   const child = spawn(
     'unshare',
     ['-m', 'sh', '-c', script, 'sh', dataDir, size, 'env', '-u', 'NODE_OPTIONS', process.execPath, PPCTL, 'serve', '--embedded', '--no-demo-data', '--port', '0', '--data-dir', dataDir],

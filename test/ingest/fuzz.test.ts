@@ -206,15 +206,13 @@ t.test('fuzzing the ingestion surface', async (t) => {
       },
       {
         weight: 1,
-        arbitrary: fc
-          .integer({ min: 501, max: 520 })
-          .map(
-            (n): FuzzRequest => ({
-              op: 'track',
-              headers: { ...goodHeaders('track'), 'content-type': json },
-              body: JSON.stringify({ events: Array.from({ length: n }, () => ({ event: 'bulk', uuid: randomUUID(), anonymous_id: 'b' })) }),
-            }),
-          ),
+        arbitrary: fc.integer({ min: 501, max: 520 }).map(
+          (n): FuzzRequest => ({
+            op: 'track',
+            headers: { ...goodHeaders('track'), 'content-type': json },
+            body: JSON.stringify({ events: Array.from({ length: n }, () => ({ event: 'bulk', uuid: randomUUID(), anonymous_id: 'b' })) }),
+          }),
+        ),
       },
       { weight: 1, arbitrary: fc.constant(0).map((): FuzzRequest => ({ op, headers: { ...goodHeaders(op), 'content-type': json, 'content-encoding': 'gzip' }, body: bomb })) },
       {

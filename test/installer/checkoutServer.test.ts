@@ -70,7 +70,7 @@ t.test('status, doctor, logs and mail outbox against an npm start server', async
   const probe = lineWith('/api/v1/health?probe=followed');
   await lineWith('Z  ');
   t.equal((await fetch(`http://127.0.0.1:${port}/api/v1/health?probe=followed`)).status, 200);
-  t.match(await probe, /  INFO   request  GET \/api\/v1\/health\?probe=followed 200 [\d.]+ ms  \[[\w-]+\]$/);
+  t.match(await probe, / {2}INFO {3}request {2}GET \/api\/v1\/health\?probe=followed 200 [\d.]+ ms {2}\[[\w-]+\]$/);
 
   const retry = await ppctl(cwd, 'ingest', 'retry', '--json');
   t.equal(retry.code, 0, retry.stderr);

@@ -4,7 +4,8 @@ import t from 'tap';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { readChecksums, sha256File, writeChecksum } from '../../installer/archive.js';
+import { readChecksums, writeChecksum } from '../../installer/archive.js';
+import { sha256File } from '../../server/admin/snapshot.js';
 import { tempDir } from '../support/tempDir.js';
 
 t.test('entries are added or replaced, and sha256sum -c accepts the file', async (t) => {

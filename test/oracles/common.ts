@@ -162,11 +162,11 @@ export function matchesFilter(e: OracleEvent, f: Filter): boolean {
     case 'not_in':
       return v === null || !(f.value as unknown[]).map(asText).includes(v);
     case 'contains':
-      return v !== null && v.includes(f.value as string);
+      return v?.includes(f.value as string) === true;
     case 'not_contains':
       return v === null || !v.includes(f.value as string);
     case 'starts_with':
-      return v !== null && v.startsWith(f.value as string);
+      return v?.startsWith(f.value as string) === true;
     case 'gt':
     case 'gte':
     case 'lt':

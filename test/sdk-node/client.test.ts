@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { startTestServer, type TestServer } from '../support/testServer.js';
 import { createTenant } from '../support/factories.js';
 import { createIngestKey, readTable } from '../support/ingest.js';
-import { PpClient, PpError } from '../../sdk/node/index.js';
+import { PpClient, type PpError } from '../../sdk/node/index.js';
 import { resolveActor } from '../../server/ingest/identity.js';
 
 type Fault = 'ok' | '503' | '429' | 'drop' | 'lose-answer';

@@ -32,7 +32,7 @@ function unprivileged(): { uid: number; name: string } | undefined {
 async function serve(dataDir: string, options: { uid?: number; readOnlyMount?: string } = {}) {
   const args = [PPCTL, 'serve', '--data-dir', dataDir, '--port', '0', '--host', '127.0.0.1'];
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PP_')));
-  // The test runner adds its hooks (which write beside the checkout) to every child's NODE_OPTIONS.
+  // tap's runner, when a file runs under it, adds its hooks (which write beside the checkout) to every child's NODE_OPTIONS.
   const node = ['env', '-u', 'NODE_OPTIONS', process.execPath, ...args];
   const child = options.readOnlyMount
     ? spawn('unshare', ['-m', 'sh', '-c', 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"', 'sh', options.readOnlyMount, ...node], {

@@ -1,11 +1,20 @@
-// `npm test`: runs tap over the compiled tests and ends with the line `N passed, N failed`.
-// Extra arguments select test files (paths under dist/test or globs).
+// `npm test`: runs the compiled test files, a few at a time, the longest first, and ends with the
+// line `N passed, N failed`. Extra arguments select test files (paths under dist/test, folders, or
+// globs with * and **).
+//
+// Each file runs as `node file` and prints TAP itself (tap's own root test); this runner gathers
+// those outputs into one TAP stream as tap's runner would. It does not go through tap's runner
+// because that one preloads its process-tracking hooks into every test process and, through
+// NODE_OPTIONS, into every node process a test starts (servers, ppctl, builds): about a second of
+// CPU each, several minutes over the suite on a two-core machine. It also lets the order be chosen:
+// tap's runner sorts by name, which can leave one long file running alone at the end.
 
-import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../../server/ground/packageRoot.js';
+import { KNOWN_DURATIONS } from './testDurations.js';
 import { ensureTestTools } from './testTools.js';
 
 function testFiles(dir: string): string[] {
@@ -25,31 +34,82 @@ if (toolsProblem !== null) {
   process.stdout.write(`not ok - ${toolsProblem}\n\n0 passed, 1 failed\n`);
   process.exit(1);
 }
+
+/** A glob with `*` (within a folder) and `**` (across folders) as a pattern over relative paths, built without backtracking hazards. */
+function globPattern(glob: string): RegExp {
+  let source = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*' && glob[i + 1] === '*') {
+      source += '.*';
+      i++;
+      if (glob[i + 1] === '/') i++;
+    } else if (c === '*') source += '[^/]*';
+    else source += c.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`);
+}
+
+/** The files the arguments name: files as they are, folders and globs as the test files they hold or match. */
+function selectedFiles(args: string[]): string[] {
+  const out = new Set<string>();
+  for (const arg of args) {
+    const full = path.resolve(root, arg);
+    if (existsSync(full) && statSync(full).isDirectory()) testFiles(full).forEach((f) => out.add(path.relative(root, f)));
+    else if (existsSync(full)) out.add(path.relative(root, full));
+    else if (arg.includes('*')) {
+      const pattern = globPattern(path.relative(root, full));
+      const matches = testFiles(path.join(root, 'dist', 'test'))
+        .map((f) => path.relative(root, f))
+        .filter((f) => pattern.test(f));
+      if (matches.length === 0) out.add(arg);
+      matches.forEach((f) => out.add(f));
+    } else out.add(arg); // reported as a failure when it does not start
+  }
+  return [...out];
+}
+
 const selected = process.argv.slice(2);
-const files = selected.length > 0 ? selected : testFiles(path.join(root, 'dist', 'test')).map((f) => path.relative(root, f));
-const tap = path.join(root, 'node_modules', '.bin', 'tap');
-// The tests get a temporary folder of their own: whatever is left in it at the end is a test that
-// did not clean up, reported (and counted as a failure) here, then removed.
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'pp-tests-'));
-// Open to every user like /tmp itself, so tests that run a program as another user can reach it.
-chmodSync(tmp, 0o1777);
-const env = { ...process.env, TMPDIR: tmp };
+const files = selected.length > 0 ? selectedFiles(selected) : testFiles(path.join(root, 'dist', 'test')).map((f) => path.relative(root, f));
+
 // Most test files wait on servers, browsers and disks rather than compute, so even a two-core
-// machine runs two at a time (tap's own default leaves one core idle, which there means one file).
+// machine runs two at a time.
 const cores = os.availableParallelism();
 const jobs = cores <= 4 ? Math.max(2, cores) : Math.ceil(cores * 0.75);
 // Files that run alone. The purge test's later scenario needs the engine to compact deleted rows
 // at a checkpoint, which on a loaded machine it sometimes does not (two fresh-clone runs out of four
 // with another file beside it; never alone).
-const ALONE = ['dist/test/behavior/purge.test.js'];
-const serial = ALONE.map((f) => `--serial=${path.join(root, f)}`);
-const child = spawn(tap, ['--reporter=tap', `--jobs=${jobs}`, ...serial, ...files], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+const ALONE = new Set(['dist/test/behavior/purge.test.js']);
 
-/**
- * Caches of the tools, not of a test: tap's TypeScript loader keeps one when tap rebuilds its
- * plugins (a fresh clone), and Node keeps its module compile cache when Vite turns it on (the
- * bundle test builds the console).
- */
+// The longest files start first, so the run does not end with one of them on a core by itself
+// while the other waits. How long each took is kept from the last run (beside tap's own cache,
+// outside the repository); a file with no record takes the committed figure, then a short default.
+const DURATIONS_FILE = path.join(root, '.tap', 'test-durations.json');
+function recordedDurations(): Record<string, number> {
+  try {
+    return JSON.parse(readFileSync(DURATIONS_FILE, 'utf8')) as Record<string, number>;
+  } catch {
+    return {};
+  }
+}
+const recorded = recordedDurations();
+const expected = (file: string): number => recorded[file] ?? KNOWN_DURATIONS[file] ?? 5_000;
+const order = [...files].sort((a, b) => expected(b) - expected(a) || a.localeCompare(b, 'en'));
+
+// The same bound tap's runner takes from .taprc: a file's root test may set its own, which it also
+// tells this runner (through the IPC channel tap's root test writes to) so the backstop moves too.
+const TIMEOUT_S = Number(/^timeout:\s*(\d+)/m.exec(readFileSync(path.join(root, '.taprc'), 'utf8'))?.[1] ?? 30);
+/** After a file's own bound, how long it gets to report its timeout before it is killed. */
+const KILL_GRACE_MS = 20_000;
+
+// The tests get a temporary folder of their own: whatever is left in it at the end is a test that
+// did not clean up, reported (and counted as a failure) here, then removed.
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'pp-tests-'));
+// Open to every user like /tmp itself, so tests that run a program as another user can reach it.
+chmodSync(tmp, 0o1777);
+const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp, TAP_TIMEOUT: String(TIMEOUT_S) };
+
+/** Caches of the tools, not of a test: Node keeps its module compile cache when Vite turns it on (the bundle test builds the console). */
 const RUNNER_CACHE = /^(v8-compile-cache-\d+|node-compile-cache)$/;
 
 function leftovers(): string[] {
@@ -60,12 +120,71 @@ function leftovers(): string[] {
   return names;
 }
 
-let tail = '';
+interface FileResult {
+  file: string;
+  ok: boolean;
+  /** The file's TAP, less its version line. */
+  output: string;
+  counts: Record<string, number>;
+  ms: number;
+  /** What ended it, when it did not end well by itself. */
+  problem?: Record<string, string | number | null>;
+}
+
+const COUNTS = /^# \{ (total: \d+.*) \}$/m;
+
+const running = new Set<ChildProcess>();
+// A stop of the run stops the files it runs (a terminal's Ctrl-C reaches them anyway; a CI's
+// SIGTERM does not).
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.once(signal, () => {
+    for (const child of running) child.kill(signal);
+    rmSync(tmp, { recursive: true, force: true });
+    process.kill(process.pid, signal);
+  });
+}
+
+function runFile(file: string): Promise<FileResult> {
+  const started = process.hrtime.bigint();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, file)], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+    running.add(child);
+    let output = '';
+    let timedOut = false;
+    let backstop: NodeJS.Timeout | undefined;
+    const arm = (ms: number) => {
+      clearTimeout(backstop);
+      if (ms > 0)
+        backstop = setTimeout(() => {
+          timedOut = true;
+          child.kill('SIGKILL');
+        }, ms + KILL_GRACE_MS);
+    };
+    arm(TIMEOUT_S * 1000);
+    child.on('message', (msg: unknown) => {
+      const n = (msg as { setTimeout?: unknown } | null)?.setTimeout;
+      if (typeof n === 'number') arm(n);
+    });
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const done = (code: number | null, signal: NodeJS.Signals | null, error?: Error) => {
+      clearTimeout(backstop);
+      running.delete(child);
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const counts: Record<string, number> = {};
+      for (const [, key, value] of COUNTS.exec(output)?.[1]?.matchAll(/(\w+): (\d+)/g) ?? []) counts[key!] = Number(value);
+      const ok = code === 0 && !error && counts.total !== undefined && !counts.fail;
+      const problem = ok ? undefined : { exitCode: code, signal, ...(timedOut ? { timeout: 'killed after its bound' } : {}), ...(error ? { error: error.message } : {}) };
+      resolve({ file, ok, output: output.replace(/^TAP version \d+\n/, ''), counts, ms, problem });
+    };
+    child.on('error', (err) => done(null, null, err));
+    child.on('close', (code, signal) => done(code, signal));
+  });
+}
+
 // The failures again at the end, each with the subtests that hold it, so a log cut to its last
 // lines still names what failed.
 const failures: string[] = [];
 const open: string[] = [];
-let partial = '';
 function readLine(line: string): void {
   const indent = /^ */.exec(line)![0].length / 4;
   const subtest = /^\s*# Subtest: (.*)$/.exec(line);
@@ -77,26 +196,64 @@ function readLine(line: string): void {
   const notOk = /^\s*not ok \d+ - (.*)$/.exec(line);
   if (notOk && failures.length < 40) failures.push([...open.slice(0, indent), notOk[1]].join(' > '));
 }
-child.stdout.on('data', (chunk: Buffer) => {
-  process.stdout.write(chunk);
-  const text = chunk.toString('utf8');
-  tail = (tail + text).slice(-4096);
-  const lines = (partial + text).split('\n');
-  partial = lines.pop()!;
-  for (const line of lines) readLine(line);
-});
-child.on('close', (code) => {
-  const summary = /# \{ total: (\d+)(?:, pass: (\d+))?(?:, fail: (\d+))?(?:, skip: (\d+))?(?:, todo: (\d+))?/.exec(tail);
-  const passed = summary ? Number(summary[2] ?? 0) : 0;
-  let failed = summary ? Number(summary[3] ?? 0) : 0;
-  if (code !== 0 && failed === 0) failed = 1; // a crash or a missing summary must not read as success
-  const left = leftovers();
-  if (left.length > 0) {
-    process.stdout.write(`\nnot ok - the tests left ${left.length} temporary file(s) behind: ${left.join(', ')}\n`);
-    failed += 1;
-  }
-  if (failures.length > 0) process.stdout.write(`\n# failures\n${failures.map((f) => `#   ${f}`).join('\n')}\n`);
-  const skipped = summary ? Number(summary[4] ?? 0) : 0;
-  process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
-  process.exit(left.length > 0 ? 1 : (code ?? 1));
-});
+
+const totals: Record<string, number> = {};
+let crashed = 0;
+let reported = 0;
+/** One file's block, as tap's runner prints it: its TAP indented under a subtest, then its test point. */
+function report(result: FileResult): void {
+  reported += 1;
+  for (const [key, value] of Object.entries(result.counts)) totals[key] = (totals[key] ?? 0) + value;
+  if (!result.ok && !result.counts.fail) crashed += 1; // a crash or a missing summary must not read as success
+  const body = result.output
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((l) => (l === '' ? '' : `    ${l}`));
+  let text = `# Subtest: ${result.file}\n${body.join('\n')}\n`;
+  text += `${result.ok ? 'ok' : 'not ok'} ${reported} - ${result.file} # time=${result.ms.toFixed(3)}ms\n`;
+  if (result.problem)
+    text += `  ---\n${Object.entries(result.problem)
+      .map(([k, v]) => `  ${k}: ${v === null ? 'null' : v}`)
+      .join('\n')}\n  ...\n`;
+  text += '\n';
+  text.split('\n').forEach(readLine);
+  process.stdout.write(text);
+}
+
+async function runAll(): Promise<void> {
+  const durations: Record<string, number> = { ...recorded };
+  const run = async (file: string) => {
+    const result = await runFile(file);
+    durations[file] = Math.round(result.ms);
+    report(result);
+  };
+  for (const file of order.filter((f) => ALONE.has(f))) await run(file);
+  const queue = order.filter((f) => !ALONE.has(f));
+  const worker = async () => {
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) await run(file);
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, worker));
+  mkdirSync(path.dirname(DURATIONS_FILE), { recursive: true });
+  writeFileSync(DURATIONS_FILE, JSON.stringify(durations, null, 1) + '\n');
+}
+
+const start = process.hrtime.bigint();
+process.stdout.write(`TAP version 14\n1..${files.length}\n`);
+await runAll();
+const passed = totals.pass ?? 0;
+let failed = (totals.fail ?? 0) + crashed;
+process.stdout.write(
+  `# { ${Object.entries(totals)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(', ')} }\n`,
+);
+process.stdout.write(`# time=${(Number(process.hrtime.bigint() - start) / 1e6).toFixed(3)}ms\n`);
+const left = leftovers();
+if (left.length > 0) {
+  process.stdout.write(`\nnot ok - the tests left ${left.length} temporary file(s) behind: ${left.join(', ')}\n`);
+  failed += 1;
+}
+if (failures.length > 0) process.stdout.write(`\n# failures\n${failures.map((f) => `#   ${f}`).join('\n')}\n`);
+const skipped = totals.skip ?? 0;
+process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+process.exit(failed > 0 ? 1 : 0);

@@ -3129,7 +3129,7 @@ export interface components {
             bytes: number | null;
             /** Format: date-time */
             created_at: string;
-            /** @description a signed link to the file (no token needed), fresh with every answer and valid 60 minutes; null until the job succeeded */
+            /** @description a signed link to the file (no token needed), fresh with every answer and valid 60 minutes; null unless the job succeeded and has not expired */
             download_url: string | null;
             error: string | null;
             /** @description events written; null until the job succeeded */
@@ -3139,6 +3139,16 @@ export interface components {
              * @description when download_url stops working
              */
             expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description when the file is removed and the export expires (7 days after it finished); null unless it succeeded
+             */
+            file_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description when the file was removed; null while it is kept
+             */
+            file_removed_at: string | null;
             /**
              * Format: date-time
              * @description null until the job ended
@@ -3155,8 +3165,11 @@ export interface components {
              * @description when the job last started
              */
             started_at: string | null;
-            /** @enum {unknown} */
-            state: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            /**
+             * @description queued → running → succeeded, failed or cancelled; a succeeded export is expired 7 days after it finished, when its file is removed
+             * @enum {unknown}
+             */
+            state: "queued" | "running" | "succeeded" | "failed" | "cancelled" | "expired";
             /** Format: date */
             to: string | null;
         };
@@ -3410,6 +3423,11 @@ export interface components {
             duplicates: number;
             /** @description why the job failed; null otherwise */
             error: string | null;
+            /**
+             * Format: date-time
+             * @description when the uploaded file was removed: as the import succeeded, or at the first hourly sweep after it was cancelled or failed; null while it is kept, and for files ppctl read from the local disk
+             */
+            file_removed_at: string | null;
             /** @description the names of the files imported */
             files: string[];
             /**
@@ -5030,6 +5048,15 @@ export interface components {
         };
         /** @description conflict with existing state */
         E409: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description gone: removed once past its keeping */
+        E410: {
             headers: {
                 [name: string]: unknown;
             };
@@ -7532,6 +7559,7 @@ export interface operations {
             400: components["responses"]["E400"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            410: components["responses"]["E410"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
         };

@@ -66,7 +66,7 @@ export function ActivateTrial() {
   let body;
   if (activatedUntil) {
     body = <Activated until={activatedUntil} />;
-  } else if (!billing || billing.trial_state !== 'sms_required') {
+  } else if (billing?.trial_state !== 'sms_required') {
     body = (
       <Empty title="Nothing to activate">
         This organization’s trial does not wait for a phone confirmation. <a href="/org/billing">See plan and billing</a>

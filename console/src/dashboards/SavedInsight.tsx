@@ -1,4 +1,4 @@
-// One saved insight: its answer drawn by its insight page's own view, over its saved dates (a
+// One saved insight: its answer drawn by its insight page's own view (and offered as CSV), over its saved dates (a
 // rolling range by its name and today's dates) or a range chosen here for a look (not saved), the dashboards showing it, and the link that opens it
 // on its insight page. Analysts and above rename it, add it to a dashboard and delete it; admins
 // and owners share it.
@@ -14,6 +14,7 @@ import { useAction } from '../ui/useAction';
 import { useAsync } from '../ui/useAsync';
 import { ControlBar, DateRange } from '../queries/controls/Controls';
 import { AnswerView, insightPageUrl, kindLabel } from '../queries/registry';
+import { DownloadCsv } from '../queries/answerCsv';
 import { addTile, deleteInsight, getInsight, insightResult, listDashboards, updateInsight, type Insight } from './dashboardsApi';
 import { ManageButtons, RenameDialog, type ManageDialog } from './Dialog';
 import { ShareDialog } from './ShareDialog';
@@ -113,6 +114,9 @@ export function SavedInsight() {
         !answer.error && <Loading label="Running the query…" />
       ) : (
         <div data-testid="insight-answer">
+          <div class="answer-actions">
+            <DownloadCsv data={answer.data} name={insight.name} />
+          </div>
           <AnswerView kind={insight.kind} query={insight.query} data={answer.data} />
         </div>
       )}

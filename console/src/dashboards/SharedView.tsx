@@ -1,12 +1,13 @@
 // `/shared/:token`, what a share link opens: no sign-in and no navigation, only the shared
 // dashboard's range, filters and tiles (or the one insight) with their figures, asked through the
-// link's token. An unknown, expired or revoked link says so.
+// link's token, each answer downloadable as CSV. An unknown, expired or revoked link says so.
 
 import { useRoute } from 'preact-iso';
 import { ApiError } from '../api/client';
 import { Empty, ErrorNote, Loading } from '../ui/states';
 import { useAsync } from '../ui/useAsync';
 import { AnswerView, kindLabel } from '../queries/registry';
+import { DownloadCsv } from '../queries/answerCsv';
 import { getShared, sharedResult, sharedTileResult } from './dashboardsApi';
 import { OverridesNote, rollingSentence } from './OverridesNote';
 import { overridesKey, TileGrid } from './TileGrid';
@@ -74,6 +75,9 @@ function SharedInsight({
         !answer.error && <Loading label="Running the query…" />
       ) : (
         <div data-testid="insight-answer">
+          <div class="answer-actions">
+            <DownloadCsv data={answer.data} name={insight.name} />
+          </div>
           <AnswerView kind={insight.kind} query={insight.query} data={answer.data} />
         </div>
       )}

@@ -56,6 +56,7 @@ export const INSIGHT_KINDS = [
 export type InsightKindName = (typeof INSIGHT_KINDS)[number]['kind'];
 
 /** A kind whose body and answer are read without their types. */
+// biome-ignore lint/suspicious/noExplicitAny: the list of every kind, each with its own body and answer types
 export type AnyInsightKind = Omit<InsightKind, 'codec' | 'isEmpty'> & { codec: InsightCodec<any, any>; isEmpty?(data: unknown): boolean };
 
 /**

@@ -17,6 +17,7 @@ import type { QueryAnswer } from './queryTypes';
 export { insightPageUrl, kindLabel } from './kinds';
 
 /** A kind's answer drawn for a saved query: the query as saved (its kind's request body) and the answer. */
+// biome-ignore lint/suspicious/noExplicitAny: the saved body is checked by its kind's codec, not here
 type ViewProps<N extends InsightKindName> = { query: any; data: QueryAnswer<N> };
 
 interface Parts<N extends InsightKindName> {
@@ -114,6 +115,7 @@ const PARTS: { [N in InsightKindName]: Parts<N> } = {
   },
 };
 
+// biome-ignore lint/suspicious/noExplicitAny: the list of every kind, each with its own body and answer types
 export type RegisteredKind = AnyInsightKind & Parts<any>;
 
 /** Every insight kind with its page and view, in the navigation's order. */
@@ -124,6 +126,7 @@ export function AnswerView({ kind, query, data }: { kind: string; query: object;
   const known = kindOf(kind);
   if (!known) return <Empty title={`This console cannot draw a ${kind} answer`} />;
   if (known.isEmpty?.(data)) return <Empty title="No events match in this range">Widen the dates or loosen the filters.</Empty>;
+  // biome-ignore lint/suspicious/noExplicitAny: the kind was looked up by name; its body type is its own
   const { View } = PARTS[known.kind as InsightKindName] as Parts<any>;
   return <View query={query} data={data} />;
 }

@@ -17,7 +17,7 @@ type ExportJob = Schemas['ExportJob'];
 
 /** How often unfinished jobs are asked for their progress. */
 const POLL_MS = 1000;
-const ended = (state: string) => state === 'succeeded' || state === 'failed' || state === 'cancelled';
+const ended = (state: string) => state === 'succeeded' || state === 'failed' || state === 'cancelled' || state === 'expired';
 const badge = (state: string) => `badge${state === 'succeeded' ? ' active' : state === 'failed' || state === 'cancelled' ? ' revoked' : ''}`;
 
 /** Reloads `reload` every POLL_MS while `busy`. */
@@ -175,6 +175,7 @@ function ExportsTable({ jobs }: { jobs: ExportJob[] }) {
                   Download
                 </a>
               )}
+              {j.download_url && j.file_expires_at && <div class="muted">kept until {formatDateTime(j.file_expires_at)}</div>}
             </td>
           </tr>
         ))}

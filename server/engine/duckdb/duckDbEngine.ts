@@ -3,11 +3,11 @@
 // Reads take a time limit and are interrupted when it passes. The writer is used by one caller at
 // a time: DuckDB closes a connection's pending result when another statement starts on it, so a
 // stray statement in the middle of an ingest transaction would fail that transaction. Work run
-// `underDeadline` (engine/deadlines.ts: a background job) has every statement it starts interrupted once its signal fires.
+// `underDeadline` (ground/deadline.ts: a background job) has every statement it starts interrupted once its signal fires.
 
-import { DuckDBConnection, DuckDBInstance, type DuckDBMaterializedResult, type DuckDBValue } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance, type DuckDBMaterializedResult, type DuckDBValue } from '@duckdb/node-api';
 import { QueryMemoryError, QueryTimeoutError } from '../../ground/errors.js';
-import { currentDeadline } from '../deadlines.js';
+import { currentDeadline } from '../../ground/deadline.js';
 import type { EngineConnection, EventEngine, ReadOptions, Row, TurnOptions } from '../engine.js';
 import { engineConnection } from './connection.js';
 import { DuckDbAppender } from './duckDbAppender.js';

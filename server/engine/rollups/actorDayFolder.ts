@@ -9,9 +9,11 @@
 //
 // The folder relies on rowids of `events` growing in commit order, which holds because events are
 // appended. Deleting events (a purge, through `exclusive`) breaks it twice: the rollup rows still
-// count the deleted events, so the deleting transaction drops the project's rows (forgetFolded),
-// and a checkpoint that compacts row groups renumbers the rows after the deleted ones, then or at
-// any later checkpoint. So every pass first checks, in its own transaction, that the event at the
+// count the deleted events, so the deleting transaction drops the project's rows (forgetFolded) or,
+// knowing the local days of the deleted events, folds those days again (refoldDays); and a
+// checkpoint that compacts row groups renumbers the rows after the deleted ones, then or at any
+// later checkpoint (a deletion that checkpoints at once moves the folded point with its event,
+// followFoldedPoint). So every pass first checks, in its own transaction, that the event at the
 // folded rowid is still the one folded there, and folds everything again when it is not. Until that
 // pass, queries miss the events stored past the folded point that the renumbering moved before it,
 // and those stored since (the pass moves the data version, so no such answer stays cached). It runs
@@ -49,8 +51,10 @@ interface LiveProject {
   timezone: string;
 }
 
+/** Every rollup table holding rows per project and local day. */
+const DAY_TABLES = ['actor_days', 'property_days', 'page_days', 'form_days', ...CLICK_TABLES, 'visit_days'];
 /** Every rollup table holding rows per project, then the record of which projects are folded. */
-const PROJECT_TABLES = ['actor_days', 'property_days', 'page_days', 'form_days', ...CLICK_TABLES, 'visit_days', 'actor_day_zones'];
+const PROJECT_TABLES = [...DAY_TABLES, 'actor_day_zones'];
 
 export class ActorDayFolder {
   private running: Promise<unknown> | undefined;
@@ -305,6 +309,83 @@ async function emptyIfMoved(conn: DuckDBConnection, services: Services): Promise
  */
 export async function forgetFolded(conn: DuckDBConnection, projectId: number): Promise<void> {
   for (const table of PROJECT_TABLES) await conn.run(`DELETE FROM ${table} WHERE project_id = $1`, [projectId]);
+}
+
+/** Where the rollups stand for a project that has folded rows: the zone of its days and the folded rowid. */
+export interface FoldedProject {
+  projectId: number;
+  timezone: string;
+  through: number;
+}
+
+/**
+ * In the caller's transaction, before it deletes some of a project's events: the zone its rows are
+ * folded in and the folded rowid; undefined when the project has no folded rows.
+ */
+export async function foldedProject(conn: DuckDBConnection, projectId: number): Promise<FoldedProject | undefined> {
+  const [row] = (
+    await conn.runAndReadAll('SELECT z.timezone, s.through_rowid AS through FROM actor_day_zones z, actor_day_state s WHERE z.project_id = $1 AND s.through_rowid >= 0', [projectId])
+  ).getRowObjects();
+  return row ? { projectId, timezone: String(row.timezone), through: Number(row.through) } : undefined;
+}
+
+/**
+ * In the caller's transaction, once it deleted some events of the project, all of them on `days`
+ * (local dates in the folded zone): folds the project's rows of those days again from the events
+ * still stored up to the folded point, and leaves every other row as it is. The rows come out as a
+ * fold from scratch would make them (a visit is cut at local midnight, so a day's visits are the
+ * day's own). When the folded event itself was deleted, the folded point moves back to the newest
+ * event still stored before it: every event in between was deleted, so the rollup holds the same.
+ */
+export async function refoldDays(conn: DuckDBConnection, folded: FoldedProject, days: readonly string[]): Promise<void> {
+  if (days.length === 0) return;
+  const sorted = [...days].sort();
+  const DAY = 86_400_000;
+  // Every instant of a local day lies within a day either side of the same UTC date.
+  const bounds = {
+    lo: new Date(Date.parse(`${sorted[0]}T00:00:00Z`) - DAY).toISOString(),
+    hi: new Date(Date.parse(`${sorted.at(-1)}T00:00:00Z`) + 2 * DAY).toISOString(),
+    days: listValue(sorted),
+    upto: BigInt(folded.through),
+  };
+  const boundTypes = { lo: VARCHAR, hi: VARCHAR, days: LIST(VARCHAR) };
+  const onDays = 'e.rowid <= $upto AND e.ts >= CAST($lo AS TIMESTAMPTZ) AND e.ts < CAST($hi AS TIMESTAMPTZ) AND CAST(timezone(z.timezone, e.ts) AS DATE) IN (SELECT CAST(unnest($days) AS DATE))';
+  for (const t of DAY_TABLES) {
+    await conn.run(
+      `DELETE FROM ${t} WHERE project_id = $project AND day IN (SELECT CAST(unnest($days) AS DATE))`,
+      { project: folded.projectId, days: bounds.days },
+      { project: INTEGER, days: LIST(VARCHAR) },
+    );
+  }
+  const project = projectLists([{ id: folded.projectId, timezone: folded.timezone }]);
+  const params = { ...project, ...bounds };
+  const types = { ...projectTypes, ...boundTypes };
+  await conn.run(`INSERT INTO actor_days ${foldActorDays(onDays)}`, params, types);
+  await conn.run(`INSERT INTO page_days ${foldPageDays(onDays)}`, params, types);
+  await conn.run(`INSERT INTO form_days ${foldFormDays(onDays)}`, params, types);
+  await conn.run(`INSERT INTO visit_days ${foldVisitDays(onDays)}`, params, types);
+  for (const t of CLICK_TABLES) await conn.run(`INSERT INTO ${t} ${foldClicks(t, onDays)}`, params, types);
+  const keys = (await conn.runAndReadAll('SELECT key FROM property_day_keys')).getRows().map(([k]) => String(k));
+  if (keys.length > 0) await conn.run(`INSERT INTO property_days ${foldPropertyDays(onDays)}`, { ...params, ...keyLists(keys) }, { ...types, ...keyTypes });
+  const [kept] = (await conn.runAndReadAll('SELECT 1 FROM events WHERE rowid = $upto', { upto: bounds.upto })).getRows();
+  if (!kept) {
+    const [before] = (await conn.runAndReadAll('SELECT max(rowid) AS r, arg_max(uuid, rowid)::VARCHAR AS u FROM events WHERE rowid < $upto', { upto: bounds.upto })).getRowObjects();
+    const found = before?.r !== null && before?.r !== undefined;
+    await conn.run('UPDATE actor_day_state SET through_rowid = $r, through_uuid = CAST($u AS UUID)', { r: found ? BigInt(Number(before.r)) : -1n, u: found ? String(before.u) : null }, { u: VARCHAR });
+  }
+}
+
+/**
+ * After a checkpoint that compacted deleted events (the caller's, once its deletion is committed):
+ * moves the folded point to the rowid the folded event has now. A compaction keeps the rows in
+ * order, so the events up to it are still exactly the folded ones, and no fold from scratch follows.
+ */
+export async function followFoldedPoint(conn: DuckDBConnection): Promise<void> {
+  const [state] = (await conn.runAndReadAll('SELECT through_rowid AS w, through_uuid::VARCHAR AS u FROM actor_day_state WHERE through_rowid >= 0')).getRowObjects();
+  if (!state) return;
+  const w = BigInt(Number(state.w));
+  const [now] = (await conn.runAndReadAll('SELECT rowid AS r FROM events WHERE rowid <= $w AND uuid = CAST($u AS UUID)', { w, u: String(state.u) })).getRowObjects();
+  if (now && BigInt(Number(now.r)) !== w) await conn.run('UPDATE actor_day_state SET through_rowid = $r', { r: BigInt(Number(now.r)) });
 }
 
 const projectTypes = { ids: LIST(INTEGER), zones: LIST(VARCHAR) };

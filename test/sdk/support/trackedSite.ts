@@ -76,5 +76,5 @@ const DERIVED = new Set<string>(WEB_PROPERTIES);
 
 /** The properties the tracker sent: those the server derives at ingest (docs/web-analytics.md, tested in test/web/) left out. */
 export const props = (e: StoredEvent | undefined): Record<string, any> =>
-  e && e.props ? Object.fromEntries(Object.entries(JSON.parse(e.props) as Record<string, unknown>).filter(([k]) => !DERIVED.has(k))) : {};
-export const elements = (e: StoredEvent | undefined): Array<Record<string, any>> => (e && e.elements ? JSON.parse(e.elements) : []);
+  e?.props ? Object.fromEntries(Object.entries(JSON.parse(e.props) as Record<string, unknown>).filter(([k]) => !DERIVED.has(k))) : {};
+export const elements = (e: StoredEvent | undefined): Array<Record<string, any>> => (e?.elements ? JSON.parse(e.elements) : []);

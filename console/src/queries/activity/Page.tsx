@@ -62,7 +62,7 @@ export function Overview() {
       <ErrorNote error={trend.error} />
       {trend.loading && !total ? (
         <Loading />
-      ) : total && total.points.some((p) => (p.value ?? 0) > 0) ? (
+      ) : total?.points.some((p) => (p.value ?? 0) > 0) ? (
         <LineChart title="Daily active people" labels={total.points.map((p) => p.bucket)} series={[{ name: 'People', values: total.points.map((p) => p.value) }]} partial={partial} />
       ) : (
         !trend.error && (

@@ -28,7 +28,7 @@ export function Revenue() {
       {(d) => (
         <>
           <RevenueAnswer data={d} />
-          {daily.data && daily.data.series[0] && <RevenuePerDay currency={d.currency} points={daily.data.series[0].points} to={to} />}
+          {daily.data?.series[0] && <RevenuePerDay currency={d.currency} points={daily.data.series[0].points} to={to} />}
         </>
       )}
     </InsightFrame>

@@ -1,7 +1,7 @@
 // The ids of deleted persons, refused at ingest for REFUSAL_DAYS after the deletion was asked for:
 // a tracker still running in the person's browser must not bring them back. Only a keyed hash of
 // each id is kept. A server key re-sending an id with `"consent": true` lifts its refusal (the
-// person agreed again); ingestion (server/ingest) asks here before it stores anything.
+// person agreed again); ingestion asks here (erasedPersons.ts) before it stores anything; the deletion job (server/persons) writes the refusals.
 
 import type { Services } from '../http/services.js';
 import type { MetaDb } from '../store/sqlite.js';

@@ -1,16 +1,13 @@
-// The deadline a piece of background work runs under: every read and writer turn of the event engine
-// that it starts (directly or through anything it awaits) is interrupted once the deadline's signal
-// aborts. The engines read it; the job runner sets it, the ingest writer steps out of it.
+// The deadline the running work is under: a background job over its time budget, or cut short by
+// the shutdown, aborts its signal, and an engine interrupts every statement started under it
+// (directly or through anything the work awaits). Kept here, below the stores and the engines, so
+// the job runner and each engine meet without importing each other.
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 const deadlines = new AsyncLocalStorage<AbortSignal>();
 
-/**
- * Runs `work` so that every read and writer turn it starts is interrupted once `signal` aborts, and
- * rejects with the signal's reason: how a background job over its time budget, or cut short by the
- * shutdown, lets go of the engine.
- */
+/** Runs `work` so that every statement it starts is interrupted once `signal` aborts. */
 export function underDeadline<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
   return deadlines.run(signal, work);
 }
@@ -23,7 +20,7 @@ export function outsideDeadline<T>(work: () => T): T {
   return deadlines.exit(work);
 }
 
-/** The signal of the deadline the running work is under, if any. */
+/** The signal of the deadline the calling work is under, if any. */
 export function currentDeadline(): AbortSignal | undefined {
   return deadlines.getStore();
 }
