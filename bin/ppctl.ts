@@ -6,7 +6,7 @@ import { Command, Option } from 'commander';
 import { ConfigError, loadConfig, settingsHelp, type Config } from '../server/ground/config.js';
 import { packageRoot, packageVersion } from '../server/ground/packageRoot.js';
 import { readBundleInfo } from '../installer/bundleInfo.js';
-import { closeOnSignals, startServer } from '../server/start.js';
+import { startServer } from '../server/start.js';
 import { runAdminCommand } from '../server/admin/adminClient.js';
 import { AdminCommandError } from '../server/admin/adminCommands.js';
 import { exportCommand, importCommand } from '../server/admin/transferCli.js';
@@ -141,8 +141,7 @@ installationOptions(
     const config = resolveConfig(opts, { port: opts.port, host: opts.host, base_url: opts.baseUrl });
     // A demo start shows where it listens and then its own short block; migrations, requests and
     // background work are kept for `ppctl logs` (or shown with --verbose).
-    const running = await startServer(config, { quietTerminal: opts.embedded && !opts.json && !opts.verbose });
-    closeOnSignals(running);
+    const running = await startServer(config, { quietTerminal: opts.embedded && !opts.json && !opts.verbose, stopOnSignals: true });
     if (opts.embedded) {
       const demo = await ensureDemoAccount(running.services.meta, running.services.clock.now());
       const text = (line: string): void => {

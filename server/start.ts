@@ -27,7 +27,12 @@ const DRAIN_TIMEOUT_MS = 5_000;
 /** However a stop goes, a stopping process ends this long after the signal. */
 export const STOP_DEADLINE_MS = 10_000;
 
-export async function startServer(config: Config, options: OpenOptions = {}): Promise<RunningServer> {
+export interface StartOptions extends OpenOptions {
+  /** Stop on SIGTERM and SIGINT (closeOnSignals), set before the listening line is written: a supervisor may signal as soon as it reads it. */
+  stopOnSignals?: boolean;
+}
+
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   // Read before the stores open, so a bad certificate stops the start without touching data.
   const tls = config.tls_cert ? readTlsFiles(config) : undefined;
   // The journal's replay may take minutes: the server listens (and answers not ready) meanwhile.
@@ -57,12 +62,9 @@ export async function startServer(config: Config, options: OpenOptions = {}): Pr
     await opened.close();
     throw err;
   }
-  services.log.info({ url, base_url: config.base_url, version: services.version, data_dir: config.data_dir }, 'listening');
-  for (const m of [...opened.applied.sqlite, ...opened.applied.duckdb]) services.log.info({ migration: m.file }, 'migration applied');
-
   const admin = await startAdminSocket(services);
   let closing: Promise<void> | undefined;
-  return {
+  const running: RunningServer = {
     url,
     port,
     services,
@@ -88,6 +90,11 @@ export async function startServer(config: Config, options: OpenOptions = {}): Pr
       return closing;
     },
   };
+  if (options.stopOnSignals) closeOnSignals(running);
+  // Written once the server answers, its admin socket included, and a signal stops it cleanly.
+  services.log.info({ url, base_url: config.base_url, version: services.version, data_dir: config.data_dir }, 'listening');
+  for (const m of [...opened.applied.sqlite, ...opened.applied.duckdb]) services.log.info({ migration: m.file }, 'migration applied');
+  return running;
 }
 
 /**

@@ -165,6 +165,12 @@ t.test('serve: JSON first line, graceful SIGTERM, clean second start; embedded c
   t.equal(await second.exited, 0, 'SIGINT ends the process cleanly');
 });
 
+t.test('a SIGTERM sent as soon as the listening line is read stops the server cleanly', async (t) => {
+  const served = await spawnServe(['--data-dir', await tempDir(t)]);
+  served.child.kill('SIGTERM');
+  t.equal(await served.exited, 0, 'the stop handlers were set before the line was written');
+});
+
 t.test('settings come from a config file and the environment', async (t) => {
   const dataDir = await tempDir(t);
   const file = path.join(dataDir, 'pp.json');
@@ -172,8 +178,8 @@ t.test('settings come from a config file and the environment', async (t) => {
   const served = await spawnServe(['--config', file], { PP_DATA_DIR: dataDir });
   t.equal(served.firstLine.base_url, 'https://analytics.example.com');
   t.equal(served.firstLine.data_dir, dataDir);
-  // The stop handlers are set once the start has finished, after the admin socket opens: a signal
-  // in between ends the process by the signal. So first an admin command, found from the same setting.
+  // The admin socket is found from the same setting, and is open by the listening line, as the stop
+  // handlers are: a signal sent at once, right after that line, stops the server cleanly.
   const status = await runPpctl(['status'], { PP_DATA_DIR: dataDir });
   t.equal(status.code, 0, status.stderr);
   served.child.kill('SIGTERM');
