@@ -14,7 +14,7 @@ import { packageRoot } from '../server/ground/packageRoot.js';
 import { countUsers, createUser } from '../server/accounts/users.js';
 import { addMembership, createOrganization } from '../server/accounts/organizations.js';
 import { createProject, isTimeZone } from '../server/accounts/projects.js';
-import { passwordProblem } from '../server/auth/passwords.js';
+import { passwordProblem } from '../server/ground/passwords.js';
 import { readBundleInfo } from './bundleInfo.js';
 import {
   configFileOf,

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { DEFAULT_BIN_DIR, DEFAULT_CONFIG_DIR, DEFAULT_DATA_DIR, DEFAULT_PREFIX, InstallerError, isInstalled } from './installation.js';
 import type { InstallOptions, TlsChoice } from './install.js';
-import { passwordProblem } from '../server/auth/passwords.js';
+import { passwordProblem } from '../server/ground/passwords.js';
 import { defaultUserName } from './serviceUser.js';
 import { systemdRunning } from './systemdUnit.js';
 

@@ -1,7 +1,7 @@
 // User records. Passwords arrive here already checked against the rule and leave only as hashes.
 
 import type { MetaDb } from '../store/sqlite.js';
-import { hashPassword } from '../auth/passwords.js';
+import { hashPassword } from '../ground/passwords.js';
 
 export interface User {
   id: number;

@@ -12,7 +12,7 @@ import { statementsOf } from '../engine/statements.js';
 import { listOutbox } from '../mail/outbox.js';
 import { listSmsOutbox } from '../sms/smsOutbox.js';
 import { approveReview, listPendingReviews, rejectReview } from '../auth/signup/trialReview.js';
-import { passwordProblem } from '../auth/passwords.js';
+import { passwordProblem } from '../ground/passwords.js';
 import { resetLinkForOperator, setPasswordByOperator } from '../auth/passwordResets.js';
 import { removeMfa } from '../auth/mfa.js';
 import { generatePassword } from '../accounts/demoAccount.js';

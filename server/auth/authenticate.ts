@@ -8,6 +8,7 @@ import type { Services } from '../http/services.js';
 import type { Role } from '../access/roles.js';
 import type { ApiKeyScope } from '../access/access.js';
 import { ForbiddenError, UnauthorizedError } from '../ground/errors.js';
+import { bearerToken } from '../ground/bearer.js';
 import { parseValue } from '../keys/keyValues.js';
 import { verifyPersonalKey } from '../keys/personalKeys.js';
 import { verifyAccessToken } from './accessTokens.js';
@@ -29,13 +30,6 @@ declare global {
       auth?: AuthContext;
     }
   }
-}
-
-/** The Bearer credential of a request, if it has one. */
-export function bearerToken(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return m ? m[1] : undefined;
 }
 
 /** The access token of a live session; `apiKey` names the personal-API-key scope the route accepts, if any. */

@@ -11,7 +11,7 @@ import type { Role } from '../access/roles.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { notifyMailWorker } from '../mail/mailWorker.js';
 import { inviteLink, inviteMessage } from '../mail/messages.js';
-import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
+import { hashPassword, passwordProblem, verifyPassword } from '../ground/passwords.js';
 import { hashToken, randomToken } from './tokenHash.js';
 import { aliveAt } from '../ground/clock.js';
 import { mfaEnabled, verifySecondFactor } from './mfa.js';

@@ -7,7 +7,7 @@ import type { Services } from '../http/services.js';
 import { UnauthorizedError } from '../ground/errors.js';
 import { findUserByEmail, normalizeEmail } from '../accounts/users.js';
 import { recordAudit } from '../audit/recordAudit.js';
-import { verifyPasswordEvenly } from './passwords.js';
+import { verifyPasswordEvenly } from '../ground/passwords.js';
 import { mfaEnabled, verifySecondFactor } from './mfa.js';
 import { chooseOrg, signIn, type ClientInfo, type SignedIn } from './signIn.js';
 

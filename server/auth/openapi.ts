@@ -3,7 +3,7 @@
 
 import { errors, jsonBody, jsonResponse, ref, type JsonSchema, type OpenApiFragment, type Operation } from '../http/openapi.js';
 import { ROLES } from '../access/roles.js';
-import { PASSWORD_MAX_LENGTH } from './passwords.js';
+import { PASSWORD_MAX_LENGTH } from '../ground/passwords.js';
 import { signupOpenApi } from './signup/signupOpenApi.js';
 
 const ID64: JsonSchema = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER };

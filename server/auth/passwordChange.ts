@@ -4,7 +4,7 @@
 import type { Services } from '../http/services.js';
 import { ValidationError } from '../ground/errors.js';
 import { passwordHashOf, setPasswordChangeRequired, setPasswordHash } from '../accounts/users.js';
-import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
+import { hashPassword, passwordProblem, verifyPassword } from '../ground/passwords.js';
 import { revokeOtherSessions } from './sessions.js';
 import { retireOpenResets } from './passwordResets.js';
 

@@ -8,7 +8,7 @@ import { findUserByEmail, setPasswordChangeRequired, setPasswordHash } from '../
 import { enqueueMail } from '../mail/outbox.js';
 import { notifyMailWorker } from '../mail/mailWorker.js';
 import { passwordResetMessage, resetPasswordLink } from '../mail/messages.js';
-import { hashPassword, passwordProblem } from './passwords.js';
+import { hashPassword, passwordProblem } from '../ground/passwords.js';
 import { hashToken, randomToken } from './tokenHash.js';
 import { revokeAllSessions } from './sessions.js';
 import { latestLiveExpiry } from '../ground/clock.js';

@@ -6,7 +6,7 @@ import { ForbiddenError, ValidationError } from '../ground/errors.js';
 import { countUsers, findUserByEmail, insertUser, type User } from '../accounts/users.js';
 import { addMembership, createOrganization, type OrgMembership } from '../accounts/organizations.js';
 import { createProject, isTimeZone } from '../accounts/projects.js';
-import { hashPassword, passwordProblem } from './passwords.js';
+import { hashPassword, passwordProblem } from '../ground/passwords.js';
 
 export interface RegisterInput {
   email: string;

@@ -16,7 +16,7 @@ import { endSessionOfToken } from './refreshTokens.js';
 import { registerAccount, signInOptions } from './register.js';
 import { login, type SignInOutcome } from './login.js';
 import { refreshSession } from './refreshSession.js';
-import { bootstrapSections } from './bootstrapSections.js';
+import { bootstrapSections } from '../http/bootstrapSections.js';
 import { resetPassword, schedulePasswordReset } from './passwordResets.js';
 import { acceptInvite, lookupInvite } from './invites.js';
 import { clientOf, signIn, type SignedIn } from './signIn.js';

@@ -7,7 +7,7 @@ import { errors, jsonBody, jsonResponse, ref, type JsonSchema, type Operation, t
 import { NotFoundError } from '../ground/errors.js';
 import { org } from '../access/access.js';
 import { getUser } from '../accounts/users.js';
-import { registerBootstrapSection } from '../auth/bootstrapSections.js';
+import { registerBootstrapSection } from '../http/bootstrapSections.js';
 import { billingSection, usageSection } from './billingSummary.js';
 import { choosePlan } from './choosePlan.js';
 import { PLANS, type Plan } from './plans.js';

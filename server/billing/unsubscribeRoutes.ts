@@ -5,7 +5,7 @@
 import type { RequestHandler } from 'express';
 import type { Domain } from '../http/domain.js';
 import type { Services } from '../http/services.js';
-import { maskEmail } from '../auth/signup/domainRule.js';
+import { maskEmail } from '../ground/masks.js';
 import { optIn, optOut, preferenceOfToken } from './unsubscribe.js';
 import { RESUBSCRIBE_PATH, UNSUBSCRIBE_PATH, unsubscribeOpenApi } from './unsubscribeOpenApi.js';
 import { other } from '../access/access.js';

@@ -6,7 +6,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Services } from '../http/services.js';
 import { ForbiddenError, UnauthorizedError } from '../ground/errors.js';
-import { bearerToken } from '../auth/authenticate.js';
+import { bearerToken } from '../ground/bearer.js';
 import { parseValue, type IngestKeyType } from '../keys/keyValues.js';
 import { verifyIngestKey, type IngestKey, type IngestScope } from '../keys/ingestKeys.js';
 import { hostAllowed, requestHost } from '../keys/domainRules.js';

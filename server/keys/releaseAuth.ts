@@ -4,7 +4,7 @@
 import type { RequestHandler } from 'express';
 import type { Services } from '../http/services.js';
 import { NotFoundError, UnauthorizedError } from '../ground/errors.js';
-import { bearerToken } from '../auth/authenticate.js';
+import { bearerToken } from '../ground/bearer.js';
 import { parseValue } from './keyValues.js';
 import { verifyReleaseToken, type ReleaseToken } from './releaseTokens.js';
 

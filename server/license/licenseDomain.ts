@@ -3,7 +3,7 @@
 // and for a cloud organization without a subscription; elsewhere plans take its place (server/billing). Applying a license is a ppctl command, not a route.
 
 import type { Domain } from '../http/domain.js';
-import { registerBootstrapSection, type BootstrapContext } from '../auth/bootstrapSections.js';
+import { registerBootstrapSection, type BootstrapContext } from '../http/bootstrapSections.js';
 import { accountStateOf } from '../billing/accountState.js';
 import type { Services } from '../http/services.js';
 

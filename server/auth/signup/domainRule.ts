@@ -4,6 +4,7 @@
 
 import type { Services } from '../../http/services.js';
 import { ConflictError } from '../../ground/errors.js';
+import { maskEmail, maskName } from '../../ground/masks.js';
 import { domainOf, isFreeDomain, isFreeEmail } from './emailDomains.js';
 import { registrableDomain } from './registrableDomain.js';
 
@@ -51,17 +52,6 @@ function orgsWithMembersAt(services: Services, company: string): number[] {
     )
     .all({ company, tailLength: company.length + 1, tail: `.${company}` }) as Array<{ orgId: number; domain: string }>;
   return [...new Set(rows.filter((r) => registrableDomain(r.domain) === company).map((r) => r.orgId))];
-}
-
-/** First letter plus three asterisks: enough to recognize, not enough to learn the name or its length. */
-export function maskName(value: string): string {
-  return `${Array.from(value.trim())[0] ?? ''}***`;
-}
-
-/** The local part masked like a name; the domain stays, since it is the asker's own. */
-export function maskEmail(email: string): string {
-  const at = email.lastIndexOf('@');
-  return `${maskName(email.slice(0, at))}${email.slice(at)}`;
 }
 
 export class DomainHasOrgError extends ConflictError {

@@ -10,7 +10,7 @@ import { enqueueMail } from '../../mail/outbox.js';
 import { notifyMailWorker } from '../../mail/mailWorker.js';
 import { signupVerificationMessage } from '../../mail/messages.js';
 import { emailTaken, type RegisterInput } from '../register.js';
-import { hashPassword, passwordProblem } from '../passwords.js';
+import { hashPassword, passwordProblem } from '../../ground/passwords.js';
 import { randomToken } from '../tokenHash.js';
 import type { ClientInfo } from '../signIn.js';
 import { isDisposableEmail } from './emailDomains.js';

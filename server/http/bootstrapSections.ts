@@ -2,7 +2,7 @@
 // and `usage` in the cloud variant). A subsystem that has one registers a function here; a function
 // that has nothing to say returns undefined and its section is left out.
 
-import type { Services } from '../http/services.js';
+import type { Services } from './services.js';
 
 export type BootstrapSectionName = 'license' | 'billing' | 'usage';
 
