@@ -6,9 +6,18 @@
 // and it fails with an error saying so. A job a stopped process left running is queued again at
 // start, so a handler must be safe to run twice. What a job does, and its details, are its domain's.
 
-import type { Services } from '../http/services.js';
+import type { Clock } from '../ground/clock.js';
+import type { Logger } from '../ground/logger.js';
 import { underDeadline } from '../ground/deadline.js';
 import type { MetaDb } from './sqlite.js';
+
+/** What the job runner uses of the services (http/services.ts's Services, which holds the runner). */
+export interface JobServices {
+  meta: MetaDb;
+  clock: Clock;
+  log: Logger;
+  workers: { jobs: JobRunner };
+}
 
 const POLL_MS = 3_000;
 /** How much of a failure's message a job keeps. */
@@ -88,7 +97,7 @@ export class JobRunner {
   private started = false;
   private stopped = false;
 
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: JobServices) {}
 
   /** Queues again the jobs the last stop left running, then runs jobs as they come (workers.ts). */
   start(): void {
@@ -198,11 +207,11 @@ function jobOf(row: JobRow): Job {
 }
 
 /** The runner of these services (started by workers.ts in a running server). */
-export function jobRunner(services: Services): JobRunner {
+export function jobRunner(services: JobServices): JobRunner {
   return services.workers.jobs;
 }
 
 /** Tells the runner that a job was queued; a no-op where no runner runs (CLI commands). */
-export function kickJobs(services: Services): void {
+export function kickJobs(services: Pick<JobServices, 'workers'>): void {
   void services.workers.jobs.kick();
 }

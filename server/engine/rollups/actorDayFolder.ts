@@ -21,7 +21,10 @@
 // they for it.
 
 import { INTEGER, LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api';
-import type { Services } from '../../http/services.js';
+import type { Config } from '../../ground/config.js';
+import type { Logger } from '../../ground/logger.js';
+import type { MetaDb } from '../../store/sqlite.js';
+import type { EventEngine } from '../engine.js';
 import { propsPath } from '../conditions.js';
 import { duckDb } from '../duckdb/connection.js';
 import { COMPACT_ACTOR_DAYS, foldActorDays } from './actorDays.js';
@@ -56,6 +59,15 @@ const DAY_TABLES = ['actor_days', 'property_days', 'page_days', 'form_days', ...
 /** Every rollup table holding rows per project, then the record of which projects are folded. */
 const PROJECT_TABLES = [...DAY_TABLES, 'actor_day_zones'];
 
+/** What the folder uses of the services (http/services.ts's Services, which holds the folder). */
+export interface ActorDayServices {
+  config: Config;
+  log: Logger;
+  meta: MetaDb;
+  events: EventEngine;
+  workers: { actorDays: ActorDayFolder };
+}
+
 export class ActorDayFolder {
   private running: Promise<unknown> | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -64,7 +76,7 @@ export class ActorDayFolder {
   private upToDate = false;
   private retryCompactionAt = 0;
 
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: ActorDayServices) {}
 
   /** Folds now and then on a timer until stopped; each pass folds everything pending. */
   start(): void {
@@ -290,7 +302,7 @@ export class ActorDayFolder {
  * after events were deleted), empties both rollups and answers the projects they held, which are
  * then read raw and folded again from the start. One point lookup when the point holds.
  */
-async function emptyIfMoved(conn: DuckDBConnection, services: Services): Promise<number[]> {
+async function emptyIfMoved(conn: DuckDBConnection, services: ActorDayServices): Promise<number[]> {
   const [state] = (await conn.runAndReadAll('SELECT through_rowid AS w, through_uuid::VARCHAR AS folded FROM actor_day_state')).getRowObjects();
   const through = Number(state!.w);
   if (through < 0) return [];
@@ -399,11 +411,11 @@ function projectLists(projects: LiveProject[]): { ids: ReturnType<typeof listVal
   return { ids: listValue(projects.map((p) => p.id)), zones: listValue(projects.map((p) => p.timezone)) };
 }
 
-function liveProjects(services: Services): LiveProject[] {
+function liveProjects(services: ActorDayServices): LiveProject[] {
   return services.meta.prepare('SELECT id, timezone FROM projects WHERE deleted_at IS NULL').all() as LiveProject[];
 }
 
 /** The folder of these services (started by workers.ts in a running server, stopped at its shutdown). */
-export function actorDayFolder(services: Services): ActorDayFolder {
+export function actorDayFolder(services: ActorDayServices): ActorDayFolder {
   return services.workers.actorDays;
 }
