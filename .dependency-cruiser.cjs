@@ -19,38 +19,17 @@ const HTTP_ACCESS = '^server/(http|access)/';
 const DOMAINS = '^server/(?!(ground|store|engine|http|access|admin)/)[^/]+/';
 const TOP = '^server/[^/]+[.]ts$|^server/admin/';
 
-// Imports between domain folders that are part of a cycle today, by the importing folder: what is
-// left of the access checks that lived in the domains (auth/ verifying personal API keys of keys/,
-// billing/'s account state), and a few features reading each other's tables. Remove an entry once
-// its imports are gone; never add one: a new import that closes a cycle fails.
-const KNOWN_CYCLE_IMPORTS = {
-  accounts: ['auth', 'replay'],
-  auth: ['accounts', 'billing', 'keys'],
-  behavior: ['ingest', 'queries'],
-  billing: ['accounts', 'auth'],
-  events: ['accounts', 'auth', 'ingest'],
-  ingest: ['keys', 'behavior', 'billing', 'auth'],
-  keys: ['accounts', 'auth'],
-  license: ['billing', 'auth'],
-  queries: ['ingest', 'billing', 'license'],
-  replay: ['events', 'ingest', 'behavior'],
-};
-
 // Two folders of the server that import each other, directly or through others, fail. A folder
 // counts with its subfolders (auth/ with auth/signup/, queries/ with queries/funnel/); the top
 // floor (server/*.ts) is left to the floor rules.
-function folderCycleRules() {
-  const rule = (from, fromNot, allowed) => ({
-    name: 'folder-cycle',
-    comment: 'Two folders of the server that import each other, directly or through others.',
-    severity: 'error',
-    scope: 'folder',
-    from: { path: from, ...(fromNot ? { pathNot: fromNot } : {}) },
-    to: { circular: true, pathNot: `^server/(${allowed.join('|')})(/|$)|^server$` },
-  });
-  const known = Object.keys(KNOWN_CYCLE_IMPORTS);
-  return [rule('^server/([^/]+)', `^server/(${known.join('|')})(/|$)`, ['$1']), ...known.map((folder) => rule(`^server/${folder}(/|$)`, null, [folder, ...KNOWN_CYCLE_IMPORTS[folder]]))];
-}
+const FOLDER_CYCLE = {
+  name: 'folder-cycle',
+  comment: 'Two folders of the server that import each other, directly or through others.',
+  severity: 'error',
+  scope: 'folder',
+  from: { path: '^server/([^/]+)' },
+  to: { circular: true, pathNot: '^server/$1(/|$)|^server$' },
+};
 
 module.exports = {
   forbidden: [
@@ -113,7 +92,7 @@ module.exports = {
       from: { path: '^sdk/' },
       to: { path: '^(server|installer|bin|license|test|console)/' },
     },
-    ...folderCycleRules(),
+    FOLDER_CYCLE,
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -11,7 +11,8 @@ import { resumeDeletions, RULE_SYNC } from './labeled/rules.js';
 import { syncRule } from './labeled/sync.js';
 import { FORM_PURGE, purgeFormEvents } from './behavior/formPurge.js';
 import { PERSON_DELETION, deletePerson } from './persons/personDeletion.js';
-import { REPLAY_SWEEP, startReplaySweeps, sweepRecordings } from './replay/replayRetention.js';
+import { startReplaySweeps, sweepRecordings } from './replay/replayRetention.js';
+import { REPLAY_SWEEP } from './store/replaySweep.js';
 import { registerTransferJobs } from './transfer/transferWorkers.js';
 import { startTransferSweeps } from './transfer/transferSweep.js';
 

@@ -3,14 +3,14 @@
 // invites.ts and projects.ts.
 
 import type { Domain } from '../http/domain.js';
-import { mfaEnabled } from '../auth/mfa.js';
-import { createInvite, listInvites, revokeInvite, type Invite } from '../auth/invites.js';
+import { mfaEnabled } from './mfa.js';
+import { createInvite, listInvites, revokeInvite, type Invite } from './invites.js';
 import { member, org, project, self } from '../access/access.js';
 import { accountsOpenApi } from './openapi.js';
 import { getUser, passwordChangeRequired, setUserName } from './users.js';
 import { listMembers, listUserOrgs, renameOrganization, type Member } from './organizations.js';
 import { changeMemberRole, removeMember } from './members.js';
-import { queueSweep } from '../replay/replayRetention.js';
+import { queueSweep } from '../store/replaySweep.js';
 import { createProject, deleteProject, listProjects, normalizeCurrency, normalizeTimeZone, updateProject, type Project } from './projects.js';
 
 const presentProject = (p: Project) => ({ id: p.id, org_id: p.org_id, name: p.name, timezone: p.timezone, currency: p.currency, created_at: p.created_at });

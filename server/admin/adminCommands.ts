@@ -14,7 +14,7 @@ import { listSmsOutbox } from '../sms/smsOutbox.js';
 import { approveReview, listPendingReviews, rejectReview } from '../auth/signup/trialReview.js';
 import { passwordProblem } from '../ground/passwords.js';
 import { resetLinkForOperator, setPasswordByOperator } from '../auth/passwordResets.js';
-import { removeMfa } from '../auth/mfa.js';
+import { removeMfa } from '../accounts/mfa.js';
 import { generatePassword } from '../accounts/demoAccount.js';
 import { findUserByEmail } from '../accounts/users.js';
 import { getProject } from '../accounts/projects.js';

@@ -8,7 +8,7 @@ import { UnauthorizedError } from '../ground/errors.js';
 import { findUserByEmail, normalizeEmail } from '../accounts/users.js';
 import { recordAudit } from '../audit/recordAudit.js';
 import { verifyPasswordEvenly } from '../ground/passwords.js';
-import { mfaEnabled, verifySecondFactor } from './mfa.js';
+import { mfaEnabled, verifySecondFactor } from '../accounts/mfa.js';
 import { chooseOrg, signIn, type ClientInfo, type SignedIn } from './signIn.js';
 
 export interface LoginInput {

@@ -9,7 +9,7 @@ import { enqueueMail } from '../mail/outbox.js';
 import { notifyMailWorker } from '../mail/mailWorker.js';
 import { passwordResetMessage, resetPasswordLink } from '../mail/messages.js';
 import { hashPassword, passwordProblem } from '../ground/passwords.js';
-import { hashToken, randomToken } from './tokenHash.js';
+import { hashToken, randomToken } from '../ground/tokenHash.js';
 import { revokeAllSessions } from './sessions.js';
 import { latestLiveExpiry } from '../ground/clock.js';
 

@@ -3,7 +3,7 @@
 // means it was copied, so every session of that user ends.
 
 import type { Services } from '../http/services.js';
-import { hashToken, randomToken } from './tokenHash.js';
+import { hashToken, randomToken } from '../ground/tokenHash.js';
 import { aliveAt } from '../ground/clock.js';
 import { getSession, revokeAllSessions, revokeSession, SESSION_IDLE_MS, type Session } from './sessions.js';
 

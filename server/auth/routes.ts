@@ -21,7 +21,7 @@ import { resetPassword, schedulePasswordReset } from './passwordResets.js';
 import { acceptInvite, lookupInvite } from './invites.js';
 import { clientOf, signIn, type SignedIn } from './signIn.js';
 import { listLiveSessions, revokeOwnSession, type Session } from './sessions.js';
-import { beginMfaSetup, disableMfa, enableMfa } from './mfa.js';
+import { beginMfaSetup, disableMfa, enableMfa } from '../accounts/mfa.js';
 import { changePassword } from './passwordChange.js';
 import { startTrialSignup } from './signup/startSignup.js';
 import { isTrialFirst, mountSignupRoutes } from './signup/signupRoutes.js';

@@ -4,7 +4,7 @@
 import type { Domain } from '../http/domain.js';
 import { errors, jsonBody, jsonResponse, ref, type Parameter } from '../http/openapi.js';
 import { project } from '../access/access.js';
-import { ALLOWLIST_MAX_NAMES, ALLOWLIST_NAME_MAX, getBehaviorSettings, patchBehaviorSettings, type BehaviorSettingsPatch } from './behaviorSettings.js';
+import { ALLOWLIST_MAX_NAMES, ALLOWLIST_NAME_MAX, getBehaviorSettings, patchBehaviorSettings, type BehaviorSettingsPatch } from '../ingest/behaviorSettings.js';
 import { CAMPAIGN_PARAMS } from '../ingest/urlQuery.js';
 import type { Request } from 'express';
 import type { Services } from '../http/services.js';

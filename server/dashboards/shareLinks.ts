@@ -6,7 +6,7 @@ import type { Services } from '../http/services.js';
 import type { MetaDb } from '../store/sqlite.js';
 import { NotFoundError, ValidationError } from '../ground/errors.js';
 import { getProject, type Project } from '../accounts/projects.js';
-import { hashToken, randomToken } from '../auth/tokenHash.js';
+import { hashToken, randomToken } from '../ground/tokenHash.js';
 import { authorColumns, authorOf, type Author } from './authors.js';
 import { findInsight } from './insights.js';
 import { getDashboard } from './dashboards.js';

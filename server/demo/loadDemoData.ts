@@ -5,7 +5,7 @@
 
 import type { Services } from '../http/services.js';
 import { issueIngestKey, revokeIngestKey } from '../keys/ingestKeys.js';
-import { patchBehaviorSettings } from '../behavior/behaviorSettings.js';
+import { patchBehaviorSettings } from '../ingest/behaviorSettings.js';
 import { MAX_EVENTS_PER_REQUEST, trackEvents } from '../ingest/track.js';
 import { identify } from '../ingest/identity.js';
 import { ingestWriter } from '../ingest/groupWriter.js';

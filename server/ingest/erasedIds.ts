@@ -5,7 +5,7 @@
 
 import type { Services } from '../http/services.js';
 import type { MetaDb } from '../store/sqlite.js';
-import { hashToken } from '../auth/tokenHash.js';
+import { hashToken } from '../ground/tokenHash.js';
 
 export const REFUSAL_DAYS = 30;
 const DAY_MS = 86_400_000;

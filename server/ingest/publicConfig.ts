@@ -3,7 +3,7 @@
 // server-key prefixes are all simply not found.
 
 import type { Services } from '../http/services.js';
-import { getBehaviorSettings, type BehaviorSettings } from '../behavior/behaviorSettings.js';
+import { getBehaviorSettings, type BehaviorSettings } from './behaviorSettings.js';
 import { projectForPublicId } from '../keys/ingestKeys.js';
 
 export type CollectionKind = 'clicks' | 'hover_intent' | 'sections' | 'scroll' | 'forms' | 'replay' | 'diagnostics';

@@ -7,7 +7,7 @@ import { gunzip, gzip } from 'node:zlib';
 import { statementsOf } from '../engine/statements.js';
 import type { Services } from '../http/services.js';
 import { AppError, ValidationError } from '../ground/errors.js';
-import { getBehaviorSettings } from '../behavior/behaviorSettings.js';
+import { getBehaviorSettings } from './behaviorSettings.js';
 import type { IngestCredential } from './ingestCredential.js';
 import { ingestWriter } from './groupWriter.js';
 import { refuseRequest } from './rejections.js';

@@ -12,7 +12,7 @@ import { countIngested, orgOfProject } from '../billing/accountState.js';
 import { normalizeEvent, type EventRow } from './normalizeEvent.js';
 import { rejectionRows } from './rejections.js';
 import type { SdkInfo } from './sdkInfo.js';
-import { ingestPolicy } from '../behavior/behaviorSettings.js';
+import { ingestPolicy } from './behaviorSettings.js';
 import { erasedRefusals } from './erasedPersons.js';
 import type { ClientHints } from '../web/eventProps.js';
 

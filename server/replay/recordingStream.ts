@@ -11,7 +11,7 @@ import type { Services } from '../http/services.js';
 import { NotFoundError } from '../ground/errors.js';
 import { readEvents } from '../events/timeLimit.js';
 import { statementsOf } from '../engine/statements.js';
-import { getBehaviorSettings } from '../behavior/behaviorSettings.js';
+import { getBehaviorSettings } from '../ingest/behaviorSettings.js';
 import { acceptedEncoding } from '../http/compression.js';
 import { maskEvent } from './strictMask.js';
 

@@ -6,22 +6,14 @@
 
 import type { Services } from '../http/services.js';
 import { ingestWriter } from '../ingest/groupWriter.js';
-import { kickJobs, queueJob } from '../store/jobs.js';
+import { queueSweep } from '../store/replaySweep.js';
 import { readEvents } from '../events/timeLimit.js';
 import { statementsOf } from '../engine/statements.js';
 import type { Statement } from '../engine/engine.js';
 import { retentionDays } from './replaySettings.js';
 
-export const REPLAY_SWEEP = 'replay.sweep';
 const SWEEP_EVERY_MS = 60 * 60_000;
 const DAY_MS = 86_400_000;
-
-/** Queues a sweep unless one is already waiting, and wakes the job runner. */
-export function queueSweep(services: Services): void {
-  const waiting = services.meta.prepare("SELECT 1 FROM jobs WHERE kind = ? AND state = 'queued'").get(REPLAY_SWEEP);
-  if (!waiting) queueJob(services.meta, REPLAY_SWEEP, null, services.clock.now());
-  kickJobs(services);
-}
 
 /** A sweep now and every hour while the server runs (a worker, workers.ts); stopped at shutdown. */
 export function startReplaySweeps(services: Services): void {

@@ -13,7 +13,7 @@ import type { EventRow } from '../ingest/normalizeEvent.js';
 import { storeImported } from '../ingest/storeImported.js';
 import { applyIdentities, TRAITS_MAX_BYTES, type TraitsUpdate } from '../ingest/identity.js';
 import { sizeDefect } from '../ingest/eventSchema.js';
-import { ingestPolicy } from '../behavior/behaviorSettings.js';
+import { ingestPolicy } from '../ingest/behaviorSettings.js';
 import { partsOf, type Part } from './sourceParts.js';
 import { csvRecords, jsonLines, type Position } from './records.js';
 import { posthogCsvRow, posthogRecord } from './posthogImport.js';

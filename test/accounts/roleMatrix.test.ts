@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from '../support/testServer.js';
 import { accessTokenFor, addMember, createTenant, uniqueEmail, type Tenant } from '../support/factories.js';
 import { createProject } from '../../server/accounts/projects.js';
 import { createSession } from '../../server/auth/sessions.js';
-import { createInvite } from '../../server/auth/invites.js';
+import { createInvite } from '../../server/accounts/invites.js';
 import { ROLES, atLeast, type Role } from '../../server/access/roles.js';
 import type { User } from '../../server/accounts/users.js';
 

@@ -5,7 +5,7 @@ import t from 'tap';
 import { startTestServer } from '../support/testServer.js';
 import { createTenant, login, TEST_PASSWORD } from '../support/factories.js';
 import { enableMfaOverHttp, ROOMY_LIMITS, totpAt } from './authTestKit.js';
-import { verifySecondFactor } from '../../server/auth/mfa.js';
+import { verifySecondFactor } from '../../server/accounts/mfa.js';
 
 t.test('MFA enrolment', async (t) => {
   const server = await startTestServer(t, { settings: ROOMY_LIMITS });

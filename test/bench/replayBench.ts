@@ -12,7 +12,7 @@ import { startServer } from '../../server/start.js';
 import { createUser } from '../../server/accounts/users.js';
 import { addMembership, createOrganization } from '../../server/accounts/organizations.js';
 import { createProject } from '../../server/accounts/projects.js';
-import { patchBehaviorSettings } from '../../server/behavior/behaviorSettings.js';
+import { patchBehaviorSettings } from '../../server/ingest/behaviorSettings.js';
 import { issueIngestKey } from '../../server/keys/ingestKeys.js';
 import { signTestLicense, testKeysDir } from '../support/license.js';
 

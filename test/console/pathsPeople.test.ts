@@ -11,7 +11,7 @@ import { grantEntitlements } from '../support/license.js';
 import { launchChromium } from '../support/chromium.js';
 import { createIngestKey } from '../support/ingest.js';
 import { ROOMY_LIMITS } from '../auth/authTestKit.js';
-import { patchBehaviorSettings } from '../../server/behavior/behaviorSettings.js';
+import { patchBehaviorSettings } from '../../server/ingest/behaviorSettings.js';
 import { eventually } from '../support/eventually.js';
 import { addressBuilt, askQuery, checkAccessible, checkClean, daysBefore, openFromNavigation, signedInConsole, UTC_TODAY } from './consoleKit.js';
 

@@ -11,7 +11,7 @@ import { grantEntitlements } from '../support/license.js';
 import { launchChromium } from '../support/chromium.js';
 import { createIngestKey, ingestEvents } from '../support/ingest.js';
 import { ROOMY_LIMITS } from '../auth/authTestKit.js';
-import { patchBehaviorSettings } from '../../server/behavior/behaviorSettings.js';
+import { patchBehaviorSettings } from '../../server/ingest/behaviorSettings.js';
 import { addressBuilt, checkAccessible, checkClean, daysBefore, openFromNavigation, signedInConsole } from './consoleKit.js';
 
 const server = await startTestServer(t, { settings: ROOMY_LIMITS, now: new Date() });

@@ -7,7 +7,7 @@ import { startTestServer } from '../support/testServer.js';
 import { createTenant } from '../support/factories.js';
 import { createIngestKey, ingestEvents, readTable } from '../support/ingest.js';
 import { resolveActor } from '../../server/ingest/identity.js';
-import { patchBehaviorSettings } from '../../server/behavior/behaviorSettings.js';
+import { patchBehaviorSettings } from '../../server/ingest/behaviorSettings.js';
 
 t.test('numeric ids', async (t) => {
   const server = await startTestServer(t);

@@ -5,7 +5,7 @@ import t from 'tap';
 import { startTestServer } from '../support/testServer.js';
 import { createTenant } from '../support/factories.js';
 import { createIngestKey, readTable } from '../support/ingest.js';
-import { patchBehaviorSettings } from '../../server/behavior/behaviorSettings.js';
+import { patchBehaviorSettings } from '../../server/ingest/behaviorSettings.js';
 import { readReplayChunks } from '../../server/ingest/replay.js';
 import { readCapture } from '../../server/ingest/capture.js';
 

@@ -13,7 +13,7 @@ import { accessTokenFor, addMember, createTenant } from '../support/factories.js
 import { createIngestKey, ingestEvents, readTable } from '../support/ingest.js';
 import { grantEntitlements } from '../support/license.js';
 import { eventually } from '../support/eventually.js';
-import { patchBehaviorSettings } from '../../server/behavior/behaviorSettings.js';
+import { patchBehaviorSettings } from '../../server/ingest/behaviorSettings.js';
 import { actorDayFolder } from '../../server/engine/rollups/actorDayFolder.js';
 import { listAudit } from '../../server/audit/recordAudit.js';
 import { takeSnapshot, EVENTS_FILE, META_FILE } from '../../server/admin/snapshot.js';

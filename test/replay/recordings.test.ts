@@ -7,9 +7,9 @@ import { startTestServer, type TestServer } from '../support/testServer.js';
 import { accessTokenFor, addMember, createTenant, type Tenant } from '../support/factories.js';
 import { createIngestKey, ingestEvents, readTable, type TestKey } from '../support/ingest.js';
 import { grantEntitlements } from '../support/license.js';
-import { patchBehaviorSettings } from '../../server/behavior/behaviorSettings.js';
+import { patchBehaviorSettings } from '../../server/ingest/behaviorSettings.js';
 import { jobRunner } from '../../server/store/jobs.js';
-import { queueSweep } from '../../server/replay/replayRetention.js';
+import { queueSweep } from '../../server/store/replaySweep.js';
 
 const NOW = new Date('2026-11-02T12:00:00Z');
 const at = (iso: string) => Date.parse(iso);

@@ -5,7 +5,7 @@
 // hide, identify merging the anonymous actor, and replay chunks when recordings are on; and
 // the behavior and forms reports over what arrived.
 import t, { type Test } from 'tap';
-import type { BehaviorSettingsPatch } from '../../server/behavior/behaviorSettings.js';
+import type { BehaviorSettingsPatch } from '../../server/ingest/behaviorSettings.js';
 import { readReplayChunks } from '../../server/ingest/replay.js';
 import { TRACKER_NAME, TRACKER_VERSION } from '../../sdk/browser/version.js';
 import { launchChromium } from '../support/chromium.js';

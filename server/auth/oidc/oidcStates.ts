@@ -6,7 +6,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Services } from '../../http/services.js';
 import { deriveKey } from '../../ground/secretKeys.js';
 import { open, seal } from '../../ground/secretBox.js';
-import { hashToken, randomToken } from '../tokenHash.js';
+import { hashToken, randomToken } from '../../ground/tokenHash.js';
 import { aliveAt } from '../../ground/clock.js';
 
 export const OIDC_STATE_TTL_MS = 10 * 60 * 1000;

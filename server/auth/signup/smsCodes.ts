@@ -4,7 +4,7 @@
 
 import type { Services } from '../../http/services.js';
 import { latestLiveExpiry } from '../../ground/clock.js';
-import { hashMatches, hashToken } from '../tokenHash.js';
+import { hashMatches, hashToken } from '../../ground/tokenHash.js';
 
 /** More wrong codes than this and the code is dead. */
 export const MAX_WRONG_SMS_CODES = 10;

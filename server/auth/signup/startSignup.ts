@@ -11,7 +11,7 @@ import { notifyMailWorker } from '../../mail/mailWorker.js';
 import { signupVerificationMessage } from '../../mail/messages.js';
 import { emailTaken, type RegisterInput } from '../register.js';
 import { hashPassword, passwordProblem } from '../../ground/passwords.js';
-import { randomToken } from '../tokenHash.js';
+import { randomToken } from '../../ground/tokenHash.js';
 import type { ClientInfo } from '../signIn.js';
 import { isDisposableEmail } from './emailDomains.js';
 import { cleanDeviceFp, cleanTimeZone, cleanUtm } from './signupInput.js';

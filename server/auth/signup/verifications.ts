@@ -4,7 +4,7 @@
 
 import type { Services } from '../../http/services.js';
 import { normalizeEmail } from '../../accounts/users.js';
-import { hashMatches, hashToken } from '../tokenHash.js';
+import { hashMatches, hashToken } from '../../ground/tokenHash.js';
 import { latestLiveExpiry } from '../../ground/clock.js';
 
 /** More wrong codes than this and the verification is dead. */

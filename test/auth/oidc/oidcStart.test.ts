@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import t from 'tap';
 import { deriveKey } from '../../../server/ground/secretKeys.js';
 import { open } from '../../../server/ground/secretBox.js';
-import { hashToken } from '../../../server/auth/tokenHash.js';
+import { hashToken } from '../../../server/ground/tokenHash.js';
 import { accessTokenFor, createTenant } from '../../support/factories.js';
 import { startTestIdp } from '../../support/oidcProvider.js';
 import { CALLBACK_PATH, configureProvider, providerBody, ssoSetup } from './oidcKit.js';

@@ -2,7 +2,7 @@
 // pages are served from, behavior settings set through the real PATCH route, and reads of
 // what the event store received, polled until it arrives or a deadline passes.
 import { gunzipSync } from 'node:zlib';
-import type { BehaviorSettingsPatch } from '../../../server/behavior/behaviorSettings.js';
+import type { BehaviorSettingsPatch } from '../../../server/ingest/behaviorSettings.js';
 import { addMembership, createOrganization } from '../../../server/accounts/organizations.js';
 import { createProject } from '../../../server/accounts/projects.js';
 import { accessTokenFor, createTestUser, type Tenant } from '../../support/factories.js';

@@ -7,7 +7,7 @@ import type { Services } from '../http/services.js';
 import { ConflictError, ValidationError } from '../ground/errors.js';
 import { deriveKey } from '../ground/secretKeys.js';
 import { open, seal } from '../ground/secretBox.js';
-import { hashToken } from './tokenHash.js';
+import { hashToken } from '../ground/tokenHash.js';
 import { newTotpSecret, totpStep, totpUri } from './totp.js';
 
 export const RECOVERY_CODE_COUNT = 10;

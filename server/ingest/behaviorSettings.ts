@@ -1,11 +1,12 @@
 // Per-project behavior settings: which autocapture kinds, recordings and diagnostics the tracker
 // collects, under which privacy mode, and which query parameters of page URLs are kept. Nothing
 // stored means strict privacy with everything off and query strings stripped. The public
-// collection configuration derived from them is built in server/ingest/publicConfig.ts.
+// collection configuration derived from them is built in publicConfig.ts. They live with ingest,
+// which obeys them; behavior/ serves the routes that read and change them.
 
 import type { MetaDb } from '../store/sqlite.js';
 import { ValidationError } from '../ground/errors.js';
-import { keptParams, type KeptParams } from '../ingest/urlQuery.js';
+import { keptParams, type KeptParams } from './urlQuery.js';
 
 export interface BehaviorSettings {
   autocapture_clicks: boolean;

@@ -4,8 +4,12 @@
 // its one row is compared in constant time (hashMatches).
 
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Services } from '../http/services.js';
-import { deriveKey } from '../ground/secretKeys.js';
+import { deriveKey } from './secretKeys.js';
+
+/** What hashing uses of the services: the server secret its key is derived from. */
+export interface TokenSecret {
+  secret: Buffer;
+}
 
 /** 32 random bytes, base64url (43 characters). */
 export function randomToken(): string {
@@ -13,12 +17,12 @@ export function randomToken(): string {
 }
 
 /** The stored form of a token; `kind` keeps hashes of different token kinds apart. */
-export function hashToken(services: Services, kind: string, value: string): string {
+export function hashToken(services: TokenSecret, kind: string, value: string): string {
   return createHmac('sha256', deriveKey(services.secret, 'token-hash')).update(`${kind}\u0000${value}`).digest('base64url');
 }
 
 /** Whether `value` hashes to `stored`, compared in constant time (for short codes checked against one row). */
-export function hashMatches(services: Services, kind: string, value: string, stored: string): boolean {
+export function hashMatches(services: TokenSecret, kind: string, value: string, stored: string): boolean {
   const given = Buffer.from(hashToken(services, kind, value));
   const expected = Buffer.from(stored);
   return given.length === expected.length && timingSafeEqual(given, expected);
