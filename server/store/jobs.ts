@@ -211,6 +211,13 @@ export function jobRunner(services: JobServices): JobRunner {
   return services.workers.jobs;
 }
 
+/** Queues a job of `kind` with no payload unless one is already waiting (a sweep, a refresh), and wakes the runner. */
+export function queueOnce(services: JobServices, kind: string): void {
+  const waiting = services.meta.prepare("SELECT 1 FROM jobs WHERE kind = ? AND state = 'queued'").get(kind);
+  if (!waiting) queueJob(services.meta, kind, null, services.clock.now());
+  kickJobs(services);
+}
+
 /** Tells the runner that a job was queued; a no-op where no runner runs (CLI commands). */
 export function kickJobs(services: Pick<JobServices, 'workers'>): void {
   void services.workers.jobs.kick();

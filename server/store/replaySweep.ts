@@ -1,13 +1,11 @@
 // Queueing the sweep that deletes recordings (replay/replayRetention.ts runs it): every hour, at start,
 // and at once when a project is deleted (accounts/), so it sits below both.
 
-import { kickJobs, queueJob, type JobServices } from './jobs.js';
+import { queueOnce, type JobServices } from './jobs.js';
 
 export const REPLAY_SWEEP = 'replay.sweep';
 
 /** Queues a sweep unless one is already waiting, and wakes the job runner. */
 export function queueSweep(services: JobServices): void {
-  const waiting = services.meta.prepare("SELECT 1 FROM jobs WHERE kind = ? AND state = 'queued'").get(REPLAY_SWEEP);
-  if (!waiting) queueJob(services.meta, REPLAY_SWEEP, null, services.clock.now());
-  kickJobs(services);
+  queueOnce(services, REPLAY_SWEEP);
 }

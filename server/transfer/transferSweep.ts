@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Services } from '../http/services.js';
-import { kickJobs, queueJob } from '../store/jobs.js';
+import { queueOnce } from '../store/jobs.js';
 import { exportDir, exportFile, type ExportOptions } from './exportJob.js';
 import { uploadDir, type ImportOptions } from './importJob.js';
 import { stateOf, transferRow, type TransferRow } from './transferJobs.js';
@@ -36,9 +36,7 @@ export function exportExpired(services: Services, row: TransferRow): boolean {
 
 /** Queues a sweep unless one is already waiting, and wakes the job runner. */
 export function queueTransferSweep(services: Services): void {
-  const waiting = services.meta.prepare("SELECT 1 FROM jobs WHERE kind = ? AND state = 'queued'").get(TRANSFER_SWEEP);
-  if (!waiting) queueJob(services.meta, TRANSFER_SWEEP, null, services.clock.now());
-  kickJobs(services);
+  queueOnce(services, TRANSFER_SWEEP);
 }
 
 /** A sweep now and every hour while the server runs; stopped at shutdown. */
