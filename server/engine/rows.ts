@@ -60,3 +60,30 @@ export interface StoredRejection {
   code: string;
   message: string;
 }
+
+/** The stored fields of an event as pp's export writes them and its import reads them, in the export's column order. */
+export const STORED_FIELDS = [
+  'uuid',
+  'ts',
+  'received_at',
+  'event',
+  'distinct_id',
+  'anonymous_id',
+  'user_id',
+  'session_id',
+  'source',
+  'sdk_name',
+  'sdk_version',
+  'key_id',
+  'release',
+  'url',
+  'path',
+  'referrer',
+  'props',
+  'revenue',
+  'elements',
+  'invalid',
+  'invalid_reasons',
+  'rule_id',
+  'source_uuid',
+] as const;

@@ -5,34 +5,8 @@
 // rule_id are numbers, invalid a boolean, invalid_reasons a JSON list.
 
 import { ValidationError } from '../ground/errors.js';
+import { STORED_FIELDS } from '../engine/rows.js';
 import { isObject, type ImportRecord, type Json, type StoredRecord } from './importRecord.js';
-
-/** The stored fields, as pp's export names them, in its column order. */
-export const STORED_FIELDS = [
-  'uuid',
-  'ts',
-  'received_at',
-  'event',
-  'distinct_id',
-  'anonymous_id',
-  'user_id',
-  'session_id',
-  'source',
-  'sdk_name',
-  'sdk_version',
-  'key_id',
-  'release',
-  'url',
-  'path',
-  'referrer',
-  'props',
-  'revenue',
-  'elements',
-  'invalid',
-  'invalid_reasons',
-  'rule_id',
-  'source_uuid',
-] as const;
 
 type Field = (typeof STORED_FIELDS)[number];
 const FIELDS: ReadonlySet<string> = new Set(STORED_FIELDS);

@@ -5,7 +5,7 @@ import type { OpenApiFragment } from '../http/openapi.js';
 import { IMPORT_FORMATS } from './importJob.js';
 import { EXPORT_FORMATS } from './exportJob.js';
 import { REJECTIONS_SHOWN, TRANSFERS_LISTED } from './transferJobs.js';
-import { STORED_FIELDS } from './csvImport.js';
+import { STORED_FIELDS } from '../engine/rows.js';
 import { UPLOAD_MAX_BYTES } from './startTransfer.js';
 import { EXPORT_LINK_TTL_MS } from './exportLink.js';
 import { EXPORT_KEPT_MS } from './transferSweep.js';

@@ -24,7 +24,7 @@ const SWEEP_EVERY_MS = 60 * 60_000;
 
 /** When the export's file stops being kept: EXPORT_KEPT_MS after it finished; null unless it succeeded. */
 export function exportExpiry(row: TransferRow): Date | null {
-  if (row.state !== 'succeeded' || stateOf(row) !== 'succeeded' || !row.finished_at) return null;
+  if (stateOf(row) !== 'succeeded' || !row.finished_at) return null;
   return new Date(Date.parse(row.finished_at) + EXPORT_KEPT_MS);
 }
 

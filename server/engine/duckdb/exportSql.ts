@@ -3,6 +3,7 @@
 // NDJSON, CSV or Parquet, so memory stays flat whatever the size. Answers one row: the count.
 
 import type { Statement } from '../engine.js';
+import { STORED_FIELDS } from '../rows.js';
 
 export type ExportFormat = 'ndjson' | 'csv' | 'parquet';
 
@@ -14,31 +15,14 @@ const ISO_MS = "'%Y-%m-%dT%H:%M:%S.%gZ'";
 function selectList(format: ExportFormat): string {
   const time = (c: string) => (format === 'parquet' ? c : `strftime(${c}, ${ISO_MS}) AS ${c}`);
   const reasons = format === 'csv' ? 'to_json(coalesce(invalid_reasons, []::VARCHAR[]))::VARCHAR' : 'coalesce(invalid_reasons, []::VARCHAR[])';
-  return [
-    'uuid::VARCHAR AS uuid',
-    time('ts'),
-    time('received_at'),
-    'event',
-    'distinct_id',
-    'anonymous_id',
-    'user_id',
-    'session_id',
-    'source',
-    'sdk_name',
-    'sdk_version',
-    'key_id',
-    'release',
-    'url',
-    'path',
-    'referrer',
-    'props',
-    'revenue',
-    'elements',
-    'invalid',
-    `${reasons} AS invalid_reasons`,
-    'rule_id',
-    'source_uuid::VARCHAR AS source_uuid',
-  ].join(', ');
+  const written: Partial<Record<(typeof STORED_FIELDS)[number], string>> = {
+    uuid: 'uuid::VARCHAR AS uuid',
+    ts: time('ts'),
+    received_at: time('received_at'),
+    invalid_reasons: `${reasons} AS invalid_reasons`,
+    source_uuid: 'source_uuid::VARCHAR AS source_uuid',
+  };
+  return STORED_FIELDS.map((f) => written[f] ?? f).join(', ');
 }
 
 const COPY_OPTIONS: Record<ExportFormat, string> = { ndjson: 'FORMAT json', csv: 'FORMAT csv, HEADER true', parquet: 'FORMAT parquet, COMPRESSION zstd' };
