@@ -91,7 +91,7 @@ export function checkClean(t: Test, tab: ConsoleTab): void {
   t.same(tab.errors, [], 'no script errors');
 }
 
-/** The bodies of the analytical queries a page sent and had answered, by kind, in order. */
+/** The bodies of the analytical queries a page sent and had answered, by kind, in the order sent. */
 export interface QueryLog {
   bodies(kind: string): Promise<any[]>;
 }
@@ -105,9 +105,14 @@ const RECORD_QUERIES = `(() => {
     const request = new Request(input, init);
     const kind = /\\/api\\/v1\\/projects\\/\\d+\\/queries\\/([\\w-]+)$/.exec(new URL(request.url).pathname)?.[1];
     const body = kind && request.method === 'POST' ? await request.clone().text() : undefined;
-    const response = await fetch(request);
-    if (body !== undefined) sent.push({ kind, body: JSON.parse(body) });
-    return response;
+    // Kept in the order sent, and marked once settled: answers may come back in another order.
+    const entry = body === undefined ? undefined : { kind, body: JSON.parse(body), settled: false };
+    if (entry) sent.push(entry);
+    try {
+      return await fetch(request);
+    } finally {
+      if (entry) entry.settled = true;
+    }
   };
 })()`;
 
@@ -116,7 +121,8 @@ export async function recordQueries(page: Page): Promise<QueryLog> {
   await page.addInitScript(RECORD_QUERIES);
   await page.reload();
   return {
-    bodies: async (kind) => ((await page.evaluate('window.__ppSentQueries')) as Array<{ kind: string; body: unknown }>).filter((q) => q.kind === kind).map((q) => q.body),
+    bodies: async (kind) =>
+      ((await page.evaluate('window.__ppSentQueries')) as Array<{ kind: string; body: unknown; settled: boolean }>).filter((q) => q.kind === kind && q.settled).map((q) => q.body),
   };
 }
 
