@@ -384,7 +384,7 @@ async function main(): Promise<void> {
   const startedAt = new Date().toISOString();
   const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim().replace(/ --$/, '');
   log(`work directory ${workDir}; sizes ${sizes.map(label).join(', ')}; projects ${PROJECTS.length}; cases ${cases.map((c) => c.kind).join(', ')}`);
-  if (withPeer) ensureClickHouseInstalled(log);
+  if (withPeer) ensureClickHouseInstalled();
   const report: RunReport = {
     startedAt,
     finishedAt: '',
