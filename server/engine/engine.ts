@@ -7,7 +7,7 @@
 import type { StoredEvent, StoredRejection } from './rows.js';
 
 /** The engines there are; an insight's builders are a `ByEngine` record, so a new kind here makes tsc name every builder still to write. */
-export const ENGINE_KINDS = ['duckdb'] as const;
+export const ENGINE_KINDS = ['duckdb', 'clickhouse'] as const;
 export type EngineKind = (typeof ENGINE_KINDS)[number];
 
 /** One value for each engine kind: how insights and features hold their per-engine statement builders. */
