@@ -13,6 +13,14 @@ export type EngineKind = (typeof ENGINE_KINDS)[number];
 /** One value for each engine kind: how insights and features hold their per-engine statement builders. */
 export type ByEngine<T> = Record<EngineKind, T>;
 
+/**
+ * The engine's store cannot be reached (every node of a cluster down): ingestion holds what it
+ * acknowledged in its journal and loads it once the store answers again, instead of setting it aside.
+ */
+export class EngineUnreachableError extends Error {
+  override name = 'EngineUnreachableError';
+}
+
 /** A value bound to a statement's placeholder. */
 export type BoundValue = unknown;
 export type SqlParams = BoundValue[] | Record<string, BoundValue>;

@@ -1,0 +1,72 @@
+// A server on the ClickHouse engine (events.engine clickhouse) on one node: it starts with its
+// tables made, stores what it acknowledges, answers 501 engine_unsupported for reads the engine
+// has no statements for, and while ClickHouse is down keeps answering ingestion (the journal holds
+// the events), says it is not ready, and loads the events exactly once when ClickHouse returns.
+
+import t from 'tap';
+import { randomUUID } from 'node:crypto';
+import { ClickHouseNode, startClickHouse } from '../../support/clickhouseCluster.js';
+import { startTestServer } from '../../support/testServer.js';
+import { eventually } from '../../support/eventually.js';
+import { eventsTenant, ingestOk } from '../../events/eventsKit.js';
+import { ingestEvents } from '../../support/ingest.js';
+
+const DATABASE = 'pp_server';
+
+const eventAt = (n: number) => ({ uuid: randomUUID(), event: 'view', anonymous_id: `u${n % 3}`, ts: new Date(Date.UTC(2026, 10, 2, 11, 0, n)).toISOString() });
+
+t.test('the ClickHouse engine serves ingestion, answers 501 for what it lacks, and holds events while ClickHouse is down', async (t) => {
+  const ch = await startClickHouse(t, 'single');
+  const node = ch.nodes[0]!;
+  const server = await startTestServer(t, { settings: { 'events.engine': 'clickhouse', 'clickhouse.urls': ch.urls.join(','), 'clickhouse.database': DATABASE } });
+  const count = async () => Number((await node.query(`SELECT count() FROM ${DATABASE}.events`)).trim());
+
+  t.equal((await server.request('GET', '/api/v1/health?ready=1')).status, 200, 'ready on ClickHouse');
+  t.equal(server.running.services.events.kind, 'clickhouse');
+
+  const w = await eventsTenant(server);
+  const first = Array.from({ length: 5 }, (_, i) => eventAt(i));
+  await ingestOk(server, w.key, first);
+  await eventually('the first events in ClickHouse', count, (n) => n === 5);
+  t.same(await server.running.services.events.size(w.project.id), { events: 5 });
+  t.same(await server.running.services.events.newestReceipt(), server.clock.now(), 'the newest receipt is the test clock at ingest');
+
+  const funnel = await server.request('POST', `/api/v1/projects/${w.project.id}/queries/segmentation`, {
+    token: w.viewer,
+    body: { date_from: '2026-11-01', date_to: '2026-11-02', metric: 'events', event: 'view' },
+  });
+  t.equal(funnel.status, 501, 'an insight the engine has no statements for');
+  t.equal(funnel.body.error.code, 'engine_unsupported');
+  t.equal(funnel.body.error.details.feature, 'segmentation');
+
+  await node.stop();
+  const health = await server.request('GET', '/api/v1/health?ready=1');
+  t.equal(health.status, 503, 'not ready while ClickHouse is down');
+  t.equal(health.body.error.details.clickhouse, 'unavailable', 'and says which store');
+  const held = Array.from({ length: 4 }, (_, i) => eventAt(10 + i));
+  const answer = await ingestEvents(server, w.key, held.slice(0, 2));
+  t.equal(answer.status, 202, 'ingestion still acknowledges');
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  t.equal((await ingestEvents(server, w.key, held.slice(2))).status, 202, 'and again, while the first held batch waits');
+
+  const restarted = await ClickHouseNode.start({ dir: node.dir, httpPort: node.httpPort, tcpPort: node.tcpPort, lean: true });
+  ch.nodes[0] = restarted;
+  await eventually(
+    'the held events loaded',
+    () => (async () => Number((await restarted.query(`SELECT count() FROM ${DATABASE}.events`)).trim()))(),
+    (n) => n >= 9,
+    30_000,
+  );
+  await eventually(
+    'ready again',
+    async () => (await server.request('GET', '/api/v1/health?ready=1')).status,
+    (s) => s === 200,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const ids = (await restarted.query(`SELECT toString(uuid) FROM ${DATABASE}.events FORMAT TSV`)).trim().split('\n').sort();
+  t.same(ids, [...first, ...held].map((e) => e.uuid).sort(), 'every acknowledged event stored exactly once');
+  t.notOk(
+    server.logs.some((l) => String(l.msg).includes('set aside')),
+    'nothing was set aside',
+  );
+});
