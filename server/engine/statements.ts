@@ -7,6 +7,7 @@
 
 import type { ByEngine, EngineKind } from './engine.js';
 import * as duckdbEvents from './duckdb/eventsSql.js';
+import * as clickhouseEvents from './clickhouse/eventsSql.js';
 import * as duckdbReplay from './duckdb/replaySql.js';
 import * as duckdbLabeled from './duckdb/labeledSql.js';
 import * as duckdbBehavior from './duckdb/behaviorSql.js';
@@ -53,7 +54,7 @@ const STATEMENTS: ByEngine<FeatureStatements> = {
   },
   clickhouse: {
     events: {
-      listEventsSql: unsupportedBuilder('the events list'),
+      listEventsSql: clickhouseEvents.listEventsSql,
       doctorAcceptedSql: unsupportedBuilder('the accepted-events check'),
       distinctIdsOfActorSql: unsupportedBuilder('distinct ids of an actor'),
       actorsOfSql: unsupportedBuilder('actors of distinct ids'),
