@@ -6,13 +6,13 @@
 // transactions, so what a turn stores is made idempotent by its writer (the appender, by uuid).
 // Reads the engine has no builders for answer 501 `engine_unsupported` (engine/unsupported.ts).
 
-import { QueryTimeoutError } from '../../ground/errors.js';
+import { QueryTimeoutError, ServiceUnavailableError } from '../../ground/errors.js';
 import type { ClickHouseSettings } from '../../ground/config.js';
 import type { Migration } from '../../store/migrate.js';
 import type { ChunkedResult, EngineConnection, EventEngine, ReadOptions, Row, SqlParams, TurnOptions } from '../engine.js';
 import { EngineUnsupportedError } from '../unsupported.js';
 import { ClickHouseAppender } from './clickHouseAppender.js';
-import { ClickHouseConnection, ClickHouseQueryError } from './connection.js';
+import { ClickHouseConnection, ClickHouseQueryError, ClickHouseUnreachableError } from './connection.js';
 import { engineConnection } from './engineConnection.js';
 import { literal } from './literal.js';
 import { migrateClickHouse, topologyOf } from './migrations.js';
@@ -74,6 +74,7 @@ export class ClickHouseEngine implements EventEngine {
     } catch (err) {
       if (timedOut || (err instanceof ClickHouseQueryError && err.code === TIMEOUT_EXCEEDED && options.timeoutMs)) throw new QueryTimeoutError(options.timeoutMs!);
       if (this.closed) throw closedError();
+      if (err instanceof ClickHouseUnreachableError) throw new ServiceUnavailableError('the event store (ClickHouse) cannot be reached; retry the request');
       throw err;
     } finally {
       clearTimeout(timer);

@@ -49,6 +49,10 @@ t.test('the ClickHouse engine serves ingestion, answers 501 for what it lacks, a
   await new Promise((resolve) => setTimeout(resolve, 1500));
   t.equal((await ingestEvents(server, w.key, held.slice(2))).status, 202, 'and again, while the first held batch waits');
 
+  const listed = await server.request('GET', w.eventsPath, { token: w.viewer });
+  t.equal(listed.status, 503, 'a read answers 503 while ClickHouse is down');
+  t.equal(listed.body.error.code, 'unavailable');
+
   const restarted = await ClickHouseNode.start({ dir: node.dir, httpPort: node.httpPort, tcpPort: node.tcpPort, lean: true });
   ch.nodes[0] = restarted;
   await eventually(
@@ -65,6 +69,8 @@ t.test('the ClickHouse engine serves ingestion, answers 501 for what it lacks, a
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const ids = (await restarted.query(`SELECT toString(uuid) FROM ${DATABASE}.events FORMAT TSV`)).trim().split('\n').sort();
   t.same(ids, [...first, ...held].map((e) => e.uuid).sort(), 'every acknowledged event stored exactly once');
+  const list = await server.request('GET', `${w.eventsPath}?limit=100`, { token: w.viewer });
+  t.same(list.body.items.map((e: { uuid: string }) => e.uuid).sort(), ids, 'the events list shows each once');
   t.notOk(
     server.logs.some((l) => String(l.msg).includes('set aside')),
     'nothing was set aside',
