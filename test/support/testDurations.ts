@@ -33,6 +33,8 @@ export const KNOWN_DURATIONS: Record<string, number> = Object.fromEntries(
     'server/stop': 18,
     'queries/uuidInvariance': 17,
     'engine/clickhouse/migrations': 17,
+    'engine/clickhouse/eventsListEngines': 12,
+    'engine/clickhouse/clickHouseServer': 12,
     'console/replay': 16,
     'auth/signupRules': 16,
     'console/paths': 15,

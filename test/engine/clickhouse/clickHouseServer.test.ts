@@ -10,6 +10,7 @@ import { startTestServer } from '../../support/testServer.js';
 import { eventually } from '../../support/eventually.js';
 import { eventsTenant, ingestOk } from '../../events/eventsKit.js';
 import { ingestEvents } from '../../support/ingest.js';
+import { ClickHouseEngine } from '../../../server/engine/clickhouse/clickHouseEngine.js';
 
 const DATABASE = 'pp_server';
 
@@ -74,5 +75,31 @@ t.test('the ClickHouse engine serves ingestion, answers 501 for what it lacks, a
   t.notOk(
     server.logs.some((l) => String(l.msg).includes('set aside')),
     'nothing was set aside',
+  );
+});
+
+t.test('the ClickHouse engine: a read past its time limit answers 408, writer turns run one at a time', async (t) => {
+  const ch = await startClickHouse(t, 'single');
+  const { engine } = await ClickHouseEngine.open({ urls: ch.urls, cluster: undefined, database: 'pp_engine', user: 'default' });
+  t.teardown(() => engine.close());
+  await t.rejects(engine.read('SELECT sleep(2) AS s', [], { timeoutMs: 200 }), { status: 408, code: 'query_timeout' });
+  t.same(await engine.read('SELECT 1 AS one', [], { timeoutMs: 2000 }), [{ one: 1 }], 'a read within its limit answers');
+  t.same(await engine.size(), { events: 0 });
+  t.equal(await engine.newestReceipt(), null, 'no receipt before any event');
+
+  const order: string[] = [];
+  const turn = (name: string, ms: number) =>
+    engine.useWriter(async () => {
+      order.push(`${name} starts`);
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      order.push(`${name} ends`);
+    });
+  const before = await engine.dataVersion(1);
+  await Promise.all([turn('a', 50), turn('b', 0)]);
+  t.same(order, ['a starts', 'a ends', 'b starts', 'b ends']);
+  t.not(await engine.dataVersion(1), before, 'a writer turn moves the data version');
+  await t.rejects(
+    engine.readChunks('SELECT 1', [], {}, () => undefined),
+    { status: 501, code: 'engine_unsupported' },
   );
 });
