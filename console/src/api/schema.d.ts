@@ -10176,6 +10176,7 @@ export interface operations {
             413: components["responses"]["E413"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
             503: components["responses"]["E503"];
         };
     };
@@ -10214,6 +10215,7 @@ export interface operations {
             413: components["responses"]["E413"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
             503: components["responses"]["E503"];
         };
     };
@@ -10305,6 +10307,7 @@ export interface operations {
             413: components["responses"]["E413"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
             503: components["responses"]["E503"];
         };
     };
@@ -10343,6 +10346,7 @@ export interface operations {
             413: components["responses"]["E413"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
             503: components["responses"]["E503"];
         };
     };
