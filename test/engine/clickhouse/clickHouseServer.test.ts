@@ -5,6 +5,10 @@
 
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { ClickHouseNode, startClickHouse } from '../../support/clickhouseCluster.js';
 import { startTestServer } from '../../support/testServer.js';
 import { eventually } from '../../support/eventually.js';
@@ -106,4 +110,31 @@ t.test('the ClickHouse engine: a read past its time limit answers 408, writer tu
     engine.readChunks('SELECT 1', [], {}, () => undefined),
     { status: 501, code: 'engine_unsupported' },
   );
+});
+
+t.test('events acknowledged while ClickHouse is down and the server stops meanwhile load at the next start, once', async (t) => {
+  const ch = await startClickHouse(t, 'single');
+  const node = ch.nodes[0]!;
+  const settings = { 'events.engine': 'clickhouse', 'clickhouse.urls': ch.urls.join(','), 'clickhouse.database': 'pp_restart' };
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pp-test-'));
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  const first = await startTestServer(t, { settings, dataDir });
+  const w = await eventsTenant(first);
+  const sent = Array.from({ length: 3 }, (_, i) => eventAt(i));
+  await ingestOk(first, w.key, sent.slice(0, 1));
+  await node.stop();
+  await ingestOk(first, w.key, sent.slice(1));
+  const stopping = performance.now();
+  await first.close();
+  t.ok(performance.now() - stopping < 10_000, 'the server stops without waiting for ClickHouse');
+
+  const restarted = await ClickHouseNode.start({ dir: node.dir, httpPort: node.httpPort, tcpPort: node.tcpPort, lean: true });
+  ch.nodes[0] = restarted;
+  const second = await startTestServer(t, { settings, dataDir });
+  const list = await eventually(
+    'the held events listed',
+    async () => (await second.request('GET', w.eventsPath, { token: w.viewer })).body.items as Array<{ uuid: string }>,
+    (items) => items.length >= 3,
+  );
+  t.same(list.map((e) => e.uuid).sort(), sent.map((e) => e.uuid).sort(), 'each acknowledged event once');
 });
