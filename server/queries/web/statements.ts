@@ -62,19 +62,27 @@ w AS (
 }
 
 /**
- * The same answer from visit_days: the runs of each actor (visit pieces cut at local midnight and
- * between fold passes, and single raw events not yet folded) joined in order of their start while
- * one starts within 30 minutes of the latest end before it (the rule in visitDays.ts). Without
- * filters every visit holding a page view is kept, so the pages table counts every run's page views.
+ * The same answer from visit_days. An actor whose runs in range all come from one distinct id and
+ * all hold the visit compaction gave them (most actors) has its visits from that: its runs are
+ * exactly its id's, and the runs of a visit outside the range take no part. The other actors' runs
+ * (ids later found to be one person, runs folded since the last compaction, raw events not yet
+ * folded) are joined in order of their start while one starts within 30 minutes of the latest end
+ * before it (the rule in visitDays.ts). The windows doing so read only (actor, first_ms, last_ms),
+ * one row per actor and start (runs starting together are in one visit), and the runs take their
+ * visit by a join: a window carries every column it is given through its sort. Without filters
+ * every visit holding a page view is kept, so the pages table counts every run's page views.
  */
 function fromVisitDays(range: { from: string; to: string }, ctx: WebSqlContext, totalsOnly: boolean): BuiltSql {
   const b = new Binder();
   const scan = scanVisitDays(b, { projectId: ctx.projectId, timezone: ctx.timezone, from: range.from, to: range.to });
   const gap = b.bind(VISIT_GAP_MS);
-  const order = 'PARTITION BY actor ORDER BY first_ms, last_ms ROWS';
+  const order = 'PARTITION BY actor ORDER BY first_ms ROWS';
   const visits = `WITH r AS (${scan}),
-g AS (SELECT *, CASE WHEN reach IS NULL OR first_ms - reach > ${gap} THEN 1 ELSE 0 END AS starts FROM (SELECT *, max(last_ms) OVER (${order} BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS reach FROM r)),
-v AS (SELECT *, sum(starts) OVER (${order} UNBOUNDED PRECEDING) AS visit FROM g),
+joined AS (SELECT actor FROM r GROUP BY actor HAVING count(visit_ms) < count(*) OR min(key) < max(key)),
+k AS (SELECT actor, first_ms, max(last_ms) AS last_ms FROM r WHERE actor IN (SELECT actor FROM joined) GROUP BY actor, first_ms),
+s AS (SELECT actor, first_ms, CASE WHEN first_ms - max(last_ms) OVER (${order} BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) <= ${gap} THEN NULL ELSE first_ms END AS start FROM k),
+m AS (SELECT actor, first_ms, max(start) OVER (${order} UNBOUNDED PRECEDING) AS visit FROM s),
+v AS (SELECT r.*, coalesce(m.visit, r.visit_ms) AS visit FROM r LEFT JOIN m ON m.actor = r.actor AND m.first_ms = r.first_ms),
 w AS (
   SELECT actor, visit, min(first_ms) AS first_ms, max(last_ms) AS last_ms, min(day) AS day, sum(events) AS events, sum(page_views) AS pvs, min(entry) AS entry, max(exit) AS exit
   FROM v GROUP BY actor, visit HAVING sum(page_views) > 0
