@@ -64,13 +64,14 @@ w AS (
 /**
  * The same answer from visit_days. An actor whose runs in range all come from one distinct id and
  * all hold the visit compaction gave them (most actors) has its visits from that: its runs are
- * exactly its id's, and the runs of a visit outside the range take no part. The other actors' runs
- * (ids later found to be one person, runs folded since the last compaction, raw events not yet
- * folded) are joined in order of their start while one starts within 30 minutes of the latest end
- * before it (the rule in visitDays.ts). The windows doing so read only (actor, first_ms, last_ms),
- * one row per actor and start (runs starting together are in one visit), and the runs take their
- * visit by a join: a window carries every column it is given through its sort. Without filters
- * every visit holding a page view is kept, so the pages table counts every run's page views.
+ * exactly its id's, and the runs of a visit outside the range take no part; a visit of one run
+ * (most visits) is that run, without grouping. The other actors' runs (ids later found to be one
+ * person, runs folded since the last compaction, raw events not yet folded) are joined in order of
+ * their start while one starts within 30 minutes of the latest end before it (the rule in
+ * visitDays.ts). The windows doing so read only (actor, first_ms, last_ms), one row per actor and
+ * start (runs starting together are in one visit), and the runs take their visit by a join: a
+ * window carries every column it is given through its sort. Without filters every visit holding a
+ * page view is kept, so the pages table counts every run's page views.
  */
 function fromVisitDays(range: { from: string; to: string }, ctx: WebSqlContext, totalsOnly: boolean): BuiltSql {
   const b = new Binder();
@@ -82,14 +83,20 @@ joined AS (SELECT actor FROM r GROUP BY actor HAVING count(visit_ms) < count(*) 
 k AS (SELECT actor, first_ms, max(last_ms) AS last_ms FROM r WHERE actor IN (SELECT actor FROM joined) GROUP BY actor, first_ms),
 s AS (SELECT actor, first_ms, CASE WHEN first_ms - max(last_ms) OVER (${order} BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) <= ${gap} THEN NULL ELSE first_ms END AS start FROM k),
 m AS (SELECT actor, first_ms, max(start) OVER (${order} UNBOUNDED PRECEDING) AS visit FROM s),
-v AS (SELECT r.*, coalesce(m.visit, r.visit_ms) AS visit FROM r LEFT JOIN m ON m.actor = r.actor AND m.first_ms = r.first_ms),
+v AS (SELECT r.*, coalesce(m.visit, r.visit_ms) AS visit, m.visit IS NULL AND coalesce(r.visit_runs = 1, false) AS alone FROM r LEFT JOIN m ON m.actor = r.actor AND m.first_ms = r.first_ms),
 w AS (
-  SELECT actor, visit, min(first_ms) AS first_ms, max(last_ms) AS last_ms, min(day) AS day, sum(events) AS events, sum(page_views) AS pvs, min(entry) AS entry, max(exit) AS exit
-  FROM v GROUP BY actor, visit HAVING sum(page_views) > 0
+  SELECT actor, visit, first_ms, last_ms, day, events, page_views AS pvs, entry, exit FROM v WHERE alone AND page_views > 0
+  UNION ALL
+  SELECT actor, visit, min(first_ms), max(last_ms), min(day), sum(events), sum(page_views), min(entry), max(exit)
+  FROM v WHERE NOT alone GROUP BY actor, visit HAVING sum(page_views) > 0
 )`;
-  // Per (path, visit) first, so visits are counted as rows rather than as distinct pairs.
+  // Per (path, visit) first, so visits are counted as rows rather than as distinct pairs; a visit
+  // of one run holds each path once already.
   const pages = `SELECT 'pages', path, count(DISTINCT actor), count(*), sum(n), NULL, NULL
-  FROM (SELECT p.key AS path, actor, visit, sum(p.value) AS n FROM (SELECT actor, visit, unnest(map_entries(pages)) AS p FROM v WHERE pages IS NOT NULL) GROUP BY path, actor, visit) GROUP BY path`;
+  FROM (SELECT p.key AS path, actor, p.value AS n FROM (SELECT actor, unnest(map_entries(pages)) AS p FROM v WHERE alone AND pages IS NOT NULL)
+    UNION ALL
+    SELECT p.key, actor, sum(p.value) FROM (SELECT actor, visit, unnest(map_entries(pages)) AS p FROM v WHERE NOT alone AND pages IS NOT NULL) GROUP BY p.key, actor, visit)
+  GROUP BY path`;
   return { sql: `${visits}\n${sectionsOf(totalsOnly, pages)}`, params: b.values };
 }
 
@@ -98,15 +105,20 @@ function sectionsOf(totalsOnly: boolean, pages: string): string {
   const measures = `count(DISTINCT actor) AS visitors, count(*) AS visits, sum(pvs) AS page_views`;
   const total = `SELECT 'total' AS section, NULL AS value, ${measures}, count(*) FILTER (WHERE events = 1) AS bounces, sum(last_ms - first_ms) AS duration_ms FROM w`;
   if (totalsOnly) return total;
-  // Each visit once per table, so every table is one pass of one grouping.
-  const keyed = [
-    `{'s': 'day', 'v': CAST(day AS VARCHAR)}`,
-    `{'s': 'entry_pages', 'v': entry.path}`,
-    `{'s': 'exit_pages', 'v': exit.path}`,
-    ...ENTRY_DIMENSIONS.map(([name], i) => `{'s': '${name}', 'v': dims[${i + 1}]}`),
+  // One grouping set per table: each visit counts once in every table, and each table counts its
+  // distinct visitors in a hash table of its own (a third less time than one grouping of every
+  // visit unnested once per table).
+  const columns: Array<[string, string]> = [
+    ['day', 'CAST(day AS VARCHAR)'],
+    ['entry_pages', 'entry.path'],
+    ['exit_pages', 'exit.path'],
+    ...ENTRY_DIMENSIONS.map(([name], i): [string, string] => [name, `dims[${i + 1}]`]),
   ];
-  const tables = `SELECT k.s, k.v, ${measures}, NULL, NULL
-  FROM (SELECT actor, pvs, unnest([${keyed.join(', ')}]) AS k FROM (SELECT *, string_split(entry.dims, ${SEP}) AS dims FROM w)) GROUP BY k.s, k.v`;
+  const section = columns.map(([name], i) => `WHEN grouping(c${i}) = 0 THEN '${name}'`).join(' ');
+  const value = columns.map((_, i) => `WHEN grouping(c${i}) = 0 THEN c${i}`).join(' ');
+  const tables = `SELECT CASE ${section} END, CASE ${value} END, ${measures}, NULL, NULL
+  FROM (SELECT actor, pvs, ${columns.map(([, expr], i) => `${expr} AS c${i}`).join(', ')} FROM (SELECT *, string_split(entry.dims, ${SEP}) AS dims FROM w))
+  GROUP BY GROUPING SETS (${columns.map((_, i) => `(c${i})`).join(', ')})`;
   return [total, tables, pages].join('\nUNION ALL ');
 }
 
