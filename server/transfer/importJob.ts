@@ -14,6 +14,7 @@ import type { Services } from '../http/services.js';
 import type { Job } from '../store/jobs.js';
 import type { EventRow } from '../ingest/normalizeEvent.js';
 import { storeImported } from '../ingest/storeImported.js';
+import { distinctKeys } from '../ingest/distinctKey.js';
 import { applyIdentities, TRAITS_MAX_BYTES, type TraitsUpdate } from '../ingest/identity.js';
 import { sizeDefect } from '../ingest/eventSchema.js';
 import { ingestPolicy } from '../ingest/behaviorSettings.js';
@@ -31,6 +32,9 @@ export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 /** Rows stored per transaction: large enough that a commit's cost vanishes, small enough to resume cheaply. */
 export const IMPORT_BATCH_ROWS = 20_000;
+
+/** Distinct ids whose keys an import keeps from batch to batch (about 100 bytes each). */
+const DISTINCT_KEYS_HELD = 200_000;
 
 /** Where the API keeps uploaded files until their import is done. */
 export function uploadDir(services: Services): string {
@@ -193,6 +197,7 @@ export async function runImport(services: Services, job: Job): Promise<unknown> 
   const cp: Checkpoint = t.checkpoint ? (JSON.parse(t.checkpoint) as Checkpoint) : { file: 0, part: 0, offset: 0, line: 1 };
   const counts: Counts = { lines: t.lines, stored: t.stored, duplicates: t.duplicates, rejected: t.rejected };
   const identity = new IdentityWork();
+  const keyOf = distinctKeys(DISTINCT_KEYS_HELD);
   let doneBytes = 0;
   for (let f = 0; f < cp.file; f++) doneBytes += fileSize(options.files[f]!.path);
 
@@ -219,7 +224,7 @@ export async function runImport(services: Services, job: Job): Promise<unknown> 
         batch: { rows: EventRow[]; rejections: Rejection[]; lines: number; rejected: number; checkpoint: Checkpoint; doneBytes: number },
         work: ReturnType<IdentityWork['take']>,
       ) => {
-        const result = await storeImported(services, projectId, batch.rows);
+        const result = await storeImported(services, projectId, batch.rows, keyOf);
         await IdentityWork.apply(services, projectId, work);
         counts.lines += batch.lines;
         counts.rejected += batch.rejected;
