@@ -155,6 +155,28 @@ export const SETTINGS: readonly SettingDef[] = [
     description: 'let organization owners configure identity providers on loopback, link-local or private addresses, and over plain http (default false)',
   },
   {
+    key: 'events.engine',
+    env: 'PP_EVENTS_ENGINE',
+    kind: 'enum',
+    values: ['duckdb', 'clickhouse'],
+    description: "where events are kept: duckdb (default, one file in DATA_DIR) or clickhouse (a cluster of the customer's, see docs/scale-out.md)",
+  },
+  {
+    key: 'clickhouse.urls',
+    env: 'PP_CLICKHOUSE_URLS',
+    kind: 'list',
+    description: 'events.engine clickhouse: comma-separated HTTP URLs of the ClickHouse nodes pp may talk to (the first that answers is used)',
+  },
+  {
+    key: 'clickhouse.cluster',
+    env: 'PP_CLICKHOUSE_CLUSTER',
+    kind: 'string',
+    description: "events.engine clickhouse: the cluster's name in the nodes' remote_servers (tables are made ON CLUSTER and sharded); unset for one node",
+  },
+  { key: 'clickhouse.database', env: 'PP_CLICKHOUSE_DATABASE', kind: 'string', description: "events.engine clickhouse: the database holding this installation's tables (default pp)" },
+  { key: 'clickhouse.user', env: 'PP_CLICKHOUSE_USER', kind: 'string', description: 'events.engine clickhouse: the ClickHouse user (default default)' },
+  { key: 'clickhouse.password', env: 'PP_CLICKHOUSE_PASSWORD', kind: 'string', description: "events.engine clickhouse: the ClickHouse user's password (default empty)" },
+  {
     key: 'events.memory_limit_mb',
     env: 'PP_EVENTS_MEMORY_LIMIT_MB',
     kind: 'int',
@@ -231,7 +253,9 @@ export interface Config {
   ingest: { dedup_window_hours: number; dedup_filter_events: number };
   /** Single sign-on; `callback_url` unset means BASE_URL/auth/callback (see oidcCallbackUrl). */
   oidc: { callback_url?: string; http_timeout_ms: number; allow_private_issuers: boolean };
-  events: { stream_heartbeat_ms: number; memory_limit_mb: number; rollup_properties: string[] };
+  events: { engine: 'duckdb' | 'clickhouse'; stream_heartbeat_ms: number; memory_limit_mb: number; rollup_properties: string[] };
+  /** Where events.engine clickhouse keeps them (see docs/scale-out.md); `cluster` unset means one node. */
+  clickhouse: ClickHouseSettings;
   /** Whether picker tokens are issued (their key derives from the server secret). */
   picker_enabled: boolean;
   /** Both set: the server listens with HTTPS using these PEM files. */
@@ -239,6 +263,14 @@ export interface Config {
   tls_key?: string;
   /** The config file the settings were read from, if any. */
   config_file?: string;
+}
+
+export interface ClickHouseSettings {
+  urls: string[];
+  cluster?: string;
+  database: string;
+  user: string;
+  password?: string;
 }
 
 export class ConfigError extends Error {}
@@ -285,6 +317,10 @@ const DEFAULTS = {
   'ingest.dedup_filter_events': 3_000_000,
   'oidc.http_timeout_ms': 5000,
   'oidc.allow_private_issuers': false,
+  'events.engine': 'duckdb',
+  'clickhouse.urls': [] as string[],
+  'clickhouse.database': 'pp',
+  'clickhouse.user': 'default',
   'events.stream_heartbeat_ms': 15_000,
   'events.memory_limit_mb': 192,
   'events.rollup_properties': [] as string[],
@@ -312,6 +348,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   if ((config.tls_cert === undefined) !== (config.tls_key === undefined)) throw new ConfigError('tls_cert and tls_key must be set together');
   if (config.query_cache_mb < 0) throw new ConfigError(`query_cache_mb must be 0 or more, got ${config.query_cache_mb}`);
   if (config.events.memory_limit_mb < 64) throw new ConfigError(`events.memory_limit_mb must be at least 64, got ${config.events.memory_limit_mb}`);
+  checkClickHouse(config);
   const prefixed = config.events.rollup_properties.find((k) => k.startsWith('props.'));
   if (prefixed) throw new ConfigError(`events.rollup_properties lists property keys without "props.": ${prefixed.slice('props.'.length)}, not ${prefixed}`);
   // An appliance is invitation-only unless its operator opens it; the cloud edition signs teams up.
@@ -330,6 +367,30 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   }
   if (configFile) config.config_file = path.resolve(configFile);
   return config;
+}
+
+/** A database name is an identifier and a part of ZooKeeper paths; a cluster name is an element name of the nodes' configuration. */
+const CLICKHOUSE_DATABASE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const CLICKHOUSE_CLUSTER = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+
+function checkClickHouse(config: Config): void {
+  const ch = config.clickhouse;
+  if (!CLICKHOUSE_DATABASE.test(ch.database)) throw new ConfigError(`clickhouse.database must be letters, digits and _ (not starting with a digit), got ${JSON.stringify(ch.database)}`);
+  if (ch.cluster !== undefined && !CLICKHOUSE_CLUSTER.test(ch.cluster)) {
+    throw new ConfigError(`clickhouse.cluster must be a name from the nodes' remote_servers (letters, digits, _, . and -), got ${JSON.stringify(ch.cluster)}`);
+  }
+  for (const url of ch.urls) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(url);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.username || parsed.password || parsed.search || parsed.hash) {
+      throw new ConfigError(`clickhouse.urls must be http(s) URLs of ClickHouse nodes without credentials or query (the user and password are settings of their own), got ${JSON.stringify(url)}`);
+    }
+  }
+  if (config.events.engine === 'clickhouse' && ch.urls.length === 0) throw new ConfigError('events.engine clickhouse needs clickhouse.urls (PP_CLICKHOUSE_URLS), the HTTP URLs of the nodes');
 }
 
 /** The Origin allowlist for cookie-authenticated operations: configured CORS origins plus the base URL. */
@@ -462,7 +523,7 @@ function getPath(obj: Record<string, unknown>, dotted: string): unknown {
 }
 
 function unflatten(flat: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { rate_limit: {}, license: {}, ingest: {}, query_timeouts: {}, oidc: {}, events: {}, signup: {}, billing: {}, sms: {} };
+  const out: Record<string, unknown> = { rate_limit: {}, license: {}, ingest: {}, query_timeouts: {}, oidc: {}, events: {}, clickhouse: {}, signup: {}, billing: {}, sms: {} };
   for (const [key, value] of Object.entries(flat)) {
     const parts = key.split('.');
     let cur = out;

@@ -1,6 +1,7 @@
 // Applies numbered SQL files (migrations/<engine>/NNNN_name.sql) in order, each in its own
 // transaction, and records each with a SHA-256 checksum. An applied file that changed is refused.
-// The metadata store's here; the event engine's in engine/duckdb/migrations.ts, with the same plan.
+// The metadata store's here; the event engines' in engine/duckdb/migrations.ts and
+// engine/clickhouse/migrations.ts, with the same plan.
 
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -27,7 +28,7 @@ export class MigrationError extends Error {}
 
 const FILE_PATTERN = /^(\d{4})_([a-z0-9_]+)\.sql$/;
 
-export function migrationsDir(engine: 'sqlite' | 'duckdb', root = path.join(packageRoot(), 'migrations')): string {
+export function migrationsDir(engine: 'sqlite' | 'duckdb' | 'clickhouse', root = path.join(packageRoot(), 'migrations')): string {
   return path.join(root, engine);
 }
 

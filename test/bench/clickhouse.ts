@@ -2,25 +2,12 @@
 // process on free loopback ports from a temporary directory with its own minimal configuration
 // (never the system service), queried over its HTTP interface, and stopped afterwards.
 
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createReadStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
-import { freePort, processMemory, type ProcessMemory } from './processes.js';
+import { ClickHouseNode, freePort, httpText } from '../support/clickhouseCluster.js';
+import { processMemory, type ProcessMemory } from './processes.js';
 
-export const CLICKHOUSE_SERVER = '/usr/sbin/clickhouse-server';
-
-/** Installs Debian's clickhouse-server and clickhouse-client when the server binary is missing. */
-export function ensureClickHouseInstalled(log: (line: string) => void): void {
-  if (existsSync(CLICKHOUSE_SERVER)) return;
-  log('clickhouse-server is missing: installing it with apt-get');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update'], ['install', '-y', '--no-install-recommends', 'clickhouse-server', 'clickhouse-client']]) {
-    const r = spawnSync('apt-get', args, { env, stdio: 'inherit' });
-    if (r.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed with status ${r.status}`);
-  }
-  if (!existsSync(CLICKHOUSE_SERVER)) throw new Error(`apt-get installed clickhouse-server but ${CLICKHOUSE_SERVER} is still missing`);
-}
+export { ensureClickHouseInstalled } from '../support/clickhouseCluster.js';
 
 export class ClickHouseError extends Error {}
 
@@ -30,46 +17,23 @@ export interface QueryResult {
 }
 
 export class ClickHouse {
-  private stopped = false;
-
   private constructor(
-    readonly child: ChildProcess,
-    readonly port: number,
-    readonly dir: string,
+    private readonly node: ClickHouseNode,
     readonly version: string,
   ) {}
 
   get pid(): number {
-    return this.child.pid!;
+    return this.node.pid;
   }
 
+  get port(): number {
+    return this.node.httpPort;
+  }
+
+  /** One node with ClickHouse's larger caches (the bench's figures were measured so), in `dir`. */
   static async start(dir: string): Promise<ClickHouse> {
-    for (const sub of ['data', 'tmp', 'user_files', 'format_schemas', 'log']) mkdirSync(path.join(dir, sub), { recursive: true });
-    const httpPort = await freePort();
-    const tcpPort = await freePort();
-    writeFileSync(path.join(dir, 'config.xml'), configXml(dir, httpPort, tcpPort));
-    writeFileSync(path.join(dir, 'users.xml'), USERS_XML);
-    const child = spawn(CLICKHOUSE_SERVER, [`--config-file=${path.join(dir, 'config.xml')}`], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`clickhouse-server exited with ${child.exitCode}: ${stderr}`);
-      const ok = await httpText(httpPort, 'GET', '/ping').then(
-        (r) => r.status === 200,
-        () => false,
-      );
-      if (ok) break;
-      if (Date.now() > deadline) {
-        child.kill('SIGKILL');
-        await exited;
-        throw new Error(`clickhouse-server did not answer on port ${httpPort} within 60 s: ${stderr}`);
-      }
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    const version = (await httpText(httpPort, 'POST', '/', 'SELECT version()')).body.trim();
-    return new ClickHouse(child, httpPort, dir, version);
+    const node = await ClickHouseNode.start({ dir, httpPort: await freePort(), tcpPort: await freePort(), lean: false });
+    return new ClickHouse(node, (await node.query('SELECT version()')).trim());
   }
 
   /** Runs a statement; rows come back as arrays (JSONCompact) for SELECTs. */
@@ -110,57 +74,7 @@ export class ClickHouse {
     return processMemory(this.pid);
   }
 
-  async stop(): Promise<void> {
-    if (this.stopped) return;
-    this.stopped = true;
-    if (this.child.exitCode !== null) return;
-    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
-    this.child.kill('SIGTERM');
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), 30_000);
-    await exited;
-    clearTimeout(timer);
+  stop(): Promise<void> {
+    return this.node.stop();
   }
 }
-
-export function httpText(port: number, method: string, urlPath: string, body?: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path: urlPath, headers: body === undefined ? {} : { 'content-length': Buffer.byteLength(body) } }, (r) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => resolve({ status: r.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-function configXml(dir: string, httpPort: number, tcpPort: number): string {
-  const p = (sub: string) => path.join(dir, sub) + '/';
-  // UTC server zone: DateTime text is read and written in UTC; queries name each project's zone.
-  return `<?xml version="1.0"?>
-<yandex>
-  <logger><level>warning</level><log>${p('log')}server.log</log><errorlog>${p('log')}error.log</errorlog><size>10M</size><count>1</count></logger>
-  <http_port>${httpPort}</http_port>
-  <tcp_port>${tcpPort}</tcp_port>
-  <listen_host>127.0.0.1</listen_host>
-  <path>${p('data')}</path>
-  <tmp_path>${p('tmp')}</tmp_path>
-  <user_files_path>${p('user_files')}</user_files_path>
-  <format_schema_path>${p('format_schemas')}</format_schema_path>
-  <mark_cache_size>536870912</mark_cache_size>
-  <max_concurrent_queries>100</max_concurrent_queries>
-  <timezone>UTC</timezone>
-  <users_config>users.xml</users_config>
-  <default_profile>default</default_profile>
-  <default_database>default</default_database>
-</yandex>
-`;
-}
-
-const USERS_XML = `<?xml version="1.0"?>
-<yandex>
-  <profiles><default><max_memory_usage>10000000000</max_memory_usage><use_uncompressed_cache>0</use_uncompressed_cache></default></profiles>
-  <users><default><password></password><networks><ip>127.0.0.1</ip></networks><profile>default</profile><quota>default</quota></default></users>
-  <quotas><default></default></quotas>
-</yandex>
-`;

@@ -19,7 +19,7 @@ import { ingestBatches, paced, peerBody, saturate, trackBody, type Batch, type T
 import { createInstallation, existingInstallation, type Installation } from './installation.js';
 import { STORE_LAYOUT } from './recordingsWriter.js';
 import { PpServer } from './ppServer.js';
-import { processMemory, resetPeak } from './processes.js';
+import { processCpuMs, processMemory, resetPeak } from './processes.js';
 import { loadPeer, peerTableBytes, createPeerSchema } from './peerStore.js';
 import { EVENT_TABLE_COLUMNS, EVENT_TABLE_ENGINE } from './peerSql.js';
 import { timeBaseline, timePeer, timePp, type Outcome } from './queryBench.js';
@@ -146,6 +146,14 @@ function trackTarget(server: PpServer, inst: Installation, batches: Batch[], bod
   };
 }
 
+/**
+ * The server's CPU time per accepted event since `beforeMs`: unlike events/s, it hardly moves when
+ * other work shares the machine, so two versions can be compared on a busy one.
+ */
+function cpuPerEvent(pid: number, beforeMs: number, accepted: number): string {
+  return `server CPU ${(((processCpuMs(pid) - beforeMs) * 1000) / Math.max(1, accepted)).toFixed(1)} µs/event`;
+}
+
 async function ingestPhase(): Promise<RunReport['ingest']> {
   log(`ingest: generating ${ingestEvents.toLocaleString('en-US')} events as batches of 100`);
   const batches = ingestBatches(seed + 1, ingestEvents);
@@ -161,8 +169,11 @@ async function ingestPhase(): Promise<RunReport['ingest']> {
     const target = trackTarget(server, inst, batches, bodies);
     resetPeak(server.pid);
     log(`ingest pp: ${clients} clients, ${split} batches as fast as acknowledged`);
+    const cpuBefore = processCpuMs(server.pid);
     const saturated = await saturate(target, indexes.slice(0, split), sizesOf, clients);
-    log(`ingest pp: ${Math.round(saturated.eventsPerS)} events/s, p50 ${saturated.p50Ms.toFixed(1)} ms, p99 ${saturated.p99Ms.toFixed(1)} ms, ${saturated.failures} failures`);
+    log(
+      `ingest pp: ${Math.round(saturated.eventsPerS)} events/s, p50 ${saturated.p50Ms.toFixed(1)} ms, p99 ${saturated.p99Ms.toFixed(1)} ms, ${saturated.failures} failures; ${cpuPerEvent(server.pid, cpuBefore, saturated.accepted)}`,
+    );
     const halfRate = await paced(target, indexes.slice(split), sizesOf, saturated.eventsPerS / 2, 64);
     log(`ingest pp at half rate: ${Math.round(halfRate.eventsPerS)} events/s, p50 ${halfRate.p50Ms.toFixed(1)} ms, p99 ${halfRate.p99Ms.toFixed(1)} ms`);
     const rssPeakMb = server.memory().peakMb;
@@ -218,8 +229,11 @@ async function saturatedRun(batches: Batch[], bodies: string[], sizesOf: number[
     const target = trackTarget(server, inst, batches, bodies);
     resetPeak(server.pid);
     log(`${what}: ${clients} clients, ${indexes.length} batches as fast as acknowledged`);
+    const cpuBefore = processCpuMs(server.pid);
     const saturated = await saturate(target, indexes, sizesOf, clients);
-    log(`${what}: ${Math.round(saturated.eventsPerS)} events/s, p50 ${saturated.p50Ms.toFixed(1)} ms, p99 ${saturated.p99Ms.toFixed(1)} ms, ${saturated.failures} failures`);
+    log(
+      `${what}: ${Math.round(saturated.eventsPerS)} events/s, p50 ${saturated.p50Ms.toFixed(1)} ms, p99 ${saturated.p99Ms.toFixed(1)} ms, ${saturated.failures} failures; ${cpuPerEvent(server.pid, cpuBefore, saturated.accepted)}`,
+    );
     const rssPeakMb = server.memory().peakMb;
     await server.stop();
     const counted = await countStored(inst.dataDir);
@@ -370,7 +384,7 @@ async function main(): Promise<void> {
   const startedAt = new Date().toISOString();
   const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim().replace(/ --$/, '');
   log(`work directory ${workDir}; sizes ${sizes.map(label).join(', ')}; projects ${PROJECTS.length}; cases ${cases.map((c) => c.kind).join(', ')}`);
-  if (withPeer) ensureClickHouseInstalled(log);
+  if (withPeer) ensureClickHouseInstalled();
   const report: RunReport = {
     startedAt,
     finishedAt: '',

@@ -5,6 +5,7 @@ import { mkdtemp, writeFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { allowedOrigins, loadConfig, settingsHelp, SETTINGS } from '../../server/ground/config.js';
+import { openServices } from '../../server/openServices.js';
 
 t.test('precedence and coercion', async (t) => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'pp-config-'));
@@ -51,6 +52,38 @@ t.test('bad values are refused with the source named', async (t) => {
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   await writeFile(path.join(dir, 'bad.json'), '[1,2]');
   t.throws(() => loadConfig({ env: {}, configFile: path.join(dir, 'bad.json') }), { message: /not a JSON object/ });
+});
+
+t.test('the event engine and its ClickHouse settings', async (t) => {
+  const defaults = loadConfig({ env: {} });
+  t.equal(defaults.events.engine, 'duckdb', 'DuckDB unless told otherwise');
+  t.same(defaults.clickhouse, { urls: [], database: 'pp', user: 'default' });
+  const ch = loadConfig({
+    env: {
+      PP_EVENTS_ENGINE: 'clickhouse',
+      PP_CLICKHOUSE_URLS: 'http://10.0.0.1:8123, https://ch2.example:8443/',
+      PP_CLICKHOUSE_CLUSTER: 'events-2x2',
+      PP_CLICKHOUSE_DATABASE: 'pp_eu',
+      PP_CLICKHOUSE_USER: 'pp',
+      PP_CLICKHOUSE_PASSWORD: "it's \\ secret",
+    },
+  });
+  t.equal(ch.events.engine, 'clickhouse');
+  t.same(ch.clickhouse, { urls: ['http://10.0.0.1:8123', 'https://ch2.example:8443/'], cluster: 'events-2x2', database: 'pp_eu', user: 'pp', password: "it's \\ secret" });
+  t.throws(() => loadConfig({ env: { PP_EVENTS_ENGINE: 'clickhouse' } }), { message: /events.engine clickhouse needs clickhouse.urls/ });
+  t.throws(() => loadConfig({ env: { PP_EVENTS_ENGINE: 'postgres' } }), { message: /PP_EVENTS_ENGINE must be one of duckdb, clickhouse/ });
+  t.throws(() => loadConfig({ env: { PP_CLICKHOUSE_DATABASE: 'pp-eu' } }), { message: /clickhouse.database must be letters, digits and _/ });
+  t.throws(() => loadConfig({ env: { PP_CLICKHOUSE_DATABASE: '1pp' } }), { message: /clickhouse.database/ });
+  t.throws(() => loadConfig({ env: { PP_CLICKHOUSE_CLUSTER: "x' OR 1" } }), { message: /clickhouse.cluster must be a name/ });
+  t.throws(() => loadConfig({ env: { PP_CLICKHOUSE_URLS: 'tcp://10.0.0.1:9000' } }), { message: /clickhouse.urls must be http\(s\) URLs/ });
+  t.throws(() => loadConfig({ env: { PP_CLICKHOUSE_URLS: 'http://user:pw@10.0.0.1:8123' } }), { message: /without credentials/ });
+});
+
+t.test('a server set to the ClickHouse engine refuses to start while its reads are not built, saying so', async (t) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'pp-config-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const config = loadConfig({ env: { PP_EVENTS_ENGINE: 'clickhouse', PP_CLICKHOUSE_URLS: 'http://127.0.0.1:1', PP_DATA_DIR: dir } });
+  await t.rejects(openServices(config), { message: /events.engine clickhouse cannot serve yet: .*use duckdb/ });
 });
 
 t.test('trust_proxy takes a hop count or proxy addresses, never "trust everyone"', async (t) => {

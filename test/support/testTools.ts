@@ -1,4 +1,5 @@
-// The programs the suite needs beyond npm's packages (Debian's chromium for the browser tests), and
+// The programs the suite needs beyond npm's packages (Debian's chromium for the browser tests,
+// clickhouse-server and zookeeper for the ClickHouse engine's tests), and
 // their installation with apt-get when one is missing, so `npm install && npm test` passes by itself
 // on a fresh Debian machine. Nothing is installed when every tool is present.
 
@@ -15,7 +16,17 @@ export interface TestTool {
   pinnedBy?: string;
 }
 
-export const TEST_TOOLS: TestTool[] = [{ path: CHROMIUM_PATH, debianPackage: 'chromium', pinnedBy: process.env.PP_CHROMIUM_PATH ? 'PP_CHROMIUM_PATH' : undefined }];
+export const CLICKHOUSE_SERVER = '/usr/sbin/clickhouse-server';
+export const ZOOKEEPER_JAR = '/usr/share/java/zookeeper.jar';
+
+/** What the ClickHouse tests (test/support/clickhouseCluster.ts) and the bench need; the client's package brings the command-line client for looking by hand. */
+export const CLICKHOUSE_TOOLS: TestTool[] = [
+  { path: CLICKHOUSE_SERVER, debianPackage: 'clickhouse-server' },
+  { path: '/usr/bin/clickhouse-client', debianPackage: 'clickhouse-client' },
+  { path: ZOOKEEPER_JAR, debianPackage: 'zookeeper' },
+];
+
+export const TEST_TOOLS: TestTool[] = [{ path: CHROMIUM_PATH, debianPackage: 'chromium', pinnedBy: process.env.PP_CHROMIUM_PATH ? 'PP_CHROMIUM_PATH' : undefined }, ...CLICKHOUSE_TOOLS];
 
 /** How the missing packages get installed: directly as root, through sudo without a password, or not at all. */
 export function installPlan(packages: string[], isRoot: boolean, canSudo: boolean): string[][] | string {

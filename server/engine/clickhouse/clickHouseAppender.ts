@@ -1,0 +1,189 @@
+// How ClickHouse stores what ingestion appends (engine.ts, `EventAppender`). ClickHouse has no
+// transactions, so "all or none" becomes "once, whatever happens": a batch is checked whole before
+// anything is sent (a bad row stores nothing), its events not held already go in one INSERT, its
+// refused attempts in another, and the journal position last. A batch cut short (a crash, a
+// timeout, a node lost) is loaded again from the journal: the events it stored already are found
+// by uuid and left out, and a row that slipped through twice anyway (the timed-out INSERT that
+// landed after all) shares its sorting key with the first, ending in the uuid, and collapses into
+// it when parts merge (ReplacingMergeTree; reads that cannot wait ask for FINAL).
+//
+// On a cluster the INSERTs go through the Distributed tables synchronously (insert_distributed_sync):
+// an answer means every shard has its rows; with replicas, on two of them (insert_quorum), so the
+// journal forgets a batch only once two machines hold it, and any replica read next has it.
+
+import type { AppendBatch, EngineConnection, EventAppender, KeyChunk } from '../engine.js';
+import type { StoredEvent, StoredRejection } from '../rows.js';
+import { clickHouse } from './engineConnection.js';
+import { dateTimeText, literal, sql, tuple } from './literal.js';
+
+const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function uuidText(text: string): string {
+  if (!CANONICAL_UUID.test(text)) throw new Error(`not a canonical uuid: ${JSON.stringify(text.slice(0, 64))}`);
+  return text;
+}
+
+/** An instant as two columns: the DateTime text (UTC) and the microseconds within its second. */
+function instant(d: Date): [string, number] {
+  const ms = d.getTime();
+  return [dateTimeText(d), (((ms % 1000) + 1000) % 1000) * 1000];
+}
+
+function eventRow(e: StoredEvent): string {
+  if (e.distinct_key === undefined) throw new Error(`event ${e.uuid} has no distinct_key`);
+  const [ts, tsUs] = instant(e.ts);
+  const [received, receivedUs] = instant(e.received_at);
+  return tuple([
+    e.project_id,
+    uuidText(e.uuid),
+    ts,
+    tsUs,
+    received,
+    receivedUs,
+    e.event,
+    e.distinct_id,
+    e.distinct_key,
+    e.anonymous_id,
+    e.user_id,
+    e.session_id,
+    e.source,
+    e.sdk_name,
+    e.sdk_version,
+    e.key_id,
+    e.release,
+    e.url,
+    e.path,
+    e.referrer,
+    e.props,
+    e.revenue,
+    e.elements,
+    e.invalid,
+    e.invalid_reasons ?? [],
+    e.rule_id ?? null,
+    e.source_uuid === undefined ? null : uuidText(e.source_uuid),
+    e.el_tags ?? [],
+    e.el_ids ?? [],
+    e.el_classes ?? [],
+    e.el_nth ?? [],
+    e.el_attrs ?? [],
+    e.el_text ?? null,
+  ]);
+}
+
+const EVENT_COLUMNS =
+  'project_id, uuid, ts, ts_us, received_at, received_us, event, distinct_id, distinct_key, anonymous_id, user_id, session_id, source, sdk_name, sdk_version, key_id, release, url, path, referrer, props, revenue, elements, invalid, invalid_reasons, rule_id, source_uuid, el_tags, el_ids, el_classes, el_nth, el_attrs, el_text';
+
+function rejectionRow(r: StoredRejection): string {
+  const [received, receivedUs] = instant(r.received_at);
+  return tuple([r.project_id, received, receivedUs, r.request_id, r.event_index, r.operation, r.key_id, r.source, r.sdk_name, r.sdk_version, r.event, r.code, r.message]);
+}
+
+const REJECTION_COLUMNS = 'project_id, received_at, received_us, request_id, event_index, operation, key_id, source, sdk_name, sdk_version, event, code, message';
+
+/** A received instant in µs as a condition on the two columns (the DateTime bound first, for the index). */
+function receivedFrom(us: number): string {
+  const seconds = Math.floor(us / 1_000_000);
+  return `received_at >= toDateTime(${seconds}) AND toUInt64(received_at) * 1000000 + received_us >= ${literal(Math.floor(us))}`;
+}
+
+function receivedBefore(us: number): string {
+  const seconds = Math.ceil(us / 1_000_000);
+  return `received_at <= toDateTime(${seconds}) AND toUInt64(received_at) * 1000000 + received_us < ${literal(Math.ceil(us))}`;
+}
+
+/** The uuids as a set ClickHouse compares a UUID column with (a column read as text is aliased otherwise: an alias shadows the column everywhere in the statement). */
+function uuidSet(uuids: readonly string[]): string {
+  return `(SELECT toUUID(arrayJoin(${literal(uuids.map(uuidText))})))`;
+}
+
+/** Uuids per look-up: a statement's text (not an INSERT's data) must stay under max_query_size (256 KiB). */
+const UUIDS_PER_STATEMENT = 2000;
+
+async function inSlices<T>(uuids: readonly string[], read: (slice: readonly string[]) => Promise<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for (let at = 0; at < uuids.length; at += UUIDS_PER_STATEMENT) out.push(...(await read(uuids.slice(at, at + UUIDS_PER_STATEMENT))));
+  return out;
+}
+
+export interface AppenderOptions {
+  /** The shards' replicas (1 on one node or without replicas). */
+  replicas: number;
+}
+
+export class ClickHouseAppender implements EventAppender {
+  private readonly settings: Record<string, number>;
+
+  constructor(options: AppenderOptions) {
+    this.settings = { insert_distributed_sync: 1, ...(options.replicas > 1 ? { insert_quorum: 2 } : {}) };
+  }
+
+  async append(conn: EngineConnection, batch: AppendBatch): Promise<void> {
+    const ch = clickHouse(conn);
+    // Everything is written out first: a row that cannot be stored fails the batch before anything is sent.
+    const events = batch.events.map((e) => ({ uuid: e.uuid, project: e.project_id, row: eventRow(e) }));
+    const rejections = batch.rejections.map(rejectionRow);
+    if (events.length > 0) {
+      const held = new Set<string>();
+      for (const project of new Set(events.map((e) => e.project))) {
+        for (const uuid of await this.heldUuids(
+          conn,
+          project,
+          events.filter((e) => e.project === project).map((e) => e.uuid),
+        ))
+          held.add(`${project}/${uuid}`);
+      }
+      const fresh = events.filter((e) => !held.has(`${e.project}/${e.uuid}`));
+      if (fresh.length > 0) await ch.command(`INSERT INTO events (${EVENT_COLUMNS}) VALUES ${fresh.map((e) => e.row).join(',')}`, { settings: this.settings });
+    }
+    if (rejections.length > 0) await ch.command(`INSERT INTO ingest_rejections (${REJECTION_COLUMNS}) VALUES ${rejections.join(',')}`, { settings: this.settings });
+    if (batch.journalPosition !== undefined) {
+      await ch.command(sql`INSERT INTO ingest_journal (position, loaded_at) VALUES (${BigInt(batch.journalPosition)}, ${dateTimeText(new Date())})`);
+    }
+  }
+
+  async journalPosition(conn: EngineConnection): Promise<number> {
+    const [row] = await clickHouse(conn).query<{ position: string }>('SELECT max(position) AS position FROM ingest_journal');
+    return Number(row?.position ?? 0);
+  }
+
+  async storedPairs(conn: EngineConnection, uuids: readonly string[], fromUs: number, beforeUs: number): Promise<string[]> {
+    if (uuids.length === 0) return [];
+    const rows = await inSlices(uuids, (slice) =>
+      clickHouse(conn).query<{ project_id: number; id: string }>(
+        `SELECT DISTINCT project_id, toString(uuid) AS id FROM events
+          WHERE ${receivedFrom(fromUs)} ${Number.isFinite(beforeUs) ? `AND ${receivedBefore(beforeUs)}` : ''} AND uuid IN ${uuidSet(slice)}`,
+      ),
+    );
+    return rows.map((r) => `${Number(r.project_id)}/${r.id}`);
+  }
+
+  async recentKeys(conn: EngineConnection, sinceUs: number, limit: number, take: (chunk: KeyChunk) => void): Promise<void> {
+    const rows = await clickHouse(conn).query<{ project_id: number; id: string; us: string }>(
+      `SELECT project_id, toString(uuid) AS id, toString(toUInt64(received_at) * 1000000 + received_us) AS us FROM events
+        WHERE ${receivedFrom(sinceUs)} ORDER BY toUInt64(received_at) * 1000000 + received_us DESC LIMIT ${literal(limit)}`,
+    );
+    rows.reverse();
+    const CHUNK = 8192;
+    for (let at = 0; at < rows.length; at += CHUNK) {
+      const part = rows.slice(at, at + CHUNK);
+      const words = [0, 1, 2, 3].map(() => new Uint32Array(part.length)) as [Uint32Array, Uint32Array, Uint32Array, Uint32Array];
+      const projects = new Uint32Array(part.length);
+      const receivedUs = new Float64Array(part.length);
+      part.forEach((r, i) => {
+        const hex = r.id.replaceAll('-', '');
+        for (let w = 0; w < 4; w++) words[w]![i] = Number.parseInt(hex.slice(w * 8, w * 8 + 8), 16);
+        projects[i] = Number(r.project_id);
+        receivedUs[i] = Number(r.us);
+      });
+      take({ count: part.length, projects, words, receivedUs });
+    }
+  }
+
+  async heldUuids(conn: EngineConnection, projectId: number, uuids: readonly string[]): Promise<Set<string>> {
+    if (uuids.length === 0) return new Set();
+    const rows = await inSlices(uuids, (slice) =>
+      clickHouse(conn).query<{ id: string }>(`SELECT DISTINCT toString(uuid) AS id FROM events WHERE project_id = ${literal(projectId)} AND uuid IN ${uuidSet(slice)}`),
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+}

@@ -1,0 +1,150 @@
+// pp's connection to ClickHouse: @clickhouse/client over HTTP to the nodes named by
+// `clickhouse.urls`, the first that answers, moving on to the next when a node stops answering.
+// Statements carry their values as literals (literal.ts): Debian's ClickHouse 18.16 has no query
+// parameters, and the client is asked for no setting of its own that 18.16 would not know.
+
+import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
+import type { ClickHouseSettings } from '../../ground/config.js';
+import { identifier } from './literal.js';
+
+/** A statement ClickHouse refused: its message, and ClickHouse's error code when it gave one. */
+export class ClickHouseQueryError extends Error {
+  override name = 'ClickHouseQueryError';
+
+  constructor(
+    message: string,
+    readonly code: number | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/** No node of `clickhouse.urls` answered. */
+export class ClickHouseUnreachableError extends Error {
+  override name = 'ClickHouseUnreachableError';
+}
+
+export interface ConnectionOptions {
+  /** Time limit of one request, in ms (default 300000: DDL on a cluster waits for every node). */
+  requestTimeoutMs?: number;
+}
+
+/** Errors of the network rather than of the statement: the next node is tried. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EPIPE', 'UND_ERR_SOCKET']);
+
+function isNetworkError(err: unknown): boolean {
+  const e = err as { code?: string; message?: string; cause?: { code?: string } };
+  if (NETWORK_CODES.has(e?.code ?? '') || NETWORK_CODES.has(e?.cause?.code ?? '')) return true;
+  const message = String(e?.message ?? '');
+  return message === 'socket hang up' || message.startsWith('Timeout error');
+}
+
+/** ClickHouse's answer to a refused statement begins `Code: NNN` (18.16: `Code: 60, e.displayText() = DB::Exception: …`). */
+function refused(err: unknown): Error {
+  if (!(err instanceof Error)) return new ClickHouseQueryError(String(err), undefined);
+  const { message } = err;
+  let code: number | undefined;
+  if (message.startsWith('Code: ')) {
+    let end = 6;
+    while (end < message.length && message.charCodeAt(end) >= 48 && message.charCodeAt(end) <= 57) end++;
+    if (end > 6) code = Number(message.slice(6, end));
+  }
+  const typed = (err as { code?: string }).code;
+  if (code === undefined && typed !== undefined && /^\d+$/.test(typed)) code = Number(typed);
+  return new ClickHouseQueryError(message.trim(), code);
+}
+
+interface Node {
+  url: string;
+  /** Statements naming tables without their database run in the installation's. */
+  inDatabase: ClickHouseClient;
+  /** Before the database exists (its creation, the cluster's description). */
+  bare: ClickHouseClient;
+}
+
+export class ClickHouseConnection {
+  private readonly nodes: Node[];
+  /** The node statements go to, until it stops answering. */
+  private current = 0;
+
+  constructor(
+    readonly settings: ClickHouseSettings,
+    options: ConnectionOptions = {},
+  ) {
+    if (settings.urls.length === 0) throw new ClickHouseUnreachableError('clickhouse.urls names no node');
+    const common = {
+      username: settings.user,
+      password: settings.password ?? '',
+      request_timeout: options.requestTimeoutMs ?? 300_000,
+      application: 'pp',
+      // Plain bodies both ways: no `enable_http_compression` is asked for, and nothing depends on
+      // how a server version compresses.
+      compression: { request: false, response: false },
+      // Failures reach the caller, which reports them; the client's own log would only repeat them on stderr.
+      log: { level: ClickHouseLogLevel.OFF },
+    };
+    this.nodes = settings.urls.map((url) => ({
+      url,
+      inDatabase: createClient({ ...common, url, database: settings.database }),
+      bare: createClient({ ...common, url }),
+    }));
+  }
+
+  /** The installation's database, as an identifier for statements that must name it (DDL, Distributed tables). */
+  get database() {
+    return identifier(this.settings.database);
+  }
+
+  /** The cluster, or undefined for one node. */
+  get cluster(): string | undefined {
+    return this.settings.cluster;
+  }
+
+  /** The URL statements go to now. */
+  get url(): string {
+    return this.nodes[this.current]!.url;
+  }
+
+  /** Rows of a SELECT, as objects (64-bit integers come as decimal text). */
+  async query<T = Record<string, unknown>>(sql: string, options: { bare?: boolean } = {}): Promise<T[]> {
+    return this.onSomeNode(async (node) => {
+      const result = await (options.bare ? node.bare : node.inDatabase).query({ query: sql, format: 'JSONEachRow' });
+      return result.json<T>();
+    });
+  }
+
+  /** A statement without rows to read (DDL, INSERT … VALUES, SYSTEM …), with settings of its own when given. */
+  async command(sql: string, options: { bare?: boolean; settings?: Record<string, string | number> } = {}): Promise<void> {
+    await this.onSomeNode((node) => (options.bare ? node.bare : node.inDatabase).command({ query: sql, clickhouse_settings: options.settings }));
+  }
+
+  /** Whether some node answers (the first that does serves what follows); throws when none does. */
+  async ping(): Promise<void> {
+    await this.onSomeNode(async (node) => {
+      const answer = await node.bare.ping();
+      if (!answer.success) throw answer.error;
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.nodes.flatMap((n) => [n.inDatabase.close(), n.bare.close()]));
+  }
+
+  /** Runs `use` on the current node, then on each other in turn while the network fails. */
+  private async onSomeNode<T>(use: (node: Node) => Promise<T>): Promise<T> {
+    const problems: string[] = [];
+    for (let tried = 0; tried < this.nodes.length; tried++) {
+      const index = (this.current + tried) % this.nodes.length;
+      const node = this.nodes[index]!;
+      try {
+        const answer = await use(node);
+        this.current = index;
+        return answer;
+      } catch (err) {
+        if (!isNetworkError(err)) throw refused(err);
+        problems.push(`${node.url}: ${(err as Error).message}`);
+      }
+    }
+    throw new ClickHouseUnreachableError(`no ClickHouse node answered (${problems.join('; ')})`);
+  }
+}

@@ -1,0 +1,120 @@
+// The ClickHouse engine's tables: made by the versioned files of migrations/clickhouse on every
+// node, replicated and sharded on a cluster, a plain ReplacingMergeTree on one node; applying them
+// again changes nothing, and two installations keep apart on one cluster.
+
+import t, { type Test } from 'tap';
+import { ClickHouseConnection } from '../../../server/engine/clickhouse/connection.js';
+import { appliedClickHouse, migrateClickHouse, renderMigration, splitStatements, topologyOf, type Topology } from '../../../server/engine/clickhouse/migrations.js';
+import { readMigrations, migrationsDir } from '../../../server/store/migrate.js';
+import { queryText, startClickHouse, type ClickHouseCluster, type Topology as Layout } from '../../support/clickhouseCluster.js';
+
+const ONE: Topology = { database: 'pp', cluster: undefined, replicated: false, replicas: 1, major: 18 };
+const TWO_BY_TWO: Topology = { database: 'pp', cluster: 'pp_test', replicated: true, replicas: 2, major: 18 };
+
+t.test('the marks of a file, filled in for one node and for a cluster', async (t) => {
+  const file = `-- a comment with {{marks}}; and a semicolon
+CREATE TABLE IF NOT EXISTS {{db}}.{{local:things}} {{on_cluster}} (k UInt64, s {{low_cardinality:String}} DEFAULT 'a;b') ENGINE = {{sharded:things}} ORDER BY k;
+{{cluster_only}} CREATE TABLE IF NOT EXISTS {{db}}.things {{on_cluster}} AS {{db}}.things_local ENGINE = Distributed({{cluster}}, {{db}}, things_local, k);
+CREATE TABLE {{db}}.everywhere {{on_cluster}} (k UInt64) ENGINE = {{everywhere:everywhere}} ORDER BY k`;
+  t.same(splitStatements("SELECT ';' -- x;\n; SELECT `a;b`;"), ["SELECT ';'", 'SELECT `a;b`']);
+  t.same(renderMigration(file, ONE), [
+    "CREATE TABLE IF NOT EXISTS `pp`.`things`  (k UInt64, s String DEFAULT 'a;b') ENGINE = ReplacingMergeTree ORDER BY k",
+    'CREATE TABLE `pp`.everywhere  (k UInt64) ENGINE = ReplacingMergeTree ORDER BY k',
+  ]);
+  t.same(renderMigration(file, { ...TWO_BY_TWO, major: 23 }), [
+    "CREATE TABLE IF NOT EXISTS `pp`.`things_local` ON CLUSTER `pp_test` (k UInt64, s LowCardinality(String) DEFAULT 'a;b') ENGINE = ReplicatedReplacingMergeTree('/clickhouse/pp/pp/tables/{shard}/things', '{replica}') ORDER BY k",
+    'CREATE TABLE IF NOT EXISTS `pp`.things ON CLUSTER `pp_test` AS `pp`.things_local ENGINE = Distributed(`pp_test`, `pp`, things_local, k)',
+    "CREATE TABLE `pp`.everywhere ON CLUSTER `pp_test` (k UInt64) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/pp/pp/tables/all/everywhere', '{shard}-{replica}') ORDER BY k",
+  ]);
+  t.match(renderMigration(file, { ...TWO_BY_TWO, replicated: false, replicas: 1 })[0], /ENGINE = ReplacingMergeTree ORDER BY k$/, 'shards without replicas: plain tables under the Distributed one');
+});
+
+function connect(t: Test, ch: ClickHouseCluster, database: string): ClickHouseConnection {
+  const conn = new ClickHouseConnection({ urls: ch.urls, cluster: ch.cluster, database, user: 'default' });
+  t.teardown(() => conn.close());
+  return conn;
+}
+
+/** Each node's tables of `database`, with their engines, as text. */
+async function tablesOn(ch: ClickHouseCluster, database: string): Promise<string[]> {
+  return Promise.all(ch.nodes.map((n) => queryText(n.httpPort, `SELECT name, engine FROM system.tables WHERE database = '${database}' ORDER BY name FORMAT TSV`)));
+}
+
+async function createStatements(ch: ClickHouseCluster, database: string): Promise<string> {
+  return queryText(ch.nodes[0]!.httpPort, `SELECT name, create_table_query FROM system.tables WHERE database = '${database}' ORDER BY name FORMAT TSV`);
+}
+
+for (const layout of ['single', 'replicated'] as Layout[]) {
+  t.test(`${layout === 'single' ? 'one node' : '2 shards × 2 replicas'}: applied on every node, once`, async (t) => {
+    const ch = await startClickHouse(t, layout);
+    const conn = connect(t, ch, 'pp');
+    const files = readMigrations(migrationsDir('clickhouse'));
+    const applied = await migrateClickHouse(conn);
+    t.same(
+      applied.map((m) => m.file),
+      files.map((m) => m.file),
+      'every file applied',
+    );
+    const expected =
+      layout === 'single'
+        ? ['events\tReplacingMergeTree', 'ingest_journal\tReplacingMergeTree', 'ingest_rejections\tReplacingMergeTree', 'schema_migrations\tReplacingMergeTree']
+        : [
+            'events\tDistributed',
+            'events_local\tReplicatedReplacingMergeTree',
+            'ingest_journal\tReplicatedReplacingMergeTree',
+            'ingest_rejections\tDistributed',
+            'ingest_rejections_local\tReplicatedReplacingMergeTree',
+            'schema_migrations\tReplicatedReplacingMergeTree',
+          ];
+    const tables = await tablesOn(ch, 'pp');
+    t.same(
+      tables.map((text) => text.trim().split('\n')),
+      ch.nodes.map(() => expected),
+      'the tables exist on every node',
+    );
+    const before = await createStatements(ch, 'pp');
+    const ledger = await appliedClickHouse(conn);
+    t.same(
+      ledger.map((m) => m.version),
+      files.map((m) => m.version),
+    );
+
+    t.same(await migrateClickHouse(conn), [], 'applied again: nothing is pending');
+    t.same(await appliedClickHouse(conn), ledger, 'the ledger is unchanged');
+    t.equal(await createStatements(ch, 'pp'), before, 'the tables are unchanged');
+    t.same(await tablesOn(ch, 'pp'), tables);
+
+    // Every file applied again from scratch (a ledger lost, a file cut short) is harmless too.
+    for (const m of files) {
+      for (const statement of renderMigration(m.sql, await topologyOf(conn))) await conn.command(statement, { bare: true });
+    }
+    t.equal(await createStatements(ch, 'pp'), before, 'statements applied twice change nothing');
+
+    // A row written through the table pp uses is read back from every node.
+    await conn.command(
+      `INSERT INTO pp.events (project_id, uuid, ts, ts_us, received_at, received_us, event, distinct_id, distinct_key, source, key_id, invalid, invalid_reasons)
+       VALUES (1, '00000000-0000-4000-8000-000000000001', '2026-03-02 10:00:00', 123456, '2026-03-02 10:00:01', 0, 'signup', 'user-1', 42, 'server', 'key', 0, [])`,
+    );
+    if (layout === 'replicated') await Promise.all(ch.nodes.map((n) => n.query('SYSTEM FLUSH DISTRIBUTED pp.events').catch(() => undefined)));
+    for (const node of ch.nodes) {
+      for (let tries = 0; ; tries++) {
+        await node.query('SYSTEM SYNC REPLICA pp.events_local').catch(() => undefined);
+        const text = (await node.query('SELECT toString(uuid), ts, ts_us, event, distinct_key FROM pp.events WHERE project_id = 1 FORMAT TSV')).trim();
+        if (text !== '' || tries === 50) {
+          t.equal(text, '00000000-0000-4000-8000-000000000001\t2026-03-02 10:00:00\t123456\tsignup\t42', `node ${node.url} reads the event`);
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+
+    // A second installation on the same servers: its own database, its own ZooKeeper paths.
+    const other = connect(t, ch, 'pp_other');
+    t.equal((await migrateClickHouse(other)).length, files.length);
+    t.same(
+      (await tablesOn(ch, 'pp_other')).map((text) => text.trim().split('\n')),
+      ch.nodes.map(() => expected),
+    );
+    t.equal((await other.query<{ n: string }>('SELECT count() AS n FROM events'))[0]!.n, '0', "it does not see the first one's events");
+  });
+}
