@@ -30,7 +30,7 @@ import { duckDb } from '../duckdb/connection.js';
 import { COMPACT_ACTOR_DAYS, foldActorDays } from './actorDays.js';
 import { CLICK_TABLES, compactClicks, foldClicks } from './clickDays.js';
 import { COMPACT_FORM_DAYS, foldFormDays } from './formDays.js';
-import { COMPACT_PAGE_DAYS, foldPageDays } from './pageDays.js';
+import { compactPageDays, foldPageDays } from './pageDays.js';
 import { COMPACT_PROPERTY_DAYS, foldPropertyDays } from './propertyDays.js';
 import { COMPACT_VISIT_DAYS, FORGET_VISITS, foldVisitDays } from './visitDays.js';
 
@@ -266,21 +266,26 @@ export class ActorDayFolder {
     const compacted = Number(row!.compacted);
     if (!force && (total - compacted <= Math.max(MIN_DELTA_ROWS, compacted / 4) || total < this.retryCompactionAt)) return false;
     // One transaction per rollup: one that does not fit the memory budget leaves the others compacted.
-    const rollups = [
-      [...COMPACT_ACTOR_DAYS, 'UPDATE actor_day_state SET compacted_rows = (SELECT count(*) FROM actor_days)'],
-      COMPACT_VISIT_DAYS,
-      COMPACT_PROPERTY_DAYS,
-      COMPACT_PAGE_DAYS,
-      COMPACT_FORM_DAYS,
-      ...CLICK_TABLES.map(compactClicks),
+    const statements = (list: readonly string[]) => async (c: DuckDBConnection) => {
+      for (const statement of list) await c.run(statement);
+    };
+    const rollups: Array<(c: DuckDBConnection) => Promise<void>> = [
+      statements([...COMPACT_ACTOR_DAYS, 'UPDATE actor_day_state SET compacted_rows = (SELECT count(*) FROM actor_days)']),
+      statements(COMPACT_VISIT_DAYS),
+      statements(COMPACT_PROPERTY_DAYS),
+      (c) =>
+        compactPageDays(
+          async (sql) => void (await c.run(sql)),
+          async (sql) => (await c.runAndReadAll(sql)).getRowObjects(),
+        ),
+      statements(COMPACT_FORM_DAYS),
+      ...CLICK_TABLES.map((t) => statements(compactClicks(t))),
     ];
     let failed: unknown;
-    for (const statements of rollups) {
+    for (const compact of rollups) {
       if (this.stopped) return false;
       try {
-        await this.transaction(async (c) => {
-          for (const statement of statements) await c.run(statement);
-        });
+        await this.transaction(compact);
       } catch (err) {
         failed ??= err;
       }
