@@ -96,7 +96,7 @@ export interface EventAppender {
   storedPairs(conn: EngineConnection, uuids: readonly string[], fromUs: number, beforeUs: number): Promise<string[]>;
   /** The newest `limit` pairs received since `sinceUs`, handed to `take` oldest first, a chunk at a time. */
   recentKeys(conn: EngineConnection, sinceUs: number, limit: number, take: (chunk: KeyChunk) => void): Promise<void>;
-  /** Which of these uuids the project holds already, whenever received (an import leaves them out). */
+  /** Which of these uuids (canonical text) the project holds already, whenever received (an import leaves them out). */
   heldUuids(conn: EngineConnection, projectId: number, uuids: readonly string[]): Promise<Set<string>>;
 }
 

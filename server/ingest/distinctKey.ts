@@ -8,13 +8,14 @@ export function distinctKey(distinctId: string): bigint {
   return createHash('md5').update(distinctId, 'utf8').digest().readBigUInt64LE(8);
 }
 
-/** `distinctKey` over many rows, hashing each id once. */
-export function distinctKeys(): (distinctId: string) => bigint {
+/** `distinctKey` over many rows, hashing each id once (while at most `limit` ids are held: then they are let go). */
+export function distinctKeys(limit = Number.POSITIVE_INFINITY): (distinctId: string) => bigint {
   const seen = new Map<string, bigint>();
   return (id) => {
     let key = seen.get(id);
     if (key === undefined) {
       key = distinctKey(id);
+      if (seen.size >= limit) seen.clear();
       seen.set(id, key);
     }
     return key;

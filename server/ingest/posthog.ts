@@ -155,7 +155,8 @@ function elementOf(e: unknown): Json {
 /** The event time: `timestamp`, else `$time` (epoch seconds), else the time of receipt (absent). */
 function timeOf(e: Json, props: Json): string | undefined {
   const stamp = text(e.timestamp);
-  if (stamp && !Number.isNaN(Date.parse(stamp))) return new Date(stamp).toISOString();
+  const ms = stamp ? Date.parse(stamp) : Number.NaN;
+  if (!Number.isNaN(ms)) return new Date(ms).toISOString();
   const seconds = props.$time;
   if (typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 && seconds < 8.64e12) return new Date(Math.round(seconds * 1000)).toISOString();
   return undefined;

@@ -19,14 +19,14 @@ export interface StoredImport {
 /**
  * Stores the rows of one project that it does not hold yet (by uuid, the first of repeated ones in
  * `rows`), in their order, in one transaction; answers how many were stored and how many were
- * duplicates.
+ * duplicates. `keyOf`: the distinct keys of the import's earlier batches, kept so that an id seen
+ * in every batch is hashed once.
  */
-export function storeImported(services: Services, projectId: number, rows: EventRow[]): Promise<StoredImport> {
+export function storeImported(services: Services, projectId: number, rows: EventRow[], keyOf = distinctKeys()): Promise<StoredImport> {
   if (rows.length === 0) return Promise.resolve({ stored: 0, duplicates: 0 });
   return ingestWriter(services).exclusive(
     async (conn) => {
       const seen = new Set<string>();
-      const keyOf = distinctKeys();
       const unique: EventRow[] = [];
       for (const row of rows) {
         if (seen.has(row.uuid)) continue;

@@ -66,7 +66,7 @@ export function amplitudeRecord(row: unknown): ImportRecord {
       url: typeof pageUrl === 'string' && pageUrl !== '' ? pageUrl : null,
       props: Object.keys(props).length > 0 ? props : null,
     },
-    seed: insertId ? `amplitude-insert-id\n${insertId}` : `amplitude\n${JSON.stringify([name, ts, user ?? null, device ?? null, props])}`,
+    seed: () => (insertId ? `amplitude-insert-id\n${insertId}` : `amplitude\n${JSON.stringify([name, ts, user ?? null, device ?? null, props])}`),
     ...(user && traits && Object.keys(traits).length > 0 ? { traits: { userId: user, set: traits } } : {}),
     ...(user && device && user !== device ? { link: { from: device, to: user } } : {}),
   };

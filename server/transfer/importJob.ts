@@ -4,6 +4,9 @@
 // the checkpoint (file, part, byte offset and line of the next record) with the counts, so a job
 // stopped anyhow resumes there; rows of a batch stored just before a stop are found again by uuid.
 // Identity links and traits carried by the records are applied as identify and alias apply them.
+// While a batch is stored (DuckDB appends and commits on threads of its own), the next one is read
+// and mapped; batches are stored one after another, and a checkpoint never names a record beyond
+// those committed.
 
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +14,7 @@ import type { Services } from '../http/services.js';
 import type { Job } from '../store/jobs.js';
 import type { EventRow } from '../ingest/normalizeEvent.js';
 import { storeImported } from '../ingest/storeImported.js';
+import { distinctKeys } from '../ingest/distinctKey.js';
 import { applyIdentities, TRAITS_MAX_BYTES, type TraitsUpdate } from '../ingest/identity.js';
 import { sizeDefect } from '../ingest/eventSchema.js';
 import { ingestPolicy } from '../ingest/behaviorSettings.js';
@@ -28,6 +32,9 @@ export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 /** Rows stored per transaction: large enough that a commit's cost vanishes, small enough to resume cheaply. */
 export const IMPORT_BATCH_ROWS = 20_000;
+
+/** Distinct ids whose keys an import keeps from batch to batch (about 100 bytes each). */
+const DISTINCT_KEYS_HELD = 200_000;
 
 /** Where the API keeps uploaded files until their import is done. */
 export function uploadDir(services: Services): string {
@@ -80,65 +87,69 @@ const firstByte = async (part: Part): Promise<number | undefined> => {
 /** Strips a UTF-8 byte-order mark from the first header cell (spreadsheets write one). */
 const header = (fields: string[]) => fields.map((f, i) => (i === 0 ? f.replace(/^\ufeff/, '') : f).trim());
 
-/** The records of one part from `start`, mapped by the format. */
-async function* recordsOf(part: Part, format: ImportFormat, start: Position, savedHeader: string[] | undefined, map: string[], chunks: AsyncIterable<Buffer>): AsyncIterable<Located> {
+/** The record of one line of JSON, mapped by the format. */
+function jsonRecord(format: ImportFormat, text: string): ImportRecord {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { kind: 'refuse', reason: 'the line is not valid JSON' };
+  }
+  if (format === 'amplitude') return amplitudeRecord(value);
+  if (format === 'posthog') return posthogRecord(value);
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? { kind: 'stored', record: value } : { kind: 'refuse', reason: 'a line must be a JSON object' };
+}
+
+/** The records of one part from `start`, mapped by the format, those of each chunk read together. */
+async function* recordsOf(part: Part, format: ImportFormat, start: Position, savedHeader: string[] | undefined, map: string[], chunks: AsyncIterable<Buffer>): AsyncIterable<Located[]> {
   const json = format === 'ndjson' || format === 'amplitude' || (format === 'posthog' && (await firstByte(part)) === 0x7b);
   if (json) {
-    for await (const l of jsonLines(chunks, start)) {
-      if (l.tooLong) {
-        yield { record: { kind: 'refuse', reason: 'the line is longer than 1 MiB' }, line: l.line, end: l.end };
-        continue;
-      }
-      let value: unknown;
-      try {
-        value = JSON.parse(l.text);
-      } catch {
-        yield { record: { kind: 'refuse', reason: 'the line is not valid JSON' }, line: l.line, end: l.end };
-        continue;
-      }
-      const record: ImportRecord =
-        format === 'amplitude'
-          ? amplitudeRecord(value)
-          : format === 'posthog'
-            ? posthogRecord(value)
-            : value !== null && typeof value === 'object' && !Array.isArray(value)
-              ? { kind: 'stored', record: value }
-              : { kind: 'refuse', reason: 'a line must be a JSON object' };
-      yield { record, line: l.line, end: l.end };
+    for await (const lines of jsonLines(chunks, start)) {
+      yield lines.map((l) => ({
+        record: l.tooLong ? { kind: 'refuse', reason: 'the line is longer than 1 MiB' } : jsonRecord(format, l.text),
+        line: l.line,
+        end: l.end,
+      }));
     }
     return;
   }
   let names = savedHeader;
   const targets = format === 'csv' && names ? targetsOf(names, parseMappings(map)) : undefined;
   let csvTargets = targets;
-  for await (const r of csvRecords(chunks, start)) {
-    if (!names) {
-      names = header(r.fields);
-      if (format === 'csv') csvTargets = targetsOf(names, parseMappings(map));
-      yield { record: { kind: 'skip' }, line: r.line, end: r.end, header: names };
-      continue;
+  for await (const records of csvRecords(chunks, start)) {
+    const out: Located[] = [];
+    for (const r of records) {
+      if (!names) {
+        names = header(r.fields);
+        if (format === 'csv') csvTargets = targetsOf(names, parseMappings(map));
+        out.push({ record: { kind: 'skip' }, line: r.line, end: r.end, header: names });
+        continue;
+      }
+      const record: ImportRecord = r.defect
+        ? { kind: 'refuse', reason: `malformed CSV: ${r.defect}` }
+        : format === 'posthog'
+          ? posthogRecord(posthogCsvRow(names, r.fields))
+          : csvRecord(csvTargets!, r.fields);
+      out.push({ record, line: r.line, end: r.end, header: names });
     }
-    const record: ImportRecord = r.defect
-      ? { kind: 'refuse', reason: `malformed CSV: ${r.defect}` }
-      : format === 'posthog'
-        ? posthogRecord(posthogCsvRow(names, r.fields))
-        : csvRecord(csvTargets!, r.fields);
-    yield { record, line: r.line, end: r.end, header: names };
+    yield out;
   }
 }
 
 /** Links and traits of a batch, applied once each per import. */
 class IdentityWork {
-  private readonly linked = new Set<string>();
+  /** The links added, by the id linked (a map of sets: no key text made per event). */
+  private readonly linked = new Map<string, Set<string>>();
   private readonly traitsSeen = new Map<string, string>();
   private links: Array<{ from: string; to: string }> = [];
   private traits: Traits[] = [];
 
   add(link: { from: string; to: string } | undefined, traits: Traits | undefined): void {
     if (link) {
-      const key = `${link.from}\n${link.to}`;
-      if (!this.linked.has(key)) {
-        this.linked.add(key);
+      let targets = this.linked.get(link.from);
+      if (!targets) this.linked.set(link.from, (targets = new Set()));
+      if (!targets.has(link.to)) {
+        targets.add(link.to);
         this.links.push(link);
       }
     }
@@ -151,10 +162,18 @@ class IdentityWork {
     }
   }
 
-  async apply(services: Services, projectId: number): Promise<void> {
-    const links = this.links;
+  /** The links and traits added since the last take, to apply once their batch is stored. */
+  take(): { links: Array<{ from: string; to: string }>; traits: Traits[] } {
+    const taken = { links: this.links, traits: this.traits };
+    this.links = [];
+    this.traits = [];
+    return taken;
+  }
+
+  static async apply(services: Services, projectId: number, work: { links: Array<{ from: string; to: string }>; traits: Traits[] }): Promise<void> {
+    const links = work.links;
     const updates: TraitsUpdate[] = [];
-    for (const t of this.traits) {
+    for (const t of work.traits) {
       for (const [value, once] of [
         [t.set, false],
         [t.setOnce, true],
@@ -163,8 +182,6 @@ class IdentityWork {
         updates.push({ userId: t.userId, traits: value, once });
       }
     }
-    this.links = [];
-    this.traits = [];
     await applyIdentities(services, projectId, links, updates);
   }
 }
@@ -180,6 +197,7 @@ export async function runImport(services: Services, job: Job): Promise<unknown> 
   const cp: Checkpoint = t.checkpoint ? (JSON.parse(t.checkpoint) as Checkpoint) : { file: 0, part: 0, offset: 0, line: 1 };
   const counts: Counts = { lines: t.lines, stored: t.stored, duplicates: t.duplicates, rejected: t.rejected };
   const identity = new IdentityWork();
+  const keyOf = distinctKeys(DISTINCT_KEYS_HELD);
   let doneBytes = 0;
   for (let f = 0; f < cp.file; f++) doneBytes += fileSize(options.files[f]!.path);
 
@@ -195,44 +213,74 @@ export async function runImport(services: Services, job: Job): Promise<unknown> 
       const opened = part.open(start.offset);
       let rows: EventRow[] = [];
       let rejections: Rejection[] = [];
+      // What the batch being read adds to the counts; `counts` holds those of the batches stored.
+      let lines = 0;
+      let rejected = 0;
       let position = start;
       let head = resume ? cp.header : undefined;
-      const flush = async () => {
-        const result = await storeImported(services, projectId, rows);
-        await identity.apply(services, projectId);
+      let storing: Promise<void> | undefined;
+      /** Stores one batch, then saves its checkpoint and counts (its records and nothing beyond). */
+      const store = async (
+        batch: { rows: EventRow[]; rejections: Rejection[]; lines: number; rejected: number; checkpoint: Checkpoint; doneBytes: number },
+        work: ReturnType<IdentityWork['take']>,
+      ) => {
+        const result = await storeImported(services, projectId, batch.rows, keyOf);
+        await IdentityWork.apply(services, projectId, work);
+        counts.lines += batch.lines;
+        counts.rejected += batch.rejected;
         counts.stored += result.stored;
         counts.duplicates += result.duplicates;
-        keepRejections(services.meta, job.id, rejections);
-        rows = [];
-        rejections = [];
-        const checkpoint: Checkpoint = { file: f, part: p, offset: position.offset, line: position.line, ...(head ? { header: head } : {}) };
-        saveProgress(services, job.id, { done_bytes: doneBytes + Math.min(part.sourceBytes, opened.sourceRead()), ...counts, checkpoint });
+        keepRejections(services.meta, job.id, batch.rejections);
+        saveProgress(services, job.id, { done_bytes: batch.doneBytes, ...counts, checkpoint: batch.checkpoint });
         if (cancelRequested(services.meta, job.id)) throw new ImportCancelledError();
       };
-      for await (const located of recordsOf(part, options.format, start, head, options.map, opened.chunks)) {
-        position = located.end;
-        head = located.header;
-        const r = located.record;
-        if (r.kind === 'skip') continue;
-        counts.lines += 1;
-        if (r.kind === 'refuse') {
-          counts.rejected += 1;
-          rejections.push({ file: where, line: located.line, reason: r.reason });
-        } else if (r.kind === 'link') {
-          identity.add({ from: r.from, to: r.to }, r.traits);
-        } else {
-          const made = rowOf(r, ctx);
-          if ('reason' in made) {
-            counts.rejected += 1;
-            rejections.push({ file: where, line: located.line, reason: made.reason });
-          } else {
-            rows.push(made.row);
-            if (r.kind === 'event') identity.add(r.link, r.traits);
+      /** Hands the batch read so far to storing once the one before it is stored, and reads on meanwhile. */
+      const flush = async () => {
+        const checkpoint: Checkpoint = { file: f, part: p, offset: position.offset, line: position.line, ...(head ? { header: head } : {}) };
+        const batch = { rows, rejections, lines, rejected, checkpoint, doneBytes: doneBytes + Math.min(part.sourceBytes, opened.sourceRead()) };
+        const work = identity.take();
+        rows = [];
+        rejections = [];
+        lines = 0;
+        rejected = 0;
+        await storing;
+        storing = store(batch, work);
+        // Awaited at the next batch or the part's end; a failure meanwhile is not unhandled.
+        storing.catch(() => undefined);
+      };
+      try {
+        for await (const chunk of recordsOf(part, options.format, start, head, options.map, opened.chunks)) {
+          for (const located of chunk) {
+            position = located.end;
+            head = located.header;
+            const r = located.record;
+            if (r.kind === 'skip') continue;
+            lines += 1;
+            if (r.kind === 'refuse') {
+              rejected += 1;
+              rejections.push({ file: where, line: located.line, reason: r.reason });
+            } else if (r.kind === 'link') {
+              identity.add({ from: r.from, to: r.to }, r.traits);
+            } else {
+              const made = rowOf(r, ctx);
+              if ('reason' in made) {
+                rejected += 1;
+                rejections.push({ file: where, line: located.line, reason: made.reason });
+              } else {
+                rows.push(made.row);
+                if (r.kind === 'event') identity.add(r.link, r.traits);
+              }
+            }
+            if (rows.length >= IMPORT_BATCH_ROWS || rejections.length >= IMPORT_BATCH_ROWS) await flush();
           }
         }
-        if (rows.length >= IMPORT_BATCH_ROWS || rejections.length >= IMPORT_BATCH_ROWS) await flush();
+        await flush();
+        await storing;
+      } catch (err) {
+        // A batch being stored ends (or fails) before the job does.
+        await storing?.catch(() => undefined);
+        throw err;
       }
-      await flush();
       doneBytes += part.sourceBytes;
       // The part is done: a resume starts at the next one.
       saveProgress(services, job.id, { done_bytes: doneBytes, ...counts, checkpoint: { file: f, part: p + 1, offset: 0, line: 1 } });

@@ -41,12 +41,16 @@ function tooFarAhead(ts: Date, receivedAt: Date): boolean {
 const FUTURE = 'the time is more than an hour after the event was received';
 
 /** An event from another product, as a live event of the project would be stored. */
-export function foreignRow(ev: TrackEvent, seed: string, ctx: RowContext): RowResult {
-  const checked = checkEvent({ ...ev, uuid: ev.uuid ?? derivedUuid(seed) });
+export function foreignRow(ev: TrackEvent, seed: () => string, ctx: RowContext): RowResult {
+  const checked = checkEvent(ev.uuid === undefined ? { ...ev, uuid: derivedUuid(seed()) } : ev);
   if ('defect' in checked) return { reason: checked.defect.message };
   const row = normalizeEvent(checked.event, { projectId: ctx.projectId, receivedAt: ctx.importedAt, source: 'unknown', sdk: null, keyId: '', keptParams: ctx.keptParams }, checked.text);
   if (tooFarAhead(row.ts, row.received_at)) return { reason: FUTURE };
-  return { row: { ...row, source: 'import' as EventRow['source'], key_id: null as unknown as string, props_value: null } };
+  // The row is this import's own: set in place rather than copied.
+  row.source = 'import' as EventRow['source'];
+  row.key_id = null as unknown as string;
+  row.props_value = null;
+  return { row };
 }
 
 const optionalText = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);

@@ -53,7 +53,7 @@ export function posthogRecord(row: unknown): ImportRecord {
       return {
         kind: 'event',
         event: ev,
-        seed: `posthog\n${JSON.stringify([ev.event, ev.ts, anonymous ?? null, user ?? null, ev.props ?? null])}`,
+        seed: () => `posthog\n${JSON.stringify([ev.event, ev.ts, anonymous ?? null, user ?? null, ev.props ?? null])}`,
         ...(mapped.traits ? { traits: mapped.traits } : {}),
         ...(anonymous && user && anonymous !== user ? { link: { from: anonymous, to: user } } : {}),
       };

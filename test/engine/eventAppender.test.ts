@@ -202,6 +202,11 @@ for (const [name, open] of STORES) {
 
     const held = await engine.useWriter((conn) => engine.appender.heldUuids(conn, 1, all));
     t.same([...held].sort(), [uuidOf(1), uuidOf(3)], "the project's own uuids, whenever received");
+    const heldOf = (uuids: string[]) => engine.useWriter(async (conn) => [...(await engine.appender.heldUuids(conn, 1, uuids))].sort());
+    t.same(await heldOf([uuidOf(4), uuidOf(5)]), [], 'none between the smallest and the largest asked for: none held');
+    t.same(await heldOf([uuidOf(0), uuidOf(2), uuidOf(4)]), [], 'a range around held uuids finds only those asked for');
+    t.same(await heldOf([uuidOf(3), uuidOf(0)]), [uuidOf(3)], 'the largest asked for, held, is found');
+    t.same(await heldOf([]), [], 'no uuids, none held');
 
     const chunks: KeyChunk[] = [];
     await engine.useWriter((conn) => engine.appender.recentKeys(conn, us(AT), 2, (chunk) => chunks.push(chunk)));

@@ -17,7 +17,9 @@ t.test('the key is md5_number_lower of the id, for any text', async (t) => {
       const reader = await conn.runAndReadAll('SELECT md5_number_lower(unnest($1)) AS k', [listValue(ids)], [LIST(VARCHAR)]);
       const fromSql = reader.getRowObjects().map((r) => r.k);
       const keyOf = distinctKeys();
-      return ids.every((id, i) => distinctKey(id) === fromSql[i] && keyOf(id) === fromSql[i]);
+      // Holding at most three ids, it lets them go and hashes again: the same keys.
+      const few = distinctKeys(3);
+      return ids.every((id, i) => distinctKey(id) === fromSql[i] && keyOf(id) === fromSql[i] && few(id) === fromSql[i] && few(ids[0]!) === fromSql[0]);
     }),
     { numRuns: 50 },
   );

@@ -30,9 +30,9 @@ import { duckDb } from '../duckdb/connection.js';
 import { COMPACT_ACTOR_DAYS, foldActorDays } from './actorDays.js';
 import { CLICK_TABLES, compactClicks, foldClicks } from './clickDays.js';
 import { COMPACT_FORM_DAYS, foldFormDays } from './formDays.js';
-import { COMPACT_PAGE_DAYS, foldPageDays } from './pageDays.js';
+import { compactPageDays, foldPageDays } from './pageDays.js';
 import { COMPACT_PROPERTY_DAYS, foldPropertyDays } from './propertyDays.js';
-import { COMPACT_VISIT_DAYS, foldVisitDays } from './visitDays.js';
+import { COMPACT_VISIT_DAYS, FORGET_VISITS, foldVisitDays } from './visitDays.js';
 
 /** How often the folder looks for new events. */
 const PASS_INTERVAL_MS = 5_000;
@@ -265,17 +265,35 @@ export class ActorDayFolder {
     const total = Number(row!.total);
     const compacted = Number(row!.compacted);
     if (!force && (total - compacted <= Math.max(MIN_DELTA_ROWS, compacted / 4) || total < this.retryCompactionAt)) return false;
-    try {
-      await this.transaction(async (c) => {
-        for (const statement of [...COMPACT_ACTOR_DAYS, ...COMPACT_PROPERTY_DAYS, ...COMPACT_PAGE_DAYS, ...COMPACT_FORM_DAYS, ...COMPACT_VISIT_DAYS, ...CLICK_TABLES.flatMap(compactClicks)]) {
-          await c.run(statement);
-        }
-        await c.run('UPDATE actor_day_state SET compacted_rows = (SELECT count(*) FROM actor_days)');
-      });
-    } catch (err) {
+    // One transaction per rollup: one that does not fit the memory budget leaves the others compacted.
+    const statements = (list: readonly string[]) => async (c: DuckDBConnection) => {
+      for (const statement of list) await c.run(statement);
+    };
+    const rollups: Array<(c: DuckDBConnection) => Promise<void>> = [
+      statements([...COMPACT_ACTOR_DAYS, 'UPDATE actor_day_state SET compacted_rows = (SELECT count(*) FROM actor_days)']),
+      statements(COMPACT_VISIT_DAYS),
+      statements(COMPACT_PROPERTY_DAYS),
+      (c) =>
+        compactPageDays(
+          async (sql) => void (await c.run(sql)),
+          async (sql) => (await c.runAndReadAll(sql)).getRowObjects(),
+        ),
+      statements(COMPACT_FORM_DAYS),
+      ...CLICK_TABLES.map((t) => statements(compactClicks(t))),
+    ];
+    let failed: unknown;
+    for (const compact of rollups) {
+      if (this.stopped) return false;
+      try {
+        await this.transaction(compact);
+      } catch (err) {
+        failed ??= err;
+      }
+    }
+    if (failed) {
       // Not again on every pass: only once the rollup has grown by half.
       this.retryCompactionAt = Math.ceil(total * 1.5);
-      throw err;
+      throw failed;
     }
     this.retryCompactionAt = 0;
     return true;
@@ -345,9 +363,10 @@ export async function foldedProject(conn: DuckDBConnection, projectId: number): 
  * In the caller's transaction, once it deleted some events of the project, all of them on `days`
  * (local dates in the folded zone): folds the project's rows of those days again from the events
  * still stored up to the folded point, and leaves every other row as it is. The rows come out as a
- * fold from scratch would make them (a visit is cut at local midnight, so a day's visits are the
- * day's own). When the folded event itself was deleted, the folded point moves back to the newest
- * event still stored before it: every event in between was deleted, so the rollup holds the same.
+ * fold from scratch would make them (a run is cut at local midnight, so a day's runs are the
+ * day's own), except that the project's visit runs lose their compacted visit. When the folded
+ * event itself was deleted, the folded point moves back to the newest event still stored before
+ * it: every event in between was deleted, so the rollup holds the same.
  */
 export async function refoldDays(conn: DuckDBConnection, folded: FoldedProject, days: readonly string[]): Promise<void> {
   if (days.length === 0) return;
@@ -376,6 +395,8 @@ export async function refoldDays(conn: DuckDBConnection, folded: FoldedProject, 
   await conn.run(`INSERT INTO page_days ${foldPageDays(onDays)}`, params, types);
   await conn.run(`INSERT INTO form_days ${foldFormDays(onDays)}`, params, types);
   await conn.run(`INSERT INTO visit_days ${foldVisitDays(onDays)}`, params, types);
+  // A visit that crossed those days may now be two, or none: the project's runs are joined when read until compacted.
+  await conn.run(FORGET_VISITS, { project: folded.projectId }, { project: INTEGER });
   for (const t of CLICK_TABLES) await conn.run(`INSERT INTO ${t} ${foldClicks(t, onDays)}`, params, types);
   const keys = (await conn.runAndReadAll('SELECT key FROM property_day_keys')).getRows().map(([k]) => String(k));
   if (keys.length > 0) await conn.run(`INSERT INTO property_days ${foldPropertyDays(onDays)}`, { ...params, ...keyLists(keys) }, { ...types, ...keyTypes });
