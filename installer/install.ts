@@ -245,7 +245,7 @@ function writeConfig(configFile: string, opts: InstallOptions, tls: { cert: stri
 async function prepareData(config: Config, opts: InstallOptions, changed: (what: string) => void, log: (line: string) => void): Promise<InstallReport['owner']> {
   const opened = await openServices(config, { log: createLogger('warn', process.stderr as unknown as import('pino').DestinationStream) });
   try {
-    const applied = [...opened.applied.sqlite.map((m) => `sqlite/${m.file}`), ...opened.applied.duckdb.map((m) => `duckdb/${m.file}`)];
+    const applied = [...opened.applied.sqlite.map((m) => `sqlite/${m.file}`), ...opened.applied.events.map((m) => `${opened.services.config.events.engine}/${m.file}`)];
     if (applied.length) changed(`applied ${applied.length} database migrations`);
     const db = opened.services.meta;
     if (countUsers(db) > 0) {

@@ -12,5 +12,5 @@ export async function migrateData(config: Config): Promise<string[]> {
   if (running) throw new InstallerError(`pp ${running.version} is running on ${config.data_dir} (pid ${running.pid}); it applied its migrations at start. Stop it to migrate with another release.`);
   const opened = await openServices(config, { log: createLogger('warn', process.stderr as unknown as import('pino').DestinationStream) });
   await opened.close();
-  return [...opened.applied.sqlite.map((m) => `sqlite/${m.file}`), ...opened.applied.duckdb.map((m) => `duckdb/${m.file}`)];
+  return [...opened.applied.sqlite.map((m) => `sqlite/${m.file}`), ...opened.applied.events.map((m) => `${opened.services.config.events.engine}/${m.file}`)];
 }

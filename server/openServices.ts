@@ -4,7 +4,7 @@
 // the server at start and by CLI commands that run while no server holds the files.
 
 import path from 'node:path';
-import { ConfigError, type Config } from './ground/config.js';
+import type { Config } from './ground/config.js';
 import { systemClock, type Clock } from './ground/clock.js';
 import { createLogger, type Logger } from './ground/logger.js';
 import { RecentLogLines } from './ground/recentLogLines.js';
@@ -12,6 +12,8 @@ import { RateLimiter } from './http/rateLimit.js';
 import { packageVersion } from './ground/packageRoot.js';
 import type { Services } from './http/services.js';
 import { DuckDbEngine } from './engine/duckdb/duckDbEngine.js';
+import { ClickHouseEngine } from './engine/clickhouse/clickHouseEngine.js';
+import type { EventEngine } from './engine/engine.js';
 import { migrateMeta, type Migration } from './store/migrate.js';
 import { migrateEvents } from './engine/duckdb/migrations.js';
 import { loadSecret } from './ground/secret.js';
@@ -42,28 +44,32 @@ export interface OpenOptions {
 
 export interface OpenedServices {
   services: Services;
-  applied: { sqlite: Migration[]; duckdb: Migration[] };
+  /** Migrations applied at this start: the metadata store's and the event engine's (`events.engine`). */
+  applied: { sqlite: Migration[]; events: Migration[] };
   /** Runs shutdown hooks, then closes both stores. */
   close(): Promise<void>;
 }
 
 export async function openServices(config: Config, options: OpenOptions = {}): Promise<OpenedServices> {
-  if (config.events.engine !== 'duckdb') {
-    throw new ConfigError(`events.engine ${config.events.engine} cannot serve yet: its tables and client exist, its reads do not (docs/scale-out.md); use duckdb`);
-  }
   prepareDataDir(config.data_dir);
   const clock = options.clock ?? systemClock;
   const recentLogs = new RecentLogLines();
   const log = options.log ?? createLogger(config.log_level, undefined, recentLogs, options.quietTerminal);
   const meta = openMetaDb(path.join(config.data_dir, 'meta.sqlite'));
-  let events: DuckDbEngine | undefined;
+  let events: EventEngine | undefined;
   try {
     const sqlite = migrateMeta(meta, undefined, clock.now());
-    events = await DuckDbEngine.open(path.join(config.data_dir, 'events.duckdb'), {
-      memoryLimitMb: config.events.memory_limit_mb,
-      tempDirectory: path.join(config.data_dir, 'events.tmp'),
-    });
-    const duckdb = await migrateEvents(events, undefined, clock.now());
+    let applied: Migration[];
+    if (config.events.engine === 'clickhouse') {
+      ({ engine: events, applied } = await ClickHouseEngine.open(config.clickhouse, clock.now()));
+    } else {
+      const duckdb = await DuckDbEngine.open(path.join(config.data_dir, 'events.duckdb'), {
+        memoryLimitMb: config.events.memory_limit_mb,
+        tempDirectory: path.join(config.data_dir, 'events.tmp'),
+      });
+      events = duckdb;
+      applied = await migrateEvents(duckdb, undefined, clock.now());
+    }
     const hooks: Array<() => Promise<void> | void> = [];
     const license = new LicenseManager(meta, clock, log, config);
     await license.load(await events.newestReceipt());
@@ -102,7 +108,7 @@ export async function openServices(config: Config, options: OpenOptions = {}): P
     const store = events;
     return {
       services,
-      applied: { sqlite, duckdb },
+      applied: { sqlite, events: applied },
       async close() {
         if (closed) return;
         closed = true;

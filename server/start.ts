@@ -93,7 +93,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   if (options.stopOnSignals) closeOnSignals(running);
   // Written once the server answers, its admin socket included, and a signal stops it cleanly.
   services.log.info({ url, base_url: config.base_url, version: services.version, data_dir: config.data_dir }, 'listening');
-  for (const m of [...opened.applied.sqlite, ...opened.applied.duckdb]) services.log.info({ migration: m.file }, 'migration applied');
+  for (const m of [...opened.applied.sqlite, ...opened.applied.events]) services.log.info({ migration: m.file }, 'migration applied');
   return running;
 }
 

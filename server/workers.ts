@@ -5,6 +5,7 @@
 // (ppctl) start none of them, so what they queue waits for the next server.
 
 import type { Services } from './http/services.js';
+import type { EngineKind } from './engine/engine.js';
 import { ingestWriter } from './ingest/groupWriter.js';
 import { startTrialReminders } from './billing/trialReminders.js';
 import { resumeDeletions, RULE_SYNC } from './labeled/rules.js';
@@ -18,6 +19,8 @@ import { startTransferSweeps } from './transfer/transferSweep.js';
 
 export interface Worker {
   name: string;
+  /** The event engines it runs on (all when unset): work over tables only one engine has. */
+  engines?: readonly EngineKind[];
   start(services: Services): void;
 }
 
@@ -33,6 +36,7 @@ export const WORKERS: readonly Worker[] = [
   },
   {
     name: 'actor-day rollups',
+    engines: ['duckdb'],
     start: (s) => {
       s.onShutdown(() => s.workers.actorDays.stop());
       s.workers.actorDays.start();
@@ -53,7 +57,7 @@ export const WORKERS: readonly Worker[] = [
   },
   // Rules left deleting by a stopped server are queued again.
   { name: 'labeled rule deletions', start: resumeDeletions },
-  { name: 'recordings sweep', start: startReplaySweeps },
+  { name: 'recordings sweep', engines: ['duckdb'], start: startReplaySweeps },
   { name: 'transfer files sweep', start: startTransferSweeps },
   {
     name: 'mail outbox',
@@ -73,5 +77,5 @@ export const WORKERS: readonly Worker[] = [
 ];
 
 export function startWorkers(services: Services, workers: readonly Worker[] = WORKERS): void {
-  for (const w of workers) w.start(services);
+  for (const w of workers) if (!w.engines || w.engines.includes(services.events.kind)) w.start(services);
 }

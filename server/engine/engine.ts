@@ -7,11 +7,19 @@
 import type { StoredEvent, StoredRejection } from './rows.js';
 
 /** The engines there are; an insight's builders are a `ByEngine` record, so a new kind here makes tsc name every builder still to write. */
-export const ENGINE_KINDS = ['duckdb'] as const;
+export const ENGINE_KINDS = ['duckdb', 'clickhouse'] as const;
 export type EngineKind = (typeof ENGINE_KINDS)[number];
 
 /** One value for each engine kind: how insights and features hold their per-engine statement builders. */
 export type ByEngine<T> = Record<EngineKind, T>;
+
+/**
+ * The engine's store cannot be reached (every node of a cluster down): ingestion holds what it
+ * acknowledged in its journal and loads it once the store answers again, instead of setting it aside.
+ */
+export class EngineUnreachableError extends Error {
+  override name = 'EngineUnreachableError';
+}
 
 /** A value bound to a statement's placeholder. */
 export type BoundValue = unknown;

@@ -7,6 +7,7 @@
 
 import type { ByEngine, EngineKind } from './engine.js';
 import * as duckdbEvents from './duckdb/eventsSql.js';
+import * as clickhouseEvents from './clickhouse/eventsSql.js';
 import * as duckdbReplay from './duckdb/replaySql.js';
 import * as duckdbLabeled from './duckdb/labeledSql.js';
 import * as duckdbBehavior from './duckdb/behaviorSql.js';
@@ -17,6 +18,7 @@ import { purgeEvents } from './duckdb/deleteEvents.js';
 import * as duckdbPersons from './duckdb/personsSql.js';
 import * as duckdbExport from './duckdb/exportSql.js';
 import { deletePerson } from './duckdb/personsDelete.js';
+import { unsupportedBuilder, unsupportedLike } from './unsupported.js';
 
 type Builders<M, K extends keyof M> = Pick<M, K>;
 
@@ -49,6 +51,25 @@ const STATEMENTS: ByEngine<FeatureStatements> = {
     pathCleaning: duckdbPathCleaning,
     labeled: duckdbLabeled,
     jobs: { syncDerived: duckdbLabeled.syncDerived, purgeEvents, deletePerson },
+  },
+  clickhouse: {
+    events: {
+      listEventsSql: clickhouseEvents.listEventsSql,
+      doctorAcceptedSql: unsupportedBuilder('the accepted-events check'),
+      distinctIdsOfActorSql: unsupportedBuilder('distinct ids of an actor'),
+      actorsOfSql: unsupportedBuilder('actors of distinct ids'),
+      eventCatalogSql: unsupportedBuilder('the event catalog'),
+      propertyKindsSql: unsupportedBuilder('property kinds'),
+    },
+    replay: unsupportedLike(duckdbReplay, 'session recordings'),
+    behavior: unsupportedLike(duckdbBehavior, 'page behavior reports'),
+    admin: unsupportedLike(duckdbAdmin, 'the admin figures'),
+    ingest: unsupportedLike(duckdbIngest, 'ingest reads'),
+    persons: unsupportedLike(duckdbPersons, 'persons'),
+    transfer: { exportEventsSql: unsupportedBuilder('event exports') },
+    pathCleaning: unsupportedLike(duckdbPathCleaning, 'path cleaning'),
+    labeled: { countMatchingSql: unsupportedBuilder('labeled events'), labeledCountsSql: unsupportedBuilder('labeled events') },
+    jobs: { syncDerived: unsupportedBuilder('labeled events'), purgeEvents: unsupportedBuilder('deleting events'), deletePerson: unsupportedBuilder('deleting a person') },
   },
 };
 

@@ -30,8 +30,9 @@ export function itemFromRow(r: Row): EventItem {
     referrer: text(r.referrer),
     props: r.props === null ? null : (JSON.parse(String(r.props)) as Record<string, unknown>),
     revenue: r.revenue === null ? null : Number(r.revenue),
-    invalid: r.invalid === true,
-    invalid_reasons: JSON.parse(String(r.invalid_reasons)) as string[],
+    // Engines answer a flag as a boolean or as 1, a list as JSON text or as an array.
+    invalid: r.invalid === true || r.invalid === 1,
+    invalid_reasons: Array.isArray(r.invalid_reasons) ? (r.invalid_reasons as string[]) : (JSON.parse(String(r.invalid_reasons)) as string[]),
   };
 }
 

@@ -37,9 +37,9 @@ async function checkStores(services: Services): Promise<Record<string, string>> 
   }
   try {
     await Promise.race([services.events.ping(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), READY_TIMEOUT_MS).unref())]);
-    result.duckdb = 'ok';
+    result[services.events.kind] = 'ok';
   } catch {
-    result.duckdb = 'unavailable';
+    result[services.events.kind] = 'unavailable';
   }
   // Writes fail when the disk under the data folder is full, whatever the databases answer to reads.
   result.storage = freeBytes(services.config.data_dir) < MIN_FREE_BYTES ? 'full' : 'ok';

@@ -67,7 +67,7 @@ const STANDARD_ERRORS: Record<string, string> = {
   '413': 'request body over the limit',
   '422': 'validation failed; details.field names the first offending field',
   '429': 'rate limited; Retry-After gives seconds',
-  '501': 'not configured on this installation',
+  '501': 'not configured on this installation, or not answered by its event engine yet (`engine_unsupported`, details.feature names what)',
   '503': 'not ready',
 };
 
@@ -125,7 +125,8 @@ export function assembleDocument(version: string, fragments: OpenApiFragment[]):
       const target = (doc.paths[path] ??= {});
       for (const [method, op] of Object.entries(ops) as Array<[Method, Operation]>) {
         if (target[method]) throw new Error(`OpenAPI: ${method.toUpperCase()} ${path} is described twice`);
-        target[method] = op;
+        // Every read of events (those with a time limit) may meet an engine that does not answer it yet.
+        target[method] = op.responses['408'] && !op.responses['501'] ? { ...op, responses: { ...op.responses, ...errors(501) } } : op;
       }
     }
     for (const [name, schema] of Object.entries(f.schemas ?? {})) {

@@ -15,7 +15,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Services } from '../http/services.js';
-import type { EngineConnection, TurnOptions } from '../engine/engine.js';
+import { EngineUnreachableError, type EngineConnection, type TurnOptions } from '../engine/engine.js';
 import { outsideDeadline } from '../ground/deadline.js';
 import { AppError, ServiceUnavailableError, StorageFullError } from '../ground/errors.js';
 import { isStorageFull } from '../store/storageFull.js';
@@ -34,6 +34,8 @@ export const READ_WAIT_MS = 5_000;
 /** Loading a journaled batch is tried this often (backing off) before it is set aside. */
 const LOAD_ATTEMPTS = 5;
 const FIRST_RETRY_MS = 100;
+/** How often loading is tried again while the engine's store cannot be reached. */
+const UNREACHABLE_RETRY_MS = 1000;
 /** What a client is told to wait before sending again while the replay leaves no room in the backlog. */
 const REPLAY_RETRY_SECONDS = 5;
 
@@ -374,6 +376,14 @@ export class GroupWriter {
       return;
     }
     const journal = this.options.journal!;
+    if (err instanceof EngineUnreachableError) {
+      // The engine's store is down: the batch waits in the journal however long that lasts (reads
+      // stop waiting for it after READ_WAIT_MS), and, once stopping, for the next start.
+      if (this.closing) return;
+      if (attempt === 1) this.services.log.warn({ err, seq: item.seq }, 'the event store cannot be reached; journaled batches wait for it');
+      await new Promise((resolve) => setTimeout(resolve, this.options.retryMs ?? UNREACHABLE_RETRY_MS));
+      return this.commit(conn, [item], 2);
+    }
     if (attempt < LOAD_ATTEMPTS) {
       this.services.log.warn({ err, seq: item.seq, attempt }, 'loading a journaled batch failed; trying again');
       await new Promise((resolve) => setTimeout(resolve, (this.options.retryMs ?? FIRST_RETRY_MS) * 4 ** (attempt - 1)));

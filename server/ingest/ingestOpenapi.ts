@@ -64,6 +64,9 @@ const element: JsonSchema = {
 
 const WRITE_ERRORS = errors(400, 401, 403, 413, 422, 429, 503);
 
+/** Writes ingestion keeps beside events (identity links, recordings, captures): 501 `engine_unsupported` on an event engine without them yet. */
+const ENGINE_WRITES = new Set(['identify', 'alias', 'replay', 'capture']);
+
 function writeOperation(operationId: string, summary: string, description: string, bodyRef: string, parameters: Parameter[]): Operation {
   return {
     operationId,
@@ -76,7 +79,7 @@ function writeOperation(operationId: string, summary: string, description: strin
       required: true,
       content: { 'application/json': { schema: ref(bodyRef) }, 'text/plain': { schema: ref(bodyRef) } },
     },
-    responses: { '202': jsonResponse('stored (durably) before this answer', ref('IngestAccepted')), ...WRITE_ERRORS },
+    responses: { '202': jsonResponse('stored (durably) before this answer', ref('IngestAccepted')), ...WRITE_ERRORS, ...(ENGINE_WRITES.has(operationId) ? errors(501) : {}) },
   };
 }
 

@@ -45,6 +45,8 @@ export const KNOWN_DURATIONS: Record<string, number> = Object.fromEntries(
     'mail/outbox': 12,
     'queries/localTimeSql': 12,
     'engine/eventAppender': 12,
+    'engine/clickhouse/eventsListEngines': 12,
+    'engine/clickhouse/clickHouseServer': 12,
     'billing/payments': 11,
     'console/persons': 11,
     'auth/rateLimits': 11,

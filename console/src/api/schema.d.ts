@@ -5091,7 +5091,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description not configured on this installation */
+        /** @description not configured on this installation, or not answered by its event engine yet (`engine_unsupported`, details.feature names what) */
         E501: {
             headers: {
                 [name: string]: unknown;
@@ -7006,6 +7006,7 @@ export interface operations {
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     propertyCatalog: {
@@ -7048,6 +7049,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     listDashboards: {
@@ -7325,6 +7327,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     listEvents: {
@@ -7385,6 +7388,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     streamEvents: {
@@ -7603,6 +7607,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     getFormDetail: {
@@ -7648,6 +7653,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     listImports: {
@@ -7961,6 +7967,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     listIngestKeys: {
@@ -8417,6 +8424,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     getPageBehavior: {
@@ -8458,6 +8466,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     listBehaviorUrls: {
@@ -8497,6 +8506,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     getPathCleaning: {
@@ -8558,6 +8568,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     testPathCleaning: {
@@ -8591,6 +8602,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     getPersonDeletion: {
@@ -8654,6 +8666,7 @@ export interface operations {
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     deletePerson: {
@@ -8686,6 +8699,7 @@ export interface operations {
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     exportPerson: {
@@ -8718,6 +8732,7 @@ export interface operations {
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     queryActivationDrivers: {
@@ -8752,6 +8767,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     queryActivitySummary: {
@@ -8785,6 +8801,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     queryCorrelations: {
@@ -8819,6 +8836,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     queryFunnel: {
@@ -8853,6 +8871,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     queryLifecycle: {
@@ -8887,6 +8906,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     queryPaths: {
@@ -8921,6 +8941,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     queryPathsActors: {
@@ -8955,6 +8976,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     queryRetention: {
@@ -8989,6 +9011,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     queryRetentionActors: {
@@ -9023,6 +9046,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     queryRevenueSummary: {
@@ -9057,6 +9081,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     querySegmentation: {
@@ -9091,6 +9116,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     queryStickiness: {
@@ -9125,6 +9151,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     queryWebSummary: {
@@ -9158,6 +9185,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     listRecordings: {
@@ -9213,6 +9241,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     getRecording: {
@@ -9244,6 +9273,7 @@ export interface operations {
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     streamRecording: {
@@ -9275,6 +9305,7 @@ export interface operations {
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     recordDeployMarker: {
@@ -9459,6 +9490,7 @@ export interface operations {
             404: components["responses"]["E404"];
             408: components["responses"]["E408"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     updateReplaySettings: {
@@ -9495,6 +9527,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     listSegments: {
@@ -9791,6 +9824,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     sharedTileResult: {
@@ -9821,6 +9855,7 @@ export interface operations {
             408: components["responses"]["E408"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
         };
     };
     posthogRemoteConfig: {
@@ -10141,6 +10176,7 @@ export interface operations {
             413: components["responses"]["E413"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
             503: components["responses"]["E503"];
         };
     };
@@ -10179,6 +10215,7 @@ export interface operations {
             413: components["responses"]["E413"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
             503: components["responses"]["E503"];
         };
     };
@@ -10270,6 +10307,7 @@ export interface operations {
             413: components["responses"]["E413"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
             503: components["responses"]["E503"];
         };
     };
@@ -10308,6 +10346,7 @@ export interface operations {
             413: components["responses"]["E413"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
+            501: components["responses"]["E501"];
             503: components["responses"]["E503"];
         };
     };

@@ -5,6 +5,7 @@
 
 import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import type { ClickHouseSettings } from '../../ground/config.js';
+import { EngineUnreachableError } from '../engine.js';
 import { identifier } from './literal.js';
 
 /** A statement ClickHouse refused: its message, and ClickHouse's error code when it gave one. */
@@ -20,7 +21,7 @@ export class ClickHouseQueryError extends Error {
 }
 
 /** No node of `clickhouse.urls` answered. */
-export class ClickHouseUnreachableError extends Error {
+export class ClickHouseUnreachableError extends EngineUnreachableError {
   override name = 'ClickHouseUnreachableError';
 }
 
@@ -106,9 +107,9 @@ export class ClickHouseConnection {
   }
 
   /** Rows of a SELECT, as objects (64-bit integers come as decimal text). */
-  async query<T = Record<string, unknown>>(sql: string, options: { bare?: boolean } = {}): Promise<T[]> {
+  async query<T = Record<string, unknown>>(sql: string, options: { bare?: boolean; settings?: Record<string, string | number>; signal?: AbortSignal } = {}): Promise<T[]> {
     return this.onSomeNode(async (node) => {
-      const result = await (options.bare ? node.bare : node.inDatabase).query({ query: sql, format: 'JSONEachRow' });
+      const result = await (options.bare ? node.bare : node.inDatabase).query({ query: sql, format: 'JSONEachRow', clickhouse_settings: options.settings, abort_signal: options.signal });
       return result.json<T>();
     });
   }

@@ -7,6 +7,7 @@ import { Binder, dateValue, type BuiltSql } from '../../engine/sql.js';
 import type { QueryContext } from '../context.js';
 import { WEEK_DAYS, MONTH_DAYS, type ActivitySummaryParams } from './types.js';
 import type { ByEngine } from '../../engine/engine.js';
+import { unsupportedBuilder } from '../../engine/unsupported.js';
 
 export function buildActivitySummarySql(p: ActivitySummaryParams, ctx: QueryContext): BuiltSql {
   const b = new Binder();
@@ -20,4 +21,4 @@ FROM (SELECT actor, count(DISTINCT day) AS days, bool_or(day = ${dateValue(b, p.
 }
 
 /** The statement builder of each engine (the shaping reads the same rows from any). */
-export const activitySummaryStatements: ByEngine<typeof buildActivitySummarySql> = { duckdb: buildActivitySummarySql };
+export const activitySummaryStatements: ByEngine<typeof buildActivitySummarySql> = { duckdb: buildActivitySummarySql, clickhouse: unsupportedBuilder('activity summary') };

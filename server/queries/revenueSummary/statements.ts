@@ -9,6 +9,7 @@ import { Binder, type BuiltSql } from '../../engine/sql.js';
 import type { QueryContext } from '../context.js';
 import type { RevenueSummaryParams } from './types.js';
 import type { ByEngine } from '../../engine/engine.js';
+import { unsupportedBuilder } from '../../engine/unsupported.js';
 
 export function buildRevenueSummarySql(p: RevenueSummaryParams, ctx: QueryContext): BuiltSql {
   const b = new Binder();
@@ -34,4 +35,4 @@ FROM (${perActor})`;
 }
 
 /** The statement builder of each engine (the shaping reads the same rows from any). */
-export const revenueSummaryStatements: ByEngine<typeof buildRevenueSummarySql> = { duckdb: buildRevenueSummarySql };
+export const revenueSummaryStatements: ByEngine<typeof buildRevenueSummarySql> = { duckdb: buildRevenueSummarySql, clickhouse: unsupportedBuilder('revenue summary') };

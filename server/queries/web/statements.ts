@@ -13,6 +13,7 @@ import type { ByEngine } from '../../engine/engine.js';
 import type { Segments } from '../../engine/conditions.js';
 import type { FilterItem } from '../../engine/filters.js';
 import { ENTRY_DIMENSIONS, LIVE_WINDOW_MS, PAGE_VIEW, VISIT_GAP_MS } from './types.js';
+import { unsupportedBuilder } from '../../engine/unsupported.js';
 
 export interface WebSqlContext {
   projectId: number;
@@ -133,4 +134,5 @@ WHERE e.project_id = ${b.bind(ctx.projectId)} AND e.ts > CAST(${b.bind(new Date(
 /** The statement builders of each engine (the shaping reads the same rows from any). */
 export const webStatements: ByEngine<{ summary: typeof buildWebSummarySql; live: typeof buildLiveVisitorsSql }> = {
   duckdb: { summary: buildWebSummarySql, live: buildLiveVisitorsSql },
+  clickhouse: { summary: unsupportedBuilder('web analytics'), live: unsupportedBuilder('live visitors') },
 };

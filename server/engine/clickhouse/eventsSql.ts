@@ -1,0 +1,71 @@
+// The ClickHouse statements of the events domain (the shapes of engine/duckdb/eventsSql.ts, rows
+// the same). Values are written as literals (literal.ts). An instant is the DateTime column and
+// its microseconds (`ts`/`ts_us`, `received_at`/`received_us`): an order or a position compares
+// the whole microsecond count, and a bound on the DateTime alone lets ClickHouse skip parts.
+// uuids are ordered as their text, as DuckDB orders them (ClickHouse's own UUID order differs).
+// Built so far: the events list. The others answer 501 engine_unsupported (statements.ts).
+
+import type { Statement } from '../engine.js';
+import type { EventSelection, ListOrder, ListPosition } from '../duckdb/eventsSql.js';
+import { unsupported } from '../unsupported.js';
+import { literal, splitMicros } from './literal.js';
+
+const INSTANTS = { received: { seconds: 'received_at', micros: 'received_us' }, event_time: { seconds: 'ts', micros: 'ts_us' } } as const;
+type Instant = (typeof INSTANTS)[ListOrder];
+
+/** The instant in microseconds since the epoch, as a UInt64 expression. */
+const microsOf = (i: Instant) => `(toUInt64(e.${i.seconds}) * 1000000 + e.${i.micros})`;
+
+/** Conditions on `e` keeping instants at or after (`>=`) or before (`<`) `us`. */
+function instantBound(i: Instant, op: '>=' | '<' | '<=', us: bigint): string[] {
+  const { seconds } = splitMicros(Number(us));
+  // The DateTime bound is implied by the exact one; it is there for the parts ClickHouse can skip.
+  const coarse = op === '>=' ? `e.${i.seconds} >= toDateTime(${seconds}, 'UTC')` : `e.${i.seconds} <= toDateTime(${seconds}, 'UTC')`;
+  return [coarse, `${microsOf(i)} ${op} ${literal(us)}`];
+}
+
+const dateMicros = (d: Date) => BigInt(d.getTime()) * 1000n;
+
+/** The filter conditions of the events domain on `e` (the events table). */
+function selectionClauses(projectId: number, f: EventSelection, distinctIds?: string[]): string[] {
+  if (f.props) unsupported('property filters of the events list');
+  const where = [`e.project_id = ${literal(projectId)}`];
+  if (f.events) where.push(`e.event IN (${f.events.map(literal).join(', ')})`);
+  if (f.userId !== undefined) where.push(`e.user_id = ${literal(f.userId)}`);
+  if (f.anonymousId !== undefined) where.push(`e.anonymous_id = ${literal(f.anonymousId)}`);
+  if (distinctIds) where.push(distinctIds.length === 0 ? '0' : `e.distinct_id IN (${distinctIds.map(literal).join(', ')})`);
+  if (f.sdkName !== undefined) where.push(`e.sdk_name = ${literal(f.sdkName)}`);
+  if (f.release !== undefined) where.push(`e.release = ${literal(f.release)}`);
+  if (f.invalidOnly) where.push('e.invalid = 1');
+  if (f.source !== undefined) where.push(`e.source = ${literal(f.source)}`);
+  if (f.from) where.push(...instantBound(INSTANTS.received, '>=', dateMicros(f.from)));
+  if (f.to) where.push(...instantBound(INSTANTS.received, '<', dateMicros(f.to)));
+  return where;
+}
+
+/**
+ * One page of the events list (`limit` rows; ask one more to know whether another follows),
+ * newest first by the order's instant, then by uuid, strictly after `after`. Rows stored twice
+ * before their parts merged count once (`FINAL`). Every event's actor is its distinct id: this
+ * engine keeps no identity links yet (identify and alias answer 501 on it).
+ */
+export function listEventsSql(projectId: number, f: EventSelection, order: ListOrder, limit: number, after?: ListPosition, distinctIds?: string[]): Statement {
+  const instant = INSTANTS[order];
+  const where = selectionClauses(projectId, f, distinctIds);
+  if (after) {
+    const at = BigInt(after.at);
+    where.push(...instantBound(instant, '<=', at), `(${microsOf(instant)} < ${literal(at)} OR toString(e.uuid) < ${literal(after.uuid)})`);
+  }
+  return {
+    sql: `SELECT toString(e.uuid) AS uuid, e.event AS event, toString(intDiv(toUInt64(e.ts) * 1000000 + e.ts_us, 1000)) AS ts_ms,
+  toString(intDiv(toUInt64(e.received_at) * 1000000 + e.received_us, 1000)) AS received_ms, e.distinct_id AS actor_id, e.distinct_id AS distinct_id,
+  e.anonymous_id AS anonymous_id, e.user_id AS user_id, e.session_id AS session_id, e.source AS source, e.sdk_name AS sdk_name,
+  e.sdk_version AS sdk_version, e.release AS release, e.url AS url, e.path AS path, e.referrer AS referrer, e.props AS props,
+  e.revenue AS revenue, e.invalid = 1 AS invalid, e.invalid_reasons AS invalid_reasons, toString(${microsOf(instant)}) AS position_at
+FROM events AS e FINAL
+WHERE ${where.join(' AND ')}
+ORDER BY ${microsOf(instant)} DESC, toString(e.uuid) DESC
+LIMIT ${literal(limit)}`,
+    params: [],
+  };
+}
