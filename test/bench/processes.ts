@@ -2,18 +2,7 @@
 // kernel reports it (VmRSS now, VmHWM the peak), with the peak resettable between phases.
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../support/freePort.js';
 
 export interface ProcessMemory {
   rssMb: number;

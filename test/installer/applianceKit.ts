@@ -2,7 +2,7 @@
 // a client that signs in, issues a server key and sends events the way an integration would.
 
 import { spawn } from 'node:child_process';
-import net from 'node:net';
+export { freePort } from '../support/freePort.js';
 import { outputOf, type CliResult } from '../support/ppctl.js';
 import { request } from '../support/testServer.js';
 
@@ -12,17 +12,6 @@ export type Run = CliResult;
 export function runProgram(command: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PP_'))) as Record<string, string>;
   return outputOf(spawn(command, args, { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** A minor version step up: 0.1.0 → 0.2.0 (n = 1), 0.3.0 (n = 2). */

@@ -13,6 +13,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
+import { freePort } from './freePort.js';
 import os from 'node:os';
 import path from 'node:path';
 import { CLICKHOUSE_SERVER, CLICKHOUSE_TOOLS, ensureTestTools, ZOOKEEPER_JAR } from './testTools.js';
@@ -24,17 +25,6 @@ const JAVA = '/usr/bin/java';
 export function ensureClickHouseInstalled(): void {
   const problem = ensureTestTools(CLICKHOUSE_TOOLS);
   if (problem !== null) throw new Error(problem);
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** Where a node of a cluster sits: its shard and replica (the `{shard}` and `{replica}` macros) and the ports of every node. */
@@ -391,3 +381,5 @@ export async function startClickHouse(t: { teardown(fn: () => unknown): void }, 
     stop,
   };
 }
+
+export { freePort };
