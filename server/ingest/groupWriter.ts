@@ -364,6 +364,19 @@ export class GroupWriter {
     if (this.bus.subscriberCount > 0) this.bus.publish([...stored, ...derived].map(committedEvent));
   }
 
+  /** Waits until the event store answers again: false when the writer closes first. */
+  private async untilReachable(): Promise<boolean> {
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, this.options.retryMs ?? UNREACHABLE_RETRY_MS));
+      if (this.closing) return false;
+      const answers = await this.services.events.ping().then(
+        () => true,
+        () => false,
+      );
+      if (answers) return true;
+    }
+  }
+
   /**
    * A batch that failed to load alone. Without a journal its request is answered 503. A journaled
    * batch was answered already: it is tried again, backing off (the disk may be full for a
@@ -379,9 +392,11 @@ export class GroupWriter {
     if (err instanceof EngineUnreachableError) {
       // The engine's store is down: the batch waits in the journal however long that lasts (reads
       // stop waiting for it after READ_WAIT_MS), and, once stopping, for the next start.
+      // It is asked whether it answers until it does, and the batch loaded then: a load per try
+      // would nest one call in the last for as long as the outage lasts.
       if (this.closing) return;
       if (attempt === 1) this.services.log.warn({ err, seq: item.seq }, 'the event store cannot be reached; journaled batches wait for it');
-      await new Promise((resolve) => setTimeout(resolve, this.options.retryMs ?? UNREACHABLE_RETRY_MS));
+      if (!(await this.untilReachable())) return;
       return this.commit(conn, [item], 2);
     }
     if (attempt < LOAD_ATTEMPTS) {
