@@ -1,7 +1,7 @@
 // The controls insights share: date range with presets, event and property pickers fed by the
 // project's catalogs, a filter row (field, operator, value, or a saved segment), and compare.
 
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import { api, ok, type Schemas } from '../../api/client';
 import { useAsync } from '../../ui/useAsync';
@@ -286,10 +286,24 @@ const OP_LABELS: Record<Schemas['QueryFilter']['op'], string> = {
  * typed is the field's own: an answer drawn meanwhile re-renders the row and must not put the
  * value last taken back over it.
  */
+/**
+ * A filter's value, taken when it is committed (Enter or leaving the field). What is typed before is
+ * kept as a draft, so a render meanwhile (the row just added reaching the address, an answer drawn)
+ * does not put the old value back under the typing.
+ */
 function FilterValue({ label, value, onValue }: { label: string; value: string; onValue(v: string): void }) {
-  const [draft, setDraft] = useState(value);
-  useEffect(() => setDraft(value), [value]);
-  return <input aria-label={label} value={draft} onInput={(e) => setDraft((e.currentTarget as HTMLInputElement).value)} onChange={(e) => onValue((e.currentTarget as HTMLInputElement).value)} />;
+  const [draft, setDraft] = useState<string | null>(null);
+  return (
+    <input
+      aria-label={label}
+      value={draft ?? value}
+      onInput={(e) => setDraft((e.currentTarget as HTMLInputElement).value)}
+      onChange={(e) => {
+        setDraft(null);
+        onValue((e.currentTarget as HTMLInputElement).value);
+      }}
+    />
+  );
 }
 
 /** Filter rows, and saved segments where the answer takes them (`segments`, on by default; reports take filters only). */
