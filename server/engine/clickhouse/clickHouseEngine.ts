@@ -16,6 +16,7 @@ import { ClickHouseConnection, ClickHouseQueryError, ClickHouseUnreachableError 
 import { engineConnection } from './engineConnection.js';
 import { literal } from './literal.js';
 import { migrateClickHouse, topologyOf } from './migrations.js';
+import { DataVersions } from '../dataVersions.js';
 
 /** ClickHouse's error code for a statement stopped by `max_execution_time`. */
 const TIMEOUT_EXCEEDED = 159;
@@ -27,11 +28,8 @@ export class ClickHouseEngine implements EventEngine {
   /** What must end before the connection closes: owners of background work. */
   private readonly owners: Array<() => Promise<void>> = [];
   private readonly reading = new Set<AbortController>();
-  /** Moved after each write turn that may have changed any project's events (see `dataVersion`). */
-  private writes = 0;
-  private readonly projectWrites = new Map<number, number>();
+  private readonly versions = new DataVersions();
   private writerTurn: Promise<unknown> = Promise.resolve();
-  private barrier: () => Promise<void> | undefined = () => undefined;
 
   private constructor(
     private readonly conn: ClickHouseConnection,
@@ -56,9 +54,10 @@ export class ClickHouseEngine implements EventEngine {
    * (`max_execution_time`), the request is abandoned, and the answer is 408. Statements carry
    * their values as literals: `params` stays empty.
    */
-  async read(sql: string, _params: SqlParams = [], options: ReadOptions = {}): Promise<Row[]> {
+  async read(sql: string, params: SqlParams = [], options: ReadOptions = {}): Promise<Row[]> {
     if (this.closed) throw closedError();
-    if (!options.skipBarrier) await this.loaded();
+    noBoundValues(params);
+    if (!options.skipBarrier) await this.versions.loaded();
     const abort = new AbortController();
     let timedOut = false;
     const timer = options.timeoutMs
@@ -87,8 +86,9 @@ export class ClickHouseEngine implements EventEngine {
     return Promise.reject(new EngineUnsupportedError('chunked reads'));
   }
 
-  /** Runs one statement (DDL, deletes), in the writer's turn. */
-  async write(sql: string, _params: SqlParams = []): Promise<void> {
+  /** Runs one statement (DDL, deletes), in the writer's turn; its values are written into it (literal.ts), never bound. */
+  async write(sql: string, params: SqlParams = []): Promise<void> {
+    noBoundValues(params);
     await this.useWriter(() => this.conn.command(sql));
   }
 
@@ -98,9 +98,7 @@ export class ClickHouseEngine implements EventEngine {
       if (this.closed) throw closedError();
       return use(engineConnection(this.conn));
     });
-    const done = turn.finally(() => {
-      if (options.changes !== 'reported') this.writes += 1;
-    });
+    const done = turn.finally(() => this.versions.turnEnded(options));
     this.writerTurn = done.catch(() => undefined);
     return done;
   }
@@ -113,25 +111,19 @@ export class ClickHouseEngine implements EventEngine {
   }
 
   changed(projectIds: Iterable<number>): void {
-    for (const id of projectIds) this.projectWrites.set(id, (this.projectWrites.get(id) ?? 0) + 1);
+    this.versions.changed(projectIds);
   }
 
-  async changedAfter<T>(projectIds: Iterable<number>, write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } finally {
-      this.changed(projectIds);
-    }
+  changedAfter<T>(projectIds: Iterable<number>, write: () => Promise<T>): Promise<T> {
+    return this.versions.changedAfter(projectIds, write);
   }
 
   setReadBarrier(barrier: () => Promise<void> | undefined): void {
-    this.barrier = barrier;
+    this.versions.setReadBarrier(barrier);
   }
 
-  /** As DuckDB's: a token that moves with every unreported writer turn and every reported change of the project. */
-  async dataVersion(projectId: number): Promise<string> {
-    await this.loaded();
-    return `${this.writes}.${this.projectWrites.get(projectId) ?? 0}`;
+  dataVersion(projectId: number): Promise<string> {
+    return this.versions.version(projectId);
   }
 
   /** Whether some node answers; throws (`ClickHouseUnreachableError`) when none does. */
@@ -166,11 +158,11 @@ export class ClickHouseEngine implements EventEngine {
     await this.writerTurn;
     await this.conn.close();
   }
+}
 
-  private async loaded(): Promise<void> {
-    const wait = this.barrier();
-    if (wait) await wait;
-  }
+/** A builder's statement for ClickHouse holds its values as literals (literal.ts): a bound value would be dropped unseen. */
+function noBoundValues(params: SqlParams): void {
+  if ((Array.isArray(params) ? params.length : Object.keys(params).length) > 0) throw new Error('ClickHouse statements take no bound values: write them with literal()');
 }
 
 function closedError(): Error {

@@ -11,6 +11,7 @@ import { currentDeadline } from '../../ground/deadline.js';
 import type { EngineConnection, EventEngine, ReadOptions, Row, TurnOptions } from '../engine.js';
 import { engineConnection } from './connection.js';
 import { DuckDbAppender } from './duckDbAppender.js';
+import { DataVersions } from '../dataVersions.js';
 
 export type { ReadOptions, Row, TurnOptions } from '../engine.js';
 export type SqlParams = DuckDBValue[] | Record<string, DuckDBValue>;
@@ -65,11 +66,8 @@ export class DuckDbEngine implements EventEngine {
   private readonly reading = new Map<DuckDBConnection, Promise<unknown>>();
   private closed = false;
   private closing: Promise<void> | undefined;
-  /** Moved after each write turn that may have changed any project's events (see `dataVersion`). */
-  private writes = 0;
-  private readonly projectWrites = new Map<number, number>();
+  private readonly versions = new DataVersions();
   private writerTurn: Promise<unknown> = Promise.resolve();
-  private barrier: () => Promise<void> | undefined = () => undefined;
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -119,7 +117,7 @@ export class DuckDbEngine implements EventEngine {
 
   private async timed<T>(options: ReadOptions, run: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
     const deadline = currentDeadline();
-    if (!options.skipBarrier) await this.loaded();
+    if (!options.skipBarrier) await this.versions.loaded();
     const conn = await this.acquire();
     let timedOut = false;
     let repeat: NodeJS.Timeout | undefined;
@@ -149,12 +147,9 @@ export class DuckDbEngine implements EventEngine {
     }
   }
 
-  /**
-   * What every read waits for before it runs (the ingest writer: events already acknowledged but
-   * not yet loaded). It must not wait for a read.
-   */
+  /** What every read waits for before it runs (see `DataVersions.setReadBarrier`). */
   setReadBarrier(barrier: () => Promise<void> | undefined): void {
-    this.barrier = barrier;
+    this.versions.setReadBarrier(barrier);
   }
 
   /**
@@ -185,36 +180,22 @@ export class DuckDbEngine implements EventEngine {
         throw err;
       });
     });
-    const done = turn.finally(() => {
-      if (options.changes !== 'reported') this.writes += 1;
-    });
+    const done = turn.finally(() => this.versions.turnEnded(options));
     this.writerTurn = done.catch(() => undefined);
     return done;
   }
 
-  /** Called by a writer turn whose changes are `reported`, once what it changed for these projects is committed. */
   changed(projectIds: Iterable<number>): void {
-    for (const id of projectIds) this.projectWrites.set(id, (this.projectWrites.get(id) ?? 0) + 1);
+    this.versions.changed(projectIds);
   }
 
-  /** Runs one write of a `reported` turn and reports the projects after it, whether or not it failed. */
-  async changedAfter<T>(projectIds: Iterable<number>, write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } finally {
-      this.changed(projectIds);
-    }
+  changedAfter<T>(projectIds: Iterable<number>, write: () => Promise<T>): Promise<T> {
+    return this.versions.changedAfter(projectIds, write);
   }
 
-  /**
-   * A token that differs whenever the project's stored events may have changed: after every
-   * writer turn that does not report its changes, and after every reported change of this
-   * project. Taken once the acknowledged events are loaded (like a read), so an answer computed
-   * after it is at least as new.
-   */
-  async dataVersion(projectId: number): Promise<string> {
-    await this.loaded();
-    return `${this.writes}.${this.projectWrites.get(projectId) ?? 0}`;
+  /** See `DataVersions.version`. */
+  dataVersion(projectId: number): Promise<string> {
+    return this.versions.version(projectId);
   }
 
   /** Runs one statement on the writer connection (DDL, deletes), in its turn. */
@@ -279,12 +260,6 @@ export class DuckDbEngine implements EventEngine {
     const next = this.waiting.shift();
     if (next) next.resolve(conn);
     else this.idle.push(conn);
-  }
-
-  /** Waits for the acknowledged events to be loaded (see `setReadBarrier`). */
-  private async loaded(): Promise<void> {
-    const wait = this.barrier();
-    if (wait) await wait;
   }
 }
 
