@@ -14,6 +14,7 @@
 //                           the cluster's shards have replicas, ReplacingMergeTree otherwise
 //   {{everywhere:T}}        the engine of a table whose rows every node holds: replicated across
 //                           the whole cluster, ReplacingMergeTree on one node
+//   {{everywhere:T:V}}      the same, keeping of the rows of one key the one with the largest V
 //   {{low_cardinality:X}}   LowCardinality(X) where the server has it on by default (19.1 and
 //                           newer), X on 18.16, where it is experimental
 //   {{cluster_only}}        at the start of a statement: run on a cluster only
@@ -56,10 +57,11 @@ export function renderMigration(template: string, topology: Topology): string[] 
   const { cluster, database } = topology;
   const db = identifier(database).text;
   const zk = (scope: string, table: string) => `'${ZK_ROOT}/${database}/tables/${scope}/${table}'`;
-  const engine = (kind: string, table: string): string => {
-    if (kind === 'sharded') return cluster && topology.replicated ? `ReplicatedReplacingMergeTree(${zk('{shard}', table)}, '{replica}')` : 'ReplacingMergeTree';
+  const engine = (kind: string, table: string, version: string | undefined): string => {
+    const v = version === undefined ? '' : identifier(version).text;
+    if (kind === 'sharded') return cluster && topology.replicated ? `ReplicatedReplacingMergeTree(${zk('{shard}', table)}, '{replica}'${v && `, ${v}`})` : `ReplacingMergeTree${v && `(${v})`}`;
     // On a cluster every node holds the rows: one replication group of all of them.
-    return cluster ? `ReplicatedReplacingMergeTree(${zk('all', table)}, '{shard}-{replica}')` : 'ReplacingMergeTree';
+    return cluster ? `ReplicatedReplacingMergeTree(${zk('all', table)}, '{shard}-{replica}'${v && `, ${v}`})` : `ReplacingMergeTree${v && `(${v})`}`;
   };
   const statements: string[] = [];
   for (const statement of splitStatements(template)) {
@@ -82,8 +84,10 @@ export function renderMigration(template: string, topology: Topology): string[] 
         case 'local':
           return identifier(cluster ? `${arg}_local` : arg!).text;
         case 'sharded':
-        case 'everywhere':
-          return engine(name, arg!);
+        case 'everywhere': {
+          const [table, version] = splitOnce(arg!, ':');
+          return engine(name, table, version);
+        }
         case 'low_cardinality':
           return topology.major >= 19 ? `LowCardinality(${arg})` : arg!;
       }

@@ -57,10 +57,19 @@ for (const layout of ['single', 'replicated'] as Layout[]) {
     );
     const expected =
       layout === 'single'
-        ? ['events\tReplacingMergeTree', 'ingest_journal\tReplacingMergeTree', 'ingest_rejections\tReplacingMergeTree', 'schema_migrations\tReplacingMergeTree']
+        ? [
+            'actor_traits\tReplacingMergeTree',
+            'events\tReplacingMergeTree',
+            'identity_links\tReplacingMergeTree',
+            'ingest_journal\tReplacingMergeTree',
+            'ingest_rejections\tReplacingMergeTree',
+            'schema_migrations\tReplacingMergeTree',
+          ]
         : [
+            'actor_traits\tReplicatedReplacingMergeTree',
             'events\tDistributed',
             'events_local\tReplicatedReplacingMergeTree',
+            'identity_links\tReplicatedReplacingMergeTree',
             'ingest_journal\tReplicatedReplacingMergeTree',
             'ingest_rejections\tDistributed',
             'ingest_rejections_local\tReplicatedReplacingMergeTree',
