@@ -3,11 +3,12 @@
 // its microseconds (`ts`/`ts_us`, `received_at`/`received_us`): an order or a position compares
 // the whole microsecond count, and a bound on the DateTime alone lets ClickHouse skip parts.
 // uuids are ordered as their text, as DuckDB orders them (ClickHouse's own UUID order differs).
-// Built so far: the events list. The others answer 501 engine_unsupported (statements.ts).
+// Built so far: the events list, property filters included. The others answer 501
+// engine_unsupported (statements.ts).
 
 import type { Statement } from '../engine.js';
 import type { EventSelection, ListOrder, ListPosition } from '../duckdb/eventsSql.js';
-import { unsupported } from '../unsupported.js';
+import { filtersCondition } from './conditions.js';
 import { literal, splitMicros } from './literal.js';
 
 const INSTANTS = { received: { seconds: 'received_at', micros: 'received_us' }, event_time: { seconds: 'ts', micros: 'ts_us' } } as const;
@@ -28,8 +29,8 @@ const dateMicros = (d: Date) => BigInt(d.getTime()) * 1000n;
 
 /** The filter conditions of the events domain on `e` (the events table). */
 function selectionClauses(projectId: number, f: EventSelection, distinctIds?: string[]): string[] {
-  if (f.props) unsupported('property filters of the events list');
   const where = [`e.project_id = ${literal(projectId)}`];
+  if (f.props) where.push(filtersCondition(f.props, new Map()));
   if (f.events) where.push(`e.event IN (${f.events.map(literal).join(', ')})`);
   if (f.userId !== undefined) where.push(`e.user_id = ${literal(f.userId)}`);
   if (f.anonymousId !== undefined) where.push(`e.anonymous_id = ${literal(f.anonymousId)}`);

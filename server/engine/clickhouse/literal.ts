@@ -133,3 +133,22 @@ export function sql(strings: TemplateStringsArray, ...values: unknown[]): string
   for (let i = 0; i < values.length; i++) out += literal(values[i]) + strings[i + 1]!;
   return out;
 }
+
+/**
+ * Stands for the installation's database in a statement's text; the connection writes the
+ * database's name there (`fillDatabase`). On a cluster, a Distributed table's shards run a query
+ * with their own default database: a table the query names besides the Distributed one (a join's
+ * identity_links) needs its database written out. The mark holds control characters, which no
+ * literal does (they are escaped), so only pp's own text carries it.
+ */
+export const DATABASE_MARK = '\u0001database\u0001';
+
+/** A table of the installation's database, by its full name (see DATABASE_MARK). */
+export function inDatabase(table: string): string {
+  return `${DATABASE_MARK}.${identifier(table).text}`;
+}
+
+/** The statement with its database marks replaced by `database` (an identifier). */
+export function fillDatabase(sql: string, database: string): string {
+  return sql.includes(DATABASE_MARK) ? sql.split(DATABASE_MARK).join(identifier(database).text) : sql;
+}
