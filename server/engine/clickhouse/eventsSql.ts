@@ -91,7 +91,7 @@ export function distinctIdsOfActorSql(projectId: number, actorId: string): State
     sql: `SELECT distinct_id FROM (${linksSql(projectId)}) WHERE actor_id = ${id}
 UNION ALL
 SELECT ${id} AS distinct_id
- WHERE (SELECT count() FROM identity_links WHERE project_id = ${literal(projectId)} AND distinct_key = ${distinctKeyOf(id)} AND distinct_id = ${id}) = 0`,
+ WHERE (SELECT count() FROM identity_links WHERE project_id = ${literal(projectId)} AND distinct_key = ${literal(distinctKeyOf(actorId))} AND distinct_id = ${id}) = 0`,
     params: [],
   };
 }

@@ -111,10 +111,7 @@ async function insertLinks(conn: EngineConnection, projectId: number, ids: reado
   const state = await stateOf(ch);
   const [linkedAt, linkedUs] = instant(at);
   const version = versions(state, at, ids.length);
-  const rows = ids.map(
-    (id, i) =>
-      `(${literal(projectId)}, ${distinctKeyOf(literal(id))}, ${literal(id)}, ${distinctKeyOf(literal(actors[i]!))}, ${literal(actors[i]!)}, ${literal(linkedAt)}, ${literal(linkedUs)}, ${literal(version[i]!)})`,
-  );
+  const rows = ids.map((id, i) => tuple([projectId, distinctKeyOf(id), id, distinctKeyOf(actors[i]!), actors[i]!, linkedAt, linkedUs, version[i]!]));
   await ch.command(`INSERT INTO identity_links (project_id, distinct_key, distinct_id, actor_key, actor_id, linked_at, linked_us, version) VALUES ${rows.join(', ')}`, {
     settings: state.settings,
   });
@@ -176,11 +173,17 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
 /** The traits stored for these users now, as JSON text (none for a user without any). */
 async function storedTraits(conn: EngineConnection, projectId: number, users: readonly string[]): Promise<Map<string, string>> {
   const stored = new Map<string, string>();
-  // A statement's text must stay under max_query_size (256 KiB): users are looked up a slice at a time.
-  for (let at = 0; at < users.length; at += 1000) {
-    const slice = users.slice(at, at + 1000);
+  // A statement's text must stay under max_query_size (256 KiB): users are looked up some 64 KiB of their ids at a time.
+  let at = 0;
+  while (at < users.length) {
+    const slice: string[] = [];
+    for (let size = 0; at < users.length && size < 65_536; at++) {
+      const user = literal(users[at]!);
+      slice.push(user);
+      size += user.length + 2;
+    }
     const rows = await clickHouse(conn).query<{ user_id: string; traits: string }>(
-      `SELECT user_id, argMax(traits, version) AS traits FROM actor_traits WHERE project_id = ${literal(projectId)} AND user_id IN (${slice.map(literal).join(', ')}) GROUP BY user_id`,
+      `SELECT user_id, argMax(traits, version) AS traits FROM actor_traits WHERE project_id = ${literal(projectId)} AND user_id IN (${slice.join(', ')}) GROUP BY user_id`,
     );
     for (const r of rows) stored.set(r.user_id, r.traits);
   }
