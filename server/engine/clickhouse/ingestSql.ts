@@ -1,8 +1,8 @@
 // The ClickHouse statements of what ingestion stores besides events (the shapes of
 // engine/duckdb/ingestSql.ts): identity links and user traits, in identity_links and actor_traits
 // (migration 0004), written on the connection of the ingest writer's turn. Element captures,
-// recording chunks and the Integration Doctor's list of refused attempts answer 501
-// engine_unsupported.
+// recording chunks and the refused attempts of the doctor view (whose accepted events are not read
+// on this engine yet either) answer 501 engine_unsupported.
 //
 // ClickHouse updates nothing in place: a link or a user's traits changed is a new row of a larger
 // `version`, and reads keep the row of the largest one (links.ts; argMax below). Versions come from
@@ -46,7 +46,7 @@ export function replayChunksSql(_projectId: number, _sessionId: string): Stateme
 }
 
 export function rejectedAttemptsSql(_q: RejectionSelection): Statement {
-  return unsupported('the list of refused attempts');
+  return unsupported('the doctor view');
 }
 
 /** What a connection's writes need to know beyond the statements: the last version handed out, and the quorum of an INSERT. */

@@ -14,6 +14,7 @@ import { startTestServer, type TestServer } from '../../support/testServer.js';
 import { accessTokenFor } from '../../support/factories.js';
 import { eventsTenant, ingestOk, qs, type EventsTenant } from '../../events/eventsKit.js';
 import { applyIdentities, type TraitsUpdate } from '../../../server/ingest/identity.js';
+import { actorsOf } from '../../../server/events/actors.js';
 
 const SECRET = 'the same secret on both servers';
 const T0 = new Date('2026-11-02T12:00:00Z');
@@ -173,12 +174,25 @@ function clickhouseServer(t: Test, ch: ClickHouseCluster, dataDir?: string, now 
   });
 }
 
-async function compare(t: Test, topology: Topology, reference: { answers: unknown[]; lists: unknown[]; stored: Stored }): Promise<void> {
+/** The actors of the scenario's ids (and of one never seen), as the live stream looks them up. */
+async function actorsOfIds(server: TestServer, w: EventsTenant): Promise<Array<[string, string]>> {
+  return [...(await actorsOf(server.running.services, w.project.id, ACTORS))];
+}
+
+interface Reference {
+  answers: unknown[];
+  lists: unknown[];
+  stored: Stored;
+  actors: Array<[string, string]>;
+}
+
+async function compare(t: Test, topology: Topology, reference: Reference): Promise<void> {
   const ch = await startClickHouse(t, topology);
   const server = await clickhouseServer(t, ch);
   const w = await eventsTenant(server);
   t.same(await identityWorld(server, w), reference.answers, 'every identify, alias, batch and import answers as on DuckDB');
   t.same(await lists(server, w), reference.lists, 'the events list, whole and by actor, answers as on DuckDB');
+  t.same(await actorsOfIds(server, w), reference.actors, 'the actors of distinct ids, as the live stream reads them');
   const read = (sql: string) => server.running.services.events.read(sql);
   t.same(await clickhouseTables(read, w.project.id, 'argMax'), reference.stored, 'the links and traits by their largest version are DuckDB’s');
   t.same(await clickhouseTables(read, w.project.id, 'final'), reference.stored, 'and read with FINAL');
@@ -238,7 +252,7 @@ t.test('identify, alias and traits on ClickHouse answer and store as on DuckDB',
   const duckdb = await startTestServer(t, { now: T0, settings: { secret: SECRET } });
   const w = await eventsTenant(duckdb);
   const answers = await identityWorld(duckdb, w);
-  const reference = { answers, lists: await lists(duckdb, w), stored: await duckdbTables(duckdb, w.project.id) };
+  const reference: Reference = { answers, lists: await lists(duckdb, w), stored: await duckdbTables(duckdb, w.project.id), actors: await actorsOfIds(duckdb, w) };
   // The scenario does what it says on DuckDB.
   t.same(
     (answers[2] as { body: { rejected: Array<{ code: string }> } }).body.rejected.map((r) => r.code),
