@@ -135,20 +135,20 @@ export function sql(strings: TemplateStringsArray, ...values: unknown[]): string
 }
 
 /**
- * Stands for the installation's database in a statement's text; the connection writes the
- * database's name there (`fillDatabase`). On a cluster, a Distributed table's shards run a query
- * with their own default database: a table the query names besides the Distributed one (a join's
- * identity_links) needs its database written out. The mark holds control characters, which no
- * literal does (they are escaped), so only pp's own text carries it.
+ * Where a statement names a table by its database: a mark the connection replaces with the
+ * installation's database before sending (`inInstallation`). On a cluster, a subquery of a
+ * statement over a Distributed table runs on each shard in that shard's default database, so a
+ * table other than the one the Distributed table points at must be named with its database. A
+ * literal never holds the mark: control characters are written escaped (`stringLiteral`).
  */
-export const DATABASE_MARK = '\u0001database\u0001';
+const DATABASE_MARK = '\u0001database\u0001';
 
-/** A table of the installation's database, by its full name (see DATABASE_MARK). */
-export function inDatabase(table: string): string {
-  return `${DATABASE_MARK}.${identifier(table).text}`;
+/** The installation's table `name`, named with its database (see DATABASE_MARK). */
+export function table(name: string): string {
+  return `${DATABASE_MARK}.${identifier(name).text}`;
 }
 
-/** The statement with its database marks replaced by `database` (an identifier). */
-export function fillDatabase(sql: string, database: string): string {
-  return sql.includes(DATABASE_MARK) ? sql.split(DATABASE_MARK).join(identifier(database).text) : sql;
+/** `statement` with every table named by `table()` in `database`. */
+export function inInstallation(statement: string, database: RawSql): string {
+  return statement.includes(DATABASE_MARK) ? statement.replaceAll(DATABASE_MARK, database.text) : statement;
 }

@@ -125,12 +125,3 @@ t.test('the events list on ClickHouse answers as on DuckDB, pages and cursors in
   await t.test('one node', (t) => compare(t, 'single', duckdb));
   await t.test('2 shards × 2 replicas', (t) => compare(t, 'replicated', duckdb));
 });
-
-t.test('what the ClickHouse events list does not filter by yet answers 501', async (t) => {
-  const ch = await startClickHouse(t, 'single');
-  const server = await startTestServer(t, { settings: { 'events.engine': 'clickhouse', 'clickhouse.urls': ch.urls.join(','), 'clickhouse.database': 'pp_list' } });
-  const w = await eventsTenant(server);
-  const byActor = await server.request('GET', w.eventsPath + qs({ actor_id: 'someone' }), { token: w.viewer });
-  t.equal(byActor.status, 501);
-  t.equal(byActor.body.error.code, 'engine_unsupported');
-});
