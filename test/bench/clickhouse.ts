@@ -5,7 +5,7 @@
 import { createReadStream } from 'node:fs';
 import http from 'node:http';
 import { ClickHouseNode, freePort, httpText, startShards, TEST_CLUSTER, type ZooKeeper } from '../support/clickhouseCluster.js';
-import { processMemory, type ProcessMemory } from './processes.js';
+import { processCpuMs, processMemory, type ProcessMemory } from './processes.js';
 
 export { ensureClickHouseInstalled } from '../support/clickhouseCluster.js';
 
@@ -112,6 +112,11 @@ export class EngineCluster {
     const text = await this.nodes[0]!.query('SELECT count(), uniqExact(project_id, uuid) FROM pp.events FORMAT TabSeparated').catch(() => '0\t0');
     const [stored, distinct] = text.trim().split('\t').map(Number);
     return { stored: stored ?? 0, distinct: distinct ?? 0 };
+  }
+
+  /** CPU time (user and system) of every ClickHouse server of the cluster so far, ms. */
+  cpuMs(): number {
+    return this.nodes.reduce((n, node) => n + processCpuMs(node.pid), 0);
   }
 
   async stop(): Promise<void> {

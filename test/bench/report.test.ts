@@ -68,6 +68,7 @@ t.test('pp over ClickHouse: ingest per cluster, each case against bare ClickHous
     saturated: phase(eventsPerS, 200),
     storedMs: 1000,
     rssPeakMb: 300,
+    cpuUsPerEvent: { pp: 30.44, clickhouse: 12.2 },
     stored: 60_000,
     distinct: 60_000,
     expected: 60_000,
@@ -100,8 +101,8 @@ t.test('pp over ClickHouse: ingest per cluster, each case against bare ClickHous
   };
   const block = markdownBlock(report([size]));
   t.match(block, /\*\*pp over ClickHouse\*\*/);
-  t.match(block, /\| one node \| 100k \| 70,000 \| 50\.0 \/ 200 \| 60,000 \| 300 \| 60000 \/ 60000 \/ 0 \/ 0 \| 10 \/ 10 accepted \|/);
-  t.match(block, /\| 2 shards \| 100k \| 40,000 \| 50\.0 \/ 200 \| 30,000 \| 300 \| 60000 \/ 59999 \/ 1 \/ 0 \| not on this engine yet \(1 sent\) \|/);
+  t.match(block, /\| one node \| 100k \| 70,000 \| 50\.0 \/ 200 \| 60,000 \| 30 \/ 12 \| 300 \| 60000 \/ 60000 \/ 0 \/ 0 \| 10 \/ 10 accepted \|/);
+  t.match(block, /\| 2 shards \| 100k \| 40,000 \| 50\.0 \/ 200 \| 30,000 \| 30 \/ 12 \| 300 \| 60000 \/ 59999 \/ 1 \/ 0 \| not on this engine yet \(1 sent\) \|/);
   t.match(block, /\| Funnel \| 30\.0 \| 1\.20 \| yes \| 40\.0 \| 1\.60 \| yes \|/);
   // Not answered yet is neither a number nor a failure; a case one layout did not run is blank.
   t.match(block, /\| Retention \| not on this engine yet \| — \| — \| failed \| — \| failed \|/);
@@ -119,7 +120,7 @@ t.test('pp over ClickHouse: ingest per cluster, each case against bare ClickHous
       '100000': [
         {
           cluster: 'one node',
-          ingest: { events_per_s: 70_000, stored_events_per_s: 60_000, lost: 0 },
+          ingest: { events_per_s: 70_000, stored_events_per_s: 60_000, cpu_us_per_event: { pp: 30.4, clickhouse: 12.2 }, lost: 0 },
           queries: { funnel: { p50_ms: 30, ratio: 1.2, check: 'match' }, retention: { p50_ms: undefined, reason: 'not on this engine yet: retention', check: 'not on this engine yet' } },
         },
         { cluster: '2 shards', ingest: { lost: 1, identity_links: { reason: 'not on this engine yet' } } },

@@ -42,6 +42,8 @@ export interface EngineClusterReport {
     storedMs: number;
     /** pp's peak RSS during the ingest. */
     rssPeakMb: number;
+    /** CPU time per stored event (µs) of the pp server and of the ClickHouse servers, from the first request until all were stored. */
+    cpuUsPerEvent: { pp: number; clickhouse: number };
     stored: number;
     distinct: number;
     expected: number;
@@ -187,6 +189,7 @@ export function benchmarksJson(r: RunReport): unknown {
           saturated_p50_ms: round(e.ingest.saturated.p50Ms),
           saturated_p99_ms: round(e.ingest.saturated.p99Ms),
           rss_peak_mb: Math.round(e.ingest.rssPeakMb),
+          cpu_us_per_event: { pp: round(e.ingest.cpuUsPerEvent.pp), clickhouse: round(e.ingest.cpuUsPerEvent.clickhouse) },
           sent: e.ingest.expected,
           stored: e.ingest.stored,
           lost: e.ingest.expected - e.ingest.distinct,
@@ -399,13 +402,15 @@ export function engineTables(sizes: SizeReport[]): string[] {
     "**pp over ClickHouse** (`--engine clickhouse`: pp with `events.engine = clickhouse`, its events loaded through `POST /v1/track` with the data set's times, its identity links through `POST /v1/identify`; ratio = pp over ClickHouse / bare ClickHouse on one node, shown beside whether the answer is the same as pp on DuckDB's):",
     '',
   );
-  lines.push('| cluster | events | events/s acknowledged (saturated) | p50 / p99 ack, ms | events/s stored in ClickHouse | pp peak RSS, MB | sent / stored / lost / duplicated | identity links |');
-  lines.push('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  lines.push(
+    '| cluster | events | events/s acknowledged (saturated) | p50 / p99 ack, ms | events/s stored in ClickHouse | CPU per event, pp / ClickHouse, µs | pp peak RSS, MB | sent / stored / lost / duplicated | identity links |',
+  );
+  lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const { size, e } of runs) {
     const i = e.ingest;
     const links = i.links.reason ? `${i.links.reason} (${i.links.sent} sent)` : `${i.links.accepted} / ${i.links.sent} accepted`;
     lines.push(
-      `| ${e.cluster} | ${label(size.events)} | ${Math.round(i.saturated.eventsPerS).toLocaleString('en-US')} | ${ms(i.saturated.p50Ms)} / ${ms(i.saturated.p99Ms)} | ${Math.round(storedRate(e)).toLocaleString('en-US')} | ${Math.round(i.rssPeakMb)} | ${i.expected} / ${i.stored} / ${i.expected - i.distinct} / ${i.stored - i.distinct} | ${links} |`,
+      `| ${e.cluster} | ${label(size.events)} | ${Math.round(i.saturated.eventsPerS).toLocaleString('en-US')} | ${ms(i.saturated.p50Ms)} / ${ms(i.saturated.p99Ms)} | ${Math.round(storedRate(e)).toLocaleString('en-US')} | ${i.cpuUsPerEvent.pp.toFixed(0)} / ${i.cpuUsPerEvent.clickhouse.toFixed(0)} | ${Math.round(i.rssPeakMb)} | ${i.expected} / ${i.stored} / ${i.expected - i.distinct} / ${i.stored - i.distinct} | ${links} |`,
     );
   }
   lines.push('');

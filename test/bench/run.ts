@@ -452,6 +452,7 @@ async function engineIngest(name: string, server: PpServer, inst: Installation, 
   log(`${name}: ${clients} clients send ${batches.length} batches through /v1/track as fast as acknowledged`);
   const started = performance.now();
   const cpuBefore = processCpuMs(server.pid);
+  const clickHouseCpuBefore = cluster.cpuMs();
   const saturated = await saturate(
     trackTarget(server, inst, batches, bodies),
     batches.map((_, i) => i),
@@ -470,11 +471,13 @@ async function engineIngest(name: string, server: PpServer, inst: Installation, 
     if (counts.distinct !== last.distinct) last = { distinct: counts.distinct, at: performance.now() };
   }
   const storedMs = performance.now() - started;
+  const perEvent = (ms: number) => (ms * 1000) / Math.max(1, counts.distinct);
+  const cpuUsPerEvent = { pp: perEvent(processCpuMs(server.pid) - cpuBefore), clickhouse: perEvent(cluster.cpuMs() - clickHouseCpuBefore) };
   const rssPeakMb = server.memory().peakMb;
   const linked = await sendLinks(name, server, inst, links);
-  const ingest = { saturated, storedMs, rssPeakMb, ...counts, expected: saturated.accepted, links: linked };
+  const ingest = { saturated, storedMs, rssPeakMb, cpuUsPerEvent, ...counts, expected: saturated.accepted, links: linked };
   log(
-    `${name}: sent ${ingest.expected}, stored ${counts.stored}, distinct ${counts.distinct}: ${Math.round(storedRate({ cluster: '', ingest, cases: [] }))} events/s stored; peak RSS ${Math.round(rssPeakMb)} MB; identity links ${linked.reason ?? `${linked.accepted} of ${linked.sent}`}`,
+    `${name}: sent ${ingest.expected}, stored ${counts.stored}, distinct ${counts.distinct}: ${Math.round(storedRate({ cluster: '', ingest, cases: [] }))} events/s stored; CPU per event pp ${cpuUsPerEvent.pp.toFixed(0)} µs, ClickHouse ${cpuUsPerEvent.clickhouse.toFixed(0)} µs; peak RSS ${Math.round(rssPeakMb)} MB; identity links ${linked.reason ?? `${linked.accepted} of ${linked.sent}`}`,
   );
   return ingest;
 }
