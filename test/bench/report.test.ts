@@ -72,7 +72,7 @@ t.test('pp over ClickHouse: ingest per cluster, each case against bare ClickHous
     stored: 60_000,
     distinct: 60_000,
     expected: 60_000,
-    links: { sent: 10, accepted: 10 },
+    links: { sent: 10, accepted: 10, perS: 1234.4 },
   });
   const size: SizeReport = {
     events: 100_000,
@@ -101,7 +101,7 @@ t.test('pp over ClickHouse: ingest per cluster, each case against bare ClickHous
   };
   const block = markdownBlock(report([size]));
   t.match(block, /\*\*pp over ClickHouse\*\*/);
-  t.match(block, /\| one node \| 100k \| 70,000 \| 50\.0 \/ 200 \| 60,000 \| 30 \/ 12 \| 300 \| 60000 \/ 60000 \/ 0 \/ 0 \| 10 \/ 10 accepted \|/);
+  t.match(block, /\| one node \| 100k \| 70,000 \| 50\.0 \/ 200 \| 60,000 \| 30 \/ 12 \| 300 \| 60000 \/ 60000 \/ 0 \/ 0 \| 10 \/ 10 accepted, 1,234\/s \|/);
   t.match(block, /\| 2 shards \| 100k \| 40,000 \| 50\.0 \/ 200 \| 30,000 \| 30 \/ 12 \| 300 \| 60000 \/ 59999 \/ 1 \/ 0 \| not on this engine yet \(1 sent\) \|/);
   t.match(block, /\| Funnel \| 30\.0 \| 1\.20 \| yes \| 40\.0 \| 1\.60 \| yes \|/);
   // Not answered yet is neither a number nor a failure; a case one layout did not run is blank.

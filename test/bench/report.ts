@@ -47,8 +47,8 @@ export interface EngineClusterReport {
     stored: number;
     distinct: number;
     expected: number;
-    /** The data set's identity links sent to `POST /v1/identify`: how many were accepted, or why none were. */
-    links: { sent: number; accepted: number; reason?: string };
+    /** The data set's identity links sent to `POST /v1/identify`: how many were accepted (and how fast), or why none were. */
+    links: { sent: number; accepted: number; perS?: number; reason?: string };
   };
   cases: EngineCaseReport[];
 }
@@ -408,7 +408,8 @@ export function engineTables(sizes: SizeReport[]): string[] {
   lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const { size, e } of runs) {
     const i = e.ingest;
-    const links = i.links.reason ? `${i.links.reason} (${i.links.sent} sent)` : `${i.links.accepted} / ${i.links.sent} accepted`;
+    const rate = i.links.perS === undefined ? '' : `, ${Math.round(i.links.perS).toLocaleString('en-US')}/s`;
+    const links = i.links.reason ? `${i.links.reason} (${i.links.sent} sent)` : `${i.links.accepted} / ${i.links.sent} accepted${rate}`;
     lines.push(
       `| ${e.cluster} | ${label(size.events)} | ${Math.round(i.saturated.eventsPerS).toLocaleString('en-US')} | ${ms(i.saturated.p50Ms)} / ${ms(i.saturated.p99Ms)} | ${Math.round(storedRate(e)).toLocaleString('en-US')} | ${i.cpuUsPerEvent.pp.toFixed(0)} / ${i.cpuUsPerEvent.clickhouse.toFixed(0)} | ${Math.round(i.rssPeakMb)} | ${i.expected} / ${i.stored} / ${i.expected - i.distinct} / ${i.stored - i.distinct} | ${links} |`,
     );

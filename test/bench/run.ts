@@ -508,7 +508,7 @@ async function sendLinks(name: string, server: PpServer, inst: Installation, lin
     clients,
   );
   log(`${name}: ${links.length} identity links at ${Math.round(sent.eventsPerS)}/s, ${sent.failures + (accepted(probe.status, probe.body) === 1 ? 0 : 1)} refused`);
-  return { sent: links.length, accepted: sent.accepted + accepted(probe.status, probe.body) };
+  return { sent: links.length, accepted: sent.accepted + accepted(probe.status, probe.body), perS: sent.eventsPerS };
 }
 
 function engineCaseReport(c: BenchCase, pp: Outcome | undefined, duckdb: Outcome | undefined, peer: Outcome | undefined): EngineCaseReport {

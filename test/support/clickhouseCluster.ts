@@ -80,7 +80,11 @@ ${c.cluster ? clusterXml(c.cluster) : ''}</yandex>
 
 function clusterXml(c: ClusterPlace): string {
   const shards = c.shards
-    .map((replicas) => `      <shard><internal_replication>true</internal_replication>${replicas.map((port) => `<replica><host>127.0.0.1</host><port>${port}</port></replica>`).join('')}</shard>`)
+    // Replicated tables copy a shard's rows to its replicas themselves; a shard of one node has none (docs/scale-out.md).
+    .map(
+      (replicas) =>
+        `      <shard><internal_replication>${replicas.length > 1}</internal_replication>${replicas.map((port) => `<replica><host>127.0.0.1</host><port>${port}</port></replica>`).join('')}</shard>`,
+    )
     .join('\n');
   return `  <interserver_http_port>${c.interserverPort}</interserver_http_port>
   <interserver_http_host>127.0.0.1</interserver_http_host>
