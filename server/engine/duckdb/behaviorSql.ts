@@ -119,7 +119,7 @@ export function pageSummarySql(p: BehaviorRange, ctx: BehaviorScope, urls: strin
 export function elementClickersSql(p: BehaviorRange, ctx: BehaviorScope, urls: string[], pairs: ReadonlyArray<readonly [string, string]>): Statement {
   const b = new Binder();
   const project = b.bind(ctx.projectId);
-  const selectors = `(VALUES ${pairs.map(([chain, selector]) => `(${b.bind(chain)}, ${b.bind(selector)})`).join(', ')}) s(chain, selector)`;
+  const selectors = `(SELECT unnest(${b.bind(listValue(pairs.map(([chain]) => chain)))}::VARCHAR[]) AS chain, unnest(${b.bind(listValue(pairs.map(([, selector]) => selector)))}::VARCHAR[]) AS selector) s`;
   const rows = scanClicks(b, 'click_elements', {
     projectId: ctx.projectId,
     timezone: ctx.timezone,
