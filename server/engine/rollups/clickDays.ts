@@ -70,18 +70,21 @@ export function clickSourceColumns(table: ClickRollup, clickers: boolean): Recor
   };
 }
 
-/** A click rollup's rows from `inner` (with the `lead` columns and clickSourceColumns), counted, with their `clickers` when asked. */
+/**
+ * A click rollup's rows from `inner` (with the `lead` columns and clickSourceColumns), counted, with
+ * their `clickers` when asked: counted per key and id first, then listed, so that the aggregate
+ * holding lists (which cannot spill to disk) has one small state per row and no distinct set.
+ */
 export function clickRollupRows(table: ClickRollup, inner: string, lead: string[], clickers: boolean): string {
   const r = CLICK_ROLLUPS[table];
   const columns = r.columns();
-  const keys = [...lead, ...r.keys];
-  return `SELECT ${keys.join(', ')}, count(*) AS clicks${clickers ? `, ${CLICKERS} AS clickers` : ''} FROM (
-    SELECT ${lead.join(', ')}, ${r.keys.map((k) => `${columns[k]} AS ${k}`).join(', ')}${clickers ? ', distinct_key' : ''} FROM (${inner}))
-    GROUP BY ${keys.join(', ')}`;
+  const keys = [...lead, ...r.keys].join(', ');
+  const rows = `SELECT ${lead.join(', ')}, ${r.keys.map((k) => `${columns[k]} AS ${k}`).join(', ')}${clickers ? ', distinct_key' : ''} FROM (${inner})`;
+  if (!clickers) return `SELECT ${keys}, count(*) AS clicks FROM (${rows}) GROUP BY ${keys}`;
+  return `SELECT ${keys}, sum(n)::BIGINT AS clicks, coalesce(list(distinct_key) FILTER (WHERE distinct_key IS NOT NULL), CAST([] AS UBIGINT[])) AS clickers FROM (
+    SELECT ${keys}, distinct_key, count(*) AS n FROM (${rows}) GROUP BY ${keys}, distinct_key)
+    GROUP BY ${keys}`;
 }
-
-/** A row's clickers: the distinct keys of the ids of its events (as page_days' `clickers`). */
-const CLICKERS = 'coalesce(list(DISTINCT distinct_key), CAST([] AS UBIGINT[]))';
 
 /** (project, local day, URL, placement) counts of the clicks joined to `z` and matching `where`, for the heatmap (click_cells, click_elements). */
 export const foldClicks = (table: ClickRollup, where: string) =>
@@ -101,11 +104,17 @@ export const foldClicks = (table: ClickRollup, where: string) =>
 export const CLICK_TABLES = Object.keys(CLICK_ROLLUPS) as ClickRollup[];
 
 /**
+ * Rows of a click rollup merged by one statement of its compaction: fewer than page_days', since
+ * each holds a list (click_elements has about as many rows as clicks).
+ */
+const CLICK_ROWS_PER_MERGE = 200_000;
+
+/**
  * Merges the delta rows of the click rollup `t` into one row per key (see actorDayFolder.ts's
  * compaction), whole project-months at a time as page_days is (its lists need as much memory).
  * `run` and `read` are the compaction's transaction's.
  */
-export function compactClicks(t: ClickRollup, run: (sql: string) => Promise<void>, read: (sql: string) => Promise<Array<Record<string, unknown>>>, perMerge?: number): Promise<void> {
+export function compactClicks(t: ClickRollup, run: (sql: string) => Promise<void>, read: (sql: string) => Promise<Array<Record<string, unknown>>>, perMerge = CLICK_ROWS_PER_MERGE): Promise<void> {
   const merged = CLICK_ROLLUPS[t].clickers ? 'sum(clicks), list_distinct(flatten(list(clickers)))' : 'sum(clicks)';
   return compactByMonth(t, ['project_id', 'day', 'url', ...CLICK_ROLLUPS[t].keys], merged, run, read, perMerge);
 }
