@@ -66,7 +66,11 @@ export function WebAnalytics() {
         <a href="https://creativecommons.org/licenses/by/4.0/" rel="noreferrer">
           CC BY 4.0
         </a>
-        , shipped with pp and read offline.
+        , shipped with pp and read offline. Map:{' '}
+        <a href="https://www.naturalearthdata.com" rel="noreferrer">
+          Made with Natural Earth
+        </a>
+        , public domain.
       </p>
     </>
   );

@@ -1,6 +1,9 @@
 // The Web answer drawn: the five totals with their change, the daily chart and the tables. On the
-// Web page each table row is a button that adds its filter; on a dashboard tile the rows are text.
+// Web page each table row is a button that adds its filter, and the countries are also a map
+// beside their table (WorldMap, loaded as a chunk of its own); on a dashboard tile the rows are
+// text and there is no map.
 
+import { useEffect, useState } from 'preact/hooks';
 import type { QueryAnswer } from '../queries/queryTypes';
 import { LineChart } from '../ui/charts/LineChart';
 import { formatDuration, formatNumber } from '../ui/format';
@@ -72,11 +75,45 @@ export function WebAnswer({ data, onPick }: { data: Summary; onPick?(field: stri
         ]}
       />
       <div class="web-tables">
-        {TABLES.map((t) => (
-          <WebTable title={t.title} column={t.column} rows={data[t.key]} field={t.field} onPick={onPick} pages={t.key === 'pages'} testId={`web-table-${t.key}`} />
-        ))}
+        {TABLES.flatMap((t) => [
+          <WebTable title={t.title} column={t.column} rows={data[t.key]} field={t.field} onPick={onPick} pages={t.key === 'pages'} testId={`web-table-${t.key}`} />,
+          t.key === 'countries' && onPick ? <CountriesMap rows={data.countries} onPick={(code) => onPick(t.field, code)} /> : null,
+        ])}
       </div>
     </div>
+  );
+}
+
+type WorldMapModule = typeof import('./WorldMap');
+let worldMap: Promise<WorldMapModule> | undefined;
+
+/** The map of the countries table, once its module (with the outlines) has loaded. */
+function CountriesMap({ rows, onPick }: { rows: Row[]; onPick(code: string): void }) {
+  const [module, setModule] = useState<WorldMapModule | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let live = true;
+    worldMap ??= import('./WorldMap');
+    worldMap.then(
+      (m) => live && setModule(m),
+      () => {
+        worldMap = undefined;
+        if (live) setFailed(true);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return (
+    <section class="web-table web-map-section" aria-label="Countries on a map">
+      <h2>Countries on a map</h2>
+      {module ? (
+        <module.WorldMap rows={rows} label={(code) => rowLabel('props.$country', code)} onPick={onPick} />
+      ) : (
+        <p class="muted">{failed ? 'The map could not be loaded; reload the page to try again.' : 'Loading the map…'}</p>
+      )}
+    </section>
   );
 }
 

@@ -15,6 +15,7 @@ import type { AppendBatch, EngineConnection, EventAppender, KeyChunk } from '../
 import type { StoredEvent, StoredRejection } from '../rows.js';
 import { clickHouse } from './engineConnection.js';
 import { dateTimeText, literal, sql, tuple } from './literal.js';
+import { propertyColumns } from './properties.js';
 
 const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -33,6 +34,7 @@ function eventRow(e: StoredEvent): string {
   if (e.distinct_key === undefined) throw new Error(`event ${e.uuid} has no distinct_key`);
   const [ts, tsUs] = instant(e.ts);
   const [received, receivedUs] = instant(e.received_at);
+  const props = propertyColumns(e.props);
   return tuple([
     e.project_id,
     uuidText(e.uuid),
@@ -67,11 +69,14 @@ function eventRow(e: StoredEvent): string {
     e.el_nth ?? [],
     e.el_attrs ?? [],
     e.el_text ?? null,
+    props.keys,
+    props.values,
+    props.numbers,
   ]);
 }
 
 const EVENT_COLUMNS =
-  'project_id, uuid, ts, ts_us, received_at, received_us, event, distinct_id, distinct_key, anonymous_id, user_id, session_id, source, sdk_name, sdk_version, key_id, release, url, path, referrer, props, revenue, elements, invalid, invalid_reasons, rule_id, source_uuid, el_tags, el_ids, el_classes, el_nth, el_attrs, el_text';
+  'project_id, uuid, ts, ts_us, received_at, received_us, event, distinct_id, distinct_key, anonymous_id, user_id, session_id, source, sdk_name, sdk_version, key_id, release, url, path, referrer, props, revenue, elements, invalid, invalid_reasons, rule_id, source_uuid, el_tags, el_ids, el_classes, el_nth, el_attrs, el_text, prop_keys, prop_values, prop_numbers';
 
 function rejectionRow(r: StoredRejection): string {
   const [received, receivedUs] = instant(r.received_at);

@@ -4,7 +4,7 @@
 
 import t, { type Test } from 'tap';
 import { ClickHouseConnection } from '../../../server/engine/clickhouse/connection.js';
-import { appliedClickHouse, migrateClickHouse, renderMigration, splitStatements, topologyOf, type Topology } from '../../../server/engine/clickhouse/migrations.js';
+import { applyMigration, appliedClickHouse, migrateClickHouse, renderMigration, renderStatements, splitStatements, topologyOf, type Topology } from '../../../server/engine/clickhouse/migrations.js';
 import { readMigrations, migrationsDir } from '../../../server/store/migrate.js';
 import { queryText, startClickHouse, type ClickHouseCluster, type Topology as Layout } from '../../support/clickhouseCluster.js';
 
@@ -27,6 +27,13 @@ CREATE TABLE {{db}}.everywhere {{on_cluster}} (k UInt64) ENGINE = {{everywhere:e
     "CREATE TABLE `pp`.everywhere ON CLUSTER `pp_test` (k UInt64) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/pp/pp/tables/all/everywhere', '{shard}-{replica}') ORDER BY k",
   ]);
   t.match(renderMigration(file, { ...TWO_BY_TWO, replicated: false, replicas: 1 })[0], /ENGINE = ReplacingMergeTree ORDER BY k$/, 'shards without replicas: plain tables under the Distributed one');
+  const columns = `{{unless_column:local:things:c}} ALTER TABLE {{db}}.{{local:things}} {{on_cluster}} ADD COLUMN c UInt8;
+{{cluster_only}} {{unless_column:things:c}} ALTER TABLE {{db}}.things {{on_cluster}} ADD COLUMN c UInt8`;
+  t.same(renderStatements(columns, ONE), [{ sql: 'ALTER TABLE `pp`.`things`  ADD COLUMN c UInt8', unlessColumn: { table: 'things', column: 'c' } }]);
+  t.same(renderStatements(columns, TWO_BY_TWO), [
+    { sql: 'ALTER TABLE `pp`.`things_local` ON CLUSTER `pp_test` ADD COLUMN c UInt8', unlessColumn: { table: 'things_local', column: 'c' } },
+    { sql: 'ALTER TABLE `pp`.things ON CLUSTER `pp_test` ADD COLUMN c UInt8', unlessColumn: { table: 'things', column: 'c' } },
+  ]);
 });
 
 function connect(t: Test, ch: ClickHouseCluster, database: string): ClickHouseConnection {
@@ -81,6 +88,20 @@ for (const layout of ['single', 'replicated'] as Layout[]) {
       ch.nodes.map(() => expected),
       'the tables exist on every node',
     );
+    const columns = await Promise.all(
+      ch.nodes.map((n) =>
+        queryText(
+          n.httpPort,
+          "SELECT table, arrayStringConcat(groupArray(name), ',') FROM system.columns WHERE database = 'pp' AND startsWith(name, 'prop_') GROUP BY table ORDER BY table FORMAT TSV",
+        ),
+      ),
+    );
+    const propColumns = 'prop_keys,prop_values,prop_numbers';
+    t.same(
+      columns,
+      ch.nodes.map(() => `events\t${propColumns}\n${layout === 'single' ? '' : `events_local\t${propColumns}\n`}`),
+      'the property columns (0005) on every node, in the Distributed table too',
+    );
     const before = await createStatements(ch, 'pp');
     const ledger = await appliedClickHouse(conn);
     t.same(
@@ -94,9 +115,7 @@ for (const layout of ['single', 'replicated'] as Layout[]) {
     t.same(await tablesOn(ch, 'pp'), tables);
 
     // Every file applied again from scratch (a ledger lost, a file cut short) is harmless too.
-    for (const m of files) {
-      for (const statement of renderMigration(m.sql, await topologyOf(conn))) await conn.command(statement, { bare: true });
-    }
+    for (const m of files) await applyMigration(conn, m.sql, await topologyOf(conn));
     t.equal(await createStatements(ch, 'pp'), before, 'statements applied twice change nothing');
 
     // A row written through the table pp uses is read back from every node.
