@@ -4,7 +4,7 @@
 // from its units. Pure: nothing here touches the store.
 
 import { eventCondition, fieldText, filtersCondition, hasFilters } from '../../engine/clickhouse/conditions.js';
-import { actorOf, identityJoin, type ActorForm } from '../../engine/clickhouse/identity.js';
+import { ACTOR, actorOf, type ActorForm } from '../../engine/clickhouse/identity.js';
 import { literal } from '../../engine/clickhouse/literal.js';
 import { dateLiteral, EVENT_MS, EVENT_US, scanEvents } from '../../engine/clickhouse/scan.js';
 import type { BuiltSql } from '../../engine/sql.js';
@@ -16,16 +16,6 @@ import type { FunnelParams } from './types.js';
 
 const HOUR_MS = 3_600_000;
 const stepNumbers = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
-
-/**
- * The rows of `scan` (which reads the events' own `distinct_key` and `distinct_id`) with their
- * actor (`actor`, by key or id) and its other columns `columns`. The identity links are joined here,
- * where the shards' rows meet, not inside the scan: a join inside a scan of a Distributed table
- * runs on every shard, in the shard's default database, where the installation's links are not.
- */
-function withActors(scan: string, form: ActorForm, projectId: number, columns: string[]): string {
-  return `SELECT ${actorOf(form, 'r')} AS actor, ${columns.join(', ')} FROM (${scan}) AS r ${identityJoin(projectId)}`;
-}
 
 /** The units of the funnel (unitsCte in statements.ts): `actor`, `level`, `bval`, `t1`…`tN` (ms). */
 function units(p: FunnelParams, range: DateRange, ctx: QueryContext, actors: ActorForm = 'key'): string {
@@ -39,8 +29,7 @@ function units(p: FunnelParams, range: DateRange, ctx: QueryContext, actors: Act
   const where = p.steps.every((s) => !hasFilters(s.filters)) && named.length > 0 ? named : [...named, `(${matches.join(' OR ')})`];
   const scan = scanEvents(
     (local) => ({
-      distinct_key: 'e.distinct_key',
-      distinct_id: 'e.distinct_id',
+      actor: actorOf(actors),
       // The order is the instant in µs, as DuckDB orders `ts`; gaps and the window are in whole ms, as its `epoch_ms(ts)`.
       us: EVENT_US,
       t: EVENT_MS,
@@ -50,8 +39,7 @@ function units(p: FunnelParams, range: DateRange, ctx: QueryContext, actors: Act
     }),
     { projectId: ctx.projectId, timezone: ctx.timezone, from: range.date_from, to: range.date_to, extraAfterMs: windowMs, where },
   );
-  const rows = withActors(scan, actors, ctx.projectId, ['us', 't', 'key', 'bval', 'start']);
-  return unitsSql(attemptsSql(rows, p.steps.length, windowMs), p.steps.length, p.count_by);
+  return unitsSql(attemptsSql(scan, p.steps.length, windowMs), p.steps.length, p.count_by);
 }
 
 /** The interpolated median of an array of integers (DuckDB's quantile_cont(x, 0.5)); NULL when empty. */
@@ -105,11 +93,7 @@ GROUP BY is_total, if(is_total = 1, 0, pos > ${limit}) AS is_other, if(is_total 
 /** Converting actors (reached the last step) and their signed revenue over the range. */
 function revenueSql(p: FunnelParams, range: DateRange, ctx: QueryContext): BuiltSql {
   const converters = `SELECT actor FROM (${units(p, range, ctx)}) WHERE level = ${literal(p.steps.length)}`;
-  const scan = scanEvents(
-    { distinct_key: 'e.distinct_key', distinct_id: 'e.distinct_id', revenue: 'e.revenue' },
-    { projectId: ctx.projectId, timezone: ctx.timezone, from: range.date_from, to: range.date_to, where: ['e.revenue IS NOT NULL'] },
-  );
-  const revenue = withActors(scan, 'key', ctx.projectId, ['revenue']);
+  const revenue = scanEvents({ actor: ACTOR, revenue: 'e.revenue' }, { projectId: ctx.projectId, timezone: ctx.timezone, from: range.date_from, to: range.date_to, where: ['e.revenue IS NOT NULL'] });
   // GLOBAL: the set of converters is made once, where the statement runs, and sent to the shards
   // with the revenue scan, should the condition move into it.
   const sql = `SELECT (SELECT uniqExact(actor) FROM (${converters})) AS converters,
