@@ -10,7 +10,7 @@ import { dateLiteral, EVENT_MS, EVENT_US, scanEvents } from '../../engine/clickh
 import type { BuiltSql } from '../../engine/sql.js';
 import type { QueryContext } from '../context.js';
 import type { DateRange } from '../ranges.js';
-import { attemptsSql, stepKey, unitsSql } from './clickhouseWalk.js';
+import { attemptsSql, stepKey, unitsSql, type WalkColumns } from './clickhouseWalk.js';
 import type { FunnelSql } from './statements.js';
 import type { FunnelParams } from './types.js';
 
@@ -28,7 +28,7 @@ function units(p: FunnelParams, range: DateRange, ctx: QueryContext, actors: Act
   const named = p.steps.every((s) => s.event !== 'any') ? [`e.event IN (${[...new Set(p.steps.map((s) => s.event))].map(literal).join(', ')})`] : [];
   const where = p.steps.every((s) => !hasFilters(s.filters)) && named.length > 0 ? named : [...named, `(${matches.join(' OR ')})`];
   const scan = scanEvents(
-    (local) => ({
+    (local): Record<keyof WalkColumns, string> => ({
       actor: actorOf(actors),
       // The order is the instant in µs, as DuckDB orders `ts`; gaps and the window are in whole ms, as its `epoch_ms(ts)`.
       us: EVENT_US,
