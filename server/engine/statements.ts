@@ -14,6 +14,7 @@ import * as duckdbBehavior from './duckdb/behaviorSql.js';
 import * as duckdbPathCleaning from './duckdb/pathCleaningSql.js';
 import * as duckdbAdmin from './duckdb/adminSql.js';
 import * as duckdbIngest from './duckdb/ingestSql.js';
+import * as clickhouseIngest from './clickhouse/ingestSql.js';
 import { purgeEvents } from './duckdb/deleteEvents.js';
 import * as duckdbPersons from './duckdb/personsSql.js';
 import * as duckdbExport from './duckdb/exportSql.js';
@@ -56,15 +57,15 @@ const STATEMENTS: ByEngine<FeatureStatements> = {
     events: {
       listEventsSql: clickhouseEvents.listEventsSql,
       doctorAcceptedSql: unsupportedBuilder('the accepted-events check'),
-      distinctIdsOfActorSql: unsupportedBuilder('distinct ids of an actor'),
-      actorsOfSql: unsupportedBuilder('actors of distinct ids'),
+      distinctIdsOfActorSql: clickhouseEvents.distinctIdsOfActorSql,
+      actorsOfSql: clickhouseEvents.actorsOfSql,
       eventCatalogSql: unsupportedBuilder('the event catalog'),
       propertyKindsSql: unsupportedBuilder('property kinds'),
     },
     replay: unsupportedLike(duckdbReplay, 'session recordings'),
     behavior: unsupportedLike(duckdbBehavior, 'page behavior reports'),
     admin: unsupportedLike(duckdbAdmin, 'the admin figures'),
-    ingest: unsupportedLike(duckdbIngest, 'ingest reads'),
+    ingest: clickhouseIngest,
     persons: unsupportedLike(duckdbPersons, 'persons'),
     transfer: { exportEventsSql: unsupportedBuilder('event exports') },
     pathCleaning: unsupportedLike(duckdbPathCleaning, 'path cleaning'),
