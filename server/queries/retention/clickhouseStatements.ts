@@ -3,12 +3,14 @@
 //
 // ClickHouse 18.16 has neither CTEs nor window functions, and a join of two scans of the sharded
 // events table would run once per shard against only that shard's rows, while an actor's distinct
-// ids may sit on different shards. So one scan reads every event the answer needs, flagged as a
-// start, a return or revenue; a GROUP BY (actor, bucket) over the distributed table folds each
-// actor's rows from every shard into one row per bucket, and a second GROUP BY actor gathers an
-// actor's buckets into arrays (at most one element per bucket of the range and its periods). Each
-// actor's cohort is then the smallest bucket flagged as a start, exactly DuckDB's `min(bucket)` of
-// `starts`, and its periods are computed from its own arrays, so no join is needed.
+// ids may sit on different shards. So one scan reads every event the answer needs (each shard its
+// own, joined to the links every node holds), flagged as a start, a return or revenue; where the
+// shards' rows meet, a GROUP BY (actor, bucket) folds each actor's rows into one per bucket, and a
+// GROUP BY actor gathers its buckets into arrays (at most one element per bucket of the range and
+// its periods). Why this is exact: an actor's cohort is the smallest bucket flagged as a start,
+// DuckDB's `min(bucket)` of `starts`; its buckets are distinct, so it counts once per period it
+// returned in, as DuckDB's `SELECT DISTINCT actor, bucket` of `rets` makes it; its revenue per
+// bucket is the sum of its revenue events there, summed again per cohort and period.
 //
 // `retention()` (the aggregate) is not used: its conditions are fixed per query, while here the
 // period of a return depends on each actor's own cohort, known only after its rows are grouped.
