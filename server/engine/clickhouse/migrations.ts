@@ -22,7 +22,8 @@
 // databases) can share a cluster.
 
 import { MigrationError, migrationsDir, planMigrations, readMigrations, type AppliedMigration, type Migration } from '../../store/migrate.js';
-import type { ClickHouseConnection } from './connection.js';
+import { ClickHouseConnection } from './connection.js';
+import type { ClickHouseSettings } from '../../ground/config.js';
 import { identifier, sql } from './literal.js';
 
 /** What the runner learned of the servers, which decides how the marks are filled in. */
@@ -162,6 +163,16 @@ export async function appliedClickHouse(conn: ClickHouseConnection): Promise<App
     { bare: true },
   );
   return rows.map((r) => ({ version: Number(r.version), name: r.name, checksum: r.checksum, applied_at: r.applied_at }));
+}
+
+/** The applied migrations, read over a connection of its own (`ppctl migrations`). */
+export async function appliedOnClickHouse(settings: ClickHouseSettings): Promise<AppliedMigration[]> {
+  const conn = new ClickHouseConnection(settings, { requestTimeoutMs: 30_000 });
+  try {
+    return await appliedClickHouse(conn);
+  } finally {
+    await conn.close();
+  }
 }
 
 /** Creates the database and applies what is pending; answers what it applied. */
