@@ -17,6 +17,7 @@ import type { StoredEvent, StoredRejection } from '../../../server/engine/rows.j
 import { CHECKPOINT_FILE } from '../../../installer/eventsMigration.js';
 import { outputOf, PPCTL } from '../../support/ppctl.js';
 import { tempDir } from '../../support/tempDir.js';
+import { startTestServer } from '../../support/testServer.js';
 import { startClickHouse, type ClickHouseCluster } from '../../support/clickhouseCluster.js';
 
 t.setTimeout(300_000);
@@ -151,6 +152,12 @@ async function heldDays(ch: ClickHouseCluster, database: string): Promise<string
 t.test('one node: killed after its first checkpoint, run again, every count agrees and the installation is switched', async (t) => {
   const ch = await startClickHouse(t, 'single');
   const { dataDir, configFile, events } = await seedStore(t);
+
+  const server = await startTestServer(t, { dataDir });
+  const refused = await run(migrateArgs(ch, configFile, 'pp_move'));
+  t.equal(refused.code, 1);
+  t.match(refused.stderr, new RegExp(`pp \\S+ is running on ${dataDir} \\(pid \\d+\\); stop it first`), 'refused while a server holds the DuckDB file');
+  await server.close();
 
   // Small blocks, so the kill lands mid-way.
   const first = spawn(process.execPath, migrateArgs(ch, configFile, 'pp_move', '--block-rows', '10', '--json'), { env: bareEnv, stdio: ['ignore', 'pipe', 'pipe'] });
