@@ -255,7 +255,9 @@ function portInUse(host: string, port: number): Promise<boolean> {
 }
 
 export function formatDoctor(checks: Check[]): string {
-  const lines = checks.map((c) => `${c.level.padEnd(4)}  ${c.name.padEnd(16)} ${c.message}${c.fix && c.level !== 'ok' ? `\n${' '.repeat(23)}fix: ${c.fix}` : ''}`);
+  // The names' column is as wide as the longest (the ClickHouse checks' names are longer than the others').
+  const width = Math.max(16, ...checks.map((c) => c.name.length));
+  const lines = checks.map((c) => `${c.level.padEnd(4)}  ${c.name.padEnd(width)} ${c.message}${c.fix && c.level !== 'ok' ? `\n${' '.repeat(width + 7)}fix: ${c.fix}` : ''}`);
   const fails = checks.filter((c) => c.level === 'fail').length;
   const warns = checks.filter((c) => c.level === 'warn').length;
   lines.push('', fails ? `${fails} failed, ${warns} warnings` : warns ? `no failures, ${warns} warnings` : 'all checks passed');
