@@ -355,6 +355,12 @@ export interface ClickHouseCluster {
   dir: string;
   /** How long starting took, from the first process to every node answering (and seeing ZooKeeper). */
   startMs: number;
+  /**
+   * Waits until every replica holds what any replica of `database`'s replicated tables holds (a
+   * write waits for two nodes; the others take it a moment later): tests that compare answers call
+   * it after writing, so a node read before the copy arrived cannot make them flaky.
+   */
+  settle(database: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -418,6 +424,12 @@ export async function startClickHouse(t: { teardown(fn: () => unknown): void }, 
     zookeeper,
     dir,
     startMs: performance.now() - started,
+    async settle(database) {
+      if (topology === 'single') return;
+      const db = database.replaceAll('`', '');
+      const tables = (await nodes[0]!.query(`SELECT name FROM system.replicas WHERE database = '${db}' FORMAT TSV`)).trim().split('\n').filter(Boolean);
+      for (const node of nodes) for (const table of tables) await node.query(`SYSTEM SYNC REPLICA \`${db}\`.\`${table}\``);
+    },
     stop,
   };
 }
