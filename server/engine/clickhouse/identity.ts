@@ -1,10 +1,10 @@
 // Identity resolution in ClickHouse SQL, as ../identity.ts does it on DuckDB: the actor of an event
 // is its identity link's actor when one exists, else its own distinct id. identity_links is held
-// whole by every node (migration 0004), so a shard joins its events to their actors locally; it is
-// read with FINAL (a changed link is a new row of a larger version).
+// whole by every node (migration 0004), so a shard joins its events to their actors locally (named
+// with its database: the join runs on each shard, see literal.ts `table`); it is read with FINAL (a changed link is a new row of a larger version).
 
 import type { ActorForm } from '../identity.js';
-import { literal } from './literal.js';
+import { literal, table } from './literal.js';
 
 export type { ActorForm } from '../identity.js';
 
@@ -22,7 +22,7 @@ export const ACTOR = actorOf();
 
 /** The identity links of a project, joined to the rows before it by `distinct_key`. */
 export function identityJoin(projectId: number): string {
-  return `ANY LEFT JOIN (SELECT distinct_key, actor_key AS l_actor_key, actor_id AS l_actor_id, toUInt8(1) AS l_linked FROM identity_links FINAL WHERE project_id = ${literal(projectId)}) USING distinct_key`;
+  return `ANY LEFT JOIN (SELECT distinct_key, actor_key AS l_actor_key, actor_id AS l_actor_id, toUInt8(1) AS l_linked FROM ${table('identity_links')} FINAL WHERE project_id = ${literal(projectId)}) USING distinct_key`;
 }
 
 /** The events `e` of a project with their identity links (read with FINAL: rows stored twice count once). */

@@ -4,6 +4,7 @@
 
 import t, { type Test } from 'tap';
 import { ClickHouseConnection } from '../../../server/engine/clickhouse/connection.js';
+import { table } from '../../../server/engine/clickhouse/literal.js';
 import { applyMigration, appliedClickHouse, migrateClickHouse, renderMigration, renderStatements, splitStatements, topologyOf, type Topology } from '../../../server/engine/clickhouse/migrations.js';
 import { readMigrations, migrationsDir } from '../../../server/store/migrate.js';
 import { queryText, startClickHouse, type ClickHouseCluster, type Topology as Layout } from '../../support/clickhouseCluster.js';
@@ -134,6 +135,14 @@ for (const layout of ['single', 'replicated'] as Layout[]) {
         }
         await new Promise((r) => setTimeout(r, 100));
       }
+    }
+
+    // A subquery over another table inside a statement over the Distributed events runs on every
+    // shard: named with table(), it is found there (in the installation's database, not the default).
+    const joined = `SELECT count() AS n FROM events AS e ANY LEFT JOIN (SELECT distinct_key, toUInt8(1) AS linked FROM ${table('identity_links')} FINAL) USING distinct_key WHERE e.project_id = 1`;
+    t.same(await conn.query(joined), [{ n: '1' }], 'a joined table named with table() is found on every shard');
+    if (layout === 'replicated') {
+      await t.rejects(conn.query(joined.replace(table('identity_links'), 'identity_links')), /identity_links/, 'named without its database it is looked for in the default database');
     }
 
     // A second installation on the same servers: its own database, its own ZooKeeper paths.
