@@ -8,6 +8,7 @@
 import type { ByEngine, EngineKind } from './engine.js';
 import * as duckdbEvents from './duckdb/eventsSql.js';
 import * as clickhouseEvents from './clickhouse/eventsSql.js';
+import * as clickhouseDoctor from './clickhouse/doctorSql.js';
 import * as duckdbReplay from './duckdb/replaySql.js';
 import * as duckdbLabeled from './duckdb/labeledSql.js';
 import * as duckdbBehavior from './duckdb/behaviorSql.js';
@@ -55,16 +56,16 @@ const STATEMENTS: ByEngine<FeatureStatements> = {
   clickhouse: {
     events: {
       listEventsSql: clickhouseEvents.listEventsSql,
-      doctorAcceptedSql: unsupportedBuilder('the accepted-events check'),
+      doctorAcceptedSql: clickhouseDoctor.doctorAcceptedSql,
       distinctIdsOfActorSql: unsupportedBuilder('distinct ids of an actor'),
       actorsOfSql: unsupportedBuilder('actors of distinct ids'),
-      eventCatalogSql: unsupportedBuilder('the event catalog'),
-      propertyKindsSql: unsupportedBuilder('property kinds'),
+      eventCatalogSql: clickhouseDoctor.eventCatalogSql,
+      propertyKindsSql: clickhouseDoctor.propertyKindsSql,
     },
     replay: unsupportedLike(duckdbReplay, 'session recordings'),
     behavior: unsupportedLike(duckdbBehavior, 'page behavior reports'),
     admin: unsupportedLike(duckdbAdmin, 'the admin figures'),
-    ingest: unsupportedLike(duckdbIngest, 'ingest reads'),
+    ingest: { ...unsupportedLike(duckdbIngest, 'ingest reads'), rejectedAttemptsSql: clickhouseDoctor.rejectedAttemptsSql },
     persons: unsupportedLike(duckdbPersons, 'persons'),
     transfer: { exportEventsSql: unsupportedBuilder('event exports') },
     pathCleaning: unsupportedLike(duckdbPathCleaning, 'path cleaning'),
