@@ -15,6 +15,7 @@ import * as duckdbBehavior from './duckdb/behaviorSql.js';
 import * as duckdbPathCleaning from './duckdb/pathCleaningSql.js';
 import * as duckdbAdmin from './duckdb/adminSql.js';
 import * as duckdbIngest from './duckdb/ingestSql.js';
+import * as clickhouseIngest from './clickhouse/ingestSql.js';
 import { purgeEvents } from './duckdb/deleteEvents.js';
 import * as duckdbPersons from './duckdb/personsSql.js';
 import * as duckdbExport from './duckdb/exportSql.js';
@@ -57,15 +58,15 @@ const STATEMENTS: ByEngine<FeatureStatements> = {
     events: {
       listEventsSql: clickhouseEvents.listEventsSql,
       doctorAcceptedSql: clickhouseDoctor.doctorAcceptedSql,
-      distinctIdsOfActorSql: unsupportedBuilder('distinct ids of an actor'),
-      actorsOfSql: unsupportedBuilder('actors of distinct ids'),
+      distinctIdsOfActorSql: clickhouseEvents.distinctIdsOfActorSql,
+      actorsOfSql: clickhouseEvents.actorsOfSql,
       eventCatalogSql: clickhouseDoctor.eventCatalogSql,
       propertyKindsSql: clickhouseDoctor.propertyKindsSql,
     },
     replay: unsupportedLike(duckdbReplay, 'session recordings'),
     behavior: unsupportedLike(duckdbBehavior, 'page behavior reports'),
     admin: unsupportedLike(duckdbAdmin, 'the admin figures'),
-    ingest: { ...unsupportedLike(duckdbIngest, 'ingest reads'), rejectedAttemptsSql: clickhouseDoctor.rejectedAttemptsSql },
+    ingest: { ...clickhouseIngest, rejectedAttemptsSql: clickhouseDoctor.rejectedAttemptsSql },
     persons: unsupportedLike(duckdbPersons, 'persons'),
     transfer: { exportEventsSql: unsupportedBuilder('event exports') },
     pathCleaning: unsupportedLike(duckdbPathCleaning, 'path cleaning'),

@@ -51,7 +51,9 @@ function eventRow(e: StoredEvent): string {
     e.source,
     e.sdk_name,
     e.sdk_version,
-    e.key_id,
+    // `key_id` is a String on ClickHouse (0001): an imported event, which no key sent, holds ''
+    // (no key's id is empty), read back as NULL.
+    e.key_id ?? '',
     e.release,
     e.url,
     e.path,

@@ -45,8 +45,7 @@ t.test('the ClickHouse engine serves ingestion, answers 501 for what it lacks, a
   t.equal(funnel.body.error.details.feature, 'segmentation');
 
   const identify = await server.request('POST', '/v1/identify', { token: w.key.value, body: { anonymous_id: 'u1', user_id: 'alice' } });
-  t.equal(identify.status, 501, 'identity links are not kept on ClickHouse yet');
-  t.equal(identify.body.error.code, 'engine_unsupported');
+  t.equal(identify.status, 202, 'identity links are kept on ClickHouse');
 
   await node.stop();
   const health = await server.request('GET', '/api/v1/health?ready=1');
