@@ -4,12 +4,12 @@
 // the whole microsecond count, and a bound on the DateTime alone lets ClickHouse skip parts.
 // uuids are ordered as their text, as DuckDB orders them (ClickHouse's own UUID order differs).
 // An event's actor is its link's actor when its distinct id is linked, else the distinct id (links.ts).
-// Built so far: the events list and the identity lookups behind its actor filter and the live
-// stream. The others answer 501 engine_unsupported (statements.ts).
+// Built so far: the events list (property filters included) and the identity lookups behind its
+// actor filter and the live stream. The others answer 501 engine_unsupported (statements.ts).
 
 import type { Statement } from '../engine.js';
 import type { EventSelection, ListOrder, ListPosition } from '../duckdb/eventsSql.js';
-import { unsupported } from '../unsupported.js';
+import { filtersCondition } from './conditions.js';
 import { distinctKeyOf, linksSql } from './links.js';
 import { literal, splitMicros } from './literal.js';
 
@@ -31,8 +31,8 @@ const dateMicros = (d: Date) => BigInt(d.getTime()) * 1000n;
 
 /** The filter conditions of the events domain on `e` (the events table). */
 export function selectionClauses(projectId: number, f: EventSelection, distinctIds?: string[]): string[] {
-  if (f.props) unsupported('property filters of the events list');
   const where = [`e.project_id = ${literal(projectId)}`];
+  if (f.props) where.push(filtersCondition(f.props, new Map()));
   if (f.events) where.push(`e.event IN (${f.events.map(literal).join(', ')})`);
   if (f.userId !== undefined) where.push(`e.user_id = ${literal(f.userId)}`);
   if (f.anonymousId !== undefined) where.push(`e.anonymous_id = ${literal(f.anonymousId)}`);
