@@ -67,7 +67,7 @@ const STATEMENTS: ByEngine<FeatureStatements> = {
     replay: { ...unsupportedLike(duckdbReplay, 'session recordings'), recordedProjectsSql: clickhouseReplay.recordedProjectsSql },
     behavior: unsupportedLike(duckdbBehavior, 'page behavior reports'),
     admin: unsupportedLike(duckdbAdmin, 'the admin figures'),
-    ingest: { ...clickhouseIngest, rejectedAttemptsSql: clickhouseDoctor.rejectedAttemptsSql },
+    ingest: clickhouseIngest,
     persons: unsupportedLike(duckdbPersons, 'persons'),
     transfer: { exportEventsSql: unsupportedBuilder('event exports') },
     pathCleaning: unsupportedLike(duckdbPathCleaning, 'path cleaning'),
