@@ -54,11 +54,15 @@ export function filterCondition(b: Binder, f: Filter): string {
 
 const COMPARATORS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 
-/** Only JSON numbers take part in numeric comparisons; strings that look numeric do not. */
+/**
+ * Only JSON numbers take part in numeric comparisons; strings that look numeric do not. The value
+ * is bound as its shortest text, read back as the same DOUBLE (a whole number bound as a number
+ * would be bound as a BIGINT, which 1e19 does not fit).
+ */
 function numericCondition(b: Binder, f: Filter): string {
   const path = b.bind(propsPath(f.field.slice('props.'.length)));
   const cmp = COMPARATORS[f.op as keyof typeof COMPARATORS];
-  return `(json_type(e.props, ${path}) IN ('UBIGINT', 'BIGINT', 'DOUBLE') AND TRY_CAST(json_extract_string(e.props, ${path}) AS DOUBLE) ${cmp} ${b.bind(Number(f.value))})`;
+  return `(json_type(e.props, ${path}) IN ('UBIGINT', 'BIGINT', 'DOUBLE') AND TRY_CAST(json_extract_string(e.props, ${path}) AS DOUBLE) ${cmp} CAST(${b.bind(String(Number(f.value)))} AS DOUBLE))`;
 }
 
 /** Resolved saved segments by id; the route loads the ones a request names. */

@@ -26,7 +26,8 @@ export interface StoredEvent extends Partial<ElementColumns> {
   source: string;
   sdk_name: string | null;
   sdk_version: string | null;
-  key_id: string;
+  /** The ingestion key that sent the event; null for imported events. */
+  key_id: string | null;
   release: string | null;
   url: string | null;
   path: string | null;

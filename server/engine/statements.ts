@@ -8,12 +8,15 @@
 import type { ByEngine, EngineKind } from './engine.js';
 import * as duckdbEvents from './duckdb/eventsSql.js';
 import * as clickhouseEvents from './clickhouse/eventsSql.js';
+import * as clickhouseDoctor from './clickhouse/doctorSql.js';
+import * as clickhouseReplay from './clickhouse/replaySql.js';
 import * as duckdbReplay from './duckdb/replaySql.js';
 import * as duckdbLabeled from './duckdb/labeledSql.js';
 import * as duckdbBehavior from './duckdb/behaviorSql.js';
 import * as duckdbPathCleaning from './duckdb/pathCleaningSql.js';
 import * as duckdbAdmin from './duckdb/adminSql.js';
 import * as duckdbIngest from './duckdb/ingestSql.js';
+import * as clickhouseIngest from './clickhouse/ingestSql.js';
 import { purgeEvents } from './duckdb/deleteEvents.js';
 import * as duckdbPersons from './duckdb/personsSql.js';
 import * as duckdbExport from './duckdb/exportSql.js';
@@ -55,16 +58,16 @@ const STATEMENTS: ByEngine<FeatureStatements> = {
   clickhouse: {
     events: {
       listEventsSql: clickhouseEvents.listEventsSql,
-      doctorAcceptedSql: unsupportedBuilder('the accepted-events check'),
-      distinctIdsOfActorSql: unsupportedBuilder('distinct ids of an actor'),
-      actorsOfSql: unsupportedBuilder('actors of distinct ids'),
-      eventCatalogSql: unsupportedBuilder('the event catalog'),
-      propertyKindsSql: unsupportedBuilder('property kinds'),
+      doctorAcceptedSql: clickhouseDoctor.doctorAcceptedSql,
+      distinctIdsOfActorSql: clickhouseEvents.distinctIdsOfActorSql,
+      actorsOfSql: clickhouseEvents.actorsOfSql,
+      eventCatalogSql: clickhouseDoctor.eventCatalogSql,
+      propertyKindsSql: clickhouseDoctor.propertyKindsSql,
     },
-    replay: unsupportedLike(duckdbReplay, 'session recordings'),
+    replay: { ...unsupportedLike(duckdbReplay, 'session recordings'), recordedProjectsSql: clickhouseReplay.recordedProjectsSql },
     behavior: unsupportedLike(duckdbBehavior, 'page behavior reports'),
     admin: unsupportedLike(duckdbAdmin, 'the admin figures'),
-    ingest: unsupportedLike(duckdbIngest, 'ingest reads'),
+    ingest: clickhouseIngest,
     persons: unsupportedLike(duckdbPersons, 'persons'),
     transfer: { exportEventsSql: unsupportedBuilder('event exports') },
     pathCleaning: unsupportedLike(duckdbPathCleaning, 'path cleaning'),

@@ -64,8 +64,8 @@ const element: JsonSchema = {
 
 const WRITE_ERRORS = errors(400, 401, 403, 413, 422, 429, 503);
 
-/** Writes ingestion keeps beside events (identity links, recordings, captures): 501 `engine_unsupported` on an event engine without them yet. */
-const ENGINE_WRITES = new Set(['identify', 'alias', 'replay', 'capture']);
+/** Writes ingestion keeps beside events (recordings, captures): 501 `engine_unsupported` on an event engine without them yet. */
+const ENGINE_WRITES = new Set(['replay', 'capture']);
 
 function writeOperation(operationId: string, summary: string, description: string, bodyRef: string, parameters: Parameter[]): Operation {
   return {

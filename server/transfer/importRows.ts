@@ -48,7 +48,7 @@ export function foreignRow(ev: TrackEvent, seed: () => string, ctx: RowContext):
   if (tooFarAhead(row.ts, row.received_at)) return { reason: FUTURE };
   // The row is this import's own: set in place rather than copied.
   row.source = 'import' as EventRow['source'];
-  row.key_id = null as unknown as string;
+  row.key_id = null;
   row.props_value = null;
   return { row };
 }
@@ -113,7 +113,7 @@ export function storedRow(r: StoredRecord, ctx: RowContext): RowResult {
       source: source as EventRow['source'],
       sdk_name: optionalText(r.sdk_name),
       sdk_version: optionalText(r.sdk_version),
-      key_id: optionalText(r.key_id) as string,
+      key_id: optionalText(r.key_id),
       release: optionalText(r.release),
       url,
       path: r.path === undefined ? pathOf(url) : optionalText(r.path),

@@ -151,8 +151,8 @@ for (const [name, open] of STORES) {
       { uuid: uuidOf(1), event: 'signup', distinct_id: 'user-1', props: '{"plan":"pro","n":1}', revenue: null, invalid_reasons: null, ts: AT.getTime() - 60_000, received: AT.getTime() },
       { uuid: uuidOf(2), event: 'signup', distinct_id: 'user-2', props: '{"plan":"pro","n":2}', revenue: 9.5, invalid_reasons: 'revenue', ts: AT.getTime() - 60_000, received: AT.getTime() },
     ]);
-    // An import's batch: no journal position, which stays where the last batch left it.
-    await engine.useWriter((conn) => engine.appender.append(conn, { events: [event(3)], rejections: [] }));
+    // An import's batch: no journal position, which stays where the last batch left it, and events no key sent.
+    await engine.useWriter((conn) => engine.appender.append(conn, { events: [event(3, { key_id: null, source: 'import' })], rejections: [] }));
     t.same(await engine.counts(), { events: 3, rejections: 1, position: 7 });
   });
 

@@ -7,6 +7,8 @@ import { startTestServer, type HttpResult, type StartOptions, type TestServer } 
 import { accessTokenFor, createTenant, type Tenant } from '../support/factories.js';
 import { createProject } from '../../server/accounts/projects.js';
 import { actorDayFolder } from '../../server/engine/rollups/actorDayFolder.js';
+import type { EngineKind } from '../../server/engine/engine.js';
+import { startClickHouse, type Topology } from '../support/clickhouseCluster.js';
 
 export interface QueryHarness {
   server: TestServer;
@@ -19,14 +21,34 @@ export interface QueryHarness {
   query<T = any>(projectId: number, path: string, body: unknown, token?: string): Promise<HttpResult<T>>;
 }
 
+export interface HarnessOptions extends StartOptions {
+  /** The event engine: DuckDB (the default), or ClickHouse started for the file. */
+  engine?: EngineKind;
+  /** ClickHouse's layout: one node (the default), or 2 shards × 2 replicas. */
+  topology?: Topology;
+}
+
 /**
  * The clock starts on 2026-01-01 so that a license granted at the start of a file (valid a year)
  * covers every date the tests move the clock to.
  */
-export async function queryHarness(t: Test, options: StartOptions = {}): Promise<QueryHarness> {
+export async function queryHarness(t: Test, options: HarnessOptions = {}): Promise<QueryHarness> {
+  const { engine = 'duckdb', topology = 'single', ...start } = options;
   // `plan` is folded into the property rollup and `n` is not, so breakdowns are checked both ways.
-  const settings = { 'events.rollup_properties': ['plan'], ...options.settings };
-  const server = await startTestServer(t, { now: new Date('2026-01-01T00:00:00Z'), ...options, settings });
+  let settings: Record<string, unknown> = { 'events.rollup_properties': ['plan'], ...options.settings };
+  let settle = async () => {};
+  if (engine === 'clickhouse') {
+    const ch = await startClickHouse(t, topology);
+    settle = () => ch.settle('pp_queries');
+    settings = {
+      'events.engine': 'clickhouse',
+      'clickhouse.urls': ch.urls.join(','),
+      'clickhouse.database': 'pp_queries',
+      ...(ch.cluster ? { 'clickhouse.cluster': ch.cluster } : {}),
+      ...options.settings,
+    };
+  }
+  const server = await startTestServer(t, { now: new Date('2026-01-01T00:00:00Z'), ...start, settings });
   const tenant = await createTenant(server);
   const token = await accessTokenFor(server, tenant.owner, tenant.org);
   let n = 0;
@@ -46,9 +68,12 @@ export async function queryHarness(t: Test, options: StartOptions = {}): Promise
     async query(projectId, path, body, asToken) {
       // Queries read the per-day rollup and the raw events past it: every third call finds the
       // rollup fully folded, every third partly (five more events), the others as it was left.
+      // ClickHouse keeps no rollups: its queries read the raw events.
       queries += 1;
-      if (queries % 3 === 1) await actorDayFolder(server.running.services).catchUp();
-      if (queries % 3 === 2) await actorDayFolder(server.running.services).catchUp({ maxRows: 5 });
+      if (engine === 'duckdb' && queries % 3 === 1) await actorDayFolder(server.running.services).catchUp();
+      if (engine === 'duckdb' && queries % 3 === 2) await actorDayFolder(server.running.services).catchUp({ maxRows: 5 });
+      // On replicas, every node first holds every link and event written so far (see `settle`).
+      await settle();
       return server.request('POST', `/api/v1/projects/${projectId}/queries/${path}`, { body, token: asToken ?? h.token });
     },
   };

@@ -1,12 +1,18 @@
 // Writes events and identity links straight into the real DuckDB tables through the server's writer
 // connection, normalized the way ingestion stores them (distinct_id, path, revenue from
 // props.revenue). The input mirrors the ingestion payload so tests can move to HTTP ingest unchanged.
+// On a ClickHouse server the events go through its appender and the links into its
+// identity_links, as new rows of a larger version.
 
 import { randomUUID } from 'node:crypto';
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { TestServer } from './testServer.js';
 import { ELEMENT_COLUMNS, elementColumnsSql } from '../../server/ingest/elementColumns.js';
 import { pathOf } from '../../server/ingest/normalizeEvent.js';
+import { elementColumns } from '../../server/ingest/elementColumns.js';
+import { distinctKey } from '../../server/ingest/distinctKey.js';
+import { dateTimeText, literal, tuple } from '../../server/engine/clickhouse/literal.js';
+import type { StoredEvent as EngineRow } from '../../server/engine/rows.js';
 
 export interface SeedEvent {
   event: string;
@@ -97,6 +103,10 @@ export function normalizeEvent(e: SeedEvent): StoredEvent {
 /** Stores the events of one project (labeled events are not derived) and returns them as stored. */
 export async function seedEvents(server: TestServer, projectId: number, events: SeedEvent[]): Promise<StoredEvent[]> {
   const stored = events.map(normalizeEvent);
+  if (server.running.services.events.kind === 'clickhouse') {
+    await appendEvents(server, projectId, stored);
+    return stored;
+  }
   const receivedAt = server.clock.now().toISOString();
   for (let i = 0; i < stored.length; i += ROWS_PER_INSERT) {
     const chunk = stored.slice(i, i + ROWS_PER_INSERT);
@@ -140,12 +150,69 @@ export async function seedEvents(server: TestServer, projectId: number, events: 
   return stored;
 }
 
+/** The events as the engine's appender stores them (on ClickHouse). */
+async function appendEvents(server: TestServer, projectId: number, stored: StoredEvent[]): Promise<void> {
+  const engine = server.running.services.events;
+  const receivedAt = server.clock.now();
+  const rows = stored.map(
+    (e): EngineRow => ({
+      project_id: projectId,
+      uuid: e.uuid,
+      ts: e.ts,
+      received_at: receivedAt,
+      event: e.event,
+      distinct_id: e.distinct_id,
+      distinct_key: distinctKey(e.distinct_id),
+      anonymous_id: e.anonymous_id,
+      user_id: e.user_id,
+      session_id: e.session_id,
+      source: e.source,
+      sdk_name: e.sdk_name,
+      sdk_version: null,
+      key_id: '',
+      release: e.release,
+      url: e.url,
+      path: e.path,
+      referrer: e.referrer,
+      props: JSON.stringify(e.props),
+      revenue: e.revenue,
+      elements: e.elements === null ? null : JSON.stringify(e.elements),
+      invalid: false,
+      invalid_reasons: null,
+      ...elementColumns(e.event, e.elements),
+    }),
+  );
+  await engine.useWriter((conn) => engine.appender.append(conn, { events: rows, rejections: [] }));
+  engine.changed([projectId]);
+}
+
+/** Versions of ClickHouse identity links: each new row outranks every earlier one. */
+let linkVersion = 0;
+
+async function seedIdentityClickHouse(server: TestServer, projectId: number, distinctId: string, actorId: string): Promise<void> {
+  const db = server.running.services.events;
+  // The project's links, filtered here: a condition on a column outside the sorting key could be
+  // applied before FINAL keeps the latest row of each key.
+  const links = await db.read(`SELECT distinct_id, actor_id FROM identity_links FINAL WHERE project_id = ${literal(projectId)}`);
+  const final = String(links.find((l) => l.distinct_id === actorId)?.actor_id ?? actorId);
+  if (final === distinctId) return;
+  const moved = [distinctId, ...links.filter((l) => l.actor_id === distinctId).map((l) => String(l.distinct_id))];
+  const at = dateTimeText(server.clock.now());
+  await db.write(
+    `INSERT INTO identity_links (project_id, distinct_key, distinct_id, actor_key, actor_id, linked_at, linked_us, version) VALUES ${moved
+      .map((d) => tuple([projectId, distinctKey(d), d, distinctKey(final), final, at, 0, ++linkVersion]))
+      .join(', ')}`,
+  );
+  db.changed([projectId]);
+}
+
 /**
  * Links a distinct id to an actor, keeping links transitively resolved as ingestion does: if the
  * actor is itself linked, the link points at its final actor, and links to the distinct id follow.
  */
 export async function seedIdentity(server: TestServer, projectId: number, distinctId: string, actorId: string): Promise<void> {
   const db = server.running.services.events;
+  if (db.kind === 'clickhouse') return seedIdentityClickHouse(server, projectId, distinctId, actorId);
   const rows = await db.read('SELECT actor_id FROM identity_links WHERE project_id = $1 AND distinct_id = $2', [projectId, actorId]);
   const final = rows.length > 0 ? String(rows[0]!.actor_id) : actorId;
   if (final === distinctId) return;

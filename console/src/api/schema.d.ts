@@ -10176,7 +10176,6 @@ export interface operations {
             413: components["responses"]["E413"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
-            501: components["responses"]["E501"];
             503: components["responses"]["E503"];
         };
     };
@@ -10307,7 +10306,6 @@ export interface operations {
             413: components["responses"]["E413"];
             422: components["responses"]["E422"];
             429: components["responses"]["E429"];
-            501: components["responses"]["E501"];
             503: components["responses"]["E503"];
         };
     };

@@ -15,6 +15,7 @@ import type { AppendBatch, EngineConnection, EventAppender, KeyChunk } from '../
 import type { StoredEvent, StoredRejection } from '../rows.js';
 import { clickHouse } from './engineConnection.js';
 import { dateTimeText, literal, sql, tuple } from './literal.js';
+import { propertyColumns } from './properties.js';
 
 const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -33,6 +34,7 @@ function eventRow(e: StoredEvent): string {
   if (e.distinct_key === undefined) throw new Error(`event ${e.uuid} has no distinct_key`);
   const [ts, tsUs] = instant(e.ts);
   const [received, receivedUs] = instant(e.received_at);
+  const props = propertyColumns(e.props);
   return tuple([
     e.project_id,
     uuidText(e.uuid),
@@ -49,7 +51,9 @@ function eventRow(e: StoredEvent): string {
     e.source,
     e.sdk_name,
     e.sdk_version,
-    e.key_id,
+    // `key_id` is a String on ClickHouse (0001): an imported event, which no key sent, holds ''
+    // (no key's id is empty), read back as NULL.
+    e.key_id ?? '',
     e.release,
     e.url,
     e.path,
@@ -67,11 +71,15 @@ function eventRow(e: StoredEvent): string {
     e.el_nth ?? [],
     e.el_attrs ?? [],
     e.el_text ?? null,
+    props.keys,
+    props.values,
+    props.numbers,
+    props.kinds,
   ]);
 }
 
 const EVENT_COLUMNS =
-  'project_id, uuid, ts, ts_us, received_at, received_us, event, distinct_id, distinct_key, anonymous_id, user_id, session_id, source, sdk_name, sdk_version, key_id, release, url, path, referrer, props, revenue, elements, invalid, invalid_reasons, rule_id, source_uuid, el_tags, el_ids, el_classes, el_nth, el_attrs, el_text';
+  'project_id, uuid, ts, ts_us, received_at, received_us, event, distinct_id, distinct_key, anonymous_id, user_id, session_id, source, sdk_name, sdk_version, key_id, release, url, path, referrer, props, revenue, elements, invalid, invalid_reasons, rule_id, source_uuid, el_tags, el_ids, el_classes, el_nth, el_attrs, el_text, prop_keys, prop_values, prop_numbers, prop_kinds';
 
 function rejectionRow(r: StoredRejection): string {
   const [received, receivedUs] = instant(r.received_at);

@@ -6,7 +6,7 @@
 import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import type { ClickHouseSettings } from '../../ground/config.js';
 import { EngineUnreachableError } from '../engine.js';
-import { identifier } from './literal.js';
+import { identifier, inInstallation } from './literal.js';
 
 /** A statement ClickHouse refused: its message, and ClickHouse's error code when it gave one. */
 export class ClickHouseQueryError extends Error {
@@ -109,14 +109,19 @@ export class ClickHouseConnection {
   /** Rows of a SELECT, as objects (64-bit integers come as decimal text). */
   async query<T = Record<string, unknown>>(sql: string, options: { bare?: boolean; settings?: Record<string, string | number>; signal?: AbortSignal } = {}): Promise<T[]> {
     return this.onSomeNode(async (node) => {
-      const result = await (options.bare ? node.bare : node.inDatabase).query({ query: sql, format: 'JSONEachRow', clickhouse_settings: options.settings, abort_signal: options.signal });
+      const result = await (options.bare ? node.bare : node.inDatabase).query({
+        query: inInstallation(sql, this.database),
+        format: 'JSONEachRow',
+        clickhouse_settings: options.settings,
+        abort_signal: options.signal,
+      });
       return result.json<T>();
     });
   }
 
   /** A statement without rows to read (DDL, INSERT … VALUES, SYSTEM …), with settings of its own when given. */
   async command(sql: string, options: { bare?: boolean; settings?: Record<string, string | number> } = {}): Promise<void> {
-    await this.onSomeNode((node) => (options.bare ? node.bare : node.inDatabase).command({ query: sql, clickhouse_settings: options.settings }));
+    await this.onSomeNode((node) => (options.bare ? node.bare : node.inDatabase).command({ query: inInstallation(sql, this.database), clickhouse_settings: options.settings }));
   }
 
   /** Whether some node answers (the first that does serves what follows); throws when none does. */

@@ -3,11 +3,14 @@
 // its microseconds (`ts`/`ts_us`, `received_at`/`received_us`): an order or a position compares
 // the whole microsecond count, and a bound on the DateTime alone lets ClickHouse skip parts.
 // uuids are ordered as their text, as DuckDB orders them (ClickHouse's own UUID order differs).
-// Built so far: the events list. The others answer 501 engine_unsupported (statements.ts).
+// An event's actor is its link's actor when its distinct id is linked, else the distinct id (links.ts).
+// Built so far: the events list (property filters included) and the identity lookups behind its
+// actor filter and the live stream. The others answer 501 engine_unsupported (statements.ts).
 
 import type { Statement } from '../engine.js';
 import type { EventSelection, ListOrder, ListPosition } from '../duckdb/eventsSql.js';
-import { unsupported } from '../unsupported.js';
+import { filtersCondition } from './conditions.js';
+import { distinctKeyOf, linksSql } from './links.js';
 import { literal, splitMicros } from './literal.js';
 
 const INSTANTS = { received: { seconds: 'received_at', micros: 'received_us' }, event_time: { seconds: 'ts', micros: 'ts_us' } } as const;
@@ -27,9 +30,9 @@ function instantBound(i: Instant, op: '>=' | '<' | '<=', us: bigint): string[] {
 const dateMicros = (d: Date) => BigInt(d.getTime()) * 1000n;
 
 /** The filter conditions of the events domain on `e` (the events table). */
-function selectionClauses(projectId: number, f: EventSelection, distinctIds?: string[]): string[] {
-  if (f.props) unsupported('property filters of the events list');
+export function selectionClauses(projectId: number, f: EventSelection, distinctIds?: string[]): string[] {
   const where = [`e.project_id = ${literal(projectId)}`];
+  if (f.props) where.push(filtersCondition(f.props, new Map()));
   if (f.events) where.push(`e.event IN (${f.events.map(literal).join(', ')})`);
   if (f.userId !== undefined) where.push(`e.user_id = ${literal(f.userId)}`);
   if (f.anonymousId !== undefined) where.push(`e.anonymous_id = ${literal(f.anonymousId)}`);
@@ -46,8 +49,10 @@ function selectionClauses(projectId: number, f: EventSelection, distinctIds?: st
 /**
  * One page of the events list (`limit` rows; ask one more to know whether another follows),
  * newest first by the order's instant, then by uuid, strictly after `after`. Rows stored twice
- * before their parts merged count once (`FINAL`). Every event's actor is its distinct id: this
- * engine keeps no identity links yet (identify and alias answer 501 on it).
+ * before their parts merged count once (`FINAL`). The page is chosen from the events first and only
+ * its rows are then joined to their links, on the node the statement is sent to (on a cluster the
+ * page comes from every shard through the Distributed table; the links are on every node).
+ * `distinctIds` is what an actor filter resolved to.
  */
 export function listEventsSql(projectId: number, f: EventSelection, order: ListOrder, limit: number, after?: ListPosition, distinctIds?: string[]): Statement {
   const instant = INSTANTS[order];
@@ -57,15 +62,41 @@ export function listEventsSql(projectId: number, f: EventSelection, order: ListO
     where.push(...instantBound(instant, '<=', at), `(${microsOf(instant)} < ${literal(at)} OR toString(e.uuid) < ${literal(after.uuid)})`);
   }
   return {
-    sql: `SELECT toString(e.uuid) AS uuid, e.event AS event, toString(intDiv(toUInt64(e.ts) * 1000000 + e.ts_us, 1000)) AS ts_ms,
-  toString(intDiv(toUInt64(e.received_at) * 1000000 + e.received_us, 1000)) AS received_ms, e.distinct_id AS actor_id, e.distinct_id AS distinct_id,
-  e.anonymous_id AS anonymous_id, e.user_id AS user_id, e.session_id AS session_id, e.source AS source, e.sdk_name AS sdk_name,
-  e.sdk_version AS sdk_version, e.release AS release, e.url AS url, e.path AS path, e.referrer AS referrer, e.props AS props,
-  e.revenue AS revenue, e.invalid = 1 AS invalid, e.invalid_reasons AS invalid_reasons, toString(${microsOf(instant)}) AS position_at
-FROM events AS e FINAL
-WHERE ${where.join(' AND ')}
-ORDER BY ${microsOf(instant)} DESC, toString(e.uuid) DESC
-LIMIT ${literal(limit)}`,
+    sql: `SELECT page.uuid AS uuid, page.event AS event, page.ts_ms AS ts_ms, page.received_ms AS received_ms,
+  if(l.linked = 1, l.actor_id, page.distinct_id) AS actor_id, page.distinct_id AS distinct_id,
+  page.anonymous_id AS anonymous_id, page.user_id AS user_id, page.session_id AS session_id, page.source AS source, page.sdk_name AS sdk_name,
+  page.sdk_version AS sdk_version, page.release AS release, page.url AS url, page.path AS path, page.referrer AS referrer, page.props AS props,
+  page.revenue AS revenue, page.invalid AS invalid, page.invalid_reasons AS invalid_reasons, page.position_at AS position_at
+FROM (
+  SELECT toString(e.uuid) AS uuid, e.event AS event, toString(intDiv(toUInt64(e.ts) * 1000000 + e.ts_us, 1000)) AS ts_ms,
+    toString(intDiv(toUInt64(e.received_at) * 1000000 + e.received_us, 1000)) AS received_ms, e.distinct_id AS distinct_id, e.distinct_key AS distinct_key,
+    e.anonymous_id AS anonymous_id, e.user_id AS user_id, e.session_id AS session_id, e.source AS source, e.sdk_name AS sdk_name,
+    e.sdk_version AS sdk_version, e.release AS release, e.url AS url, e.path AS path, e.referrer AS referrer, e.props AS props,
+    e.revenue AS revenue, e.invalid = 1 AS invalid, e.invalid_reasons AS invalid_reasons, ${microsOf(instant)} AS position_us, toString(position_us) AS position_at
+  FROM events AS e FINAL
+  WHERE ${where.join(' AND ')}
+  ORDER BY position_us DESC, uuid DESC
+  LIMIT ${literal(limit)}
+) AS page
+ANY LEFT JOIN (SELECT distinct_key, actor_id, 1 AS linked FROM (${linksSql(projectId)})) AS l USING distinct_key
+ORDER BY page.position_us DESC, page.uuid DESC`,
     params: [],
   };
+}
+
+/** The distinct ids whose events resolve to `actorId`: those linked to it, and itself unless linked elsewhere. */
+export function distinctIdsOfActorSql(projectId: number, actorId: string): Statement {
+  const id = literal(actorId);
+  return {
+    sql: `SELECT distinct_id FROM (${linksSql(projectId)}) WHERE actor_id = ${id}
+UNION ALL
+SELECT ${id} AS distinct_id
+ WHERE (SELECT count() FROM identity_links WHERE project_id = ${literal(projectId)} AND distinct_key = ${literal(distinctKeyOf(actorId))} AND distinct_id = ${id}) = 0`,
+    params: [],
+  };
+}
+
+/** The linked actor of each of these distinct ids (a row only for those linked): `distinct_id`, `actor_id`. */
+export function actorsOfSql(projectId: number, distinctIds: readonly string[]): Statement {
+  return { sql: `SELECT distinct_id, actor_id FROM (${linksSql(projectId, distinctIds)})`, params: [] };
 }

@@ -133,3 +133,22 @@ export function sql(strings: TemplateStringsArray, ...values: unknown[]): string
   for (let i = 0; i < values.length; i++) out += literal(values[i]) + strings[i + 1]!;
   return out;
 }
+
+/**
+ * Where a statement names a table by its database: a mark the connection replaces with the
+ * installation's database before sending (`inInstallation`). On a cluster, a subquery of a
+ * statement over a Distributed table runs on each shard in that shard's default database, so a
+ * table other than the one the Distributed table points at must be named with its database. A
+ * literal never holds the mark: control characters are written escaped (`stringLiteral`).
+ */
+const DATABASE_MARK = '\u0001database\u0001';
+
+/** The installation's table `name`, named with its database (see DATABASE_MARK). */
+export function table(name: string): string {
+  return `${DATABASE_MARK}.${identifier(name).text}`;
+}
+
+/** `statement` with every table named by `table()` in `database`. */
+export function inInstallation(statement: string, database: RawSql): string {
+  return statement.includes(DATABASE_MARK) ? statement.replaceAll(DATABASE_MARK, database.text) : statement;
+}

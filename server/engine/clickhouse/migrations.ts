@@ -18,11 +18,15 @@
 //   {{low_cardinality:X}}   LowCardinality(X) where the server has it on by default (19.1 and
 //                           newer), X on 18.16, where it is experimental
 //   {{cluster_only}}        at the start of a statement: run on a cluster only
+//   {{unless_column:T:C}}   at the start of a statement (after {{cluster_only}}): run only where
+//                           the table T has no column C yet (18.16 has no ADD COLUMN IF NOT
+//                           EXISTS); `local:T` names the table holding this node's rows of T
 // Replicated tables' ZooKeeper paths hold the database's name, so two installations (two
 // databases) can share a cluster.
 
 import { MigrationError, migrationsDir, planMigrations, readMigrations, type AppliedMigration, type Migration } from '../../store/migrate.js';
-import type { ClickHouseConnection } from './connection.js';
+import { ClickHouseConnection } from './connection.js';
+import type { ClickHouseSettings } from '../../ground/config.js';
 import { identifier, sql } from './literal.js';
 
 /** What the runner learned of the servers, which decides how the marks are filled in. */
@@ -52,8 +56,20 @@ export async function topologyOf(conn: ClickHouseConnection): Promise<Topology> 
 
 const ZK_ROOT = '/clickhouse/pp';
 
+/** A statement of a file, with the marks filled in. */
+export interface RenderedStatement {
+  sql: string;
+  /** Run only where this table has no such column yet. */
+  unlessColumn?: { table: string; column: string };
+}
+
 /** One file's statements with the marks filled in for `topology`. */
 export function renderMigration(template: string, topology: Topology): string[] {
+  return renderStatements(template, topology).map((s) => s.sql);
+}
+
+/** One file's statements with the marks filled in for `topology`, and when each runs. */
+export function renderStatements(template: string, topology: Topology): RenderedStatement[] {
   const { cluster, database } = topology;
   const db = identifier(database).text;
   const zk = (scope: string, table: string) => `'${ZK_ROOT}/${database}/tables/${scope}/${table}'`;
@@ -63,13 +79,23 @@ export function renderMigration(template: string, topology: Topology): string[] 
     // On a cluster every node holds the rows: one replication group of all of them.
     return cluster ? `ReplicatedReplacingMergeTree(${zk('all', table)}, '{shard}-{replica}'${v && `, ${v}`})` : `ReplacingMergeTree${v && `(${v})`}`;
   };
-  const statements: string[] = [];
+  const statements: RenderedStatement[] = [];
   for (const statement of splitStatements(template)) {
     let text = statement;
     const clusterOnly = text.startsWith('{{cluster_only}}');
     if (clusterOnly) {
       if (!cluster) continue;
       text = text.slice('{{cluster_only}}'.length).trimStart();
+    }
+    let unlessColumn: RenderedStatement['unlessColumn'];
+    if (text.startsWith('{{unless_column:')) {
+      const close = text.indexOf('}}');
+      const parts = text.slice('{{unless_column:'.length, close).split(':');
+      const local = parts.length === 3 && parts[0] === 'local';
+      if (parts.length !== (local ? 3 : 2)) throw new MigrationError(`a malformed mark ${text.slice(0, close + 2)}`);
+      const table = local ? parts[1]! : parts[0]!;
+      unlessColumn = { table: local && cluster ? `${table}_local` : table, column: parts.at(-1)! };
+      text = text.slice(close + 2).trimStart();
     }
     text = fillMarks(text, (mark) => {
       const [name, arg] = splitOnce(mark, ':');
@@ -93,7 +119,7 @@ export function renderMigration(template: string, topology: Topology): string[] 
       }
       throw new MigrationError(`unknown mark {{${mark}}}`);
     });
-    statements.push(text);
+    statements.push(unlessColumn ? { sql: text, unlessColumn } : { sql: text });
   }
   return statements;
 }
@@ -164,6 +190,30 @@ export async function appliedClickHouse(conn: ClickHouseConnection): Promise<App
   return rows.map((r) => ({ version: Number(r.version), name: r.name, checksum: r.checksum, applied_at: r.applied_at }));
 }
 
+/** Applies one file's statements, each where its marks say (applied again, a file changes nothing). */
+export async function applyMigration(conn: ClickHouseConnection, template: string, topology: Topology): Promise<void> {
+  for (const statement of renderStatements(template, topology)) {
+    const need = statement.unlessColumn;
+    if (need) {
+      const [held] = await conn.query<{ n: string }>(sql`SELECT count() AS n FROM system.columns WHERE database = ${topology.database} AND table = ${need.table} AND name = ${need.column}`, {
+        bare: true,
+      });
+      if (Number(held!.n) > 0) continue;
+    }
+    await conn.command(statement.sql, { bare: true });
+  }
+}
+
+/** The applied migrations, read over a connection of its own (`ppctl migrations`). */
+export async function appliedOnClickHouse(settings: ClickHouseSettings): Promise<AppliedMigration[]> {
+  const conn = new ClickHouseConnection(settings, { requestTimeoutMs: 30_000 });
+  try {
+    return await appliedClickHouse(conn);
+  } finally {
+    await conn.close();
+  }
+}
+
 /** Creates the database and applies what is pending; answers what it applied. */
 export async function migrateClickHouse(conn: ClickHouseConnection, dir = migrationsDir('clickhouse'), now = new Date()): Promise<Migration[]> {
   const topology = await topologyOf(conn);
@@ -173,7 +223,7 @@ export async function migrateClickHouse(conn: ClickHouseConnection, dir = migrat
   const pending = planMigrations(readMigrations(dir), await appliedClickHouse(conn));
   for (const m of pending) {
     try {
-      for (const statement of renderMigration(m.sql, topology)) await conn.command(statement, { bare: true });
+      await applyMigration(conn, m.sql, topology);
       await conn.command(
         `INSERT INTO ${identifier(topology.database).text}.schema_migrations (version, name, checksum, applied_at) VALUES ${sql`(${m.version}, ${m.name}, ${m.checksum}, ${now.toISOString()})`}`,
         { bare: true },

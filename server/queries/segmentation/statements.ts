@@ -11,7 +11,7 @@ import type { QueryContext } from '../context.js';
 import type { DateRange } from '../ranges.js';
 import type { SegmentationMetric, SegmentationParams } from './types.js';
 import type { ByEngine } from '../../engine/engine.js';
-import { unsupportedBuilder } from '../../engine/unsupported.js';
+import { buildSegmentationClickHouse } from './clickhouseStatements.js';
 
 /** The metric as an aggregate over `base` rows; NULL where a sum or mean has nothing to add. */
 const METRICS: Record<SegmentationMetric, string> = {
@@ -103,4 +103,4 @@ FROM base JOIN ranked r ON r.gval IS NOT DISTINCT FROM base.gval GROUP BY 1, 2, 
 }
 
 /** The statement builder of each engine (the shaping reads the same rows from any). */
-export const segmentationStatements: ByEngine<typeof buildSegmentationSql> = { duckdb: buildSegmentationSql, clickhouse: unsupportedBuilder('segmentation') };
+export const segmentationStatements: ByEngine<typeof buildSegmentationSql> = { duckdb: buildSegmentationSql, clickhouse: buildSegmentationClickHouse };

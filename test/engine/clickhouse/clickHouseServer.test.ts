@@ -36,17 +36,25 @@ t.test('the ClickHouse engine serves ingestion, answers 501 for what it lacks, a
   t.same(await server.running.services.events.size(w.project.id), { events: 5 });
   t.same(await server.running.services.events.newestReceipt(), server.clock.now(), 'the newest receipt is the test clock at ingest');
 
-  const funnel = await server.request('POST', `/api/v1/projects/${w.project.id}/queries/segmentation`, {
+  const segmentation = await server.request('POST', `/api/v1/projects/${w.project.id}/queries/segmentation`, {
     token: w.viewer,
     body: { date_from: '2026-11-01', date_to: '2026-11-02', metric: 'events', event: 'view' },
   });
-  t.equal(funnel.status, 501, 'an insight the engine has no statements for');
-  t.equal(funnel.body.error.code, 'engine_unsupported');
-  t.equal(funnel.body.error.details.feature, 'segmentation');
+  t.equal(segmentation.status, 200, 'an insight the engine has statements for');
+  t.same(
+    segmentation.body.series[0].points.map((p: { value: number }) => p.value),
+    [0, 5],
+  );
+  const correlations = await server.request('POST', `/api/v1/projects/${w.project.id}/queries/correlations`, {
+    token: w.viewer,
+    body: { date_from: '2026-11-01', date_to: '2026-11-02', target_event: 'view' },
+  });
+  t.equal(correlations.status, 501, 'an insight the engine has no statements for');
+  t.equal(correlations.body.error.code, 'engine_unsupported');
+  t.equal(correlations.body.error.details.feature, 'correlations');
 
   const identify = await server.request('POST', '/v1/identify', { token: w.key.value, body: { anonymous_id: 'u1', user_id: 'alice' } });
-  t.equal(identify.status, 501, 'identity links are not kept on ClickHouse yet');
-  t.equal(identify.body.error.code, 'engine_unsupported');
+  t.equal(identify.status, 202, 'identity links are kept on ClickHouse');
 
   await node.stop();
   const health = await server.request('GET', '/api/v1/health?ready=1');

@@ -4,7 +4,8 @@
 
 import t, { type Test } from 'tap';
 import { ClickHouseConnection } from '../../../server/engine/clickhouse/connection.js';
-import { appliedClickHouse, migrateClickHouse, renderMigration, splitStatements, topologyOf, type Topology } from '../../../server/engine/clickhouse/migrations.js';
+import { table } from '../../../server/engine/clickhouse/literal.js';
+import { applyMigration, appliedClickHouse, migrateClickHouse, renderMigration, renderStatements, splitStatements, topologyOf, type Topology } from '../../../server/engine/clickhouse/migrations.js';
 import { readMigrations, migrationsDir } from '../../../server/store/migrate.js';
 import { queryText, startClickHouse, type ClickHouseCluster, type Topology as Layout } from '../../support/clickhouseCluster.js';
 
@@ -27,6 +28,13 @@ CREATE TABLE {{db}}.everywhere {{on_cluster}} (k UInt64) ENGINE = {{everywhere:e
     "CREATE TABLE `pp`.everywhere ON CLUSTER `pp_test` (k UInt64) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/pp/pp/tables/all/everywhere', '{shard}-{replica}') ORDER BY k",
   ]);
   t.match(renderMigration(file, { ...TWO_BY_TWO, replicated: false, replicas: 1 })[0], /ENGINE = ReplacingMergeTree ORDER BY k$/, 'shards without replicas: plain tables under the Distributed one');
+  const columns = `{{unless_column:local:things:c}} ALTER TABLE {{db}}.{{local:things}} {{on_cluster}} ADD COLUMN c UInt8;
+{{cluster_only}} {{unless_column:things:c}} ALTER TABLE {{db}}.things {{on_cluster}} ADD COLUMN c UInt8`;
+  t.same(renderStatements(columns, ONE), [{ sql: 'ALTER TABLE `pp`.`things`  ADD COLUMN c UInt8', unlessColumn: { table: 'things', column: 'c' } }]);
+  t.same(renderStatements(columns, TWO_BY_TWO), [
+    { sql: 'ALTER TABLE `pp`.`things_local` ON CLUSTER `pp_test` ADD COLUMN c UInt8', unlessColumn: { table: 'things_local', column: 'c' } },
+    { sql: 'ALTER TABLE `pp`.things ON CLUSTER `pp_test` ADD COLUMN c UInt8', unlessColumn: { table: 'things', column: 'c' } },
+  ]);
 });
 
 function connect(t: Test, ch: ClickHouseCluster, database: string): ClickHouseConnection {
@@ -81,6 +89,20 @@ for (const layout of ['single', 'replicated'] as Layout[]) {
       ch.nodes.map(() => expected),
       'the tables exist on every node',
     );
+    const columns = await Promise.all(
+      ch.nodes.map((n) =>
+        queryText(
+          n.httpPort,
+          "SELECT table, arrayStringConcat(groupArray(name), ',') FROM system.columns WHERE database = 'pp' AND startsWith(name, 'prop_') GROUP BY table ORDER BY table FORMAT TSV",
+        ),
+      ),
+    );
+    const propColumns = 'prop_keys,prop_values,prop_numbers,prop_kinds';
+    t.same(
+      columns,
+      ch.nodes.map(() => `events\t${propColumns}\n${layout === 'single' ? '' : `events_local\t${propColumns}\n`}`),
+      'the property columns (0005, 0006) on every node, in the Distributed table too',
+    );
     const before = await createStatements(ch, 'pp');
     const ledger = await appliedClickHouse(conn);
     t.same(
@@ -94,9 +116,7 @@ for (const layout of ['single', 'replicated'] as Layout[]) {
     t.same(await tablesOn(ch, 'pp'), tables);
 
     // Every file applied again from scratch (a ledger lost, a file cut short) is harmless too.
-    for (const m of files) {
-      for (const statement of renderMigration(m.sql, await topologyOf(conn))) await conn.command(statement, { bare: true });
-    }
+    for (const m of files) await applyMigration(conn, m.sql, await topologyOf(conn));
     t.equal(await createStatements(ch, 'pp'), before, 'statements applied twice change nothing');
 
     // A row written through the table pp uses is read back from every node.
@@ -115,6 +135,14 @@ for (const layout of ['single', 'replicated'] as Layout[]) {
         }
         await new Promise((r) => setTimeout(r, 100));
       }
+    }
+
+    // A subquery over another table inside a statement over the Distributed events runs on every
+    // shard: named with table(), it is found there (in the installation's database, not the default).
+    const joined = `SELECT count() AS n FROM events AS e ANY LEFT JOIN (SELECT distinct_key, toUInt8(1) AS linked FROM ${table('identity_links')} FINAL) USING distinct_key WHERE e.project_id = 1`;
+    t.same(await conn.query(joined), [{ n: '1' }], 'a joined table named with table() is found on every shard');
+    if (layout === 'replicated') {
+      await t.rejects(conn.query(joined.replace(table('identity_links'), 'identity_links')), /identity_links/, 'named without its database it is looked for in the default database');
     }
 
     // A second installation on the same servers: its own database, its own ZooKeeper paths.

@@ -1,0 +1,97 @@
+// The scan of a project's raw events in ClickHouse SQL, as ../eventScan.ts builds it on DuckDB:
+// limited to local dates in the project's zone, local days and hours computed by integer
+// arithmetic from the zone's offsets (offsetChanges, computed here, written in as integers, so an
+// answer never depends on the server's own zone data within the span), and the identity join made
+// only when the columns need actors. Rows stored twice before their parts merged count once (FINAL).
+
+import { addDays, dayNumber, type DateInterval } from '../dates.js';
+import type { LocalTimeSql, ScanColumns, ScanOptions } from '../eventScan.js';
+import { offsetChanges } from '../localTime.js';
+import { ACTOR, actorOf, eventsWithActors } from './identity.js';
+import { literal } from './literal.js';
+
+export type { LocalTimeSql, ScanColumns, ScanOptions } from '../eventScan.js';
+
+const DAY_MS = 86_400_000;
+
+/** The instant of the event `e` in epoch ms (a UInt64). */
+export const EVENT_MS = '(toUInt64(e.ts) * 1000 + intDiv(e.ts_us, 1000))';
+
+/** The instant of the event `e` in epoch µs (a UInt64). */
+export const EVENT_US = '(toUInt64(e.ts) * 1000000 + e.ts_us)';
+
+/** A `YYYY-MM-DD` date as a Date. */
+export function dateLiteral(date: string): string {
+  return `toDate(${literal(date)})`;
+}
+
+/**
+ * Local time by integer arithmetic: the event's epoch plus the zone's offset at that instant, with
+ * the offsets between DST changes over [fromMs, toMs) written into the SQL. Rows before `fromMs`,
+ * which only all-history scans read, take the server's zone data, as DuckDB's scan takes ICU's.
+ * `day` is a Date, `hourStart` an Int64 (epoch ms).
+ */
+function localTimeSql(timezone: string, fromMs: number, toMs: number, allRowsInSpan: boolean): LocalTimeSql {
+  const changes = offsetChanges(timezone, fromMs, toMs);
+  const offset =
+    changes.length === 1
+      ? String(changes[0]!.offsetMs)
+      : `multiIf(${changes
+          .slice(1)
+          .reverse()
+          .map((c) => `${EVENT_MS} >= ${c.at}, ${c.offsetMs}`)
+          .join(', ')}, ${changes[0]!.offsetMs})`;
+  const local = `(toInt64(${EVENT_MS}) + ${offset})`;
+  let day = `(toDate('1970-01-01') + intDiv(${local}, ${DAY_MS}))`;
+  let hourStart = `(toInt64(${EVENT_MS}) - ${local} % 3600000)`;
+  if (!allRowsInSpan) {
+    const tz = literal(timezone);
+    const before = `${EVENT_MS} < ${fromMs}`;
+    day = `if(${before}, toDate(e.ts, ${tz}), ${day})`;
+    hourStart = `if(${before}, toInt64(${EVENT_MS}) - ((toMinute(e.ts, ${tz}) * 60 + toSecond(e.ts, ${tz})) * 1000 + intDiv(e.ts_us, 1000)), ${hourStart})`;
+  }
+  return { day, hourStart };
+}
+
+/** The local bucket start (a Date) of a local date expression. */
+export function dateBucket(day: string, interval: DateInterval): string {
+  switch (interval) {
+    case 'day':
+      return day;
+    case 'week':
+      return `toMonday(${day})`;
+    case 'month':
+      return `toStartOfMonth(${day})`;
+  }
+}
+
+/** A bucket as text: `YYYY-MM-DD` for dates, the start instant in epoch ms for hours. */
+export function bucketKey(local: LocalTimeSql, interval: DateInterval | 'hour'): string {
+  if (interval === 'hour') return `toString(${local.hourStart})`;
+  return `toString(${dateBucket(local.day, interval)})`;
+}
+
+/** How far back all-history scans compute local time by arithmetic; older rows take the server's zone data. */
+const ARITHMETIC_HISTORY_DAYS = 800;
+
+/** An instant (epoch ms, a whole second) as a DateTime. */
+const dateTime = (ms: number) => `toDateTime(${literal(Math.floor(Math.max(0, ms) / 1000))}, 'UTC')`;
+
+/**
+ * `SELECT <columns> FROM` the project's events (`e`, with FINAL) with their actors, limited to local
+ * dates. A UTC pre-filter one day wider than any zone offset lets ClickHouse skip parts by `ts`.
+ */
+export function scanEvents(columns: ScanColumns, o: ScanOptions): string {
+  const where = [`e.project_id = ${literal(o.projectId)}`];
+  const until = dayNumber(addDays(o.to, 2)) * DAY_MS + (o.extraAfterMs ?? 0);
+  const since = Math.max(0, o.from !== undefined ? dayNumber(addDays(o.from, -1)) * DAY_MS : until - ARITHMETIC_HISTORY_DAYS * DAY_MS);
+  const local = localTimeSql(o.timezone, since, until, o.from !== undefined);
+  if (o.from !== undefined) where.push(`e.ts >= ${dateTime(since)}`, `${local.day} >= ${dateLiteral(o.from)}`);
+  where.push(`e.ts < ${dateTime(until + 999)}`, `${EVENT_MS} < ${literal(until)}`);
+  if (o.extraAfterMs === undefined) where.push(`${local.day} <= ${dateLiteral(o.to)}`);
+  where.push(...(o.where ?? []));
+  const exprs = Object.entries(typeof columns === 'function' ? columns(local) : columns);
+  // The identity join reads the project's links into a hash table: only scans that need actors make it.
+  const from = exprs.some(([, expr]) => expr.includes(ACTOR) || expr.includes(actorOf('id'))) ? eventsWithActors(o.projectId) : 'events AS e FINAL';
+  return `SELECT ${exprs.map(([alias, expr]) => `${expr} AS ${alias}`).join(', ')} FROM ${from} WHERE ${where.join(' AND ')}`;
+}
