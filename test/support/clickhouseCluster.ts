@@ -9,7 +9,7 @@
 // keeps ClickHouse's larger caches (its figures were measured so).
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
@@ -147,6 +147,12 @@ class Child {
     await this.exited;
     clearTimeout(timer);
   }
+
+  async kill(): Promise<void> {
+    if (!this.running) return;
+    this.proc.kill('SIGKILL');
+    await this.exited;
+  }
 }
 
 /** Every child still running: killed when the test process exits without stopping them (a failed assertion's throw, an interrupt). */
@@ -188,6 +194,18 @@ export async function queryText(port: number, sql: string, settings: Record<stri
   return res.body;
 }
 
+/** The last lines of a node's error log, for the message of a node that would not start. */
+function errorLogTail(dir: string): string {
+  try {
+    const lines = readFileSync(path.join(dir, 'log', 'error.log'), 'utf8')
+      .trim()
+      .split('\n');
+    return `\n${lines.slice(-5).join('\n')}`;
+  } catch {
+    return '';
+  }
+}
+
 /** One clickhouse-server process. */
 export class ClickHouseNode {
   private constructor(
@@ -195,6 +213,7 @@ export class ClickHouseNode {
     readonly httpPort: number,
     readonly tcpPort: number,
     readonly dir: string,
+    private readonly config: NodeConfig,
   ) {}
 
   get pid(): number {
@@ -217,13 +236,13 @@ export class ClickHouseNode {
         child.name,
         timeoutMs,
         async () => (await httpText(config.httpPort, 'GET', '/ping')).status === 200,
-        () => (child.running ? undefined : child.describe()),
+        () => (child.running ? undefined : `${child.describe()}${errorLogTail(config.dir)}`),
       );
     } catch (err) {
       await child.stop(0);
       throw err;
     }
-    return new ClickHouseNode(child, config.httpPort, config.tcpPort, config.dir);
+    return new ClickHouseNode(child, config.httpPort, config.tcpPort, config.dir, config);
   }
 
   query(sql: string, settings: Record<string, string | number> = {}): Promise<string> {
@@ -232,6 +251,27 @@ export class ClickHouseNode {
 
   stop(): Promise<void> {
     return this.child.stop();
+  }
+
+  /** Kills the process at once (SIGKILL), as a crash or a lost machine would stop it. */
+  kill(): Promise<void> {
+    return this.child.kill();
+  }
+
+  /**
+   * The same node started again (same ports, data and place in the cluster), once it is stopped.
+   * A node killed a moment ago may refuse its first start (its ports or files not yet let go):
+   * it is tried again, three times at most.
+   */
+  async restart(): Promise<ClickHouseNode> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await ClickHouseNode.start(this.config);
+      } catch (err) {
+        if (attempt === 3) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+      }
+    }
   }
 }
 
@@ -367,6 +407,12 @@ export interface ClickHouseCluster {
   dir: string;
   /** How long starting took, from the first process to every node answering (and seeing ZooKeeper). */
   startMs: number;
+  /**
+   * Waits until every replica holds what any replica of `database`'s replicated tables holds (a
+   * write waits for two nodes; the others take it a moment later): tests that compare answers call
+   * it after writing, so a node read before the copy arrived cannot make them flaky.
+   */
+  settle(database: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -401,6 +447,12 @@ export async function startClickHouse(t: { teardown(fn: () => unknown): void }, 
     zookeeper,
     dir,
     startMs: performance.now() - started,
+    async settle(database) {
+      if (topology === 'single') return;
+      const db = database.replaceAll('`', '');
+      const tables = (await nodes[0]!.query(`SELECT name FROM system.replicas WHERE database = '${db}' FORMAT TSV`)).trim().split('\n').filter(Boolean);
+      for (const node of nodes) for (const table of tables) await node.query(`SYSTEM SYNC REPLICA \`${db}\`.\`${table}\``);
+    },
     stop,
   };
 }

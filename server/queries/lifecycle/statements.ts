@@ -8,7 +8,7 @@ import { Binder, dateValue, type BuiltSql } from '../../engine/sql.js';
 import type { QueryContext } from '../context.js';
 import type { LifecycleInterval, LifecycleParams } from './types.js';
 import type { ByEngine } from '../../engine/engine.js';
-import { unsupportedBuilder } from '../../engine/unsupported.js';
+import { buildLifecycleClickHouse } from './clickhouseStatements.js';
 
 const STEP_DAYS: Record<LifecycleInterval, number> = { day: 1, week: 7 };
 
@@ -40,4 +40,4 @@ SELECT CAST(bucket AS VARCHAR) AS bucket, sum(n) AS new, sum(r) AS returning, su
 }
 
 /** The statement builder of each engine (the shaping reads the same rows from any). */
-export const lifecycleStatements: ByEngine<typeof buildLifecycleSql> = { duckdb: buildLifecycleSql, clickhouse: unsupportedBuilder('lifecycle') };
+export const lifecycleStatements: ByEngine<typeof buildLifecycleSql> = { duckdb: buildLifecycleSql, clickhouse: buildLifecycleClickHouse };

@@ -6,7 +6,7 @@ import { Binder, type BuiltSql } from '../../engine/sql.js';
 import type { QueryContext } from '../context.js';
 import type { StickinessParams } from './types.js';
 import type { ByEngine } from '../../engine/engine.js';
-import { unsupportedBuilder } from '../../engine/unsupported.js';
+import { buildStickinessClickHouse } from './clickhouseStatements.js';
 
 export function buildStickinessSql(p: StickinessParams, ctx: QueryContext): BuiltSql {
   const b = new Binder();
@@ -24,4 +24,4 @@ export function buildStickinessSql(p: StickinessParams, ctx: QueryContext): Buil
 }
 
 /** The statement builder of each engine (the shaping reads the same rows from any). */
-export const stickinessStatements: ByEngine<typeof buildStickinessSql> = { duckdb: buildStickinessSql, clickhouse: unsupportedBuilder('stickiness') };
+export const stickinessStatements: ByEngine<typeof buildStickinessSql> = { duckdb: buildStickinessSql, clickhouse: buildStickinessClickHouse };
