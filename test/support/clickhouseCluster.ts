@@ -80,7 +80,11 @@ ${c.cluster ? clusterXml(c.cluster) : ''}</yandex>
 
 function clusterXml(c: ClusterPlace): string {
   const shards = c.shards
-    .map((replicas) => `      <shard><internal_replication>true</internal_replication>${replicas.map((port) => `<replica><host>127.0.0.1</host><port>${port}</port></replica>`).join('')}</shard>`)
+    // Replicated tables copy a shard's rows to its replicas themselves; a shard of one node has none (docs/scale-out.md).
+    .map(
+      (replicas) =>
+        `      <shard><internal_replication>${replicas.length > 1}</internal_replication>${replicas.map((port) => `<replica><host>127.0.0.1</host><port>${port}</port></replica>`).join('')}</shard>`,
+    )
     .join('\n');
   return `  <interserver_http_port>${c.interserverPort}</interserver_http_port>
   <interserver_http_host>127.0.0.1</interserver_http_host>
@@ -338,6 +342,54 @@ function fourLetters(port: number, command: string): Promise<string> {
   });
 }
 
+/**
+ * ZooKeeper and `shards` × `replicas` nodes of the cluster TEST_CLUSTER in `dir`, every node seeing
+ * ZooKeeper. On a failure, what started is stopped before the error is thrown.
+ */
+export async function startShards(dir: string, o: { shards: number; replicas: number; lean: boolean }): Promise<{ nodes: ClickHouseNode[]; zookeeper: ZooKeeper }> {
+  const zookeeper = await ZooKeeper.start(path.join(dir, 'zookeeper'));
+  const nodes: ClickHouseNode[] = [];
+  try {
+    const names = Array.from({ length: o.shards }, (_, i) => String(i + 1).padStart(2, '0'));
+    const places: Array<{ shard: string; replica: string; httpPort: number; tcpPort: number; interserverPort: number }> = [];
+    for (const shard of names) {
+      for (let r = 1; r <= o.replicas; r++) places.push({ shard, replica: `r${r}`, httpPort: await freePort(), tcpPort: await freePort(), interserverPort: await freePort() });
+    }
+    const shards = names.map((s) => places.filter((p) => p.shard === s).map((p) => p.tcpPort));
+    const zookeeperPort = zookeeper.port;
+    const attempts = await Promise.allSettled(
+      places.map((p) =>
+        ClickHouseNode.start({
+          dir: path.join(dir, `node-${p.shard}-${p.replica}`),
+          httpPort: p.httpPort,
+          tcpPort: p.tcpPort,
+          lean: o.lean,
+          cluster: { name: TEST_CLUSTER, shards, shard: p.shard, replica: p.replica, interserverPort: p.interserverPort, zookeeperPort },
+        }),
+      ),
+    );
+    for (const s of attempts) if (s.status === 'fulfilled') nodes.push(s.value);
+    const failed = attempts.find((s) => s.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+    // Each node has its ZooKeeper session once it can list the root.
+    await Promise.all(
+      nodes.map((n) =>
+        until(
+          `clickhouse-server on port ${n.httpPort} reaching ZooKeeper`,
+          30_000,
+          async () => (await n.query("SELECT count() FROM system.zookeeper WHERE path = '/'")).trim() !== '',
+          () => undefined,
+        ),
+      ),
+    );
+    return { nodes, zookeeper };
+  } catch (err) {
+    await Promise.all(nodes.map((n) => n.stop()));
+    await zookeeper.stop();
+    throw err;
+  }
+}
+
 export type Topology = 'single' | 'replicated';
 
 /** The cluster's name in `remote_servers`. */
@@ -383,38 +435,9 @@ export async function startClickHouse(t: { teardown(fn: () => unknown): void }, 
   if (topology === 'single') {
     nodes.push(await ClickHouseNode.start({ dir: path.join(dir, 'node'), httpPort: await freePort(), tcpPort: await freePort(), lean: true }));
   } else {
-    zookeeper = await ZooKeeper.start(path.join(dir, 'zookeeper'));
-    const places: Array<{ shard: string; replica: string; httpPort: number; tcpPort: number; interserverPort: number }> = [];
-    for (const shard of ['01', '02']) {
-      for (const replica of ['r1', 'r2']) places.push({ shard, replica, httpPort: await freePort(), tcpPort: await freePort(), interserverPort: await freePort() });
-    }
-    const shards = ['01', '02'].map((s) => places.filter((p) => p.shard === s).map((p) => p.tcpPort));
-    const zookeeperPort = zookeeper.port;
-    const attempts = await Promise.allSettled(
-      places.map((p) =>
-        ClickHouseNode.start({
-          dir: path.join(dir, `node-${p.shard}-${p.replica}`),
-          httpPort: p.httpPort,
-          tcpPort: p.tcpPort,
-          lean: true,
-          cluster: { name: TEST_CLUSTER, shards, shard: p.shard, replica: p.replica, interserverPort: p.interserverPort, zookeeperPort },
-        }),
-      ),
-    );
-    for (const s of attempts) if (s.status === 'fulfilled') nodes.push(s.value);
-    const failed = attempts.find((s) => s.status === 'rejected');
-    if (failed) throw (failed as PromiseRejectedResult).reason;
-    // Each node has its ZooKeeper session once it can list the root.
-    await Promise.all(
-      nodes.map((n) =>
-        until(
-          `clickhouse-server on port ${n.httpPort} reaching ZooKeeper`,
-          30_000,
-          async () => (await n.query("SELECT count() FROM system.zookeeper WHERE path = '/'")).trim() !== '',
-          () => undefined,
-        ),
-      ),
-    );
+    const cluster = await startShards(dir, { shards: 2, replicas: 2, lean: true });
+    nodes.push(...cluster.nodes);
+    zookeeper = cluster.zookeeper;
   }
   return {
     topology,
