@@ -45,13 +45,12 @@ t.test('the ClickHouse engine serves ingestion, answers 501 for what it lacks, a
     segmentation.body.series[0].points.map((p: { value: number }) => p.value),
     [0, 5],
   );
-  const correlations = await server.request('POST', `/api/v1/projects/${w.project.id}/queries/correlations`, {
+  const behavior = await server.request('GET', `/api/v1/projects/${w.project.id}/pages/behavior?url=${encodeURIComponent('https://shop.example/')}`, {
     token: w.viewer,
-    body: { date_from: '2026-11-01', date_to: '2026-11-02', target_event: 'view' },
   });
-  t.equal(correlations.status, 501, 'an insight the engine has no statements for');
-  t.equal(correlations.body.error.code, 'engine_unsupported');
-  t.equal(correlations.body.error.details.feature, 'correlations');
+  t.equal(behavior.status, 501, 'a report the engine has no statements for');
+  t.equal(behavior.body.error.code, 'engine_unsupported');
+  t.equal(behavior.body.error.details.feature, 'page behavior reports');
 
   const identify = await server.request('POST', '/v1/identify', { token: w.key.value, body: { anonymous_id: 'u1', user_id: 'alice' } });
   t.equal(identify.status, 202, 'identity links are kept on ClickHouse');
