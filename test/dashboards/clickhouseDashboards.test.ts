@@ -34,11 +34,17 @@ async function answers(w: World, kinds: readonly string[]): Promise<unknown> {
   for (const tile of tiles) {
     const signedIn = await w.as('viewer', 'POST', `dashboards/${board.id}/tiles/${tile.id}/result`);
     const shared = await w.server.request('POST', `/api/v1/shared/${link}/tiles/${tile.id}/result`);
-    // The activity summary takes no filters (a dashboard's are not applied to it).
-    const segmented = tile.kind === 'activity-summary' ? undefined : await w.as('viewer', 'POST', `queries/${tile.kind}`, { ...QUERY_BODIES[tile.kind], filters: [`segment:${pro.id}`] });
+    // The activity summary takes no filters (a dashboard's are not applied to it); a funnel's are its steps'.
+    const segmented = tile.kind === 'activity-summary' ? undefined : await w.as('viewer', 'POST', `queries/${tile.kind}`, withSegment(tile.kind, QUERY_BODIES[tile.kind], `segment:${pro.id}`));
     out.push({ kind: tile.kind, tile: [signedIn.status, signedIn.body], shared: [shared.status, shared.body], segmented: segmented && [segmented.status, segmented.body] });
   }
   return out;
+}
+
+/** `body` narrowed to the saved segment `segment`: in its filters, or in every step's for a funnel. */
+function withSegment(kind: string, body: any, segment: string): unknown {
+  if (kind !== 'funnel') return { ...body, filters: [segment] };
+  return { ...body, steps: body.steps.map((s: { filters?: unknown[] }) => ({ ...s, filters: [...(s.filters ?? []), segment] })) };
 }
 
 t.test('dashboards, share links and saved segments on ClickHouse answer as on DuckDB', async (t) => {
