@@ -16,6 +16,7 @@ import * as duckdbAdmin from './duckdb/adminSql.js';
 import * as duckdbIngest from './duckdb/ingestSql.js';
 import * as clickhouseIngest from './clickhouse/ingestSql.js';
 import * as clickhousePathCleaning from './clickhouse/pathCleaningSql.js';
+import { recordedActorsSql as clickhouseRecordedActors } from './clickhouse/replaySql.js';
 import { purgeEvents } from './duckdb/deleteEvents.js';
 import * as duckdbPersons from './duckdb/personsSql.js';
 import * as duckdbExport from './duckdb/exportSql.js';
@@ -63,7 +64,7 @@ const STATEMENTS: ByEngine<FeatureStatements> = {
       eventCatalogSql: unsupportedBuilder('the event catalog'),
       propertyKindsSql: unsupportedBuilder('property kinds'),
     },
-    replay: unsupportedLike(duckdbReplay, 'session recordings'),
+    replay: { ...unsupportedLike(duckdbReplay, 'session recordings'), recordedActorsSql: clickhouseRecordedActors },
     behavior: unsupportedLike(duckdbBehavior, 'page behavior reports'),
     admin: unsupportedLike(duckdbAdmin, 'the admin figures'),
     ingest: clickhouseIngest,
