@@ -294,6 +294,7 @@ t.test('ClickHouse, one node: random events agree with the reference paths', asy
   const ch = await queryHarness(t, { engine: 'clickhouse' });
   await grantEntitlements(ch.server, ['actor_drilldown']);
   await agreeWithReference(scenarioArb({ maxDays: 6, ties: true }), 6, ch);
+  await agreeWithReference(scenarioArb({ minEvents: 250, maxEvents: 400, maxDays: 2, ties: true }), 2, ch);
   t.pass('paths agree with the reference');
 });
 
