@@ -29,6 +29,7 @@ import { followLogs, recentLogs, startService, stopService } from '../installer/
 import { installationStatus, formatStatus, serverView } from '../installer/installationStatus.js';
 import { supervise } from '../installer/supervisor.js';
 import { migrateData } from '../installer/migrateData.js';
+import { migrateEventsToClickHouse, migrationLines } from '../installer/eventsMigration.js';
 import { rollback, upgrade } from '../installer/upgrade.js';
 import { createBackup } from '../installer/backup.js';
 import { restoreBackup } from '../installer/restore.js';
@@ -374,6 +375,47 @@ installationOptions(
   );
   process.exitCode = code;
 });
+
+const eventsGroup = program.command('events').description('the event store');
+
+installationOptions(
+  eventsGroup
+    .command('migrate')
+    .description("move a stopped installation's events from DuckDB to ClickHouse, then switch it over once every count agrees; run it again after a stop to resume")
+    .addOption(new Option('--to <engine>', 'the engine to move to').choices(['clickhouse']).makeOptionMandatory())
+    .option('--clickhouse-urls <urls>', 'comma-separated HTTP URLs of the nodes (clickhouse.urls)')
+    .option('--clickhouse-cluster <name>', "the cluster's name in the nodes' remote_servers (clickhouse.cluster); unset for one node")
+    .option('--clickhouse-database <name>', 'the database to hold the events (clickhouse.database, default pp)')
+    .option('--clickhouse-user <name>', 'the ClickHouse user (clickhouse.user, default default)')
+    .option('--clickhouse-password-file <file>', "file holding the ClickHouse user's password (clickhouse.password)")
+    .addOption(new Option('--block-rows <n>', 'events per INSERT').default('20000').hideHelp())
+    .option('--json', 'print progress and the result as JSON lines'),
+).action(
+  async (
+    opts: InstallationOptions &
+      JsonOption & { to: string; clickhouseUrls?: string; clickhouseCluster?: string; clickhouseDatabase?: string; clickhouseUser?: string; clickhousePasswordFile?: string; blockRows: string },
+  ) => {
+    const password = opts.clickhousePasswordFile
+      ? (await readFile(opts.clickhousePasswordFile, 'utf8').catch((err: NodeJS.ErrnoException) => fail(`cannot read ${opts.clickhousePasswordFile}: ${err.code ?? err.message}`))).replace(
+          /\r?\n$/,
+          '',
+        )
+      : undefined;
+    const config = resolveConfig(opts, {
+      'clickhouse.urls': opts.clickhouseUrls,
+      'clickhouse.cluster': opts.clickhouseCluster,
+      'clickhouse.database': opts.clickhouseDatabase,
+      'clickhouse.user': opts.clickhouseUser,
+      'clickhouse.password': password,
+    });
+    const blockRows = Number(opts.blockRows);
+    if (!Number.isSafeInteger(blockRows) || blockRows < 1) fail(`--block-rows must be a positive whole number, not ${opts.blockRows}`);
+    const done = await migrateEventsToClickHouse(config, config.clickhouse, terminal(opts), { blockRows }).catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)));
+    if (opts.json) say(JSON.stringify(done));
+    else for (const line of migrationLines(done)) say(line);
+    process.exitCode = done.switched || (done.mismatches.length === 0 && !done.config_file) ? 0 : 1;
+  },
+);
 
 // ---- The appliance: install, service control, upgrade and rollback, backup and restore, doctor ----
 

@@ -13,6 +13,7 @@ import { JOURNAL_DIR, journalFiles } from '../server/ingest/journal.js';
 import { listBackups } from './backup.js';
 import { readBundleInfo } from './bundleInfo.js';
 import { checkDatabaseFiles, type DatabaseReport } from '../server/admin/databaseChecks.js';
+import { checkClickHouse } from '../server/admin/clickHouseChecks.js';
 import { freeBytes } from './diskSpace.js';
 import { checkHealth, localUrl } from './health.js';
 import { currentLink, currentVersion, type Installation } from './installation.js';
@@ -132,26 +133,34 @@ async function serverChecks(config: Config, service: ServiceContext, add: Add, n
     add('service', 'warn', `the server is not running (${service.label})`, service.start);
   }
 
-  // Databases and migrations.
+  // Databases and migrations: SQLite, and the events' engine (the DuckDB file, or the ClickHouse nodes).
+  const onClickHouse = config.events.engine === 'clickhouse';
   const db: DatabaseReport | undefined = running
     ? await askRunningServer<DatabaseReport>(config, 'doctor.databases').catch(() => undefined)
-    : await checkDatabaseFiles(config.data_dir).catch((err: Error) => ({
+    : await checkDatabaseFiles(config.data_dir, !onClickHouse).catch((err: Error) => ({
         sqlite: { ok: false, detail: err.message },
-        duckdb: { ok: false, detail: err.message },
+        ...(onClickHouse ? {} : { duckdb: { ok: false, detail: err.message } }),
         applied: { sqlite: [], duckdb: [] },
       }));
   if (!db) add('databases', 'fail', 'the running server did not answer the integrity check', 'ppctl logs');
   else {
     for (const engine of ['sqlite', 'duckdb'] as const) {
       const r = db[engine];
-      add(`database ${engine}`, r.ok ? 'ok' : 'fail', r.detail, r.ok ? undefined : 'stop pp and restore the latest backup: ppctl restore <file> (ppctl backup lists where they are)');
+      if (r) add(`database ${engine}`, r.ok ? 'ok' : 'fail', r.detail, r.ok ? undefined : 'stop pp and restore the latest backup: ppctl restore <file> (ppctl backup lists where they are)');
     }
   }
+  const clickhouse = onClickHouse ? await checkClickHouse(config.clickhouse) : undefined;
+  for (const c of clickhouse?.checks ?? []) add(c.name, c.level, c.message, c.fix);
   let pending = 0;
   if (db) {
     try {
-      for (const engine of ['sqlite', 'duckdb'] as const) pending += planMigrations(readMigrations(migrationsDir(engine)), db.applied[engine]).length;
-      if (pending) add('migrations', 'warn', `${pending} migrations of this release are not applied yet`, 'they apply when the server starts: ppctl start');
+      pending += planMigrations(readMigrations(migrationsDir('sqlite')), db.applied.sqlite).length;
+      if (clickhouse) {
+        if (clickhouse.applied) pending += planMigrations(readMigrations(migrationsDir('clickhouse')), clickhouse.applied).length;
+      } else pending += planMigrations(readMigrations(migrationsDir('duckdb')), db.applied.duckdb).length;
+      const unread = clickhouse && !clickhouse.applied ? "; ClickHouse's are not checked (no node answers)" : '';
+      if (pending) add('migrations', 'warn', `${pending} migrations of this release are not applied yet${unread}`, 'they apply when the server starts: ppctl start');
+      else if (unread) add('migrations', 'warn', `the metadata store's migrations are applied${unread}`);
       else add('migrations', 'ok', 'all migrations of this release are applied');
     } catch (err) {
       add('migrations', 'fail', (err as Error).message, 'restore the original migration files (reinstall the release) or the latest backup');
@@ -180,7 +189,7 @@ async function serverChecks(config: Config, service: ServiceContext, add: Add, n
 
   // License and clock: the running server's view, or (stopped, nothing pending) the stored license verified here.
   let license: LicenseReport | undefined;
-  if (running || (db && pending === 0 && db.sqlite.ok && db.duckdb.ok)) {
+  if (running || (db && pending === 0 && db.sqlite.ok && (db.duckdb?.ok ?? (clickhouse?.applied !== undefined && clickhouse.checks.every((c) => c.level !== 'fail'))))) {
     license = (await runAdminCommand(config, 'license.show').catch(() => ({ result: undefined }))).result as LicenseReport | undefined;
   }
   if (!license) add('license', 'warn', 'not checked (the databases are not ready)');
@@ -246,7 +255,9 @@ function portInUse(host: string, port: number): Promise<boolean> {
 }
 
 export function formatDoctor(checks: Check[]): string {
-  const lines = checks.map((c) => `${c.level.padEnd(4)}  ${c.name.padEnd(16)} ${c.message}${c.fix && c.level !== 'ok' ? `\n${' '.repeat(23)}fix: ${c.fix}` : ''}`);
+  // The names' column is as wide as the longest (the ClickHouse checks' names are longer than the others').
+  const width = Math.max(16, ...checks.map((c) => c.name.length));
+  const lines = checks.map((c) => `${c.level.padEnd(4)}  ${c.name.padEnd(width)} ${c.message}${c.fix && c.level !== 'ok' ? `\n${' '.repeat(width + 7)}fix: ${c.fix}` : ''}`);
   const fails = checks.filter((c) => c.level === 'fail').length;
   const warns = checks.filter((c) => c.level === 'warn').length;
   lines.push('', fails ? `${fails} failed, ${warns} warnings` : warns ? `no failures, ${warns} warnings` : 'all checks passed');

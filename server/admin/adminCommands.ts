@@ -4,6 +4,7 @@
 import type { Services } from '../http/services.js';
 import { appliedMeta } from '../store/migrate.js';
 import { appliedEvents } from '../engine/duckdb/migrations.js';
+import { appliedOnClickHouse } from '../engine/clickhouse/migrations.js';
 import { LicenseRefusedError } from '../access/licenseManager.js';
 import { takeSnapshot } from './snapshot.js';
 import { ingestWriter } from '../ingest/groupWriter.js';
@@ -40,7 +41,7 @@ export function adminCommand(name: string): AdminCommand | undefined {
 
 registerAdminCommand('migrations', async (services) => ({
   sqlite: appliedMeta(services.meta),
-  duckdb: await appliedEvents(services.events),
+  ...(services.events.kind === 'clickhouse' ? { clickhouse: await appliedOnClickHouse(services.config.clickhouse) } : { duckdb: await appliedEvents(services.events) }),
 }));
 
 registerAdminCommand('status', async (services) => ({
@@ -135,7 +136,7 @@ registerAdminCommand('logs.recent', async (services, args) => {
 
 registerAdminCommand('ingest.retry', async (services) => ingestWriter(services).retrySetAside());
 
-registerAdminCommand('doctor.databases', async (services) => checkDatabases(services.meta, (sql) => services.events.read(sql)));
+registerAdminCommand('doctor.databases', async (services) => checkDatabases(services.meta, services.events.kind === 'duckdb' ? (sql) => services.events.read(sql) : undefined));
 
 registerAdminCommand('data.stats', async (services) => {
   const count = (table: string) => (services.meta.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;

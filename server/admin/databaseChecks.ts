@@ -18,7 +18,8 @@ export interface EngineCheck {
 
 export interface DatabaseReport {
   sqlite: EngineCheck;
-  duckdb: EngineCheck;
+  /** Absent when the events are not on DuckDB (events.engine clickhouse: clickHouseChecks.ts). */
+  duckdb?: EngineCheck;
   applied: { sqlite: AppliedMigration[]; duckdb: AppliedMigration[] };
 }
 
@@ -28,7 +29,7 @@ function toApplied(rows: Rows): AppliedMigration[] {
   return rows.map((r) => ({ version: Number(r.version), name: String(r.name), checksum: String(r.checksum), applied_at: String(r.applied_at) }));
 }
 
-export async function checkDatabases(meta: Database.Database, readEvents: (sql: string) => Promise<Rows>): Promise<DatabaseReport> {
+export async function checkDatabases(meta: Database.Database, readEvents: ((sql: string) => Promise<Rows>) | undefined): Promise<DatabaseReport> {
   let sqlite: EngineCheck;
   let appliedSqlite: AppliedMigration[] = [];
   try {
@@ -38,6 +39,7 @@ export async function checkDatabases(meta: Database.Database, readEvents: (sql: 
   } catch (err) {
     sqlite = { ok: false, detail: (err as Error).message };
   }
+  if (!readEvents) return { sqlite, applied: { sqlite: appliedSqlite, duckdb: [] } };
   let duckdb: EngineCheck;
   let appliedDuckdb: AppliedMigration[] = [];
   try {
@@ -55,10 +57,19 @@ export async function checkDatabases(meta: Database.Database, readEvents: (sql: 
   return { sqlite, duckdb, applied: { sqlite: appliedSqlite, duckdb: appliedDuckdb } };
 }
 
-/** The same checks on the files of a stopped server, opened read-only. */
-export async function checkDatabaseFiles(dataDir: string): Promise<DatabaseReport> {
+/** The same checks on the files of a stopped server, opened read-only (the DuckDB file only when it holds the events). */
+export async function checkDatabaseFiles(dataDir: string, eventsOnDuckDb = true): Promise<DatabaseReport> {
   const metaFile = path.join(dataDir, META_FILE);
   const eventsFile = path.join(dataDir, EVENTS_FILE);
+  if (!eventsOnDuckDb) {
+    if (!existsSync(metaFile)) return { sqlite: { ok: false, detail: `${metaFile} does not exist` }, applied: { sqlite: [], duckdb: [] } };
+    const meta = new Database(metaFile, { readonly: true, fileMustExist: true });
+    try {
+      return await checkDatabases(meta, undefined);
+    } finally {
+      meta.close();
+    }
+  }
   const missing = (f: string) => ({ ok: false, detail: `${f} does not exist` });
   if (!existsSync(metaFile) || !existsSync(eventsFile)) {
     return {

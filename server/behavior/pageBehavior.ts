@@ -125,9 +125,9 @@ export async function pageBehavior(store: EventEngine, url: string, p: ReportPar
 }
 
 /**
- * Distinct clicking actors per selector of `elements`, from the raw pp.click events of the page's
- * stored URLs whose chain is one of the selector's (`clickedChains`). The click rollup counts
- * clicks, not who clicked; several chains may give one selector, so actors are counted over all.
+ * Distinct clicking actors per selector of `elements`, from the pp.click clickers of the page's
+ * stored URLs whose chain is one of the selector's (`clickedChains`), as the element rollup keeps
+ * them per chain and day: several chains and days may hold one actor, so actors are counted over all.
  */
 async function elementClickers(store: EventEngine, elements: ElementRow[], clickedChains: Map<string, string[]>, urls: string[], p: ReportParams, ctx: ReportContext): Promise<Map<string, number>> {
   const pairs = elements.flatMap((el) => (clickedChains.get(el.selector) ?? []).map((chain) => [chain, el.selector] as const));

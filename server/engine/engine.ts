@@ -106,6 +106,12 @@ export type ChunkedResult = unknown;
 
 export interface EventEngine {
   readonly kind: EngineKind;
+  /**
+   * The first instant (epoch ms) the engine cannot store an event at, when it has one below the
+   * event times ingestion accepts: ingestion refuses later events on this engine instead of
+   * acknowledging what could never be loaded.
+   */
+  readonly instantsBefore?: number;
   /** How ingestion stores events, in its writer turns. */
   readonly appender: EventAppender;
   /** Rows of one statement written by this engine's builders, on a pooled reader. */

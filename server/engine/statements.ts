@@ -8,6 +8,8 @@
 import type { ByEngine, EngineKind } from './engine.js';
 import * as duckdbEvents from './duckdb/eventsSql.js';
 import * as clickhouseEvents from './clickhouse/eventsSql.js';
+import * as clickhouseDoctor from './clickhouse/doctorSql.js';
+import * as clickhouseReplay from './clickhouse/replaySql.js';
 import * as duckdbReplay from './duckdb/replaySql.js';
 import * as duckdbLabeled from './duckdb/labeledSql.js';
 import * as duckdbBehavior from './duckdb/behaviorSql.js';
@@ -16,7 +18,6 @@ import * as duckdbAdmin from './duckdb/adminSql.js';
 import * as duckdbIngest from './duckdb/ingestSql.js';
 import * as clickhouseIngest from './clickhouse/ingestSql.js';
 import * as clickhousePathCleaning from './clickhouse/pathCleaningSql.js';
-import { recordedActorsSql as clickhouseRecordedActors } from './clickhouse/replaySql.js';
 import { purgeEvents } from './duckdb/deleteEvents.js';
 import * as duckdbPersons from './duckdb/personsSql.js';
 import * as duckdbExport from './duckdb/exportSql.js';
@@ -58,13 +59,13 @@ const STATEMENTS: ByEngine<FeatureStatements> = {
   clickhouse: {
     events: {
       listEventsSql: clickhouseEvents.listEventsSql,
-      doctorAcceptedSql: unsupportedBuilder('the accepted-events check'),
+      doctorAcceptedSql: clickhouseDoctor.doctorAcceptedSql,
       distinctIdsOfActorSql: clickhouseEvents.distinctIdsOfActorSql,
       actorsOfSql: clickhouseEvents.actorsOfSql,
-      eventCatalogSql: unsupportedBuilder('the event catalog'),
-      propertyKindsSql: unsupportedBuilder('property kinds'),
+      eventCatalogSql: clickhouseDoctor.eventCatalogSql,
+      propertyKindsSql: clickhouseDoctor.propertyKindsSql,
     },
-    replay: { ...unsupportedLike(duckdbReplay, 'session recordings'), recordedActorsSql: clickhouseRecordedActors },
+    replay: { ...unsupportedLike(duckdbReplay, 'session recordings'), recordedProjectsSql: clickhouseReplay.recordedProjectsSql, recordedActorsSql: clickhouseReplay.recordedActorsSql },
     behavior: unsupportedLike(duckdbBehavior, 'page behavior reports'),
     admin: unsupportedLike(duckdbAdmin, 'the admin figures'),
     ingest: clickhouseIngest,

@@ -76,7 +76,7 @@ async function acceptedEntries(services: Services, projectId: number, filters: E
     const record: DoctorRecord = {
       metadata_version: DOCTOR_METADATA_VERSION,
       kind: 'accepted',
-      outcome: row.invalid === true ? 'invalid' : 'valid',
+      outcome: row.invalid === true || row.invalid === 1 ? 'invalid' : 'valid',
       received_at: new Date(Number(row.received_ms)).toISOString(),
       ts: new Date(Number(row.ts_ms)).toISOString(),
       event: String(row.event),

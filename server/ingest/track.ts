@@ -6,7 +6,7 @@
 import type { Services } from '../http/services.js';
 import { AppError } from '../ground/errors.js';
 import type { IngestCredential } from './ingestCredential.js';
-import { checkEvent } from './eventSchema.js';
+import { checkEvent, type EventDefect } from './eventSchema.js';
 import { ingestWriter } from './groupWriter.js';
 import { countIngested, orgOfProject } from '../billing/accountState.js';
 import { normalizeEvent, type EventRow } from './normalizeEvent.js';
@@ -81,9 +81,12 @@ export async function storeEvents(services: Services, items: Array<{ index: numb
   };
   const normalized: Array<{ index: number; row: EventRow; consent?: boolean }> = [];
   const all = [...refused];
+  const instantsBefore = services.events.instantsBefore;
   for (const { index, item } of items) {
     const checked = checkEvent(item);
     if ('defect' in checked) all.push({ index, ...checked.defect, event: (item as { event?: unknown } | null)?.event });
+    else if (instantsBefore !== undefined && checked.event.ts !== undefined && Date.parse(checked.event.ts) >= instantsBefore)
+      all.push({ index, ...beyondEngine(instantsBefore), event: checked.event.event });
     else normalized.push({ index, row: normalizeEvent(checked.event, normalize, checked.text), consent: checked.event.consent });
   }
   const erased = erasedRefusals(
@@ -102,4 +105,9 @@ export async function storeEvents(services: Services, items: Array<{ index: numb
   await ingestWriter(services).submit({ events: rows, rejections });
   if (services.config.edition === 'cloud') countIngested(services, orgOfProject(services, key.project_id)!, rows.length);
   return { accepted: rows.length, rejected: all.map(({ index, code, message }) => ({ index, code, message })) };
+}
+
+/** An event timed where the installation's event engine cannot store it (ClickHouse's DateTime ends in 2106). */
+function beyondEngine(instantsBefore: number): EventDefect {
+  return { code: 'invalid_field', message: `ts must be before ${new Date(instantsBefore).toISOString()} on this installation's event store (ClickHouse)` };
 }

@@ -197,6 +197,81 @@ t.test("an element's clickers are actors, as the page's are", async (t) => {
   t.equal(filtered.body.items[0].unique_clickers, 1, 'filters narrow the clickers too');
 });
 
+t.test("an element's clickers from the rollup: folded, compacted, partly folded, identified between clicks", async (t) => {
+  const p = h.project('UTC');
+  const folder = actorDayFolder(h.server.running.services);
+  // Another chain with the selector of BUY (an id wins), and the page under another stored URL.
+  const BUY_AGAIN = [
+    { tag: 'button', id: 'buy', nth_child: 4, text: 'Buy' },
+    { tag: 'section', nth_child: 2 },
+  ];
+  const CART_AGAIN = 'https://shop.example.com/cart';
+  const click = (anon: string, day: string, time: string, elements: Record<string, unknown>[], url = CART, event = 'pp.click', props = {}): SeedEvent => ({
+    event,
+    ts: at(time, day),
+    anonymous_id: anon,
+    url,
+    props,
+    elements,
+  });
+  const elements = async (filters?: unknown) => {
+    const qs = new URLSearchParams({ ...RANGE, url: CART, ...(filters ? { filters: JSON.stringify(filters) } : {}) });
+    const res = await h.server.request('GET', `/api/v1/projects/${p}/pages/behavior?${qs}`, { token: h.token, headers: { 'cache-control': 'no-cache' } });
+    t.equal(res.status, 200, res.text);
+    return {
+      clickers: res.body.summary.unique_clickers as number,
+      items: res.body.items.map((i: { selector: string; clicks: number; unique_clickers: number }) => [i.selector, i.clicks, i.unique_clickers]),
+    };
+  };
+  const folded = async () => Number((await h.server.running.services.events.read('SELECT count(*) AS n FROM click_elements WHERE project_id = $1', [p]))[0]!.n);
+
+  // Day 1: a clicks BUY under both chains and both URLs, v clicks it, b only rage-clicks it, c clicks the link.
+  await seedEvents(h.server, p, [
+    click('a', '01', '10:00', BUY),
+    click('a', '01', '10:01', BUY_AGAIN, CART_AGAIN),
+    click('v', '01', '10:02', BUY),
+    click('b', '01', '10:03', BUY, CART, 'pp.rage_click'),
+    click('c', '01', '10:04', LINK),
+  ]);
+  await folder.catchUp();
+  await folder.compact();
+  t.ok((await folded()) > 0, 'day 1 folded');
+  t.strictSame(await elements(), {
+    clickers: 3,
+    items: [
+      ['button#buy', 3, 2],
+      ['body > nav:nth-child(1) > a.nav.top:nth-child(3)', 1, 1],
+    ],
+  });
+
+  // Day 2: a again (another day), b now clicks through the other chain; folded only in part.
+  await seedEvents(h.server, p, [click('a', '02', '10:00', BUY), click('b', '02', '10:01', BUY_AGAIN, CART_AGAIN), click('a', '02', '10:02', BUY_AGAIN)]);
+  await folder.catchUp({ maxRows: 1 });
+  const partly = await elements();
+  t.strictSame(partly.items[0], ['button#buy', 6, 3], 'a, v and b');
+
+  // v signs in as w, who clicks on day 3: one person with v. d clicks with a property; e clicks
+  // where a did on day 2, a row of the same key folded in another pass (merged by compaction).
+  await seedIdentity(h.server, p, 'v', 'w');
+  await seedEvents(h.server, p, [click('w', '03', '10:00', BUY_AGAIN), click('d', '03', '10:01', BUY, CART, 'pp.click', { plan: 'gold' }), click('e', '02', '11:00', BUY)]);
+  const expected = {
+    clickers: 6,
+    items: [
+      ['button#buy', 9, 5],
+      ['body > nav:nth-child(1) > a.nav.top:nth-child(3)', 1, 1],
+    ],
+  };
+  t.strictSame(await elements(), expected, 'a, v (w), b, d, e; partly folded');
+  await folder.catchUp();
+  t.strictSame(await elements(), expected, 'folded');
+  await folder.compact();
+  t.strictSame(await elements(), expected, 'compacted');
+  const gold = await elements([{ field: 'props.plan', op: 'eq', value: 'gold' }]);
+  t.strictSame(gold.items, [['button#buy', 1, 1]], 'a filter reads the raw events');
+  const notGold = await elements([{ field: 'props.plan', op: 'not_exists' }]);
+  t.strictSame(notGold.items[0], ['button#buy', 8, 4], 'a, v (w), b, e');
+});
+
 t.test('forms over hand-made events', async (t) => {
   const p = h.project('UTC');
   await seedEvents(h.server, p, handMade());

@@ -4,8 +4,8 @@
 
 import { createReadStream } from 'node:fs';
 import http from 'node:http';
-import { ClickHouseNode, freePort, httpText } from '../support/clickhouseCluster.js';
-import { processMemory, type ProcessMemory } from './processes.js';
+import { ClickHouseNode, freePort, httpText, startShards, TEST_CLUSTER, type ZooKeeper } from '../support/clickhouseCluster.js';
+import { processCpuMs, processMemory, type ProcessMemory } from './processes.js';
 
 export { ensureClickHouseInstalled } from '../support/clickhouseCluster.js';
 
@@ -76,5 +76,51 @@ export class ClickHouse {
 
   stop(): Promise<void> {
     return this.node.stop();
+  }
+}
+
+/**
+ * The ClickHouse a pp server keeps its events on (`--engine clickhouse`): one node, or ZooKeeper and
+ * shards of one replica each, all with the bench's larger caches, in `dir`.
+ */
+export class EngineCluster {
+  private constructor(
+    readonly nodes: ClickHouseNode[],
+    private readonly zookeeper: ZooKeeper | undefined,
+    /** The cluster's name in `remote_servers` (`clickhouse.cluster`), undefined for one node. */
+    readonly cluster: string | undefined,
+  ) {}
+
+  static async start(dir: string, shards: number): Promise<EngineCluster> {
+    if (shards === 1) return new EngineCluster([await ClickHouseNode.start({ dir, httpPort: await freePort(), tcpPort: await freePort(), lean: false })], undefined, undefined);
+    const { nodes, zookeeper } = await startShards(dir, { shards, replicas: 1, lean: false });
+    return new EngineCluster(nodes, zookeeper, TEST_CLUSTER);
+  }
+
+  /** The `PP_…` settings of a pp server keeping its events here, in the database `pp`. */
+  serverEnv(): Record<string, string> {
+    return {
+      PP_EVENTS_ENGINE: 'clickhouse',
+      PP_CLICKHOUSE_URLS: this.nodes.map((n) => n.url).join(','),
+      PP_CLICKHOUSE_DATABASE: 'pp',
+      ...(this.cluster ? { PP_CLICKHOUSE_CLUSTER: this.cluster } : {}),
+    };
+  }
+
+  /** Rows of pp's events table (all shards) and distinct (project, uuid) pairs among them. */
+  async counts(): Promise<{ stored: number; distinct: number }> {
+    const text = await this.nodes[0]!.query('SELECT count(), uniqExact(project_id, uuid) FROM pp.events FORMAT TabSeparated').catch(() => '0\t0');
+    const [stored, distinct] = text.trim().split('\t').map(Number);
+    return { stored: stored ?? 0, distinct: distinct ?? 0 };
+  }
+
+  /** CPU time (user and system) of every ClickHouse server of the cluster so far, ms. */
+  cpuMs(): number {
+    return this.nodes.reduce((n, node) => n + processCpuMs(node.pid), 0);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.nodes.map((n) => n.stop()));
+    await this.zookeeper?.stop();
   }
 }

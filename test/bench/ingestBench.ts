@@ -16,7 +16,23 @@ export interface Batch {
 
 /** `count` generated events as batches of 100 of one project each, projects interleaved. */
 export function ingestBatches(seed: number, count: number): Batch[] {
+  return generatedTraffic(seed, count, false).batches;
+}
+
+/** An identity link of a generated project: `distinctId` resolved to `actorId`. */
+export interface BatchLink {
+  project: number;
+  distinctId: string;
+  actorId: string;
+}
+
+/**
+ * The events of the data set of `seed` and `count` (the same events `writeDataSet` writes) as
+ * batches of 100, projects interleaved, and, with `withLinks`, its identity links.
+ */
+export function generatedTraffic(seed: number, count: number, withLinks: boolean): { batches: Batch[]; links: BatchLink[] } {
   const perProject = new Map<number, GeneratedEvent[]>();
+  const links: BatchLink[] = [];
   generate(
     { seed, events: count },
     {
@@ -25,7 +41,9 @@ export function ingestBatches(seed: number, count: number): Batch[] {
         if (!list) perProject.set(p, (list = []));
         list.push(e);
       },
-      link() {},
+      link(project, l) {
+        if (withLinks) links.push({ project, distinctId: l.distinctId, actorId: l.actorId });
+      },
     },
   );
   const queues = [...perProject].map(([project, list]) => {
@@ -36,7 +54,7 @@ export function ingestBatches(seed: number, count: number): Batch[] {
   const out: Batch[] = [];
   // Round-robin by remaining share, so every stretch of the run carries every project.
   while (queues.some((q) => q.length > 0)) for (const q of queues) if (q.length > 0) out.push(q.shift()!);
-  return out;
+  return { batches: out, links };
 }
 
 /**
@@ -48,13 +66,22 @@ function liveTs(e: GeneratedEvent, now: number): number {
   return now - (e.receivedAt - e.ts);
 }
 
-/** The /v1/track body of a batch, as the node client sends it. */
+/** The /v1/track body of a batch, as the node client sends it, stamped as live traffic. */
 export function trackBody(b: Batch, now: number): string {
+  return trackJson(b, (e) => liveTs(e, now));
+}
+
+/** The /v1/track body of a batch with the generated event times: the data set's history, sent again. */
+export function historyTrackBody(b: Batch): string {
+  return trackJson(b, (e) => e.ts);
+}
+
+function trackJson(b: Batch, tsOf: (e: GeneratedEvent) => number): string {
   return JSON.stringify({
     events: b.events.map((e) => ({
       event: e.event,
       uuid: e.uuid,
-      ts: new Date(liveTs(e, now)).toISOString(),
+      ts: new Date(tsOf(e)).toISOString(),
       anonymous_id: e.anonymousId,
       user_id: e.userId,
       session_id: e.sessionId,

@@ -58,12 +58,26 @@ function urlOf(projectId: number, r: PpRequest): string {
   return `/api/v1/projects/${projectId}${r.path ? `/${r.path}` : ''}${q}`;
 }
 
+/** The server's event engine answers the request 501 `engine_unsupported`: not a failure, not a number. */
+export class NotOnEngine extends Error {
+  constructor(readonly feature: string) {
+    super(`not on this engine yet: ${feature}`);
+  }
+}
+
+/** Reasons of outcomes the engine does not answer yet start so. */
+export const NOT_ON_ENGINE = 'not on this engine yet';
+
 /**
  * One request. The timed runs ask for a fresh answer (`Cache-Control: no-cache`): they measure the
  * query, not the result cache, which `cached` requests measure.
  */
 async function ppOnce(server: PpServer, scope: CaseScope, r: PpRequest, cached = false): Promise<{ ms: number; value: unknown; cache: string | undefined }> {
   const res = await server.api(r.method, urlOf(scope.projectId, r), r.body, cached ? {} : { 'cache-control': 'no-cache' });
+  if (res.status === 501) {
+    const error = (JSON.parse(res.body) as { error?: { code?: string; details?: { feature?: string } } }).error;
+    if (error?.code === 'engine_unsupported') throw new NotOnEngine(error.details?.feature ?? r.path);
+  }
   if (res.status !== 200) throw new Error(`${r.method} ${r.path} answered ${res.status}: ${res.body.slice(0, 500)}`);
   return { ms: res.ms, value: JSON.parse(res.body), cache: res.headers['x-pp-cache'] as string | undefined };
 }
@@ -95,6 +109,11 @@ export async function timePp(server: PpServer, cases: BenchCase[], scope: CaseSc
       out.set(c.kind, { ok: true, timing });
       o.log(`  pp ${c.kind}: p50 ${timing.p50Ms.toFixed(1)} ms (${runsMs.map((x) => x.toFixed(0)).join(', ')}); from the cache ${timing.cachedP50Ms?.toFixed(1) ?? 'no hit'}`);
     } catch (err) {
+      if (err instanceof NotOnEngine) {
+        out.set(c.kind, { ok: false, reason: err.message });
+        o.log(`  pp ${c.kind}: ${err.message}`);
+        continue;
+      }
       out.set(c.kind, { ok: false, reason: `failed: ${(err as Error).message}` });
       o.log(`  pp ${c.kind}: FAILED ${(err as Error).message}`);
     }

@@ -62,3 +62,69 @@ t.test('the share the rules leave is judged on the medians of the alternating ro
   run.ingest!.ppRules = rules;
   t.match(markdownBlock(run), /- \*\*missed\*\*: ingest with 20 labeled-event rules per project 20,000 events\/s, 67 % of the figure without \(one run/);
 });
+
+t.test('pp over ClickHouse: ingest per cluster, each case against bare ClickHouse and DuckDB, and cases the engine does not answer yet', async (t) => {
+  const engineIngest = (eventsPerS: number) => ({
+    saturated: phase(eventsPerS, 200),
+    storedMs: 1000,
+    rssPeakMb: 300,
+    cpuUsPerEvent: { pp: 30.44, clickhouse: 12.2 },
+    stored: 60_000,
+    distinct: 60_000,
+    expected: 60_000,
+    links: { sent: 10, accepted: 10, perS: 1234.4 },
+  });
+  const size: SizeReport = {
+    events: 100_000,
+    generateMs: 1,
+    pp: { loadMs: 1000, fileBytes: 1024 * 1024, rssPeakMb: 300, rssAfterStartMb: 100, baselineMs: 1, memoryLimitMb: 192 },
+    cases: [],
+    engine: [
+      {
+        cluster: 'one node',
+        ingest: engineIngest(70_000),
+        cases: [
+          { kind: 'funnel', title: 'Funnel', pp: { p50Ms: 30, runsMs: [30] }, peerP50Ms: 25, check: 'match' },
+          { kind: 'retention', title: 'Retention', pp: { reason: 'not on this engine yet: retention' }, peerP50Ms: 40, check: 'not on this engine yet' },
+          { kind: 'lifecycle', title: 'Lifecycle', pp: { p50Ms: 20, runsMs: [20] }, peerP50Ms: 10, check: 'mismatch: 1 of 4 figures differ: x: DuckDB 1 vs ClickHouse 2' },
+        ],
+      },
+      {
+        cluster: '2 shards',
+        ingest: { ...engineIngest(40_000), storedMs: 2000, stored: 59_999, distinct: 59_999, links: { sent: 1, accepted: 0, reason: 'not on this engine yet' } },
+        cases: [
+          { kind: 'funnel', title: 'Funnel', pp: { p50Ms: 40, runsMs: [40] }, peerP50Ms: 25, check: 'match' },
+          { kind: 'retention', title: 'Retention', pp: { reason: 'failed: GET answered 500' }, peerP50Ms: 40, check: 'failed' },
+        ],
+      },
+    ],
+  };
+  const block = markdownBlock(report([size]));
+  t.match(block, /\*\*pp over ClickHouse\*\*/);
+  t.match(block, /\| one node \| 100k \| 70,000 \| 50\.0 \/ 200 \| 60,000 \| 30 \/ 12 \| 300 \| 60000 \/ 60000 \/ 0 \/ 0 \| 10 \/ 10 accepted, 1,234\/s \|/);
+  t.match(block, /\| 2 shards \| 100k \| 40,000 \| 50\.0 \/ 200 \| 30,000 \| 30 \/ 12 \| 300 \| 60000 \/ 59999 \/ 1 \/ 0 \| not on this engine yet \(1 sent\) \|/);
+  t.match(block, /\| Funnel \| 30\.0 \| 1\.20 \| yes \| 40\.0 \| 1\.60 \| yes \|/);
+  // Not answered yet is neither a number nor a failure; a case one layout did not run is blank.
+  t.match(block, /\| Retention \| not on this engine yet \| — \| — \| failed \| — \| failed \|/);
+  t.match(block, /\| Lifecycle \| 20\.0 \| 2\.00 \| \*\*no\*\* \| — \| — \| — \|/);
+  t.match(block, /- met: ingest into one node at 100k: 60,000 events\/s stored, 0 lost/);
+  t.match(block, /- \*\*missed\*\*: ingest into 2 shards at 100k: 30,000 events\/s stored, 1 lost/);
+  t.match(block, /- met: funnel on one node at 100k: 30\.0 ms, ratio 1\.20 to bare ClickHouse \(target ≤ 1\.5\), same answer as DuckDB/);
+  t.match(block, /- \*\*missed\*\*: funnel on 2 shards at 100k: 40\.0 ms, ratio 1\.60/);
+  t.match(block, /- \*\*missed\*\*: lifecycle on one node at 100k: 20\.0 ms, ratio 2\.00 to bare ClickHouse \(target ≤ 1\.5\), answer not the same as DuckDB/);
+  t.match(block, /- not on this engine yet on one node at 100k: retention\n/);
+  t.notMatch(block, /retention on one node/);
+  t.match(block, /- retention on 2 shards at 100k: failed: GET answered 500/);
+  t.match(benchmarksJson(report([size])), {
+    clickhouse_engine: {
+      '100000': [
+        {
+          cluster: 'one node',
+          ingest: { events_per_s: 70_000, stored_events_per_s: 60_000, cpu_us_per_event: { pp: 30.4, clickhouse: 12.2 }, lost: 0 },
+          queries: { funnel: { p50_ms: 30, ratio: 1.2, check: 'match' }, retention: { p50_ms: undefined, reason: 'not on this engine yet: retention', check: 'not on this engine yet' } },
+        },
+        { cluster: '2 shards', ingest: { lost: 1, identity_links: { reason: 'not on this engine yet' } } },
+      ],
+    },
+  });
+});

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { PhaseResult } from './ingestBench.js';
 import { DASHBOARD_TARGET_MS, type DashboardFigures } from './dashboardBench.js';
-import { median } from './queryBench.js';
+import { median, NOT_ON_ENGINE } from './queryBench.js';
 
 export interface CaseReport {
   kind: string;
@@ -28,6 +28,40 @@ export interface SizeReport {
   labeled?: { derivedEvents: number; materializeMs: number; teardownMs: number };
   /** A dashboard of eight insight tiles opened cold and from the cache (dashboardBench.ts). */
   dashboard?: DashboardFigures;
+  /** pp with `events.engine = clickhouse`, per cluster layout (`--engine clickhouse`). */
+  engine?: EngineClusterReport[];
+}
+
+/** pp with `events.engine = clickhouse` on one cluster layout, loaded with the size's data set through HTTP ingest. */
+export interface EngineClusterReport {
+  /** The layout, as the report names it: 'one node', '2 shards'. */
+  cluster: string;
+  ingest: {
+    saturated: PhaseResult;
+    /** From the first request until ClickHouse held every acknowledged event. */
+    storedMs: number;
+    /** pp's peak RSS during the ingest. */
+    rssPeakMb: number;
+    /** CPU time per stored event (µs) of the pp server and of the ClickHouse servers, from the first request until all were stored. */
+    cpuUsPerEvent: { pp: number; clickhouse: number };
+    stored: number;
+    distinct: number;
+    expected: number;
+    /** The data set's identity links sent to `POST /v1/identify`: how many were accepted (and how fast), or why none were. */
+    links: { sent: number; accepted: number; perS?: number; reason?: string };
+  };
+  cases: EngineCaseReport[];
+}
+
+export interface EngineCaseReport {
+  kind: string;
+  title: string;
+  /** pp over ClickHouse's median, or why there is none (NOT_ON_ENGINE… when it answered 501 engine_unsupported). */
+  pp: { p50Ms: number; runsMs: number[]; cachedP50Ms?: number } | { reason: string };
+  /** Bare ClickHouse's median for the case (one node, the same data loaded from files). */
+  peerP50Ms?: number;
+  /** 'match' (the figures of pp on DuckDB asked the same), 'mismatch: …', or why nothing was compared. */
+  check: string;
 }
 
 export interface EngineIngest {
@@ -73,6 +107,17 @@ const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 export function ratioOf(c: CaseReport): number | undefined {
   return has(c.pp) && has(c.peer) && c.check === 'match' ? c.pp.p50Ms / c.peer.p50Ms : undefined;
 }
+
+/** The pp-over-ClickHouse target: its median at most this many times bare ClickHouse's. */
+export const ENGINE_TARGETS = { ratio: 1.5, ingestEventsPerS: 50_000 };
+
+/** pp over ClickHouse / bare ClickHouse, when both were timed. */
+export function engineRatioOf(c: EngineCaseReport): number | undefined {
+  return has(c.pp) && c.peerP50Ms !== undefined ? c.pp.p50Ms / c.peerP50Ms : undefined;
+}
+
+/** Events per second from the first request until ClickHouse held them all. */
+export const storedRate = (e: EngineClusterReport) => e.ingest.expected / (e.ingest.storedMs / 1000);
 
 /** docs/benchmarks.json: the figures the issue names, per size where they depend on it. */
 export function benchmarksJson(r: RunReport): unknown {
@@ -135,6 +180,30 @@ export function benchmarksJson(r: RunReport): unknown {
       mb_per_million_events: perSize((s) => (s.peer ? round(s.peer.bytes / MB / (s.events / 1e6)) : undefined)),
     },
     ratio: Object.fromEntries(kinds.map((k) => [k, perSize((s) => mapUndef(ratioOf(caseOf(s, k)!), (x) => round(x, 2)))])),
+    clickhouse_engine: perSize((s) =>
+      s.engine?.map((e) => ({
+        cluster: e.cluster,
+        ingest: {
+          events_per_s: Math.round(e.ingest.saturated.eventsPerS),
+          stored_events_per_s: Math.round(storedRate(e)),
+          saturated_p50_ms: round(e.ingest.saturated.p50Ms),
+          saturated_p99_ms: round(e.ingest.saturated.p99Ms),
+          rss_peak_mb: Math.round(e.ingest.rssPeakMb),
+          cpu_us_per_event: { pp: round(e.ingest.cpuUsPerEvent.pp), clickhouse: round(e.ingest.cpuUsPerEvent.clickhouse) },
+          sent: e.ingest.expected,
+          stored: e.ingest.stored,
+          lost: e.ingest.expected - e.ingest.distinct,
+          duplicated: e.ingest.stored - e.ingest.distinct,
+          identity_links: e.ingest.links,
+        },
+        queries: Object.fromEntries(
+          e.cases.map((c) => [
+            c.kind,
+            { p50_ms: p50(c.pp), reason: has(c.pp) ? undefined : c.pp.reason, peer_p50_ms: mapUndef(c.peerP50Ms, round), ratio: mapUndef(engineRatioOf(c), (x) => round(x, 2)), check: c.check },
+          ]),
+        ),
+      })),
+    ),
     rss_peak_mb: perSize((s) => Math.round(s.pp.rssPeakMb)),
     http_baseline_ms: perSize((s) => round(s.pp.baselineMs)),
     mb_per_million_events: perSize((s) => round(s.pp.fileBytes / MB / (s.events / 1e6))),
@@ -199,6 +268,7 @@ export function markdownBlock(r: RunReport): string {
       lines.push(`| ${label(s.events)} | ${s.labeled!.derivedEvents.toLocaleString('en-US')} | ${(s.labeled!.materializeMs / 1000).toFixed(1)} | ${(s.labeled!.teardownMs / 1000).toFixed(1)} |`);
     lines.push('');
   }
+  if (sizes.some((s) => s.engine)) lines.push(...engineTables(sizes));
   const boards = sizes.filter((s) => s.dashboard);
   if (boards.length > 0) {
     lines.push('**Dashboard**: eight insight tiles opened as a browser opens them, the dashboard then every tile’s answer requested at once (median, ms):', '');
@@ -319,6 +389,68 @@ function targetLines(r: RunReport): string[] {
     }
   }
   return [`Targets (issue 11), at ${size}${r.sizes.some((x) => x.events >= 10 * s.events) ? ' and, for growth, beyond' : ''}:`, '', ...out];
+}
+
+const engineCell = (x: EngineCaseReport['pp']) => (has(x) ? ms(x.p50Ms) : x.reason.startsWith(NOT_ON_ENGINE) ? 'not on this engine yet' : 'failed');
+const sameCell = (check: string) => (check === 'match' ? 'yes' : check.startsWith('mismatch') ? '**no**' : check.startsWith(NOT_ON_ENGINE) ? '—' : check);
+
+/** The "pp over ClickHouse" section: ingest into each cluster, every case's time, ratio and check, and the verdicts. */
+export function engineTables(sizes: SizeReport[]): string[] {
+  const runs = sizes.flatMap((s) => (s.engine ?? []).map((e) => ({ size: s, e })));
+  const lines: string[] = [];
+  lines.push(
+    "**pp over ClickHouse** (`--engine clickhouse`: pp with `events.engine = clickhouse`, its events loaded through `POST /v1/track` with the data set's times, its identity links through `POST /v1/identify`; ratio = pp over ClickHouse / bare ClickHouse on one node, shown beside whether the answer is the same as pp on DuckDB's):",
+    '',
+  );
+  lines.push(
+    '| cluster | events | events/s acknowledged (saturated) | p50 / p99 ack, ms | events/s stored in ClickHouse | CPU per event, pp / ClickHouse, µs | pp peak RSS, MB | sent / stored / lost / duplicated | identity links |',
+  );
+  lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  for (const { size, e } of runs) {
+    const i = e.ingest;
+    const rate = i.links.perS === undefined ? '' : `, ${Math.round(i.links.perS).toLocaleString('en-US')}/s`;
+    const links = i.links.reason ? `${i.links.reason} (${i.links.sent} sent)` : `${i.links.accepted} / ${i.links.sent} accepted${rate}`;
+    lines.push(
+      `| ${e.cluster} | ${label(size.events)} | ${Math.round(i.saturated.eventsPerS).toLocaleString('en-US')} | ${ms(i.saturated.p50Ms)} / ${ms(i.saturated.p99Ms)} | ${Math.round(storedRate(e)).toLocaleString('en-US')} | ${i.cpuUsPerEvent.pp.toFixed(0)} / ${i.cpuUsPerEvent.clickhouse.toFixed(0)} | ${Math.round(i.rssPeakMb)} | ${i.expected} / ${i.stored} / ${i.expected - i.distinct} / ${i.stored - i.distinct} | ${links} |`,
+    );
+  }
+  lines.push('');
+  const head = ['case', ...runs.flatMap(({ size, e }) => [`${e.cluster} ${label(size.events)}, ms`, 'ratio', 'same as DuckDB'])];
+  lines.push(`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`);
+  const kinds = [...new Set(runs.flatMap(({ e }) => e.cases.map((c) => c.kind)))];
+  for (const kind of kinds) {
+    const all = runs.map(({ e }) => e.cases.find((c) => c.kind === kind));
+    const row = [all.find((c) => c)!.title];
+    for (const c of all) {
+      if (!c) row.push('—', '—', '—');
+      else row.push(engineCell(c.pp), mapUndef(engineRatioOf(c), (x) => x.toFixed(2)) ?? '—', sameCell(c.check));
+    }
+    lines.push(`| ${row.join(' | ')} |`);
+  }
+  lines.push('', 'Targets (pp over ClickHouse):', '');
+  const verdict = (ok: boolean, text: string) => lines.push(`- ${ok ? 'met' : '**missed**'}: ${text}`);
+  for (const { size, e } of runs) {
+    const at = `${e.cluster} at ${label(size.events)}`;
+    const rate = storedRate(e);
+    verdict(
+      rate >= ENGINE_TARGETS.ingestEventsPerS && e.ingest.expected === e.ingest.distinct,
+      `ingest into ${at}: ${Math.round(rate).toLocaleString('en-US')} events/s stored, ${e.ingest.expected - e.ingest.distinct} lost (target ≥ ${ENGINE_TARGETS.ingestEventsPerS.toLocaleString('en-US')}, none lost)`,
+    );
+    for (const c of e.cases) {
+      const ratio = engineRatioOf(c);
+      if (ratio === undefined) continue;
+      const same = c.check === 'match';
+      verdict(
+        ratio <= ENGINE_TARGETS.ratio && same,
+        `${c.kind} on ${at}: ${ms((c.pp as { p50Ms: number }).p50Ms)} ms, ratio ${ratio.toFixed(2)} to bare ClickHouse (target ≤ ${ENGINE_TARGETS.ratio})${same ? ', same answer as DuckDB' : `, answer ${c.check.startsWith('mismatch') ? 'not the same as DuckDB' : c.check}`}`,
+      );
+    }
+    const waiting = e.cases.filter((c) => !has(c.pp) && c.pp.reason.startsWith(NOT_ON_ENGINE)).map((c) => c.kind);
+    if (waiting.length > 0) lines.push(`- not on this engine yet on ${at}: ${waiting.join(', ')}`);
+    for (const c of e.cases) if (c.check.startsWith('mismatch') || c.check.startsWith('failed')) lines.push(`- ${c.kind} on ${at}: ${has(c.pp) ? c.check : c.pp.reason}`);
+  }
+  lines.push('');
+  return lines;
 }
 
 const LATEST_START = '<!-- bench:latest:start -->';

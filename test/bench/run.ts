@@ -1,7 +1,9 @@
-// `npm run bench [-- --events 1000000,10000000 --only funnel,retention,… --runs 5]`: one run that
-// measures pp and ClickHouse on the same generated data: HTTP ingest, every query case at each size,
-// memory and storage; checks that both engines return the same numbers; prints the figures and
-// writes docs/benchmarks.json and docs/BENCHMARKS.md. Never part of `npm test`.
+// `npm run bench [-- --events 1000000,10000000 --only funnel,retention,… --runs 5 --engine clickhouse]`:
+// one run that measures pp and ClickHouse on the same generated data: HTTP ingest, every query case
+// at each size, memory and storage; checks that both engines return the same numbers; with
+// `--engine clickhouse`, also pp keeping its events on ClickHouse (one node and two shards), loaded
+// through its HTTP ingest; prints the figures and writes docs/benchmarks.json and
+// docs/BENCHMARKS.md. Never part of `npm test`.
 
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -11,19 +13,33 @@ import { packageRoot } from '../../server/ground/packageRoot.js';
 import { loadConfig } from '../../server/ground/config.js';
 import { openServices } from '../../server/openServices.js';
 import { createLogger } from '../../server/ground/logger.js';
-import { CASES, MAIN_PROJECT, ROLLUP_PROPERTIES, figuresDiffer, type BenchCase, type CaseScope } from './cases.js';
-import { ClickHouse, ensureClickHouseInstalled } from './clickhouse.js';
+import { CASES, ENGINE_CASES, MAIN_PROJECT, ROLLUP_PROPERTIES, engineCase, figuresDiffer, type BenchCase, type CaseScope } from './cases.js';
+import { ClickHouse, EngineCluster, ensureClickHouseInstalled } from './clickhouse.js';
 import { existingDataSet, writeDataSet } from './dataSet.js';
 import { PROJECTS } from './generate.js';
-import { ingestBatches, paced, peerBody, saturate, trackBody, type Batch, type Target } from './ingestBench.js';
+import { generatedTraffic, historyTrackBody, ingestBatches, paced, peerBody, saturate, trackBody, type Batch, type BatchLink, type Target } from './ingestBench.js';
 import { createInstallation, existingInstallation, type Installation } from './installation.js';
 import { STORE_LAYOUT } from './recordingsWriter.js';
 import { PpServer } from './ppServer.js';
 import { processCpuMs, processMemory, resetPeak } from './processes.js';
 import { loadPeer, peerTableBytes, createPeerSchema } from './peerStore.js';
 import { EVENT_TABLE_COLUMNS, EVENT_TABLE_ENGINE } from './peerSql.js';
-import { timeBaseline, timePeer, timePp, type Outcome } from './queryBench.js';
-import { BENCHMARKS_SKELETON, benchmarksJson, label, markdownBlock, updateBenchmarksMd, type CaseReport, type EngineIngest, type RulesIngest, type RunReport, type SizeReport } from './report.js';
+import { NOT_ON_ENGINE, timeBaseline, timePeer, timePp, type Outcome } from './queryBench.js';
+import {
+  BENCHMARKS_SKELETON,
+  benchmarksJson,
+  label,
+  markdownBlock,
+  storedRate,
+  updateBenchmarksMd,
+  type CaseReport,
+  type EngineCaseReport,
+  type EngineClusterReport,
+  type EngineIngest,
+  type RulesIngest,
+  type RunReport,
+  type SizeReport,
+} from './report.js';
 import { benchRules, createRules, timeLabeledRule, waitForRules } from './labeledBench.js';
 import { timeDashboard } from './dashboardBench.js';
 
@@ -41,6 +57,7 @@ const { values: args } = parseArgs({
     'keep-data': { type: 'boolean', default: false },
     'no-peer': { type: 'boolean', default: false },
     'no-docs': { type: 'boolean', default: false },
+    engine: { type: 'string', default: 'duckdb' },
   },
 });
 
@@ -63,6 +80,14 @@ const ingestEvents = Number(args['ingest-events']);
 const ingestRounds = Math.max(1, Number(args['ingest-rounds']));
 const workDir = args['work-dir'];
 const withPeer = !args['no-peer'];
+if (args.engine !== 'duckdb' && args.engine !== 'clickhouse') throw new Error(`--engine takes duckdb or clickhouse, got ${args.engine}`);
+/** The cases pp over ClickHouse answers (`--engine clickhouse`), as it is asked them. */
+const engineCases = args.engine === 'clickhouse' ? cases.filter((c) => ENGINE_CASES.includes(c.kind)).map(engineCase) : [];
+/** The cluster layouts pp over ClickHouse is measured on: one node, and two shards of one replica each. */
+const ENGINE_LAYOUTS = [
+  { cluster: 'one node', shards: 1 },
+  { cluster: '2 shards', shards: 2 },
+];
 const started = Date.now();
 const LARGE_MEMORY_LIMIT_MB = 1024;
 
@@ -312,6 +337,7 @@ async function sizePhase(events: number, ch: ClickHouse | undefined): Promise<Si
     }),
   );
   let ppOutcomes: Map<string, Outcome>;
+  const engineReference = new Map<string, Outcome>();
   let rssPeakMb: number;
   let rssAfterStartMb: number;
   let baselineMs: number;
@@ -328,6 +354,12 @@ async function sizePhase(events: number, ch: ClickHouse | undefined): Promise<Si
     baselineMs = await timeBaseline(server, scope, { warmups, runs, log });
     log(`${label(events)}: baseline (GET the project, no query) ${baselineMs.toFixed(1)} ms`);
     ppOutcomes = await timePp(server, cases, scope, { warmups, runs, log });
+    // The cases pp over ClickHouse is asked differently (engineCase), asked here once for the answer to compare with.
+    const differing = engineCases.filter((c) => !cases.includes(c));
+    if (differing.length > 0) {
+      log(`${label(events)}: pp's answers to the cases as pp over ClickHouse is asked them`);
+      for (const [kind, o] of await timePp(server, differing, scope, { warmups: 0, runs: 1, log })) engineReference.set(kind, o);
+    }
     if (dashboardOn) {
       dashboard = await timeDashboard(server, scope, { warmups, runs });
       log(`${label(events)}: a dashboard of ${dashboard.tiles} tiles opened in ${dashboard.coldMs.toFixed(0)} ms cold, ${dashboard.warmMs.toFixed(0)} ms from the cache`);
@@ -357,8 +389,145 @@ async function sizePhase(events: number, ch: ClickHouse | undefined): Promise<Si
   }
   report.cases = cases.map((c) => caseReport(c, ppOutcomes.get(c.kind), ch ? peerOutcomes.get(c.kind) : undefined));
   for (const c of report.cases) if (c.check.startsWith('mismatch')) log(`${label(events)} ${c.kind}: ${c.check}`);
+  if (engineCases.length > 0) {
+    for (const [kind, o] of ppOutcomes) if (!engineReference.has(kind)) engineReference.set(kind, o);
+    log(`${label(events)}: generating the data set's events as batches for pp over ClickHouse`);
+    const traffic = generatedTraffic(seed, events, true);
+    report.engine = [];
+    for (const layout of ENGINE_LAYOUTS) report.engine.push(await enginePhase(layout, events, traffic, engineReference, peerOutcomes));
+  }
   return report;
 }
+
+// --- pp over ClickHouse ------------------------------------------------------------------------
+
+/**
+ * pp with `events.engine = clickhouse` on a fresh cluster of `layout`: the size's data set sent
+ * through `POST /v1/track` (its own times, saturated), its identity links through
+ * `POST /v1/identify`, then every engine case, each compared with pp on DuckDB's answer and timed
+ * against bare ClickHouse's.
+ */
+async function enginePhase(
+  layout: (typeof ENGINE_LAYOUTS)[number],
+  events: number,
+  traffic: { batches: Batch[]; links: BatchLink[] },
+  reference: Map<string, Outcome>,
+  peer: Map<string, Outcome>,
+): Promise<EngineClusterReport> {
+  const name = `pp over ClickHouse, ${layout.cluster}, ${label(events)}`;
+  const slug = `clickhouse-engine-${layout.shards}-${label(events)}`;
+  const dir = path.join(workDir, slug);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const cluster = children.add(await EngineCluster.start(dir, layout.shards));
+  try {
+    const inst = await createInstallation(path.join(workDir, `pp-${slug}`), null);
+    const server = children.add(await PpServer.start(inst, path.join(workDir, `pp-${slug}.log`), cluster.serverEnv()));
+    try {
+      const ingest = await engineIngest(name, server, inst, cluster, traffic);
+      const main = inst.projects.find((p) => p.key === MAIN_PROJECT.key)!;
+      const scope: CaseScope = { projectId: main.id, timezone: main.timezone, today: localToday(main.timezone) };
+      await server.accessToken();
+      log(`${name}: queries (${warmups} warm-up, ${runs} runs each)`);
+      const outcomes = await timePp(server, engineCases, scope, { warmups, runs, log });
+      const caseReports = engineCases.map((c) => engineCaseReport(c, outcomes.get(c.kind), reference.get(c.kind), peer.get(c.kind)));
+      for (const c of caseReports) if (c.check.startsWith('mismatch')) log(`${name} ${c.kind}: ${c.check}`);
+      return { cluster: layout.cluster, ingest, cases: caseReports };
+    } finally {
+      await server.stop();
+      children.delete(server);
+    }
+  } finally {
+    await cluster.stop();
+    children.delete(cluster);
+    leftovers.push(dir);
+  }
+}
+
+async function engineIngest(name: string, server: PpServer, inst: Installation, cluster: EngineCluster, traffic: { batches: Batch[]; links: BatchLink[] }): Promise<EngineClusterReport['ingest']> {
+  const { batches, links } = traffic;
+  const bodies = batches.map(historyTrackBody);
+  const sizesOf = batches.map((b) => b.events.length);
+  resetPeak(server.pid);
+  log(`${name}: ${clients} clients send ${batches.length} batches through /v1/track as fast as acknowledged`);
+  const started = performance.now();
+  const cpuBefore = processCpuMs(server.pid);
+  const clickHouseCpuBefore = cluster.cpuMs();
+  const saturated = await saturate(
+    trackTarget(server, inst, batches, bodies),
+    batches.map((_, i) => i),
+    sizesOf,
+    clients,
+  );
+  log(
+    `${name}: ${Math.round(saturated.eventsPerS)} events/s acknowledged, p50 ${saturated.p50Ms.toFixed(1)} ms, p99 ${saturated.p99Ms.toFixed(1)} ms, ${saturated.failures} failures${saturated.firstFailure ? ` (first: ${saturated.firstFailure})` : ''}; ${cpuPerEvent(server.pid, cpuBefore, saturated.accepted)}`,
+  );
+  // Acknowledged means journaled: the loader stores the rest behind the answers.
+  let counts = await cluster.counts();
+  let last = { distinct: counts.distinct, at: performance.now() };
+  while (counts.distinct < saturated.accepted && performance.now() - last.at < 60_000) {
+    await new Promise((r) => setTimeout(r, 100));
+    counts = await cluster.counts();
+    if (counts.distinct !== last.distinct) last = { distinct: counts.distinct, at: performance.now() };
+  }
+  const storedMs = performance.now() - started;
+  const perEvent = (ms: number) => (ms * 1000) / Math.max(1, counts.distinct);
+  const cpuUsPerEvent = { pp: perEvent(processCpuMs(server.pid) - cpuBefore), clickhouse: perEvent(cluster.cpuMs() - clickHouseCpuBefore) };
+  const rssPeakMb = server.memory().peakMb;
+  const linked = await sendLinks(name, server, inst, links);
+  const ingest = { saturated, storedMs, rssPeakMb, cpuUsPerEvent, ...counts, expected: saturated.accepted, links: linked };
+  log(
+    `${name}: sent ${ingest.expected}, stored ${counts.stored}, distinct ${counts.distinct}: ${Math.round(storedRate({ cluster: '', ingest, cases: [] }))} events/s stored; CPU per event pp ${cpuUsPerEvent.pp.toFixed(0)} µs, ClickHouse ${cpuUsPerEvent.clickhouse.toFixed(0)} µs; peak RSS ${Math.round(rssPeakMb)} MB; identity links ${linked.reason ?? `${linked.accepted} of ${linked.sent}`}`,
+  );
+  return ingest;
+}
+
+/** The identity links through `POST /v1/identify`, none after the first when the engine does not keep links yet. */
+async function sendLinks(name: string, server: PpServer, inst: Installation, links: BatchLink[]): Promise<EngineClusterReport['ingest']['links']> {
+  if (links.length === 0) return { sent: 0, accepted: 0 };
+  const request = (i: number) => {
+    const l = links[i]!;
+    return {
+      path: '/v1/identify',
+      headers: { authorization: `Bearer ${inst.projects[l.project]!.serverKey.value}`, 'content-type': 'application/json', 'x-pp-tracker': 'pp-node/0.3.1' },
+      body: JSON.stringify({ anonymous_id: l.distinctId, user_id: l.actorId }),
+    };
+  };
+  const first = request(0);
+  const probe = await server.request('POST', first.path, { headers: first.headers, body: first.body });
+  if (probe.status === 501 && probe.body.includes('engine_unsupported')) {
+    log(`${name}: identify answers 501 engine_unsupported; no identity links sent`);
+    return { sent: 1, accepted: 0, reason: NOT_ON_ENGINE };
+  }
+  const rest = links.map((_, i) => i).slice(1);
+  const accepted = (status: number, body: string) => (status === 202 ? (JSON.parse(body) as { accepted: number }).accepted : 0);
+  const sent = await saturate(
+    { port: server.port, request, accepted },
+    rest,
+    links.map(() => 1),
+    clients,
+  );
+  log(`${name}: ${links.length} identity links at ${Math.round(sent.eventsPerS)}/s, ${sent.failures + (accepted(probe.status, probe.body) === 1 ? 0 : 1)} refused`);
+  return { sent: links.length, accepted: sent.accepted + accepted(probe.status, probe.body), perS: sent.eventsPerS };
+}
+
+function engineCaseReport(c: BenchCase, pp: Outcome | undefined, duckdb: Outcome | undefined, peer: Outcome | undefined): EngineCaseReport {
+  let check: string;
+  if (!pp) check = 'not run';
+  else if (!pp.ok) check = pp.reason.startsWith(NOT_ON_ENGINE) ? NOT_ON_ENGINE : 'failed';
+  else if (!duckdb?.ok) check = 'no DuckDB answer';
+  else check = mapMismatch(figuresDiffer(duckdb.timing.figures, pp.timing.figures));
+  return {
+    kind: c.kind,
+    title: c.title,
+    pp: pp?.ok ? { p50Ms: pp.timing.p50Ms, runsMs: pp.timing.runsMs, cachedP50Ms: pp.timing.cachedP50Ms } : { reason: pp?.reason ?? 'not run' },
+    peerP50Ms: peer?.ok ? peer.timing.p50Ms : undefined,
+    check,
+  };
+}
+
+/** figuresDiffer's text names its sides pp and ClickHouse; here they are pp on DuckDB and pp over ClickHouse. */
+const mapMismatch = (diff: string | undefined) => (diff === undefined ? 'match' : `mismatch: ${diff.replaceAll(': pp ', ': DuckDB ')}`);
 
 /**
  * One labeled-event rule derived over the main project's whole history and torn down, on the store
@@ -384,7 +553,7 @@ async function main(): Promise<void> {
   const startedAt = new Date().toISOString();
   const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim().replace(/ --$/, '');
   log(`work directory ${workDir}; sizes ${sizes.map(label).join(', ')}; projects ${PROJECTS.length}; cases ${cases.map((c) => c.kind).join(', ')}`);
-  if (withPeer) ensureClickHouseInstalled();
+  if (withPeer || engineCases.length > 0) ensureClickHouseInstalled();
   const report: RunReport = {
     startedAt,
     finishedAt: '',

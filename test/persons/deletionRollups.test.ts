@@ -28,7 +28,8 @@ const MERGED: Record<string, string> = {
   form_days: `SELECT project_id, day, url, form, session_key, distinct_key, sum(starts) AS starts, sum(submits) AS submits, sum(abandons) AS abandons,
       list_sort(flatten(list(durations))) AS durations FROM form_days GROUP BY ALL`,
   click_cells: 'SELECT project_id, day, url, band, cx, cy, sum(clicks) AS clicks FROM click_cells GROUP BY ALL',
-  click_elements: 'SELECT project_id, day, url, event, chain, ex, ey, sum(clicks) AS clicks FROM click_elements GROUP BY ALL',
+  click_elements: `SELECT project_id, day, url, event, chain, ex, ey, sum(clicks) AS clicks, list_sort(list_distinct(flatten(list(clickers)))) AS clickers
+    FROM click_elements GROUP BY ALL`,
 };
 
 interface Run {

@@ -36,8 +36,10 @@ export async function queryHarness(t: Test, options: HarnessOptions = {}): Promi
   const { engine = 'duckdb', topology = 'single', ...start } = options;
   // `plan` is folded into the property rollup and `n` is not, so breakdowns are checked both ways.
   let settings: Record<string, unknown> = { 'events.rollup_properties': ['plan'], ...options.settings };
+  let settle = async () => {};
   if (engine === 'clickhouse') {
     const ch = await startClickHouse(t, topology);
+    settle = () => ch.settle('pp_queries');
     settings = {
       'events.engine': 'clickhouse',
       'clickhouse.urls': ch.urls.join(','),
@@ -70,6 +72,8 @@ export async function queryHarness(t: Test, options: HarnessOptions = {}): Promi
       queries += 1;
       if (engine === 'duckdb' && queries % 3 === 1) await actorDayFolder(server.running.services).catchUp();
       if (engine === 'duckdb' && queries % 3 === 2) await actorDayFolder(server.running.services).catchUp({ maxRows: 5 });
+      // On replicas, every node first holds every link and event written so far (see `settle`).
+      await settle();
       return server.request('POST', `/api/v1/projects/${projectId}/queries/${path}`, { body, token: asToken ?? h.token });
     },
   };

@@ -1,17 +1,17 @@
 // Retention and retention actors: a hand-checked London example with weekly cohorts across the
 // March DST change (ratios, revenue, paid conversion, periods not started yet), the actor
-// drill-down with its entitlements and cursor, then random data against test/oracles/retention.ts.
+// drill-down with its entitlements and cursor, then random data against test/oracles/retention.ts,
+// on DuckDB and on ClickHouse (one node). test/engine/clickhouse/retentionEngines.test.ts compares
+// the two on 2 shards × 2 replicas.
 
-import t from 'tap';
+import t, { type Test } from 'tap';
 import fc from 'fast-check';
-import { difference, queryHarness } from './harness.js';
+import { difference, queryHarness, type QueryHarness } from './harness.js';
 import { EVENT_NAMES, filtersArb, RUNS, scenarioArb, seedScenario, several, todayOf } from './scenarios.js';
 import { seedEvents, seedIdentity } from '../support/seedEvents.js';
 import { grantEntitlements } from '../support/license.js';
 import { bucketList } from '../oracles/common.js';
 import { retentionActorsOracle, retentionOracle, type RetentionInput } from '../oracles/retention.js';
-
-const h = await queryHarness(t);
 
 // London: GMT until 2026-03-29 01:00 UTC, then BST. Weeks start on Monday 03-16, 03-23, 03-30, 04-06.
 const EVENTS = [
@@ -32,7 +32,7 @@ const EVENTS = [
 ];
 const BODY = { start_event: 'signup', granularity: 'week', periods: 3, date_from: '2026-03-16', date_to: '2026-03-31' };
 
-async function londonProject(): Promise<number> {
+async function londonProject(h: QueryHarness): Promise<number> {
   const p = h.project('Europe/London');
   await seedEvents(h.server, p, EVENTS);
   await seedIdentity(h.server, p, 'c-anon', 'cal');
@@ -40,8 +40,8 @@ async function londonProject(): Promise<number> {
 }
 
 // Licenses are granted while the clock still reads 2026-01-01, so they cover every later date.
-t.test('retention actors: entitlements, validation, pages', async (t) => {
-  const p = await londonProject();
+async function actorsPages(t: Test, h: QueryHarness): Promise<void> {
+  const p = await londonProject(h);
   const body = { ...BODY, return_event: 'any', cohort: '2026-03-16', period: 0, limit: 1 };
 
   await grantEntitlements(h.server, ['actor_drilldown']);
@@ -69,13 +69,13 @@ t.test('retention actors: entitlements, validation, pages', async (t) => {
   const otherScope = await h.query(p, 'retention/actors', { ...body, period: 1, cursor: first.body.next_cursor });
   t.equal(otherScope.status, 422);
   t.equal(otherScope.body.error.details.field, 'cursor');
-});
+}
 
-t.test('weekly retention in Europe/London', async (t) => {
+async function londonWeeks(t: Test, h: QueryHarness): Promise<void> {
   // Wednesday 2026-04-08: period 3 of the 03-23 cohort (week of 04-13) has not started.
   h.server.clock.set('2026-04-08T12:00:00Z');
   await h.renewToken();
-  const p = await londonProject();
+  const p = await londonProject(h);
 
   const actors = await h.query(p, 'retention', BODY);
   t.equal(actors.status, 200);
@@ -117,7 +117,7 @@ t.test('weekly retention in Europe/London', async (t) => {
   // Only ann returned with a "view" in week 1, ben in week 2.
   const views = await h.query(p, 'retention', { ...BODY, return_event: 'view', date_to: '2026-03-22' });
   t.strictSame(views.body.cohorts, [{ cohort: '2026-03-16', size: 2, values: [1, 0.5, 0.5, 0.5], counts: [2, 1, 1, 1] }]);
-});
+}
 
 const retentionQueryArb = fc.record({
   start_event: fc.constantFrom(...EVENT_NAMES),
@@ -127,7 +127,7 @@ const retentionQueryArb = fc.record({
   filters: filtersArb,
 });
 
-t.test('retention matches the reference implementation on random data', async (t) => {
+async function randomRetention(t: Test, h: QueryHarness, runs: number): Promise<void> {
   const query = fc.tuple(retentionQueryArb, fc.constantFrom('actors' as const, 'revenue' as const, 'paid_conversion' as const));
   await fc.assert(
     fc.asyncProperty(scenarioArb({ maxDays: 14 }), several(query), async (s, qs) => {
@@ -140,12 +140,12 @@ t.test('retention matches the reference implementation on random data', async (t
         if (diff) throw new Error(`${JSON.stringify(input)}: ${diff}`);
       }
     }),
-    { numRuns: RUNS },
+    { numRuns: runs },
   );
   t.pass('retention agrees with the reference');
-});
+}
 
-t.test('retention actors match the reference implementation on random data', async (t) => {
+async function randomActors(t: Test, h: QueryHarness, runs: number): Promise<void> {
   const query = fc.tuple(retentionQueryArb, fc.nat(), fc.nat());
   await fc.assert(
     fc.asyncProperty(scenarioArb({ maxDays: 14 }), several(query), async (s, qs) => {
@@ -165,7 +165,18 @@ t.test('retention actors match the reference implementation on random data', asy
         if (JSON.stringify(seen) !== JSON.stringify(expected)) throw new Error(`${JSON.stringify(input)}: got ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`);
       }
     }),
-    { numRuns: RUNS },
+    { numRuns: runs },
   );
   t.pass('retention actors agree with the reference');
-});
+}
+
+async function cases(t: Test, h: QueryHarness, runs: number): Promise<void> {
+  await t.test('retention actors: entitlements, validation, pages', (t) => actorsPages(t, h));
+  await t.test('weekly retention in Europe/London', (t) => londonWeeks(t, h));
+  await t.test('retention matches the reference implementation on random data', (t) => randomRetention(t, h, runs));
+  await t.test('retention actors match the reference implementation on random data', (t) => randomActors(t, h, runs));
+}
+
+t.test('DuckDB', async (t) => cases(t, await queryHarness(t), RUNS));
+// The ClickHouse node runs beside the suite: fewer random runs there keep the file under a minute.
+t.test('ClickHouse, one node', async (t) => cases(t, await queryHarness(t, { engine: 'clickhouse' }), 6));

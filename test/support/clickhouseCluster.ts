@@ -9,7 +9,7 @@
 // keeps ClickHouse's larger caches (its figures were measured so).
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
@@ -80,7 +80,11 @@ ${c.cluster ? clusterXml(c.cluster) : ''}</yandex>
 
 function clusterXml(c: ClusterPlace): string {
   const shards = c.shards
-    .map((replicas) => `      <shard><internal_replication>true</internal_replication>${replicas.map((port) => `<replica><host>127.0.0.1</host><port>${port}</port></replica>`).join('')}</shard>`)
+    // Replicated tables copy a shard's rows to its replicas themselves; a shard of one node has none (docs/scale-out.md).
+    .map(
+      (replicas) =>
+        `      <shard><internal_replication>${replicas.length > 1}</internal_replication>${replicas.map((port) => `<replica><host>127.0.0.1</host><port>${port}</port></replica>`).join('')}</shard>`,
+    )
     .join('\n');
   return `  <interserver_http_port>${c.interserverPort}</interserver_http_port>
   <interserver_http_host>127.0.0.1</interserver_http_host>
@@ -143,6 +147,12 @@ class Child {
     await this.exited;
     clearTimeout(timer);
   }
+
+  async kill(): Promise<void> {
+    if (!this.running) return;
+    this.proc.kill('SIGKILL');
+    await this.exited;
+  }
 }
 
 /** Every child still running: killed when the test process exits without stopping them (a failed assertion's throw, an interrupt). */
@@ -184,6 +194,18 @@ export async function queryText(port: number, sql: string, settings: Record<stri
   return res.body;
 }
 
+/** The last lines of a node's error log, for the message of a node that would not start. */
+function errorLogTail(dir: string): string {
+  try {
+    const lines = readFileSync(path.join(dir, 'log', 'error.log'), 'utf8')
+      .trim()
+      .split('\n');
+    return `\n${lines.slice(-5).join('\n')}`;
+  } catch {
+    return '';
+  }
+}
+
 /** One clickhouse-server process. */
 export class ClickHouseNode {
   private constructor(
@@ -191,6 +213,7 @@ export class ClickHouseNode {
     readonly httpPort: number,
     readonly tcpPort: number,
     readonly dir: string,
+    private readonly config: NodeConfig,
   ) {}
 
   get pid(): number {
@@ -213,13 +236,13 @@ export class ClickHouseNode {
         child.name,
         timeoutMs,
         async () => (await httpText(config.httpPort, 'GET', '/ping')).status === 200,
-        () => (child.running ? undefined : child.describe()),
+        () => (child.running ? undefined : `${child.describe()}${errorLogTail(config.dir)}`),
       );
     } catch (err) {
       await child.stop(0);
       throw err;
     }
-    return new ClickHouseNode(child, config.httpPort, config.tcpPort, config.dir);
+    return new ClickHouseNode(child, config.httpPort, config.tcpPort, config.dir, config);
   }
 
   query(sql: string, settings: Record<string, string | number> = {}): Promise<string> {
@@ -228,6 +251,27 @@ export class ClickHouseNode {
 
   stop(): Promise<void> {
     return this.child.stop();
+  }
+
+  /** Kills the process at once (SIGKILL), as a crash or a lost machine would stop it. */
+  kill(): Promise<void> {
+    return this.child.kill();
+  }
+
+  /**
+   * The same node started again (same ports, data and place in the cluster), once it is stopped.
+   * A node killed a moment ago may refuse its first start (its ports or files not yet let go):
+   * it is tried again, three times at most.
+   */
+  async restart(): Promise<ClickHouseNode> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await ClickHouseNode.start(this.config);
+      } catch (err) {
+        if (attempt === 3) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+      }
+    }
   }
 }
 
@@ -298,6 +342,54 @@ function fourLetters(port: number, command: string): Promise<string> {
   });
 }
 
+/**
+ * ZooKeeper and `shards` × `replicas` nodes of the cluster TEST_CLUSTER in `dir`, every node seeing
+ * ZooKeeper. On a failure, what started is stopped before the error is thrown.
+ */
+export async function startShards(dir: string, o: { shards: number; replicas: number; lean: boolean }): Promise<{ nodes: ClickHouseNode[]; zookeeper: ZooKeeper }> {
+  const zookeeper = await ZooKeeper.start(path.join(dir, 'zookeeper'));
+  const nodes: ClickHouseNode[] = [];
+  try {
+    const names = Array.from({ length: o.shards }, (_, i) => String(i + 1).padStart(2, '0'));
+    const places: Array<{ shard: string; replica: string; httpPort: number; tcpPort: number; interserverPort: number }> = [];
+    for (const shard of names) {
+      for (let r = 1; r <= o.replicas; r++) places.push({ shard, replica: `r${r}`, httpPort: await freePort(), tcpPort: await freePort(), interserverPort: await freePort() });
+    }
+    const shards = names.map((s) => places.filter((p) => p.shard === s).map((p) => p.tcpPort));
+    const zookeeperPort = zookeeper.port;
+    const attempts = await Promise.allSettled(
+      places.map((p) =>
+        ClickHouseNode.start({
+          dir: path.join(dir, `node-${p.shard}-${p.replica}`),
+          httpPort: p.httpPort,
+          tcpPort: p.tcpPort,
+          lean: o.lean,
+          cluster: { name: TEST_CLUSTER, shards, shard: p.shard, replica: p.replica, interserverPort: p.interserverPort, zookeeperPort },
+        }),
+      ),
+    );
+    for (const s of attempts) if (s.status === 'fulfilled') nodes.push(s.value);
+    const failed = attempts.find((s) => s.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+    // Each node has its ZooKeeper session once it can list the root.
+    await Promise.all(
+      nodes.map((n) =>
+        until(
+          `clickhouse-server on port ${n.httpPort} reaching ZooKeeper`,
+          30_000,
+          async () => (await n.query("SELECT count() FROM system.zookeeper WHERE path = '/'")).trim() !== '',
+          () => undefined,
+        ),
+      ),
+    );
+    return { nodes, zookeeper };
+  } catch (err) {
+    await Promise.all(nodes.map((n) => n.stop()));
+    await zookeeper.stop();
+    throw err;
+  }
+}
+
 export type Topology = 'single' | 'replicated';
 
 /** The cluster's name in `remote_servers`. */
@@ -315,6 +407,12 @@ export interface ClickHouseCluster {
   dir: string;
   /** How long starting took, from the first process to every node answering (and seeing ZooKeeper). */
   startMs: number;
+  /**
+   * Waits until every replica holds what any replica of `database`'s replicated tables holds (a
+   * write waits for two nodes; the others take it a moment later): tests that compare answers call
+   * it after writing, so a node read before the copy arrived cannot make them flaky.
+   */
+  settle(database: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -337,38 +435,9 @@ export async function startClickHouse(t: { teardown(fn: () => unknown): void }, 
   if (topology === 'single') {
     nodes.push(await ClickHouseNode.start({ dir: path.join(dir, 'node'), httpPort: await freePort(), tcpPort: await freePort(), lean: true }));
   } else {
-    zookeeper = await ZooKeeper.start(path.join(dir, 'zookeeper'));
-    const places: Array<{ shard: string; replica: string; httpPort: number; tcpPort: number; interserverPort: number }> = [];
-    for (const shard of ['01', '02']) {
-      for (const replica of ['r1', 'r2']) places.push({ shard, replica, httpPort: await freePort(), tcpPort: await freePort(), interserverPort: await freePort() });
-    }
-    const shards = ['01', '02'].map((s) => places.filter((p) => p.shard === s).map((p) => p.tcpPort));
-    const zookeeperPort = zookeeper.port;
-    const attempts = await Promise.allSettled(
-      places.map((p) =>
-        ClickHouseNode.start({
-          dir: path.join(dir, `node-${p.shard}-${p.replica}`),
-          httpPort: p.httpPort,
-          tcpPort: p.tcpPort,
-          lean: true,
-          cluster: { name: TEST_CLUSTER, shards, shard: p.shard, replica: p.replica, interserverPort: p.interserverPort, zookeeperPort },
-        }),
-      ),
-    );
-    for (const s of attempts) if (s.status === 'fulfilled') nodes.push(s.value);
-    const failed = attempts.find((s) => s.status === 'rejected');
-    if (failed) throw (failed as PromiseRejectedResult).reason;
-    // Each node has its ZooKeeper session once it can list the root.
-    await Promise.all(
-      nodes.map((n) =>
-        until(
-          `clickhouse-server on port ${n.httpPort} reaching ZooKeeper`,
-          30_000,
-          async () => (await n.query("SELECT count() FROM system.zookeeper WHERE path = '/'")).trim() !== '',
-          () => undefined,
-        ),
-      ),
-    );
+    const cluster = await startShards(dir, { shards: 2, replicas: 2, lean: true });
+    nodes.push(...cluster.nodes);
+    zookeeper = cluster.zookeeper;
   }
   return {
     topology,
@@ -378,6 +447,12 @@ export async function startClickHouse(t: { teardown(fn: () => unknown): void }, 
     zookeeper,
     dir,
     startMs: performance.now() - started,
+    async settle(database) {
+      if (topology === 'single') return;
+      const db = database.replaceAll('`', '');
+      const tables = (await nodes[0]!.query(`SELECT name FROM system.replicas WHERE database = '${db}' FORMAT TSV`)).trim().split('\n').filter(Boolean);
+      for (const node of nodes) for (const table of tables) await node.query(`SYSTEM SYNC REPLICA \`${db}\`.\`${table}\``);
+    },
     stop,
   };
 }

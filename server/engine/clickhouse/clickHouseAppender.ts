@@ -74,11 +74,12 @@ function eventRow(e: StoredEvent): string {
     props.keys,
     props.values,
     props.numbers,
+    props.kinds,
   ]);
 }
 
 const EVENT_COLUMNS =
-  'project_id, uuid, ts, ts_us, received_at, received_us, event, distinct_id, distinct_key, anonymous_id, user_id, session_id, source, sdk_name, sdk_version, key_id, release, url, path, referrer, props, revenue, elements, invalid, invalid_reasons, rule_id, source_uuid, el_tags, el_ids, el_classes, el_nth, el_attrs, el_text, prop_keys, prop_values, prop_numbers';
+  'project_id, uuid, ts, ts_us, received_at, received_us, event, distinct_id, distinct_key, anonymous_id, user_id, session_id, source, sdk_name, sdk_version, key_id, release, url, path, referrer, props, revenue, elements, invalid, invalid_reasons, rule_id, source_uuid, el_tags, el_ids, el_classes, el_nth, el_attrs, el_text, prop_keys, prop_values, prop_numbers, prop_kinds';
 
 function rejectionRow(r: StoredRejection): string {
   const [received, receivedUs] = instant(r.received_at);

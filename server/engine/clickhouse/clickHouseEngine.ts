@@ -22,6 +22,8 @@ const TIMEOUT_EXCEEDED = 159;
 
 export class ClickHouseEngine implements EventEngine {
   readonly kind = 'clickhouse' as const;
+  /** A DateTime ends at 2106-02-07 06:28:15 UTC (18.16 has no DateTime64). */
+  readonly instantsBefore = 2 ** 32 * 1000;
   private closed = false;
   private closing: Promise<void> | undefined;
   /** What must end before the connection closes: owners of background work. */

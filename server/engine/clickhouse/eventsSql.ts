@@ -30,7 +30,7 @@ function instantBound(i: Instant, op: '>=' | '<' | '<=', us: bigint): string[] {
 const dateMicros = (d: Date) => BigInt(d.getTime()) * 1000n;
 
 /** The filter conditions of the events domain on `e` (the events table). */
-function selectionClauses(projectId: number, f: EventSelection, distinctIds?: string[]): string[] {
+export function selectionClauses(projectId: number, f: EventSelection, distinctIds?: string[]): string[] {
   const where = [`e.project_id = ${literal(projectId)}`];
   if (f.props) where.push(filtersCondition(f.props, new Map()));
   if (f.events) where.push(`e.event IN (${f.events.map(literal).join(', ')})`);

@@ -1,8 +1,8 @@
 // The ClickHouse statements of what ingestion stores besides events (the shapes of
 // engine/duckdb/ingestSql.ts): identity links and user traits, in identity_links and actor_traits
-// (migration 0004), written on the connection of the ingest writer's turn. Element captures,
-// recording chunks and the refused attempts of the doctor view (whose accepted events are not read
-// on this engine yet either) answer 501 engine_unsupported.
+// (migration 0004), written on the connection of the ingest writer's turn; the refused attempts of
+// the doctor view come from doctorSql.ts. Element captures and recording chunks answer 501
+// engine_unsupported.
 //
 // ClickHouse updates nothing in place: a link or a user's traits changed is a new row of a larger
 // `version`, and reads keep the row of the largest one (links.ts; argMax below). Versions come from
@@ -21,7 +21,7 @@
 
 import type { EngineConnection, Statement } from '../engine.js';
 import { unsupported } from '../unsupported.js';
-import type { CaptureRow, ChunkRow, RejectionSelection } from '../duckdb/ingestSql.js';
+import type { CaptureRow, ChunkRow } from '../duckdb/ingestSql.js';
 import type { ClickHouseConnection } from './connection.js';
 import { clickHouse } from './engineConnection.js';
 import { distinctKeyOf, linksSql } from './links.js';
@@ -45,9 +45,8 @@ export function replayChunksSql(_projectId: number, _sessionId: string): Stateme
   return unsupported('session recordings');
 }
 
-export function rejectedAttemptsSql(_q: RejectionSelection): Statement {
-  return unsupported('the doctor view');
-}
+/** The doctor view's refused attempts (doctorSql.ts, with the view's accepted events). */
+export { rejectedAttemptsSql } from './doctorSql.js';
 
 /** What a connection's writes need to know beyond the statements: the last version handed out, and the quorum of an INSERT. */
 interface WriterState {

@@ -25,7 +25,8 @@
 // databases) can share a cluster.
 
 import { MigrationError, migrationsDir, planMigrations, readMigrations, type AppliedMigration, type Migration } from '../../store/migrate.js';
-import type { ClickHouseConnection } from './connection.js';
+import { ClickHouseConnection } from './connection.js';
+import type { ClickHouseSettings } from '../../ground/config.js';
 import { identifier, sql } from './literal.js';
 
 /** What the runner learned of the servers, which decides how the marks are filled in. */
@@ -200,6 +201,16 @@ export async function applyMigration(conn: ClickHouseConnection, template: strin
       if (Number(held!.n) > 0) continue;
     }
     await conn.command(statement.sql, { bare: true });
+  }
+}
+
+/** The applied migrations, read over a connection of its own (`ppctl migrations`). */
+export async function appliedOnClickHouse(settings: ClickHouseSettings): Promise<AppliedMigration[]> {
+  const conn = new ClickHouseConnection(settings, { requestTimeoutMs: 30_000 });
+  try {
+    return await appliedClickHouse(conn);
+  } finally {
+    await conn.close();
   }
 }
 

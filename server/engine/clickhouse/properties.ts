@@ -7,28 +7,50 @@
 //   prop_numbers  for a JSON number, its double as an Int64 of the same order (numberOrder), else
 //                 NULL: numeric filters compare only JSON numbers, exactly (ClickHouse 18.16 reads
 //                 some float texts one unit off in an INSERT, never integers)
+//   prop_kinds    each value's JSON kind (PROPERTY_KINDS): prop_values reads a string "true" and
+//                 the boolean true alike, the property catalog tells them apart by this
 
 /** The property columns of one event. */
 export interface PropertyColumns {
   keys: string[];
   values: Array<string | null>;
   numbers: Array<bigint | null>;
+  kinds: number[];
 }
 
-const EMPTY: PropertyColumns = { keys: [], values: [], numbers: [] };
+/** The codes of `PropertyColumns.kinds`. */
+export const PROPERTY_KINDS = { null: 0, string: 1, number: 2, boolean: 3, object: 4, array: 5 } as const;
+
+const EMPTY: PropertyColumns = { keys: [], values: [], numbers: [], kinds: [] };
 
 /** The columns of `props` (JSON text of an object, or null). */
 export function propertyColumns(props: string | null | undefined): PropertyColumns {
   if (props === null || props === undefined) return EMPTY;
   const parsed: unknown = JSON.parse(props);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return EMPTY;
-  const out: PropertyColumns = { keys: [], values: [], numbers: [] };
+  const out: PropertyColumns = { keys: [], values: [], numbers: [], kinds: [] };
   for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
     out.keys.push(key);
     out.values.push(value === null ? null : typeof value === 'string' ? value : jsonText(value));
     out.numbers.push(typeof value === 'number' ? numberOrder(value) : null);
+    out.kinds.push(kindOf(value));
   }
   return out;
+}
+
+function kindOf(value: unknown): number {
+  if (value === null) return PROPERTY_KINDS.null;
+  if (Array.isArray(value)) return PROPERTY_KINDS.array;
+  switch (typeof value) {
+    case 'string':
+      return PROPERTY_KINDS.string;
+    case 'number':
+      return PROPERTY_KINDS.number;
+    case 'boolean':
+      return PROPERTY_KINDS.boolean;
+    default:
+      return PROPERTY_KINDS.object;
+  }
 }
 
 const SIGN = 1n << 63n;

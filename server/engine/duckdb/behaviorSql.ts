@@ -8,7 +8,6 @@ import type { Statement } from '../engine.js';
 import { filtersCondition } from '../conditions.js';
 import { scanEvents } from '../eventScan.js';
 import type { Filter } from '../filters.js';
-import { ACTOR } from '../identity.js';
 import { scanClicks, type ClickRollup } from '../rollups/clickDays.js';
 import { scanFormDays } from '../rollups/formDays.js';
 import { scanPageDays } from '../rollups/pageDays.js';
@@ -112,25 +111,27 @@ export function pageSummarySql(p: BehaviorRange, ctx: BehaviorScope, urls: strin
 }
 
 /**
- * Distinct clicking actors per selector (`selector`, `n`), from the raw pp.click events of the
- * stored URLs `urls` whose chain (JSON text) is one of the selector's in `pairs` (chain, selector).
+ * Distinct clicking actors per selector (`selector`, `n`), over the pp.click rows of the stored
+ * URLs `urls` whose chain (JSON text) is one of the selector's in `pairs` (chain, selector): the
+ * clickers click_elements keeps per row, with the raw events past its folded point (all raw with
+ * filters), resolved to actors through identity_links.
  */
 export function elementClickersSql(p: BehaviorRange, ctx: BehaviorScope, urls: string[], pairs: ReadonlyArray<readonly [string, string]>): Statement {
   const b = new Binder();
-  const selectors = `(VALUES ${pairs.map(([chain, selector]) => `(${b.bind(chain)}, ${b.bind(selector)})`).join(', ')}) s(chain, selector)`;
-  const urlList = urls.map((u) => b.bind(u)).join(', ');
-  const clicks = scanEvents(
-    b,
-    { chain: 'CAST(e.elements AS VARCHAR)', actor: ACTOR },
-    {
-      projectId: ctx.projectId,
-      timezone: ctx.timezone,
-      from: p.date_from,
-      to: p.date_to,
-      where: ["e.event = 'pp.click'", 'e.elements IS NOT NULL', `e.url IN (${urlList})`, filtersCondition(b, p.filters, new Map())],
-    },
-  );
-  return { sql: `SELECT s.selector, count(DISTINCT c.actor) AS n FROM (${clicks}) c JOIN ${selectors} USING (chain) GROUP BY s.selector`, params: b.values };
+  const project = b.bind(ctx.projectId);
+  const selectors = `(SELECT unnest(${b.bind(listValue(pairs.map(([chain]) => chain)))}::VARCHAR[]) AS chain, unnest(${b.bind(listValue(pairs.map(([, selector]) => selector)))}::VARCHAR[]) AS selector) s`;
+  const rows = scanClicks(b, 'click_elements', {
+    projectId: ctx.projectId,
+    timezone: ctx.timezone,
+    from: p.date_from,
+    to: p.date_to,
+    rollup: p.filters.length === 0,
+    where: [filtersCondition(b, p.filters, new Map())],
+    urls,
+    clickers: true,
+    elements: { event: 'pp.click', chains: [...new Set(pairs.map(([chain]) => chain))] },
+  });
+  return { sql: clickersSql(`(SELECT s.selector, c.clickers FROM (${rows}) c JOIN ${selectors} USING (chain))`, project, 'selector'), params: b.values };
 }
 
 /**

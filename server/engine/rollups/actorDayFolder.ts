@@ -1,6 +1,6 @@
 // Keeps the per-day rollups folded from the events table in the background: actor_days (see
 // migrations/duckdb/0020), property_days (0022), for the behavior reports page_days (0025),
-// form_days (0026), click_cells and click_elements (0027), and for the Web page visit_days (0030). Every few seconds, events stored since
+// form_days (0026), click_cells and click_elements (0027, 0032), and for the Web page visit_days (0030). Every few seconds, events stored since
 // the last pass are aggregated per project and local day in the project's zone, all in one
 // transaction up to one folded rowid. A project whose zone changed is folded again from scratch, a
 // key added to events.rollup_properties is folded from the first event, and a key removed from it
@@ -279,7 +279,14 @@ export class ActorDayFolder {
           async (sql) => (await c.runAndReadAll(sql)).getRowObjects(),
         ),
       statements(COMPACT_FORM_DAYS),
-      ...CLICK_TABLES.map((t) => statements(compactClicks(t))),
+      ...CLICK_TABLES.map(
+        (t) => (c: DuckDBConnection) =>
+          compactClicks(
+            t,
+            async (sql) => void (await c.run(sql)),
+            async (sql) => (await c.runAndReadAll(sql)).getRowObjects(),
+          ),
+      ),
     ];
     let failed: unknown;
     for (const compact of rollups) {

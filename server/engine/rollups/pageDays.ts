@@ -3,6 +3,7 @@
 // with the raw events not yet folded.
 
 import { scanEvents } from '../eventScan.js';
+import { compactByMonth, ROWS_PER_MERGE } from './compactByMonth.js';
 import type { Binder } from '../sql.js';
 import { foldedPoint, type DayScanOptions } from './foldedPoint.js';
 
@@ -27,38 +28,22 @@ export const foldPageDays = (where: string) => `SELECT project_id, day, url, ${P
     FROM events e JOIN (SELECT unnest($ids) AS project_id, unnest($zones) AS timezone) z ON z.project_id = e.project_id WHERE e.url IS NOT NULL AND e.rule_id IS NULL AND ${where})
   GROUP BY project_id, day, url`;
 
-/** Rows of page_days merged by one statement of its compaction. */
-const PAGE_DAYS_PER_MERGE = 500_000;
-
 /**
  * Merges the delta rows into one row per key (see actorDayFolder.ts's compaction), a run of whole
- * project-months of at most `perMerge` rows at a time, in key order: the merged lists of
- * clickers, sessions and ids of a whole store do not fit the event store's memory at once (at 10M
- * events, not in 192 MB). `run` and `read` are the compaction's transaction's.
+ * project-months of at most `perMerge` rows at a time (compactByMonth.ts): the merged lists of
+ * clickers, sessions and ids of a whole store do not fit the event store's memory at once.
  */
-export async function compactPageDays(run: (sql: string) => Promise<void>, read: (sql: string) => Promise<Array<Record<string, unknown>>>, perMerge = PAGE_DAYS_PER_MERGE): Promise<void> {
-  await run('CREATE TABLE page_days_merged AS FROM page_days LIMIT 0');
-  const parts = (await read("SELECT project_id, strftime(date_trunc('month', day), '%Y-%m-%d') AS month, count(*) AS n FROM page_days GROUP BY ALL ORDER BY project_id, month")).map((r) => {
-    // Both come from the table itself, an integer and a date strftime wrote; checked before they are written into SQL.
-    const part = { project: Number(r.project_id), month: String(r.month), rows: Number(r.n) };
-    if (!Number.isSafeInteger(part.project) || !/^\d{4}-\d{2}-01$/.test(part.month)) throw new Error(`page_days: an unexpected part ${part.project} ${part.month}`);
-    return part;
-  });
-  const from = (p: { project: number; month: string }) => `(project_id > ${p.project} OR (project_id = ${p.project} AND day >= DATE '${p.month}'))`;
-  const before = (p: { project: number; month: string }) => `(project_id < ${p.project} OR (project_id = ${p.project} AND day < DATE '${p.month}'))`;
-  for (let first = 0; first < parts.length; ) {
-    let next = first + 1;
-    for (let rows = parts[first]!.rows; next < parts.length && rows + parts[next]!.rows <= perMerge; next++) rows += parts[next]!.rows;
-    const range = [from(parts[first]!), ...(next < parts.length ? [before(parts[next]!)] : [])].join(' AND ');
-    await run(`INSERT INTO page_days_merged
-          SELECT project_id, day, url, sum(events), sum(page_views), sum(clicks), sum(rage_clicks), sum(dead_clicks), sum(measured),
-            sum(r25), sum(r50), sum(r75), sum(r100), sum(depth_sum), list_distinct(flatten(list(clickers))),
-            list_distinct(flatten(list(sessions))), list_distinct(flatten(list(sessionless)))
-          FROM page_days WHERE ${range} GROUP BY project_id, day, url ORDER BY project_id, day, url`);
-    first = next;
-  }
-  await run('DROP TABLE page_days');
-  await run('ALTER TABLE page_days_merged RENAME TO page_days');
+export function compactPageDays(run: (sql: string) => Promise<void>, read: (sql: string) => Promise<Array<Record<string, unknown>>>, perMerge = ROWS_PER_MERGE): Promise<void> {
+  return compactByMonth(
+    'page_days',
+    ['project_id', 'day', 'url'],
+    `sum(events), sum(page_views), sum(clicks), sum(rage_clicks), sum(dead_clicks), sum(measured),
+      sum(r25), sum(r50), sum(r75), sum(r100), sum(depth_sum), list_distinct(flatten(list(clickers))),
+      list_distinct(flatten(list(sessions))), list_distinct(flatten(list(sessionless)))`,
+    run,
+    read,
+    perMerge,
+  );
 }
 
 /** The columns of page_days after its key, in order, as scanPageDays gives them. */

@@ -10,7 +10,7 @@ import { today, type QueryContext } from '../context.js';
 import type { DateRange } from '../ranges.js';
 import { THRESHOLDS, DISCOVERY_PERCENT, windowsOf, type ActivationDriversParams } from './types.js';
 import type { ByEngine } from '../../engine/engine.js';
-import { unsupportedBuilder } from '../../engine/unsupported.js';
+import { activationDriversClickHouse } from './clickhouseStatements.js';
 
 /** The CTEs ending in `pop`: eligible anchored actors (actor, anchored_at, aday, discovery, retained). */
 function populationCtes(b: Binder, p: ActivationDriversParams, range: DateRange, ctx: QueryContext): string {
@@ -70,4 +70,4 @@ SELECT c.event, p.discovery, p.retained, ${tallies} FROM did c JOIN cand USING (
 }
 
 /** The statement builder of each engine (the shaping reads the same rows from any). */
-export const activationDriversStatements: ByEngine<typeof activationDriversSql> = { duckdb: activationDriversSql, clickhouse: unsupportedBuilder('activation drivers') };
+export const activationDriversStatements: ByEngine<typeof activationDriversSql> = { duckdb: activationDriversSql, clickhouse: activationDriversClickHouse };

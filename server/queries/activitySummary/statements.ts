@@ -1,4 +1,4 @@
-// Activity summary: the DuckDB statements, built from the parameters and the query context. Pure:
+// Activity summary: the DuckDB statements (ClickHouse's: clickhouseStatements.ts), built from the parameters and the query context. Pure:
 // nothing here touches the store.
 
 import { addDays } from '../../engine/dates.js';
@@ -7,7 +7,7 @@ import { Binder, dateValue, type BuiltSql } from '../../engine/sql.js';
 import type { QueryContext } from '../context.js';
 import { WEEK_DAYS, MONTH_DAYS, type ActivitySummaryParams } from './types.js';
 import type { ByEngine } from '../../engine/engine.js';
-import { unsupportedBuilder } from '../../engine/unsupported.js';
+import { buildActivitySummaryClickHouse } from './clickhouseStatements.js';
 
 export function buildActivitySummarySql(p: ActivitySummaryParams, ctx: QueryContext): BuiltSql {
   const b = new Binder();
@@ -21,4 +21,4 @@ FROM (SELECT actor, count(DISTINCT day) AS days, bool_or(day = ${dateValue(b, p.
 }
 
 /** The statement builder of each engine (the shaping reads the same rows from any). */
-export const activitySummaryStatements: ByEngine<typeof buildActivitySummarySql> = { duckdb: buildActivitySummarySql, clickhouse: unsupportedBuilder('activity summary') };
+export const activitySummaryStatements: ByEngine<typeof buildActivitySummarySql> = { duckdb: buildActivitySummarySql, clickhouse: buildActivitySummaryClickHouse };

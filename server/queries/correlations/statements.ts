@@ -9,7 +9,7 @@ import type { QueryContext } from '../context.js';
 import type { DateRange } from '../ranges.js';
 import type { CorrelationsParams } from './types.js';
 import type { ByEngine } from '../../engine/engine.js';
-import { unsupportedBuilder } from '../../engine/unsupported.js';
+import { correlationsClickHouse } from './clickhouseStatements.js';
 
 /**
  * Per candidate event: actors who did it in their window and how many of them converted; plus
@@ -45,4 +45,4 @@ SELECT totals.*, cand.event, cand.did, cand.did_converted FROM totals LEFT JOIN 
 }
 
 /** The statement builder of each engine (the shaping reads the same rows from any). */
-export const correlationsStatements: ByEngine<typeof correlationsSql> = { duckdb: correlationsSql, clickhouse: unsupportedBuilder('correlations') };
+export const correlationsStatements: ByEngine<typeof correlationsSql> = { duckdb: correlationsSql, clickhouse: correlationsClickHouse };

@@ -9,7 +9,7 @@ import type { QueryContext } from '../context.js';
 import type { DateRange } from '../ranges.js';
 import type { FunnelParams } from './types.js';
 import type { ByEngine } from '../../engine/engine.js';
-import { unsupportedBuilder } from '../../engine/unsupported.js';
+import { buildFunnelClickHouse } from './clickhouseStatements.js';
 
 export interface FunnelSql {
   aggregate: BuiltSql;
@@ -157,4 +157,4 @@ export function buildFunnelSql(p: FunnelParams, range: DateRange, ctx: QueryCont
 }
 
 /** The statement builder of each engine (the shaping reads the same rows from any). */
-export const funnelStatements: ByEngine<typeof buildFunnelSql> = { duckdb: buildFunnelSql, clickhouse: unsupportedBuilder('funnels') };
+export const funnelStatements: ByEngine<typeof buildFunnelSql> = { duckdb: buildFunnelSql, clickhouse: buildFunnelClickHouse };

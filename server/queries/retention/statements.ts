@@ -10,7 +10,7 @@ import type { QueryContext } from '../context.js';
 import type { DateRange } from '../ranges.js';
 import type { Granularity, CohortDefinition, RetentionParams } from './types.js';
 import type { ByEngine } from '../../engine/engine.js';
-import { unsupportedBuilder } from '../../engine/unsupported.js';
+import { buildRetentionClickHouseSql } from './clickhouseStatements.js';
 
 /** Period number of a return bucket relative to its cohort bucket (both local bucket starts). */
 export function periodExpr(cohort: string, bucket: string, g: Granularity): string {
@@ -86,4 +86,4 @@ export function buildRetentionSql(p: RetentionParams, range: DateRange, ctx: Que
 }
 
 /** The statement builder of each engine (the shaping reads the same rows from any). */
-export const retentionStatements: ByEngine<typeof buildRetentionSql> = { duckdb: buildRetentionSql, clickhouse: unsupportedBuilder('retention') };
+export const retentionStatements: ByEngine<typeof buildRetentionSql> = { duckdb: buildRetentionSql, clickhouse: buildRetentionClickHouseSql };

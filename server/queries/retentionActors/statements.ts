@@ -7,7 +7,7 @@ import type { QueryContext } from '../context.js';
 import { cohortCtes, periodExpr } from '../retention/statements.js';
 import type { RetentionActorsParams } from './types.js';
 import type { ByEngine } from '../../engine/engine.js';
-import { unsupportedBuilder } from '../../engine/unsupported.js';
+import { buildRetentionActorsClickHouseSql } from './clickhouseStatements.js';
 
 export function buildRetentionActorsSql(p: RetentionActorsParams, ctx: QueryContext, after: string | undefined): BuiltSql {
   const b = new Binder();
@@ -23,4 +23,4 @@ export function buildRetentionActorsSql(p: RetentionActorsParams, ctx: QueryCont
 }
 
 /** The statement builder of each engine (the shaping reads the same rows from any). */
-export const retentionActorsStatements: ByEngine<typeof buildRetentionActorsSql> = { duckdb: buildRetentionActorsSql, clickhouse: unsupportedBuilder('retention actors') };
+export const retentionActorsStatements: ByEngine<typeof buildRetentionActorsSql> = { duckdb: buildRetentionActorsSql, clickhouse: buildRetentionActorsClickHouseSql };

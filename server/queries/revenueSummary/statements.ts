@@ -1,4 +1,4 @@
-// Revenue summary: the DuckDB statements, built from the parameters and the query context. Pure:
+// Revenue summary: the DuckDB statements (ClickHouse's: clickhouseStatements.ts), built from the parameters and the query context. Pure:
 // nothing here touches the store.
 
 import { filtersCondition, hasFilters } from '../../engine/conditions.js';
@@ -9,7 +9,7 @@ import { Binder, type BuiltSql } from '../../engine/sql.js';
 import type { QueryContext } from '../context.js';
 import type { RevenueSummaryParams } from './types.js';
 import type { ByEngine } from '../../engine/engine.js';
-import { unsupportedBuilder } from '../../engine/unsupported.js';
+import { buildRevenueSummaryClickHouse } from './clickhouseStatements.js';
 
 export function buildRevenueSummarySql(p: RevenueSummaryParams, ctx: QueryContext): BuiltSql {
   const b = new Binder();
@@ -35,4 +35,4 @@ FROM (${perActor})`;
 }
 
 /** The statement builder of each engine (the shaping reads the same rows from any). */
-export const revenueSummaryStatements: ByEngine<typeof buildRevenueSummarySql> = { duckdb: buildRevenueSummarySql, clickhouse: unsupportedBuilder('revenue summary') };
+export const revenueSummaryStatements: ByEngine<typeof buildRevenueSummarySql> = { duckdb: buildRevenueSummarySql, clickhouse: buildRevenueSummaryClickHouse };

@@ -45,16 +45,27 @@ t.test('the ClickHouse engine serves ingestion, answers 501 for what it lacks, a
     segmentation.body.series[0].points.map((p: { value: number }) => p.value),
     [0, 5],
   );
-  const correlations = await server.request('POST', `/api/v1/projects/${w.project.id}/queries/correlations`, {
+  const behavior = await server.request('GET', `/api/v1/projects/${w.project.id}/pages/behavior?url=${encodeURIComponent('https://shop.example/')}`, {
     token: w.viewer,
-    body: { date_from: '2026-11-01', date_to: '2026-11-02', target_event: 'view' },
   });
-  t.equal(correlations.status, 501, 'an insight the engine has no statements for');
-  t.equal(correlations.body.error.code, 'engine_unsupported');
-  t.equal(correlations.body.error.details.feature, 'correlations');
+  t.equal(behavior.status, 501, 'a report the engine has no statements for');
+  t.equal(behavior.body.error.code, 'engine_unsupported');
+  t.equal(behavior.body.error.details.feature, 'page behavior reports');
 
   const identify = await server.request('POST', '/v1/identify', { token: w.key.value, body: { anonymous_id: 'u1', user_id: 'alice' } });
   t.equal(identify.status, 202, 'identity links are kept on ClickHouse');
+
+  // A DateTime ends in 2106: an event timed later is refused, not acknowledged and then never loaded.
+  const lastSecond = { ...eventAt(5), ts: '2106-02-07T06:28:15.999Z' };
+  const far = await ingestEvents(server, w.key, [lastSecond, { ...eventAt(6), ts: '2200-01-01T00:00:00Z' }]);
+  t.equal(far.status, 202);
+  t.same(
+    far.body.rejected.map((r: { index: number; code: string }) => [r.index, r.code]),
+    [[1, 'invalid_field']],
+    'the event past 2106 refused, the one in its last second taken',
+  );
+  t.match(far.body.rejected[0].message, /before 2106-02-07T06:28:16/);
+  await eventually('the event of the last second in ClickHouse', count, (n) => n === 6);
 
   await node.stop();
   const health = await server.request('GET', '/api/v1/health?ready=1');
@@ -75,7 +86,7 @@ t.test('the ClickHouse engine serves ingestion, answers 501 for what it lacks, a
   await eventually(
     'the held events loaded',
     () => (async () => Number((await restarted.query(`SELECT count() FROM ${DATABASE}.events`)).trim()))(),
-    (n) => n >= 9,
+    (n) => n >= 10,
     30_000,
   );
   await eventually(
@@ -85,7 +96,7 @@ t.test('the ClickHouse engine serves ingestion, answers 501 for what it lacks, a
   );
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const ids = (await restarted.query(`SELECT toString(uuid) FROM ${DATABASE}.events FORMAT TSV`)).trim().split('\n').sort();
-  t.same(ids, [...first, ...held].map((e) => e.uuid).sort(), 'every acknowledged event stored exactly once');
+  t.same(ids, [...first, lastSecond, ...held].map((e) => e.uuid).sort(), 'every acknowledged event stored exactly once');
   const list = await server.request('GET', `${w.eventsPath}?limit=100`, { token: w.viewer });
   t.same(list.body.items.map((e: { uuid: string }) => e.uuid).sort(), ids, 'the events list shows each once');
   t.notOk(

@@ -97,11 +97,11 @@ for (const layout of ['single', 'replicated'] as Layout[]) {
         ),
       ),
     );
-    const propColumns = 'prop_keys,prop_values,prop_numbers';
+    const propColumns = 'prop_keys,prop_values,prop_numbers,prop_kinds';
     t.same(
       columns,
       ch.nodes.map(() => `events\t${propColumns}\n${layout === 'single' ? '' : `events_local\t${propColumns}\n`}`),
-      'the property columns (0005) on every node, in the Distributed table too',
+      'the property columns (0005, 0006) on every node, in the Distributed table too',
     );
     const before = await createStatements(ch, 'pp');
     const ledger = await appliedClickHouse(conn);
