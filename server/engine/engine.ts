@@ -101,6 +101,7 @@ export interface EventAppender {
 }
 
 /** The engine's own result of a chunked read, handed to the insight builder that wrote the statement. */
+/** (DuckDB: its materialized result; ClickHouse: the rows, `Row[]`.) */
 export type ChunkedResult = unknown;
 
 export interface EventEngine {

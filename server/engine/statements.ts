@@ -17,6 +17,7 @@ import * as duckdbPathCleaning from './duckdb/pathCleaningSql.js';
 import * as duckdbAdmin from './duckdb/adminSql.js';
 import * as duckdbIngest from './duckdb/ingestSql.js';
 import * as clickhouseIngest from './clickhouse/ingestSql.js';
+import * as clickhousePathCleaning from './clickhouse/pathCleaningSql.js';
 import { purgeEvents } from './duckdb/deleteEvents.js';
 import * as duckdbPersons from './duckdb/personsSql.js';
 import * as duckdbExport from './duckdb/exportSql.js';
@@ -64,13 +65,13 @@ const STATEMENTS: ByEngine<FeatureStatements> = {
       eventCatalogSql: clickhouseDoctor.eventCatalogSql,
       propertyKindsSql: clickhouseDoctor.propertyKindsSql,
     },
-    replay: { ...unsupportedLike(duckdbReplay, 'session recordings'), recordedProjectsSql: clickhouseReplay.recordedProjectsSql },
+    replay: { ...unsupportedLike(duckdbReplay, 'session recordings'), recordedProjectsSql: clickhouseReplay.recordedProjectsSql, recordedActorsSql: clickhouseReplay.recordedActorsSql },
     behavior: unsupportedLike(duckdbBehavior, 'page behavior reports'),
     admin: unsupportedLike(duckdbAdmin, 'the admin figures'),
     ingest: clickhouseIngest,
     persons: unsupportedLike(duckdbPersons, 'persons'),
     transfer: { exportEventsSql: unsupportedBuilder('event exports') },
-    pathCleaning: unsupportedLike(duckdbPathCleaning, 'path cleaning'),
+    pathCleaning: clickhousePathCleaning,
     labeled: { countMatchingSql: unsupportedBuilder('labeled events'), labeledCountsSql: unsupportedBuilder('labeled events') },
     jobs: { syncDerived: unsupportedBuilder('labeled events'), purgeEvents: unsupportedBuilder('deleting events'), deletePerson: unsupportedBuilder('deleting a person') },
   },

@@ -81,9 +81,10 @@ export async function checkPathRules(store: EventEngine, rules: readonly PathRul
     } catch (err) {
       throw new ValidationError(`${at}.pattern is not a regular expression: ${(err as Error).message}`, `${at}.pattern`);
     }
-    const q = statementsOf(store).pathCleaning.ruleCheckSql(rule, MAX_CLEANED_PATH);
     const timeoutMs = timeLeft();
     try {
+      // An engine's builder may refuse a rule it would not run as the others do.
+      const q = statementsOf(store).pathCleaning.ruleCheckSql(rule, MAX_CLEANED_PATH);
       await store.read(q.sql, q.params, { timeoutMs });
     } catch (err) {
       if (err instanceof AppError) throw err;

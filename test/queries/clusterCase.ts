@@ -36,11 +36,13 @@ export function spreadEvents(days: string[]): SeedEvent[] {
 
 /**
  * Seeds `events` and the links into a DuckDB server and into ClickHouse on 2 shards × 2 replicas,
- * asks each `requests` (path and body) and checks the answers are equal and all 200.
+ * asks each `requests` (path and body) and checks the answers are equal and all 200. `prepare`
+ * runs on each server first (to grant entitlements, say).
  */
-export async function sameOnCluster(t: Test, timezone: string, events: SeedEvent[], requests: Array<[string, unknown]>): Promise<void> {
+export async function sameOnCluster(t: Test, timezone: string, events: SeedEvent[], requests: Array<[string, unknown]>, prepare?: (h: QueryHarness) => Promise<void>): Promise<void> {
   t.equal(new Set(IDS.map((id) => distinctKey(id) % 2n)).size, 2, 'the ids sit on both shards');
   const answers = async (h: QueryHarness) => {
+    await prepare?.(h);
     const p = h.project(timezone);
     await seedEvents(h.server, p, events);
     for (const [from, to] of LINKS) await seedIdentity(h.server, p, from, to);

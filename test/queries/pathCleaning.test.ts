@@ -190,3 +190,33 @@ t.test('checking and tracing stop at their time limit with 408 query_timeout', a
   await t.rejects(traceCleaning(store, '/docs/a', [DOCS], 'rules', expired), { status: 408, code: 'query_timeout' });
   t.equal((await traceCleaning(store, '/docs/a', [DOCS], 'rules', timeLimit(RULES_TIME_LIMIT_MS))).cleaned, '/docs');
 });
+
+t.test('ClickHouse, one node: the test call traces as on DuckDB, and a group the pattern lacks is refused', async (t) => {
+  const ch = await queryHarness(t, { engine: 'clickhouse' });
+  const rules: PathRule[] = [
+    { pattern: '/users/[0-9]+', alias: '/users/:id' },
+    { pattern: '^/(docs)/(.*)$', alias: '/\\2/\\1\\\\' },
+    { pattern: 'é+', alias: 'x\\qy' },
+    { pattern: 'É+|\\bx\\b', alias: '-' },
+  ];
+  for (const url of ['/users/42/', '/docs/intro', '/caf%C3%A9/éé//', '/']) {
+    const trace = async (hh: typeof h) => {
+      const p = hh.project();
+      const res = await hh.server.request('POST', `${base(p)}/test`, { token: hh.token, body: { url, rules } });
+      return { status: res.status, body: res.body };
+    };
+    t.same(await trace(ch), await trace(h), `${url} traced as on DuckDB`);
+  }
+  const p = ch.project();
+  const res = await ch.server.request('PUT', base(p), { token: ch.token, body: { rules: [{ pattern: '(a)', alias: '\\2' }] } });
+  t.equal(res.status, 422, 'a group past the pattern is refused');
+  t.equal(res.body.error.details.field, 'rules[0].pattern');
+  for (const pattern of ['z*', '^', '$', '\\b', '(a|)', 'a{0}', '[^/]*']) {
+    const empty = await ch.server.request('PUT', base(p), { token: ch.token, body: { rules: [{ pattern, alias: '-' }] } });
+    t.equal(empty.status, 422, `${pattern}, which can match an empty string, is refused`);
+    t.match(empty.body.error.message, /can match an empty string/);
+  }
+  for (const pattern of ['z+', '^/a', 'b$', '\\bx', '[$^]', '\\^', '(a|b)']) {
+    t.equal((await ch.server.request('PUT', base(p), { token: ch.token, body: { rules: [{ pattern, alias: '-' }] } })).status, 200, `${pattern} is kept`);
+  }
+});

@@ -5,7 +5,8 @@
 
 import t from 'tap';
 import fc from 'fast-check';
-import { difference, queryHarness } from './harness.js';
+import { difference, queryHarness, type QueryHarness } from './harness.js';
+import { sameOnCluster, spreadEvents } from './clusterCase.js';
 import { RUNS, scenarioArb, seedScenario, several, type Scenario } from './scenarios.js';
 import { queryArb, RULES, USERS_ID, withPages } from './pathsArbs.js';
 import { seedEvents, seedIdentity, type SeedEvent } from '../support/seedEvents.js';
@@ -43,6 +44,7 @@ const RANGE = { date_from: '2026-03-07', date_to: '2026-03-09' };
 const AFTER = { ...RANGE, selected_event: 'pp.page_view', direction: 'after', depth: 3, mode: 'actor' };
 
 const h = await queryHarness(t);
+const duck = h;
 const node = (step: number, item: string, count: number) => ({ step, item, count });
 const link = (source: number, target: number, value: number) => ({ source, target, value });
 
@@ -214,7 +216,7 @@ t.test('routes and items order as UTF-8 bytes, as the database orders text', asy
 // --- random data ---------------------------------------------------------------------------------
 
 /** Random scenarios, answered by the server and by the reference. */
-const agreeWithReference = (scenarios: fc.Arbitrary<Scenario>, runs: number) =>
+const agreeWithReference = (scenarios: fc.Arbitrary<Scenario>, runs: number, h: QueryHarness = duck) =>
   fc.assert(
     fc.asyncProperty(scenarios.chain(withPages), fc.subarray(RULES), several(queryArb), async (s, rules, qs) => {
       const { projectId, events } = await seedScenario(h, s);
@@ -284,4 +286,30 @@ t.test('routes counted in the tree keep one node each, through every time it gro
     { numRuns: 200 },
   );
   t.pass('one node per route');
+});
+
+// --- ClickHouse ----------------------------------------------------------------------------------
+
+t.test('ClickHouse, one node: random events agree with the reference paths', async (t) => {
+  const ch = await queryHarness(t, { engine: 'clickhouse' });
+  await grantEntitlements(ch.server, ['actor_drilldown']);
+  await agreeWithReference(scenarioArb({ maxDays: 6, ties: true }), 6, ch);
+  await agreeWithReference(scenarioArb({ minEvents: 250, maxEvents: 400, maxDays: 2, ties: true }), 2, ch);
+  t.pass('paths agree with the reference');
+});
+
+t.test('ClickHouse on 2 shards × 2 replicas answers as DuckDB for actors spread over shards', async (t) => {
+  const q = { date_from: '2026-03-07', date_to: '2026-03-09', depth: 3, min_count: 1, top_n: 10 };
+  await sameOnCluster(
+    t,
+    'America/New_York',
+    spreadEvents(['2026-03-07', '2026-03-08', '2026-03-09']),
+    [
+      ['paths', { ...q, selected_event: 'view', direction: 'after', mode: 'actor' }],
+      ['paths', { ...q, selected_event: 'view', direction: 'before', mode: 'session', breakdown: { property: 'props.plan', limit: 2 } }],
+      ['paths', { ...q, selected_event: 'purchase', direction: 'before', mode: 'actor', exclude_events: ['view'] }],
+      ['paths/actors', { ...q, selected_event: 'view', direction: 'after', mode: 'session', step: 0, item: 'view', limit: 5 }],
+    ],
+    (h) => grantEntitlements(h.server, ['actor_drilldown']),
+  );
 });

@@ -5,7 +5,7 @@
 
 import t from 'tap';
 import fc from 'fast-check';
-import { queryHarness } from './harness.js';
+import { queryHarness, type QueryHarness } from './harness.js';
 import { RUNS, scenarioArb, seedScenario, several } from './scenarios.js';
 import { queryArb, RULES, withPages } from './pathsArbs.js';
 import { seedEvents, seedIdentity, type SeedEvent } from '../support/seedEvents.js';
@@ -150,7 +150,8 @@ function spotOf(g: Graph, pick: number): (PathsSpot & { count: number }) | undef
   return spots.length === 0 ? undefined : spots[pick % spots.length];
 }
 
-t.test('random events: the actors of a node or link agree with the reference', async (t) => {
+/** Random scenarios: the people of a node or link paged through, compared with the reference. */
+async function agreeWithReference(h: QueryHarness, runs: number): Promise<void> {
   await grantEntitlements(h.server, ['actor_drilldown']);
   await fc.assert(
     fc.asyncProperty(scenarioArb({ maxDays: 6, ties: true }).chain(withPages), fc.subarray(RULES), several(fc.tuple(queryArb, fc.nat())), async (s, rules, qs) => {
@@ -180,7 +181,16 @@ t.test('random events: the actors of a node or link agree with the reference', a
         if (units !== count || expected.units !== count) throw new Error(`${where}: units ${units}, reference ${expected.units}, graph ${count}`);
       }
     }),
-    { numRuns: RUNS },
+    { numRuns: runs },
   );
+}
+
+t.test('random events: the actors of a node or link agree with the reference', async (t) => {
+  await agreeWithReference(h, RUNS);
+  t.pass('the actors agree with the reference');
+});
+
+t.test('ClickHouse, one node: the actors of a node or link agree with the reference', async (t) => {
+  await agreeWithReference(await queryHarness(t, { engine: 'clickhouse' }), 6);
   t.pass('the actors agree with the reference');
 });

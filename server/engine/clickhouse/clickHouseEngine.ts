@@ -10,7 +10,6 @@ import { QueryTimeoutError, ServiceUnavailableError } from '../../ground/errors.
 import type { ClickHouseSettings } from '../../ground/config.js';
 import type { Migration } from '../../store/migrate.js';
 import type { ChunkedResult, EngineConnection, EventEngine, ReadOptions, Row, SqlParams, TurnOptions } from '../engine.js';
-import { EngineUnsupportedError } from '../unsupported.js';
 import { ClickHouseAppender } from './clickHouseAppender.js';
 import { ClickHouseConnection, ClickHouseQueryError, ClickHouseUnreachableError } from './connection.js';
 import { engineConnection } from './engineConnection.js';
@@ -83,9 +82,9 @@ export class ClickHouseEngine implements EventEngine {
     }
   }
 
-  /** No builder of this engine asks for chunked results yet: the features that do answer 501 first. */
-  readChunks<T>(_sql: string, _params: SqlParams, _options: ReadOptions, _take: (result: ChunkedResult) => T): Promise<T> {
-    return Promise.reject(new EngineUnsupportedError('chunked reads'));
+  /** This engine's chunked result is the rows themselves (`Row[]`): its builders' readers take them so. */
+  async readChunks<T>(sql: string, params: SqlParams, options: ReadOptions, take: (result: ChunkedResult) => T): Promise<T> {
+    return take(await this.read(sql, params, options));
   }
 
   /** Runs one statement (DDL, deletes), in the writer's turn; its values are written into it (literal.ts), never bound. */

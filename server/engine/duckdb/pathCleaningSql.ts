@@ -20,7 +20,7 @@ function trimmedSql(path: string): string {
  * `literal` characters (`\\` is one) and `groups` copies of matched text (`\0`…`\9`, each at most
  * the match). UTF-16 units, never fewer than the characters DuckDB counts.
  */
-function growthOf(alias: string): { literal: number; groups: number } {
+export function growthOf(alias: string): { literal: number; groups: number } {
   let literal = 0;
   let groups = 0;
   for (let i = 0; i < alias.length; i++) {

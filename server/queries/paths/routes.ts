@@ -1,7 +1,6 @@
 // Paths: each unit's route read from the statement's result (grouped by unit, put in order,
 // repeats collapsed, anchored and cut), then counted. Allocates per result, not per row.
 
-import type { DuckDBDataChunk, DuckDBMaterializedResult } from '@duckdb/node-api';
 import { compareText } from '../../engine/sql.js';
 import { RouteTree } from './routeTree.js';
 import type { PathsRun } from './run.js';
@@ -14,6 +13,17 @@ export interface RouteCount {
   /** The items as pathsSql numbers them (see PathsRun.names). */
   codes: number[];
   n: number;
+}
+
+/** What routesOf reads of a result: DuckDB's materialized result, or rows another engine read put in its shape. */
+export interface RouteResult {
+  readonly chunkCount: number;
+  getChunk(c: number): RouteChunk;
+}
+
+interface RouteChunk {
+  readonly rowCount: number;
+  getColumnVector(column: number): { getItem(row: number): unknown };
 }
 
 /** Result columns of pathsSql. */
@@ -38,7 +48,7 @@ const SMALL_UNIT = 24;
  * from one request to the next (one large function was optimized and thrown away several times
  * per request over the first few requests, which then took twice as long).
  */
-export function routesOf(result: DuckDBMaterializedResult, p: PathsParams, listing = false): Pick<PathsRun, 'rows' | 'names' | 'units'> {
+export function routesOf(result: RouteResult, p: PathsParams, listing = false): Pick<PathsRun, 'rows' | 'names' | 'units'> {
   const after = p.direction === 'after';
   const chunks = Array.from({ length: result.chunkCount }, (_, c) => result.getChunk(c));
   const total = chunks.reduce((n, chunk) => n + chunk.rowCount, 0);
@@ -160,7 +170,7 @@ interface Rows {
 }
 
 /** Appends a chunk's rows to `rows`, but those of unit 0 (the items' names): true when it has some. */
-function readChunk(chunk: DuckDBDataChunk, c: number, rows: Rows): boolean {
+function readChunk(chunk: RouteChunk, c: number, rows: Rows): boolean {
   const a = chunk.getColumnVector(A);
   const t = chunk.getColumnVector(T);
   const code = chunk.getColumnVector(CODE);

@@ -15,7 +15,7 @@ import type { DuckDBMaterializedResult } from '@duckdb/node-api';
 import type { ByEngine, ChunkedResult } from '../../engine/engine.js';
 import { routesOf } from './routes.js';
 import type { PathsRun } from './run.js';
-import { unsupportedBuilder } from '../../engine/unsupported.js';
+import { pathsClickHouse, routesOfRows } from './clickhouseStatements.js';
 
 /**
  * The rows the routes are made of: per unit (an actor, or one of its sessions), its events on the
@@ -148,5 +148,5 @@ export interface PathsBuilder {
 
 export const pathsStatements: ByEngine<PathsBuilder> = {
   duckdb: { sql: pathsSql, routes: (result, p, listing) => routesOf(result as DuckDBMaterializedResult, p, listing) },
-  clickhouse: { sql: unsupportedBuilder('paths'), routes: unsupportedBuilder('paths') },
+  clickhouse: { sql: pathsClickHouse, routes: routesOfRows },
 };
