@@ -13,6 +13,7 @@
 
 import type { AppendBatch, EngineConnection, EventAppender, KeyChunk } from '../engine.js';
 import type { StoredEvent, StoredRejection } from '../rows.js';
+import { QUORUM_WRITE } from './connection.js';
 import { clickHouse } from './engineConnection.js';
 import { dateTimeText, literal, sql, tuple } from './literal.js';
 import { propertyColumns } from './properties.js';
@@ -122,7 +123,7 @@ export class ClickHouseAppender implements EventAppender {
   private readonly settings: Record<string, number>;
 
   constructor(options: AppenderOptions) {
-    this.settings = { insert_distributed_sync: 1, ...(options.replicas > 1 ? { insert_quorum: 2 } : {}) };
+    this.settings = { insert_distributed_sync: 1, ...(options.replicas > 1 ? QUORUM_WRITE : {}) };
   }
 
   async append(conn: EngineConnection, batch: AppendBatch): Promise<void> {

@@ -20,6 +20,19 @@ export class ClickHouseQueryError extends Error {
   }
 }
 
+/**
+ * ClickHouse's codes for a quorum write the replicas cannot take now: a timeout waiting for the
+ * quorum (TIMEOUT_EXCEEDED), too few live replicas, the previous quorum write unfinished, and an
+ * insert whose quorum status is unknown.
+ */
+const QUORUM_UNAVAILABLE = new Set([159, 285, 286, 319]);
+
+/** How long a write waits for its quorum (ms; the server's default is 10 minutes, every later batch waiting behind it). */
+export const QUORUM_TIMEOUT_MS = 30_000;
+
+/** The settings of a write that must reach two replicas before it answers. */
+export const QUORUM_WRITE = { insert_quorum: 2, insert_quorum_timeout: QUORUM_TIMEOUT_MS } as const;
+
 /** No node of `clickhouse.urls` answered. */
 export class ClickHouseUnreachableError extends EngineUnreachableError {
   override name = 'ClickHouseUnreachableError';
@@ -121,7 +134,17 @@ export class ClickHouseConnection {
 
   /** A statement without rows to read (DDL, INSERT … VALUES, SYSTEM …), with settings of its own when given. */
   async command(sql: string, options: { bare?: boolean; settings?: Record<string, string | number> } = {}): Promise<void> {
-    await this.onSomeNode((node) => (options.bare ? node.bare : node.inDatabase).command({ query: inInstallation(sql, this.database), clickhouse_settings: options.settings }));
+    try {
+      await this.onSomeNode((node) => (options.bare ? node.bare : node.inDatabase).command({ query: inInstallation(sql, this.database), clickhouse_settings: options.settings }));
+    } catch (err) {
+      // A write to a quorum that too few replicas answer waits for them, as for a node that does not
+      // answer: its caller holds it and tries again (nothing is half stored: a quorum INSERT that
+      // failed is removed from the replicas that took it, and pp's writes are idempotent).
+      if (options.settings?.insert_quorum !== undefined && err instanceof ClickHouseQueryError && QUORUM_UNAVAILABLE.has(err.code ?? 0)) {
+        throw new ClickHouseUnreachableError(`the cluster has too few live replicas for a write to reach its quorum: ${err.message}`);
+      }
+      throw err;
+    }
   }
 
   /** Whether some node answers (the first that does serves what follows); throws when none does. */

@@ -22,7 +22,7 @@
 import type { EngineConnection, Statement } from '../engine.js';
 import { unsupported } from '../unsupported.js';
 import type { CaptureRow, ChunkRow } from '../duckdb/ingestSql.js';
-import type { ClickHouseConnection } from './connection.js';
+import { QUORUM_WRITE, type ClickHouseConnection } from './connection.js';
 import { clickHouse } from './engineConnection.js';
 import { distinctKeyOf, linksSql } from './links.js';
 import { dateTimeText, literal, sql, tuple } from './literal.js';
@@ -76,7 +76,7 @@ async function readState(ch: ClickHouseConnection): Promise<WriterState> {
     hosts = Number(shape?.n ?? 1);
   }
   // Every node holds these tables: an answer means two of them hold the rows (as with events' replicas).
-  const settings: Record<string, number> = hosts > 1 ? { insert_quorum: 2 } : {};
+  const settings: Record<string, number> = hosts > 1 ? { ...QUORUM_WRITE } : {};
   return { lastVersion: BigInt(row?.v ?? '0'), settings };
 }
 
