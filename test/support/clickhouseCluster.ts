@@ -450,7 +450,7 @@ export async function startClickHouse(t: { teardown(fn: () => unknown): void }, 
     async settle(database) {
       if (topology === 'single') return;
       const db = database.replaceAll('`', '');
-      const tables = (await nodes[0]!.query(`SELECT name FROM system.replicas WHERE database = '${db}' FORMAT TSV`)).trim().split('\n').filter(Boolean);
+      const tables = (await nodes[0]!.query(`SELECT table FROM system.replicas WHERE database = '${db}' FORMAT TSV`)).trim().split('\n').filter(Boolean);
       for (const node of nodes) for (const table of tables) await node.query(`SYSTEM SYNC REPLICA \`${db}\`.\`${table}\``);
     },
     stop,
