@@ -21,11 +21,13 @@ export class ClickHouseQueryError extends Error {
 }
 
 /**
- * ClickHouse's codes for a quorum write the replicas cannot take now: a timeout waiting for the
- * quorum (TIMEOUT_EXCEEDED), too few live replicas, the previous quorum write unfinished, and an
- * insert whose quorum status is unknown.
+ * ClickHouse's codes for a statement the cluster cannot take now, whatever it says: a timeout
+ * waiting for a quorum (TIMEOUT_EXCEEDED), a socket timeout or network error between nodes, no
+ * ZooKeeper, a replica read-only until its ZooKeeper session is back, every replica of a shard
+ * unreachable (ALL_CONNECTION_TRIES_FAILED), too few live replicas for the quorum, the previous
+ * quorum write unfinished, an insert whose quorum status is unknown, a ZooKeeper error.
  */
-const QUORUM_UNAVAILABLE = new Set([159, 285, 286, 319]);
+const CLUSTER_UNAVAILABLE = new Set([159, 209, 210, 225, 242, 279, 285, 286, 319, 999]);
 
 /** How long a write waits for its quorum (ms; the server's default is 10 minutes, every later batch waiting behind it). */
 export const QUORUM_TIMEOUT_MS = 30_000;
@@ -137,11 +139,11 @@ export class ClickHouseConnection {
     try {
       await this.onSomeNode((node) => (options.bare ? node.bare : node.inDatabase).command({ query: inInstallation(sql, this.database), clickhouse_settings: options.settings }));
     } catch (err) {
-      // A write to a quorum that too few replicas answer waits for them, as for a node that does not
-      // answer: its caller holds it and tries again (nothing is half stored: a quorum INSERT that
-      // failed is removed from the replicas that took it, and pp's writes are idempotent).
-      if (options.settings?.insert_quorum !== undefined && err instanceof ClickHouseQueryError && QUORUM_UNAVAILABLE.has(err.code ?? 0)) {
-        throw new ClickHouseUnreachableError(`the cluster has too few live replicas for a write to reach its quorum: ${err.message}`);
+      // A statement the cluster cannot take now (a shard or a quorum of replicas down, a replica
+      // without ZooKeeper) waits, as for a node that does not answer: its caller holds it and tries
+      // again. pp's writes are idempotent, so one that partly landed is harmless to repeat.
+      if (err instanceof ClickHouseQueryError && CLUSTER_UNAVAILABLE.has(err.code ?? 0)) {
+        throw new ClickHouseUnreachableError(`the cluster cannot take the statement now: ${err.message}`);
       }
       throw err;
     }
