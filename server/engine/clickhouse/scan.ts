@@ -27,11 +27,10 @@ export function dateLiteral(date: string): string {
 
 /**
  * Local time by integer arithmetic: the event's epoch plus the zone's offset at that instant, with
- * the offsets between DST changes over [fromMs, toMs) written into the SQL. Rows before `fromMs`,
- * which only all-history scans read, take the server's zone data, as DuckDB's scan takes ICU's.
- * `day` is a Date, `hourStart` an Int64 (epoch ms).
+ * the offsets between DST changes over [fromMs, toMs) written into the SQL; a scan reads no row
+ * before `fromMs`. `day` is a Date, `hourStart` an Int64 (epoch ms).
  */
-function localTimeSql(timezone: string, fromMs: number, toMs: number, allRowsInSpan: boolean): LocalTimeSql {
+function localTimeSql(timezone: string, fromMs: number, toMs: number): LocalTimeSql {
   const changes = offsetChanges(timezone, fromMs, toMs);
   const offset =
     changes.length === 1
@@ -42,14 +41,8 @@ function localTimeSql(timezone: string, fromMs: number, toMs: number, allRowsInS
           .map((c) => `${EVENT_MS} >= ${c.at}, ${c.offsetMs}`)
           .join(', ')}, ${changes[0]!.offsetMs})`;
   const local = `(toInt64(${EVENT_MS}) + ${offset})`;
-  let day = `(toDate('1970-01-01') + intDiv(${local}, ${DAY_MS}))`;
-  let hourStart = `(toInt64(${EVENT_MS}) - ${local} % 3600000)`;
-  if (!allRowsInSpan) {
-    const tz = literal(timezone);
-    const before = `${EVENT_MS} < ${fromMs}`;
-    day = `if(${before}, toDate(e.ts, ${tz}), ${day})`;
-    hourStart = `if(${before}, toInt64(${EVENT_MS}) - ((toMinute(e.ts, ${tz}) * 60 + toSecond(e.ts, ${tz})) * 1000 + intDiv(e.ts_us, 1000)), ${hourStart})`;
-  }
+  const day = `(toDate('1970-01-01') + intDiv(${local}, ${DAY_MS}))`;
+  const hourStart = `(toInt64(${EVENT_MS}) - ${local} % 3600000)`;
   return { day, hourStart };
 }
 
@@ -71,9 +64,6 @@ export function bucketKey(local: LocalTimeSql, interval: DateInterval | 'hour'):
   return `toString(${dateBucket(local.day, interval)})`;
 }
 
-/** How far back all-history scans compute local time by arithmetic; older rows take the server's zone data. */
-const ARITHMETIC_HISTORY_DAYS = 800;
-
 /** An instant (epoch ms, a whole second) as a DateTime. */
 const dateTime = (ms: number) => `toDateTime(${literal(Math.floor(Math.max(0, ms) / 1000))}, 'UTC')`;
 
@@ -84,8 +74,10 @@ const dateTime = (ms: number) => `toDateTime(${literal(Math.floor(Math.max(0, ms
 export function scanEvents(columns: ScanColumns, o: ScanOptions): string {
   const where = [`e.project_id = ${literal(o.projectId)}`];
   const until = dayNumber(addDays(o.to, 2)) * DAY_MS + (o.extraAfterMs ?? 0);
-  const since = Math.max(0, o.from !== undefined ? dayNumber(addDays(o.from, -1)) * DAY_MS : until - ARITHMETIC_HISTORY_DAYS * DAY_MS);
-  const local = localTimeSql(o.timezone, since, until, o.from !== undefined);
+  // All-history scans take the offsets from the epoch too: ClickHouse 18.16's own zone data is wrong
+  // for zones whose DST moves half an hour (Australia/Lord_Howe), where ICU is right.
+  const since = Math.max(0, o.from !== undefined ? dayNumber(addDays(o.from, -1)) * DAY_MS : 0);
+  const local = localTimeSql(o.timezone, since, until);
   if (o.from !== undefined) where.push(`e.ts >= ${dateTime(since)}`, `${local.day} >= ${dateLiteral(o.from)}`);
   where.push(`e.ts < ${dateTime(until + 999)}`, `${EVENT_MS} < ${literal(until)}`);
   if (o.extraAfterMs === undefined) where.push(`${local.day} <= ${dateLiteral(o.to)}`);
