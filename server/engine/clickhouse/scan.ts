@@ -6,7 +6,7 @@
 
 import { addDays, dayNumber, type DateInterval } from '../dates.js';
 import type { LocalTimeSql, ScanColumns, ScanOptions } from '../eventScan.js';
-import { offsetChanges } from '../localTime.js';
+import { offsetChanges, type OffsetChange } from '../localTime.js';
 import { ACTOR, actorOf, eventsWithActors } from './identity.js';
 import { literal } from './literal.js';
 
@@ -25,21 +25,52 @@ export function dateLiteral(date: string): string {
   return `toDate(${literal(date)})`;
 }
 
+/** Windows of 2^32 ms (about 50 days) into which an offset lookup cuts a long span. */
+const WINDOW_MS = 2 ** 32;
+
+/** More changes than this are looked up by window rather than compared one by one. */
+const MAX_COMPARED_CHANGES = 4;
+
+/**
+ * The zone's offset at the event's instant from its changes over [fromMs, toMs). A few changes are
+ * compared in turn (multiIf). Over a long span (all history: a hundred changes), every comparison
+ * on every row cost more than the rest of a scan; there the instant's window of 2^32 ms picks the
+ * changes within it (an array per window, usually empty) and the offset is the window's first one
+ * or the one after the last change it has passed.
+ */
+function offsetSql(changes: OffsetChange[], fromMs: number, toMs: number): string {
+  if (changes.length === 1) return String(changes[0]!.offsetMs);
+  if (changes.length <= MAX_COMPARED_CHANGES + 1) {
+    return `multiIf(${changes
+      .slice(1)
+      .reverse()
+      .map((c) => `${EVENT_MS} >= ${c.at}, ${c.offsetMs}`)
+      .join(', ')}, ${changes[0]!.offsetMs})`;
+  }
+  const first = Math.floor(fromMs / WINDOW_MS);
+  const ats: string[] = [];
+  const offsets: string[] = [];
+  let current = changes[0]!.offsetMs;
+  let next = 1;
+  for (let w = first; w <= Math.floor((toMs - 1) / WINDOW_MS); w++) {
+    const within: OffsetChange[] = [];
+    while (next < changes.length && Math.floor(changes[next]!.at / WINDOW_MS) === w) within.push(changes[next++]!);
+    ats.push(`[${within.map((c) => c.at).join(', ')}]`);
+    offsets.push(`[${[current, ...within.map((c) => c.offsetMs)].join(', ')}]`);
+    current = within.at(-1)?.offsetMs ?? current;
+  }
+  // Rows outside the span get an index past the arrays (a default offset): the scan's bounds drop them.
+  const window = `toUInt64(intDiv(${EVENT_MS}, ${WINDOW_MS}) - ${first} + 1)`;
+  return `arrayElement(arrayElement(CAST([${offsets.join(', ')}] AS Array(Array(Int64))), ${window}), toUInt64(1 + arrayCount(c_at -> c_at <= ${EVENT_MS}, arrayElement(CAST([${ats.join(', ')}] AS Array(Array(UInt64))), ${window}))))`;
+}
+
 /**
  * Local time by integer arithmetic: the event's epoch plus the zone's offset at that instant, with
  * the offsets between DST changes over [fromMs, toMs) written into the SQL; a scan reads no row
  * before `fromMs`. `day` is a Date, `hourStart` an Int64 (epoch ms).
  */
 function localTimeSql(timezone: string, fromMs: number, toMs: number): LocalTimeSql {
-  const changes = offsetChanges(timezone, fromMs, toMs);
-  const offset =
-    changes.length === 1
-      ? String(changes[0]!.offsetMs)
-      : `multiIf(${changes
-          .slice(1)
-          .reverse()
-          .map((c) => `${EVENT_MS} >= ${c.at}, ${c.offsetMs}`)
-          .join(', ')}, ${changes[0]!.offsetMs})`;
+  const offset = offsetSql(offsetChanges(timezone, fromMs, toMs), fromMs, toMs);
   const local = `(toInt64(${EVENT_MS}) + ${offset})`;
   const day = `(toDate('1970-01-01') + intDiv(${local}, ${DAY_MS}))`;
   const hourStart = `(toInt64(${EVENT_MS}) - ${local} % 3600000)`;
