@@ -33,10 +33,11 @@ const MAX_COMPARED_CHANGES = 4;
 
 /**
  * The zone's offset at the event's instant from its changes over [fromMs, toMs). A few changes are
- * compared in turn (multiIf). Over a long span (all history: a hundred changes), every comparison
- * on every row cost more than the rest of a scan; there the instant's window of 2^32 ms picks the
- * changes within it (an array per window, usually empty) and the offset is the window's first one
- * or the one after the last change it has passed.
+ * compared in turn (multiIf). Over a long span (all history: a hundred changes) comparing every
+ * change on every row cost more than the rest of a scan; there the instant's window of 2^32 ms
+ * (about 50 days) is looked up (`transform`, a hash lookup): the offset at the window's start, and
+ * for the windows holding a change, the change's instant and the offset after it (a second lookup
+ * for windows holding two, and so on: few windows hold any).
  */
 function offsetSql(changes: OffsetChange[], fromMs: number, toMs: number): string {
   if (changes.length === 1) return String(changes[0]!.offsetMs);
@@ -47,21 +48,42 @@ function offsetSql(changes: OffsetChange[], fromMs: number, toMs: number): strin
       .map((c) => `${EVENT_MS} >= ${c.at}, ${c.offsetMs}`)
       .join(', ')}, ${changes[0]!.offsetMs})`;
   }
-  const first = Math.floor(fromMs / WINDOW_MS);
-  const ats: string[] = [];
-  const offsets: string[] = [];
+  const windows: Array<{ w: number; start: number; within: OffsetChange[] }> = [];
   let current = changes[0]!.offsetMs;
   let next = 1;
-  for (let w = first; w <= Math.floor((toMs - 1) / WINDOW_MS); w++) {
+  for (let w = Math.floor(fromMs / WINDOW_MS); w <= Math.floor((toMs - 1) / WINDOW_MS); w++) {
     const within: OffsetChange[] = [];
     while (next < changes.length && Math.floor(changes[next]!.at / WINDOW_MS) === w) within.push(changes[next++]!);
-    ats.push(`[${within.map((c) => c.at).join(', ')}]`);
-    offsets.push(`[${[current, ...within.map((c) => c.offsetMs)].join(', ')}]`);
+    windows.push({ w, start: current, within });
     current = within.at(-1)?.offsetMs ?? current;
   }
-  // Rows outside the span get an index past the arrays (a default offset): the scan's bounds drop them.
-  const window = `toUInt64(intDiv(${EVENT_MS}, ${WINDOW_MS}) - ${first} + 1)`;
-  return `arrayElement(arrayElement(CAST([${offsets.join(', ')}] AS Array(Array(Int64))), ${window}), toUInt64(1 + arrayCount(c_at -> c_at <= ${EVENT_MS}, arrayElement(CAST([${ats.join(', ')}] AS Array(Array(UInt64))), ${window}))))`;
+  const window = `intDiv(${EVENT_MS}, ${WINDOW_MS})`;
+  const lookup = (from: number[], to: number[], type: 'Int64' | 'UInt64', otherwise: string) =>
+    `transform(${window}, CAST([${from.join(', ')}] AS Array(UInt64)), CAST([${to.join(', ')}] AS Array(${type})), ${otherwise})`;
+  // Rows outside the span get offset 0: the scan's bounds drop them.
+  let sql = lookup(
+    windows.map((x) => x.w),
+    windows.map((x) => x.start),
+    'Int64',
+    'toInt64(0)',
+  );
+  for (let k = 0; windows.some((x) => x.within.length > k); k++) {
+    const holding = windows.filter((x) => x.within.length > k);
+    const w = holding.map((x) => x.w);
+    const after = lookup(
+      w,
+      holding.map((x) => x.within[k]!.at),
+      'UInt64',
+      'toUInt64(18446744073709551615)',
+    );
+    sql = `if(${EVENT_MS} >= ${after}, ${lookup(
+      w,
+      holding.map((x) => x.within[k]!.offsetMs),
+      'Int64',
+      'toInt64(0)',
+    )}, ${sql})`;
+  }
+  return sql;
 }
 
 /**
