@@ -25,7 +25,7 @@ export function identityJoin(projectId: number): string {
   return `ANY LEFT JOIN (SELECT distinct_key, actor_key AS l_actor_key, actor_id AS l_actor_id, toUInt8(1) AS l_linked FROM ${table('identity_links')} FINAL WHERE project_id = ${literal(projectId)}) USING distinct_key`;
 }
 
-/** The events `e` of a project with their identity links (with FINAL: rows stored twice count once; without, for reads copies cannot change). */
-export function eventsWithActors(projectId: number, final = true): string {
-  return `events AS e${final ? ' FINAL' : ''} ${identityJoin(projectId)}`;
+/** The events `e` of a project with their identity links (read with FINAL: rows stored twice count once). */
+export function eventsWithActors(projectId: number): string {
+  return `events AS e FINAL ${identityJoin(projectId)}`;
 }

@@ -2,26 +2,15 @@
 // limited to local dates in the project's zone, local days and hours computed by integer
 // arithmetic from the zone's offsets (offsetChanges, computed here, written in as integers, so an
 // answer never depends on the server's own zone data within the span), and the identity join made
-// only when the columns need actors. Rows stored twice before their parts merged count once (FINAL),
-// unless the statement's answer cannot tell them apart (`copiesHarmless`).
+// only when the columns need actors. Rows stored twice before their parts merged count once (FINAL).
 
 import { addDays, dayNumber, type DateInterval } from '../dates.js';
-import type { LocalTimeSql, ScanColumns, ScanOptions as SharedScanOptions } from '../eventScan.js';
+import type { LocalTimeSql, ScanColumns, ScanOptions } from '../eventScan.js';
 import { offsetChanges, type OffsetChange } from '../localTime.js';
 import { ACTOR, actorOf, eventsWithActors } from './identity.js';
 import { literal } from './literal.js';
 
-export type { LocalTimeSql, ScanColumns } from '../eventScan.js';
-
-export interface ScanOptions extends SharedScanOptions {
-  /**
-   * The statement reads the rows only through what a second copy of a row cannot change (distinct
-   * counts, minimums, sets of values): the rows are read without FINAL, copies not yet merged
-   * included. FINAL merges the parts' rows in one stream and reads the sorting key's columns; it
-   * cost a third to a half of a scan.
-   */
-  copiesHarmless?: boolean;
-}
+export type { LocalTimeSql, ScanColumns, ScanOptions } from '../eventScan.js';
 
 const DAY_MS = 86_400_000;
 
@@ -132,7 +121,7 @@ export function bucketKey(local: LocalTimeSql, interval: DateInterval | 'hour'):
 const dateTime = (ms: number) => `toDateTime(${literal(Math.floor(Math.max(0, ms) / 1000))}, 'UTC')`;
 
 /**
- * `SELECT <columns> FROM` the project's events (`e`, with FINAL unless `copiesHarmless`) with their actors, limited to local
+ * `SELECT <columns> FROM` the project's events (`e`, with FINAL) with their actors, limited to local
  * dates. A UTC pre-filter one day wider than any zone offset lets ClickHouse skip parts by `ts`.
  */
 export function scanEvents(columns: ScanColumns, o: ScanOptions): string {
@@ -148,7 +137,6 @@ export function scanEvents(columns: ScanColumns, o: ScanOptions): string {
   where.push(...(o.where ?? []));
   const exprs = Object.entries(typeof columns === 'function' ? columns(local) : columns);
   // The identity join reads the project's links into a hash table: only scans that need actors make it.
-  const final = !o.copiesHarmless;
-  const from = exprs.some(([, expr]) => expr.includes(ACTOR) || expr.includes(actorOf('id'))) ? eventsWithActors(o.projectId, final) : `events AS e${final ? ' FINAL' : ''}`;
+  const from = exprs.some(([, expr]) => expr.includes(ACTOR) || expr.includes(actorOf('id'))) ? eventsWithActors(o.projectId) : 'events AS e FINAL';
   return `SELECT ${exprs.map(([alias, expr]) => `${expr} AS ${alias}`).join(', ')} FROM ${from} WHERE ${where.join(' AND ')}`;
 }

@@ -15,8 +15,6 @@ export function buildActivitySummaryClickHouse(p: ActivitySummaryParams, ctx: Qu
   const days = scanEvents((local) => ({ actor: ACTOR, day: local.day }), {
     projectId: ctx.projectId,
     timezone: ctx.timezone,
-    // Distinct actors, days and buckets: a row read twice changes none of them.
-    copiesHarmless: true,
     from: addDays(p.date_to, -(MONTH_DAYS - 1)),
     to: p.date_to,
     where: [eventCondition(p.event)],

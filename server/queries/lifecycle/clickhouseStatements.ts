@@ -24,8 +24,6 @@ export function buildLifecycleClickHouse(p: LifecycleParams, ctx: QueryContext):
   const base = scanEvents((local) => ({ actor: ACTOR, bucket: dateBucket(local.day, p.interval) }), {
     projectId: ctx.projectId,
     timezone: ctx.timezone,
-    // Distinct actors, days and buckets: a row read twice changes none of them.
-    copiesHarmless: true,
     to: p.date_to,
     where: [filtersCondition(p.filters, ctx.segments)],
   });

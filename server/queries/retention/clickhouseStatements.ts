@@ -77,8 +77,7 @@ export function actorBucketsSql(d: CohortDefinition, ctx: QueryContext, o: Actor
       return columns;
     },
     // The shards send only the rows of the events read (the flags then bound each by its dates).
-    // Flags per actor and bucket (max) are the same for a row read twice; sums of revenue are not.
-    { projectId: ctx.projectId, timezone: ctx.timezone, from, to: o.to, where: [`(${read.join(' OR ')})`], copiesHarmless: !revenue },
+    { projectId: ctx.projectId, timezone: ctx.timezone, from, to: o.to, where: [`(${read.join(' OR ')})`] },
   );
   const kept = ['s = 1', 'r = 1', ...(revenue ? ['rev IS NOT NULL'] : [])].join(' OR ');
   // New names for the measures: an alias equal to a column it aggregates would shadow it in WHERE.

@@ -34,8 +34,6 @@ export function buildSegmentationClickHouse(p: SegmentationParams, range: DateRa
   const base = scanEvents(columns, {
     projectId: ctx.projectId,
     timezone: ctx.timezone,
-    // Distinct actors, ranked by distinct actors: a row read twice changes none of them.
-    copiesHarmless: p.metric === 'uniques',
     from: range.date_from,
     to: range.date_to,
     where: [eventCondition(p.event), filtersCondition(p.filters, ctx.segments)],

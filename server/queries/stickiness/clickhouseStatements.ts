@@ -12,8 +12,6 @@ export function buildStickinessClickHouse(p: StickinessParams, ctx: QueryContext
   const base = scanEvents((local) => ({ actor: ACTOR, day: local.day }), {
     projectId: ctx.projectId,
     timezone: ctx.timezone,
-    // Distinct actors, days and buckets: a row read twice changes none of them.
-    copiesHarmless: true,
     from: p.date_from,
     to: p.date_to,
     where: [eventCondition(p.event), filtersCondition(p.filters, ctx.segments)],

@@ -1,7 +1,6 @@
 // A row stored twice before its parts merge (a batch loaded again) counts once in every insight on
-// ClickHouse, whether its statement reads with FINAL or, where a copy cannot change the answer
-// (distinct actors, days, buckets), without it: the same requests answer the same before and after
-// every stored row is copied, with merges stopped so that the copies stay.
+// ClickHouse: the same requests answer the same before and after every stored row is copied, with
+// merges stopped so that the copies stay.
 
 import t from 'tap';
 import { startClickHouse } from '../../support/clickhouseCluster.js';
@@ -10,7 +9,7 @@ import { eventsTenant, ingestOk } from '../../events/eventsKit.js';
 
 const NOW = new Date('2026-11-02T12:00:00Z');
 
-/** Each request and the ClickHouse statement it exercises: some read with FINAL, the others without. */
+/** Requests whose statements count copies differently: distinct actors and days, counts, sums, a funnel. */
 const REQUESTS: Array<[string, unknown]> = [
   ['lifecycle', { date_from: '2026-10-20', date_to: '2026-10-31' }],
   ['stickiness', { event: 'view', date_from: '2026-10-01', date_to: '2026-10-31' }],
