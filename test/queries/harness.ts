@@ -8,10 +8,12 @@ import { accessTokenFor, createTenant, type Tenant } from '../support/factories.
 import { createProject } from '../../server/accounts/projects.js';
 import { actorDayFolder } from '../../server/engine/rollups/actorDayFolder.js';
 import type { EngineKind } from '../../server/engine/engine.js';
-import { startClickHouse, type Topology } from '../support/clickhouseCluster.js';
+import { startClickHouse, type ClickHouseCluster, type Topology } from '../support/clickhouseCluster.js';
 
 export interface QueryHarness {
   server: TestServer;
+  /** The ClickHouse servers the harness started (undefined on DuckDB). */
+  clickhouse?: ClickHouseCluster;
   tenant: Tenant;
   token: string;
   /** Mints a new token after the clock moved (access tokens live 15 minutes of clock time). */
@@ -37,9 +39,11 @@ export async function queryHarness(t: Test, options: HarnessOptions = {}): Promi
   // `plan` is folded into the property rollup and `n` is not, so breakdowns are checked both ways.
   let settings: Record<string, unknown> = { 'events.rollup_properties': ['plan'], ...options.settings };
   let settle = async () => {};
+  let ch: ClickHouseCluster | undefined;
   if (engine === 'clickhouse') {
-    const ch = await startClickHouse(t, topology);
-    settle = () => ch.settle('pp_queries');
+    ch = await startClickHouse(t, topology);
+    const started = ch;
+    settle = () => started.settle('pp_queries');
     settings = {
       'events.engine': 'clickhouse',
       'clickhouse.urls': ch.urls.join(','),
@@ -55,6 +59,7 @@ export async function queryHarness(t: Test, options: HarnessOptions = {}): Promi
   let queries = 0;
   const h: QueryHarness = {
     server,
+    ...(ch ? { clickhouse: ch } : {}),
     tenant,
     token,
     async renewToken() {
