@@ -5,7 +5,7 @@
 
 import t, { type Test } from 'tap';
 import fc from 'fast-check';
-import { difference, queryHarness, type QueryHarness } from './harness.js';
+import { difference, onEachEngine, type QueryHarness } from './harness.js';
 import { ZONES, RUNS } from './scenarios.js';
 import { seedEvents, seedIdentity, type SeedEvent } from '../support/seedEvents.js';
 import { activationDriversOracle, idsIn, type ActivationDriversInput } from '../oracles/activationDrivers.js';
@@ -177,5 +177,4 @@ async function cases(t: Test, h: QueryHarness, runs: number): Promise<void> {
   });
 }
 
-t.test('DuckDB', async (t) => cases(t, await queryHarness(t), RUNS));
-t.test('ClickHouse, one node', async (t) => cases(t, await queryHarness(t, { engine: 'clickhouse' }), 10));
+onEachEngine(t, cases, { duckdb: RUNS });

@@ -5,7 +5,7 @@
 
 import t, { type Test } from 'tap';
 import fc from 'fast-check';
-import { difference, queryHarness, type QueryHarness } from './harness.js';
+import { difference, onEachEngine, type QueryHarness } from './harness.js';
 import { EVENT_NAMES, filtersArb, RUNS, scenarioArb, seedScenario, several } from './scenarios.js';
 import { seedEvents, type SeedEvent } from '../support/seedEvents.js';
 import { correlationsOracle } from '../oracles/correlations.js';
@@ -130,5 +130,4 @@ async function cases(t: Test, h: QueryHarness, runs: number): Promise<void> {
   });
 }
 
-t.test('DuckDB', async (t) => cases(t, await queryHarness(t), RUNS));
-t.test('ClickHouse, one node', async (t) => cases(t, await queryHarness(t, { engine: 'clickhouse' }), 15));
+onEachEngine(t, cases, { duckdb: RUNS });

@@ -85,6 +85,26 @@ export async function queryHarness(t: Test, options: HarnessOptions = {}): Promi
   return h;
 }
 
+/** The cases of an insight, given a harness on one engine and how many random runs to make there. */
+export type EngineCases = (t: Test, h: QueryHarness, runs: number) => Promise<void>;
+
+/**
+ * Random runs of a reference comparison on one ClickHouse node. A statement costs more there, so
+ * fewer runs: what a run finds there that DuckDB's runs (the same generators, with ties, zones and
+ * DST) do not is a ClickHouse translation of the SQL, which the first few runs already exercise.
+ */
+export const CLICKHOUSE_RUNS = 8;
+
+/**
+ * Runs an insight's cases on DuckDB (`runs.duckdb` random runs, `RUNS` of scenarios.ts unless
+ * given) and on one ClickHouse node (`runs.clickhouse`, CLICKHOUSE_RUNS unless given), each with a
+ * harness of its own. The comparison on 2 shards × 2 replicas is sharded.test.ts's.
+ */
+export function onEachEngine(t: Test, cases: EngineCases, runs: { duckdb: number; clickhouse?: number }, options: HarnessOptions = {}): void {
+  t.test('DuckDB', async (t) => cases(t, await queryHarness(t, options), runs.duckdb));
+  t.test('ClickHouse, one node', async (t) => cases(t, await queryHarness(t, { ...options, engine: 'clickhouse' }), runs.clickhouse ?? CLICKHOUSE_RUNS));
+}
+
 /** First difference between two JSON values, numbers equal within 1e-9 (relative); undefined if none. */
 export function difference(actual: unknown, expected: unknown, path = '$'): string | undefined {
   if (typeof expected === 'number' && typeof actual === 'number') {
