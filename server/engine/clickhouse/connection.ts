@@ -3,6 +3,8 @@
 // Statements carry their values as literals (literal.ts): Debian's ClickHouse 18.16 has no query
 // parameters, and the client is asked for no setting of its own that 18.16 would not know.
 
+import type { Readable, Writable } from 'node:stream';
+import { finished, pipeline } from 'node:stream/promises';
 import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import type { ClickHouseSettings } from '../../ground/config.js';
 import { EngineUnreachableError } from '../engine.js';
@@ -131,6 +133,27 @@ export class ClickHouseConnection {
         abort_signal: options.signal,
       });
       return result.json<T>();
+    });
+  }
+
+  /**
+   * The raw answer of a statement ending in `FORMAT …`, piped through `sink()` (made anew when
+   * another node is tried). The node holds the answer until it is complete (`wait_end_of_query`),
+   * so a statement failing midway is an error, never a truncated answer.
+   */
+  async download(sql: string, sink: () => [Writable, ...Writable[]], settings: Record<string, string | number> = {}): Promise<void> {
+    await this.onSomeNode(async (node) => {
+      const { stream } = await node.inDatabase.exec({ query: inInstallation(sql, this.database), clickhouse_settings: { wait_end_of_query: 1, ...settings } });
+      await pipeline([stream, ...sink()]);
+    });
+  }
+
+  /** An `INSERT … FORMAT …` whose data is read from `source()` (made anew when another node is tried). */
+  async upload(sql: string, source: () => Readable, settings: Record<string, string | number> = {}): Promise<void> {
+    await this.onSomeNode(async (node) => {
+      const { stream } = await node.inDatabase.exec({ query: inInstallation(sql, this.database), values: source(), clickhouse_settings: settings });
+      stream.resume();
+      await finished(stream);
     });
   }
 
