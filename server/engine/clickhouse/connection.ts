@@ -31,6 +31,13 @@ export class ClickHouseQueryError extends Error {
  */
 const CLUSTER_UNAVAILABLE = new Set([159, 209, 210, 225, 242, 279, 285, 286, 319, 999]);
 
+/**
+ * The same for a read: a shard none of whose replicas answers (ALL_CONNECTION_TRIES_FAILED), a
+ * socket timeout or network error between nodes, ZooKeeper gone. TIMEOUT_EXCEEDED is left out: on
+ * a read it is the read's own time limit (`max_execution_time`).
+ */
+const READ_UNAVAILABLE = new Set([...CLUSTER_UNAVAILABLE].filter((code) => code !== 159));
+
 /** How long a write waits for its quorum (ms; the server's default is 10 minutes, every later batch waiting behind it). */
 export const QUORUM_TIMEOUT_MS = 30_000;
 
@@ -125,15 +132,25 @@ export class ClickHouseConnection {
 
   /** Rows of a SELECT, as objects (64-bit integers come as decimal text). */
   async query<T = Record<string, unknown>>(sql: string, options: { bare?: boolean; settings?: Record<string, string | number>; signal?: AbortSignal } = {}): Promise<T[]> {
-    return this.onSomeNode(async (node) => {
-      const result = await (options.bare ? node.bare : node.inDatabase).query({
-        query: inInstallation(sql, this.database),
-        format: 'JSONEachRow',
-        clickhouse_settings: options.settings,
-        abort_signal: options.signal,
+    try {
+      return await this.onSomeNode(async (node) => {
+        const result = await (options.bare ? node.bare : node.inDatabase).query({
+          query: inInstallation(sql, this.database),
+          format: 'JSONEachRow',
+          clickhouse_settings: options.settings,
+          abort_signal: options.signal,
+        });
+        return result.json<T>();
       });
-      return result.json<T>();
-    });
+    } catch (err) {
+      // A node answered but the cluster behind it cannot (a shard down): the read waits like one
+      // no node answers (503 to a request; the ingest writer's look-ups hold their batch and try
+      // again rather than count toward setting it aside).
+      if (err instanceof ClickHouseQueryError && READ_UNAVAILABLE.has(err.code ?? 0)) {
+        throw new ClickHouseUnreachableError(`the cluster cannot answer the statement now: ${err.message}`);
+      }
+      throw err;
+    }
   }
 
   /**
