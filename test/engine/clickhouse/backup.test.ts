@@ -1,9 +1,10 @@
-// ppctl backup and restore on the ClickHouse engine (one node): a backup taken while the server runs
+// ppctl backup and restore on the ClickHouse engine. One node: a backup taken while the server runs
 // (through its admin socket) and one taken with it stopped (as `ppctl upgrade` takes it before it
 // migrates) hold the installation's tables; after the database is dropped, restore makes it again
 // and fills it, and the server answers the same events list, links and traits; restored again
 // over a database with later events, the later ones are gone. A ClickHouse backup is refused by an
-// installation on DuckDB.
+// installation on DuckDB. 2 shards × 2 replicas: after the database is dropped on every node, the
+// restore puts each row back on the shard its key names, on both replicas, and again over itself.
 
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
@@ -37,6 +38,14 @@ async function state(server: TestServer, w: EventsTenant, node: ClickHouseNode) 
   const links = await node.query(`SELECT distinct_id, actor_id, version FROM ${DATABASE}.identity_links FINAL ORDER BY distinct_id FORMAT TSV`);
   const traits = await node.query(`SELECT user_id, traits FROM ${DATABASE}.actor_traits FINAL ORDER BY user_id FORMAT TSV`);
   return { list, links, traits };
+}
+
+/** The events (their uuids, each once), links and traits the database holds, read directly. */
+async function held(node: ClickHouseNode) {
+  const uuids = await node.query(`SELECT toString(uuid) AS u FROM ${DATABASE}.events FINAL WHERE project_id > 0 ORDER BY u FORMAT TSV`);
+  const links = await node.query(`SELECT distinct_id, actor_id, version FROM ${DATABASE}.identity_links FINAL ORDER BY distinct_id FORMAT TSV`);
+  const traits = await node.query(`SELECT user_id, traits FROM ${DATABASE}.actor_traits FINAL ORDER BY user_id FORMAT TSV`);
+  return { uuids, links, traits };
 }
 
 const storedCount = async (node: ClickHouseNode) => Number((await node.query(`SELECT count() FROM ${DATABASE}.events FINAL WHERE project_id > 0`)).trim());
@@ -114,4 +123,45 @@ t.test('ClickHouse (one node): backups while running and stopped, the database d
 
   const duck = loadConfig({ env: {}, flags: { data_dir: path.join(dir, 'duck') } });
   await t.rejects(restoreBackup(duck, live.file), /holds the events of an installation on ClickHouse \(database pp_backup\): set events\.engine clickhouse/, 'an installation on DuckDB refuses it');
+});
+
+t.test('ClickHouse (2 shards × 2 replicas): a backup with pp stopped, the database dropped on every node, each row back on its shard', async (t) => {
+  const ch = await startClickHouse(t, 'replicated');
+  const node = ch.nodes[0]!;
+  const dir = await tempDir(t);
+  const dataDir = path.join(dir, 'data');
+  const settings = { secret: SECRET, 'events.engine': 'clickhouse', 'clickhouse.urls': ch.urls.join(','), 'clickhouse.cluster': ch.cluster!, 'clickhouse.database': DATABASE };
+  const config = loadConfig({ env: {}, flags: { data_dir: dataDir, ...settings } });
+  /** Each node's own rows of events, each once: a replica holds its shard's. */
+  const perNode = () => Promise.all(ch.nodes.map(async (n) => Number((await n.query(`SELECT count() FROM ${DATABASE}.events_local FINAL WHERE project_id > 0`)).trim())));
+
+  const server = await startTestServer(t, { settings, dataDir });
+  const w = await eventsTenant(server);
+  const sent = events(40);
+  await ingestOk(server, w.key, sent);
+  t.equal((await server.request('POST', '/v1/identify', { token: w.key.value, body: { anonymous_id: 'visitor-1', user_id: 'ada', traits: { plan: 'team' } } })).status, 202);
+  await eventually(
+    'stored',
+    () => storedCount(node),
+    (n) => n === sent.length,
+  );
+  await ch.settle(DATABASE);
+  const before = await held(node);
+  const shards = await perNode();
+  t.ok(shards[0]! > 0 && shards[2]! > 0, `both shards hold events (${shards.join(', ')})`);
+  await server.close();
+
+  const backup = await createBackup(config, { out: path.join(dir, 'stopped.tar') });
+  t.equal(backup.manifest.clickhouse!.cluster, ch.cluster);
+  t.equal(backup.manifest.counts.events, sent.length, 'every shard copied');
+
+  await node.query(`DROP DATABASE ${DATABASE} ON CLUSTER ${ch.cluster}`);
+  await restoreBackup(config, backup.file);
+  await ch.settle(DATABASE);
+  t.same(await perNode(), shards, 'each row back on its own shard, on both replicas');
+  t.same(await held(ch.nodes[3]!), before, 'the same events, links and traits');
+
+  await restoreBackup(config, backup.file);
+  await ch.settle(DATABASE);
+  t.same(await perNode(), shards, 'restored again over itself: each row once');
 });
