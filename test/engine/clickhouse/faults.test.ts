@@ -27,7 +27,7 @@ const SECRET = 'one secret for the servers compared';
 const T0 = Date.UTC(2026, 10, 2, 9, 0, 0);
 /** How long after shard 1 shard 2 comes back in the every-node-down case. */
 const SHARD_GAP_MS = 10_000;
-const SESSION_TIMEOUT_MS = 15_000;
+const SESSION_TIMEOUT_MS = 8_000;
 
 /** Events of many distinct ids (so both shards hold some), at distinct instants. */
 function batchOf(first: number, size: number): Array<Record<string, unknown>> {
