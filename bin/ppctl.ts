@@ -569,7 +569,7 @@ jsonOption(configDirOption(program.command('rollback').description('return to th
     report(opts, done, () => [`rolled back pp ${done.from} -> ${done.to}${done.restored ? `; data restored from ${done.restored}` : '; data kept'}`]);
   });
 
-installationOptions(program.command('backup').description('consistent snapshot of both databases (the server may keep running), with a manifest and checksums'))
+installationOptions(program.command('backup').description('consistent snapshot of both databases, or of SQLite and the ClickHouse tables (the server may keep running), with a manifest and checksums'))
   .option('--out <file>', 'backup file (default DATA_DIR/backups/pp-backup-VERSION-TIME.tar)')
   .option('--json', 'print the manifest as JSON')
   .action(async (opts: InstallationOptions & { out?: string; json?: boolean }) => {
@@ -580,6 +580,7 @@ installationOptions(program.command('backup').description('consistent snapshot o
     say(
       `  ${result.manifest.counts.events} events, ${result.manifest.counts.projects} projects, ${result.manifest.counts.users} users; pp ${result.manifest.pp_version}, taken ${result.via === 'socket' ? 'from the running server' : 'with the server stopped'}`,
     );
+    if (result.manifest.clickhouse) say(`  events copied from ClickHouse database ${result.manifest.clickhouse.database} (${result.manifest.clickhouse.tables.length} tables)`);
   });
 
 jsonOption(installationOptions(program.command('restore <file>').description('verify a backup and replace the databases with it')))
@@ -595,6 +596,7 @@ jsonOption(installationOptions(program.command('restore <file>').description('ve
     const result = await restoreBackup(config, file, { configFile: inst?.configFile });
     if (inst) chownTree(config.data_dir, lookupUser(inst.record.user)!);
     const lines = [`restored ${path.basename(file)}: pp ${result.manifest.pp_version} data of ${result.manifest.taken_at}, ${result.manifest.counts.events} events`];
+    if (result.manifest.clickhouse) lines.push(`  ClickHouse: ${result.manifest.clickhouse.tables.length} tables put back into database ${config.clickhouse.database}`);
     if (result.secretRestored) lines.push(`  the server secret in ${inst?.configFile} was set to the one the backup was made with`);
     let restarted: string | null = null;
     if (inst && running) {
