@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // ppctl: the one command-line entry point. It parses arguments and calls into server/ and installer/.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
 import { ConfigError, loadConfig, settingsHelp, type Config } from '../server/ground/config.js';
 import { packageRoot, packageVersion } from '../server/ground/packageRoot.js';
@@ -624,7 +625,13 @@ jsonOption(configDirOption(program.command('support-bundle').description('collec
     report(opts, { file }, () => [`support bundle written to ${file} (secrets redacted; check it before sending)`]);
   });
 
-program.parseAsync(process.argv).catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof AdminCommandError) fail(err.message);
-  fail(err instanceof Error ? err.message : String(err));
-});
+/** The commands, for a test that reads every help text in one process instead of starting one per command. */
+export { program };
+
+// Run as the command (directly, through a link or the bundle's launcher), not when imported.
+if (process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  program.parseAsync(process.argv).catch((err: unknown) => {
+    if (err instanceof ConfigError || err instanceof AdminCommandError) fail(err.message);
+    fail(err instanceof Error ? err.message : String(err));
+  });
+}
