@@ -65,7 +65,7 @@ const STATEMENTS: ByEngine<FeatureStatements> = {
       eventCatalogSql: clickhouseDoctor.eventCatalogSql,
       propertyKindsSql: clickhouseDoctor.propertyKindsSql,
     },
-    replay: { ...unsupportedLike(duckdbReplay, 'session recordings'), recordedProjectsSql: clickhouseReplay.recordedProjectsSql, recordedActorsSql: clickhouseReplay.recordedActorsSql },
+    replay: clickhouseReplay,
     behavior: unsupportedLike(duckdbBehavior, 'page behavior reports'),
     admin: unsupportedLike(duckdbAdmin, 'the admin figures'),
     ingest: clickhouseIngest,

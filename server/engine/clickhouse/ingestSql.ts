@@ -21,7 +21,7 @@
 
 import type { EngineConnection, Statement } from '../engine.js';
 import { unsupported } from '../unsupported.js';
-import type { CaptureRow, ChunkRow } from '../duckdb/ingestSql.js';
+import type { CaptureRow } from '../duckdb/ingestSql.js';
 import { QUORUM_WRITE, type ClickHouseConnection } from './connection.js';
 import { clickHouse } from './engineConnection.js';
 import { distinctKeyOf, linksSql } from './links.js';
@@ -37,13 +37,7 @@ export function captureSql(_projectId: number, _tokenHash: string): Statement {
   return unsupported('element captures');
 }
 
-export function storeReplayChunk(_conn: EngineConnection, _c: ChunkRow): Promise<void> {
-  return unsupported('session recordings');
-}
-
-export function replayChunksSql(_projectId: number, _sessionId: string): Statement {
-  return unsupported('session recordings');
-}
+export { storeReplayChunk, replayChunksSql } from './replayIngestSql.js';
 
 /** The doctor view's refused attempts (doctorSql.ts, with the view's accepted events). */
 export { rejectedAttemptsSql } from './doctorSql.js';
