@@ -9,7 +9,8 @@
 -- INSERT OR IGNORE keeps the first) once parts merge, and reads ask for FINAL.
 -- One partition: the copies of a chunk merge whatever their times of receipt.
 -- On a cluster the rows are sharded by session, so every chunk of a recording is on one shard (its
--- summary, its stream and FINAL read one shard's rows), with replicas like events.
+-- summary, its stream and FINAL read one shard's rows), with replicas like events (written without a
+-- quorum: see server/engine/clickhouse/replayIngestSql.ts).
 CREATE TABLE IF NOT EXISTS {{db}}.{{local:replay_chunks}} {{on_cluster}} (
   project_id UInt32,
   session_id String,

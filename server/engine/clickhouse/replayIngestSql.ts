@@ -10,25 +10,22 @@
 
 import type { EngineConnection, Statement } from '../engine.js';
 import type { ChunkRow } from '../duckdb/ingestSql.js';
-import { QUORUM_WRITE, type ClickHouseConnection } from './connection.js';
+import type { ClickHouseConnection } from './connection.js';
 import { clickHouse } from './engineConnection.js';
 import { literal, sql, tuple } from './literal.js';
-import { topologyOf } from './migrations.js';
 import { isoText } from './replaySql.js';
 
 /** The largest UInt64: `keep` is it minus the µs of receipt, so the earliest copy is kept. */
 const KEEP_MAX = 2n ** 64n - 1n;
 
-const insertSettings = new WeakMap<ClickHouseConnection, Promise<Record<string, number>>>();
-
-/** Synchronous through the Distributed table on a cluster; with replicas, on two of them before it answers (as events). */
-function settingsOf(ch: ClickHouseConnection): Promise<Record<string, number>> {
-  const known = insertSettings.get(ch);
-  if (known) return known;
-  const settings = topologyOf(ch).then((t) => ({ insert_distributed_sync: 1, ...(t.replicas > 1 ? QUORUM_WRITE : {}) }));
-  insertSettings.set(ch, settings);
-  settings.catch(() => insertSettings.delete(ch));
-  return settings;
+/**
+ * Synchronous through the Distributed table on a cluster (an answer means the shard holds the
+ * chunk), without a quorum of replicas: ClickHouse 18.16 never mutates the last part a quorum
+ * INSERT wrote (it keeps it for sequentially consistent reads), and the retention deletes are
+ * mutations. The other replica of the shard fetches the chunk a moment later.
+ */
+function settingsOf(ch: ClickHouseConnection): Record<string, number> {
+  return ch.cluster === undefined ? {} : { insert_distributed_sync: 1 };
 }
 
 const micros = (d: Date | null): bigint | null => (d === null ? null : BigInt(d.getTime()) * 1000n);
@@ -59,7 +56,7 @@ export async function storeReplayChunk(conn: EngineConnection, c: ChunkRow): Pro
   ]);
   await ch.command(
     `INSERT INTO replay_chunks (project_id, session_id, seq, anonymous_id, received_at, received_us, first_us, last_us, event_count, raw_bytes, key_id, sdk_name, sdk_version, data, keep) VALUES ${row}`,
-    { settings: await settingsOf(ch) },
+    { settings: settingsOf(ch) },
   );
 }
 

@@ -10,8 +10,9 @@
 // equal to a column's name as that column everywhere in its SELECT.
 //
 // The retention deletes are mutations (ALTER … DELETE), which ClickHouse applies in the background;
-// `deleteChunks` waits until system.mutations says they are done on every node (18.16 has no
-// mutations_sync), so the sweep reports what is gone.
+// `deleteChunks` waits until system.mutations says they are done (18.16 has no mutations_sync): on
+// a cluster, on one replica of each shard (the `cluster` table function's), the other replica
+// applying them from its replication queue a moment later.
 
 import type { EngineConnection, Statement } from '../engine.js';
 import type { RecordingSelection, TrackerEvents } from '../duckdb/replaySql.js';
@@ -213,7 +214,7 @@ export async function deleteChunks(conn: EngineConnection, statement: Statement)
   return rows.reduce((n, r) => n + Number(r.chunks), 0);
 }
 
-/** Waits until no node has a mutation of replay_chunks left to do. */
+/** Waits until no node asked (one, or one replica of each shard) has a mutation of replay_chunks left to do. */
 async function mutationsDone(ch: ClickHouseConnection): Promise<void> {
   const local = ch.cluster === undefined ? 'replay_chunks' : 'replay_chunks_local';
   const mutations = ch.cluster === undefined ? 'system.mutations' : `cluster(${literal(ch.cluster)}, system, mutations)`;
