@@ -13,12 +13,14 @@ import * as clickhouseReplay from './clickhouse/replaySql.js';
 import * as duckdbReplay from './duckdb/replaySql.js';
 import * as duckdbLabeled from './duckdb/labeledSql.js';
 import * as duckdbBehavior from './duckdb/behaviorSql.js';
+import * as clickhouseBehavior from './clickhouse/behaviorSql.js';
 import * as duckdbPathCleaning from './duckdb/pathCleaningSql.js';
 import * as duckdbAdmin from './duckdb/adminSql.js';
 import * as duckdbIngest from './duckdb/ingestSql.js';
 import * as clickhouseIngest from './clickhouse/ingestSql.js';
 import * as clickhousePathCleaning from './clickhouse/pathCleaningSql.js';
 import { purgeEvents } from './duckdb/deleteEvents.js';
+import { purgeEvents as clickhousePurgeEvents } from './clickhouse/deleteEvents.js';
 import * as duckdbPersons from './duckdb/personsSql.js';
 import * as duckdbExport from './duckdb/exportSql.js';
 import { deletePerson } from './duckdb/personsDelete.js';
@@ -66,14 +68,14 @@ const STATEMENTS: ByEngine<FeatureStatements> = {
       propertyKindsSql: clickhouseDoctor.propertyKindsSql,
     },
     replay: { ...unsupportedLike(duckdbReplay, 'session recordings'), recordedProjectsSql: clickhouseReplay.recordedProjectsSql, recordedActorsSql: clickhouseReplay.recordedActorsSql },
-    behavior: unsupportedLike(duckdbBehavior, 'page behavior reports'),
+    behavior: clickhouseBehavior,
     admin: unsupportedLike(duckdbAdmin, 'the admin figures'),
     ingest: clickhouseIngest,
     persons: unsupportedLike(duckdbPersons, 'persons'),
     transfer: { exportEventsSql: unsupportedBuilder('event exports') },
     pathCleaning: clickhousePathCleaning,
     labeled: { countMatchingSql: unsupportedBuilder('labeled events'), labeledCountsSql: unsupportedBuilder('labeled events') },
-    jobs: { syncDerived: unsupportedBuilder('labeled events'), purgeEvents: unsupportedBuilder('deleting events'), deletePerson: unsupportedBuilder('deleting a person') },
+    jobs: { syncDerived: unsupportedBuilder('labeled events'), purgeEvents: clickhousePurgeEvents, deletePerson: unsupportedBuilder('deleting a person') },
   },
 };
 
