@@ -8,7 +8,7 @@ import { accessTokenFor, createTenant, type Tenant } from '../support/factories.
 import { createProject } from '../../server/accounts/projects.js';
 import { actorDayFolder } from '../../server/engine/rollups/actorDayFolder.js';
 import type { EngineKind } from '../../server/engine/engine.js';
-import { startClickHouse, type Topology } from '../support/clickhouseCluster.js';
+import { startClickHouse, type ClickHouseCluster, type Topology } from '../support/clickhouseCluster.js';
 
 export interface QueryHarness {
   server: TestServer;
@@ -19,6 +19,8 @@ export interface QueryHarness {
   /** A new empty project of the tenant's organization. */
   project(timezone?: string): number;
   query<T = any>(projectId: number, path: string, body: unknown, token?: string): Promise<HttpResult<T>>;
+  /** The ClickHouse nodes started for the file (engine 'clickhouse'), database `pp_queries`. */
+  clickhouse?: ClickHouseCluster;
 }
 
 export interface HarnessOptions extends StartOptions {
@@ -37,9 +39,11 @@ export async function queryHarness(t: Test, options: HarnessOptions = {}): Promi
   // `plan` is folded into the property rollup and `n` is not, so breakdowns are checked both ways.
   let settings: Record<string, unknown> = { 'events.rollup_properties': ['plan'], ...options.settings };
   let settle = async () => {};
+  let ch: ClickHouseCluster | undefined;
   if (engine === 'clickhouse') {
-    const ch = await startClickHouse(t, topology);
-    settle = () => ch.settle('pp_queries');
+    ch = await startClickHouse(t, topology);
+    const cluster = ch;
+    settle = () => cluster.settle('pp_queries');
     settings = {
       'events.engine': 'clickhouse',
       'clickhouse.urls': ch.urls.join(','),
@@ -54,6 +58,7 @@ export async function queryHarness(t: Test, options: HarnessOptions = {}): Promi
   let n = 0;
   let queries = 0;
   const h: QueryHarness = {
+    clickhouse: ch,
     server,
     tenant,
     token,

@@ -19,7 +19,9 @@ const POLL_MS = 100;
 
 export class MutationTimeoutError extends Error {
   constructor(table: string, waitedMs: number) {
-    super(`deleting rows of ${table} had not finished on every ClickHouse node after ${Math.round(waitedMs / 1000)} s; it goes on in the background, and running the job again finishes it`);
+    super(
+      `deleting rows of ${table} had not finished on every ClickHouse node after ${Math.round(waitedMs / 1000)} s; it goes on in the background, and running the job again finishes it (on replicas, 18.16 mutates the part last written with insert_quorum in a month only once another write lands in that month: docs/scale-out.md#labeled-events-and-deletions)`,
+    );
   }
 }
 
