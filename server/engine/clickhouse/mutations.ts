@@ -1,4 +1,4 @@
-// Deleting rows on ClickHouse (docs/scale-out.md#deleting-on-clickhouse): a mutation
+// Deleting rows on ClickHouse (docs/scale-out.md#labeled-events-and-deletions): a mutation
 // (`ALTER TABLE … DELETE`), which rewrites the parts holding matching rows in the background, then
 // a wait until every node has finished it, so the rows are gone from every replica a read may be
 // sent to when the job that asked answers. 18.16 has no `mutations_sync`: the wait polls
