@@ -35,8 +35,13 @@ function uuidText(text: string): string {
 /** An instant as two columns: the DateTime text (UTC) and the microseconds within its second. */
 function instant(d: Date): [string, number] {
   const ms = d.getTime();
-  return [dateTimeText(d), (((ms % 1000) + 1000) % 1000) * 1000];
+  const within = ((ms % 1000) + 1000) % 1000;
+  // A group's events share a few seconds of receipt: the text of the last one is kept.
+  if (ms - within !== lastSecond.at) lastSecond = { at: ms - within, text: dateTimeText(d) };
+  return [lastSecond.text, within * 1000];
 }
+
+let lastSecond = { at: Number.NaN, text: '' };
 
 /** A double as ClickHouse reads it: refused when it has no text 18.16 reads (as `literal` refuses it). */
 function double(value: number | null): number | null {
