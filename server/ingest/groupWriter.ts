@@ -1,12 +1,13 @@
 // The one writer of ingest data into the event engine. A batch is first made durable in the ingest
 // journal, and its request answered then; the writer loads journaled batches in groups (at most
-// MAX_GROUP_ROWS rows, or the engine's `groupRows`, the batches that arrived while the previous group committed). A group is
-// deduplicated by (project, uuid) within itself and against recently stored events (an in-memory
-// filter of stored pairs spares reading the table for uuids never seen), and appended by the
-// engine's appender in one transaction that also records the journal position it loads through,
-// together with the labeled events derived from them (the `derive` option). Then its events are
-// published. Reads wait until what was acknowledged before they started is loaded, so an answered
-// event is in every later answer.
+// MAX_GROUP_ROWS rows, or the engine's `groupRows`, the batches that arrived while the previous
+// group committed). A group is deduplicated by (project, uuid) within itself and against recently
+// stored events (an in-memory filter of stored pairs spares reading the table for uuids never
+// seen), and appended by the engine's appender in one transaction that also records the journal
+// position it loads through, together with the labeled events derived from them (the `derive`
+// option), marked as a first attempt unless an earlier load may have stored some of it. Then its
+// events are published. Reads wait until what was acknowledged before they started is loaded, so
+// an answered event is in every later answer.
 // Other ingest writes (identity links, recordings, captures) run as exclusive jobs between
 // groups, so none of them ever interleaves with another on the writer connection. At start, what
 // the journal holds past the stored position is queued ahead of everything else and may load in
