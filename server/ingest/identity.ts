@@ -64,7 +64,11 @@ export function linkIdentity(services: Services, projectId: number, fromId: stri
       )
       .then(
         (outcomes) => batch.forEach((l, i) => l.settle.resolve(outcomes[i]!)),
-        (err: unknown) => batch.forEach((l) => l.settle.reject(err)),
+        (err: unknown) => {
+          // Refused before its turn (the server stopping): later links must not join it.
+          if (waiting.get(projectId) === batch) waiting.delete(projectId);
+          for (const l of batch) l.settle.reject(err);
+        },
       );
   });
 }
