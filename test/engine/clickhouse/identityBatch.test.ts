@@ -47,7 +47,7 @@ t.test('links asked for together answer and store as one after another', async (
           t.same(await storedLinks(server, together), await storedLinks(server, alone), 'the same links');
           return true;
         }),
-        { numRuns: 20 },
+        { numRuns: 15 },
       );
       t.ok(batched > 0, 'some links were asked for together');
     });
