@@ -86,7 +86,7 @@ async function linkOne(services: Services, conn: EngineConnection, projectId: nu
 }
 
 /**
- * Links asked for together: the project's links read once, each link decided in order in memory
+ * Links asked for together: the links of the ids they name (and of ids pointing at those) read once, each link decided in order in memory
  * with `linkOne`'s rules (ids that pointed at a re-linked actor move with it), and every changed
  * link written in one statement (stored whole or not at all), at the time of the last one asked.
  */
@@ -94,7 +94,8 @@ async function linkMany(services: Services, conn: EngineConnection, projectId: n
   const sql = statementsOf(services.events).ingest;
   const actorOf = new Map<string, string>();
   const pointing = new Map<string, Set<string>>();
-  for (const { distinct_id: d, actor_id: a } of await sql.projectLinks(conn, projectId)) {
+  const named = [...new Set(links.flatMap((l) => [l.fromId, l.toId]))];
+  for (const { distinct_id: d, actor_id: a } of await sql.projectLinks(conn, projectId, named)) {
     actorOf.set(d, a);
     (pointing.get(a) ?? pointing.set(a, new Set()).get(a)!).add(d);
   }
@@ -164,7 +165,8 @@ function mergePatch(target: Record<string, unknown>, patch: Record<string, unkno
 
 /**
  * Many links, then many merges of traits (an import's batch), with identify's and alias's rules, in
- * one writer turn and transaction and a few set-wise statements: the project's links are read, each
+ * one writer turn and transaction and a few set-wise statements: the links of the ids named (and of
+ * ids pointing at them) are read, each
  * link is decided in order in memory (first claim wins, ids that pointed at a re-linked actor move
  * with it), and the changed links are written at once. Traits are merged per user in order, `$set`
  * patches before `$set_once` ones.
@@ -179,7 +181,8 @@ export function applyIdentities(services: Services, projectId: number, links: Re
         if (links.length > 0) {
           const actorOf = new Map<string, string>();
           const pointing = new Map<string, Set<string>>();
-          for (const { distinct_id: d, actor_id: a } of await sql.projectLinks(conn, projectId)) {
+          const named = [...new Set(links.flatMap((l) => [l.from, l.to]))];
+          for (const { distinct_id: d, actor_id: a } of await sql.projectLinks(conn, projectId, named)) {
             actorOf.set(d, a);
             (pointing.get(a) ?? pointing.set(a, new Set()).get(a)!).add(d);
           }

@@ -136,8 +136,10 @@ export function actorSql(projectId: number, distinctId: string): Statement {
 }
 
 /** Every identity link of a project: `distinct_id`, `actor_id` (an import's batch decides its links from them). */
-export async function projectLinks(conn: EngineConnection, projectId: number): Promise<Array<{ distinct_id: string; actor_id: string }>> {
-  return clickHouse(conn).query<{ distinct_id: string; actor_id: string }>(`SELECT distinct_id, actor_id FROM (${linksSql(projectId)})`);
+export async function projectLinks(conn: EngineConnection, projectId: number, ids?: readonly string[]): Promise<Array<{ distinct_id: string; actor_id: string }>> {
+  if (ids?.length === 0) return [];
+  const among = ids === undefined ? '' : ` WHERE has(${literal(ids)}, distinct_id) OR has(${literal(ids)}, actor_id)`;
+  return clickHouse(conn).query<{ distinct_id: string; actor_id: string }>(`SELECT distinct_id, actor_id FROM (${linksSql(projectId)})${among}`);
 }
 
 /** Stores many links at once, `ids[i]` to `actors[i]`, replacing what each id pointed at. */
