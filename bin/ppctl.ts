@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // ppctl: the one command-line entry point. It parses arguments and calls into server/ and installer/.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
 import { ConfigError, loadConfig, settingsHelp, type Config } from '../server/ground/config.js';
 import { packageRoot, packageVersion } from '../server/ground/packageRoot.js';
@@ -568,7 +569,7 @@ jsonOption(configDirOption(program.command('rollback').description('return to th
     report(opts, done, () => [`rolled back pp ${done.from} -> ${done.to}${done.restored ? `; data restored from ${done.restored}` : '; data kept'}`]);
   });
 
-installationOptions(program.command('backup').description('consistent snapshot of both databases (the server may keep running), with a manifest and checksums'))
+installationOptions(program.command('backup').description('consistent snapshot of both databases, or of SQLite and the ClickHouse tables (the server may keep running), with a manifest and checksums'))
   .option('--out <file>', 'backup file (default DATA_DIR/backups/pp-backup-VERSION-TIME.tar)')
   .option('--json', 'print the manifest as JSON')
   .action(async (opts: InstallationOptions & { out?: string; json?: boolean }) => {
@@ -579,6 +580,7 @@ installationOptions(program.command('backup').description('consistent snapshot o
     say(
       `  ${result.manifest.counts.events} events, ${result.manifest.counts.projects} projects, ${result.manifest.counts.users} users; pp ${result.manifest.pp_version}, taken ${result.via === 'socket' ? 'from the running server' : 'with the server stopped'}`,
     );
+    if (result.manifest.clickhouse) say(`  events copied from ClickHouse database ${result.manifest.clickhouse.database} (${result.manifest.clickhouse.tables.length} tables)`);
   });
 
 jsonOption(installationOptions(program.command('restore <file>').description('verify a backup and replace the databases with it')))
@@ -594,6 +596,7 @@ jsonOption(installationOptions(program.command('restore <file>').description('ve
     const result = await restoreBackup(config, file, { configFile: inst?.configFile });
     if (inst) chownTree(config.data_dir, lookupUser(inst.record.user)!);
     const lines = [`restored ${path.basename(file)}: pp ${result.manifest.pp_version} data of ${result.manifest.taken_at}, ${result.manifest.counts.events} events`];
+    if (result.manifest.clickhouse) lines.push(`  ClickHouse: ${result.manifest.clickhouse.tables.length} tables put back into database ${config.clickhouse.database}`);
     if (result.secretRestored) lines.push(`  the server secret in ${inst?.configFile} was set to the one the backup was made with`);
     let restarted: string | null = null;
     if (inst && running) {
@@ -622,7 +625,13 @@ jsonOption(configDirOption(program.command('support-bundle').description('collec
     report(opts, { file }, () => [`support bundle written to ${file} (secrets redacted; check it before sending)`]);
   });
 
-program.parseAsync(process.argv).catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof AdminCommandError) fail(err.message);
-  fail(err instanceof Error ? err.message : String(err));
-});
+/** The commands, for a test that reads every help text in one process instead of starting one per command. */
+export { program };
+
+// Run as the command (directly, through a link or the bundle's launcher), not when imported.
+if (process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  program.parseAsync(process.argv).catch((err: unknown) => {
+    if (err instanceof ConfigError || err instanceof AdminCommandError) fail(err.message);
+    fail(err instanceof Error ? err.message : String(err));
+  });
+}

@@ -1,6 +1,8 @@
 // `ppctl backup`: asks the server holding the data (or opens it, when none runs) for a snapshot,
 // then packs the files with a manifest of their SHA-256 sums into one tar file, mode 0600 since it
-// holds the server secret. restore.ts reads it back.
+// holds the server secret. On the ClickHouse engine the snapshot's event side is a copy of each of
+// the installation's tables (server/admin/clickHouseBackup.ts), packed under data/clickhouse/.
+// restore.ts reads it back.
 
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync, chownSync } from 'node:fs';
 import os from 'node:os';
@@ -54,7 +56,7 @@ export async function createBackup(config: Config, options: { out?: string; conf
   try {
     const { result, via } = await runAdminCommand(config, 'backup', { dir: path.join(staging, 'data') });
     const snapshot = result as Snapshot;
-    const entries = snapshot.files.map((f) => path.join('data', f.name));
+    const entries = [...snapshot.files, ...(snapshot.clickhouse?.tables ?? [])].map((f) => path.join('data', f.name));
     let configEntry: SnapshotFile | null = null;
     if (options.configFile && existsSync(options.configFile)) {
       copyFileSync(options.configFile, path.join(staging, CONFIG_ENTRY));

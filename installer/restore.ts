@@ -1,6 +1,8 @@
 // `ppctl restore FILE`: checks a backup (manifest, every file's SHA-256, migrations this release
 // knows), then swaps its database files in for the current ones, which are kept aside until the
-// swap is complete. The caller makes sure no server holds the files.
+// swap is complete. A backup of an installation on ClickHouse first puts its tables' copies back
+// into the database `clickhouse.*` names (server/admin/clickHouseBackup.ts), then swaps the files.
+// The caller makes sure no server holds the files or writes to the database.
 
 import { chownSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,6 +15,7 @@ import { InstallerError } from './installation.js';
 import { isRoot } from './serviceUser.js';
 import { EVENTS_FILE, META_FILE, SECRET_FILE, sha256File } from '../server/admin/snapshot.js';
 import { JOURNAL_DIR } from '../server/ingest/journal.js';
+import { CLICKHOUSE_DIR, CLICKHOUSE_TABLES, copyFileName, restoreClickHouse } from '../server/admin/clickHouseBackup.js';
 
 export interface RestoreResult {
   manifest: BackupManifest;
@@ -27,28 +30,42 @@ export async function unpackBackup(file: string, dir: string): Promise<BackupMan
     throw new InstallerError(`${file} is not a pp backup: ${err.message}`);
   });
   // Only the entries a backup has: nothing may land outside the folder.
-  const allowed = new Set([MANIFEST_FILE, CONFIG_ENTRY, 'data/', ...[META_FILE, EVENTS_FILE, SECRET_FILE].map((f) => `data/${f}`)]);
+  const allowed = new Set([
+    MANIFEST_FILE,
+    CONFIG_ENTRY,
+    'data/',
+    `data/${CLICKHOUSE_DIR}/`,
+    ...[META_FILE, EVENTS_FILE, SECRET_FILE, ...CLICKHOUSE_TABLES.map((t) => copyFileName(t.name))].map((f) => `data/${f}`),
+  ]);
   const stray = names.find((n) => !allowed.has(n));
   if (stray !== undefined) throw new InstallerError(`${file} is not a pp backup (unexpected entry ${stray})`);
   if (!names.includes(MANIFEST_FILE)) throw new InstallerError(`${file} is not a pp backup (no ${MANIFEST_FILE})`);
   await extractTar(file, dir);
   const manifest = JSON.parse(readFileSync(path.join(dir, MANIFEST_FILE), 'utf8')) as BackupManifest;
   if (manifest.format !== BACKUP_FORMAT) throw new InstallerError(`${file} has backup format ${String(manifest.format)}; this release reads ${BACKUP_FORMAT}`);
-  const expected = [...manifest.files.map((f) => ({ ...f, at: path.join(dir, 'data', f.name) })), ...(manifest.config ? [{ ...manifest.config, at: path.join(dir, CONFIG_ENTRY) }] : [])];
+  const copies = manifest.clickhouse?.tables ?? [];
+  if (copies.some((c) => !CLICKHOUSE_TABLES.some((t) => copyFileName(t.name) === c.name && t.name === c.table)))
+    throw new InstallerError(`${file} is not a pp backup (its manifest names an unknown ClickHouse table)`);
+  const expected = [
+    ...[...manifest.files, ...copies].map((f) => ({ ...f, at: path.join(dir, 'data', f.name) })),
+    ...(manifest.config ? [{ ...manifest.config, at: path.join(dir, CONFIG_ENTRY) }] : []),
+  ];
   for (const f of expected) {
     if (!existsSync(f.at)) throw new InstallerError(`${file} is damaged: ${f.name} is missing`);
     const actual = await sha256File(f.at);
     if (actual !== f.sha256) throw new InstallerError(`${file} is damaged: ${f.name} has SHA-256 ${actual.slice(0, 12)}…, the manifest says ${f.sha256.slice(0, 12)}…`);
   }
-  for (const needed of [META_FILE, EVENTS_FILE]) {
+  for (const needed of manifest.clickhouse ? [META_FILE] : [META_FILE, EVENTS_FILE]) {
     if (!manifest.files.some((f) => f.name === needed)) throw new InstallerError(`${file} is not a complete pp backup (no ${needed})`);
   }
+  if (manifest.clickhouse && !copies.some((c) => c.table === 'events')) throw new InstallerError(`${file} is not a complete pp backup (no copy of the events on ClickHouse)`);
   return manifest;
 }
 
 /** Refuses a backup made by a newer release: its databases have migrations this code does not know. */
 export function checkMigrationsKnown(manifest: BackupManifest, root?: string): void {
-  for (const engine of ['sqlite', 'duckdb'] as const) {
+  for (const engine of ['sqlite', 'duckdb', 'clickhouse'] as const) {
+    if (manifest.migrations[engine] === undefined) continue;
     try {
       planMigrations(readMigrations(root ? path.join(root, engine) : migrationsDir(engine)), manifest.migrations[engine]);
     } catch (err) {
@@ -59,6 +76,8 @@ export function checkMigrationsKnown(manifest: BackupManifest, root?: string): v
 
 // The ingest journal belongs to the replaced events: what it holds must not be loaded into the restored ones.
 const LIVE_FILES = [META_FILE, `${META_FILE}-wal`, `${META_FILE}-shm`, EVENTS_FILE, `${EVENTS_FILE}.wal`, SECRET_FILE, JOURNAL_DIR];
+// On ClickHouse a DuckDB file in the data folder is the one of before the move to ClickHouse: it stays.
+const LIVE_FILES_CLICKHOUSE = LIVE_FILES.filter((f) => !f.startsWith(EVENTS_FILE));
 
 export async function restoreBackup(config: Config, file: string, options: { configFile?: string } = {}): Promise<RestoreResult> {
   const work = path.join(backupsDir(config), `.restore-${randomBytes(6).toString('hex')}`);
@@ -66,11 +85,24 @@ export async function restoreBackup(config: Config, file: string, options: { con
   try {
     const manifest = await unpackBackup(path.resolve(file), work);
     checkMigrationsKnown(manifest);
+    if (manifest.clickhouse) {
+      if (config.events.engine !== 'clickhouse')
+        throw new InstallerError(
+          `${file} holds the events of an installation on ClickHouse (database ${manifest.clickhouse.database}): set events.engine clickhouse and the clickhouse.* settings of the cluster to restore into first`,
+        );
+      try {
+        await restoreClickHouse(config.clickhouse, path.join(work, 'data'), manifest.clickhouse);
+      } catch (err) {
+        throw new InstallerError(
+          `restoring the ClickHouse tables into database ${config.clickhouse.database} failed, the data folder is untouched: ${(err as Error).message}. Restoring again replaces them whole.`,
+        );
+      }
+    }
     const aside = path.join(work, 'replaced');
     mkdirSync(aside);
     const moved: string[] = [];
     try {
-      for (const name of LIVE_FILES) {
+      for (const name of manifest.clickhouse ? LIVE_FILES_CLICKHOUSE : LIVE_FILES) {
         const live = path.join(config.data_dir, name);
         if (existsSync(live)) {
           renameSync(live, path.join(aside, name));

@@ -22,6 +22,7 @@ import { chownTree, lookupUser, spawnIdentity } from './serviceUser.js';
 import { EVENTS_FILE, META_FILE, sha256File } from '../server/admin/snapshot.js';
 import { compareVersions, isVersion } from './versions.js';
 import type { AppliedMigration } from '../server/store/migrate.js';
+import { appliedOnClickHouse } from '../server/engine/clickhouse/migrations.js';
 
 /** Releases kept on disk after an upgrade: the new one, the rollback target and one more. */
 const KEEP_RELEASES = 3;
@@ -209,10 +210,15 @@ export interface RollbackReport {
   restored: string | null;
 }
 
-/** Whether the release at `releaseRoot` knows every migration the databases have applied. */
-function knowsMigrations(releaseRoot: string, applied: { sqlite: AppliedMigration[]; duckdb: AppliedMigration[] }): boolean {
+type Applied = { sqlite: AppliedMigration[]; duckdb?: AppliedMigration[]; clickhouse?: AppliedMigration[] };
+
+/** Whether the release at `releaseRoot` knows every migration the databases have applied (the event store's: DuckDB's or ClickHouse's). */
+function knowsMigrations(releaseRoot: string, applied: Applied): boolean {
   try {
-    for (const engine of ['sqlite', 'duckdb'] as const) planMigrations(readMigrations(path.join(releaseRoot, 'migrations', engine)), applied[engine]);
+    for (const engine of ['sqlite', 'duckdb', 'clickhouse'] as const) {
+      const done = applied[engine];
+      if (done) planMigrations(readMigrations(path.join(releaseRoot, 'migrations', engine)), done);
+    }
     return true;
   } catch {
     return false;
@@ -232,8 +238,13 @@ export async function rollback(inst: Installation, opts: { yes: boolean; healthT
   const previous = releaseDir(inst.record.prefix, last.from);
   if (!existsSync(previous)) throw new InstallerError(`release ${last.from} is no longer in ${path.dirname(previous)}`);
   const running = await runningServerStatus(inst.config);
-  const applied = running ? await askRunningServer<{ sqlite: AppliedMigration[]; duckdb: AppliedMigration[] }>(inst.config, 'migrations') : (await checkDatabaseFiles(inst.config.data_dir)).applied;
-  const restore = !knowsMigrations(previous, applied!);
+  const onClickHouse = inst.config.events.engine === 'clickhouse';
+  const applied: Applied = running
+    ? (await askRunningServer<Applied>(inst.config, 'migrations'))!
+    : onClickHouse
+      ? { sqlite: (await checkDatabaseFiles(inst.config.data_dir, false)).applied.sqlite, clickhouse: await appliedOnClickHouse(inst.config.clickhouse) }
+      : (await checkDatabaseFiles(inst.config.data_dir)).applied;
+  const restore = !knowsMigrations(previous, applied);
   if (restore && !existsSync(last.backup)) throw new InstallerError(`${last.to} changed the database schema and the backup taken before the upgrade (${last.backup}) is gone; cannot roll back`);
   if (restore && !opts.yes) {
     throw new InstallerError(

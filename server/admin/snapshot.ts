@@ -1,7 +1,8 @@
 // A consistent copy of both databases taken by the process that holds them, while it keeps serving:
 // SQLite through its online backup API, DuckDB with COPY FROM DATABASE into a fresh file, which reads
-// one transaction's snapshot. Packing, checksums and restore are installer/backup.ts and
-// installer/restore.ts, which hash files with sha256File from here.
+// one transaction's snapshot. On the ClickHouse engine the events' side is a copy of each of the
+// installation's tables (clickHouseBackup.ts). Packing, checksums and restore are
+// installer/backup.ts and installer/restore.ts, which hash files with sha256File from here.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, createReadStream, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
@@ -11,6 +12,7 @@ import Database from 'better-sqlite3';
 import type { Services } from '../http/services.js';
 import { appliedMeta, type AppliedMigration } from '../store/migrate.js';
 import { appliedEvents } from '../engine/duckdb/migrations.js';
+import { copyClickHouse, type ClickHouseCopy } from './clickHouseBackup.js';
 
 export async function sha256File(file: string): Promise<string> {
   const hash = createHash('sha256');
@@ -30,7 +32,10 @@ export interface Snapshot {
   files: SnapshotFile[];
   /** Row counts read from the copies themselves, so a restore can be checked against them. */
   counts: { events: number; users: number; projects: number };
-  migrations: { sqlite: AppliedMigration[]; duckdb: AppliedMigration[] };
+  /** The event store's migrations: `duckdb`, or `clickhouse` for an installation on ClickHouse. */
+  migrations: { sqlite: AppliedMigration[]; duckdb?: AppliedMigration[]; clickhouse?: AppliedMigration[] };
+  /** On the ClickHouse engine: the copies of its tables, which `files` then leaves out (no events.duckdb). */
+  clickhouse?: ClickHouseCopy;
 }
 
 export const META_FILE = 'meta.sqlite';
@@ -46,6 +51,10 @@ export async function takeSnapshot(services: Services, dir: string): Promise<Sna
   const takenAt = services.clock.now().toISOString();
 
   await services.meta.backup(path.join(dir, META_FILE));
+  if (services.events.kind === 'clickhouse') {
+    const { copy, migrations, events } = await copyClickHouse(services.config.clickhouse, dir);
+    return finish(services, dir, takenAt, events, { sqlite: appliedMeta(services.meta), clickhouse: migrations }, copy);
+  }
   const migrations = { sqlite: appliedMeta(services.meta), duckdb: await appliedEvents(services.events) };
 
   const alias = `pp_snapshot_${randomBytes(6).toString('hex')}`;
@@ -61,7 +70,11 @@ export async function takeSnapshot(services: Services, dir: string): Promise<Sna
   } finally {
     await services.events.read(`DETACH ${alias}`);
   }
+  return finish(services, dir, takenAt, events, migrations);
+}
 
+/** The server secret beside the copies, the copies' counts and checksums. */
+async function finish(services: Services, dir: string, takenAt: string, events: number, migrations: Snapshot['migrations'], clickhouse?: ClickHouseCopy): Promise<Snapshot> {
   const secret = path.join(services.config.data_dir, SECRET_FILE);
   if (existsSync(secret)) copyFileSync(secret, path.join(dir, SECRET_FILE));
 
@@ -74,5 +87,5 @@ export async function takeSnapshot(services: Services, dir: string): Promise<Sna
     const file = path.join(dir, name);
     if (existsSync(file)) files.push({ name, bytes: statSync(file).size, sha256: await sha256File(file) });
   }
-  return { pp_version: services.version, taken_at: takenAt, files, counts: { events, users, projects }, migrations };
+  return { pp_version: services.version, taken_at: takenAt, files, counts: { events, users, projects }, migrations, ...(clickhouse ? { clickhouse } : {}) };
 }

@@ -4,7 +4,7 @@
 // segment, its share link's public tiles, and queries naming the segment, all answered the same.
 
 import t from 'tap';
-import { world, QUERY_BODIES, type World } from './world.js';
+import { world, QUERY_BODIES, SEGMENTED_BODIES, type World } from './world.js';
 import { grantEntitlements } from '../support/license.js';
 import { startClickHouse } from '../support/clickhouseCluster.js';
 import { createSegment } from '../../server/accounts/segments.js';
@@ -34,23 +34,18 @@ async function answers(w: World, kinds: readonly string[]): Promise<unknown> {
   for (const tile of tiles) {
     const signedIn = await w.as('viewer', 'POST', `dashboards/${board.id}/tiles/${tile.id}/result`);
     const shared = await w.server.request('POST', `/api/v1/shared/${link}/tiles/${tile.id}/result`);
-    // The activity summary takes no filters (a dashboard's are not applied to it); a funnel's are its steps'.
-    const segmented = tile.kind === 'activity-summary' ? undefined : await w.as('viewer', 'POST', `queries/${tile.kind}`, withSegment(tile.kind, QUERY_BODIES[tile.kind], `segment:${pro.id}`));
+    const segmentedBody = SEGMENTED_BODIES[tile.kind]?.(`segment:${pro.id}`);
+    const segmented = segmentedBody && (await w.as('viewer', 'POST', `queries/${tile.kind}`, segmentedBody));
     out.push({ kind: tile.kind, tile: [signedIn.status, signedIn.body], shared: [shared.status, shared.body], segmented: segmented && [segmented.status, segmented.body] });
   }
   return out;
-}
-
-/** `body` narrowed to the saved segment `segment`: in its filters, or in every step's for a funnel. */
-function withSegment(kind: string, body: any, segment: string): unknown {
-  if (kind !== 'funnel') return { ...body, filters: [segment] };
-  return { ...body, steps: body.steps.map((s: { filters?: unknown[] }) => ({ ...s, filters: [...(s.filters ?? []), segment] })) };
 }
 
 t.test('dashboards, share links and saved segments on ClickHouse answer as on DuckDB', async (t) => {
   const duckdbWorld = await world(t);
   const ch = await startClickHouse(t, 'single');
   const clickhouseWorld = await world(t, { settings: { 'events.engine': 'clickhouse', 'clickhouse.urls': ch.urls.join(','), 'clickhouse.database': 'pp_dashboards' } });
+  t.same(Object.keys(SEGMENTED_BODIES).sort(), Object.keys(QUERY_BODIES).sort(), 'every kind of the world has its segmented form (or none)');
   const kinds = await answered(clickhouseWorld);
   t.same(kinds.slice(0, REQUIRED.length), REQUIRED, `ClickHouse answers ${kinds.join(', ')}`);
   const duckdb = (await answers(duckdbWorld, kinds)) as Array<{ kind: string; tile: [number, unknown]; shared: [number, unknown]; segmented?: [number, unknown] }>;

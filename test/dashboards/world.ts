@@ -39,6 +39,27 @@ export const QUERY_BODIES: Record<string, Record<string, unknown>> = {
   'paths/actors': { ...RANGE, selected_event: 'view', direction: 'after', depth: 2, mode: 'actor', step: 0, item: 'view' },
 };
 
+/**
+ * Each insight's body narrowed to a saved segment (`segment:<id>`), as a person would ask for it:
+ * in its filters, or in every step's for a funnel, whose filters are its steps'. The activity
+ * summary takes no filters (a dashboard's are not applied to it either): it has no segmented form.
+ */
+export const SEGMENTED_BODIES: Record<string, ((segment: string) => Record<string, unknown>) | null> = {
+  funnel: (segment) => ({ ...QUERY_BODIES.funnel, steps: (QUERY_BODIES.funnel!.steps as Array<{ filters?: unknown[] }>).map((s) => ({ ...s, filters: [...(s.filters ?? []), segment] })) }),
+  retention: (segment) => ({ ...QUERY_BODIES.retention, filters: [segment] }),
+  segmentation: (segment) => ({ ...QUERY_BODIES.segmentation, filters: [segment] }),
+  lifecycle: (segment) => ({ ...QUERY_BODIES.lifecycle, filters: [segment] }),
+  stickiness: (segment) => ({ ...QUERY_BODIES.stickiness, filters: [segment] }),
+  'activity-summary': null,
+  'revenue-summary': (segment) => ({ ...QUERY_BODIES['revenue-summary'], filters: [segment] }),
+  web: (segment) => ({ ...QUERY_BODIES.web, filters: [segment] }),
+  paths: (segment) => ({ ...QUERY_BODIES.paths, filters: [segment] }),
+  correlations: (segment) => ({ ...QUERY_BODIES.correlations, filters: [segment] }),
+  'activation-drivers': (segment) => ({ ...QUERY_BODIES['activation-drivers'], filters: [segment] }),
+  'retention/actors': (segment) => ({ ...QUERY_BODIES['retention/actors'], filters: [segment] }),
+  'paths/actors': (segment) => ({ ...QUERY_BODIES['paths/actors'], filters: [segment] }),
+};
+
 /** Six users over October: sign-ups, page views on two plans and two pages, and purchases. */
 export function october(): SeedEvent[] {
   const out: SeedEvent[] = [];

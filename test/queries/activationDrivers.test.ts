@@ -1,13 +1,11 @@
 // Activation drivers: a hand-checked example (anchors, maturity against as_of, the outcome window,
 // the split, the chosen window and threshold, validation), the refusals, then random actors in
 // zones with daylight saving compared with test/oracles/activationDrivers.ts, on DuckDB and on
-// ClickHouse (one node); and on 2 shards × 2 replicas, answers equal to DuckDB's for actors whose
-// ids sit on different shards.
+// ClickHouse (one node). On 2 shards × 2 replicas: sharded.test.ts.
 
 import t, { type Test } from 'tap';
 import fc from 'fast-check';
-import { difference, queryHarness, type QueryHarness } from './harness.js';
-import { sameOnCluster, spreadEvents } from './clusterCase.js';
+import { difference, onEachEngine, type QueryHarness } from './harness.js';
 import { ZONES, RUNS } from './scenarios.js';
 import { seedEvents, seedIdentity, type SeedEvent } from '../support/seedEvents.js';
 import { activationDriversOracle, idsIn, type ActivationDriversInput } from '../oracles/activationDrivers.js';
@@ -179,16 +177,4 @@ async function cases(t: Test, h: QueryHarness, runs: number): Promise<void> {
   });
 }
 
-t.test('DuckDB', async (t) => cases(t, await queryHarness(t), RUNS));
-t.test('ClickHouse, one node', async (t) => cases(t, await queryHarness(t, { engine: 'clickhouse' }), 10));
-
-t.test('ClickHouse on 2 shards × 2 replicas answers as DuckDB for actors spread over shards', (t) =>
-  sameOnCluster(t, 'America/New_York', spreadEvents(['2025-12-01', '2025-12-02', '2025-12-03', '2025-12-04', '2025-12-05', '2025-12-06']), [
-    ['activation-drivers', { date_from: '2025-12-01', date_to: '2025-12-03', anchor_event: 'view', outcome: { event: 'purchase', from_day: 2, to_day: 4 } }],
-    ['activation-drivers', { date_from: '2025-12-01', date_to: '2025-12-02', anchor_event: 'purchase', outcome: { event: 'view', from_day: 3, to_day: 4 }, behavior_windows_days: [1, 3] }],
-    [
-      'activation-drivers',
-      { date_from: '2025-12-01', date_to: '2025-12-04', anchor_event: 'view', outcome: { event: 'view', from_day: 1, to_day: 3 }, filters: [{ field: 'props.plan', op: 'neq', value: 'pro' }] },
-    ],
-  ]),
-);
+onEachEngine(t, cases, { duckdb: RUNS });

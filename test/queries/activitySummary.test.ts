@@ -3,7 +3,7 @@
 
 import t, { type Test } from 'tap';
 import fc from 'fast-check';
-import { difference, queryHarness, type QueryHarness } from './harness.js';
+import { difference, onEachEngine, type QueryHarness } from './harness.js';
 import { EVENT_NAMES, RUNS, scenarioArb, seedScenario, several } from './scenarios.js';
 import { seedEvents, seedIdentity } from '../support/seedEvents.js';
 import { activitySummaryOracle } from '../oracles/activitySummary.js';
@@ -56,5 +56,4 @@ async function cases(t: Test, h: QueryHarness, runs: number): Promise<void> {
   });
 }
 
-t.test('DuckDB', async (t) => cases(t, await queryHarness(t), RUNS));
-t.test('ClickHouse, one node', async (t) => cases(t, await queryHarness(t, { engine: 'clickhouse' }), 8));
+onEachEngine(t, cases, { duckdb: RUNS });

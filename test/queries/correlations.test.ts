@@ -1,12 +1,11 @@
 // Correlations: a hand-checked example (observation windows of converters and of the others, the
 // strict "before", managed events, ranking and the statistics), the refusals, then random data
-// compared with test/oracles/correlations.ts, on DuckDB and on ClickHouse (one node); and on 2
-// shards × 2 replicas, answers equal to DuckDB's for actors whose ids sit on different shards.
+// compared with test/oracles/correlations.ts, on DuckDB and on ClickHouse (one node). On 2
+// shards × 2 replicas: sharded.test.ts.
 
 import t, { type Test } from 'tap';
 import fc from 'fast-check';
-import { difference, queryHarness, type QueryHarness } from './harness.js';
-import { sameOnCluster, spreadEvents } from './clusterCase.js';
+import { difference, onEachEngine, type QueryHarness } from './harness.js';
 import { EVENT_NAMES, filtersArb, RUNS, scenarioArb, seedScenario, several } from './scenarios.js';
 import { seedEvents, type SeedEvent } from '../support/seedEvents.js';
 import { correlationsOracle } from '../oracles/correlations.js';
@@ -131,13 +130,4 @@ async function cases(t: Test, h: QueryHarness, runs: number): Promise<void> {
   });
 }
 
-t.test('DuckDB', async (t) => cases(t, await queryHarness(t), RUNS));
-t.test('ClickHouse, one node', async (t) => cases(t, await queryHarness(t, { engine: 'clickhouse' }), 15));
-
-t.test('ClickHouse on 2 shards × 2 replicas answers as DuckDB for actors spread over shards', (t) =>
-  sameOnCluster(t, 'America/New_York', spreadEvents(['2026-03-06', '2026-03-07', '2026-03-08', '2026-03-09']), [
-    ['correlations', { date_from: '2026-03-06', date_to: '2026-03-09', target_event: 'purchase', min_n: 1 }],
-    ['correlations', { date_from: '2026-03-07', date_to: '2026-03-09', target_event: 'view', min_n: 1, filters: [{ field: 'props.plan', op: 'neq', value: 'pro' }] }],
-    ['correlations', { date_from: '2026-03-06', date_to: '2026-03-08', target_event: 'never', min_n: 1 }],
-  ]),
-);
+onEachEngine(t, cases, { duckdb: RUNS });

@@ -1,21 +1,15 @@
 // Funnel: a hand-checked New York example (identify, window, order, range edges, breakdown, revenue,
 // totals, dropped actors with their cursor), simultaneous events, then random data with many
 // simultaneous events compared with test/oracles/funnel.ts, each on DuckDB and on one ClickHouse
-// node; and on 2 shards × 2 replicas, actors whose ids sit on both shards answered as on DuckDB.
+// node. On 2 shards × 2 replicas (an actor's ids on both shards): sharded.test.ts.
 
 import t, { type Test } from 'tap';
 import fc from 'fast-check';
-import { difference, queryHarness } from './harness.js';
+import { difference, onEachEngine, type QueryHarness } from './harness.js';
 import { EVENT_NAMES, filtersArb, RUNS, scenarioArb, seedScenario, several } from './scenarios.js';
 import { seedEvents, seedIdentity } from '../support/seedEvents.js';
 import { grantEntitlements } from '../support/license.js';
 import { funnelDroppedOracle, funnelOracle, type FunnelInput } from '../oracles/funnel.js';
-import { startClickHouse, queryText } from '../support/clickhouseCluster.js';
-import { startTestServer, type TestServer } from '../support/testServer.js';
-import { accessTokenFor, createTenant } from '../support/factories.js';
-import { createProject } from '../../server/accounts/projects.js';
-import { distinctKey } from '../../server/ingest/distinctKey.js';
-import type { EngineKind } from '../../server/engine/engine.js';
 
 const EVENTS = [
   // alice signs up anonymously, then identifies: both steps count for her (level 3).
@@ -57,9 +51,7 @@ const step = (event: string, label: string, count: number, conversion: number | 
   mean_seconds_from_previous: mean,
 });
 
-async function funnelCases(t: Test, engine: EngineKind, runs: number): Promise<void> {
-  const h = await queryHarness(t, { engine });
-
+async function funnelCases(t: Test, h: QueryHarness, runs: number): Promise<void> {
   await t.test('funnel over hand-made events in America/New_York', async (t) => {
     const p = h.project('America/New_York');
     await seedEvents(h.server, p, EVENTS);
@@ -256,78 +248,5 @@ async function funnelCases(t: Test, engine: EngineKind, runs: number): Promise<v
   });
 }
 
-t.test('on DuckDB', (t) => funnelCases(t, 'duckdb', RUNS));
-// Fewer runs on ClickHouse: each statement costs more there, and the file must stay short.
-t.test('on ClickHouse, one node', (t) => funnelCases(t, 'clickhouse', 3));
-
-// Events are sharded by distinct id, so an actor's ids may sit on different shards: here alice's
-// anonymous id (anon-1) and carol's user id on one shard, their other ids on the other (checked
-// below). carol's two steps are simultaneous across the shards, and so are erin's two signups.
-const SHARDED_EVENTS = [
-  { event: 'signup', ts: '2026-03-02T15:00:00Z', anonymous_id: 'anon-1', props: { plan: 'pro' } },
-  { event: 'activate', ts: '2026-03-02T16:00:00Z', user_id: 'alice' },
-  { event: 'purchase', ts: '2026-03-03T15:00:00Z', user_id: 'alice', props: { revenue: 100 } },
-  { event: 'refund', ts: '2026-03-05T15:00:00Z', user_id: 'alice', props: { revenue: -20 } },
-  { event: 'signup', ts: '2026-03-04T12:00:00Z', user_id: 'carol', props: { plan: 'free' } },
-  { event: 'activate', ts: '2026-03-04T12:00:00Z', anonymous_id: 'c-anon' },
-  { event: 'purchase', ts: '2026-03-07T12:00:00Z', anonymous_id: 'c-anon', props: { revenue: 30 } },
-  { event: 'signup', ts: '2026-03-06T12:00:00Z', user_id: 'bob', props: { plan: 'free' } },
-  { event: 'activate', ts: '2026-03-09T12:00:00Z', user_id: 'bob' },
-  { event: 'signup', ts: '2026-03-07T09:00:00Z', user_id: 'erin' },
-  { event: 'signup', ts: '2026-03-07T09:00:00Z', anonymous_id: 'anon-3', props: { plan: 'pro' } },
-  { event: 'activate', ts: '2026-03-08T09:00:00Z', anonymous_id: 'anon-3' },
-];
-const SHARDED_LINKS: Array<[string, string]> = [
-  ['anon-1', 'alice'],
-  ['c-anon', 'carol'],
-  ['anon-3', 'erin'],
-];
-const SHARDED_QUERIES = [
-  { ...BODY, breakdown: { property: 'props.plan', limit: 1 }, value: 'revenue' },
-  { ...BODY, count_by: 'totals', breakdown: { property: 'props.plan', limit: 2 } },
-  { ...BODY, window_hours: 1, steps: [{ event: 'any' }, { event: 'activate' }], compare: { period: 'previous' } },
-  { ...BODY, dropped_at_step: 2, dropped_limit: 1 },
-  { ...BODY, dropped_at_step: 1, dropped_limit: 2 },
-];
-const SECRET = 'the same secret on both servers';
-
-/** Every answer to SHARDED_QUERIES (the dropped actors page by page) from a new server with the sharded events. */
-async function shardedAnswers(t: Test, settings: Record<string, unknown>): Promise<{ server: TestServer; answers: unknown[] }> {
-  const server = await startTestServer(t, { now: new Date('2026-01-01T00:00:00Z'), settings: { secret: SECRET, ...settings } });
-  const tenant = await createTenant(server);
-  const token = await accessTokenFor(server, tenant.owner, tenant.org);
-  const { meta, clock } = server.running.services;
-  const projectId = createProject(meta, { orgId: tenant.org.id, name: 'sharded', timezone: 'America/New_York' }, clock.now()).id;
-  await seedEvents(server, projectId, SHARDED_EVENTS);
-  for (const [from, to] of SHARDED_LINKS) await seedIdentity(server, projectId, from, to);
-  await grantEntitlements(server, ['actor_drilldown']);
-  const answers: unknown[] = [];
-  for (const body of SHARDED_QUERIES) {
-    let cursor: string | undefined;
-    for (let page = 0; page < 10; page++) {
-      const res = await server.request('POST', `/api/v1/projects/${projectId}/queries/funnel`, { body: { ...body, dropped_cursor: cursor }, token });
-      answers.push({ body, page, status: res.status, answer: res.body });
-      cursor = res.body.dropped?.next_cursor ?? undefined;
-      if (!cursor) break;
-    }
-  }
-  return { server, answers };
-}
-
-t.test('on ClickHouse, 2 shards × 2 replicas: actors whose ids sit on both shards answer as on DuckDB', async (t) => {
-  const shardOf = (id: string) => Number(distinctKey(id) % 2n);
-  for (const [from, to] of SHARDED_LINKS.slice(0, 2)) t.not(shardOf(from), shardOf(to), `${from} and ${to} on different shards`);
-  const { answers: duckdb } = await shardedAnswers(t, {});
-  t.ok(
-    (duckdb as Array<{ status: number }>).every((a) => a.status === 200),
-    'DuckDB answers every query',
-  );
-  const ch = await startClickHouse(t, 'replicated');
-  const database = 'pp_funnel';
-  const { answers } = await shardedAnswers(t, { 'events.engine': 'clickhouse', 'clickhouse.urls': ch.urls.join(','), 'clickhouse.cluster': ch.cluster, 'clickhouse.database': database });
-  // Each shard's first replica holds its own distinct ids: alice's and carol's are split.
-  const idsOn = async (node: number) => (await queryText(ch.nodes[node]!.httpPort, `SELECT DISTINCT distinct_id FROM ${database}.events_local ORDER BY distinct_id`)).trim().split('\n');
-  const [first, second] = [await idsOn(0), await idsOn(2)];
-  for (const ids of SHARDED_LINKS.slice(0, 2)) t.same(ids.map((id) => (first.includes(id) ? 1 : 0) + (second.includes(id) ? 2 : 0)).sort(), [1, 2], `${ids.join(' and ')} on one shard each`);
-  t.same(answers, duckdb, 'every answer on ClickHouse as on DuckDB');
-});
+// Fewer runs on ClickHouse than elsewhere: each run's events make many statements there.
+onEachEngine(t, funnelCases, { duckdb: RUNS, clickhouse: 3 });

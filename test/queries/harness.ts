@@ -12,6 +12,8 @@ import { startClickHouse, type ClickHouseCluster, type Topology } from '../suppo
 
 export interface QueryHarness {
   server: TestServer;
+  /** The ClickHouse servers the harness started (undefined on DuckDB). */
+  clickhouse?: ClickHouseCluster;
   tenant: Tenant;
   token: string;
   /** Mints a new token after the clock moved (access tokens live 15 minutes of clock time). */
@@ -19,8 +21,6 @@ export interface QueryHarness {
   /** A new empty project of the tenant's organization. */
   project(timezone?: string): number;
   query<T = any>(projectId: number, path: string, body: unknown, token?: string): Promise<HttpResult<T>>;
-  /** The ClickHouse nodes started for the file (engine 'clickhouse'), database `pp_queries`. */
-  clickhouse?: ClickHouseCluster;
 }
 
 export interface HarnessOptions extends StartOptions {
@@ -42,8 +42,8 @@ export async function queryHarness(t: Test, options: HarnessOptions = {}): Promi
   let ch: ClickHouseCluster | undefined;
   if (engine === 'clickhouse') {
     ch = await startClickHouse(t, topology);
-    const cluster = ch;
-    settle = () => cluster.settle('pp_queries');
+    const started = ch;
+    settle = () => started.settle('pp_queries');
     settings = {
       'events.engine': 'clickhouse',
       'clickhouse.urls': ch.urls.join(','),
@@ -58,8 +58,8 @@ export async function queryHarness(t: Test, options: HarnessOptions = {}): Promi
   let n = 0;
   let queries = 0;
   const h: QueryHarness = {
-    clickhouse: ch,
     server,
+    ...(ch ? { clickhouse: ch } : {}),
     tenant,
     token,
     async renewToken() {
@@ -83,6 +83,26 @@ export async function queryHarness(t: Test, options: HarnessOptions = {}): Promi
     },
   };
   return h;
+}
+
+/** The cases of an insight, given a harness on one engine and how many random runs to make there. */
+export type EngineCases = (t: Test, h: QueryHarness, runs: number) => Promise<void>;
+
+/**
+ * Random runs of a reference comparison on one ClickHouse node. A statement costs more there, so
+ * fewer runs: what a run finds there that DuckDB's runs (the same generators, with ties, zones and
+ * DST) do not is a ClickHouse translation of the SQL, which the first few runs already exercise.
+ */
+export const CLICKHOUSE_RUNS = 8;
+
+/**
+ * Runs an insight's cases on DuckDB (`runs.duckdb` random runs, `RUNS` of scenarios.ts unless
+ * given) and on one ClickHouse node (`runs.clickhouse`, CLICKHOUSE_RUNS unless given), each with a
+ * harness of its own. The comparison on 2 shards × 2 replicas is sharded.test.ts's.
+ */
+export function onEachEngine(t: Test, cases: EngineCases, runs: { duckdb: number; clickhouse?: number }, options: HarnessOptions = {}): void {
+  t.test('DuckDB', async (t) => cases(t, await queryHarness(t, options), runs.duckdb));
+  t.test('ClickHouse, one node', async (t) => cases(t, await queryHarness(t, { ...options, engine: 'clickhouse' }), runs.clickhouse ?? CLICKHOUSE_RUNS));
 }
 
 /** First difference between two JSON values, numbers equal within 1e-9 (relative); undefined if none. */

@@ -1,11 +1,10 @@
 // Lifecycle: a hand-checked London example across the October DST change, then random data (day
-// and week buckets) against test/oracles/lifecycle.ts, on DuckDB and on ClickHouse (one node); and
-// on 2 shards × 2 replicas, answers equal to DuckDB's for actors whose ids sit on different shards.
+// and week buckets) against test/oracles/lifecycle.ts, on DuckDB and on ClickHouse (one node). On
+// 2 shards × 2 replicas: sharded.test.ts.
 
 import t, { type Test } from 'tap';
 import fc from 'fast-check';
-import { difference, queryHarness, type QueryHarness } from './harness.js';
-import { sameOnCluster, spreadEvents } from './clusterCase.js';
+import { difference, onEachEngine, type QueryHarness } from './harness.js';
 import { filtersArb, RUNS, scenarioArb, seedScenario, several } from './scenarios.js';
 import { seedEvents, seedIdentity } from '../support/seedEvents.js';
 import { lifecycleOracle, type LifecycleInput } from '../oracles/lifecycle.js';
@@ -66,13 +65,4 @@ async function cases(t: Test, h: QueryHarness, runs: number): Promise<void> {
   });
 }
 
-t.test('DuckDB', async (t) => cases(t, await queryHarness(t), RUNS));
-t.test('ClickHouse, one node', async (t) => cases(t, await queryHarness(t, { engine: 'clickhouse' }), 8));
-
-t.test('ClickHouse on 2 shards × 2 replicas answers as DuckDB for actors spread over shards', (t) =>
-  sameOnCluster(t, 'America/New_York', spreadEvents(['2026-02-23', '2026-03-01', '2026-03-02', '2026-03-07', '2026-03-08', '2026-03-09', '2026-03-15', '2026-03-16']), [
-    ['lifecycle', { date_from: '2026-03-01', date_to: '2026-03-16' }],
-    ['lifecycle', { date_from: '2026-03-04', date_to: '2026-03-16', interval: 'week' }],
-    ['lifecycle', { date_from: '2026-03-02', date_to: '2026-03-09', filters: [{ field: 'props.plan', op: 'neq', value: 'pro' }] }],
-  ]),
-);
+onEachEngine(t, cases, { duckdb: RUNS });

@@ -6,7 +6,6 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { difference, queryHarness, type QueryHarness } from './harness.js';
-import { sameOnCluster, spreadEvents } from './clusterCase.js';
 import { RUNS, scenarioArb, seedScenario, several, type Scenario } from './scenarios.js';
 import { queryArb, RULES, USERS_ID, withPages } from './pathsArbs.js';
 import { seedEvents, seedIdentity, type SeedEvent } from '../support/seedEvents.js';
@@ -296,20 +295,4 @@ t.test('ClickHouse, one node: random events agree with the reference paths', asy
   await agreeWithReference(scenarioArb({ maxDays: 6, ties: true }), 6, ch);
   await agreeWithReference(scenarioArb({ minEvents: 250, maxEvents: 400, maxDays: 2, ties: true }), 2, ch);
   t.pass('paths agree with the reference');
-});
-
-t.test('ClickHouse on 2 shards × 2 replicas answers as DuckDB for actors spread over shards', async (t) => {
-  const q = { date_from: '2026-03-07', date_to: '2026-03-09', depth: 3, min_count: 1, top_n: 10 };
-  await sameOnCluster(
-    t,
-    'America/New_York',
-    spreadEvents(['2026-03-07', '2026-03-08', '2026-03-09']),
-    [
-      ['paths', { ...q, selected_event: 'view', direction: 'after', mode: 'actor' }],
-      ['paths', { ...q, selected_event: 'view', direction: 'before', mode: 'session', breakdown: { property: 'props.plan', limit: 2 } }],
-      ['paths', { ...q, selected_event: 'purchase', direction: 'before', mode: 'actor', exclude_events: ['view'] }],
-      ['paths/actors', { ...q, selected_event: 'view', direction: 'after', mode: 'session', step: 0, item: 'view', limit: 5 }],
-    ],
-    (h) => grantEntitlements(h.server, ['actor_drilldown']),
-  );
 });

@@ -6,7 +6,7 @@
 
 import t, { type Test } from 'tap';
 import fc from 'fast-check';
-import { difference, queryHarness, type QueryHarness } from './harness.js';
+import { difference, onEachEngine, type QueryHarness } from './harness.js';
 import { EVENT_NAMES, filtersArb, RUNS, scenarioArb, seedScenario, several, todayOf } from './scenarios.js';
 import { seedEvents, seedIdentity } from '../support/seedEvents.js';
 import { grantEntitlements } from '../support/license.js';
@@ -177,6 +177,5 @@ async function cases(t: Test, h: QueryHarness, runs: number): Promise<void> {
   await t.test('retention actors match the reference implementation on random data', (t) => randomActors(t, h, runs));
 }
 
-t.test('DuckDB', async (t) => cases(t, await queryHarness(t), RUNS));
 // The ClickHouse node runs beside the suite: fewer random runs there keep the file under a minute.
-t.test('ClickHouse, one node', async (t) => cases(t, await queryHarness(t, { engine: 'clickhouse' }), 6));
+onEachEngine(t, cases, { duckdb: RUNS, clickhouse: 6 });

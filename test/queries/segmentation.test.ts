@@ -1,16 +1,14 @@
 // Segmentation: hour buckets across New York's repeated hour, daily revenue metrics and a grouped
 // series across Sydney's DST end, then random data against test/oracles/segmentation.ts, on DuckDB
-// and on ClickHouse (one node); and on 2 shards × 2 replicas, answers equal to DuckDB's for actors
-// whose ids sit on different shards.
+// and on ClickHouse (one node). On 2 shards × 2 replicas: sharded.test.ts.
 
 import t, { type Test } from 'tap';
 import fc from 'fast-check';
-import { difference, queryHarness, type QueryHarness } from './harness.js';
+import { difference, onEachEngine, type QueryHarness } from './harness.js';
 import { EVENT_NAMES, filtersArb, RUNS, scenarioArb, seedScenario, several } from './scenarios.js';
-import { seedEvents, seedIdentity } from '../support/seedEvents.js';
+import { seedEvents } from '../support/seedEvents.js';
 import { segmentationOracle, type SegmentationInput } from '../oracles/segmentation.js';
 import { addDays } from '../oracles/common.js';
-import { distinctKey } from '../../server/ingest/distinctKey.js';
 
 /** The cases every engine answers; `runs` of the random comparison. */
 async function cases(t: Test, h: QueryHarness, runs: number): Promise<void> {
@@ -103,51 +101,4 @@ async function cases(t: Test, h: QueryHarness, runs: number): Promise<void> {
   });
 }
 
-t.test('DuckDB', async (t) => cases(t, await queryHarness(t), RUNS));
-t.test('ClickHouse, one node', async (t) => cases(t, await queryHarness(t, { engine: 'clickhouse' }), 8));
-
-t.test('ClickHouse on 2 shards × 2 replicas answers as DuckDB for actors spread over shards', async (t) => {
-  // Anonymous ids on both shards (sharded by distinct_key), linked to users on either.
-  const ids = ['a0', 'a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'u1', 'u2', 'u3'];
-  const shards = new Set(ids.map((id) => distinctKey(id) % 2n));
-  t.equal(shards.size, 2, 'the ids sit on both shards');
-  const links: Array<[string, string]> = [
-    ['a0', 'u1'],
-    ['a1', 'u1'],
-    ['a2', 'u2'],
-    ['a3', 'u2'],
-    ['a4', 'u3'],
-    ['u3', 'u1'],
-  ];
-  const days = ['2026-03-07', '2026-03-08', '2026-03-09'];
-  const events = ids.flatMap((id, i) =>
-    days.map((day, d) => ({
-      event: (i + d) % 3 === 0 ? 'purchase' : 'view',
-      ts: `${day}T${String((i * 5 + d * 7) % 24).padStart(2, '0')}:${String((i * 13) % 60).padStart(2, '0')}:00Z`,
-      ...(id.startsWith('u') ? { user_id: id } : { anonymous_id: id }),
-      props: { plan: ['free', 'pro', 'team'][(i + d) % 3], n: i % 4, ...((i + d) % 3 === 0 ? { revenue: i + d * 0.5 } : {}) },
-      url: `https://shop.example/p/${i % 3}`,
-    })),
-  );
-  const queries: SegmentationInput[] = [
-    { metric: 'uniques', event: 'any', interval: 'day', date_from: '2026-03-07', date_to: '2026-03-09' },
-    { metric: 'uniques', event: 'any', interval: 'hour', date_from: '2026-03-08', date_to: '2026-03-08', group_by: { property: 'props.plan', limit: 2 } },
-    { metric: 'events', event: 'view', interval: 'week', date_from: '2026-03-01', date_to: '2026-03-15', group_by: { property: 'path', limit: 1 } },
-    { metric: 'revenue_avg', event: 'purchase', interval: 'day', date_from: '2026-03-07', date_to: '2026-03-09', filters: [{ field: 'props.n', op: 'gte', value: 1 }] },
-    { metric: 'revenue', event: 'any', interval: 'month', date_from: '2026-03-01', date_to: '2026-03-31', group_by: { property: 'props.n', limit: 2 } },
-  ];
-  const answers = async (h: QueryHarness) => {
-    const p = h.project('America/New_York');
-    await seedEvents(h.server, p, events);
-    for (const [from, to] of links) await seedIdentity(h.server, p, from, to);
-    const out = [];
-    for (const q of queries) out.push(await h.query(p, 'segmentation', { ...q, compare: { period: 'previous' } }));
-    return out.map((r) => ({ status: r.status, body: r.body }));
-  };
-  const duckdb = await answers(await queryHarness(t));
-  t.ok(
-    duckdb.every((a) => a.status === 200),
-    'DuckDB answers every query',
-  );
-  t.same(await answers(await queryHarness(t, { engine: 'clickhouse', topology: 'replicated' })), duckdb, 'every answer as on DuckDB');
-});
+onEachEngine(t, cases, { duckdb: RUNS });

@@ -1,11 +1,10 @@
 // Stickiness: a hand-checked London example across the March DST change, then random data against
-// test/oracles/stickiness.ts, on DuckDB and on ClickHouse (one node); and on 2 shards × 2 replicas,
-// answers equal to DuckDB's for actors whose ids sit on different shards.
+// test/oracles/stickiness.ts, on DuckDB and on ClickHouse (one node). On 2 shards × 2 replicas:
+// sharded.test.ts.
 
 import t, { type Test } from 'tap';
 import fc from 'fast-check';
-import { difference, queryHarness, type QueryHarness } from './harness.js';
-import { sameOnCluster, spreadEvents } from './clusterCase.js';
+import { difference, onEachEngine, type QueryHarness } from './harness.js';
 import { EVENT_NAMES, filtersArb, RUNS, scenarioArb, seedScenario, several } from './scenarios.js';
 import { seedEvents } from '../support/seedEvents.js';
 import { stickinessOracle, type StickinessInput } from '../oracles/stickiness.js';
@@ -62,13 +61,4 @@ async function cases(t: Test, h: QueryHarness, runs: number): Promise<void> {
   });
 }
 
-t.test('DuckDB', async (t) => cases(t, await queryHarness(t), RUNS));
-t.test('ClickHouse, one node', async (t) => cases(t, await queryHarness(t, { engine: 'clickhouse' }), 8));
-
-t.test('ClickHouse on 2 shards × 2 replicas answers as DuckDB for actors spread over shards', (t) =>
-  sameOnCluster(t, 'Europe/London', spreadEvents(['2026-03-27', '2026-03-28', '2026-03-29', '2026-03-30', '2026-03-31']), [
-    ['stickiness', { date_from: '2026-03-27', date_to: '2026-03-31' }],
-    ['stickiness', { date_from: '2026-03-28', date_to: '2026-03-30', event: 'view' }],
-    ['stickiness', { date_from: '2026-03-27', date_to: '2026-03-31', filters: [{ field: 'props.n', op: 'lt', value: 2 }] }],
-  ]),
-);
+onEachEngine(t, cases, { duckdb: RUNS });

@@ -36,6 +36,8 @@ export interface ClusterPlace {
   replica: string;
   interserverPort: number;
   zookeeperPort: number;
+  /** The nodes' ZooKeeper session timeout (ms): how long a killed replica still counts as active. */
+  sessionTimeoutMs: number;
 }
 
 export interface NodeConfig {
@@ -93,7 +95,7 @@ function clusterXml(c: ClusterPlace): string {
 ${shards}
     </${c.name}>
   </remote_servers>
-  <zookeeper><node><host>127.0.0.1</host><port>${c.zookeeperPort}</port></node><session_timeout_ms>30000</session_timeout_ms></zookeeper>
+  <zookeeper><node><host>127.0.0.1</host><port>${c.zookeeperPort}</port></node><session_timeout_ms>${c.sessionTimeoutMs}</session_timeout_ms></zookeeper>
   <macros><shard>${c.shard}</shard><replica>${c.replica}</replica></macros>
   <distributed_ddl><path>/clickhouse/task_queue/ddl</path></distributed_ddl>
 `;
@@ -200,7 +202,9 @@ function errorLogTail(dir: string): string {
     const lines = readFileSync(path.join(dir, 'log', 'error.log'), 'utf8')
       .trim()
       .split('\n');
-    return `\n${lines.slice(-5).join('\n')}`;
+    // The message, not the stack frames printed after it.
+    const messages = lines.filter((line) => line.includes('<Error>') || line.includes('Exception'));
+    return `\n${(messages.length > 0 ? messages.slice(-3) : lines.slice(-5)).map((line) => line.slice(0, 600)).join('\n')}`;
   } catch {
     return '';
   }
@@ -261,7 +265,11 @@ export class ClickHouseNode {
   /**
    * The same node started again (same ports, data and place in the cluster), once it is stopped.
    * A node killed a moment ago may refuse its first start (its ports or files not yet let go):
-   * it is tried again, three times at most.
+   * it is tried again, three times at most. A replica killed while it wrote may hold a part
+   * ZooKeeper never heard of, and 18.16 then refuses to start ("the local set of parts … doesn't
+   * look like the set of parts in ZooKeeper", a small table's one part being all its rows): it is
+   * started again as ClickHouse's documentation says, with the flag `force_restore_data`, which
+   * sets such parts aside (detached) and takes the others from ZooKeeper.
    */
   async restart(): Promise<ClickHouseNode> {
     for (let attempt = 1; ; attempt++) {
@@ -269,7 +277,12 @@ export class ClickHouseNode {
         return await ClickHouseNode.start(this.config);
       } catch (err) {
         if (attempt === 3) throw err;
-        await new Promise((resolve) => setTimeout(resolve, 2000));
+        if (String((err as Error).message).includes("doesn't look like the set of parts in ZooKeeper")) {
+          mkdirSync(path.join(this.dir, 'data', 'flags'), { recursive: true });
+          writeFileSync(path.join(this.dir, 'data', 'flags', 'force_restore_data'), '');
+        } else {
+          await new Promise((resolve) => setTimeout(resolve, 2000));
+        }
       }
     }
   }
@@ -346,7 +359,7 @@ function fourLetters(port: number, command: string): Promise<string> {
  * ZooKeeper and `shards` × `replicas` nodes of the cluster TEST_CLUSTER in `dir`, every node seeing
  * ZooKeeper. On a failure, what started is stopped before the error is thrown.
  */
-export async function startShards(dir: string, o: { shards: number; replicas: number; lean: boolean }): Promise<{ nodes: ClickHouseNode[]; zookeeper: ZooKeeper }> {
+export async function startShards(dir: string, o: { shards: number; replicas: number; lean: boolean; sessionTimeoutMs?: number }): Promise<{ nodes: ClickHouseNode[]; zookeeper: ZooKeeper }> {
   const zookeeper = await ZooKeeper.start(path.join(dir, 'zookeeper'));
   const nodes: ClickHouseNode[] = [];
   try {
@@ -364,7 +377,7 @@ export async function startShards(dir: string, o: { shards: number; replicas: nu
           httpPort: p.httpPort,
           tcpPort: p.tcpPort,
           lean: o.lean,
-          cluster: { name: TEST_CLUSTER, shards, shard: p.shard, replica: p.replica, interserverPort: p.interserverPort, zookeeperPort },
+          cluster: { name: TEST_CLUSTER, shards, shard: p.shard, replica: p.replica, interserverPort: p.interserverPort, zookeeperPort, sessionTimeoutMs: o.sessionTimeoutMs ?? SESSION_TIMEOUT_MS },
         }),
       ),
     );
@@ -392,6 +405,9 @@ export async function startShards(dir: string, o: { shards: number; replicas: nu
 
 export type Topology = 'single' | 'replicated';
 
+/** The nodes' ZooKeeper session timeout unless a test asks for another (ClickHouse's default). */
+const SESSION_TIMEOUT_MS = 30_000;
+
 /** The cluster's name in `remote_servers`. */
 export const TEST_CLUSTER = 'pp_test';
 
@@ -418,9 +434,10 @@ export interface ClickHouseCluster {
 
 /**
  * Starts one node, or ZooKeeper and 2 shards × 2 replicas, in a temporary directory of their own,
- * stopped and removed when the test ends (`t.teardown`).
+ * stopped and removed when the test ends (`t.teardown`). `sessionTimeoutMs`: the replicas'
+ * ZooKeeper sessions, shorter for tests that kill replicas and wait for them to count as gone.
  */
-export async function startClickHouse(t: { teardown(fn: () => unknown): void }, topology: Topology): Promise<ClickHouseCluster> {
+export async function startClickHouse(t: { teardown(fn: () => unknown): void }, topology: Topology, options: { sessionTimeoutMs?: number } = {}): Promise<ClickHouseCluster> {
   ensureClickHouseInstalled();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'pp-clickhouse-'));
   const started = performance.now();
@@ -435,7 +452,7 @@ export async function startClickHouse(t: { teardown(fn: () => unknown): void }, 
   if (topology === 'single') {
     nodes.push(await ClickHouseNode.start({ dir: path.join(dir, 'node'), httpPort: await freePort(), tcpPort: await freePort(), lean: true }));
   } else {
-    const cluster = await startShards(dir, { shards: 2, replicas: 2, lean: true });
+    const cluster = await startShards(dir, { shards: 2, replicas: 2, lean: true, sessionTimeoutMs: options.sessionTimeoutMs });
     nodes.push(...cluster.nodes);
     zookeeper = cluster.zookeeper;
   }

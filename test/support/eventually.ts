@@ -2,7 +2,7 @@
 // loaded behind a 202, a page's request answered); the timeout names what was awaited and the
 // last value seen.
 
-const POLL_MS = 100;
+const POLL_MS = 20;
 export const ARRIVAL_TIMEOUT_MS = 10_000;
 
 export async function eventually<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = ARRIVAL_TIMEOUT_MS): Promise<T> {

@@ -1,7 +1,8 @@
 // Factories that create accounts through the same domain functions the routes call.
 
 import type { TestServer } from './testServer.js';
-import { createUser, type User } from '../../server/accounts/users.js';
+import { insertUser, type User } from '../../server/accounts/users.js';
+import { hashPassword } from '../../server/ground/passwords.js';
 import { addMembership, createOrganization, type Organization } from '../../server/accounts/organizations.js';
 import { createProject, type Project } from '../../server/accounts/projects.js';
 import type { Role } from '../../server/access/roles.js';
@@ -23,11 +24,23 @@ export interface Tenant {
   project: Project;
 }
 
-/** `password: null` creates an account without a password (as external sign-in does), skipping the argon2 cost. */
+/**
+ * Each password's argon2id hash, made once per test process: a hash costs 0.1 s to most of a
+ * second of CPU on purpose, and the suite's files create hundreds of accounts with the same
+ * password. Every account gets a real hash of its password (as createUser stores it); the accounts
+ * of one process share its salt.
+ */
+const hashes = new Map<string, Promise<string>>();
+function hashOf(password: string): Promise<string> {
+  if (!hashes.has(password)) hashes.set(password, hashPassword(password));
+  return hashes.get(password)!;
+}
+
+/** `password: null` creates an account without a password (as external sign-in does). */
 export async function createTestUser(server: TestServer, options: { email?: string; password?: string | null } = {}): Promise<User> {
   const { meta, clock } = server.running.services;
-  const password = options.password === null ? undefined : (options.password ?? TEST_PASSWORD);
-  return createUser(meta, { email: options.email ?? uniqueEmail(), password }, clock.now());
+  const passwordHash = options.password === null ? null : await hashOf(options.password ?? TEST_PASSWORD);
+  return insertUser(meta, { email: options.email ?? uniqueEmail(), passwordHash }, clock.now());
 }
 
 export async function createTenant(server: TestServer, options: { timezone?: string } = {}): Promise<Tenant> {

@@ -107,14 +107,17 @@ const KILL_GRACE_MS = 20_000;
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'pp-tests-'));
 // Open to every user like /tmp itself, so tests that run a program as another user can reach it.
 chmodSync(tmp, 0o1777);
-const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp, TAP_TIMEOUT: String(TIMEOUT_S) };
+// Where the test servers keep the run's migrated empty databases, copied into each new server's
+// folder (testServer.ts): made once, not a test's leftover.
+const TEMPLATE = 'pp-test-template';
+const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp, TAP_TIMEOUT: String(TIMEOUT_S), TEST_DATA_TEMPLATE: path.join(tmp, TEMPLATE) };
 
 /** Caches of the tools, not of a test: Node keeps its module compile cache when Vite turns it on (the bundle test builds the console). */
 const RUNNER_CACHE = /^(v8-compile-cache-\d+|node-compile-cache)$/;
 
 function leftovers(): string[] {
   const names = readdirSync(tmp)
-    .filter((name) => !RUNNER_CACHE.test(name))
+    .filter((name) => !RUNNER_CACHE.test(name) && name !== TEMPLATE)
     .sort();
   rmSync(tmp, { recursive: true, force: true });
   return names;

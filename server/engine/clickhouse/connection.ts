@@ -3,6 +3,8 @@
 // Statements carry their values as literals (literal.ts): Debian's ClickHouse 18.16 has no query
 // parameters, and the client is asked for no setting of its own that 18.16 would not know.
 
+import type { Readable, Writable } from 'node:stream';
+import { finished, pipeline } from 'node:stream/promises';
 import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import type { ClickHouseSettings } from '../../ground/config.js';
 import { EngineUnreachableError } from '../engine.js';
@@ -28,6 +30,13 @@ export class ClickHouseQueryError extends Error {
  * quorum write unfinished, an insert whose quorum status is unknown, a ZooKeeper error.
  */
 const CLUSTER_UNAVAILABLE = new Set([159, 209, 210, 225, 242, 279, 285, 286, 319, 999]);
+
+/**
+ * The same for a read: a shard none of whose replicas answers (ALL_CONNECTION_TRIES_FAILED), a
+ * socket timeout or network error between nodes, ZooKeeper gone. TIMEOUT_EXCEEDED is left out: on
+ * a read it is the read's own time limit (`max_execution_time`).
+ */
+const READ_UNAVAILABLE = new Set([...CLUSTER_UNAVAILABLE].filter((code) => code !== 159));
 
 /** How long a write waits for its quorum (ms; the server's default is 10 minutes, every later batch waiting behind it). */
 export const QUORUM_TIMEOUT_MS = 30_000;
@@ -123,14 +132,45 @@ export class ClickHouseConnection {
 
   /** Rows of a SELECT, as objects (64-bit integers come as decimal text). */
   async query<T = Record<string, unknown>>(sql: string, options: { bare?: boolean; settings?: Record<string, string | number>; signal?: AbortSignal } = {}): Promise<T[]> {
-    return this.onSomeNode(async (node) => {
-      const result = await (options.bare ? node.bare : node.inDatabase).query({
-        query: inInstallation(sql, this.database),
-        format: 'JSONEachRow',
-        clickhouse_settings: options.settings,
-        abort_signal: options.signal,
+    try {
+      return await this.onSomeNode(async (node) => {
+        const result = await (options.bare ? node.bare : node.inDatabase).query({
+          query: inInstallation(sql, this.database),
+          format: 'JSONEachRow',
+          clickhouse_settings: options.settings,
+          abort_signal: options.signal,
+        });
+        return result.json<T>();
       });
-      return result.json<T>();
+    } catch (err) {
+      // A node answered but the cluster behind it cannot (a shard down): the read waits like one
+      // no node answers (503 to a request; the ingest writer's look-ups hold their batch and try
+      // again rather than count toward setting it aside).
+      if (err instanceof ClickHouseQueryError && READ_UNAVAILABLE.has(err.code ?? 0)) {
+        throw new ClickHouseUnreachableError(`the cluster cannot answer the statement now: ${err.message}`);
+      }
+      throw err;
+    }
+  }
+
+  /**
+   * The raw answer of a statement ending in `FORMAT …`, piped through `sink()` (made anew when
+   * another node is tried). The node holds the answer until it is complete (`wait_end_of_query`),
+   * so a statement failing midway is an error, never a truncated answer.
+   */
+  async download(sql: string, sink: () => [Writable, ...Writable[]], settings: Record<string, string | number> = {}): Promise<void> {
+    await this.onSomeNode(async (node) => {
+      const { stream } = await node.inDatabase.exec({ query: inInstallation(sql, this.database), clickhouse_settings: { wait_end_of_query: 1, ...settings } });
+      await pipeline([stream, ...sink()]);
+    });
+  }
+
+  /** An `INSERT … FORMAT …` whose data is read from `source()` (made anew when another node is tried). */
+  async upload(sql: string, source: () => Readable, settings: Record<string, string | number> = {}): Promise<void> {
+    await this.onSomeNode(async (node) => {
+      const { stream } = await node.inDatabase.exec({ query: inInstallation(sql, this.database), values: source(), clickhouse_settings: settings });
+      stream.resume();
+      await finished(stream);
     });
   }
 
