@@ -19,6 +19,10 @@ import * as duckdbAdmin from './duckdb/adminSql.js';
 import * as duckdbIngest from './duckdb/ingestSql.js';
 import * as clickhouseIngest from './clickhouse/ingestSql.js';
 import * as clickhousePathCleaning from './clickhouse/pathCleaningSql.js';
+import * as clickhouseLabeled from './clickhouse/labeledSql.js';
+import * as clickhousePersons from './clickhouse/personsSql.js';
+import * as clickhouseAdmin from './clickhouse/adminSql.js';
+import { deletePerson as clickhouseDeletePerson } from './clickhouse/personsDelete.js';
 import { purgeEvents } from './duckdb/deleteEvents.js';
 import { purgeEvents as clickhousePurgeEvents } from './clickhouse/deleteEvents.js';
 import * as duckdbPersons from './duckdb/personsSql.js';
@@ -69,13 +73,13 @@ const STATEMENTS: ByEngine<FeatureStatements> = {
     },
     replay: { ...unsupportedLike(duckdbReplay, 'session recordings'), recordedProjectsSql: clickhouseReplay.recordedProjectsSql, recordedActorsSql: clickhouseReplay.recordedActorsSql },
     behavior: clickhouseBehavior,
-    admin: unsupportedLike(duckdbAdmin, 'the admin figures'),
+    admin: clickhouseAdmin,
     ingest: clickhouseIngest,
-    persons: unsupportedLike(duckdbPersons, 'persons'),
+    persons: clickhousePersons,
     transfer: { exportEventsSql: unsupportedBuilder('event exports') },
     pathCleaning: clickhousePathCleaning,
-    labeled: { countMatchingSql: unsupportedBuilder('labeled events'), labeledCountsSql: unsupportedBuilder('labeled events') },
-    jobs: { syncDerived: unsupportedBuilder('labeled events'), purgeEvents: clickhousePurgeEvents, deletePerson: unsupportedBuilder('deleting a person') },
+    labeled: { countMatchingSql: clickhouseLabeled.countMatchingSql, labeledCountsSql: clickhouseLabeled.labeledCountsSql },
+    jobs: { syncDerived: clickhouseLabeled.syncDerived, purgeEvents: clickhousePurgeEvents, deletePerson: clickhouseDeletePerson },
   },
 };
 

@@ -12,8 +12,8 @@
 // another quorum INSERT reaches that partition of that shard: so after each mutation the job
 // writes a marker row per shard and month partition (PURGE_MARKER: project 0, which no project
 // has, at the month's first second), which the next purge's mutation deletes in turn. At most one
-// marker per shard and month is stored; no project's read sees them (`size()` of all projects
-// counts them).
+// marker per shard and month is stored; no project's read sees them, and `size()` of all projects
+// leaves project 0 out.
 
 import type { EngineConnection } from '../engine.js';
 import { ClickHouseConnection, QUORUM_WRITE } from './connection.js';
