@@ -30,6 +30,7 @@ export const CLICKHOUSE_TABLES = [
   { name: 'ingest_rejections', sharded: true },
   { name: 'identity_links', sharded: false },
   { name: 'actor_traits', sharded: false },
+  { name: 'element_captures', sharded: false },
   { name: 'schema_migrations', sharded: false },
 ] as const;
 

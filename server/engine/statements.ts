@@ -13,6 +13,7 @@ import * as clickhouseReplay from './clickhouse/replaySql.js';
 import * as duckdbReplay from './duckdb/replaySql.js';
 import * as duckdbLabeled from './duckdb/labeledSql.js';
 import * as duckdbBehavior from './duckdb/behaviorSql.js';
+import * as clickhouseBehavior from './clickhouse/behaviorSql.js';
 import * as duckdbPathCleaning from './duckdb/pathCleaningSql.js';
 import * as duckdbAdmin from './duckdb/adminSql.js';
 import * as duckdbIngest from './duckdb/ingestSql.js';
@@ -23,6 +24,7 @@ import * as clickhousePersons from './clickhouse/personsSql.js';
 import * as clickhouseAdmin from './clickhouse/adminSql.js';
 import { deletePerson as clickhouseDeletePerson } from './clickhouse/personsDelete.js';
 import { purgeEvents } from './duckdb/deleteEvents.js';
+import { purgeEvents as clickhousePurgeEvents } from './clickhouse/deleteEvents.js';
 import * as duckdbPersons from './duckdb/personsSql.js';
 import * as duckdbExport from './duckdb/exportSql.js';
 import { deletePerson } from './duckdb/personsDelete.js';
@@ -70,14 +72,14 @@ const STATEMENTS: ByEngine<FeatureStatements> = {
       propertyKindsSql: clickhouseDoctor.propertyKindsSql,
     },
     replay: { ...unsupportedLike(duckdbReplay, 'session recordings'), recordedProjectsSql: clickhouseReplay.recordedProjectsSql, recordedActorsSql: clickhouseReplay.recordedActorsSql },
-    behavior: unsupportedLike(duckdbBehavior, 'page behavior reports'),
+    behavior: clickhouseBehavior,
     admin: clickhouseAdmin,
     ingest: clickhouseIngest,
     persons: clickhousePersons,
     transfer: { exportEventsSql: unsupportedBuilder('event exports') },
     pathCleaning: clickhousePathCleaning,
     labeled: { countMatchingSql: clickhouseLabeled.countMatchingSql, labeledCountsSql: clickhouseLabeled.labeledCountsSql },
-    jobs: { syncDerived: clickhouseLabeled.syncDerived, purgeEvents: unsupportedBuilder('deleting events'), deletePerson: clickhouseDeletePerson },
+    jobs: { syncDerived: clickhouseLabeled.syncDerived, purgeEvents: clickhousePurgeEvents, deletePerson: clickhouseDeletePerson },
   },
 };
 

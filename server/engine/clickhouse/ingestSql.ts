@@ -21,7 +21,7 @@
 
 import type { EngineConnection, Statement } from '../engine.js';
 import { unsupported } from '../unsupported.js';
-import type { CaptureRow, ChunkRow } from '../duckdb/ingestSql.js';
+import type { ChunkRow } from '../duckdb/ingestSql.js';
 import { QUORUM_WRITE, type ClickHouseConnection } from './connection.js';
 import { clickHouse } from './engineConnection.js';
 import { distinctKeyOf, linksSql } from './links.js';
@@ -30,13 +30,9 @@ import { dateTimeText, literal, tuple } from './literal.js';
 
 export type { CaptureRow, ChunkRow, RejectionSelection } from '../duckdb/ingestSql.js';
 
-export function storeCapture(_conn: EngineConnection, _c: CaptureRow): Promise<void> {
-  return unsupported('element captures');
-}
+export { storeCapture } from './captureSql.js';
 
-export function captureSql(_projectId: number, _tokenHash: string): Statement {
-  return unsupported('element captures');
-}
+export { captureSql } from './captureSql.js';
 
 export function storeReplayChunk(_conn: EngineConnection, _c: ChunkRow): Promise<void> {
   return unsupported('session recordings');
