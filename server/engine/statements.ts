@@ -28,7 +28,7 @@ import { purgeEvents as clickhousePurgeEvents } from './clickhouse/deleteEvents.
 import * as duckdbPersons from './duckdb/personsSql.js';
 import * as duckdbExport from './duckdb/exportSql.js';
 import { deletePerson } from './duckdb/personsDelete.js';
-import { unsupportedBuilder, unsupportedLike } from './unsupported.js';
+import { unsupportedBuilder } from './unsupported.js';
 
 type Builders<M, K extends keyof M> = Pick<M, K>;
 
@@ -71,7 +71,7 @@ const STATEMENTS: ByEngine<FeatureStatements> = {
       eventCatalogSql: clickhouseDoctor.eventCatalogSql,
       propertyKindsSql: clickhouseDoctor.propertyKindsSql,
     },
-    replay: { ...unsupportedLike(duckdbReplay, 'session recordings'), recordedProjectsSql: clickhouseReplay.recordedProjectsSql, recordedActorsSql: clickhouseReplay.recordedActorsSql },
+    replay: clickhouseReplay,
     behavior: clickhouseBehavior,
     admin: clickhouseAdmin,
     ingest: clickhouseIngest,

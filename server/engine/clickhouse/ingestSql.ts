@@ -1,8 +1,8 @@
 // The ClickHouse statements of what ingestion stores besides events (the shapes of
 // engine/duckdb/ingestSql.ts): identity links and user traits, in identity_links and actor_traits
 // (migration 0004), written on the connection of the ingest writer's turn; the refused attempts of
-// the doctor view come from doctorSql.ts. Element captures and recording chunks answer 501
-// engine_unsupported.
+// the doctor view come from doctorSql.ts, element captures from captureSql.ts and recording chunks
+// from replayIngestSql.ts.
 //
 // ClickHouse updates nothing in place: a link or a user's traits changed is a new row of a larger
 // `version`, and reads keep the row of the largest one (links.ts; argMax below). Versions come from
@@ -20,8 +20,6 @@
 // at all; `inTransaction` documents what a failure between two of them leaves.
 
 import type { EngineConnection, Statement } from '../engine.js';
-import { unsupported } from '../unsupported.js';
-import type { ChunkRow } from '../duckdb/ingestSql.js';
 import { QUORUM_WRITE, type ClickHouseConnection } from './connection.js';
 import { clickHouse } from './engineConnection.js';
 import { distinctKeyOf, linksSql } from './links.js';
@@ -34,13 +32,7 @@ export { storeCapture } from './captureSql.js';
 
 export { captureSql } from './captureSql.js';
 
-export function storeReplayChunk(_conn: EngineConnection, _c: ChunkRow): Promise<void> {
-  return unsupported('session recordings');
-}
-
-export function replayChunksSql(_projectId: number, _sessionId: string): Statement {
-  return unsupported('session recordings');
-}
+export { storeReplayChunk, replayChunksSql } from './replayIngestSql.js';
 
 /** The doctor view's refused attempts (doctorSql.ts, with the view's accepted events). */
 export { rejectedAttemptsSql } from './doctorSql.js';
