@@ -57,7 +57,7 @@ export const WORKERS: readonly Worker[] = [
   },
   // Rules left deleting by a stopped server are queued again.
   { name: 'labeled rule deletions', start: resumeDeletions },
-  { name: 'recordings sweep', engines: ['duckdb'], start: startReplaySweeps },
+  { name: 'recordings sweep', start: startReplaySweeps },
   { name: 'transfer files sweep', start: startTransferSweeps },
   {
     name: 'mail outbox',

@@ -138,6 +138,9 @@ registerAdminCommand('ingest.retry', async (services) => ingestWriter(services).
 
 registerAdminCommand('doctor.databases', async (services) => checkDatabases(services.meta, services.events.kind === 'duckdb' ? (sql) => services.events.read(sql) : undefined));
 
+/** A list as an engine answers it: DuckDB's list value (`items`) or ClickHouse's array. */
+const keyList = (v: unknown): unknown[] => (Array.isArray(v) ? v : (v as { items: unknown[] }).items);
+
 registerAdminCommand('data.stats', async (services) => {
   const count = (table: string) => (services.meta.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
   const { events } = await services.events.size();
@@ -150,7 +153,7 @@ registerAdminCommand('data.stats', async (services) => {
     users: count('users'),
     organizations: count('organizations'),
     projects: count('projects'),
-    rollup: { behind_events: Number(rollup!.behind), property_keys: (rollup!.keys as { items: unknown[] }).items.map(String) },
+    rollup: { behind_events: Number(rollup!.behind), property_keys: keyList(rollup!.keys).map(String) },
     ingest: ingestWriter(services).journalState(),
   };
 });

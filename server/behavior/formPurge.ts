@@ -59,7 +59,7 @@ export function getFormPurge(meta: MetaDb, projectId: number, jobId: number): Fo
 
 /**
  * The job: waits for the events already acknowledged to be loaded, then, while no rollup fold
- * runs, deletes the project's form events and its rollup rows in one transaction of the writer
+ * runs (on DuckDB; ClickHouse deletes by mutations it waits for, engine/clickhouse/deleteEvents.ts), deletes the project's form events and its rollup rows in one transaction of the writer
  * (so ingestion and the data version of cached answers move around it, not through it), and
  * checkpoints at once so that DuckDB compacts the deleted rows now, while the folder, which then
  * checks its point, still holds off. Safe to run again: a second run deletes what is left.
@@ -69,7 +69,9 @@ export async function purgeFormEvents(services: Services, job: Job): Promise<{ d
   await ingestWriter(services).loaded();
   // Counted before the checkpoint, which may fail after the events are gone.
   const counted = (n: number) => services.meta.prepare('UPDATE form_purge_jobs SET deleted_events = coalesce(deleted_events, 0) + ? WHERE job_id = ?').run(n, job.id);
-  const deleted = await actorDayFolder(services).exclusive(() => services.events.useWriter((conn) => statementsOf(services.events).jobs.purgeEvents(conn, projectId, FORM_EVENTS, counted)));
+  const purge = () => services.events.useWriter((conn) => statementsOf(services.events).jobs.purgeEvents(conn, projectId, FORM_EVENTS, counted));
+  // ClickHouse keeps no rollups of events: no fold to hold off.
+  const deleted = await (services.events.kind === 'duckdb' ? actorDayFolder(services).exclusive(purge) : purge());
   const row = services.meta.prepare('SELECT deleted_events FROM form_purge_jobs WHERE job_id = ?').get(job.id) as { deleted_events: number } | undefined;
   services.log.info({ job_id: job.id, project_id: projectId, deleted }, 'form events purged');
   return { deleted_events: row?.deleted_events ?? deleted };

@@ -68,6 +68,12 @@ export interface AppendBatch {
   rejections: readonly StoredRejection[];
   /** The ingest journal record loaded through, recorded with the rows (see `journalPosition`). */
   journalPosition?: number;
+  /**
+   * True when no earlier attempt can have stored any of these events (journal records loaded for
+   * the first time, after the replay at start and after every load that failed): an engine without
+   * transactions need not look for them in its table.
+   */
+  firstAttempt?: boolean;
 }
 
 /** One column-wise chunk of stored (project, uuid) pairs: the uuid as four 32-bit words, its receipt in µs. */
@@ -90,6 +96,8 @@ export interface EventAppender {
    * rows may be stored: the caller reads its state of them again).
    */
   append(conn: EngineConnection, batch: AppendBatch): Promise<void>;
+  /** The events the engine takes best in one append (the ingest writer's group), when not the writer's default. */
+  readonly groupRows?: number;
   /** How far the ingest journal is loaded: the position committed with the events (0 when none is). */
   journalPosition(conn: EngineConnection): Promise<number>;
   /** Stored (project, uuid) pairs among these uuids received in [fromUs, beforeUs) (µs), as `project/uuid`. */

@@ -46,6 +46,11 @@ export function compareText(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/** Stored bytes as read back: DuckDB's BLOB value (`{ bytes }`), or ClickHouse's hex text (`hex(data)`). */
+export function chunkBytes(value: unknown): Uint8Array {
+  return typeof value === 'string' ? Buffer.from(value, 'hex') : (value as { bytes: Uint8Array }).bytes;
+}
+
 /** DuckDB counts arrive as BigInt, sums as numbers; either may be NULL. */
 export function num(value: unknown): number {
   return typeof value === 'bigint' ? Number(value) : Number(value ?? 0);

@@ -13,16 +13,22 @@ import * as clickhouseReplay from './clickhouse/replaySql.js';
 import * as duckdbReplay from './duckdb/replaySql.js';
 import * as duckdbLabeled from './duckdb/labeledSql.js';
 import * as duckdbBehavior from './duckdb/behaviorSql.js';
+import * as clickhouseBehavior from './clickhouse/behaviorSql.js';
 import * as duckdbPathCleaning from './duckdb/pathCleaningSql.js';
 import * as duckdbAdmin from './duckdb/adminSql.js';
 import * as duckdbIngest from './duckdb/ingestSql.js';
 import * as clickhouseIngest from './clickhouse/ingestSql.js';
 import * as clickhousePathCleaning from './clickhouse/pathCleaningSql.js';
+import * as clickhouseLabeled from './clickhouse/labeledSql.js';
+import * as clickhousePersons from './clickhouse/personsSql.js';
+import * as clickhouseAdmin from './clickhouse/adminSql.js';
+import { deletePerson as clickhouseDeletePerson } from './clickhouse/personsDelete.js';
 import { purgeEvents } from './duckdb/deleteEvents.js';
+import { purgeEvents as clickhousePurgeEvents } from './clickhouse/deleteEvents.js';
 import * as duckdbPersons from './duckdb/personsSql.js';
 import * as duckdbExport from './duckdb/exportSql.js';
 import { deletePerson } from './duckdb/personsDelete.js';
-import { unsupportedBuilder, unsupportedLike } from './unsupported.js';
+import { unsupportedBuilder } from './unsupported.js';
 
 type Builders<M, K extends keyof M> = Pick<M, K>;
 
@@ -65,15 +71,15 @@ const STATEMENTS: ByEngine<FeatureStatements> = {
       eventCatalogSql: clickhouseDoctor.eventCatalogSql,
       propertyKindsSql: clickhouseDoctor.propertyKindsSql,
     },
-    replay: { ...unsupportedLike(duckdbReplay, 'session recordings'), recordedProjectsSql: clickhouseReplay.recordedProjectsSql, recordedActorsSql: clickhouseReplay.recordedActorsSql },
-    behavior: unsupportedLike(duckdbBehavior, 'page behavior reports'),
-    admin: unsupportedLike(duckdbAdmin, 'the admin figures'),
+    replay: clickhouseReplay,
+    behavior: clickhouseBehavior,
+    admin: clickhouseAdmin,
     ingest: clickhouseIngest,
-    persons: unsupportedLike(duckdbPersons, 'persons'),
+    persons: clickhousePersons,
     transfer: { exportEventsSql: unsupportedBuilder('event exports') },
     pathCleaning: clickhousePathCleaning,
-    labeled: { countMatchingSql: unsupportedBuilder('labeled events'), labeledCountsSql: unsupportedBuilder('labeled events') },
-    jobs: { syncDerived: unsupportedBuilder('labeled events'), purgeEvents: unsupportedBuilder('deleting events'), deletePerson: unsupportedBuilder('deleting a person') },
+    labeled: { countMatchingSql: clickhouseLabeled.countMatchingSql, labeledCountsSql: clickhouseLabeled.labeledCountsSql },
+    jobs: { syncDerived: clickhouseLabeled.syncDerived, purgeEvents: clickhousePurgeEvents, deletePerson: clickhouseDeletePerson },
   },
 };
 

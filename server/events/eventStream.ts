@@ -12,7 +12,7 @@ import type { Request, Response } from 'express';
 import type { Services } from '../http/services.js';
 import { AppError } from '../ground/errors.js';
 import { eventBus, type CommittedEvent } from '../ingest/eventBus.js';
-import { MAX_GROUP_ROWS, ingestWriter } from '../ingest/groupWriter.js';
+import { ingestWriter } from '../ingest/groupWriter.js';
 import { actorsOf } from './actors.js';
 import { itemFromCommitted } from './eventItem.js';
 import { StreamSampler } from './streamSampler.js';
@@ -93,7 +93,7 @@ class LiveStream {
   ) {
     // A backlog of two full commit groups: receive() drains it on every delivery, so the bus never
     // drops for this subscriber and every event is either sent or counted as dropped.
-    this.unsubscribe = eventBus(services).subscribe((batch) => this.receive(batch), { projectId, maxPending: 2 * MAX_GROUP_ROWS });
+    this.unsubscribe = eventBus(services).subscribe((batch) => this.receive(batch), { projectId, maxPending: 2 * ingestWriter(services).groupRows });
     const heartbeatMs = Math.max(MIN_HEARTBEAT_MS, services.config.events.stream_heartbeat_ms);
     const period = Math.min(heartbeatMs, 1000);
     this.ticker = setInterval(() => this.tick(Math.round(heartbeatMs / period)), period);

@@ -1,12 +1,13 @@
 // The one writer of ingest data into the event engine. A batch is first made durable in the ingest
 // journal, and its request answered then; the writer loads journaled batches in groups (at most
-// MAX_GROUP_ROWS rows, the batches that arrived while the previous group committed). A group is
-// deduplicated by (project, uuid) within itself and against recently stored events (an in-memory
-// filter of stored pairs spares reading the table for uuids never seen), and appended by the
-// engine's appender in one transaction that also records the journal position it loads through,
-// together with the labeled events derived from them (the `derive` option). Then its events are
-// published. Reads wait until what was acknowledged before they started is loaded, so an answered
-// event is in every later answer.
+// MAX_GROUP_ROWS rows, or the engine's `groupRows`, the batches that arrived while the previous
+// group committed). A group is deduplicated by (project, uuid) within itself and against recently
+// stored events (an in-memory filter of stored pairs spares reading the table for uuids never
+// seen), and appended by the engine's appender in one transaction that also records the journal
+// position it loads through, together with the labeled events derived from them (the `derive`
+// option), marked as a first attempt unless an earlier load may have stored some of it. Then its
+// events are published. Reads wait until what was acknowledged before they started is loaded, so
+// an answered event is in every later answer.
 // Other ingest writes (identity links, recordings, captures) run as exclusive jobs between
 // groups, so none of them ever interleaves with another on the writer connection. At start, what
 // the journal holds past the stored position is queued ahead of everything else and may load in
@@ -90,6 +91,8 @@ export class GroupWriter {
   private settledSeq = 0;
   /** The last journal record the replay at start loads (0: none). */
   private replayThroughSeq = 0;
+  /** The last journal record of a group whose load failed (0: none): it and those before may be partly stored. */
+  private failedThroughSeq = 0;
   private backlogRows = 0;
   private readonly settleWaiters: Array<{ seq: number; resolve: () => void }> = [];
   private readonly roomWaiters: Array<() => void> = [];
@@ -108,6 +111,11 @@ export class GroupWriter {
   /** Batches and jobs waiting for their turn (not counting the group being committed). */
   get queued(): number {
     return this.queue.length;
+  }
+
+  /** The most events a group holds. */
+  get groupRows(): number {
+    return this.options.maxGroupRows;
   }
 
   /** Journaled rows waiting to be loaded. */
@@ -333,15 +341,19 @@ export class GroupWriter {
     const seq = group.reduce<number | undefined>((max, item) => (item.seq === undefined ? max : Math.max(max ?? 0, item.seq)), undefined);
     try {
       ({ stored, duplicates } = await this.deduplicate(conn, group));
+      // A journal record loaded before (the replay at start, a failed load) may have left events stored.
+      const firstAttempt = group.every((item) => item.seq !== undefined && item.seq > Math.max(this.replayThroughSeq, this.failedThroughSeq));
       derived = await this.write(
         conn,
         stored,
         group.flatMap((item) => item.batch.rejections),
         seq,
+        firstAttempt,
       );
     } catch (err) {
       // Whether a failed COMMIT stored anything is not certain: the filter is read again from the table.
       this.filter = undefined;
+      if (seq !== undefined && seq > this.failedThroughSeq) this.failedThroughSeq = seq;
       // One bad batch must not fail the batches it happened to be grouped with: retry them one by one.
       if (group.length > 1) {
         for (const item of group) await this.commit(conn, [item]);
@@ -419,13 +431,13 @@ export class GroupWriter {
    * Appends the group, its refused attempts and the journal position in one transaction of the
    * engine's appender, committed durably when it resolves.
    */
-  private async write(conn: EngineConnection, events: EventRow[], rejections: RejectionRow[], seq: number | undefined): Promise<EventRow[]> {
+  private async write(conn: EngineConnection, events: EventRow[], rejections: RejectionRow[], seq: number | undefined, firstAttempt: boolean): Promise<EventRow[]> {
     if (events.length === 0 && rejections.length === 0 && seq === undefined) return [];
     const keyOf = distinctKeys();
     for (const row of events) row.distinct_key = keyOf(row.distinct_id);
     const derived = events.length > 0 && this.options.derive ? this.options.derive(events) : [];
     try {
-      await this.services.events.appender.append(conn, { events: derived.length > 0 ? [...events, ...derived] : events, rejections, journalPosition: seq });
+      await this.services.events.appender.append(conn, { events: derived.length > 0 ? [...events, ...derived] : events, rejections, journalPosition: seq, firstAttempt });
     } finally {
       // Also after a failed COMMIT, which may have stored the rows: cached answers must not outlive them.
       this.services.events.changed(new Set(events.map((row) => row.project_id)));
@@ -533,8 +545,11 @@ function shuttingDown(): ServiceUnavailableError {
 /** The writer of an installation over its journal: made by openServices.ts, then opened with `openIngestWriter`. */
 export function createIngestWriter(services: Services, derive?: Derive): GroupWriter {
   const journal = IngestJournal.open(path.join(services.config.data_dir, JOURNAL_DIR), services.log);
+  // An engine may take larger groups (ClickHouse: a part per INSERT); the backlog holds two of them.
+  const groupRows = services.events.appender.groupRows ?? MAX_GROUP_ROWS;
   return new GroupWriter(services, services.bus, {
-    maxGroupRows: MAX_GROUP_ROWS,
+    maxGroupRows: groupRows,
+    maxBacklogRows: Math.max(MAX_BACKLOG_ROWS, 2 * groupRows),
     dedupWindowMs: Math.max(1, services.config.ingest.dedup_window_hours) * 3_600_000,
     filterCapacity: Math.max(1000, services.config.ingest.dedup_filter_events),
     journal,

@@ -5,6 +5,7 @@
 // Rules (docs/ingestion.md): an id already linked keeps its first actor (first claim wins); linking
 // an actor into another re-points everything that pointed at it; linking an id to itself is a no-op.
 
+import type { EngineConnection } from '../engine/engine.js';
 import { statementsOf } from '../engine/statements.js';
 import type { Services } from '../http/services.js';
 import type { IngestCredential } from './ingestCredential.js';
@@ -21,25 +22,113 @@ export const TRAITS_MAX_BYTES = 16 * 1024;
 
 export type LinkOutcome = 'linked' | 'unchanged' | 'conflict';
 
+/** A link asked for and not decided yet. */
+interface PendingLink {
+  fromId: string;
+  toId: string;
+  at: Date;
+  settle: { resolve: (outcome: LinkOutcome) => void; reject: (err: unknown) => void };
+}
+
+/** Per writer and project, the links waiting for the writer turn that will decide them. */
+const waitingLinks = new WeakMap<object, Map<number, PendingLink[]>>();
+
 /**
- * Links `fromId` (and every id already resolved to it) to the actor of `toId`. Runs as an
- * exclusive writer job, so the check and the write see no other link change in between.
+ * Links `fromId` (and every id already resolved to it) to the actor of `toId`. Runs in an exclusive
+ * writer job, so the check and the write see no other link change in between. The links of a
+ * project asked for while that job waits for its turn join it: they are decided in the order they
+ * were asked, each seeing those before it, as one job after another would, and written together.
  */
 export function linkIdentity(services: Services, projectId: number, fromId: string, toId: string): Promise<LinkOutcome> {
-  const now = services.clock.now();
+  const writer = ingestWriter(services);
+  let projects = waitingLinks.get(writer);
+  if (!projects) waitingLinks.set(writer, (projects = new Map()));
+  const waiting = projects;
+  return new Promise<LinkOutcome>((resolve, reject) => {
+    const link: PendingLink = { fromId, toId, at: services.clock.now(), settle: { resolve, reject } };
+    const queued = waiting.get(projectId);
+    if (queued) {
+      queued.push(link);
+      return;
+    }
+    const batch = [link];
+    waiting.set(projectId, batch);
+    writer
+      .exclusive(
+        (conn) => {
+          // Links asked for from now on wait for the next turn.
+          waiting.delete(projectId);
+          return batch.length === 1 ? linkOne(services, conn, projectId, link).then((o) => [o]) : linkMany(services, conn, projectId, batch);
+        },
+        { changes: 'reported' },
+      )
+      .then(
+        (outcomes) => batch.forEach((l, i) => l.settle.resolve(outcomes[i]!)),
+        (err: unknown) => {
+          // Refused before its turn (the server stopping): later links must not join it.
+          if (waiting.get(projectId) === batch) waiting.delete(projectId);
+          for (const l of batch) l.settle.reject(err);
+        },
+      );
+  });
+}
+
+/** One link, read and written by the ids it names. */
+async function linkOne(services: Services, conn: EngineConnection, projectId: number, link: PendingLink): Promise<LinkOutcome> {
   const sql = statementsOf(services.events).ingest;
-  return ingestWriter(services).exclusive(
-    async (conn) => {
-      const target = (await sql.linkedActor(conn, projectId, toId)) ?? toId;
-      if (target === fromId) return 'unchanged';
-      const current = await sql.linkedActor(conn, projectId, fromId);
-      if (current !== undefined) return current === target ? 'unchanged' : 'conflict';
-      // One statement, so a crash cannot leave `fromId` linked while ids that pointed at it are not.
-      await services.events.changedAfter([projectId], () => sql.storeLink(conn, projectId, fromId, target, now));
-      return 'linked';
-    },
-    { changes: 'reported' },
-  );
+  const target = (await sql.linkedActor(conn, projectId, link.toId)) ?? link.toId;
+  if (target === link.fromId) return 'unchanged';
+  const current = await sql.linkedActor(conn, projectId, link.fromId);
+  if (current !== undefined) return current === target ? 'unchanged' : 'conflict';
+  // One statement, so a crash cannot leave `fromId` linked while ids that pointed at it are not.
+  await services.events.changedAfter([projectId], () => sql.storeLink(conn, projectId, link.fromId, target, link.at));
+  return 'linked';
+}
+
+/**
+ * Links asked for together: the links of the ids they name (and of ids pointing at those) read once, each link decided in order in memory
+ * with `linkOne`'s rules (ids that pointed at a re-linked actor move with it), and every changed
+ * link written in one statement (stored whole or not at all), at the time of the last one asked.
+ */
+async function linkMany(services: Services, conn: EngineConnection, projectId: number, links: readonly PendingLink[]): Promise<LinkOutcome[]> {
+  const sql = statementsOf(services.events).ingest;
+  const actorOf = new Map<string, string>();
+  const pointing = new Map<string, Set<string>>();
+  const named = [...new Set(links.flatMap((l) => [l.fromId, l.toId]))];
+  for (const { distinct_id: d, actor_id: a } of await sql.projectLinks(conn, projectId, named)) {
+    actorOf.set(d, a);
+    (pointing.get(a) ?? pointing.set(a, new Set()).get(a)!).add(d);
+  }
+  const changed = new Set<string>();
+  const outcomes = links.map(({ fromId, toId }): LinkOutcome => {
+    const target = actorOf.get(toId) ?? toId;
+    if (target === fromId) return 'unchanged';
+    const current = actorOf.get(fromId);
+    if (current !== undefined) return current === target ? 'unchanged' : 'conflict';
+    const moved = [fromId, ...(pointing.get(fromId) ?? [])];
+    pointing.delete(fromId);
+    const into = pointing.get(target) ?? pointing.set(target, new Set()).get(target)!;
+    for (const d of moved) {
+      actorOf.set(d, target);
+      into.add(d);
+      changed.add(d);
+    }
+    return 'linked';
+  });
+  if (changed.size > 0) {
+    const ids = [...changed];
+    const at = links[links.length - 1]!.at;
+    await services.events.changedAfter([projectId], () =>
+      sql.storeLinks(
+        conn,
+        projectId,
+        ids,
+        ids.map((d) => actorOf.get(d)!),
+        at,
+      ),
+    );
+  }
+  return outcomes;
 }
 
 /**
@@ -76,7 +165,8 @@ function mergePatch(target: Record<string, unknown>, patch: Record<string, unkno
 
 /**
  * Many links, then many merges of traits (an import's batch), with identify's and alias's rules, in
- * one writer turn and transaction and a few set-wise statements: the project's links are read, each
+ * one writer turn and transaction and a few set-wise statements: the links of the ids named (and of
+ * ids pointing at them) are read, each
  * link is decided in order in memory (first claim wins, ids that pointed at a re-linked actor move
  * with it), and the changed links are written at once. Traits are merged per user in order, `$set`
  * patches before `$set_once` ones.
@@ -91,7 +181,8 @@ export function applyIdentities(services: Services, projectId: number, links: Re
         if (links.length > 0) {
           const actorOf = new Map<string, string>();
           const pointing = new Map<string, Set<string>>();
-          for (const { distinct_id: d, actor_id: a } of await sql.projectLinks(conn, projectId)) {
+          const named = [...new Set(links.flatMap((l) => [l.from, l.to]))];
+          for (const { distinct_id: d, actor_id: a } of await sql.projectLinks(conn, projectId, named)) {
             actorOf.set(d, a);
             (pointing.get(a) ?? pointing.set(a, new Set()).get(a)!).add(d);
           }

@@ -5,6 +5,7 @@
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { statementsOf } from '../engine/statements.js';
+import { chunkBytes } from '../engine/sql.js';
 import type { Services } from '../http/services.js';
 import { AppError, ValidationError } from '../ground/errors.js';
 import { getBehaviorSettings } from './behaviorSettings.js';
@@ -105,7 +106,7 @@ export async function readReplayChunks(services: Services, projectId: number, se
       seq: Number(r.seq),
       anonymous_id: String(r.anonymous_id),
       received_at: String(r.received_at),
-      events: JSON.parse((await gunzipAsync((r.data as { bytes: Uint8Array }).bytes)).toString('utf8')) as unknown[],
+      events: JSON.parse((await gunzipAsync(chunkBytes(r.data))).toString('utf8')) as unknown[],
     })),
   );
 }

@@ -9,6 +9,9 @@ import type { FeatureStatements } from '../engine/statements.js';
 
 export type Read = (statement: Statement) => Promise<Row[]>;
 
+/** Engines answer a flag as a boolean or as 1. */
+const flag = (v: unknown) => v === true || v === 1;
+
 export interface PersonIds {
   /** The actor the key resolves to (the key itself when unlinked). */
   actor_id: string;
@@ -21,9 +24,9 @@ export interface PersonIds {
 /** The person `key` names in the project; `undefined` when no event, link, trait or recording names any of their ids. */
 export async function resolvePerson(sql: FeatureStatements['persons'], read: Read, projectId: number, key: string): Promise<PersonIds | undefined> {
   const linked = await read(sql.linkedIdsSql(projectId, key));
-  const actor = String(linked.find((r) => r.is_actor === true)!.id);
+  const actor = String(linked.find((r) => flag(r.is_actor))!.id);
   const ids = new Set(linked.map((r) => String(r.id)));
-  const users = new Set<string>(linked.some((r) => r.linked_to === true) ? [actor] : []);
+  const users = new Set<string>(linked.some((r) => flag(r.linked_to)) ? [actor] : []);
   for (const r of await read(sql.idsSeenWithSql(projectId, [...ids]))) {
     if (r.anonymous_id !== null) ids.add(String(r.anonymous_id));
     if (r.user_id !== null) {
@@ -33,6 +36,6 @@ export async function resolvePerson(sql: FeatureStatements['persons'], read: Rea
   }
   const all = [...ids].sort();
   const [trace] = await read(sql.anyTraceSql(projectId, all));
-  if (trace?.found !== true) return undefined;
+  if (!flag(trace?.found)) return undefined;
   return { actor_id: actor, ids: all, user_ids: [...users].sort() };
 }

@@ -11,6 +11,7 @@ import type { Services } from '../http/services.js';
 import { NotFoundError } from '../ground/errors.js';
 import { readEvents } from '../events/timeLimit.js';
 import { statementsOf } from '../engine/statements.js';
+import { chunkBytes } from '../engine/sql.js';
 import { getBehaviorSettings } from '../ingest/behaviorSettings.js';
 import { acceptedEncoding } from '../http/compression.js';
 import { maskEvent } from './strictMask.js';
@@ -98,7 +99,7 @@ export async function streamRecording(services: Services, res: Response, acceptE
   for (;;) {
     const rows = await readEvents(services, statementsOf(services.events).replay.chunksSql(projectId, sessionId, after, CHUNKS_PER_READ));
     for (const row of rows) {
-      const text = (await gunzipAsync((row.data as { bytes: Uint8Array }).bytes)).toString('utf8');
+      const text = (await gunzipAsync(chunkBytes(row.data))).toString('utf8');
       const events = joiner.join(JSON.parse(text) as unknown[]);
       if (strict) for (const e of events) maskEvent(e);
       if (!out.write(`${JSON.stringify({ seq: Number(row.seq), events })}\n`)) await Promise.race([new Promise((resolve) => out.once('drain', resolve)), closed]);

@@ -1,10 +1,11 @@
 // The Web summary: a hand-checked Berlin example (visits split at 30 minutes, a bounce, entry and
 // exit pages, tables from the entry page view, the previous period), filters that keep whole
-// visits, then random data against test/oracles/webSummary.ts, DST changes included.
+// visits, then random data against test/oracles/webSummary.ts, DST changes included, on DuckDB and
+// on one ClickHouse node.
 
-import t from 'tap';
+import t, { type Test } from 'tap';
 import fc from 'fast-check';
-import { difference, queryHarness } from '../queries/harness.js';
+import { difference, queryHarness, type QueryHarness } from '../queries/harness.js';
 import { RUNS, scenarioArb, seedScenario, several } from '../queries/scenarios.js';
 import { seedEvents, type SeedEvent } from '../support/seedEvents.js';
 import { webSummaryOracle } from '../oracles/webSummary.js';
@@ -15,7 +16,8 @@ const h = await queryHarness(t);
 const SITE = 'https://shop.example';
 const view = (ts: string, who: string, path: string, props: Record<string, unknown> = {}): SeedEvent => ({ event: 'pp.page_view', ts, anonymous_id: who, url: `${SITE}${path}`, props });
 
-t.test('visits, bounces, durations and tables in Europe/Berlin', async (t) => {
+/** The hand-checked example on `h`'s engine. */
+async function berlin(t: Test, h: QueryHarness): Promise<void> {
   const p = h.project('Europe/Berlin');
   const de = { $channel: 'organic search', $referring_domain: 'google.com', $country: 'DE', $browser: 'Firefox', $os: 'Linux', $device_type: 'desktop' };
   const us = { $channel: 'social', $referring_domain: 't.co', $utm_campaign: 'launch', $country: 'US', $browser: 'Safari', $os: 'iOS', $device_type: 'mobile' };
@@ -94,7 +96,9 @@ t.test('visits, bounces, durations and tables in Europe/Berlin', async (t) => {
   t.strictSame(both.body.totals.visits, 1); // only the first visit's entry says desktop
   const bad = await h.query(p, 'web', { date_from: '2026-05-06', date_to: '2026-05-04' });
   t.equal(bad.status, 422);
-});
+}
+
+t.test('visits, bounces, durations and tables in Europe/Berlin', (t) => berlin(t, h));
 
 const KEYS = ['$channel', '$country', '$device_type', '$browser', '$utm_campaign'] as const;
 const VALUES: Record<(typeof KEYS)[number], string[]> = {
@@ -115,7 +119,8 @@ const webFilters: fc.Arbitrary<Filter[]> = fc.uniqueArray(
   { maxLength: 2, selector: (f) => JSON.stringify(f) },
 );
 
-t.test('the Web summary matches the reference implementation on random data', async (t) => {
+/** The random comparison on `h`'s engine, `runs` times (compactions of visit_days on DuckDB only). */
+async function randomCases(t: Test, h: QueryHarness, runs: number): Promise<void> {
   const scenario = scenarioArb({ ties: true, maxDays: 10 }).chain((s) =>
     fc
       .array(fc.record({ view: fc.boolean(), dims: fc.array(fc.nat(3), { minLength: KEYS.length, maxLength: KEYS.length }) }), { minLength: s.events.length, maxLength: s.events.length })
@@ -137,7 +142,7 @@ t.test('the Web summary matches the reference implementation on random data', as
       const { projectId, events } = await seedScenario(h, s);
       for (const [i, ask] of asks.entries()) {
         // Every other ask after a compaction, which gives the folded runs their visits.
-        if (i % 2 === 1) await actorDayFolder(h.server.running.services).compact();
+        if (i % 2 === 1 && h.server.running.services.events.kind === 'duckdb') await actorDayFolder(h.server.running.services).compact();
         const input = { date_from: s.date_from, date_to: s.date_to, ...ask };
         const res = await h.query(projectId, 'web', input);
         if (res.status !== 200) throw new Error(`status ${res.status}: ${res.text}`);
@@ -145,7 +150,15 @@ t.test('the Web summary matches the reference implementation on random data', as
         if (diff) throw new Error(`${JSON.stringify(input)} in ${s.tz}: ${diff}`);
       }
     }),
-    { numRuns: RUNS },
+    { numRuns: runs },
   );
   t.pass('the Web summary agrees with the reference');
+}
+
+t.test('the Web summary matches the reference implementation on random data', (t) => randomCases(t, h, RUNS));
+
+t.test('on ClickHouse, one node: the Berlin example and random data against the reference', async (t) => {
+  const ch = await queryHarness(t, { engine: 'clickhouse' });
+  await t.test('visits, bounces, durations and tables in Europe/Berlin', (t) => berlin(t, ch));
+  await t.test('random data', (t) => randomCases(t, ch, 12));
 });

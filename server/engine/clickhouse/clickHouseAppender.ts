@@ -5,7 +5,14 @@
 // timeout, a node lost) is loaded again from the journal: the events it stored already are found
 // by uuid and left out, and a row that slipped through twice anyway (the timed-out INSERT that
 // landed after all) shares its sorting key with the first, ending in the uuid, and collapses into
-// it when parts merge (ReplacingMergeTree; reads that cannot wait ask for FINAL).
+// it when parts merge (ReplacingMergeTree; reads that cannot wait ask for FINAL). Only a batch that
+// may have been stored before is looked for: the ingest writer marks the others `firstAttempt`
+// (journal records past the replay at start and past every failed load), whose events no earlier
+// INSERT can hold; the look-up reads the project's events, a cost that grows with the table.
+//
+// Events go as JSONEachRow after the statement, in large groups (`groupRows`): ClickHouse makes a
+// part of each INSERT (per month of event time), and merging many small parts costs it more than
+// reading the rows.
 //
 // On a cluster the INSERTs go through the Distributed tables synchronously (insert_distributed_sync):
 // an answer means every shard has its rows; with replicas, on two of them (insert_quorum), so the
@@ -28,55 +35,94 @@ function uuidText(text: string): string {
 /** An instant as two columns: the DateTime text (UTC) and the microseconds within its second. */
 function instant(d: Date): [string, number] {
   const ms = d.getTime();
-  return [dateTimeText(d), (((ms % 1000) + 1000) % 1000) * 1000];
+  const within = ((ms % 1000) + 1000) % 1000;
+  // A group's events share a few seconds of receipt: the text of the last one is kept.
+  if (ms - within !== lastSecond.at) lastSecond = { at: ms - within, text: dateTimeText(d) };
+  return [lastSecond.text, within * 1000];
 }
 
-function eventRow(e: StoredEvent): string {
+let lastSecond = { at: Number.NaN, text: '' };
+
+/** A double as ClickHouse reads it: refused when it has no text 18.16 reads (as `literal` refuses it). */
+function double(value: number | null): number | null {
+  if (value !== null) literal(value);
+  return value;
+}
+
+/**
+ * An event as a line of JSONEachRow: JSON.stringify writes every string escaped as JSON (a quote, a
+ * backslash and every control character, NUL included, escaped; other characters as they are), which
+ * ClickHouse's row reader reads back byte for byte; 64-bit integers go as JSON strings, which it reads
+ * into its integer columns. A lone surrogate has no UTF-8 form: JSON.stringify writes it as a \uD8xx
+ * escape, so a line holding one is written again with each such character made U+FFFD, as the
+ * statement text of `literal` makes it.
+ */
+function eventLine(e: StoredEvent): string {
   if (e.distinct_key === undefined) throw new Error(`event ${e.uuid} has no distinct_key`);
   const [ts, tsUs] = instant(e.ts);
   const [received, receivedUs] = instant(e.received_at);
   const props = propertyColumns(e.props);
-  return tuple([
-    e.project_id,
-    uuidText(e.uuid),
+  const row = {
+    project_id: e.project_id,
+    uuid: uuidText(e.uuid),
     ts,
-    tsUs,
-    received,
-    receivedUs,
-    e.event,
-    e.distinct_id,
-    e.distinct_key,
-    e.anonymous_id,
-    e.user_id,
-    e.session_id,
-    e.source,
-    e.sdk_name,
-    e.sdk_version,
+    ts_us: tsUs,
+    received_at: received,
+    received_us: receivedUs,
+    event: e.event,
+    distinct_id: e.distinct_id,
+    distinct_key: e.distinct_key.toString(),
+    anonymous_id: e.anonymous_id,
+    user_id: e.user_id,
+    session_id: e.session_id,
+    source: e.source,
+    sdk_name: e.sdk_name,
+    sdk_version: e.sdk_version,
     // `key_id` is a String on ClickHouse (0001): an imported event, which no key sent, holds ''
     // (no key's id is empty), read back as NULL.
-    e.key_id ?? '',
-    e.release,
-    e.url,
-    e.path,
-    e.referrer,
-    e.props,
-    e.revenue,
-    e.elements,
-    e.invalid,
-    e.invalid_reasons ?? [],
-    e.rule_id ?? null,
-    e.source_uuid === undefined ? null : uuidText(e.source_uuid),
-    e.el_tags ?? [],
-    e.el_ids ?? [],
-    e.el_classes ?? [],
-    e.el_nth ?? [],
-    e.el_attrs ?? [],
-    e.el_text ?? null,
-    props.keys,
-    props.values,
-    props.numbers,
-    props.kinds,
-  ]);
+    key_id: e.key_id ?? '',
+    release: e.release,
+    url: e.url,
+    path: e.path,
+    referrer: e.referrer,
+    props: e.props,
+    revenue: double(e.revenue),
+    elements: e.elements,
+    invalid: e.invalid ? 1 : 0,
+    invalid_reasons: e.invalid_reasons ?? [],
+    rule_id: e.rule_id ?? null,
+    source_uuid: e.source_uuid === undefined ? null : uuidText(e.source_uuid),
+    el_tags: e.el_tags ?? [],
+    el_ids: e.el_ids ?? [],
+    el_classes: e.el_classes ?? [],
+    el_nth: e.el_nth ?? [],
+    el_attrs: e.el_attrs ?? [],
+    el_text: e.el_text ?? null,
+    prop_keys: props.keys,
+    prop_values: props.values,
+    prop_numbers: props.numbers.map((n) => (n === null ? null : n.toString())),
+    prop_kinds: props.kinds,
+  };
+  const line = JSON.stringify(row);
+  return line.includes('\\ud') || line.includes('\\uD') ? JSON.stringify(row, (_key, value: unknown) => (typeof value === 'string' ? wellFormed(value) : value)) : line;
+}
+
+/** `s` with each lone surrogate made U+FFFD. */
+function wellFormed(s: string): string {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    const low = s.charCodeAt(i + 1);
+    if (c <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) {
+      i++;
+      continue;
+    }
+    out += `${s.slice(from, i)}\ufffd`;
+    from = i + 1;
+  }
+  return from === 0 ? s : out + s.slice(from);
 }
 
 const EVENT_COLUMNS =
@@ -119,8 +165,12 @@ export interface AppenderOptions {
   replicas: number;
 }
 
+/** The events of one append as the ingest writer groups them: a large block per INSERT. */
+export const CLICKHOUSE_GROUP_ROWS = 25_000;
+
 export class ClickHouseAppender implements EventAppender {
   private readonly settings: Record<string, number>;
+  readonly groupRows = CLICKHOUSE_GROUP_ROWS;
 
   constructor(options: AppenderOptions) {
     this.settings = { insert_distributed_sync: 1, ...(options.replicas > 1 ? QUORUM_WRITE : {}) };
@@ -129,20 +179,27 @@ export class ClickHouseAppender implements EventAppender {
   async append(conn: EngineConnection, batch: AppendBatch): Promise<void> {
     const ch = clickHouse(conn);
     // Everything is written out first: a row that cannot be stored fails the batch before anything is sent.
-    const events = batch.events.map((e) => ({ uuid: e.uuid, project: e.project_id, row: eventRow(e) }));
+    const events = batch.events.map((e) => ({ uuid: e.uuid, project: e.project_id, line: eventLine(e) }));
     const rejections = batch.rejections.map(rejectionRow);
     if (events.length > 0) {
+      // Only a batch that may have been stored before (loaded again) is looked for.
       const held = new Set<string>();
-      for (const project of new Set(events.map((e) => e.project))) {
-        for (const uuid of await this.heldUuids(
-          conn,
-          project,
-          events.filter((e) => e.project === project).map((e) => e.uuid),
-        ))
-          held.add(`${project}/${uuid}`);
+      if (!batch.firstAttempt) {
+        for (const project of new Set(events.map((e) => e.project))) {
+          for (const uuid of await this.heldUuids(
+            conn,
+            project,
+            events.filter((e) => e.project === project).map((e) => e.uuid),
+          ))
+            held.add(`${project}/${uuid}`);
+        }
       }
-      const fresh = events.filter((e) => !held.has(`${e.project}/${e.uuid}`));
-      if (fresh.length > 0) await ch.command(`INSERT INTO events (${EVENT_COLUMNS}) VALUES ${fresh.map((e) => e.row).join(',')}`, { settings: this.settings });
+      const fresh = held.size === 0 ? events : events.filter((e) => !held.has(`${e.project}/${e.uuid}`));
+      if (fresh.length > 0) {
+        // The rows follow the statement in the request's body: ClickHouse's SQL parser reads only the
+        // statement, its JSONEachRow reader the rows.
+        await ch.command(`INSERT INTO events (${EVENT_COLUMNS}) FORMAT JSONEachRow\n${fresh.map((e) => e.line).join('\n')}`, { settings: this.settings });
+      }
     }
     if (rejections.length > 0) await ch.command(`INSERT INTO ingest_rejections (${REJECTION_COLUMNS}) VALUES ${rejections.join(',')}`, { settings: this.settings });
     if (batch.journalPosition !== undefined) {

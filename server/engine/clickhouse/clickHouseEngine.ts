@@ -139,7 +139,8 @@ export class ClickHouseEngine implements EventEngine {
 
   /** Events held, each once (`FINAL`: a row stored twice before its parts merged counts once). */
   async size(projectId?: number): Promise<{ events: number }> {
-    const where = projectId === undefined ? '' : ` WHERE project_id = ${literal(projectId)}`;
+    // Project 0 holds only the purge job's markers (deleteEvents.ts), which are no one's events.
+    const where = projectId === undefined ? ' WHERE project_id != 0' : ` WHERE project_id = ${literal(projectId)}`;
     const [row] = await this.read(`SELECT count() AS n FROM events FINAL${where}`);
     return { events: Number(row?.n ?? 0) };
   }

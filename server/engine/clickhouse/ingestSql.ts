@@ -1,8 +1,8 @@
 // The ClickHouse statements of what ingestion stores besides events (the shapes of
 // engine/duckdb/ingestSql.ts): identity links and user traits, in identity_links and actor_traits
 // (migration 0004), written on the connection of the ingest writer's turn; the refused attempts of
-// the doctor view come from doctorSql.ts. Element captures and recording chunks answer 501
-// engine_unsupported.
+// the doctor view come from doctorSql.ts, element captures from captureSql.ts and recording chunks
+// from replayIngestSql.ts.
 //
 // ClickHouse updates nothing in place: a link or a user's traits changed is a new row of a larger
 // `version`, and reads keep the row of the largest one (links.ts; argMax below). Versions come from
@@ -20,30 +20,19 @@
 // at all; `inTransaction` documents what a failure between two of them leaves.
 
 import type { EngineConnection, Statement } from '../engine.js';
-import { unsupported } from '../unsupported.js';
-import type { CaptureRow, ChunkRow } from '../duckdb/ingestSql.js';
 import { QUORUM_WRITE, type ClickHouseConnection } from './connection.js';
 import { clickHouse } from './engineConnection.js';
 import { distinctKeyOf, linksSql } from './links.js';
-import { dateTimeText, literal, sql, tuple } from './literal.js';
+import { topologyOf } from './migrations.js';
+import { dateTimeText, literal, tuple } from './literal.js';
 
 export type { CaptureRow, ChunkRow, RejectionSelection } from '../duckdb/ingestSql.js';
 
-export function storeCapture(_conn: EngineConnection, _c: CaptureRow): Promise<void> {
-  return unsupported('element captures');
-}
+export { storeCapture } from './captureSql.js';
 
-export function captureSql(_projectId: number, _tokenHash: string): Statement {
-  return unsupported('element captures');
-}
+export { captureSql } from './captureSql.js';
 
-export function storeReplayChunk(_conn: EngineConnection, _c: ChunkRow): Promise<void> {
-  return unsupported('session recordings');
-}
-
-export function replayChunksSql(_projectId: number, _sessionId: string): Statement {
-  return unsupported('session recordings');
-}
+export { storeReplayChunk, replayChunksSql } from './replayIngestSql.js';
 
 /** The doctor view's refused attempts (doctorSql.ts, with the view's accepted events). */
 export { rejectedAttemptsSql } from './doctorSql.js';
@@ -70,13 +59,10 @@ async function readState(ch: ClickHouseConnection): Promise<WriterState> {
   const [row] = await ch.query<{ v: string }>(
     'SELECT toString(max(version)) AS v FROM (SELECT max(version) AS version FROM identity_links UNION ALL SELECT max(version) AS version FROM actor_traits)',
   );
-  let hosts = 1;
-  if (ch.cluster !== undefined) {
-    const [shape] = await ch.query<{ n: string }>(sql`SELECT count() AS n FROM system.clusters WHERE cluster = ${ch.cluster}`);
-    hosts = Number(shape?.n ?? 1);
-  }
-  // Every node holds these tables: an answer means two of them hold the rows (as with events' replicas).
-  const settings: Record<string, number> = hosts > 1 ? { ...QUORUM_WRITE } : {};
+  // Every node holds these tables, replicated within each shard: with replicas, an answer means two
+  // of them hold the rows (as with events'). Shards of one replica each have no quorum to reach.
+  const { replicas } = await topologyOf(ch);
+  const settings: Record<string, number> = replicas > 1 ? { ...QUORUM_WRITE } : {};
   return { lastVersion: BigInt(row?.v ?? '0'), settings };
 }
 
@@ -138,8 +124,10 @@ export function actorSql(projectId: number, distinctId: string): Statement {
 }
 
 /** Every identity link of a project: `distinct_id`, `actor_id` (an import's batch decides its links from them). */
-export async function projectLinks(conn: EngineConnection, projectId: number): Promise<Array<{ distinct_id: string; actor_id: string }>> {
-  return clickHouse(conn).query<{ distinct_id: string; actor_id: string }>(`SELECT distinct_id, actor_id FROM (${linksSql(projectId)})`);
+export async function projectLinks(conn: EngineConnection, projectId: number, ids?: readonly string[]): Promise<Array<{ distinct_id: string; actor_id: string }>> {
+  if (ids?.length === 0) return [];
+  const among = ids === undefined ? '' : ` WHERE has(${literal(ids)}, distinct_id) OR has(${literal(ids)}, actor_id)`;
+  return clickHouse(conn).query<{ distinct_id: string; actor_id: string }>(`SELECT distinct_id, actor_id FROM (${linksSql(projectId)})${among}`);
 }
 
 /** Stores many links at once, `ids[i]` to `actors[i]`, replacing what each id pointed at. */

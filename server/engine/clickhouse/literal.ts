@@ -48,6 +48,21 @@ export function stringLiteral(s: string): string {
   return `${out}${s.slice(from)}'`;
 }
 
+/**
+ * Bytes as a string literal (a String holds any bytes): printable ASCII as it is (a backslash and a
+ * quote escaped), every other byte as \xHH, so the statement's text stays ASCII.
+ */
+export function bytesLiteral(bytes: Uint8Array): string {
+  let out = "'";
+  for (const b of bytes) {
+    if (b === 0x5c) out += '\\\\';
+    else if (b === 0x27) out += "\\'";
+    else if (b >= 0x20 && b < 0x7f) out += String.fromCharCode(b);
+    else out += `\\x${HEX[b >> 4]}${HEX[b & 15]}`;
+  }
+  return `${out}'`;
+}
+
 const INT64_MIN = -(2n ** 63n);
 const UINT64_MAX = 2n ** 64n - 1n;
 
@@ -84,7 +99,7 @@ export function splitMicros(us: number): { seconds: number; micros: number } {
 
 /**
  * A value as a ClickHouse literal: NULL, a number, a 64-bit integer (bigint), 1 or 0 for a
- * boolean, a string, a DateTime in UTC (a Date of whole seconds: a sub-second part would be lost,
+ * boolean, a string, bytes (a Uint8Array, see `bytesLiteral`), a DateTime in UTC (a Date of whole seconds: a sub-second part would be lost,
  * so it is refused; pp keeps it in a column of its own), an array of any of these, or raw text.
  */
 export function literal(value: unknown): string {
@@ -100,6 +115,7 @@ export function literal(value: unknown): string {
     case 'boolean':
       return value ? '1' : '0';
   }
+  if (value instanceof Uint8Array) return bytesLiteral(value);
   if (value instanceof Date) {
     const text = dateTimeText(value);
     if (value.getTime() % 1000 !== 0) throw new LiteralError(`${value.toISOString()} has a sub-second part a DateTime literal would lose`);

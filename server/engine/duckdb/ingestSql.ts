@@ -150,9 +150,20 @@ export function rejectedAttemptsSql(q: RejectionSelection): Statement {
   };
 }
 
-/** Every identity link of a project: `distinct_id`, `actor_id` (an import's batch decides its links from them). */
-export async function projectLinks(conn: EngineConnection, projectId: number): Promise<Array<{ distinct_id: string; actor_id: string }>> {
-  const reader = await duckDb(conn).runAndReadAll('SELECT distinct_id, actor_id FROM identity_links WHERE project_id = $1', [projectId], [INTEGER]);
+/**
+ * The identity links of a project, `distinct_id` and `actor_id`: every one, or with `ids` those of
+ * these ids and those pointing at them (what deciding links between these ids reads).
+ */
+export async function projectLinks(conn: EngineConnection, projectId: number, ids?: readonly string[]): Promise<Array<{ distinct_id: string; actor_id: string }>> {
+  const reader =
+    ids === undefined
+      ? await duckDb(conn).runAndReadAll('SELECT distinct_id, actor_id FROM identity_links WHERE project_id = $1', [projectId], [INTEGER])
+      : await duckDb(conn).runAndReadAll(
+          `SELECT distinct_id, actor_id FROM identity_links
+            WHERE project_id = $1 AND (distinct_id IN (SELECT unnest(from_json($2, '["VARCHAR"]'))) OR actor_id IN (SELECT unnest(from_json($2, '["VARCHAR"]'))))`,
+          [projectId, JSON.stringify(ids)],
+          [INTEGER, VARCHAR],
+        );
   return reader.getRowObjects().map((r) => ({ distinct_id: String(r.distinct_id), actor_id: String(r.actor_id) }));
 }
 

@@ -2,7 +2,8 @@
 // no gap over 30 minutes), visits kept when one of their events matches the filters and they hold a
 // page view, then every section of the answer as rows of one result. Values are bound; property
 // names come from the fixed list in types.ts. Without filters the visits are joined from the
-// per-day runs of visit_days (engine/rollups/visitDays.ts) instead of every raw event.
+// per-day runs of visit_days (engine/rollups/visitDays.ts) instead of every raw event. ClickHouse's
+// statements (clickhouseStatements.ts) give the same rows from the raw events.
 
 import { filtersCondition, hasFilters, propsPath } from '../../engine/conditions.js';
 import { scanEvents } from '../../engine/eventScan.js';
@@ -13,7 +14,7 @@ import type { ByEngine } from '../../engine/engine.js';
 import type { Segments } from '../../engine/conditions.js';
 import type { FilterItem } from '../../engine/filters.js';
 import { ENTRY_DIMENSIONS, LIVE_WINDOW_MS, PAGE_VIEW, VISIT_GAP_MS } from './types.js';
-import { unsupportedBuilder } from '../../engine/unsupported.js';
+import { buildLiveVisitorsClickHouse, buildWebSummaryClickHouse } from './clickhouseStatements.js';
 
 export interface WebSqlContext {
   projectId: number;
@@ -134,5 +135,5 @@ WHERE e.project_id = ${b.bind(ctx.projectId)} AND e.ts > CAST(${b.bind(new Date(
 /** The statement builders of each engine (the shaping reads the same rows from any). */
 export const webStatements: ByEngine<{ summary: typeof buildWebSummarySql; live: typeof buildLiveVisitorsSql }> = {
   duckdb: { summary: buildWebSummarySql, live: buildLiveVisitorsSql },
-  clickhouse: { summary: unsupportedBuilder('web analytics'), live: unsupportedBuilder('live visitors') },
+  clickhouse: { summary: buildWebSummaryClickHouse, live: buildLiveVisitorsClickHouse },
 };
