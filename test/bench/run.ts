@@ -58,6 +58,7 @@ const { values: args } = parseArgs({
     'no-peer': { type: 'boolean', default: false },
     'no-docs': { type: 'boolean', default: false },
     engine: { type: 'string', default: 'duckdb' },
+    'engine-shards': { type: 'string', default: '1,2' },
   },
 });
 
@@ -87,7 +88,7 @@ const engineCases = args.engine === 'clickhouse' ? cases.filter((c) => ENGINE_CA
 const ENGINE_LAYOUTS = [
   { cluster: 'one node', shards: 1 },
   { cluster: '2 shards', shards: 2 },
-];
+].filter((l) => args['engine-shards'].split(',').map(Number).includes(l.shards));
 const started = Date.now();
 const LARGE_MEMORY_LIMIT_MB = 1024;
 
@@ -440,7 +441,8 @@ async function enginePhase(
   } finally {
     await cluster.stop();
     children.delete(cluster);
-    leftovers.push(dir);
+    // Kept with the data set (`--keep-data`): a node started on `dir` again reads what pp stored.
+    if (!args['keep-data']) leftovers.push(dir);
   }
 }
 

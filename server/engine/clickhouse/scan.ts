@@ -6,7 +6,7 @@
 
 import { addDays, dayNumber, type DateInterval } from '../dates.js';
 import type { LocalTimeSql, ScanColumns, ScanOptions } from '../eventScan.js';
-import { offsetChanges } from '../localTime.js';
+import { offsetChanges, type OffsetChange } from '../localTime.js';
 import { ACTOR, actorOf, eventsWithActors } from './identity.js';
 import { literal } from './literal.js';
 
@@ -25,21 +25,74 @@ export function dateLiteral(date: string): string {
   return `toDate(${literal(date)})`;
 }
 
+/** Windows of 2^32 ms (about 50 days) into which an offset lookup cuts a long span. */
+const WINDOW_MS = 2 ** 32;
+
+/** More changes than this are looked up by window rather than compared one by one. */
+const MAX_COMPARED_CHANGES = 4;
+
+/**
+ * The zone's offset at the event's instant from its changes over [fromMs, toMs). A few changes are
+ * compared in turn (multiIf). Over a long span (all history: a hundred changes) comparing every
+ * change on every row cost more than the rest of a scan; there the instant's window of 2^32 ms
+ * (about 50 days) is looked up (`transform`, a hash lookup): the offset at the window's start, and
+ * for the windows holding a change, the change's instant and the offset after it (a second lookup
+ * for windows holding two, and so on: few windows hold any).
+ */
+function offsetSql(changes: OffsetChange[], fromMs: number, toMs: number): string {
+  if (changes.length === 1) return String(changes[0]!.offsetMs);
+  if (changes.length <= MAX_COMPARED_CHANGES + 1) {
+    return `multiIf(${changes
+      .slice(1)
+      .reverse()
+      .map((c) => `${EVENT_MS} >= ${c.at}, ${c.offsetMs}`)
+      .join(', ')}, ${changes[0]!.offsetMs})`;
+  }
+  const windows: Array<{ w: number; start: number; within: OffsetChange[] }> = [];
+  let current = changes[0]!.offsetMs;
+  let next = 1;
+  for (let w = Math.floor(fromMs / WINDOW_MS); w <= Math.floor((toMs - 1) / WINDOW_MS); w++) {
+    const within: OffsetChange[] = [];
+    while (next < changes.length && Math.floor(changes[next]!.at / WINDOW_MS) === w) within.push(changes[next++]!);
+    windows.push({ w, start: current, within });
+    current = within.at(-1)?.offsetMs ?? current;
+  }
+  const window = `intDiv(${EVENT_MS}, ${WINDOW_MS})`;
+  const lookup = (from: number[], to: number[], type: 'Int64' | 'UInt64', otherwise: string) =>
+    `transform(${window}, CAST([${from.join(', ')}] AS Array(UInt64)), CAST([${to.join(', ')}] AS Array(${type})), ${otherwise})`;
+  // Rows outside the span get offset 0: the scan's bounds drop them.
+  let sql = lookup(
+    windows.map((x) => x.w),
+    windows.map((x) => x.start),
+    'Int64',
+    'toInt64(0)',
+  );
+  for (let k = 0; windows.some((x) => x.within.length > k); k++) {
+    const holding = windows.filter((x) => x.within.length > k);
+    const w = holding.map((x) => x.w);
+    const after = lookup(
+      w,
+      holding.map((x) => x.within[k]!.at),
+      'UInt64',
+      'toUInt64(18446744073709551615)',
+    );
+    sql = `if(${EVENT_MS} >= ${after}, ${lookup(
+      w,
+      holding.map((x) => x.within[k]!.offsetMs),
+      'Int64',
+      'toInt64(0)',
+    )}, ${sql})`;
+  }
+  return sql;
+}
+
 /**
  * Local time by integer arithmetic: the event's epoch plus the zone's offset at that instant, with
  * the offsets between DST changes over [fromMs, toMs) written into the SQL; a scan reads no row
  * before `fromMs`. `day` is a Date, `hourStart` an Int64 (epoch ms).
  */
 function localTimeSql(timezone: string, fromMs: number, toMs: number): LocalTimeSql {
-  const changes = offsetChanges(timezone, fromMs, toMs);
-  const offset =
-    changes.length === 1
-      ? String(changes[0]!.offsetMs)
-      : `multiIf(${changes
-          .slice(1)
-          .reverse()
-          .map((c) => `${EVENT_MS} >= ${c.at}, ${c.offsetMs}`)
-          .join(', ')}, ${changes[0]!.offsetMs})`;
+  const offset = offsetSql(offsetChanges(timezone, fromMs, toMs), fromMs, toMs);
   const local = `(toInt64(${EVENT_MS}) + ${offset})`;
   const day = `(toDate('1970-01-01') + intDiv(${local}, ${DAY_MS}))`;
   const hourStart = `(toInt64(${EVENT_MS}) - ${local} % 3600000)`;

@@ -74,18 +74,26 @@ export function attemptsSql(scan: string, n: number, windowMs: number): string {
     'arrayMap(x -> tupleElement(x, 3), arrayFilter(x -> tupleElement(x, 5) = 1, ev)) AS ab',
     'arrayMap(x -> toInt64(tupleElement(x, 4)), arrayFilter(x -> tupleElement(x, 5) = 1, ev)) AS at1',
   ]);
-  layer([`arrayPushBack(T, toInt64(${NEVER})) AS TE`]);
-  for (const i of steps.slice(1)) {
-    const bit = 2 ** (n - i);
-    // The positions of the i-th step's events (cnt + 1: none), and for each position the next
-    // one strictly after it: the (number of them up to it + 1)-th.
-    layer([
-      `arrayPushBack(arrayFilter((p, k) -> bitAnd(k, ${bit}) != 0, arrayMap(p -> toInt64(p), arrayEnumerate(K)), K), cnt + 1) AS P${i}`,
-      `arrayMap(c -> toInt64(c + 1), arrayCumSum(arrayMap(k -> toInt64(bitAnd(k, ${bit}) != 0), K))) AS Q${i}`,
-    ]);
-    layer([`arrayPushBack(${gather(`P${i}`, `Q${i}`)}, cnt + 1) AS N${i}`]);
-    layer([`${gather(`N${i}`, `J${i - 1}`)} AS J${i}`]);
-    layer([`${gather('TE', `J${i}`)} AS at${i}`]);
+  // 18.16 analyses a select again for every level around it, so the levels are as few as the
+  // dependencies allow: what each step needs from K alone is computed for all steps at once, and
+  // only the walk from one step to the next (J) takes a level per step.
+  const later = steps.slice(1);
+  // The positions of the i-th step's events (cnt + 1: none), and for each position the next one
+  // strictly after it: the (number of them up to it + 1)-th.
+  layer([
+    `arrayPushBack(T, toInt64(${NEVER})) AS TE`,
+    ...later.flatMap((i) => {
+      const bit = 2 ** (n - i);
+      return [
+        `arrayPushBack(arrayFilter((p, k) -> bitAnd(k, ${bit}) != 0, arrayMap(p -> toInt64(p), arrayEnumerate(K)), K), cnt + 1) AS P${i}`,
+        `arrayMap(c -> toInt64(c + 1), arrayCumSum(arrayMap(k -> toInt64(bitAnd(k, ${bit}) != 0), K))) AS Q${i}`,
+      ];
+    }),
+  ]);
+  if (later.length > 0) {
+    layer(later.map((i) => `arrayPushBack(${gather(`P${i}`, `Q${i}`)}, cnt + 1) AS N${i}`));
+    for (const i of later) layer([`${gather(`N${i}`, `J${i - 1}`)} AS J${i}`]);
+    layer(later.map((i) => `${gather('TE', `J${i}`)} AS at${i}`));
   }
   // Steps within the window from the step-1 event; times never decrease along a walk, so the
   // steps kept are a prefix.

@@ -2,7 +2,7 @@
 // DuckDB server and a ClickHouse server (one node, and 2 shards × 2 replicas), then the same list
 // requests against both, compared whole: items, pages and cursors (both servers share a secret,
 // so equal positions sign to equal cursors). Events share instants, so pages break inside ties.
-// Property filters included.
+// Property filters included; then again with every row stored twice, as before parts merge.
 
 import t, { type Test } from 'tap';
 import { startClickHouse, type Topology } from '../../support/clickhouseCluster.js';
@@ -105,6 +105,17 @@ async function compare(t: Test, topology: Topology, duckdb: unknown[]): Promise<
   await ingestWorld(server, w);
   const got = await answers(server, w);
   t.same(got, duckdb, `every page on ClickHouse (${topology}) as on DuckDB`);
+  // Every row stored again before parts merge (a batch loaded twice): each event still listed once.
+  await ch.settle('pp_list');
+  const local = topology === 'single' ? 'events' : 'events_local';
+  for (const node of ch.nodes) {
+    await node.query('SYSTEM STOP MERGES');
+    await node.query(`INSERT INTO pp_list.${local} SELECT * FROM pp_list.${local}`);
+  }
+  await ch.settle('pp_list');
+  const [stored, distinct] = (await ch.nodes[0]!.query('SELECT count(), uniqExact(uuid) FROM pp_list.events FORMAT TSV')).trim().split('\t').map(Number);
+  t.ok(stored! > distinct!, `rows stored twice (${stored} rows of ${distinct} events)`);
+  t.same(await answers(server, w), duckdb, `every page on ClickHouse (${topology}) as on DuckDB, rows stored twice included`);
 }
 
 t.test('the events list on ClickHouse answers as on DuckDB, pages and cursors included', async (t) => {
