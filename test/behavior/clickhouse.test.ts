@@ -1,6 +1,6 @@
 // The behavior and forms reports, the form purge and the picker's element captures on ClickHouse
 // (one node): the random comparison with the reference reports (as reports.test.ts runs it on
-// DuckDB), a purge that leaves no form event and keeps the others, and captures stored, replaced
+// DuckDB), a purge that leaves no form event or label of one and keeps the others, and captures stored, replaced
 // and read back.
 
 import t from 'tap';
@@ -48,6 +48,21 @@ t.test('a form purge deletes every form event of the project, and nothing else',
   // Stored twice, as a batch loaded again after a crash: counted once, deleted whole.
   await seedEvents(h.server, project, FORMS.slice(1, 3));
   await seedEvents(h.server, sibling, FORMS);
+  // Labels derived over history: the form submit's goes with it, the page view's stays.
+  for (const [base, name] of [
+    ['pp.form_submit', 'submitted_form'],
+    ['pp.page_view', 'viewed_page'],
+  ]) {
+    const rule = await h.server.request('POST', `/api/v1/projects/${project}/labeled-events`, { body: { base_event: base, event_name: name }, token: h.token });
+    t.equal(rule.status, 201, rule.text);
+    await eventually(
+      `the ${name} rule derived over history`,
+      () => h.server.request('GET', `/api/v1/projects/${project}/labeled-events/${rule.body.id}`, { token: h.token }),
+      (r) => r.body.materialization?.state === 'succeeded',
+      60_000,
+    );
+  }
+  t.match(await eventCounts(project), { submitted_form: 1, viewed_page: 1 }, 'the labels are derived');
   const range = { date_from: '2026-10-19', date_to: '2026-10-22' };
   t.match((await get(project, 'forms', range)).body.items, [{ form: 'form#signup', starts: 2, submits: 1, abandons: 1 }]);
   const purge = async () => {
@@ -60,8 +75,8 @@ t.test('a form purge deletes every form event of the project, and nothing else',
       30_000,
     );
   };
-  t.match(await purge(), { state: 'succeeded', deleted_events: 4, error: null }, 'each form event counted once');
-  t.same(await eventCounts(project), { 'pp.page_view': 1, signup: 1 }, 'the form events are gone, the others kept');
+  t.match(await purge(), { state: 'succeeded', deleted_events: 5, error: null }, 'each form event and label counted once');
+  t.same(await eventCounts(project), { 'pp.page_view': 1, signup: 1, viewed_page: 1 }, 'the form events and their label are gone, the others kept');
   const [raw] = await services.events.read(`SELECT count() AS n FROM events WHERE project_id = ${project} AND startsWith(event, 'pp.form_')`);
   t.equal(Number(raw!.n), 0, 'no copy is left in any part');
   t.same(await eventCounts(sibling), { 'pp.form_abandon': 1, 'pp.form_start': 2, 'pp.form_submit': 1, 'pp.page_view': 1, signup: 1 }, 'another project keeps its form events');
