@@ -13,6 +13,7 @@ import { parseMappings } from './csvImport.js';
 import { IMPORT_FORMATS, uploadDir, type ImportFormat, type ImportOptions } from './importJob.js';
 import { EXPORT_FORMATS, type ExportFormat, type ExportOptions } from './exportJob.js';
 import { createTransfer, unfinishedImport } from './transferJobs.js';
+import { statementsOf } from '../engine/statements.js';
 
 /** The largest file the API takes in one upload (ppctl reads local files of any size). */
 export const UPLOAD_MAX_BYTES = 4 * 1024 ** 3;
@@ -88,5 +89,7 @@ export function startExport(services: Services, projectId: number, userId: numbe
   }
   if (body.from && body.to && body.from > body.to) throw new ValidationError(`from (${body.from}) is after to (${body.to})`, [{ field: 'from', message: 'is after to' }]);
   const options: ExportOptions = { format, from: body.from ?? null, to: body.to ?? null };
+  // Built once here, unused: an engine without exports answers 501 engine_unsupported before any job is made.
+  statementsOf(services.events).transfer.exportEventsSql({ projectId, timezone: 'UTC', from: options.from, to: options.to, format, file: 'unused' });
   return createTransfer(services, projectId, 'export', userId, options);
 }

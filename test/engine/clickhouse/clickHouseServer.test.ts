@@ -14,6 +14,7 @@ import { startTestServer } from '../../support/testServer.js';
 import { eventually } from '../../support/eventually.js';
 import { eventsTenant, ingestOk } from '../../events/eventsKit.js';
 import { ingestEvents } from '../../support/ingest.js';
+import { accessTokenFor } from '../../support/factories.js';
 import { ClickHouseEngine } from '../../../server/engine/clickhouse/clickHouseEngine.js';
 
 const DATABASE = 'pp_server';
@@ -45,12 +46,10 @@ t.test('the ClickHouse engine serves ingestion, answers 501 for what it lacks, a
     segmentation.body.series[0].points.map((p: { value: number }) => p.value),
     [0, 5],
   );
-  const behavior = await server.request('GET', `/api/v1/projects/${w.project.id}/pages/behavior?url=${encodeURIComponent('https://shop.example/')}`, {
-    token: w.viewer,
-  });
-  t.equal(behavior.status, 501, 'a report the engine has no statements for');
-  t.equal(behavior.body.error.code, 'engine_unsupported');
-  t.equal(behavior.body.error.details.feature, 'page behavior reports');
+  const exported = await server.request('POST', `/api/v1/projects/${w.project.id}/exports`, { token: await accessTokenFor(server, w.owner, w.org), body: { format: 'ndjson' } });
+  t.equal(exported.status, 501, 'a feature the engine has no statements for, refused before a job is made');
+  t.equal(exported.body.error.code, 'engine_unsupported');
+  t.equal(exported.body.error.details.feature, 'event exports');
 
   const identify = await server.request('POST', '/v1/identify', { token: w.key.value, body: { anonymous_id: 'u1', user_id: 'alice' } });
   t.equal(identify.status, 202, 'identity links are kept on ClickHouse');
