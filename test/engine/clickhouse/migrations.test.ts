@@ -67,20 +67,25 @@ for (const layout of ['single', 'replicated'] as Layout[]) {
       layout === 'single'
         ? [
             'actor_traits\tReplacingMergeTree',
+            'element_captures\tReplacingMergeTree',
             'events\tReplacingMergeTree',
             'identity_links\tReplacingMergeTree',
             'ingest_journal\tReplacingMergeTree',
             'ingest_rejections\tReplacingMergeTree',
+            'replay_chunks\tReplacingMergeTree',
             'schema_migrations\tReplacingMergeTree',
           ]
         : [
             'actor_traits\tReplicatedReplacingMergeTree',
+            'element_captures\tReplicatedReplacingMergeTree',
             'events\tDistributed',
             'events_local\tReplicatedReplacingMergeTree',
             'identity_links\tReplicatedReplacingMergeTree',
             'ingest_journal\tReplicatedReplacingMergeTree',
             'ingest_rejections\tDistributed',
             'ingest_rejections_local\tReplicatedReplacingMergeTree',
+            'replay_chunks\tDistributed',
+            'replay_chunks_local\tReplicatedReplacingMergeTree',
             'schema_migrations\tReplicatedReplacingMergeTree',
           ];
     const tables = await tablesOn(ch, 'pp');
