@@ -58,7 +58,15 @@ export function linkIdentity(services: Services, projectId: number, fromId: stri
         (conn) => {
           // Links asked for from now on wait for the next turn.
           waiting.delete(projectId);
-          return batch.length === 1 ? linkOne(services, conn, projectId, link).then((o) => [o]) : linkMany(services, conn, projectId, batch);
+          return batch.length === 1
+            ? linkOne(services, conn, projectId, link).then((o) => [o])
+            : decideLinks(
+                services,
+                conn,
+                projectId,
+                batch.map((l) => ({ from: l.fromId, to: l.toId })),
+                batch[batch.length - 1]!.at,
+              );
         },
         { changes: 'reported' },
       )
@@ -86,27 +94,28 @@ async function linkOne(services: Services, conn: EngineConnection, projectId: nu
 }
 
 /**
- * Links asked for together: the links of the ids they name (and of ids pointing at those) read once, each link decided in order in memory
- * with `linkOne`'s rules (ids that pointed at a re-linked actor move with it), and every changed
- * link written in one statement (stored whole or not at all), at the time of the last one asked.
+ * Links asked for together: the links of the ids they name (and of ids pointing at those) read
+ * once, each link decided in order in memory with `linkOne`'s rules (first claim wins, ids that
+ * pointed at a re-linked actor move with it), and every changed link written in one statement
+ * (stored whole or not at all), at `at`. Answers each link's outcome.
  */
-async function linkMany(services: Services, conn: EngineConnection, projectId: number, links: readonly PendingLink[]): Promise<LinkOutcome[]> {
+async function decideLinks(services: Services, conn: EngineConnection, projectId: number, links: ReadonlyArray<{ from: string; to: string }>, at: Date): Promise<LinkOutcome[]> {
   const sql = statementsOf(services.events).ingest;
   const actorOf = new Map<string, string>();
   const pointing = new Map<string, Set<string>>();
-  const named = [...new Set(links.flatMap((l) => [l.fromId, l.toId]))];
+  const named = [...new Set(links.flatMap((l) => [l.from, l.to]))];
   for (const { distinct_id: d, actor_id: a } of await sql.projectLinks(conn, projectId, named)) {
     actorOf.set(d, a);
     (pointing.get(a) ?? pointing.set(a, new Set()).get(a)!).add(d);
   }
   const changed = new Set<string>();
-  const outcomes = links.map(({ fromId, toId }): LinkOutcome => {
-    const target = actorOf.get(toId) ?? toId;
-    if (target === fromId) return 'unchanged';
-    const current = actorOf.get(fromId);
+  const outcomes = links.map(({ from, to }): LinkOutcome => {
+    const target = actorOf.get(to) ?? to;
+    if (target === from) return 'unchanged';
+    const current = actorOf.get(from);
     if (current !== undefined) return current === target ? 'unchanged' : 'conflict';
-    const moved = [fromId, ...(pointing.get(fromId) ?? [])];
-    pointing.delete(fromId);
+    const moved = [from, ...(pointing.get(from) ?? [])];
+    pointing.delete(from);
     const into = pointing.get(target) ?? pointing.set(target, new Set()).get(target)!;
     for (const d of moved) {
       actorOf.set(d, target);
@@ -117,7 +126,6 @@ async function linkMany(services: Services, conn: EngineConnection, projectId: n
   });
   if (changed.size > 0) {
     const ids = [...changed];
-    const at = links[links.length - 1]!.at;
     await services.events.changedAfter([projectId], () =>
       sql.storeLinks(
         conn,
@@ -178,40 +186,7 @@ export function applyIdentities(services: Services, projectId: number, links: Re
   return ingestWriter(services).exclusive(
     (conn) =>
       sql.inTransaction(conn, async () => {
-        if (links.length > 0) {
-          const actorOf = new Map<string, string>();
-          const pointing = new Map<string, Set<string>>();
-          const named = [...new Set(links.flatMap((l) => [l.from, l.to]))];
-          for (const { distinct_id: d, actor_id: a } of await sql.projectLinks(conn, projectId, named)) {
-            actorOf.set(d, a);
-            (pointing.get(a) ?? pointing.set(a, new Set()).get(a)!).add(d);
-          }
-          const changed = new Set<string>();
-          for (const { from, to } of links) {
-            const target = actorOf.get(to) ?? to;
-            if (target === from || actorOf.has(from)) continue;
-            const moved = [from, ...(pointing.get(from) ?? [])];
-            pointing.delete(from);
-            const into = pointing.get(target) ?? pointing.set(target, new Set()).get(target)!;
-            for (const d of moved) {
-              actorOf.set(d, target);
-              into.add(d);
-              changed.add(d);
-            }
-          }
-          if (changed.size > 0) {
-            const ids = [...changed];
-            await services.events.changedAfter([projectId], () =>
-              sql.storeLinks(
-                conn,
-                projectId,
-                ids,
-                ids.map((d) => actorOf.get(d)!),
-                now,
-              ),
-            );
-          }
-        }
+        if (links.length > 0) await decideLinks(services, conn, projectId, links, now);
         for (const once of [false, true]) {
           const patches = new Map<string, Record<string, unknown>>();
           for (const t of traits) {
