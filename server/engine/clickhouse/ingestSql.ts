@@ -123,10 +123,15 @@ export function actorSql(projectId: number, distinctId: string): Statement {
   return { sql: `SELECT actor_id FROM (${linksSql(projectId, [distinctId])})`, params: [] };
 }
 
+/** The most text of ids' literals one statement carries (twice), well under max_query_size (256 KiB). */
+const IDS_TEXT_MAX = 100_000;
+
 /** Every identity link of a project: `distinct_id`, `actor_id` (an import's batch decides its links from them). */
 export async function projectLinks(conn: EngineConnection, projectId: number, ids?: readonly string[]): Promise<Array<{ distinct_id: string; actor_id: string }>> {
   if (ids?.length === 0) return [];
-  const among = ids === undefined ? '' : ` WHERE has(${literal(ids)}, distinct_id) OR has(${literal(ids)}, actor_id)`;
+  // Many ids (an import's batch) would pass max_query_size as literals: then every link of the project is read.
+  const list = ids === undefined ? '' : literal(ids);
+  const among = ids === undefined || Buffer.byteLength(list) > IDS_TEXT_MAX ? '' : ` WHERE has(${list}, distinct_id) OR has(${list}, actor_id)`;
   return clickHouse(conn).query<{ distinct_id: string; actor_id: string }>(`SELECT distinct_id, actor_id FROM (${linksSql(projectId)})${among}`);
 }
 
