@@ -8,7 +8,7 @@
 import { filtersCondition, hasFilters, propsPath } from '../../engine/conditions.js';
 import { scanEvents } from '../../engine/eventScan.js';
 import { ACTOR, EVENTS_WITH_ACTORS } from '../../engine/identity.js';
-import { Binder, type BuiltSql } from '../../engine/sql.js';
+import { Binder, dateValue, type BuiltSql } from '../../engine/sql.js';
 import { DIMS_SEP as SEP, entryDims, scanVisitDays, VISIT_ENTRY_PROPERTIES } from '../../engine/rollups/visitDays.js';
 import type { ByEngine } from '../../engine/engine.js';
 import type { Segments } from '../../engine/conditions.js';
@@ -75,52 +75,79 @@ w AS (
  * window carries every column it is given through its sort. Without filters every visit holding a
  * page view is kept, so the pages table counts every run's page views.
  */
-function fromVisitDays(range: { from: string; to: string }, ctx: WebSqlContext, totalsOnly: boolean): BuiltSql {
+function fromVisitDays(range: { from: string; to: string }, ctx: WebSqlContext, totalsOnly: boolean, splitAt?: string): BuiltSql {
   const b = new Binder();
   const scan = scanVisitDays(b, { projectId: ctx.projectId, timezone: ctx.timezone, from: range.from, to: range.to });
   const gap = b.bind(VISIT_GAP_MS);
-  const order = 'PARTITION BY actor ORDER BY first_ms ROWS';
-  const visits = `WITH r AS (${scan}),
-joined AS (SELECT actor FROM r GROUP BY actor HAVING count(visit_ms) < count(*) OR min(key) < max(key)),
-k AS (SELECT actor, first_ms, max(last_ms) AS last_ms FROM r WHERE actor IN (SELECT actor FROM joined) GROUP BY actor, first_ms),
-s AS (SELECT actor, first_ms, CASE WHEN first_ms - max(last_ms) OVER (${order} BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) <= ${gap} THEN NULL ELSE first_ms END AS start FROM k),
-m AS (SELECT actor, first_ms, max(start) OVER (${order} UNBOUNDED PRECEDING) AS visit FROM s),
-v AS (SELECT r.*, coalesce(m.visit, r.visit_ms) AS visit, m.visit IS NULL AND coalesce(r.visit_runs = 1, false) AS alone FROM r LEFT JOIN m ON m.actor = r.actor AND m.first_ms = r.first_ms),
+  // With two periods, every actor is one actor per period.
+  const A = splitAt === undefined ? 'actor' : 'p, actor';
+  const on = (x: string, y: string) => (splitAt === undefined ? `${x}.actor = ${y}.actor` : `${x}.p = ${y}.p AND ${x}.actor = ${y}.actor`);
+  const rows = splitAt === undefined ? scan : `SELECT *, day >= ${dateValue(b, splitAt)} AS p FROM (${scan})`;
+  const order = `PARTITION BY ${A} ORDER BY first_ms ROWS`;
+  const visits = `WITH r AS (${rows}),
+joined AS (SELECT ${A} FROM r GROUP BY ${A} HAVING count(visit_ms) < count(*) OR min(key) < max(key)),
+k AS (SELECT ${A.replace(/(\w+)/g, 'r.$1')}, first_ms, max(last_ms) AS last_ms FROM r JOIN joined j ON ${on('j', 'r')} GROUP BY ${A.replace(/(\w+)/g, 'r.$1')}, first_ms),
+s AS (SELECT ${A}, first_ms, CASE WHEN first_ms - max(last_ms) OVER (${order} BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) <= ${gap} THEN NULL ELSE first_ms END AS start FROM k),
+m AS (SELECT ${A}, first_ms, max(start) OVER (${order} UNBOUNDED PRECEDING) AS visit FROM s),
+v AS (SELECT r.*, coalesce(m.visit, r.visit_ms) AS visit, m.visit IS NULL AND coalesce(r.visit_runs = 1, false) AS alone FROM r LEFT JOIN m ON ${on('m', 'r')} AND m.first_ms = r.first_ms),
 w AS (
-  SELECT actor, visit, first_ms, last_ms, day, events, page_views AS pvs, entry, exit FROM v WHERE alone AND page_views > 0
+  SELECT ${A}, visit, first_ms, last_ms, day, events, page_views AS pvs, entry, exit FROM v WHERE alone AND page_views > 0
   UNION ALL
-  SELECT actor, visit, min(first_ms), max(last_ms), min(day), sum(events), sum(page_views), min(entry), max(exit)
-  FROM v WHERE NOT alone GROUP BY actor, visit HAVING sum(page_views) > 0
+  SELECT ${A}, visit, min(first_ms), max(last_ms), min(day), sum(events), sum(page_views), min(entry), max(exit)
+  FROM v WHERE NOT alone GROUP BY ${A}, visit HAVING sum(page_views) > 0
 )`;
+  const inCurrent = splitAt === undefined ? '' : ' AND p';
   // Per (path, visit) first, so visits are counted as rows rather than as distinct pairs; a visit
   // of one run holds each path once already.
-  const pages = `SELECT 'pages', path, count(DISTINCT actor), count(*), sum(n), NULL, NULL
-  FROM (SELECT p.key AS path, actor, p.value AS n FROM (SELECT actor, unnest(map_entries(pages)) AS p FROM v WHERE alone AND pages IS NOT NULL)
+  const pages = `SELECT 'pages', path, count(*) FILTER (WHERE a.once) + count(DISTINCT g.actor) FILTER (WHERE NOT a.once), count(*), sum(n), NULL, NULL
+  FROM (SELECT e.key AS path, ${A}, e.value AS n FROM (SELECT ${A}, unnest(map_entries(pages)) AS e FROM v WHERE alone AND pages IS NOT NULL${inCurrent})
     UNION ALL
-    SELECT p.key, actor, sum(p.value) FROM (SELECT actor, visit, unnest(map_entries(pages)) AS p FROM v WHERE NOT alone AND pages IS NOT NULL) GROUP BY p.key, actor, visit)
+    SELECT e.key, ${A}, sum(e.value) FROM (SELECT ${A}, visit, unnest(map_entries(pages)) AS e FROM v WHERE NOT alone AND pages IS NOT NULL${inCurrent}) GROUP BY e.key, ${A}, visit) g
+  JOIN a ON ${on('a', 'g')}
   GROUP BY path`;
-  return { sql: `${visits}\n${sectionsOf(totalsOnly, pages)}`, params: b.values };
+  return { sql: `${visits}\n${sectionsOf(totalsOnly, pages, splitAt !== undefined)}`, params: b.values };
 }
 
-/** Every section's rows from the visits `w` (actor, visit, first_ms, last_ms, day, events, pvs, entry, exit), `pages` apart. */
-function sectionsOf(totalsOnly: boolean, pages: string): string {
-  const measures = `count(DISTINCT actor) AS visitors, count(*) AS visits, sum(pvs) AS page_views`;
-  const total = `SELECT 'total' AS section, NULL AS value, ${measures}, count(*) FILTER (WHERE events = 1) AS bounces, sum(last_ms - first_ms) AS duration_ms FROM w`;
-  if (totalsOnly) return total;
-  // Each visit once per table, so every table is one pass of one grouping.
-  const keyed = [
-    `{'s': 'day', 'v': CAST(day AS VARCHAR)}`,
-    `{'s': 'entry_pages', 'v': entry.path}`,
-    `{'s': 'exit_pages', 'v': exit.path}`,
-    ...ENTRY_DIMENSIONS.map(([name], i) => `{'s': '${name}', 'v': dims[${i + 1}]}`),
+/** Both periods' rows in one statement from visit_days: the current period's, and the previous one's total as section `previous`. */
+export function buildWebPageSql(current: { from: string; to: string }, previous: { from: string; to: string }, ctx: WebSqlContext): BuiltSql {
+  return fromVisitDays({ from: previous.from, to: current.to }, ctx, false, current.from);
+}
+
+/**
+ * Every section's rows from the visits `w` (actor, visit, first_ms, last_ms, day, events, pvs, entry,
+ * exit), `pages` apart (given `a`, each actor with `once`: one visit in range). An actor of one
+ * visit is one visitor of each row that visit counts in, so only the visits of the others are
+ * counted per visitor: most actors have one visit, and theirs are grouped by each table's value
+ * alone (the entry properties once per distinct set of them); the others' are grouped by value and
+ * actor first, then by value, which DuckDB does faster than a count of distinct actors per value.
+ */
+function sectionsOf(totalsOnly: boolean, pages: string, periods = false): string {
+  const A = periods ? 'p, actor' : 'actor';
+  const actors = `, a AS (SELECT ${A}, count(*) = 1 AS once FROM w GROUP BY ${A})`;
+  const measures = `count(*) AS visits, sum(pvs) AS page_views, count(*) FILTER (WHERE events = 1) AS bounces, sum(last_ms - first_ms) AS duration_ms`;
+  const total = periods
+    ? `SELECT CASE WHEN w.p THEN 'total' ELSE 'previous' END AS section, NULL AS value, any_value(n.visitors) AS visitors, ${measures} FROM w JOIN (SELECT p, count(*) AS visitors FROM a GROUP BY p) n ON n.p = w.p GROUP BY w.p`
+    : `SELECT 'total' AS section, NULL AS value, (SELECT count(*) FROM a) AS visitors, ${measures} FROM w`;
+  if (totalsOnly) return `${actors}\n${total}`;
+  const dims = ENTRY_DIMENSIONS.map(([name], i) => `{'s': '${name}', 'v': d[${i + 1}]}`);
+  const keyed = [`{'s': 'day', 'v': CAST(day AS VARCHAR)}`, `{'s': 'entry_pages', 'v': entry.path}`, `{'s': 'exit_pages', 'v': exit.path}`, ...dims];
+  const x = periods ? `, x AS (SELECT w.*, a.once FROM w JOIN a ON a.p = w.p AND a.actor = w.actor WHERE w.p)` : `, x AS (SELECT w.*, a.once FROM w JOIN a ON a.actor = w.actor)`;
+  const single = (s: string, v: string) => `SELECT '${s}' AS s, ${v} AS v, count(*) AS visitors, count(*) AS visits, sum(pvs) AS pvs FROM x WHERE once GROUP BY ${v}`;
+  const once = [
+    single('day', 'CAST(day AS VARCHAR)'),
+    single('entry_pages', 'entry.path'),
+    single('exit_pages', 'exit.path'),
+    `SELECT k.s, k.v, sum(n), sum(n), sum(pvs) FROM (SELECT n, pvs, unnest([${dims.join(', ')}]) AS k
+      FROM (SELECT string_split(dims, ${SEP}) AS d, n, pvs FROM (SELECT entry.dims AS dims, count(*) AS n, sum(pvs) AS pvs FROM x WHERE once GROUP BY entry.dims)))
+    GROUP BY k.s, k.v`,
   ];
-  // An actor with one visit in range is one visitor of each of its rows: only the others' visits
-  // are counted distinct (a sixth less time at 10M events, where most actors have one visit).
-  const tables = `SELECT k.s, k.v, count(*) FILTER (WHERE once) + count(DISTINCT actor) FILTER (WHERE NOT once) AS visitors, count(*) AS visits, sum(pvs) AS page_views, NULL, NULL
-  FROM (SELECT actor, pvs, once, unnest([${keyed.join(', ')}]) AS k
-    FROM (SELECT w.*, string_split(entry.dims, ${SEP}) AS dims, a.visits = 1 AS once FROM w JOIN (SELECT actor, count(*) AS visits FROM w GROUP BY actor) a ON a.actor = w.actor))
-  GROUP BY k.s, k.v`;
-  return [total, tables, pages].join('\nUNION ALL ');
+  const several = `SELECT s, v, count(*), sum(visits), sum(pvs) FROM (
+      SELECT k.s AS s, k.v AS v, count(*) AS visits, sum(pvs) AS pvs
+      FROM (SELECT actor, pvs, unnest([${keyed.join(', ')}]) AS k FROM (SELECT *, string_split(entry.dims, ${SEP}) AS d FROM x WHERE NOT once))
+      GROUP BY k.s, k.v, actor)
+    GROUP BY s, v`;
+  const tables = `SELECT s, v, sum(visitors), sum(visits), sum(pvs), NULL, NULL FROM (${[...once, several].join('\n    UNION ALL ')}) GROUP BY s, v`;
+  return `${actors}${x}\n${[total, tables, pages].join('\nUNION ALL ')}`;
 }
 
 /** Distinct visitors with an event in the live window before `now` (filters apply per event). */
