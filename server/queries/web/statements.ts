@@ -8,7 +8,7 @@
 import { filtersCondition, hasFilters, propsPath } from '../../engine/conditions.js';
 import { scanEvents } from '../../engine/eventScan.js';
 import { ACTOR, EVENTS_WITH_ACTORS } from '../../engine/identity.js';
-import { Binder, dateValue, type BuiltSql } from '../../engine/sql.js';
+import { Binder, type BuiltSql } from '../../engine/sql.js';
 import { DIMS_SEP as SEP, entryDims, scanVisitDays, VISIT_ENTRY_PROPERTIES } from '../../engine/rollups/visitDays.js';
 import type { ByEngine } from '../../engine/engine.js';
 import type { Segments } from '../../engine/conditions.js';
@@ -75,79 +75,74 @@ w AS (
  * window carries every column it is given through its sort. Without filters every visit holding a
  * page view is kept, so the pages table counts every run's page views.
  */
-function fromVisitDays(range: { from: string; to: string }, ctx: WebSqlContext, totalsOnly: boolean, splitAt?: string): BuiltSql {
+function fromVisitDays(range: { from: string; to: string }, ctx: WebSqlContext, totalsOnly: boolean): BuiltSql {
   const b = new Binder();
   const scan = scanVisitDays(b, { projectId: ctx.projectId, timezone: ctx.timezone, from: range.from, to: range.to });
   const gap = b.bind(VISIT_GAP_MS);
-  // With two periods, every actor is one actor per period.
-  const A = splitAt === undefined ? 'actor' : 'p, actor';
-  const on = (x: string, y: string) => (splitAt === undefined ? `${x}.actor = ${y}.actor` : `${x}.p = ${y}.p AND ${x}.actor = ${y}.actor`);
-  const rows = splitAt === undefined ? scan : `SELECT *, day >= ${dateValue(b, splitAt)} AS p FROM (${scan})`;
-  const order = `PARTITION BY ${A} ORDER BY first_ms ROWS`;
-  const visits = `WITH r AS (${rows}),
-joined AS (SELECT ${A} FROM r GROUP BY ${A} HAVING count(visit_ms) < count(*) OR min(key) < max(key)),
-k AS (SELECT ${A.replace(/(\w+)/g, 'r.$1')}, first_ms, max(last_ms) AS last_ms FROM r JOIN joined j ON ${on('j', 'r')} GROUP BY ${A.replace(/(\w+)/g, 'r.$1')}, first_ms),
-s AS (SELECT ${A}, first_ms, CASE WHEN first_ms - max(last_ms) OVER (${order} BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) <= ${gap} THEN NULL ELSE first_ms END AS start FROM k),
-m AS (SELECT ${A}, first_ms, max(start) OVER (${order} UNBOUNDED PRECEDING) AS visit FROM s),
-v AS (SELECT r.*, coalesce(m.visit, r.visit_ms) AS visit, m.visit IS NULL AND coalesce(r.visit_runs = 1, false) AS alone FROM r LEFT JOIN m ON ${on('m', 'r')} AND m.first_ms = r.first_ms),
+  const order = 'PARTITION BY actor ORDER BY first_ms ROWS';
+  const visits = `WITH r AS (${scan}),
+joined AS (SELECT actor FROM r GROUP BY actor HAVING count(visit_ms) < count(*) OR min(key) < max(key)),
+k AS (SELECT actor, first_ms, max(last_ms) AS last_ms FROM r WHERE actor IN (SELECT actor FROM joined) GROUP BY actor, first_ms),
+s AS (SELECT actor, first_ms, CASE WHEN first_ms - max(last_ms) OVER (${order} BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) <= ${gap} THEN NULL ELSE first_ms END AS start FROM k),
+m AS (SELECT actor, first_ms, max(start) OVER (${order} UNBOUNDED PRECEDING) AS visit FROM s),
+v AS (SELECT r.*, coalesce(m.visit, r.visit_ms) AS visit, m.visit IS NULL AND coalesce(r.visit_runs = 1, false) AS alone FROM r LEFT JOIN m ON m.actor = r.actor AND m.first_ms = r.first_ms),
 w AS (
-  SELECT ${A}, visit, first_ms, last_ms, day, events, page_views AS pvs, entry, exit FROM v WHERE alone AND page_views > 0
+  SELECT actor, visit, first_ms, last_ms, day, events, page_views AS pvs, entry, exit FROM v WHERE alone AND page_views > 0
   UNION ALL
-  SELECT ${A}, visit, min(first_ms), max(last_ms), min(day), sum(events), sum(page_views), min(entry), max(exit)
-  FROM v WHERE NOT alone GROUP BY ${A}, visit HAVING sum(page_views) > 0
+  SELECT actor, visit, min(first_ms), max(last_ms), min(day), sum(events), sum(page_views), min(entry), max(exit)
+  FROM v WHERE NOT alone GROUP BY actor, visit HAVING sum(page_views) > 0
 )`;
-  const inCurrent = splitAt === undefined ? '' : ' AND p';
   // Per (path, visit) first, so visits are counted as rows rather than as distinct pairs; a visit
-  // of one run holds each path once already.
+  // of one run holds each path once already, and an actor of one visit is one visitor per row.
   const pages = `SELECT 'pages', path, count(*) FILTER (WHERE a.once) + count(DISTINCT g.actor) FILTER (WHERE NOT a.once), count(*), sum(n), NULL, NULL
-  FROM (SELECT e.key AS path, ${A}, e.value AS n FROM (SELECT ${A}, unnest(map_entries(pages)) AS e FROM v WHERE alone AND pages IS NOT NULL${inCurrent})
+  FROM (SELECT e.key AS path, actor, e.value AS n FROM (SELECT actor, unnest(map_entries(pages)) AS e FROM v WHERE alone AND pages IS NOT NULL)
     UNION ALL
-    SELECT e.key, ${A}, sum(e.value) FROM (SELECT ${A}, visit, unnest(map_entries(pages)) AS e FROM v WHERE NOT alone AND pages IS NOT NULL${inCurrent}) GROUP BY e.key, ${A}, visit) g
-  JOIN a ON ${on('a', 'g')}
+    SELECT e.key, actor, sum(e.value) FROM (SELECT actor, visit, unnest(map_entries(pages)) AS e FROM v WHERE NOT alone AND pages IS NOT NULL) GROUP BY e.key, actor, visit) g
+  JOIN a ON a.actor = g.actor
   GROUP BY path`;
-  return { sql: `${visits}\n${sectionsOf(totalsOnly, pages, splitAt !== undefined)}`, params: b.values };
-}
-
-/** Both periods' rows in one statement from visit_days: the current period's, and the previous one's total as section `previous`. */
-export function buildWebPageSql(current: { from: string; to: string }, previous: { from: string; to: string }, ctx: WebSqlContext): BuiltSql {
-  return fromVisitDays({ from: previous.from, to: current.to }, ctx, false, current.from);
+  return { sql: `${visits}\n${sectionsOf(totalsOnly, pages)}`, params: b.values };
 }
 
 /**
  * Every section's rows from the visits `w` (actor, visit, first_ms, last_ms, day, events, pvs, entry,
  * exit), `pages` apart (given `a`, each actor with `once`: one visit in range). An actor of one
- * visit is one visitor of each row that visit counts in, so only the visits of the others are
- * counted per visitor: most actors have one visit, and theirs are grouped by each table's value
- * alone (the entry properties once per distinct set of them); the others' are grouped by value and
- * actor first, then by value, which DuckDB does faster than a count of distinct actors per value.
+ * visit is one visitor of each row that visit counts in, so those visits are grouped by each
+ * table's value alone (the entry properties once per distinct set of them). The other actors'
+ * visits are grouped per table: by value and actor, then by value. Their entry properties are
+ * grouped per distinct set and actor, and each property value of those sets numbered, so that the
+ * grouping by value and actor holds integers: one grouping of every visit ten times over (its day,
+ * pages and properties as texts) with a count of distinct actors took most of the page's time.
  */
-function sectionsOf(totalsOnly: boolean, pages: string, periods = false): string {
-  const A = periods ? 'p, actor' : 'actor';
-  const actors = `, a AS (SELECT ${A}, count(*) = 1 AS once FROM w GROUP BY ${A})`;
+function sectionsOf(totalsOnly: boolean, pages: string): string {
+  const actors = `, a AS (SELECT actor, count(*) = 1 AS once FROM w GROUP BY actor)`;
   const measures = `count(*) AS visits, sum(pvs) AS page_views, count(*) FILTER (WHERE events = 1) AS bounces, sum(last_ms - first_ms) AS duration_ms`;
-  const total = periods
-    ? `SELECT CASE WHEN w.p THEN 'total' ELSE 'previous' END AS section, NULL AS value, any_value(n.visitors) AS visitors, ${measures} FROM w JOIN (SELECT p, count(*) AS visitors FROM a GROUP BY p) n ON n.p = w.p GROUP BY w.p`
-    : `SELECT 'total' AS section, NULL AS value, (SELECT count(*) FROM a) AS visitors, ${measures} FROM w`;
+  const total = `SELECT 'total' AS section, NULL AS value, (SELECT count(*) FROM a) AS visitors, ${measures} FROM w`;
   if (totalsOnly) return `${actors}\n${total}`;
   const dims = ENTRY_DIMENSIONS.map(([name], i) => `{'s': '${name}', 'v': d[${i + 1}]}`);
-  const keyed = [`{'s': 'day', 'v': CAST(day AS VARCHAR)}`, `{'s': 'entry_pages', 'v': entry.path}`, `{'s': 'exit_pages', 'v': exit.path}`, ...dims];
-  const x = periods ? `, x AS (SELECT w.*, a.once FROM w JOIN a ON a.p = w.p AND a.actor = w.actor WHERE w.p)` : `, x AS (SELECT w.*, a.once FROM w JOIN a ON a.actor = w.actor)`;
+  const x = `, x AS (SELECT w.actor, w.day, w.pvs, w.entry.path AS entry_path, w.exit.path AS exit_path, w.entry.dims AS dims, a.once FROM w JOIN a ON a.actor = w.actor)`;
   const single = (s: string, v: string) => `SELECT '${s}' AS s, ${v} AS v, count(*) AS visitors, count(*) AS visits, sum(pvs) AS pvs FROM x WHERE once GROUP BY ${v}`;
   const once = [
     single('day', 'CAST(day AS VARCHAR)'),
-    single('entry_pages', 'entry.path'),
-    single('exit_pages', 'exit.path'),
+    single('entry_pages', 'entry_path'),
+    single('exit_pages', 'exit_path'),
     `SELECT k.s, k.v, sum(n), sum(n), sum(pvs) FROM (SELECT n, pvs, unnest([${dims.join(', ')}]) AS k
-      FROM (SELECT string_split(dims, ${SEP}) AS d, n, pvs FROM (SELECT entry.dims AS dims, count(*) AS n, sum(pvs) AS pvs FROM x WHERE once GROUP BY entry.dims)))
+      FROM (SELECT string_split(dims, ${SEP}) AS d, n, pvs FROM (SELECT dims, count(*) AS n, sum(pvs) AS pvs FROM x WHERE once GROUP BY dims)))
     GROUP BY k.s, k.v`,
   ];
-  const several = `SELECT s, v, count(*), sum(visits), sum(pvs) FROM (
-      SELECT k.s AS s, k.v AS v, count(*) AS visits, sum(pvs) AS pvs
-      FROM (SELECT actor, pvs, unnest([${keyed.join(', ')}]) AS k FROM (SELECT *, string_split(entry.dims, ${SEP}) AS d FROM x WHERE NOT once))
-      GROUP BY k.s, k.v, actor)
-    GROUP BY s, v`;
-  const tables = `SELECT s, v, sum(visitors), sum(visits), sum(pvs), NULL, NULL FROM (${[...once, several].join('\n    UNION ALL ')}) GROUP BY s, v`;
-  return `${actors}${x}\n${[total, tables, pages].join('\nUNION ALL ')}`;
+  const perActor = (s: string, key: string, value: string) =>
+    `SELECT '${s}' AS s, ${value} AS v, count(*) AS visitors, sum(n) AS visits, sum(pvs) AS pvs FROM (SELECT ${key} AS key, actor, count(*) AS n, sum(pvs) AS pvs FROM x WHERE NOT once GROUP BY ${key}, actor) GROUP BY key`;
+  const values = `, entries AS (SELECT dims, actor, count(*) AS n, sum(pvs) AS pvs FROM x WHERE NOT once GROUP BY dims, actor),
+entry_values AS (SELECT dims, k.s, k.v, dense_rank() OVER (ORDER BY k.s, k.v) AS id FROM (SELECT dims, unnest([${dims.join(', ')}]) AS k FROM (SELECT dims, string_split(dims, ${SEP}) AS d FROM (SELECT DISTINCT dims FROM entries))))`;
+  const several = [
+    perActor('day', 'day', 'CAST(key AS VARCHAR)'),
+    perActor('entry_pages', 'entry_path', 'key'),
+    perActor('exit_pages', 'exit_path', 'key'),
+    `SELECT nm.s, nm.v, q.visitors, q.visits, q.pvs
+    FROM (SELECT id, count(*) AS visitors, sum(n) AS visits, sum(pvs) AS pvs FROM (SELECT ids.id, en.actor, sum(en.n) AS n, sum(en.pvs) AS pvs FROM entries en JOIN entry_values ids ON ids.dims IS NOT DISTINCT FROM en.dims GROUP BY ids.id, en.actor) GROUP BY id) q
+    JOIN (SELECT DISTINCT id, s, v FROM entry_values) nm ON nm.id = q.id`,
+  ];
+  const tables = `SELECT s, v, sum(visitors), sum(visits), sum(pvs), NULL, NULL FROM (${[...once, ...several].join('\n    UNION ALL ')}) GROUP BY s, v`;
+  return `${actors}${x}${values}\n${[total, tables, pages].join('\nUNION ALL ')}`;
 }
 
 /** Distinct visitors with an event in the live window before `now` (filters apply per event). */
