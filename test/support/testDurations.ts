@@ -11,7 +11,6 @@ export const KNOWN_DURATIONS: Record<string, number> = Object.fromEntries(
     'installer/backup': 38,
     'behavior/clickhouse': 31,
     'labeled/matching': 30,
-    'behavior/clickhouseCluster': 30,
     'console/labeled': 29,
     'behavior/purge': 28,
     'engine/clickhouse/doctor': 28,
