@@ -9,8 +9,10 @@
 // and forms reports with a purge and a capture (test/behavior/clusterCases.ts); a backup restored
 // on every shard, in a database and server of its own (test/engine/clickhouse/backupKit.ts); a
 // DuckDB store moved by `ppctl events migrate`, in a database of its own
-// (test/engine/clickhouse/eventsMigrationKit.ts); and a person's labeled events and deletion,
-// with servers and a database of its own (test/persons/clickhouseScenario.ts).
+// (test/engine/clickhouse/eventsMigrationKit.ts); the migrations applied twice and a second
+// installation beside the first, in databases of their own (test/engine/clickhouse/migrationsKit.ts);
+// and a person's labeled events and deletion, with servers and a database of its own
+// (test/persons/clickhouseScenario.ts).
 
 import t, { type Test } from 'tap';
 import { queryHarness, type QueryHarness } from './harness.js';
@@ -21,9 +23,10 @@ import { distinctKey } from '../../server/ingest/distinctKey.js';
 import { behaviorOnCluster } from '../behavior/clusterCases.js';
 import { backupOnCluster } from '../engine/clickhouse/backupKit.js';
 import { eventsMigrationOnCluster } from '../engine/clickhouse/eventsMigrationKit.js';
+import { migrationsCase } from '../engine/clickhouse/migrationsKit.js';
 import { personOnCluster } from '../persons/clickhouseScenario.js';
 
-t.setTimeout(300_000);
+t.setTimeout(480_000);
 
 const shardOf = (id: string) => Number(distinctKey(id) % 2n);
 
@@ -323,3 +326,4 @@ const cluster = async () => (await both()).clickhouse.clickhouse!;
 personOnCluster(t, cluster);
 backupOnCluster(t, cluster);
 eventsMigrationOnCluster(t, cluster);
+migrationsCase(t, 'replicated', cluster);
