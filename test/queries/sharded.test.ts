@@ -11,7 +11,8 @@
 // DuckDB store moved by `ppctl events migrate`, in a database of its own
 // (test/engine/clickhouse/eventsMigrationKit.ts); the migrations applied twice and a second
 // installation beside the first, in databases of their own (test/engine/clickhouse/migrationsKit.ts);
-// and a person's labeled events and deletion, with servers and a database of its own
+// retention and its actors with servers and a database of their own
+// (test/engine/clickhouse/retentionCluster.ts); and a person's labeled events and deletion, with servers and a database of its own
 // (test/persons/clickhouseScenario.ts).
 
 import t, { type Test } from 'tap';
@@ -24,6 +25,7 @@ import { behaviorOnCluster } from '../behavior/clusterCases.js';
 import { backupOnCluster } from '../engine/clickhouse/backupKit.js';
 import { eventsMigrationOnCluster } from '../engine/clickhouse/eventsMigrationKit.js';
 import { migrationsCase } from '../engine/clickhouse/migrationsKit.js';
+import { retentionOnCluster } from '../engine/clickhouse/retentionCluster.js';
 import { personOnCluster } from '../persons/clickhouseScenario.js';
 
 t.setTimeout(480_000);
@@ -327,3 +329,4 @@ personOnCluster(t, cluster);
 backupOnCluster(t, cluster);
 eventsMigrationOnCluster(t, cluster);
 migrationsCase(t, 'replicated', cluster);
+retentionOnCluster(t, cluster);

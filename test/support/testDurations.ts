@@ -60,7 +60,6 @@ export const KNOWN_DURATIONS: Record<string, number> = Object.fromEntries(
     'queries/correlations': 11,
     'queries/uuidInvariance': 11,
     'auth/rateLimits': 10,
-    'engine/clickhouse/retentionEngines': 10,
     'hardening/routeBodies': 10,
     'hardening/routeParams': 10,
     'installer/checkoutServer': 10,
