@@ -6,7 +6,7 @@
 export const KNOWN_DURATIONS: Record<string, number> = Object.fromEntries(
   Object.entries({
     'installer/appliance': 85,
-    'queries/sharded': 75,
+    'queries/sharded': 85,
     'engine/clickhouse/faults': 68,
     'console/phone': 38,
     'installer/backup': 38,
