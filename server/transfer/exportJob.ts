@@ -63,7 +63,6 @@ export async function runExport(services: Services, job: Job): Promise<unknown> 
         projectId: project.id,
         format: options.format,
         file,
-        staging: `${file}.staging`,
         read: (statement) => services.events.read(statement.sql, statement.params, { timeoutMs: services.config.query_timeout_ms }),
         progress: (rows) => {
           progress.run(rows, rows, services.clock.now().toISOString(), job.id);

@@ -1,7 +1,7 @@
 // Writing an export an engine answers as pages (engine/duckdb/exportSql.ts, `PagedExport`: ClickHouse's).
 // The pages are read in the order of (event time, uuid), each a keyset read of one window of event
 // time under the engine's time limit, and appended to a DuckDB database of the export's own beside
-// the file (`export-<id>.staging`, removed at the end); DuckDB then writes the file with the very
+// the file (`export-<id>.<format>.staging`, removed at the end); DuckDB then writes the file with the very
 // statement of a DuckDB export, so every field has the same bytes as there, in NDJSON, CSV or
 // Parquet. Memory stays flat whatever the size: one page of rows at a time in the server, DuckDB's
 // own limited to STAGING_MEMORY (the rest of the rows on disk).
@@ -37,8 +37,6 @@ export interface PagedRun {
   format: ExportFormat;
   /** The file written. */
   file: string;
-  /** The staging database's file (its write-ahead log beside it). */
-  staging: string;
   /** Reads one statement under the engine's time limit. */
   read: (statement: Statement) => Promise<Array<Record<string, unknown>>>;
   /** Rows per page (PAGE_ROWS unless given). */
@@ -106,14 +104,21 @@ function instant(micros: string): Date {
   return new Date(Number(BigInt(micros) / 1000n));
 }
 
+/** The staging database of the export writing `file`: its file and its write-ahead log. */
+export function stagingFiles(file: string): [string, string] {
+  return [`${file}.staging`, `${file}.staging.wal`];
+}
+
 /** Writes the export; answers the events written. */
 export async function writePagedExport(plan: PagedExport, run: PagedRun): Promise<number> {
   const removeStaging = () => {
-    for (const f of [run.staging, `${run.staging}.wal`]) rmSync(f, { force: true });
+    for (const f of stagingFiles(run.file)) rmSync(f, { force: true });
+    // Where DuckDB spills what does not fit its memory (it removes the folder itself when it closes).
+    rmSync(`${stagingFiles(run.file)[0]}.tmp`, { recursive: true, force: true });
   };
   const pageRows = run.pageRows ?? PAGE_ROWS;
   removeStaging();
-  const instance = await DuckDBInstance.create(run.staging, {
+  const instance = await DuckDBInstance.create(stagingFiles(run.file)[0], {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'true',
     threads: '1',

@@ -220,7 +220,6 @@ t.test('exports on ClickHouse write what DuckDB writes', async (t) => {
       projectId: click.projectId,
       format: 'ndjson',
       file: out,
-      staging: `${out}.staging`,
       read,
       pageRows,
       progress: (n) => pages.push(n),
@@ -252,7 +251,6 @@ t.test('exports on ClickHouse write what DuckDB writes', async (t) => {
         projectId: click.projectId,
         format: 'ndjson',
         file: out,
-        staging: `${out}.staging`,
         read,
         pageRows: 7,
         progress: () => {
