@@ -5,7 +5,7 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { OpenApiDocument } from '../http/openapi.js';
 import { ValidationError, type FieldProblem } from '../ground/errors.js';
-import { makeAjv, problems } from '../http/validation.js';
+import { checksOf, DOC_ID, problems } from '../http/validation.js';
 import { QUERIES } from '../queries/index.js';
 import type { QueryRoute } from '../queries/queryRoute.js';
 import type { FilterItem } from '../engine/filters.js';
@@ -27,16 +27,13 @@ export interface Overrides {
 
 export const NO_OVERRIDES: Overrides = { date_from: null, date_to: null, date_range: null, filters: null };
 
-const DOC_ID = 'openapi.json';
-
 export class SavedQueries {
   private readonly checks = new Map<string, { route: QueryRoute; schema: ValidateFunction; fields: Set<string> }>();
 
   constructor(document: OpenApiDocument) {
-    const ajv = makeAjv(false);
-    ajv.addSchema(document as unknown as Record<string, unknown>, DOC_ID);
+    const checks = checksOf(document);
     for (const route of QUERIES) {
-      const schema = ajv.compile({ $ref: `${DOC_ID}#/components/schemas/${route.doc.request}` });
+      const schema = checks.body({ $ref: `${DOC_ID}#/components/schemas/${route.doc.request}` });
       const properties = (document.components.schemas[route.doc.request]?.properties ?? {}) as Record<string, unknown>;
       this.checks.set(route.path, { route, schema, fields: new Set(Object.keys(properties)) });
     }

@@ -27,8 +27,8 @@ import { purgeEvents } from './duckdb/deleteEvents.js';
 import { purgeEvents as clickhousePurgeEvents } from './clickhouse/deleteEvents.js';
 import * as duckdbPersons from './duckdb/personsSql.js';
 import * as duckdbExport from './duckdb/exportSql.js';
+import * as clickhouseExport from './clickhouse/exportSql.js';
 import { deletePerson } from './duckdb/personsDelete.js';
-import { unsupportedBuilder } from './unsupported.js';
 
 type Builders<M, K extends keyof M> = Pick<M, K>;
 
@@ -39,7 +39,7 @@ export interface FeatureStatements {
   admin: typeof duckdbAdmin;
   ingest: typeof duckdbIngest;
   persons: typeof duckdbPersons;
-  transfer: Builders<typeof duckdbExport, 'exportEventsSql'>;
+  transfer: Builders<typeof duckdbExport, 'exportPlan'>;
   pathCleaning: Builders<typeof duckdbPathCleaning, 'ruleCheckSql' | 'trimmedPathSql' | 'ruleStepSql'>;
   labeled: Builders<typeof duckdbLabeled, 'countMatchingSql' | 'labeledCountsSql'>;
   /**
@@ -76,7 +76,7 @@ const STATEMENTS: ByEngine<FeatureStatements> = {
     admin: clickhouseAdmin,
     ingest: clickhouseIngest,
     persons: clickhousePersons,
-    transfer: { exportEventsSql: unsupportedBuilder('event exports') },
+    transfer: clickhouseExport,
     pathCleaning: clickhousePathCleaning,
     labeled: { countMatchingSql: clickhouseLabeled.countMatchingSql, labeledCountsSql: clickhouseLabeled.labeledCountsSql },
     jobs: { syncDerived: clickhouseLabeled.syncDerived, purgeEvents: clickhousePurgeEvents, deletePerson: clickhouseDeletePerson },

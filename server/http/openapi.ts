@@ -126,7 +126,9 @@ export function assembleDocument(version: string, fragments: OpenApiFragment[]):
       for (const [method, op] of Object.entries(ops) as Array<[Method, Operation]>) {
         if (target[method]) throw new Error(`OpenAPI: ${method.toUpperCase()} ${path} is described twice`);
         // Every read of events (those with a time limit) may meet an engine that does not answer it yet.
-        target[method] = op.responses['408'] && !op.responses['501'] ? { ...op, responses: { ...op.responses, ...errors(501) } } : op;
+        // Each document has operations of its own: mounting writes a route's key scope into its
+        // operation, which must not reach the domain's fragment and every later document of the process.
+        target[method] = op.responses['408'] && !op.responses['501'] ? { ...op, responses: { ...op.responses, ...errors(501) } } : { ...op };
       }
     }
     for (const [name, schema] of Object.entries(f.schemas ?? {})) {

@@ -23,17 +23,54 @@ declare global {
   }
 }
 
-const DOC_ID = 'openapi.json';
+export const DOC_ID = 'openapi.json';
+
+/** Checks compiled from one OpenAPI document: request bodies as sent, parameters coerced from text. */
+export interface DocumentChecks {
+  body(schema: JsonSchema): ValidateFunction;
+  params(schema: JsonSchema): ValidateFunction;
+}
+
+/** How many documents' checks a process keeps (they differ only by the version a server reports). */
+const KEPT_DOCUMENTS = 4;
+const documentChecks = new Map<string, DocumentChecks>();
+
+/**
+ * The checks of a document, each schema compiled once per process: servers built from the same
+ * document share them. One server per process compiles as before; a process that starts many (a
+ * test file) spent about half a second of each start compiling the same schemas again. A compiled
+ * check holds no state between calls beyond its last `errors`, read right after the call.
+ */
+export function checksOf(doc: OpenApiDocument): DocumentChecks {
+  // Security takes no part in a check; mounting writes the key scopes into it.
+  const key = JSON.stringify(doc, (name, value: unknown) => (name === 'security' ? undefined : value));
+  const kept = documentChecks.get(key);
+  if (kept) return kept;
+  const compiler = (coerce: boolean) => {
+    const ajv = makeAjv(coerce);
+    ajv.addSchema(doc as unknown as JsonSchema, DOC_ID);
+    const compiled = new Map<string, ValidateFunction>();
+    return (schema: JsonSchema) => {
+      const text = JSON.stringify(schema);
+      let check = compiled.get(text);
+      if (!check) {
+        check = ajv.compile(schema);
+        compiled.set(text, check);
+      }
+      return check;
+    };
+  };
+  const checks: DocumentChecks = { body: compiler(false), params: compiler(true) };
+  documentChecks.set(key, checks);
+  if (documentChecks.size > KEPT_DOCUMENTS) documentChecks.delete(documentChecks.keys().next().value!);
+  return checks;
+}
 
 export class Validation {
-  private readonly bodyAjv: Ajv2020;
-  private readonly paramAjv: Ajv2020;
+  private readonly checks: DocumentChecks;
 
   constructor(private readonly doc: OpenApiDocument) {
-    this.bodyAjv = makeAjv(false);
-    this.paramAjv = makeAjv(true);
-    this.bodyAjv.addSchema(doc as unknown as JsonSchema, DOC_ID);
-    this.paramAjv.addSchema(doc as unknown as JsonSchema, DOC_ID);
+    this.checks = checksOf(doc);
   }
 
   operation(method: Method, path: string): Operation | undefined {
@@ -53,7 +90,7 @@ export class Validation {
     const idParams = this.integerPathParams(method, path);
     const queryCheck = this.compileParams(params.filter((p) => p.in === 'query'));
     const body = op.requestBody?.content['application/json'];
-    const bodyCheck = body ? this.bodyAjv.compile({ $ref: `${DOC_ID}#/paths/${pointer(path)}/${method}/requestBody/content/application~1json/schema` }) : undefined;
+    const bodyCheck = body ? this.checks.body({ $ref: `${DOC_ID}#/paths/${pointer(path)}/${method}/requestBody/content/application~1json/schema` }) : undefined;
     const bodyRequired = op.requestBody?.required ?? false;
 
     const paramsStep: RequestHandler = (req, _res, next) => {
@@ -100,7 +137,7 @@ export class Validation {
       properties: Object.fromEntries(params.map((p) => [p.name, p.schema])),
       required: params.filter((p) => p.required).map((p) => p.name),
     };
-    return this.paramAjv.compile(schema);
+    return this.checks.params(schema);
   }
 }
 

@@ -1,15 +1,18 @@
-// Runs one export: the engine writes the project's events (every stored field, between two local days
-// of the project's zone, in stored order) straight to a file with COPY … TO, as NDJSON, CSV or
-// Parquet, so memory stays flat whatever the size. The file waits in the data folder's exports/
-// for its signed download link (exportLink.ts).
+// Runs one export: the project's events (every stored field, between two local days of the
+// project's zone) written to a file as NDJSON, CSV or Parquet, so memory stays flat whatever the
+// size. DuckDB writes the file itself with COPY … TO, in stored order; an engine that answers pages
+// (ClickHouse) has them written by DuckDB's same statement, in the order of event time and uuid,
+// the progress saved after each page and a cancellation heard between two (exportPages.ts). The
+// file waits in the data folder's exports/ for its signed download link (exportLink.ts).
 
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Services } from '../http/services.js';
 import type { Job } from '../store/jobs.js';
 import { getProject } from '../accounts/projects.js';
-import { transferRow } from './transferJobs.js';
+import { cancelRequested, transferRow } from './transferJobs.js';
 import { statementsOf } from '../engine/statements.js';
+import { writePagedExport } from './exportPages.js';
 
 export const EXPORT_FORMATS = ['ndjson', 'csv', 'parquet'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -32,6 +35,12 @@ export function exportFile(services: Services, jobId: number, format: ExportForm
   return path.join(exportDir(services), `export-${jobId}.${EXTENSIONS[format]}`);
 }
 
+class ExportCancelledError extends Error {
+  constructor() {
+    super('the export was cancelled');
+  }
+}
+
 export async function runExport(services: Services, job: Job): Promise<unknown> {
   const t = transferRow(services.meta, job.id);
   if (!t) throw new Error(`export ${job.id} has no details`);
@@ -42,9 +51,29 @@ export async function runExport(services: Services, job: Job): Promise<unknown> 
   mkdirSync(exportDir(services), { recursive: true, mode: 0o700 });
   const file = exportFile(services, job.id, options.format);
   rmSync(file, { force: true });
-  const copy = statementsOf(services.events).transfer.exportEventsSql({ projectId: project.id, timezone: project.timezone, from: options.from, to: options.to, format: options.format, file });
-  const [row] = await services.events.read(copy.sql, copy.params);
-  const events = Number(Object.values(row ?? {})[0] ?? 0);
+  const plan = statementsOf(services.events).transfer.exportPlan({ projectId: project.id, timezone: project.timezone, from: options.from, to: options.to, format: options.format, file });
+  let events: number;
+  if (plan.kind === 'copy') {
+    const [row] = await services.events.read(plan.statement.sql, plan.statement.params);
+    events = Number(Object.values(row ?? {})[0] ?? 0);
+  } else {
+    const progress = services.meta.prepare('UPDATE transfer_jobs SET stored = ?, lines = ?, updated_at = ? WHERE job_id = ?');
+    try {
+      events = await writePagedExport(plan, {
+        projectId: project.id,
+        format: options.format,
+        file,
+        read: (statement) => services.events.read(statement.sql, statement.params, { timeoutMs: services.config.query_timeout_ms }),
+        progress: (rows) => {
+          progress.run(rows, rows, services.clock.now().toISOString(), job.id);
+          if (cancelRequested(services.meta, job.id)) throw new ExportCancelledError();
+        },
+      });
+    } catch (err) {
+      rmSync(file, { force: true });
+      throw err;
+    }
+  }
   const bytes = statSync(file).size;
   services.meta
     .prepare('UPDATE transfer_jobs SET stored = ?, lines = ?, done_bytes = ?, total_bytes = ?, updated_at = ? WHERE job_id = ?')

@@ -90,6 +90,6 @@ export function startExport(services: Services, projectId: number, userId: numbe
   if (body.from && body.to && body.from > body.to) throw new ValidationError(`from (${body.from}) is after to (${body.to})`, [{ field: 'from', message: 'is after to' }]);
   const options: ExportOptions = { format, from: body.from ?? null, to: body.to ?? null };
   // Built once here, unused: an engine without exports answers 501 engine_unsupported before any job is made.
-  statementsOf(services.events).transfer.exportEventsSql({ projectId, timezone: 'UTC', from: options.from, to: options.to, format, file: 'unused' });
+  statementsOf(services.events).transfer.exportPlan({ projectId, timezone: 'UTC', from: options.from, to: options.to, format, file: 'unused' });
   return createTransfer(services, projectId, 'export', userId, options);
 }

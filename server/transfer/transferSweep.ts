@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { Services } from '../http/services.js';
 import { queueOnce } from '../store/jobs.js';
 import { exportDir, exportFile, type ExportOptions } from './exportJob.js';
+import { stagingFiles } from './exportPages.js';
 import { uploadDir, type ImportOptions } from './importJob.js';
 import { stateOf, transferRow, type TransferRow } from './transferJobs.js';
 
@@ -81,7 +82,10 @@ export async function sweepTransfers(services: Services): Promise<{ exports: num
     if (row.direction === 'export') {
       if (live(row) || (succeeded && !exportExpired(services, row))) continue;
       // Past keeping, or the leftovers of an export that failed or was cancelled.
-      const gone = remove(exportFile(services, row.job_id, (JSON.parse(row.options) as ExportOptions).format));
+      const file = exportFile(services, row.job_id, (JSON.parse(row.options) as ExportOptions).format);
+      // A staging database is left behind only by a server stopped while it wrote the export.
+      for (const staging of stagingFiles(file)) remove(staging);
+      const gone = remove(file);
       if (gone) removed.exports += 1;
       if (gone || succeeded) mark.run(now.toISOString(), row.job_id);
     } else {
@@ -101,7 +105,7 @@ export async function sweepTransfers(services: Services): Promise<{ exports: num
   return removed;
 }
 
-const EXPORT_NAME = /^export-(\d{1,15})\.[a-z]{1,10}$/;
+const EXPORT_NAME = /^export-(\d{1,15})\.[a-z]{1,10}(?:\.staging(?:\.wal)?)?$/;
 const UPLOAD_NAME = /^upload-(\d{1,15})-[0-9a-f]{1,64}$/;
 
 function filesOf(dir: string): string[] {

@@ -6,16 +6,11 @@
 
 import t from 'tap';
 import fc from 'fast-check';
-import { randomUUID } from 'node:crypto';
 import { queryHarness } from '../queries/harness.js';
-import { seedEvents } from '../support/seedEvents.js';
-import { createIngestKey } from '../support/ingest.js';
-import { eventually } from '../support/eventually.js';
-import { ingestWriter } from '../../server/ingest/groupWriter.js';
 import { literal } from '../../server/engine/clickhouse/literal.js';
-import { PREVIEW_WINDOW_MS, previewCount, ruleMatches, type OracleEvent, type OracleRule } from '../oracles/labeled.js';
+import { ruleMatches, type OracleRule } from '../oracles/labeled.js';
 import { eventsArb, momentArb, ruleArb } from './arbitraries.js';
-import { EXAMPLES, NOW, exampleEvents, expectedPairs, pairDiff, ruleBody, toOracle, toSeed } from './examples.js';
+import { NOW, labeledApi, ruleBody, type Tally } from './examples.js';
 
 const h = await queryHarness(t, { engine: 'clickhouse', settings: { 'rate_limit.user_per_minute': 100_000, 'rate_limit.ip_per_minute': 100_000 } });
 const read = (sql: string) => h.server.running.services.events.read(sql);
@@ -25,38 +20,7 @@ async function setNow(now: Date): Promise<void> {
   await h.renewToken();
 }
 
-const base = (p: number) => `/api/v1/projects/${p}/labeled-events`;
-
-async function standardProject(tz: string): Promise<number> {
-  const p = h.project(tz);
-  const res = await h.server.request('PATCH', `/api/v1/projects/${p}/behavior/settings`, { body: { privacy_mode: 'standard' }, token: h.token });
-  if (res.status !== 200) throw new Error(`behavior settings: ${res.status} ${res.text}`);
-  return p;
-}
-
-async function createRule(p: number, rule: OracleRule, eventName: string): Promise<number> {
-  const res = await h.server.request('POST', base(p), { body: ruleBody(rule, eventName), token: h.token });
-  if (res.status !== 201) throw new Error(`create ${JSON.stringify(ruleBody(rule, eventName))}: ${res.status} ${res.text}`);
-  return Number(res.body.id);
-}
-
-interface RuleView {
-  state: string;
-  materialization: { state: string; derived_events: number } | null;
-}
-
-/** Waits until the rule's latest job finished; a failed job fails the test with its error. */
-async function settled(p: number, id: number, state: string): Promise<RuleView> {
-  const res = await eventually(
-    `rule ${id} ${state} with its job finished`,
-    () => h.server.request<RuleView>('GET', `${base(p)}/${id}`, { token: h.token }),
-    (r) => r.status !== 200 || (r.body.state === state && ['succeeded', 'failed'].includes(r.body.materialization?.state ?? '')),
-    60_000,
-  );
-  if (res.status !== 200) throw new Error(`GET rule ${id}: ${res.status} ${res.text}`);
-  if (res.body.materialization!.state !== 'succeeded') throw new Error(`rule ${id}: job ${res.text}`);
-  return res.body;
-}
+const api = labeledApi(h, () => h.token);
 
 /**
  * `ruleId|source uuid` of every derived event stored on ClickHouse, each checked against its source:
@@ -92,17 +56,7 @@ async function derivedUuids(p: number, ruleId: number): Promise<string[]> {
 
 t.test('the hand-made examples on ClickHouse', async (t) => {
   await setNow(NOW);
-  const p = await standardProject('Europe/Berlin');
-  const events = exampleEvents();
-  await seedEvents(h.server, p, events.map(toSeed));
-  const rules: Array<{ id: number; rule: OracleRule }> = [];
-  for (const [i, x] of EXAMPLES.entries()) rules.push({ id: await createRule(p, x.rule, `example_${i}`), rule: x.rule });
-  for (const r of rules) await settled(p, r.id, 'active');
-  const names = new Map(rules.map((r, i) => [r.id, `example_${i}`]));
-  const actual = await derivedPairs(p, names);
-  EXAMPLES.forEach((x, i) => t.equal(actual.includes(`${rules[i]!.id}|${events[i]!.uuid}`), x.expected, x.name));
-  const diff = pairDiff(actual, expectedPairs(rules, events.map(toOracle)), rules, events.map(toOracle));
-  t.notOk(diff, diff ?? 'every rule labels exactly the example events the reference says');
+  await api.handMadeExamples(t, derivedPairs);
 });
 
 const caseArb = momentArb.chain((moment) =>
@@ -116,80 +70,31 @@ const caseArb = momentArb.chain((moment) =>
 );
 
 t.test('random rules on ClickHouse agree with the reference', async (t) => {
-  let compared = 0;
-  let matched = 0;
+  const tally: Tally = { compared: 0, matched: 0 };
   await fc.assert(
     fc.asyncProperty(caseArb, async ({ moment, seeded, ingested, rules: inputs, changed }) => {
       await setNow(moment.now);
-      const p = await standardProject(moment.tz);
-      const events = seeded.map((e) => ({ ...e, uuid: randomUUID() }));
-      await seedEvents(h.server, p, events.map(toSeed));
-      let all: OracleEvent[] = events.map(toOracle);
-      const context = `in ${moment.tz} at ${moment.now.toISOString()}`;
-      const ids = await Promise.all(inputs.map((r, i) => createRule(p, r, `rule_${i}`)));
-      const rules = ids.map((id, i) => ({ id, rule: inputs[i]! as OracleRule }));
-      const names = new Map(ids.map((id, i) => [id, `rule_${i}`]));
-      for (const r of rules) {
-        const view = await settled(p, r.id, 'active');
-        const want = all.filter((e) => ruleMatches(r.rule, e)).length;
-        if (view.materialization!.derived_events !== want) throw new Error(`rule ${JSON.stringify(r.rule)}: derived_events ${view.materialization!.derived_events}, expected ${want} ${context}`);
-        const res = await h.server.request('POST', `${base(p)}/preview`, { body: ruleBody(r.rule), token: h.token });
-        if (res.status !== 200) throw new Error(`preview ${JSON.stringify(r.rule)}: ${res.status} ${res.text}`);
-        const count = previewCount(r.rule, all, moment.now);
-        if (res.body.count !== count) throw new Error(`preview ${JSON.stringify(r.rule)} ${context}: count ${res.body.count}, expected ${count}`);
-        if (Date.parse(res.body.from) !== moment.now.getTime() - PREVIEW_WINDOW_MS) throw new Error(`preview window from ${res.body.from}`);
-      }
-      const check = async (label: string, active: Array<{ id: number; rule: OracleRule }>) => {
-        const expected = expectedPairs(active, all);
-        const diff = pairDiff(await derivedPairs(p, names), expected, active, all);
-        if (diff) throw new Error(`${label} ${context}:\n${diff}`);
-        for (const r of active) compared += all.filter((e) => e.event === r.rule.base_event).length;
-        matched += expected.length;
-      };
-      await check('derived over history', rules);
-
-      // Events that arrive after the rules exist are derived as they are stored.
-      const key = createIngestKey(h.server, { id: p }, { type: 'browser', domains: ['example.com', '*.example.com', '*.example.org'] });
-      const arriving = ingested.map((e) => ({ ...e, uuid: randomUUID() }));
-      const res = await h.server.request('POST', '/v1/track', {
-        token: key.value,
-        headers: { origin: 'https://shop.example.com', 'x-pp-tracker': 'pp-browser/0.6.5' },
-        body: { events: arriving.map((e) => ({ ...toSeed(e), ts: e.ts.toISOString() })) },
+      const c = await api.startCase(moment, seeded, inputs as OracleRule[], derivedPairs, tally);
+      const { p, rules, context } = c;
+      await api.arrive(c, ingested, async (uuids) => {
+        const rows = await read(`SELECT count() AS n FROM events WHERE project_id = ${literal(p)} AND isNull(rule_id) AND toString(uuid) IN (${uuids.map((u) => literal(u)).join(', ')})`);
+        return Number(rows[0]!.n);
       });
-      if (res.status !== 202 || res.body.accepted !== arriving.length) throw new Error(`track: ${res.status} ${res.text}`);
-      await ingestWriter(h.server.running.services).loaded();
-      await eventually(
-        'the tracked events loaded',
-        () => read(`SELECT count() AS n FROM events WHERE project_id = ${literal(p)} AND isNull(rule_id) AND toString(uuid) IN (${arriving.map((e) => literal(e.uuid)).join(', ')})`),
-        (rows) => Number(rows[0]!.n) === arriving.length,
-      );
-      all = [...all, ...arriving.map(toOracle)];
-      await check('derived at ingest', rules);
 
       // Disabling tears the first rule's events down; enabling derives the same events again.
+      await api.disableAndEnable(p, rules, c.check, (ruleId) => derivedUuids(p, ruleId), context);
       const [first, ...others] = rules;
-      const before = await derivedUuids(p, first!.id);
-      const disabled = await h.server.request('POST', `${base(p)}/${first!.id}/disable`, { token: h.token });
-      if (disabled.status !== 204) throw new Error(`disable: ${disabled.status} ${disabled.text}`);
-      const off = await settled(p, first!.id, 'disabled');
-      if (off.materialization!.derived_events !== 0) throw new Error(`disabled rule: derived_events ${off.materialization!.derived_events}`);
-      await check('after disabling the first rule', others);
-      const enabled = await h.server.request('POST', `${base(p)}/${first!.id}/enable`, { token: h.token });
-      if (enabled.status !== 204) throw new Error(`enable: ${enabled.status} ${enabled.text}`);
-      await settled(p, first!.id, 'active');
-      await check('after enabling it again', rules);
-      if (JSON.stringify(await derivedUuids(p, first!.id)) !== JSON.stringify(before)) throw new Error(`re-derived events have other uuids ${context}`);
 
       // A rule changed to another keeps what still matches, loses the rest and gains what is missing.
-      const edited = await h.server.request('PATCH', `${base(p)}/${first!.id}`, { body: ruleBody(changed as OracleRule, 'rule_0'), token: h.token });
+      const edited = await h.server.request('PATCH', `${api.base(p)}/${first!.id}`, { body: ruleBody(changed as OracleRule, 'rule_0'), token: h.token });
       if (edited.status !== 200) throw new Error(`change: ${edited.status} ${edited.text}`);
-      const view = await settled(p, first!.id, 'active');
+      const view = await api.settled(p, first!.id, 'active');
       const now = [{ id: first!.id, rule: changed as OracleRule }, ...others];
-      const want = all.filter((e) => ruleMatches(changed as OracleRule, e)).length;
+      const want = c.events.filter((e) => ruleMatches(changed as OracleRule, e)).length;
       if (view.materialization!.derived_events !== want) throw new Error(`changed rule: derived_events ${view.materialization!.derived_events}, expected ${want} ${context}`);
-      await check('after changing the first rule', now);
+      await c.check('after changing the first rule', now);
     }),
     { numRuns: 6, seed: 20261128 },
   );
-  t.ok(matched > compared / 10 && matched < compared / 2, `${matched} derived of ${compared} (rule, event of its base event) pairs compared`);
+  t.ok(tally.matched > tally.compared / 10 && tally.matched < tally.compared / 2, `${tally.matched} derived of ${tally.compared} (rule, event of its base event) pairs compared`);
 });

@@ -1,11 +1,17 @@
 // The hand-made rule and chain examples of the labeled-event matching tests, and what those tests
-// share: the API body of a rule, events as seeded and as the reference reads them, and the
-// comparison of derived (rule, source) pairs with the reference's.
+// share: the API body of a rule, events as seeded and as the reference reads them, the comparison of
+// derived (rule, source) pairs with the reference's, and the rules API as the tests call it (on
+// either engine: what reads the stored events is each test's own).
 
 import { randomUUID } from 'node:crypto';
-import type { SeedEvent } from '../support/seedEvents.js';
-import { ruleMatches, type ElementInfo, type OracleEvent, type OracleRule } from '../oracles/labeled.js';
-import type { EventInput } from './arbitraries.js';
+import type { Test } from 'tap';
+import { ingestWriter } from '../../server/ingest/groupWriter.js';
+import type { QueryHarness } from '../queries/harness.js';
+import { eventually } from '../support/eventually.js';
+import { createIngestKey } from '../support/ingest.js';
+import { seedEvents, type SeedEvent } from '../support/seedEvents.js';
+import { PREVIEW_WINDOW_MS, previewCount, ruleMatches, type ElementInfo, type OracleEvent, type OracleRule } from '../oracles/labeled.js';
+import type { EventInput, Moment } from './arbitraries.js';
 
 /** The API body of a rule; a page-view rule sends only what applies to it. */
 export function ruleBody(rule: OracleRule, eventName?: string): Record<string, unknown> {
@@ -164,4 +170,194 @@ export function exampleEvents(): Array<EventInput & { uuid: string }> {
     url: x.url === undefined ? SHOP : x.url,
     elements: x.elements === undefined ? null : x.elements,
   }));
+}
+
+/** A rule as the API shows it. */
+export interface RuleView {
+  id: number;
+  state: string;
+  event_name: string;
+  materialization: { state: string; derived_events: number; error: unknown } | null;
+}
+
+/** The labeled events API as one user calls it on a harness's server; `token()` is that user's token now. */
+export function labeledApi(h: QueryHarness, token: () => string) {
+  const base = (p: number) => `/api/v1/projects/${p}/labeled-events`;
+  const api = {
+    base,
+
+    /** A project in `tz` whose events carry texts and attributes (standard privacy mode). */
+    async standardProject(tz: string): Promise<number> {
+      const p = h.project(tz);
+      const res = await h.server.request('PATCH', `/api/v1/projects/${p}/behavior/settings`, { body: { privacy_mode: 'standard' }, token: h.token });
+      if (res.status !== 200) throw new Error(`behavior settings: ${res.status} ${res.text}`);
+      return p;
+    },
+
+    async createRule(p: number, rule: OracleRule, eventName: string): Promise<number> {
+      const res = await h.server.request('POST', base(p), { body: ruleBody(rule, eventName), token: token() });
+      if (res.status !== 201) throw new Error(`create ${JSON.stringify(ruleBody(rule, eventName))}: ${res.status} ${res.text}`);
+      if (res.body.state !== 'active' || res.body.event_name !== eventName) throw new Error(`created rule: ${res.text}`);
+      return Number(res.body.id);
+    },
+
+    /** Waits until the rule's latest job finished; a failed job fails the test with its error. */
+    async settled(p: number, id: number, state: string): Promise<RuleView> {
+      const res = await eventually(
+        `rule ${id} ${state} with its job finished`,
+        () => h.server.request<RuleView>('GET', `${base(p)}/${id}`, { token: token() }),
+        (r) => r.status !== 200 || (r.body.state === state && ['succeeded', 'failed'].includes(r.body.materialization?.state ?? '')),
+        60_000,
+      );
+      if (res.status !== 200) throw new Error(`GET rule ${id}: ${res.status} ${res.text}`);
+      if (res.body.materialization!.state !== 'succeeded') throw new Error(`rule ${id}: job ${res.text}`);
+      return res.body;
+    },
+
+    /** Creates a rule named `rule_<i>` for each of `inputs`: the rules with their ids, and each id's event name. */
+    async createRules(p: number, inputs: OracleRule[]): Promise<{ rules: Array<{ id: number; rule: OracleRule }>; names: Map<number, string> }> {
+      const ids = await Promise.all(inputs.map((r, i) => api.createRule(p, r, `rule_${i}`)));
+      return { rules: ids.map((id, i) => ({ id, rule: inputs[i]! })), names: new Map(ids.map((id, i) => [id, `rule_${i}`])) };
+    },
+
+    /**
+     * Waits for each rule's job, then checks it derived as many events as the reference matches in
+     * `events`, and that its preview counts those of the 30 days before `now` the reference counts.
+     */
+    async rulesAsReference(p: number, rules: Array<{ id: number; rule: OracleRule }>, events: OracleEvent[], now: Date, context: string): Promise<void> {
+      for (const r of rules) {
+        const view = await api.settled(p, r.id, 'active');
+        const want = events.filter((e) => ruleMatches(r.rule, e)).length;
+        if (view.materialization!.derived_events !== want) throw new Error(`rule ${JSON.stringify(r.rule)}: derived_events ${view.materialization!.derived_events}, expected ${want} ${context}`);
+      }
+      for (const r of rules) {
+        const res = await h.server.request('POST', `${base(p)}/preview`, { body: ruleBody(r.rule), token: token() });
+        if (res.status !== 200) throw new Error(`preview ${JSON.stringify(r.rule)}: ${res.status} ${res.text}`);
+        const want = previewCount(r.rule, events, now);
+        if (res.body.count !== want) throw new Error(`preview ${JSON.stringify(r.rule)} ${context}: count ${res.body.count}, expected ${want}`);
+        if (Date.parse(res.body.from) !== now.getTime() - PREVIEW_WINDOW_MS || Date.parse(res.body.to) !== now.getTime()) {
+          throw new Error(`preview window ${res.body.from} – ${res.body.to}, expected the 30 × 24 hours before ${now.toISOString()}`);
+        }
+      }
+    },
+
+    /**
+     * The start of a random case: a project in the moment's zone holding `seeded`, a rule of each of
+     * `inputs` (checked with `rulesAsReference`), and what they derived checked against the reference
+     * (`derivedPairs` reads the project's `ruleId|source uuid`).
+     */
+    async startCase(moment: Moment, seeded: EventInput[], inputs: OracleRule[], derivedPairs: DerivedPairs, tally: Tally): Promise<RandomCase> {
+      const p = await api.standardProject(moment.tz);
+      const stored = seeded.map((e) => ({ ...e, uuid: randomUUID() }));
+      await seedEvents(h.server, p, stored.map(toSeed));
+      const context = `in ${moment.tz} at ${moment.now.toISOString()}`;
+      const { rules, names } = await api.createRules(p, inputs);
+      const c: RandomCase = { p, rules, context, events: stored.map(toOracle), check: async () => {} };
+      c.check = checkAgainstReference(
+        () => derivedPairs(p, names),
+        () => c.events,
+        rules,
+        context,
+        tally,
+      );
+      await api.rulesAsReference(p, rules, c.events, moment.now, context);
+      await c.check('derived over history', rules);
+      return c;
+    },
+
+    /**
+     * Events arriving after the case's rules exist are derived as they are stored: `ingested` is
+     * tracked (`stored(uuids)` counts those of them stored) and the derived events checked again.
+     */
+    async arrive(c: RandomCase, ingested: EventInput[], stored: (uuids: string[]) => Promise<number>): Promise<void> {
+      const arriving = ingested.map((e) => ({ ...e, uuid: randomUUID() }));
+      await api.track(c.p, arriving, () => stored(arriving.map((e) => e.uuid)));
+      c.events = [...c.events, ...arriving.map(toOracle)];
+      await c.check('derived at ingest', c.rules);
+    },
+
+    /** Sends `events` through the tracker's endpoint and waits until `stored()` counts every one of them. */
+    async track(p: number, events: Array<EventInput & { uuid: string }>, stored: () => Promise<number>): Promise<void> {
+      const key = createIngestKey(h.server, { id: p }, { type: 'browser', domains: ['example.com', '*.example.com', '*.example.org'] });
+      const res = await h.server.request('POST', '/v1/track', {
+        token: key.value,
+        headers: { origin: 'https://shop.example.com', 'x-pp-tracker': 'pp-browser/0.6.5' },
+        body: { events: events.map((e) => ({ ...toSeed(e), ts: e.ts.toISOString() })) },
+      });
+      if (res.status !== 202 || res.body.accepted !== events.length) throw new Error(`track: ${res.status} ${res.text}`);
+      await ingestWriter(h.server.running.services).loaded();
+      await eventually('the tracked events loaded', stored, (n) => n === events.length);
+    },
+
+    /**
+     * Disables the first of `rules` (its events torn down, `check`ed with the others), then enables
+     * it again: the same events are derived, with the same uuids (`uuidsOf` a rule: `source>uuid`).
+     */
+    async disableAndEnable(p: number, rules: Array<{ id: number; rule: OracleRule }>, check: Check, uuidsOf: (ruleId: number) => Promise<string[]>, context: string): Promise<void> {
+      const [first, ...others] = rules;
+      const before = await uuidsOf(first!.id);
+      const disabled = await h.server.request('POST', `${base(p)}/${first!.id}/disable`, { token: token() });
+      if (disabled.status !== 204) throw new Error(`disable: ${disabled.status} ${disabled.text}`);
+      const off = await api.settled(p, first!.id, 'disabled');
+      if (off.materialization!.derived_events !== 0) throw new Error(`disabled rule: derived_events ${off.materialization!.derived_events}`);
+      await check('after disabling the first rule', others);
+      const enabled = await h.server.request('POST', `${base(p)}/${first!.id}/enable`, { token: token() });
+      if (enabled.status !== 204) throw new Error(`enable: ${enabled.status} ${enabled.text}`);
+      await api.settled(p, first!.id, 'active');
+      await check('after enabling it again', rules);
+      if (JSON.stringify(await uuidsOf(first!.id)) !== JSON.stringify(before)) throw new Error(`re-derived events have other uuids ${context}`);
+    },
+
+    /** The hand-made examples on the server: each rule labels exactly the example events the reference says (`derivedPairs` reads `ruleId|source uuid`). */
+    async handMadeExamples(t: Test, derivedPairs: DerivedPairs): Promise<void> {
+      const p = await api.standardProject('Europe/Berlin');
+      const events = exampleEvents();
+      await seedEvents(h.server, p, events.map(toSeed));
+      const rules: Array<{ id: number; rule: OracleRule }> = [];
+      for (const [i, x] of EXAMPLES.entries()) rules.push({ id: await api.createRule(p, x.rule, `example_${i}`), rule: x.rule });
+      for (const r of rules) await api.settled(p, r.id, 'active');
+      const names = new Map(rules.map((r, i) => [r.id, `example_${i}`]));
+      const actual = await derivedPairs(p, names);
+      EXAMPLES.forEach((x, i) => t.equal(actual.includes(`${rules[i]!.id}|${events[i]!.uuid}`), x.expected, x.name));
+      const diff = pairDiff(actual, expectedPairs(rules, events.map(toOracle)), rules, events.map(toOracle));
+      t.notOk(diff, diff ?? 'every rule labels exactly the example events the reference says');
+    },
+  };
+  return api;
+}
+
+/** A project's derived events as `ruleId|source uuid`, given each rule's event name by id. */
+export type DerivedPairs = (p: number, names: Map<number, string>) => Promise<string[]>;
+
+/** A random case under way: its project, rules, the events the reference knows of, and its Check. */
+export interface RandomCase {
+  p: number;
+  rules: Array<{ id: number; rule: OracleRule }>;
+  context: string;
+  events: OracleEvent[];
+  check: Check;
+}
+
+/** Compares the derived events with the reference's for the rules active now (`label` names the moment). */
+export type Check = (label: string, active: Array<{ id: number; rule: OracleRule }>) => Promise<void>;
+
+/** How many (rule, event of its base event) pairs were compared, and how many of them derived. */
+export interface Tally {
+  compared: number;
+  matched: number;
+}
+
+/**
+ * A Check of the pairs `derived()` reads (`ruleId|source uuid`) against the reference over
+ * `events()`; a difference names `rules` (the active ones first) and the events involved.
+ */
+function checkAgainstReference(derived: () => Promise<string[]>, events: () => OracleEvent[], rules: Array<{ id: number; rule: OracleRule }>, context: string, tally: Tally): Check {
+  return async (label, active) => {
+    const all = events();
+    const expected = expectedPairs(active, all);
+    const diff = pairDiff(await derived(), expected, [...active, ...rules], all);
+    if (diff) throw new Error(`${label} ${context}:\n${diff}`);
+    for (const r of active) tally.compared += all.filter((e) => e.event === r.rule.base_event).length;
+    tally.matched += expected.length;
+  };
 }

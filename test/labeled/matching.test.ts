@@ -7,13 +7,11 @@ import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { queryHarness } from '../queries/harness.js';
 import { seedEvents } from '../support/seedEvents.js';
-import { createIngestKey, readTable } from '../support/ingest.js';
-import { eventually } from '../support/eventually.js';
+import { readTable } from '../support/ingest.js';
 import { accessTokenFor, addMember } from '../support/factories.js';
-import { ingestWriter } from '../../server/ingest/groupWriter.js';
-import { PREVIEW_WINDOW_MS, previewCount, ruleMatches, type OracleRule } from '../oracles/labeled.js';
-import { eventsArb, momentArb, ruleArb, type RuleInput } from './arbitraries.js';
-import { EXAMPLES, NOW, SHOP, exampleEvents, expectedPairs, pairDiff, rule, ruleBody, toOracle, toSeed } from './examples.js';
+import { PREVIEW_WINDOW_MS, previewCount, ruleMatches } from '../oracles/labeled.js';
+import { eventsArb, momentArb, ruleArb } from './arbitraries.js';
+import { EXAMPLES, NOW, SHOP, exampleEvents, labeledApi, rule, ruleBody, toOracle, toSeed, type Tally } from './examples.js';
 
 // Every rule's job is polled every 100 ms by one analyst: on a loaded machine the jobs take long
 // enough for that to pass the budgets of 600 requests a minute a user and 1,200 an address, which
@@ -29,42 +27,7 @@ async function setNow(now: Date): Promise<void> {
   token = await accessTokenFor(h.server, analyst, h.tenant.org);
 }
 
-const base = (p: number) => `/api/v1/projects/${p}/labeled-events`;
-
-/** A project in `tz` whose events carry texts and attributes (standard privacy mode). */
-async function standardProject(tz: string): Promise<number> {
-  const p = h.project(tz);
-  const res = await h.server.request('PATCH', `/api/v1/projects/${p}/behavior/settings`, { body: { privacy_mode: 'standard' }, token: h.token });
-  if (res.status !== 200) throw new Error(`behavior settings: ${res.status} ${res.text}`);
-  return p;
-}
-
-async function createRule(p: number, rule: OracleRule, eventName: string): Promise<number> {
-  const res = await h.server.request('POST', base(p), { body: ruleBody(rule, eventName), token });
-  if (res.status !== 201) throw new Error(`create ${JSON.stringify(ruleBody(rule, eventName))}: ${res.status} ${res.text}`);
-  if (res.body.state !== 'active' || res.body.event_name !== eventName) throw new Error(`created rule: ${res.text}`);
-  return Number(res.body.id);
-}
-
-interface RuleView {
-  id: number;
-  state: string;
-  event_name: string;
-  materialization: { state: string; derived_events: number; error: unknown } | null;
-}
-
-/** Waits until the rule's latest job finished; a failed job fails the test with its error. */
-async function settled(p: number, id: number, state: string): Promise<RuleView> {
-  const res = await eventually(
-    `rule ${id} ${state} with its job finished`,
-    () => h.server.request<RuleView>('GET', `${base(p)}/${id}`, { token }),
-    (r) => r.status !== 200 || (r.body.state === state && ['succeeded', 'failed'].includes(r.body.materialization?.state ?? '')),
-    60_000,
-  );
-  if (res.status !== 200) throw new Error(`GET rule ${id}: ${res.status} ${res.text}`);
-  if (res.body.materialization!.state !== 'succeeded') throw new Error(`rule ${id}: job ${res.text}`);
-  return res.body;
-}
+const api = labeledApi(h, () => token);
 
 interface DerivedRow {
   rule_id: number;
@@ -119,30 +82,20 @@ t.test('the reference matcher on the hand-made examples', async (t) => {
 
 t.test('the server on the hand-made examples', async (t) => {
   await setNow(NOW);
-  const p = await standardProject('Europe/Berlin');
-  const events = exampleEvents();
-  await seedEvents(h.server, p, events.map(toSeed));
-  const rules: Array<{ id: number; rule: OracleRule }> = [];
-  for (const [i, x] of EXAMPLES.entries()) rules.push({ id: await createRule(p, x.rule, `example_${i}`), rule: x.rule });
-  for (const r of rules) await settled(p, r.id, 'active');
-  const names = new Map(rules.map((r, i) => [r.id, `example_${i}`]));
-  const actual = await derivedPairs(p, names);
-  EXAMPLES.forEach((x, i) => t.equal(actual.includes(`${rules[i]!.id}|${events[i]!.uuid}`), x.expected, x.name));
-  const diff = pairDiff(actual, expectedPairs(rules, events.map(toOracle)), rules, events.map(toOracle));
-  t.notOk(diff, diff ?? 'every rule labels exactly the example events the reference says');
+  await api.handMadeExamples(t, derivedPairs);
 });
 
 t.test('a tab in match_text is whitespace the pattern collapses', async (t) => {
   await setNow(NOW);
-  const p = await standardProject('UTC');
+  const p = await api.standardProject('UTC');
   const event = { uuid: randomUUID(), event: 'pp.click', ts: new Date(NOW.getTime() - 3_600_000), anonymous_id: 'a0', url: SHOP, elements: [{ tag: 'button', nth_child: 1, text: 'Sign up' }] };
   await seedEvents(h.server, p, [toSeed(event)]);
   const tabbed = rule({ match_text: ' sign\tup' });
   t.ok(ruleMatches(tabbed, toOracle(event)), 'the reference collapses the tab');
-  const res = await h.server.request('POST', base(p), { body: ruleBody(tabbed, 'tabbed'), token });
+  const res = await h.server.request('POST', api.base(p), { body: ruleBody(tabbed, 'tabbed'), token });
   t.equal(res.status, 201, res.text);
   if (res.status !== 201) return;
-  await settled(p, Number(res.body.id), 'active');
+  await api.settled(p, Number(res.body.id), 'active');
   t.strictSame(await derivedPairs(p, new Map([[Number(res.body.id), 'tabbed']])), [`${res.body.id}|${event.uuid}`]);
 });
 
@@ -158,87 +111,28 @@ const caseArb = momentArb.chain((moment) =>
 );
 
 t.test('random rules agree with the reference', async (t) => {
-  let compared = 0;
-  let matched = 0;
+  const tally: Tally = { compared: 0, matched: 0 };
   await fc.assert(
     fc.asyncProperty(caseArb, async ({ moment, seeded, ingested, rules: inputs }) => {
       await setNow(moment.now);
-      const p = await standardProject(moment.tz);
-      const events = seeded.map((e) => ({ ...e, uuid: randomUUID() }));
-      await seedEvents(h.server, p, events.map(toSeed));
-      let all = events.map(toOracle);
-      const context = `in ${moment.tz} at ${moment.now.toISOString()}`;
-
-      const rules: Array<{ id: number; rule: OracleRule }> = [];
-      const ids = await Promise.all(inputs.map((r: RuleInput, i) => createRule(p, r, `rule_${i}`)));
-      ids.forEach((id, i) => rules.push({ id, rule: inputs[i]! }));
-      const names = new Map(ids.map((id, i) => [id, `rule_${i}`]));
-      for (const r of rules) {
-        const view = await settled(p, r.id, 'active');
-        const want = all.filter((e) => ruleMatches(r.rule, e)).length;
-        if (view.materialization!.derived_events !== want) throw new Error(`rule ${JSON.stringify(r.rule)}: derived_events ${view.materialization!.derived_events}, expected ${want} ${context}`);
-      }
-
-      for (const r of rules) {
-        const res = await h.server.request('POST', `${base(p)}/preview`, { body: ruleBody(r.rule), token });
-        if (res.status !== 200) throw new Error(`preview ${JSON.stringify(r.rule)}: ${res.status} ${res.text}`);
-        const want = previewCount(r.rule, all, moment.now);
-        if (res.body.count !== want) throw new Error(`preview ${JSON.stringify(r.rule)} ${context}: count ${res.body.count}, expected ${want}`);
-        if (Date.parse(res.body.from) !== moment.now.getTime() - PREVIEW_WINDOW_MS || Date.parse(res.body.to) !== moment.now.getTime()) {
-          throw new Error(`preview window ${res.body.from} – ${res.body.to}, expected the 30 × 24 hours before ${moment.now.toISOString()}`);
-        }
-      }
-
-      const check = async (label: string, active: Array<{ id: number; rule: OracleRule }>) => {
-        const expected = expectedPairs(active, all);
-        const diff = pairDiff(await derivedPairs(p, names), expected, rules, all);
-        if (diff) throw new Error(`${label} ${context}:\n${diff}`);
-        for (const r of active) compared += all.filter((e) => e.event === r.rule.base_event).length;
-        matched += expected.length;
-      };
-      await check('derived over history', rules);
-
-      // Events that arrive after the rules exist are derived as they are stored.
-      const key = createIngestKey(h.server, { id: p }, { type: 'browser', domains: ['example.com', '*.example.com', '*.example.org'] });
-      const arriving = ingested.map((e) => ({ ...e, uuid: randomUUID() }));
-      const res = await h.server.request('POST', '/v1/track', {
-        token: key.value,
-        headers: { origin: 'https://shop.example.com', 'x-pp-tracker': 'pp-browser/0.6.5' },
-        body: { events: arriving.map((e) => ({ ...toSeed(e), ts: e.ts.toISOString() })) },
+      const c = await api.startCase(moment, seeded, inputs, derivedPairs, tally);
+      await api.arrive(c, ingested, async (uuids) => {
+        const rows = await readTable(h.server, `SELECT count(*) AS n FROM events WHERE project_id = $1 AND rule_id IS NULL AND uuid::VARCHAR IN (${uuids.map((_, i) => `$${i + 2}`).join(', ')})`, [
+          c.p,
+          ...uuids,
+        ]);
+        return Number(rows[0]!.n);
       });
-      if (res.status !== 202 || res.body.accepted !== arriving.length) throw new Error(`track: ${res.status} ${res.text}`);
-      await ingestWriter(h.server.running.services).loaded();
-      const uuids = arriving.map((e) => e.uuid);
-      await eventually(
-        'the tracked events loaded',
-        () => readTable(h.server, `SELECT count(*) AS n FROM events WHERE project_id = $1 AND rule_id IS NULL AND uuid::VARCHAR IN (${uuids.map((_, i) => `$${i + 2}`).join(', ')})`, [p, ...uuids]),
-        (rows) => rows[0]!.n === uuids.length,
-      );
-      all = [...all, ...arriving.map(toOracle)];
-      await check('derived at ingest', rules);
 
       // Disabling tears the first rule's events down; enabling derives the same events again.
-      const [first, ...others] = rules;
-      const before = (await derivedRows(p))
-        .filter((r) => r.rule_id === first!.id)
-        .map((r) => `${r.source_uuid}>${r.uuid}`)
-        .sort();
-      const disabled = await h.server.request('POST', `${base(p)}/${first!.id}/disable`, { token });
-      if (disabled.status !== 204) throw new Error(`disable: ${disabled.status} ${disabled.text}`);
-      const off = await settled(p, first!.id, 'disabled');
-      if (off.materialization!.derived_events !== 0) throw new Error(`disabled rule: derived_events ${off.materialization!.derived_events}`);
-      await check('after disabling the first rule', others);
-      const enabled = await h.server.request('POST', `${base(p)}/${first!.id}/enable`, { token });
-      if (enabled.status !== 204) throw new Error(`enable: ${enabled.status} ${enabled.text}`);
-      await settled(p, first!.id, 'active');
-      await check('after enabling it again', rules);
-      const after = (await derivedRows(p))
-        .filter((r) => r.rule_id === first!.id)
-        .map((r) => `${r.source_uuid}>${r.uuid}`)
-        .sort();
-      if (JSON.stringify(after) !== JSON.stringify(before)) throw new Error(`re-derived events have other uuids ${context}`);
+      const uuidsOf = async (ruleId: number) =>
+        (await derivedRows(c.p))
+          .filter((r) => r.rule_id === ruleId)
+          .map((r) => `${r.source_uuid}>${r.uuid}`)
+          .sort();
+      await api.disableAndEnable(c.p, c.rules, c.check, uuidsOf, c.context);
     }),
     { numRuns: 40, seed: 20260410 },
   );
-  t.ok(matched > compared / 10 && matched < compared / 2, `${matched} derived of ${compared} (rule, event of its base event) pairs compared`);
+  t.ok(tally.matched > tally.compared / 10 && tally.matched < tally.compared / 2, `${tally.matched} derived of ${tally.compared} (rule, event of its base event) pairs compared`);
 });

@@ -1,12 +1,16 @@
 // The scenario the ClickHouse person tests run on each engine: a rule derives events over history
 // from clicks of ids on both shards, the derived events count in a funnel, a person's page reads
-// them, and (when asked) the person is deleted and the same is asked again.
+// them, and (when asked) the person is deleted and the same is asked again. On one node:
+// clickhouse.test.ts; on 2 shards × 2 replicas: `personOnCluster`, run in
+// test/queries/sharded.test.ts on the cluster that file starts once (in a database of its own).
 
 import type { Test } from 'tap';
-import type { QueryHarness } from '../queries/harness.js';
+import { queryHarness, type QueryHarness } from '../queries/harness.js';
+import type { ClickHouseCluster } from '../support/clickhouseCluster.js';
 import { seedEvents, seedIdentity, type SeedEvent } from '../support/seedEvents.js';
 import { grantEntitlements } from '../support/license.js';
 import { eventually } from '../support/eventually.js';
+import { distinctKey } from '../../server/ingest/distinctKey.js';
 
 const NOW = new Date('2026-03-10T12:00:00Z');
 export const IDS = ['anon-trace-0', 'anon-trace-1', 'anon-trace-2', 'anon-trace-3', 'anon-trace-4', 'user-trace-1', 'user-trace-2'];
@@ -53,7 +57,7 @@ export async function scenario(h: QueryHarness, o: { deleteAfter: boolean }) {
     (r) => ['succeeded', 'failed'].includes(r.body.materialization?.state),
     60_000,
   );
-  const settle = () => h.clickhouse?.settle('pp_queries');
+  const settle = () => h.clickhouse?.settle(h.database!);
   const person = async () => {
     await settle();
     const res = await h.server.request('GET', `/api/v1/projects/${p}/persons/${PERSON}`, { token: h.token });
@@ -78,16 +82,16 @@ export async function scenario(h: QueryHarness, o: { deleteAfter: boolean }) {
 }
 
 /**
- * Rows of every table of `pp_queries` held on each node (Distributed tables, which hold none, left
+ * Rows of every table of `database` held on each node (Distributed tables, which hold none, left
  * out) holding one of `ids` or one of their sessions: `node table: id` for each.
  */
-export async function tracesOnNodes(nodes: Array<{ url: string; query(sql: string): Promise<string> }>, ids: string[]): Promise<string[]> {
+export async function tracesOnNodes(nodes: Array<{ url: string; query(sql: string): Promise<string> }>, ids: string[], database = 'pp_queries'): Promise<string[]> {
   const needles = [...ids, ...ids.map((id) => `${id}-s`)];
   const traces: string[] = [];
   for (const node of nodes) {
-    const tables = (await node.query("SELECT name FROM system.tables WHERE database = 'pp_queries' AND engine NOT LIKE 'Distributed%' FORMAT TSV")).trim().split('\n');
+    const tables = (await node.query(`SELECT name FROM system.tables WHERE database = '${database}' AND engine NOT LIKE 'Distributed%' FORMAT TSV`)).trim().split('\n');
     for (const table of tables) {
-      const rows = await node.query(`SELECT * FROM pp_queries.\`${table}\` FORMAT JSONEachRow`);
+      const rows = await node.query(`SELECT * FROM ${database}.\`${table}\` FORMAT JSONEachRow`);
       for (const n of needles) if (rows.includes(`"${n}`)) traces.push(`${node.url} ${table}: ${n}`);
     }
   }
@@ -106,4 +110,26 @@ export async function duckdbAnswers(t: Test, h: QueryHarness, o: { deleteAfter: 
     t.ok(duckdb.after.job.deleted_events > 0);
   }
   return duckdb;
+}
+
+/**
+ * Labeled events and a person on 2 shards × 2 replicas, against DuckDB: a rule derives events over
+ * history from clicks of ids on both shards, the derived events count in a funnel as on DuckDB, the
+ * person's page reads the same, and the person's deletion leaves nothing on any node. No event is
+ * written after the rule's derivation, so the person's rows sit in each partition's latest quorum
+ * part, which 18.16 mutates only once the deletion's markers follow it
+ * (docs/scale-out.md#labeled-events-and-deletions). On the cluster `cluster` gives, with servers
+ * and a database of the case's own: the deletion's mutations rewrite what the database holds, and
+ * the scenario sets its servers' clock.
+ */
+export function personOnCluster(t: Test, cluster: () => Promise<ClickHouseCluster>): void {
+  t.test('persons: derived events in a funnel, a person page and its deletion, as on DuckDB', async (t) => {
+    t.equal(new Set(IDS.map((id) => distinctKey(id) % 2n)).size, 2, 'the ids sit on both shards');
+    const duckdb = await duckdbAnswers(t, await queryHarness(t), { deleteAfter: true });
+    const h = await queryHarness(t, { engine: 'clickhouse', cluster: await cluster(), database: 'pp_persons' });
+    t.same(await scenario(h, { deleteAfter: true }), duckdb, 'every answer as on DuckDB, before and after the deletion');
+    const ids: string[] = duckdb.before.person.body.distinct_ids;
+    await h.clickhouse!.settle(h.database!);
+    t.same(await tracesOnNodes(h.clickhouse!.nodes, ids, h.database), [], 'nothing of the person on any node');
+  });
 }

@@ -12,8 +12,10 @@ import { startClickHouse, type ClickHouseCluster, type Topology } from '../suppo
 
 export interface QueryHarness {
   server: TestServer;
-  /** The ClickHouse servers the harness started (undefined on DuckDB). */
+  /** The ClickHouse servers the harness started or was given (undefined on DuckDB). */
   clickhouse?: ClickHouseCluster;
+  /** The server's ClickHouse database (undefined on DuckDB). */
+  database?: string;
   tenant: Tenant;
   token: string;
   /** Mints a new token after the clock moved (access tokens live 15 minutes of clock time). */
@@ -28,6 +30,9 @@ export interface HarnessOptions extends StartOptions {
   engine?: EngineKind;
   /** ClickHouse's layout: one node (the default), or 2 shards × 2 replicas. */
   topology?: Topology;
+  /** ClickHouse a file started already (its shared cluster), used instead of starting one, and the database there (pp_queries unless given). */
+  cluster?: ClickHouseCluster;
+  database?: string;
 }
 
 /**
@@ -35,19 +40,19 @@ export interface HarnessOptions extends StartOptions {
  * covers every date the tests move the clock to.
  */
 export async function queryHarness(t: Test, options: HarnessOptions = {}): Promise<QueryHarness> {
-  const { engine = 'duckdb', topology = 'single', ...start } = options;
+  const { engine = 'duckdb', topology = 'single', cluster, database = 'pp_queries', ...start } = options;
   // `plan` is folded into the property rollup and `n` is not, so breakdowns are checked both ways.
   let settings: Record<string, unknown> = { 'events.rollup_properties': ['plan'], ...options.settings };
   let settle = async () => {};
   let ch: ClickHouseCluster | undefined;
   if (engine === 'clickhouse') {
-    ch = await startClickHouse(t, topology);
+    ch = cluster ?? (await startClickHouse(t, topology));
     const started = ch;
-    settle = () => started.settle('pp_queries');
+    settle = () => started.settle(database);
     settings = {
       'events.engine': 'clickhouse',
       'clickhouse.urls': ch.urls.join(','),
-      'clickhouse.database': 'pp_queries',
+      'clickhouse.database': database,
       ...(ch.cluster ? { 'clickhouse.cluster': ch.cluster } : {}),
       ...options.settings,
     };
@@ -59,7 +64,7 @@ export async function queryHarness(t: Test, options: HarnessOptions = {}): Promi
   let queries = 0;
   const h: QueryHarness = {
     server,
-    ...(ch ? { clickhouse: ch } : {}),
+    ...(ch ? { clickhouse: ch, database } : {}),
     tenant,
     token,
     async renewToken() {

@@ -1,8 +1,8 @@
 // Retention and retention actors: a hand-checked London example with weekly cohorts across the
 // March DST change (ratios, revenue, paid conversion, periods not started yet), the actor
 // drill-down with its entitlements and cursor, then random data against test/oracles/retention.ts,
-// on DuckDB and on ClickHouse (one node). test/engine/clickhouse/retentionEngines.test.ts compares
-// the two on 2 shards × 2 replicas.
+// on DuckDB and on ClickHouse (one node). test/engine/clickhouse/retentionCluster.ts compares the
+// two on 2 shards × 2 replicas (run in sharded.test.ts).
 
 import t, { type Test } from 'tap';
 import fc from 'fast-check';

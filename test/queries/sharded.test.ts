@@ -4,6 +4,16 @@
 // starting a cluster and migrating its database costs more than most of the cases, so the insights'
 // own files compare their engines on one node and leave the 2 × 2 comparison here. Each case seeds
 // a project of its own on both servers and compares every answer whole.
+//
+// Other features' 2 × 2 cases run here too, on the same cluster, each self-contained: the behavior
+// and forms reports with a purge and a capture (test/behavior/clusterCases.ts); a backup restored
+// on every shard, in a database and server of its own (test/engine/clickhouse/backupKit.ts); a
+// DuckDB store moved by `ppctl events migrate`, in a database of its own
+// (test/engine/clickhouse/eventsMigrationKit.ts); the migrations applied twice and a second
+// installation beside the first, in databases of their own (test/engine/clickhouse/migrationsKit.ts);
+// retention and its actors with servers and a database of their own
+// (test/engine/clickhouse/retentionCluster.ts); and a person's labeled events and deletion, with servers and a database of its own
+// (test/persons/clickhouseScenario.ts).
 
 import t, { type Test } from 'tap';
 import { queryHarness, type QueryHarness } from './harness.js';
@@ -11,6 +21,14 @@ import { seedEvents, seedIdentity, type SeedEvent } from '../support/seedEvents.
 import { grantEntitlements } from '../support/license.js';
 import { queryText } from '../support/clickhouseCluster.js';
 import { distinctKey } from '../../server/ingest/distinctKey.js';
+import { behaviorOnCluster } from '../behavior/clusterCases.js';
+import { backupOnCluster } from '../engine/clickhouse/backupKit.js';
+import { eventsMigrationOnCluster } from '../engine/clickhouse/eventsMigrationKit.js';
+import { migrationsCase } from '../engine/clickhouse/migrationsKit.js';
+import { retentionOnCluster } from '../engine/clickhouse/retentionCluster.js';
+import { personOnCluster } from '../persons/clickhouseScenario.js';
+
+t.setTimeout(480_000);
 
 const shardOf = (id: string) => Number(distinctKey(id) % 2n);
 
@@ -302,3 +320,13 @@ t.test('funnel, the dropped actors page by page', async (t) => {
   const [first, second] = [await idsOn(0), await idsOn(2)];
   for (const ids of FUNNEL_LINKS.slice(0, 2)) t.same(ids.map((id) => (first.includes(id) ? 1 : 0) + (second.includes(id) ? 2 : 0)).sort(), [1, 2], `${ids.join(' and ')} on one shard each`);
 });
+
+// --- other features on the same cluster -----------------------------------------------------------
+
+behaviorOnCluster(t, both);
+const cluster = async () => (await both()).clickhouse.clickhouse!;
+personOnCluster(t, cluster);
+backupOnCluster(t, cluster);
+eventsMigrationOnCluster(t, cluster);
+migrationsCase(t, 'replicated', cluster);
+retentionOnCluster(t, cluster);

@@ -75,7 +75,8 @@ const files = selected.length > 0 ? selectedFiles(selected) : testFiles(path.joi
 // Most test files wait on servers, browsers and disks rather than compute, so even a two-core
 // machine runs two at a time.
 const cores = os.availableParallelism();
-const jobs = cores <= 4 ? Math.max(2, cores) : Math.ceil(cores * 0.75);
+const jobsOverride = Number(process.env.PP_TEST_JOBS);
+const jobs = Number.isInteger(jobsOverride) && jobsOverride > 0 ? jobsOverride : cores <= 4 ? Math.max(2, cores) : Math.ceil(cores * 0.75);
 // Files that run alone. The purge test's later scenario needs the engine to compact deleted rows
 // at a checkpoint, which on a loaded machine it sometimes does not (two fresh-clone runs out of four
 // with another file beside it; never alone).

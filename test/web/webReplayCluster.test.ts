@@ -2,14 +2,18 @@
 // views of distinct ids on both shards (events are sharded by distinct_key), linked to people whose
 // other ids sit on the other shard, over a DST change in Europe/Berlin; recordings of sessions spread
 // over both shards (chunks are sharded by session), listed, opened, streamed and swept by retention
-// (mutations on every shard). Deterministic, one cluster for the file.
+// (mutations on every shard). Then, on the same cluster, recordings deleted by a person's deletion
+// and by retention when no chunk is written after them: the chunks are written with a quorum, and
+// 18.16 mutates a partition's latest quorum part only once the deletion's markers follow it.
+// Deterministic, one cluster for the file.
 
 import t from 'tap';
 import { distinctKey } from '../../server/ingest/distinctKey.js';
 import { patchBehaviorSettings } from '../../server/ingest/behaviorSettings.js';
 import { jobRunner } from '../../server/store/jobs.js';
-import { queueSweep } from '../../server/store/replaySweep.js';
+import { queueSweep, REPLAY_SWEEP } from '../../server/store/replaySweep.js';
 import { queryHarness, type QueryHarness } from '../queries/harness.js';
+import { eventually } from '../support/eventually.js';
 import { createIngestKey } from '../support/ingest.js';
 import { grantEntitlements } from '../support/license.js';
 import { seedEvents, seedIdentity, type SeedEvent } from '../support/seedEvents.js';
@@ -65,6 +69,20 @@ const WEB: unknown[] = [
   { date_from: '2026-03-28', date_to: '2026-03-30', filters: [{ field: 'path', op: 'starts_with', value: '/p' }], limit: 2 },
 ];
 
+/** The file's one cluster, with a server on it: started by the first case that asks. */
+let cluster: Promise<QueryHarness> | undefined;
+const onCluster = () => (cluster ??= queryHarness(t, { engine: 'clickhouse', topology: 'replicated', settings: { secret: SECRET } }));
+
+/** Sends one chunk per instant of `ms` for the session, the server's clock at each. */
+async function sendChunks(h: QueryHarness, credential: string, session: string, anonymousId: string, ms: number[]): Promise<void> {
+  for (const [seq, at] of ms.entries()) {
+    h.server.clock.set(new Date(at));
+    const body = { credential, tracker: 'pp-browser/0.6.5', session_id: session, anonymous_id: anonymousId, seq, events: [{ type: 3, timestamp: at + 1500, data: { seq } }] };
+    const res = await h.server.request('POST', '/v1/replay', { raw: JSON.stringify(body), headers: { 'content-type': 'text/plain', origin: 'https://shop.example' } });
+    if (res.status !== 202) throw new Error(`chunk refused: ${res.text}`);
+  }
+}
+
 /** Every answer of one server: the Web page, then recordings before and after the retention sweep. */
 async function answers(h: QueryHarness): Promise<unknown[]> {
   const { server } = h;
@@ -91,14 +109,7 @@ async function answers(h: QueryHarness): Promise<unknown[]> {
     s.ms.push(Date.parse(String(e.ts)));
     sessions.set(e.session_id, s);
   }
-  for (const [id, s] of sessions) {
-    for (const [seq, ms] of s.ms.entries()) {
-      server.clock.set(new Date(ms));
-      const body = { credential: key.value, tracker: 'pp-browser/0.6.5', session_id: id, anonymous_id: s.anon, seq, events: [{ type: 3, timestamp: ms + 1500, data: { seq } }] };
-      const res = await server.request('POST', '/v1/replay', { raw: JSON.stringify(body), headers: { 'content-type': 'text/plain', origin: 'https://shop.example' } });
-      if (res.status !== 202) throw new Error(`chunk refused: ${res.text}`);
-    }
-  }
+  for (const [id, s] of sessions) await sendChunks(h, key.value, id, s.anon, s.ms);
   server.clock.set(NOW);
   await h.renewToken();
   // A query first: on replicas it waits until every node holds what was written (harness.ts).
@@ -138,5 +149,69 @@ t.test('the Web page and recordings on 2 shards × 2 replicas answer as on DuckD
   const after = duckdb.at(-2) as { body: { items: unknown[] } };
   const before = duckdb[WEB.length] as { body: { items: unknown[] } };
   t.ok(after.body.items.length > 0 && after.body.items.length < before.body.items.length, 'the sweep deletes some recordings, not all');
-  t.same(await answers(await queryHarness(t, { engine: 'clickhouse', topology: 'replicated', settings: { secret: SECRET } })), duckdb, 'every answer as on DuckDB');
+  t.same(await answers(await onCluster()), duckdb, 'every answer as on DuckDB');
+});
+
+t.test('recordings with no chunk written after them are deleted by a person deletion and by retention on 2 shards × 2 replicas', async (t) => {
+  const h = await onCluster();
+  const { server } = h;
+  const nodes = h.clickhouse!.nodes;
+  await grantEntitlements(server, ['actor_drilldown']);
+  const start = Date.parse('2026-05-12T09:00:00Z');
+  server.clock.set(new Date(start));
+  await h.renewToken();
+  const p = h.project();
+  patchBehaviorSettings(server.running.services.meta, p, { replay_enabled: true, privacy_mode: 'standard' }, null, server.clock.now());
+  const key = createIngestKey(server, { id: p }, { type: 'browser', domains: ['shop.example'] });
+  // A visitor's recordings on both shards (sharded by session), and a person's one; the person's
+  // page view is May's last event, its chunk the last chunk written.
+  const sessions = ['keep-0', 'keep-1', 'keep-2', 'keep-3'];
+  await seedEvents(server, p, [{ event: 'pp.page_view', ts: new Date(start).toISOString(), anonymous_id: 'gone', url: 'https://shop.example/', session_id: 'gone-0' }]);
+  for (const [i, id] of sessions.entries()) await sendChunks(h, key.value, id, 'visitor', [start + i * 60_000, start + i * 60_000 + 5000]);
+  await sendChunks(h, key.value, 'gone-0', 'gone', [start + 600_000]);
+  const base = `/api/v1/projects/${p}/recordings`;
+  const listed = async () => {
+    await h.clickhouse!.settle('pp_queries');
+    const res = await server.request('GET', base, { token: h.token });
+    return (res.body.items as Array<{ session_id: string }>).map((r) => r.session_id).sort();
+  };
+  t.same(await listed(), ['gone-0', ...sessions], 'every recording listed');
+  const held = await Promise.all(nodes.map(async (n) => (await n.query(`SELECT DISTINCT session_id FROM pp_queries.replay_chunks_local WHERE project_id = ${p} FORMAT TSV`)).trim().split('\n')));
+  t.ok(
+    held.every((ids) => ids.length < sessions.length + 1),
+    'no node holds every recording: they sit on both shards',
+  );
+
+  const deletion = await server.request('DELETE', `/api/v1/projects/${p}/persons/gone`, { token: h.token });
+  t.equal(deletion.status, 202);
+  const job = await eventually(
+    "the person's deletion to finish",
+    async () => (await server.request('GET', `/api/v1/projects/${p}/person-deletions/${deletion.body.id}`, { token: h.token })).body,
+    (j) => j.state === 'succeeded' || j.state === 'failed',
+    30_000,
+  );
+  t.equal(job.state, 'succeeded', "the person's deletion finishes", { error: job.error });
+  t.same(await listed(), sessions, "the person's recording is gone");
+
+  // Seven weeks later with a day of retention: the sweep deletes the others, with nothing written since.
+  server.clock.set(new Date('2026-07-01T00:00:00Z'));
+  await h.renewToken();
+  const patched = await server.request('PATCH', `/api/v1/projects/${p}/replay-settings`, { token: h.token, body: { replay_retention_days: 1 } });
+  t.equal(patched.status, 200);
+  queueSweep(server.running.services);
+  const swept = await Promise.race([
+    jobRunner(server.running.services)
+      .kick()
+      .then(() => 'done'),
+    new Promise((resolve) => setTimeout(resolve, 30_000, 'still running')),
+  ]);
+  const sweep = server.running.services.meta.prepare(`SELECT state, error FROM jobs WHERE kind = '${REPLAY_SWEEP}' ORDER BY id DESC LIMIT 1`).get() as { state: string; error: string | null };
+  t.same([swept, sweep.state], ['done', 'succeeded'], 'the retention sweep finishes', { error: sweep.error });
+  t.same(await listed(), [], 'no recording is left');
+  const left = await Promise.all(nodes.map((n) => n.query(`SELECT count() FROM pp_queries.replay_chunks_local WHERE project_id = ${p} FORMAT TSV`)));
+  t.same(
+    left.map((n) => n.trim()),
+    nodes.map(() => '0'),
+    'no chunk of the project on any node',
+  );
 });

@@ -5,13 +5,9 @@
 // from replayIngestSql.ts.
 //
 // ClickHouse updates nothing in place: a link or a user's traits changed is a new row of a larger
-// `version`, and reads keep the row of the largest one (links.ts; argMax below). Versions come from
-// one clock per connection: the next is the larger of the last one handed out plus one and the
-// write's time in µs, and the last one is first read from both tables, so a version grows with every
-// write of a key, within one microsecond, when the clock steps back, and across restarts. Writes
-// happen in writer turns, which run one at a time (ClickHouseEngine.useWriter): nothing interleaves
-// between the read of a stored row and the write of the row that replaces it. (Two servers writing
-// to one installation would each keep their own clock; pp runs one writer per installation.)
+// `version` (versionClock.ts), and reads keep the row of the largest one (links.ts; argMax below).
+// Writes happen in writer turns, which run one at a time (ClickHouseEngine.useWriter): nothing
+// interleaves between the read of a stored row and the write of the row that replaces it.
 //
 // Traits are merged here, in the writer's turn, exactly as DuckDB's json_merge_patch merges them
 // (`mergePatch`): ClickHouse 18.16 has no JSON functions to do it.
@@ -20,11 +16,10 @@
 // at all; `inTransaction` documents what a failure between two of them leaves.
 
 import type { EngineConnection, Statement } from '../engine.js';
-import { QUORUM_WRITE, type ClickHouseConnection } from './connection.js';
 import { clickHouse } from './engineConnection.js';
 import { distinctKeyOf, linksSql } from './links.js';
-import { topologyOf } from './migrations.js';
 import { dateTimeText, literal, tuple } from './literal.js';
+import { nextVersions, quorumSettings } from './versionClock.js';
 
 export type { CaptureRow, ChunkRow, RejectionSelection } from '../duckdb/ingestSql.js';
 
@@ -36,46 +31,6 @@ export { storeReplayChunk, replayChunksSql } from './replayIngestSql.js';
 
 /** The doctor view's refused attempts (doctorSql.ts, with the view's accepted events). */
 export { rejectedAttemptsSql } from './doctorSql.js';
-
-/** What a connection's writes need to know beyond the statements: the last version handed out, and the quorum of an INSERT. */
-interface WriterState {
-  lastVersion: bigint;
-  settings: Record<string, number>;
-}
-
-const states = new WeakMap<ClickHouseConnection, Promise<WriterState>>();
-
-function stateOf(ch: ClickHouseConnection): Promise<WriterState> {
-  const known = states.get(ch);
-  if (known) return known;
-  const state = readState(ch);
-  states.set(ch, state);
-  // A failed first read is tried again at the next write.
-  state.catch(() => states.delete(ch));
-  return state;
-}
-
-async function readState(ch: ClickHouseConnection): Promise<WriterState> {
-  const [row] = await ch.query<{ v: string }>(
-    'SELECT toString(max(version)) AS v FROM (SELECT max(version) AS version FROM identity_links UNION ALL SELECT max(version) AS version FROM actor_traits)',
-  );
-  // Every node holds these tables, replicated within each shard: with replicas, an answer means two
-  // of them hold the rows (as with events'). Shards of one replica each have no quorum to reach.
-  const { replicas } = await topologyOf(ch);
-  const settings: Record<string, number> = replicas > 1 ? { ...QUORUM_WRITE } : {};
-  return { lastVersion: BigInt(row?.v ?? '0'), settings };
-}
-
-/** Versions for `count` rows written at `at`, each larger than every version handed out or stored before. */
-function versions(state: WriterState, at: Date, count: number): bigint[] {
-  const out: bigint[] = [];
-  for (let i = 0; i < count; i++) {
-    const now = BigInt(at.getTime()) * 1000n;
-    state.lastVersion = state.lastVersion + 1n > now ? state.lastVersion + 1n : now;
-    out.push(state.lastVersion);
-  }
-  return out;
-}
 
 /** An instant as two columns: the DateTime text (UTC) and the microseconds within its second. */
 function instant(d: Date): [string, number] {
@@ -93,12 +48,11 @@ export async function linkedActor(conn: EngineConnection, projectId: number, dis
 async function insertLinks(conn: EngineConnection, projectId: number, ids: readonly string[], actors: readonly string[], at: Date): Promise<void> {
   if (ids.length === 0) return;
   const ch = clickHouse(conn);
-  const state = await stateOf(ch);
   const [linkedAt, linkedUs] = instant(at);
-  const version = versions(state, at, ids.length);
+  const version = await nextVersions(ch, at, ids.length);
   const rows = ids.map((id, i) => tuple([projectId, distinctKeyOf(id), id, distinctKeyOf(actors[i]!), actors[i]!, linkedAt, linkedUs, version[i]!]));
   await ch.command(`INSERT INTO identity_links (project_id, distinct_key, distinct_id, actor_key, actor_id, linked_at, linked_us, version) VALUES ${rows.join(', ')}`, {
-    settings: state.settings,
+    settings: await quorumSettings(ch),
   });
 }
 
@@ -186,11 +140,10 @@ async function storedTraits(conn: EngineConnection, projectId: number, users: re
 async function insertTraits(conn: EngineConnection, projectId: number, merged: ReadonlyArray<[string, unknown]>, at: Date): Promise<void> {
   if (merged.length === 0) return;
   const ch = clickHouse(conn);
-  const state = await stateOf(ch);
   const [updatedAt, updatedUs] = instant(at);
-  const version = versions(state, at, merged.length);
+  const version = await nextVersions(ch, at, merged.length);
   const rows = merged.map(([user, traits], i) => tuple([projectId, user, JSON.stringify(traits), updatedAt, updatedUs, version[i]!]));
-  await ch.command(`INSERT INTO actor_traits (project_id, user_id, traits, updated_at, updated_us, version) VALUES ${rows.join(', ')}`, { settings: state.settings });
+  await ch.command(`INSERT INTO actor_traits (project_id, user_id, traits, updated_at, updated_us, version) VALUES ${rows.join(', ')}`, { settings: await quorumSettings(ch) });
 }
 
 /**

@@ -23,7 +23,8 @@ import { ATTR_END, ATTR_VALUE } from '../elementEncoding.js';
 import type { AttributeMatch, CompoundMatch, DerivingRule, RuleMatch } from '../ruleMatch.js';
 import { clickHouse } from './engineConnection.js';
 import { literal, splitMicros, table } from './literal.js';
-import { QUORUM_WRITE, type ClickHouseConnection } from './connection.js';
+import type { ClickHouseConnection } from './connection.js';
+import { quorumSettings } from './versionClock.js';
 import { deleteRows } from './mutations.js';
 
 /** The lambda's names for the element columns at one position of the chain. */
@@ -259,14 +260,6 @@ export async function syncDerived(turn: EngineConnection, projectId: number, rul
   }
   const limit = { max_execution_time: Math.max(1, Math.ceil(limitMs / 1000)) };
   const deleted = held > 0 ? await deleteUnmatched(conn, rule, held, limit) : 0;
-  const replicas = await replicasOf(conn);
-  await deriveMissing(conn, rule, { ...limit, insert_distributed_sync: 1, ...(replicas > 1 ? QUORUM_WRITE : {}) });
+  await deriveMissing(conn, rule, { ...limit, insert_distributed_sync: 1, ...(await quorumSettings(conn)) });
   return { deleted, labeled: await countOf(conn, ofRule) };
-}
-
-/** Replicas per shard (1 on one node). */
-async function replicasOf(conn: ClickHouseConnection): Promise<number> {
-  if (conn.cluster === undefined) return 1;
-  const [row] = await conn.query<{ n: string }>(`SELECT max(replica_num) AS n FROM system.clusters WHERE cluster = ${literal(conn.cluster)}`);
-  return Number(row?.n ?? 1);
 }

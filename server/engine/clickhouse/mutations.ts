@@ -12,12 +12,15 @@
 //
 // Where shards have replicas, 18.16 mutates no partition's latest part written with insert_quorum
 // until another quorum INSERT reaches that partition (on that shard): a deletion in a month no event
-// arrives in any more, or of a link when no link is made, would wait for ever. So after creating its
-// mutation, `deleteRows` writes a marker row with a quorum into every partition of the table the
-// mutation must reach (for `events`, one per shard and month; for a table every node holds, one),
-// which becomes that partition's latest quorum part; the next deletion's mutation deletes the
-// markers there were. Markers are rows of project 0, which no project has: no read of a project
-// sees them. Tables written without a quorum (recording chunks) need none.
+// arrives in any more, of a link when no link is made, or of a recording when none is sent, would
+// wait for ever. So after creating its mutation, `deleteRows` writes a marker row with a quorum into
+// every partition of the table the mutation must reach (for `events`, one per shard and month; for
+// `replay_chunks`, one partition, one per shard; for a table every node holds, one), which becomes
+// that partition's latest quorum part; the next deletion's mutation deletes the markers there were.
+// Markers are rows of project 0, which no project has: no read of a project sees them, and reads
+// over every project leave it out. They are written without deduplication: a block equal to one
+// written before (the same markers as at the last deletion) would otherwise be dropped, and the
+// partition's latest part stay the one the mutation waits for.
 
 import { QUORUM_WRITE, type ClickHouseConnection } from './connection.js';
 import { identifier, literal, sql } from './literal.js';
@@ -67,9 +70,13 @@ export const DELETION_MARKER = 'pp.deletion_marker';
 /** The tables written with a quorum where shards have replicas, and how their markers are told apart. */
 const MARKED: Record<string, string> = {
   events: `(project_id = 0 AND event = ${literal(DELETION_MARKER)})`,
+  replay_chunks: '(project_id = 0)',
   identity_links: '(project_id = 0)',
   actor_traits: '(project_id = 0)',
 };
+
+/** The marker rows' session ids in `replay_chunks`: the first of these that lands on each shard. */
+const CHUNK_MARKER = 'pp.deletion_marker.';
 
 /**
  * The sum of the cluster's shard weights where its shards have replicas (the Distributed table
@@ -84,13 +91,29 @@ async function replicatedWeights(conn: ClickHouseConnection): Promise<number | u
   return Number(shape?.replicas ?? 1) > 1 ? Number(shape!.weights) : undefined;
 }
 
-/** Writes the markers of `name` (see the header): for `events`, one on every shard in every month partition its local table holds. */
+/**
+ * Writes the markers of `name` (see the header): for `events`, one on every shard in every month
+ * partition its local table holds; for `replay_chunks`, one on every shard.
+ */
 async function writeMarkers(conn: ClickHouseConnection, name: string, table: string, weights: number): Promise<void> {
-  const settings = { insert_distributed_sync: 1, ...QUORUM_WRITE };
-  if (name !== 'events') {
-    await conn.command(`INSERT INTO ${identifier(name).text} (project_id) VALUES (0)`, { settings });
+  const settings = { insert_distributed_sync: 1, insert_deduplicate: 0, ...QUORUM_WRITE };
+  if (name === 'events') {
+    await writeEventMarkers(conn, table, weights, settings);
     return;
   }
+  if (name === 'replay_chunks') {
+    // The Distributed table sends a chunk to the shard of cityHash64(session_id) modulo the weights:
+    // a marker session per remainder (the first of some candidates per weight that has it).
+    const candidates = `SELECT concat(${literal(CHUNK_MARKER)}, toString(number)) AS candidate FROM numbers(${literal(weights * 64)})`;
+    const ids = await conn.query<{ id: string }>(`SELECT min(candidate) AS id FROM (${candidates}) GROUP BY cityHash64(candidate) % ${literal(weights)}`);
+    const rows = ids.map((r) => `(0, ${literal(r.id)})`);
+    await conn.command(`INSERT INTO replay_chunks (project_id, session_id) VALUES ${rows.join(', ')}`, { settings });
+    return;
+  }
+  await conn.command(`INSERT INTO ${identifier(name).text} (project_id) VALUES (0)`, { settings });
+}
+
+async function writeEventMarkers(conn: ClickHouseConnection, table: string, weights: number, settings: Record<string, number>): Promise<void> {
   const parts = await conn.query<{ p: string }>(
     `SELECT DISTINCT partition AS p FROM ${await everyNodes(conn, 'parts')} WHERE database = ${literal(conn.settings.database)} AND table = ${literal(table)} AND active`,
   );

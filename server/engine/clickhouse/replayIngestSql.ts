@@ -14,18 +14,19 @@ import type { ClickHouseConnection } from './connection.js';
 import { clickHouse } from './engineConnection.js';
 import { literal, sql, tuple } from './literal.js';
 import { isoText } from './replaySql.js';
+import { quorumSettings } from './versionClock.js';
 
 /** The largest UInt64: `keep` is it minus the µs of receipt, so the earliest copy is kept. */
 const KEEP_MAX = 2n ** 64n - 1n;
 
 /**
- * Synchronous through the Distributed table on a cluster (an answer means the shard holds the
- * chunk), without a quorum of replicas: ClickHouse 18.16 never mutates the last part a quorum
- * INSERT wrote (it keeps it for sequentially consistent reads), and the retention deletes are
- * mutations. The other replica of the shard fetches the chunk a moment later.
+ * Synchronous through the Distributed table on a cluster, and with a quorum where shards have
+ * replicas, as events are written: an answer means two replicas of the session's shard hold the
+ * chunk. (18.16 mutates no partition's latest quorum-written part until another quorum write
+ * reaches it: the retention and person deletions write markers for that, mutations.ts.)
  */
-function settingsOf(ch: ClickHouseConnection): Record<string, number> {
-  return ch.cluster === undefined ? {} : { insert_distributed_sync: 1 };
+async function settingsOf(ch: ClickHouseConnection): Promise<Record<string, number>> {
+  return ch.cluster === undefined ? {} : { insert_distributed_sync: 1, ...(await quorumSettings(ch)) };
 }
 
 const micros = (d: Date | null): bigint | null => (d === null ? null : BigInt(d.getTime()) * 1000n);
@@ -56,7 +57,7 @@ export async function storeReplayChunk(conn: EngineConnection, c: ChunkRow): Pro
   ]);
   await ch.command(
     `INSERT INTO replay_chunks (project_id, session_id, seq, anonymous_id, received_at, received_us, first_us, last_us, event_count, raw_bytes, key_id, sdk_name, sdk_version, data, keep) VALUES ${row}`,
-    { settings: settingsOf(ch) },
+    { settings: await settingsOf(ch) },
   );
 }
 

@@ -9,17 +9,16 @@
 // column of the same name is computed under another name in a subquery first: 18.16 reads an alias
 // equal to a column's name as that column everywhere in its SELECT.
 //
-// The retention deletes are mutations (ALTER … DELETE), which ClickHouse applies in the background;
-// `deleteChunks` waits until system.mutations says they are done (18.16 has no mutations_sync): on
-// a cluster, on one replica of each shard (the `cluster` table function's), the other replica
-// applying them from its replication queue a moment later.
+// The retention deletes are mutations (ALTER … DELETE) awaited on every node, with the deletion
+// markers of replicated shards (mutations.ts): rows of project 0, which every statement here leaves
+// out (each reads one project's rows, and the projects holding recordings are those but 0).
 
 import type { EngineConnection, Statement } from '../engine.js';
 import type { RecordingSelection, TrackerEvents } from '../duckdb/replaySql.js';
-import type { ClickHouseConnection } from './connection.js';
 import { clickHouse } from './engineConnection.js';
 import { linksSql } from './links.js';
-import { identifier, literal, sql } from './literal.js';
+import { literal, sql } from './literal.js';
+import { deleteRows } from './mutations.js';
 
 export type { RecordingSelection, TrackerEvents } from '../duckdb/replaySql.js';
 
@@ -159,9 +158,9 @@ export function chunksSql(projectId: number, sessionId: string, afterSeq: bigint
   };
 }
 
-/** The projects holding recordings (`project_id`). */
+/** The projects holding recordings (`project_id`; not the deletion markers' project 0, mutations.ts). */
 export function recordedProjectsSql(): Statement {
-  return { sql: 'SELECT DISTINCT project_id FROM replay_chunks', params: [] };
+  return { sql: 'SELECT DISTINCT project_id FROM replay_chunks WHERE project_id != 0', params: [] };
 }
 
 /**
@@ -190,15 +189,13 @@ const MUTATION_WAIT_MS = 300_000;
 
 /**
  * Runs one of the deletes above on the connection of a writer turn: the sessions it names are
- * deleted by mutations of the table holding this node's rows (ON CLUSTER: on every shard), some 64
- * KiB of session ids each, and the turn waits until every node has applied them. Answers how many
- * chunks were deleted.
+ * deleted by mutations (mutations.ts `deleteRows`: on every shard, finished on every node before
+ * the next), some 64 KiB of session ids each. Answers how many chunks were deleted.
  */
 export async function deleteChunks(conn: EngineConnection, statement: Statement): Promise<number> {
   const ch = clickHouse(conn);
   const rows = await ch.query<{ of_project: number; session_id: string; chunks: string }>(statement.sql);
   if (rows.length === 0) return 0;
-  const target = ch.cluster === undefined ? identifier('replay_chunks').text : `${ch.database.text}.${identifier('replay_chunks_local').text} ON CLUSTER ${identifier(ch.cluster).text}`;
   const projectId = Number(rows[0]!.of_project);
   let at = 0;
   while (at < rows.length) {
@@ -208,24 +205,9 @@ export async function deleteChunks(conn: EngineConnection, statement: Statement)
       ids.push(id);
       size += id.length + 2;
     }
-    await ch.command(`ALTER TABLE ${target} DELETE WHERE project_id = ${literal(projectId)} AND session_id IN (${ids.join(', ')})`);
+    await deleteRows(ch, 'replay_chunks', `project_id = ${literal(projectId)} AND session_id IN (${ids.join(', ')})`, MUTATION_WAIT_MS);
   }
-  await mutationsDone(ch);
   return rows.reduce((n, r) => n + Number(r.chunks), 0);
-}
-
-/** Waits until no node asked (one, or one replica of each shard) has a mutation of replay_chunks left to do. */
-async function mutationsDone(ch: ClickHouseConnection): Promise<void> {
-  const local = ch.cluster === undefined ? 'replay_chunks' : 'replay_chunks_local';
-  const mutations = ch.cluster === undefined ? 'system.mutations' : `cluster(${literal(ch.cluster)}, system, mutations)`;
-  const pending = `SELECT count() AS n FROM ${mutations} WHERE database = ${literal(ch.settings.database)} AND table = ${literal(local)} AND is_done = 0`;
-  const deadline = Date.now() + MUTATION_WAIT_MS;
-  for (let wait = 20; ; wait = Math.min(wait * 2, 1000)) {
-    const [row] = await ch.query<{ n: string }>(pending, { bare: true });
-    if (Number(row?.n ?? 0) === 0) return;
-    if (Date.now() > deadline) throw new Error('the recordings delete is still being applied; the next sweep goes on with it');
-    await new Promise((resolve) => setTimeout(resolve, wait));
-  }
 }
 
 /** The project's recordings, their size as sent and as stored: `recordings`, `raw_bytes`, `stored_bytes`. */

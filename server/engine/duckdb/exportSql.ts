@@ -1,6 +1,8 @@
 // The DuckDB statement of an export (server/transfer/exportJob.ts): the project's events, every
 // stored field, between two local days of its zone, written by COPY … TO straight to a file as
 // NDJSON, CSV or Parquet, so memory stays flat whatever the size. Answers one row: the count.
+// An engine that cannot write files answers its export as pages of rows instead (`PagedExport`,
+// engine/clickhouse/exportSql.ts), which the export job writes through this same statement.
 
 import type { Statement } from '../engine.js';
 import { STORED_FIELDS } from '../rows.js';
@@ -44,4 +46,65 @@ export function exportEventsSql(s: ExportSelection): Statement {
   if (s.from) where.push(`ts >= timezone(${zone}, ${literal(s.from)}::TIMESTAMP)`);
   if (s.to) where.push(`ts < timezone(${zone}, ${literal(s.to)}::TIMESTAMP + INTERVAL 1 DAY)`);
   return { sql: `COPY (SELECT ${selectList(s.format)} FROM events WHERE ${where.join(' AND ')}) TO ${literal(s.file)} (${COPY_OPTIONS[s.format]})`, params: [] };
+}
+
+/** A range of an export's pages: event times in epoch seconds, `from` included, `to` excluded. */
+export interface ExportWindow {
+  from: number;
+  to: number;
+}
+
+/** Where a page of an export ends: the last row's instant (µs since the epoch, as text) and uuid. */
+export interface ExportCursor {
+  us: string;
+  uuid: string;
+}
+
+/**
+ * An export read as pages, in the order of (event time, uuid): `countsSql` answers how many rows
+ * (copies not yet merged included) each bucket of `seconds` within a window holds (`bucket`, its
+ * first second, and `n`), from which the job makes windows of at most a page; `pageSql` answers
+ * up to `limit` rows of a window after `after`, every stored field as `PagedExportRow`.
+ */
+export interface PagedExport {
+  kind: 'pages';
+  /** The selection's event times: the first second that may hold one, and the second after the last. */
+  window: ExportWindow;
+  countsSql(window: ExportWindow, seconds: number): Statement;
+  pageSql(window: ExportWindow, after: ExportCursor | null, limit: number): Statement;
+}
+
+/** A row of a page: instants in µs and 64-bit integers as text, the flag as 0 or 1, the other fields as stored. */
+export interface PagedExportRow {
+  uuid_text: string;
+  ts_micros: string;
+  received_micros: string;
+  event: string;
+  distinct_id: string;
+  anonymous_id: string | null;
+  user_id: string | null;
+  session_id: string | null;
+  source: string;
+  sdk_name: string | null;
+  sdk_version: string | null;
+  key_text: string | null;
+  release: string | null;
+  url: string | null;
+  path: string | null;
+  referrer: string | null;
+  props: string | null;
+  revenue: number | null;
+  elements: string | null;
+  invalid: number;
+  invalid_reasons: string[];
+  rule_text: string | null;
+  source_text: string | null;
+}
+
+/** How an engine's export is written: one statement that writes the file itself, or pages the job writes. */
+export type ExportPlan = { kind: 'copy'; statement: Statement } | PagedExport;
+
+/** DuckDB writes the file itself. */
+export function exportPlan(s: ExportSelection): ExportPlan {
+  return { kind: 'copy', statement: exportEventsSql(s) };
 }

@@ -148,7 +148,7 @@ t.test('ClickHouse appender rows', async (t) => {
         t.same(rows, expected);
         return true;
       }),
-      { numRuns: 25 },
+      { numRuns: 15 },
     );
   });
 

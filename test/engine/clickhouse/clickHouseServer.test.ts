@@ -1,6 +1,6 @@
 // A server on the ClickHouse engine (events.engine clickhouse) on one node: it starts with its
-// tables made, stores what it acknowledges, answers 501 engine_unsupported for reads the engine
-// has no statements for, and while ClickHouse is down keeps answering ingestion (the journal holds
+// tables made, stores what it acknowledges, answers what it has statements for (an export among
+// them), and while ClickHouse is down keeps answering ingestion (the journal holds
 // the events), says it is not ready, and loads the events exactly once when ClickHouse returns.
 
 import t from 'tap';
@@ -15,13 +15,14 @@ import { eventually } from '../../support/eventually.js';
 import { eventsTenant, ingestOk } from '../../events/eventsKit.js';
 import { ingestEvents } from '../../support/ingest.js';
 import { accessTokenFor } from '../../support/factories.js';
+import { exportsPath, jobEnded } from '../../transfer/transferSupport.js';
 import { ClickHouseEngine } from '../../../server/engine/clickhouse/clickHouseEngine.js';
 
 const DATABASE = 'pp_server';
 
 const eventAt = (n: number) => ({ uuid: randomUUID(), event: 'view', anonymous_id: `u${n % 3}`, ts: new Date(Date.UTC(2026, 10, 2, 11, 0, n)).toISOString() });
 
-t.test('the ClickHouse engine serves ingestion, answers 501 for what it lacks, and holds events while ClickHouse is down', async (t) => {
+t.test('the ClickHouse engine serves ingestion and reads, and holds events while ClickHouse is down', async (t) => {
   const ch = await startClickHouse(t, 'single');
   const node = ch.nodes[0]!;
   const server = await startTestServer(t, { settings: { 'events.engine': 'clickhouse', 'clickhouse.urls': ch.urls.join(','), 'clickhouse.database': DATABASE } });
@@ -46,10 +47,17 @@ t.test('the ClickHouse engine serves ingestion, answers 501 for what it lacks, a
     segmentation.body.series[0].points.map((p: { value: number }) => p.value),
     [0, 5],
   );
-  const exported = await server.request('POST', `/api/v1/projects/${w.project.id}/exports`, { token: await accessTokenFor(server, w.owner, w.org), body: { format: 'ndjson' } });
-  t.equal(exported.status, 501, 'a feature the engine has no statements for, refused before a job is made');
-  t.equal(exported.body.error.code, 'engine_unsupported');
-  t.equal(exported.body.error.details.feature, 'event exports');
+  const ownerToken = await accessTokenFor(server, w.owner, w.org);
+  const exported = await server.request('POST', exportsPath(w.project.id), { token: ownerToken, body: { format: 'ndjson' } });
+  t.equal(exported.status, 202, 'an export is taken');
+  const exportJob = await jobEnded(server, ownerToken, `${exportsPath(w.project.id)}/${exported.body.id}`);
+  t.match(exportJob, { state: 'succeeded', events: 5 }, 'and written');
+  const lines = (await (await fetch(server.url + exportJob.download_url)).text()).trim().split('\n');
+  t.same(
+    lines.map((l) => JSON.parse(l).uuid),
+    first.map((e) => e.uuid),
+    'every event once, in time order',
+  );
 
   const identify = await server.request('POST', '/v1/identify', { token: w.key.value, body: { anonymous_id: 'u1', user_id: 'alice' } });
   t.equal(identify.status, 202, 'identity links are kept on ClickHouse');

@@ -223,7 +223,7 @@ t.test('every filter operator on every field kind matches the same events as on 
         return false;
       },
     ),
-    { numRuns: 40 },
+    { numRuns: 15 },
   );
   t.ok(matched > compared / 10, `conditions matched ${matched} of ${compared} (event, condition) pairs`);
 });
@@ -306,7 +306,7 @@ t.test('local days, hours and buckets agree with DuckDB across DST changes', asy
       }
       return true;
     }),
-    { numRuns: 25 },
+    { numRuns: 15 },
   );
   t.pass('checked');
 });

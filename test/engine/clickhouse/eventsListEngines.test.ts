@@ -2,13 +2,16 @@
 // DuckDB server and a ClickHouse server (one node, and 2 shards × 2 replicas), then the same list
 // requests against both, compared whole: items, pages and cursors (both servers share a secret,
 // so equal positions sign to equal cursors). Events share instants, so pages break inside ties.
-// Property filters included; then again with every row stored twice, as before parts merge.
+// Property filters included; then again with every row stored twice, as before parts merge, and
+// the project's export (every stored field of every event once, each row the same bytes).
 
 import t, { type Test } from 'tap';
 import { startClickHouse, type Topology } from '../../support/clickhouseCluster.js';
 import { startTestServer, type TestServer } from '../../support/testServer.js';
 import { eventsTenant, ingestOk, qs, type EventsTenant } from '../../events/eventsKit.js';
 import { ingestEvents } from '../../support/ingest.js';
+import { accessTokenFor } from '../../support/factories.js';
+import { exportsPath, jobEnded } from '../../transfer/transferSupport.js';
 
 const SECRET = 'the same secret on both servers';
 const T0 = new Date('2026-11-02T12:00:00Z');
@@ -95,7 +98,22 @@ async function answers(server: TestServer, w: EventsTenant): Promise<unknown[]> 
   return out;
 }
 
-async function compare(t: Test, topology: Topology, duckdb: unknown[]): Promise<void> {
+/** The project's NDJSON export, its lines sorted (DuckDB writes in stored order, ClickHouse in time order), the ingestion key's id (each server's own) named alike. */
+async function exportLines(server: TestServer, w: EventsTenant): Promise<string[]> {
+  const token = await accessTokenFor(server, w.owner, w.org);
+  const started = await server.request('POST', exportsPath(w.project.id), { token, body: { format: 'ndjson' } });
+  if (started.status !== 202) throw new Error(`export answered ${started.status}: ${started.text}`);
+  const job = await jobEnded(server, token, `${exportsPath(w.project.id)}/${started.body.id}`);
+  if (job.state !== 'succeeded') throw new Error(`export ${job.state}: ${job.error}`);
+  const text = await (await fetch(server.url + job.download_url)).text();
+  return text
+    .trim()
+    .split('\n')
+    .map((l) => l.replaceAll(`"key_id":"${w.key.prefix}"`, '"key_id":"the key"'))
+    .sort();
+}
+
+async function compare(t: Test, topology: Topology, duckdb: unknown[], exported: string[]): Promise<void> {
   const ch = await startClickHouse(t, topology);
   const server = await startTestServer(t, {
     now: T0,
@@ -116,6 +134,7 @@ async function compare(t: Test, topology: Topology, duckdb: unknown[]): Promise<
   const [stored, distinct] = (await ch.nodes[0]!.query('SELECT count(), uniqExact(uuid) FROM pp_list.events FORMAT TSV')).trim().split('\t').map(Number);
   t.ok(stored! > distinct!, `rows stored twice (${stored} rows of ${distinct} events)`);
   t.same(await answers(server, w), duckdb, `every page on ClickHouse (${topology}) as on DuckDB, rows stored twice included`);
+  t.same(await exportLines(server, w), exported, `the export on ClickHouse (${topology}) as on DuckDB, rows stored twice included`);
 }
 
 t.test('the events list on ClickHouse answers as on DuckDB, pages and cursors included', async (t) => {
@@ -123,6 +142,8 @@ t.test('the events list on ClickHouse answers as on DuckDB, pages and cursors in
   const w = await eventsTenant(reference);
   await ingestWorld(reference, w);
   const duckdb = await answers(reference, w);
+  const exported = await exportLines(reference, w);
+  t.equal(exported.length, 24, 'the export holds every event once');
   const pages = duckdb as Array<{ status: number; body: { items: unknown[] } }>;
   t.ok(
     pages.every((p) => p.status === 200),
@@ -133,6 +154,6 @@ t.test('the events list on ClickHouse answers as on DuckDB, pages and cursors in
   const filtered = (duckdb as Array<{ params: { filters?: string }; page: number; body: { items: unknown[] } }>).filter((p) => p.params.filters !== undefined && p.page === 0);
   t.ok(filtered.length === 4 && filtered.every((p) => p.body.items.length > 0 && p.body.items.length < 24), 'every property filter matches some events, not all');
 
-  await t.test('one node', (t) => compare(t, 'single', duckdb));
-  await t.test('2 shards × 2 replicas', (t) => compare(t, 'replicated', duckdb));
+  await t.test('one node', (t) => compare(t, 'single', duckdb, exported));
+  await t.test('2 shards × 2 replicas', (t) => compare(t, 'replicated', duckdb, exported));
 });

@@ -3,10 +3,12 @@
 // anonymous and user ids sit on different shards (events are sharded by distinct id), then the
 // same requests against both, compared whole: sizes, ratios, revenue, paid conversion, filters,
 // compare, and every page of several cells' actors. Both servers share a secret, so equal positions
-// sign to equal cursors. London, weekly and daily cohorts across the March DST change.
+// sign to equal cursors. London, weekly and daily cohorts across the March DST change. The case
+// runs in test/queries/sharded.test.ts, on the cluster that file starts once (in a database and
+// with servers of its own).
 
-import t from 'tap';
-import { startClickHouse } from '../../support/clickhouseCluster.js';
+import type { Test } from 'tap';
+import type { ClickHouseCluster } from '../../support/clickhouseCluster.js';
 import { startTestServer, type TestServer } from '../../support/testServer.js';
 import { accessTokenFor, createTenant } from '../../support/factories.js';
 import { createIngestKey } from '../../support/ingest.js';
@@ -121,32 +123,35 @@ async function world(server: TestServer, stored?: () => Promise<void>): Promise<
   };
 }
 
-t.test('retention and its actors on ClickHouse (2 shards × 2 replicas) answer as on DuckDB', async (t) => {
-  for (const p of PEOPLE) t.not(shardOf(p.anon), shardOf(p.user), `${p.anon} and ${p.user} sit on different shards`);
+/** The case, on the cluster `cluster` gives. */
+export function retentionOnCluster(t: Test, cluster: () => Promise<ClickHouseCluster>): void {
+  t.test('retention and its actors answer as on DuckDB', async (t) => {
+    for (const p of PEOPLE) t.not(shardOf(p.anon), shardOf(p.user), `${p.anon} and ${p.user} sit on different shards`);
 
-  const reference = await startTestServer(t, { now: LICENSED, settings: { secret: SECRET } });
-  const duckdb = await (await world(reference)).answers();
-  const ok = duckdb as Array<{ status: number; answer: { cohorts?: Array<{ size: number }>; items?: unknown[] } }>;
-  t.ok(
-    ok.every((a) => a.status === 200),
-    'DuckDB answers every request',
-  );
-  t.same(
-    ok[0]!.answer.cohorts!.map((c) => c.size),
-    [2, 1, 1],
-    'the weekly cohorts hold every person once, each with both ids',
-  );
-  t.ok(ok.filter((a) => (a.answer.items?.length ?? 0) > 0).length >= 8, 'the cells list actors');
+    const reference = await startTestServer(t, { now: LICENSED, settings: { secret: SECRET } });
+    const duckdb = await (await world(reference)).answers();
+    const ok = duckdb as Array<{ status: number; answer: { cohorts?: Array<{ size: number }>; items?: unknown[] } }>;
+    t.ok(
+      ok.every((a) => a.status === 200),
+      'DuckDB answers every request',
+    );
+    t.same(
+      ok[0]!.answer.cohorts!.map((c) => c.size),
+      [2, 1, 1],
+      'the weekly cohorts hold every person once, each with both ids',
+    );
+    t.ok(ok.filter((a) => (a.answer.items?.length ?? 0) > 0).length >= 8, 'the cells list actors');
 
-  const ch = await startClickHouse(t, 'replicated');
-  const server = await startTestServer(t, {
-    now: LICENSED,
-    settings: { secret: SECRET, 'events.engine': 'clickhouse', 'clickhouse.urls': ch.urls.join(','), 'clickhouse.cluster': ch.cluster!, 'clickhouse.database': DATABASE },
+    const ch = await cluster();
+    const server = await startTestServer(t, {
+      now: LICENSED,
+      settings: { secret: SECRET, 'events.engine': 'clickhouse', 'clickhouse.urls': ch.urls.join(','), 'clickhouse.cluster': ch.cluster!, 'clickhouse.database': DATABASE },
+    });
+    // A link is on two nodes when identify answers and reaches the others by replication: the
+    // answers are compared once every node holds every link.
+    const synced = async () => {
+      for (const node of ch.nodes) await node.query(`SYSTEM SYNC REPLICA ${DATABASE}.identity_links`);
+    };
+    t.same(await (await world(server, synced)).answers(), duckdb, 'every answer and page on ClickHouse as on DuckDB');
   });
-  // A link is on two nodes when identify answers and reaches the others by replication: the
-  // answers are compared once every node holds every link.
-  const synced = async () => {
-    for (const node of ch.nodes) await node.query(`SYSTEM SYNC REPLICA ${DATABASE}.identity_links`);
-  };
-  t.same(await (await world(server, synced)).answers(), duckdb, 'every answer and page on ClickHouse as on DuckDB');
-});
+}
