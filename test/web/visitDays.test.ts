@@ -136,3 +136,28 @@ t.test('two ids of one person make one visit', async (t) => {
   const merged = await folded(t, p, '2026-07-01', '2026-07-01');
   t.strictSame([merged.totals.visitors, merged.totals.visits, merged.totals.page_views], [1, 1, 2]);
 });
+
+t.test('an actor of several visits is one visitor of a value its visits share, across sets of entry properties', async (t) => {
+  const p = h.project('UTC');
+  const de = (channel: string, browser: string) => ({ $channel: channel, $country: 'DE', $browser: browser });
+  await seedEvents(h.server, p, [
+    view('2026-08-01T10:00:00Z', 'a', '/', de('direct', 'Firefox')),
+    view('2026-08-01T12:00:00Z', 'a', '/', de('social', 'Firefox')), // a's second visit: another set, the same country and browser
+    view('2026-08-02T09:00:00Z', 'a', '/docs', de('social', 'Chrome')), // a third, another day
+    view('2026-08-01T10:05:00Z', 'b', '/', de('direct', 'Firefox')), // b: one visit, the set of a's first
+  ]);
+  const b = await folded(t, p, '2026-08-01', '2026-08-02');
+  const row = (table: string, value: string) => b[table].find((r: { value: string }) => r.value === value);
+  t.strictSame(row('countries', 'DE'), { value: 'DE', visitors: 2, visits: 4, page_views: 4 });
+  t.strictSame(row('browsers', 'Firefox'), { value: 'Firefox', visitors: 2, visits: 3, page_views: 3 });
+  t.strictSame(row('channels', 'social'), { value: 'social', visitors: 1, visits: 2, page_views: 2 });
+  t.strictSame(row('entry_pages', '/'), { value: '/', visitors: 2, visits: 3, page_views: 3 });
+  t.strictSame(row('pages', '/'), { value: '/', visitors: 2, visits: 3, page_views: 3 });
+  t.strictSame(
+    b.series.map((s: { visitors: number; visits: number }) => [s.visitors, s.visits]),
+    [
+      [2, 3],
+      [1, 1],
+    ],
+  );
+});

@@ -93,34 +93,56 @@ w AS (
   FROM v WHERE NOT alone GROUP BY actor, visit HAVING sum(page_views) > 0
 )`;
   // Per (path, visit) first, so visits are counted as rows rather than as distinct pairs; a visit
-  // of one run holds each path once already.
-  const pages = `SELECT 'pages', path, count(DISTINCT actor), count(*), sum(n), NULL, NULL
-  FROM (SELECT p.key AS path, actor, p.value AS n FROM (SELECT actor, unnest(map_entries(pages)) AS p FROM v WHERE alone AND pages IS NOT NULL)
+  // of one run holds each path once already, and an actor of one visit is one visitor per row.
+  const pages = `SELECT 'pages', path, count(*) FILTER (WHERE a.once) + count(DISTINCT g.actor) FILTER (WHERE NOT a.once), count(*), sum(n), NULL, NULL
+  FROM (SELECT e.key AS path, actor, e.value AS n FROM (SELECT actor, unnest(map_entries(pages)) AS e FROM v WHERE alone AND pages IS NOT NULL)
     UNION ALL
-    SELECT p.key, actor, sum(p.value) FROM (SELECT actor, visit, unnest(map_entries(pages)) AS p FROM v WHERE NOT alone AND pages IS NOT NULL) GROUP BY p.key, actor, visit)
+    SELECT e.key, actor, sum(e.value) FROM (SELECT actor, visit, unnest(map_entries(pages)) AS e FROM v WHERE NOT alone AND pages IS NOT NULL) GROUP BY e.key, actor, visit) g
+  JOIN a ON a.actor = g.actor
   GROUP BY path`;
   return { sql: `${visits}\n${sectionsOf(totalsOnly, pages)}`, params: b.values };
 }
 
-/** Every section's rows from the visits `w` (actor, visit, first_ms, last_ms, day, events, pvs, entry, exit), `pages` apart. */
+/**
+ * Every section's rows from the visits `w` (actor, visit, first_ms, last_ms, day, events, pvs, entry,
+ * exit), `pages` apart (given `a`, each actor with `once`: one visit in range). An actor of one
+ * visit is one visitor of each row that visit counts in, so those visits are grouped by each
+ * table's value alone (the entry properties once per distinct set of them). The other actors'
+ * visits are grouped per table: by value and actor, then by value. Their entry properties are
+ * grouped per distinct set and actor, and each property value of those sets numbered, so that the
+ * grouping by value and actor holds integers: one grouping of every visit ten times over (its day,
+ * pages and properties as texts) with a count of distinct actors took most of the page's time.
+ */
 function sectionsOf(totalsOnly: boolean, pages: string): string {
-  const measures = `count(DISTINCT actor) AS visitors, count(*) AS visits, sum(pvs) AS page_views`;
-  const total = `SELECT 'total' AS section, NULL AS value, ${measures}, count(*) FILTER (WHERE events = 1) AS bounces, sum(last_ms - first_ms) AS duration_ms FROM w`;
-  if (totalsOnly) return total;
-  // Each visit once per table, so every table is one pass of one grouping.
-  const keyed = [
-    `{'s': 'day', 'v': CAST(day AS VARCHAR)}`,
-    `{'s': 'entry_pages', 'v': entry.path}`,
-    `{'s': 'exit_pages', 'v': exit.path}`,
-    ...ENTRY_DIMENSIONS.map(([name], i) => `{'s': '${name}', 'v': dims[${i + 1}]}`),
+  const actors = `, a AS (SELECT actor, count(*) = 1 AS once FROM w GROUP BY actor)`;
+  const measures = `count(*) AS visits, sum(pvs) AS page_views, count(*) FILTER (WHERE events = 1) AS bounces, sum(last_ms - first_ms) AS duration_ms`;
+  const total = `SELECT 'total' AS section, NULL AS value, (SELECT count(*) FROM a) AS visitors, ${measures} FROM w`;
+  if (totalsOnly) return `${actors}\n${total}`;
+  const dims = ENTRY_DIMENSIONS.map(([name], i) => `{'s': '${name}', 'v': d[${i + 1}]}`);
+  const x = `, x AS (SELECT w.actor, w.day, w.pvs, w.entry.path AS entry_path, w.exit.path AS exit_path, w.entry.dims AS dims, a.once FROM w JOIN a ON a.actor = w.actor)`;
+  const single = (s: string, v: string) => `SELECT '${s}' AS s, ${v} AS v, count(*) AS visitors, count(*) AS visits, sum(pvs) AS pvs FROM x WHERE once GROUP BY ${v}`;
+  const once = [
+    single('day', 'CAST(day AS VARCHAR)'),
+    single('entry_pages', 'entry_path'),
+    single('exit_pages', 'exit_path'),
+    `SELECT k.s, k.v, sum(n), sum(n), sum(pvs) FROM (SELECT n, pvs, unnest([${dims.join(', ')}]) AS k
+      FROM (SELECT string_split(dims, ${SEP}) AS d, n, pvs FROM (SELECT dims, count(*) AS n, sum(pvs) AS pvs FROM x WHERE once GROUP BY dims)))
+    GROUP BY k.s, k.v`,
   ];
-  // An actor with one visit in range is one visitor of each of its rows: only the others' visits
-  // are counted distinct (a sixth less time at 10M events, where most actors have one visit).
-  const tables = `SELECT k.s, k.v, count(*) FILTER (WHERE once) + count(DISTINCT actor) FILTER (WHERE NOT once) AS visitors, count(*) AS visits, sum(pvs) AS page_views, NULL, NULL
-  FROM (SELECT actor, pvs, once, unnest([${keyed.join(', ')}]) AS k
-    FROM (SELECT w.*, string_split(entry.dims, ${SEP}) AS dims, a.visits = 1 AS once FROM w JOIN (SELECT actor, count(*) AS visits FROM w GROUP BY actor) a ON a.actor = w.actor))
-  GROUP BY k.s, k.v`;
-  return [total, tables, pages].join('\nUNION ALL ');
+  const perActor = (s: string, key: string, value: string) =>
+    `SELECT '${s}' AS s, ${value} AS v, count(*) AS visitors, sum(n) AS visits, sum(pvs) AS pvs FROM (SELECT ${key} AS key, actor, count(*) AS n, sum(pvs) AS pvs FROM x WHERE NOT once GROUP BY ${key}, actor) GROUP BY key`;
+  const values = `, entries AS (SELECT dims, actor, count(*) AS n, sum(pvs) AS pvs FROM x WHERE NOT once GROUP BY dims, actor),
+entry_values AS (SELECT dims, k.s, k.v, dense_rank() OVER (ORDER BY k.s, k.v) AS id FROM (SELECT dims, unnest([${dims.join(', ')}]) AS k FROM (SELECT dims, string_split(dims, ${SEP}) AS d FROM (SELECT DISTINCT dims FROM entries))))`;
+  const several = [
+    perActor('day', 'day', 'CAST(key AS VARCHAR)'),
+    perActor('entry_pages', 'entry_path', 'key'),
+    perActor('exit_pages', 'exit_path', 'key'),
+    `SELECT nm.s, nm.v, q.visitors, q.visits, q.pvs
+    FROM (SELECT id, count(*) AS visitors, sum(n) AS visits, sum(pvs) AS pvs FROM (SELECT ids.id, en.actor, sum(en.n) AS n, sum(en.pvs) AS pvs FROM entries en JOIN entry_values ids ON ids.dims IS NOT DISTINCT FROM en.dims GROUP BY ids.id, en.actor) GROUP BY id) q
+    JOIN (SELECT DISTINCT id, s, v FROM entry_values) nm ON nm.id = q.id`,
+  ];
+  const tables = `SELECT s, v, sum(visitors), sum(visits), sum(pvs), NULL, NULL FROM (${[...once, ...several].join('\n    UNION ALL ')}) GROUP BY s, v`;
+  return `${actors}${x}${values}\n${[total, tables, pages].join('\nUNION ALL ')}`;
 }
 
 /** Distinct visitors with an event in the live window before `now` (filters apply per event). */
