@@ -5,7 +5,7 @@
 // engine/clickhouse/exportSql.ts), which the export job writes through this same statement.
 
 import type { Statement } from '../engine.js';
-import { STORED_FIELDS } from '../rows.js';
+import { STORED_FIELDS, type StoredEvent } from '../rows.js';
 
 export type ExportFormat = 'ndjson' | 'csv' | 'parquet';
 
@@ -74,27 +74,30 @@ export interface PagedExport {
   pageSql(window: ExportWindow, after: ExportCursor | null, limit: number): Statement;
 }
 
-/** A row of a page: instants in µs and 64-bit integers as text, the flag as 0 or 1, the other fields as stored. */
-export interface PagedExportRow {
+/** The fields a page holds as `events` stores them. */
+type AsStored =
+  | 'event'
+  | 'distinct_id'
+  | 'anonymous_id'
+  | 'user_id'
+  | 'session_id'
+  | 'source'
+  | 'sdk_name'
+  | 'sdk_version'
+  | 'release'
+  | 'url'
+  | 'path'
+  | 'referrer'
+  | 'props'
+  | 'revenue'
+  | 'elements';
+
+/** A row of a page: the stored fields as stored, instants in µs and 64-bit integers as text, the flag as 0 or 1. */
+export interface PagedExportRow extends Pick<StoredEvent, AsStored> {
   uuid_text: string;
   ts_micros: string;
   received_micros: string;
-  event: string;
-  distinct_id: string;
-  anonymous_id: string | null;
-  user_id: string | null;
-  session_id: string | null;
-  source: string;
-  sdk_name: string | null;
-  sdk_version: string | null;
   key_text: string | null;
-  release: string | null;
-  url: string | null;
-  path: string | null;
-  referrer: string | null;
-  props: string | null;
-  revenue: number | null;
-  elements: string | null;
   invalid: number;
   invalid_reasons: string[];
   rule_text: string | null;
