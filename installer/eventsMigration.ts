@@ -212,16 +212,16 @@ export async function migrateEventsToClickHouse(config: Config, target: ClickHou
       );
     };
 
+    // Only a day an earlier run began (cut short) can hold uuids to leave out: the look-up reads every
+    // uuid of the project, once per block, which made a large store's move quadratic.
+    const begun = new Set((await clickhouse.read('SELECT DISTINCT project_id, substring(toString(toStartOfDay(ts)), 1, 10) AS day FROM events')).map((r) => `${Number(r.project_id)}/${r.day}`));
     for (const [key, count] of days) {
       if (checkpoint.done[key] !== undefined) continue;
       const [project, day] = key.split('/') as [string, string];
       const from = Date.parse(`${day}T00:00:00Z`) / 1000;
       let after = '00000000-0000-0000-0000-000000000000';
       let copied = 0;
-      // Only a day an earlier run began (cut short) can hold uuids to leave out: the look-up reads
-      // every uuid of the project, once per block, which made a large store's move quadratic.
-      const begun = await clickhouse.read(`SELECT 1 AS held FROM events WHERE project_id = ${Number(project)} AND ts >= toDateTime(${from}) AND ts < toDateTime(${from + DAY_MS / 1000}) LIMIT 1`);
-      const firstAttempt = begun.length === 0;
+      const firstAttempt = !begun.has(key);
       for (;;) {
         const rows = await duck.read(`${EVENT_SELECT} WHERE project_id = $1 AND ts >= to_timestamp($2) AND ts < to_timestamp($3) AND uuid > $4::UUID ORDER BY uuid LIMIT $5`, [
           Number(project),
