@@ -102,7 +102,8 @@ w AS (
   SELECT actor, visit, min(first_ms), max(last_ms), min(day), sum(events), sum(page_views), min(entry), max(exit)
   FROM v WHERE NOT alone GROUP BY actor, visit HAVING sum(page_views) > 0
 ),
-cv AS (SELECT actor, day, events, page_views AS pvs, last_ms - first_ms AS ms, entry_id, exit_id, entry_ids, page_ids FROM r WHERE page_views > 0 AND actor IN (SELECT actor FROM c))`;
+cv AS MATERIALIZED (SELECT actor, day, events, page_views AS pvs, last_ms - first_ms AS ms, entry_id, exit_id, ${ENTRY_DIMENSIONS.map((_, i) => `entry_ids[${i + 1}] AS e${i + 1}`).join(', ')}
+  FROM r WHERE page_views > 0 AND actor IN (SELECT actor FROM c))`;
   // Per (path, visit) first, so visits are counted as rows rather than as distinct pairs; a visit
   // of one run holds each path once already, and an actor of one visit is one visitor per row.
   const pages = `SELECT 'pages', path, count(*) FILTER (WHERE a.once) + count(DISTINCT g.actor) FILTER (WHERE NOT a.once), count(*), sum(n), NULL, NULL
@@ -120,18 +121,19 @@ FROM (${rows.join('\nUNION ALL ')}) GROUP BY section, value`;
 }
 
 /**
- * The rows of the visits `cv` (one per run, of actors whose runs are all such visits) from their
+ * The rows of the visits `cv` (one per run, of actors `c` whose runs are all such visits) from their
  * numbers: each table grouped by (number, actor), then by number, then turned back into its text.
+ * `cv` holds no lists (each read of it copies every column), so the pages are read from the runs.
  */
 function numberedSections(totalsOnly: boolean): string[] {
   const total = `SELECT 'total', NULL, count(DISTINCT actor), count(*), sum(pvs), count(*) FILTER (WHERE events = 1), sum(ms) FROM cv`;
   if (totalsOnly) return [total];
   const grouped = (key: string) =>
     `SELECT key, count(*) AS visitors, sum(n) AS visits, sum(pvs) AS pvs FROM (SELECT ${key} AS key, actor, count(*) AS n, sum(pvs) AS pvs FROM cv GROUP BY ${key}, actor) GROUP BY key`;
-  const numbered = [['entry_pages', 'entry_id'], ['exit_pages', 'exit_id'], ...ENTRY_DIMENSIONS.map(([name], i) => [name, `entry_ids[${i + 1}]`])].map(
+  const numbered = [['entry_pages', 'entry_id'], ['exit_pages', 'exit_id'], ...ENTRY_DIMENSIONS.map(([name], i) => [name, `e${i + 1}`])].map(
     ([s, key]) => `SELECT '${s}' AS s, q.* FROM (${grouped(key!)}) q`,
   );
-  const pages = `SELECT 'pages' AS s, key, count(*), sum(n), sum(views) FROM (SELECT p.id AS key, actor, count(*) AS n, sum(p.n) AS views FROM (SELECT actor, unnest(page_ids) AS p FROM cv) GROUP BY p.id, actor) GROUP BY key`;
+  const pages = `SELECT 'pages' AS s, key, count(*), sum(n), sum(views) FROM (SELECT p.id AS key, actor, count(*) AS n, sum(p.n) AS views FROM (SELECT actor, unnest(page_ids) AS p FROM r WHERE actor IN (SELECT actor FROM c)) GROUP BY p.id, actor) GROUP BY key`;
   return [
     total,
     `SELECT 'day', CAST(key AS VARCHAR), visitors, visits, pvs, NULL, NULL FROM (${grouped('day')})`,
