@@ -12,5 +12,5 @@ ALTER TABLE visit_days ADD COLUMN page_ids STRUCT(id UBIGINT, n UBIGINT)[];
 CREATE TABLE visit_texts (id UBIGINT NOT NULL, text VARCHAR NOT NULL);
 
 -- The runs' visits were one id's: without `visit_actor` they are joined when read until the next
--- compaction, which the next pass runs.
-UPDATE actor_day_state SET compacted_rows = 0;
+-- compaction, which the next pass runs whatever the rollups' size (a negative count asks for it).
+UPDATE actor_day_state SET compacted_rows = -1;
