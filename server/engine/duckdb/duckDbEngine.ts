@@ -12,7 +12,7 @@ import type { EngineConnection, EventEngine, ReadOptions, Row, TurnOptions } fro
 import { engineConnection } from './connection.js';
 import { DuckDbAppender } from './duckDbAppender.js';
 import { DataVersions } from '../dataVersions.js';
-import { STORAGE_VERSION, upgradeStorage } from './storageVersion.js';
+import { STORAGE_VERSION } from './storageVersion.js';
 
 export type { ReadOptions, Row, TurnOptions } from '../engine.js';
 export type SqlParams = DuckDBValue[] | Record<string, DuckDBValue>;
@@ -22,11 +22,6 @@ export interface StoreOptions {
   memoryLimitMb?: number;
   /** Where intermediate results beyond the budget spill. */
   tempDirectory?: string;
-}
-
-export interface StorageUpgrade {
-  copied: boolean;
-  error?: string;
 }
 
 const READERS = 3;
@@ -74,8 +69,6 @@ export class DuckDbEngine implements EventEngine {
   private closing: Promise<void> | undefined;
   private readonly versions = new DataVersions();
   private writerTurn: Promise<unknown> = Promise.resolve();
-  /** Whether opening copied the file into the current storage format, or why that copy failed. */
-  storageUpgrade: StorageUpgrade = { copied: false };
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -84,7 +77,7 @@ export class DuckDbEngine implements EventEngine {
   ) {}
 
   static async open(file: string, options: StoreOptions = {}): Promise<DuckDbEngine> {
-    const settings = {
+    const settings: Record<string, string> = {
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'true',
       threads: '2',
@@ -95,21 +88,12 @@ export class DuckDbEngine implements EventEngine {
       ...(options.memoryLimitMb ? { memory_limit: `${options.memoryLimitMb}MB` } : {}),
       ...(options.tempDirectory ? { temp_directory: options.tempDirectory } : {}),
     };
-    // A file of an older format is copied into the current one first (storageVersion.ts). When the
-    // copy fails the original is untouched and opened as it is: it still answers, with less compression.
-    let upgrade: StorageUpgrade = { copied: false };
-    if (file !== ':memory:')
-      upgrade = await upgradeStorage(file, settings).then(
-        (copied) => ({ copied }),
-        (err: unknown) => ({ copied: false, error: (err as Error).message }),
-      );
-    // The format of a new file, and of the files this instance attaches (a backup's snapshot); a file
-    // that keeps an older format (its copy failed) is written in its own.
+    // The format of a new file, and of the files this instance attaches (a backup's snapshot); an
+    // existing file keeps its own (storageVersion.ts).
     const instance = await DuckDBInstance.create(file, { ...settings, storage_compatibility_version: STORAGE_VERSION });
     const writer = await instance.connect();
     await writer.run("SET GLOBAL TimeZone = 'UTC'");
     const store = new DuckDbEngine(instance, writer, options.memoryLimitMb);
-    store.storageUpgrade = upgrade;
     for (let i = 0; i < READERS; i++) {
       const c = await instance.connect();
       store.all.push(c);
