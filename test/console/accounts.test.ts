@@ -156,7 +156,10 @@ t.test('two-factor enrolment on the account page', async (t) => {
   await checkAccessible(t, page, 'MFA setup');
   await page.getByLabel('Code from the app').fill(totpAt(server, secret));
   await page.getByRole('button', { name: 'Turn on' }).click();
-  const codes = await page.getByTestId('recovery-codes').locator('li').allTextContents();
+  // The codes appear once the server has answered: read them only then, not the empty list before.
+  const shown = page.getByTestId('recovery-codes').locator('li');
+  await shown.first().waitFor();
+  const codes = await shown.allTextContents();
   t.equal(codes.length, 10, 'ten recovery codes, shown once');
   t.same((await login(server, owner.email, TEST_PASSWORD)).body, { mfa_required: true }, 'sign-in now asks for the second factor');
   const withRecovery = await login(server, owner.email, TEST_PASSWORD, { mfa_code: codes[0]! });

@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../../server/ground/packageRoot.js';
 import { KNOWN_DURATIONS } from './testDurations.js';
+import { cpuAccount } from './cpuAccount.js';
 import { ensureTestTools } from './testTools.js';
 
 function testFiles(dir: string): string[] {
@@ -94,6 +95,10 @@ function recordedDurations(): Record<string, number> {
   }
 }
 const recorded = recordedDurations();
+// Each file's CPU seconds in the last run where they could be counted, beside its wall time: what
+// the suite's length is made of on a machine whose cores are all busy.
+const CPU_FILE = path.join(root, '.tap', 'test-cpu.json');
+const cpuSeconds: Record<string, number> = {};
 const expected = (file: string): number => recorded[file] ?? KNOWN_DURATIONS[file] ?? 5_000;
 const order = [...files].sort((a, b) => expected(b) - expected(a) || a.localeCompare(b, 'en'));
 
@@ -131,6 +136,8 @@ interface FileResult {
   output: string;
   counts: Record<string, number>;
   ms: number;
+  /** CPU seconds of the file's processes, where they could be counted (cpuAccount.ts). */
+  cpu: number | undefined;
   /** What ended it, when it did not end well by itself. */
   problem?: Record<string, string | number | null>;
 }
@@ -148,11 +155,15 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   });
 }
 
+let spawned = 0;
 function runFile(file: string): Promise<FileResult> {
   const started = process.hrtime.bigint();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, file)], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
     running.add(child);
+    // Counted from before the file's own code runs: node takes tens of milliseconds to start it.
+    const account = cpuAccount(`pp-tests-${process.pid}-${(spawned += 1)}`);
+    const counted = child.pid !== undefined && account?.add(child.pid) === true;
     let output = '';
     let timedOut = false;
     let backstop: NodeJS.Timeout | undefined;
@@ -174,11 +185,13 @@ function runFile(file: string): Promise<FileResult> {
       clearTimeout(backstop);
       running.delete(child);
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const cpu = counted ? account!.seconds() : undefined;
+      account?.remove();
       const counts: Record<string, number> = {};
       for (const [, key, value] of COUNTS.exec(output)?.[1]?.matchAll(/(\w+): (\d+)/g) ?? []) counts[key!] = Number(value);
       const ok = code === 0 && !error && counts.total !== undefined && !counts.fail;
       const problem = ok ? undefined : { exitCode: code, signal, ...(timedOut ? { timeout: 'killed after its bound' } : {}), ...(error ? { error: error.message } : {}) };
-      resolve({ file, ok, output: output.replace(/^TAP version \d+\n/, ''), counts, ms, problem });
+      resolve({ file, ok, output: output.replace(/^TAP version \d+\n/, ''), counts, ms, cpu, problem });
     };
     child.on('error', (err) => done(null, null, err));
     child.on('close', (code, signal) => done(code, signal));
@@ -215,6 +228,7 @@ function report(result: FileResult): void {
     .map((l) => (l === '' ? '' : `    ${l}`));
   let text = `# Subtest: ${result.file}\n${body.join('\n')}\n`;
   text += `${result.ok ? 'ok' : 'not ok'} ${reported} - ${result.file} # time=${result.ms.toFixed(3)}ms\n`;
+  if (result.cpu !== undefined) text += `# cpu=${result.cpu.toFixed(1)}s\n`;
   if (result.problem)
     text += `  ---\n${Object.entries(result.problem)
       .map(([k, v]) => `  ${k}: ${v === null ? 'null' : v}`)
@@ -229,6 +243,7 @@ async function runAll(): Promise<void> {
   const run = async (file: string) => {
     const result = await runFile(file);
     durations[file] = Math.round(result.ms);
+    if (result.cpu !== undefined) cpuSeconds[file] = Math.round(result.cpu * 10) / 10;
     report(result);
   };
   for (const file of order.filter((f) => ALONE.has(f))) await run(file);
@@ -239,6 +254,7 @@ async function runAll(): Promise<void> {
   await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, worker));
   mkdirSync(path.dirname(DURATIONS_FILE), { recursive: true });
   writeFileSync(DURATIONS_FILE, JSON.stringify(durations, null, 1) + '\n');
+  if (Object.keys(cpuSeconds).length > 0) writeFileSync(CPU_FILE, JSON.stringify(cpuSeconds, null, 1) + '\n');
 }
 
 const start = process.hrtime.bigint();
@@ -252,6 +268,10 @@ process.stdout.write(
     .join(', ')} }\n`,
 );
 process.stdout.write(`# time=${(Number(process.hrtime.bigint() - start) / 1e6).toFixed(3)}ms\n`);
+const counted = Object.values(cpuSeconds);
+process.stdout.write(
+  counted.length > 0 ? `# cpu=${counted.reduce((a, b) => a + b, 0).toFixed(1)}s in ${counted.length} of ${files.length} files (${CPU_FILE})\n` : '# cpu: not counted (no cgroup could be made)\n',
+);
 const left = leftovers();
 if (left.length > 0) {
   process.stdout.write(`\nnot ok - the tests left ${left.length} temporary file(s) behind: ${left.join(', ')}\n`);

@@ -1,6 +1,6 @@
 // The Web page read from the visit_days rollup: visits across local midnight, on both DST change
-// days, events arriving late for a folded day, and two ids of one person, each answered after a
-// full fold and compared with the same query answered from the raw events (a filter every event
+// days, events arriving late for a folded day, two ids of one person and an id moving to another
+// person after compaction, each answered after a full fold and compared with the same query answered from the raw events (a filter every event
 // matches sends it there).
 
 import t, { type Test } from 'tap';
@@ -22,7 +22,8 @@ const ask = (projectId: number, body: Record<string, unknown>) =>
 
 /**
  * The folded answer, checked against the raw one, then again once the folder compacted (every run
- * then holds its id's visit, which the statement takes instead of joining runs); also that
+ * then holds its actor's visit and its texts as numbers, which the statement reads instead of
+ * joining runs); also that
  * visit_days holds the project's rows.
  */
 async function folded(t: Test, projectId: number, date_from: string, date_to: string) {
@@ -39,6 +40,10 @@ async function folded(t: Test, projectId: number, date_from: string, date_to: st
   await folder.compact();
   const [unknown] = await services.events.read('SELECT count(*) AS n FROM visit_days WHERE visit_ms IS NULL');
   t.equal(Number(unknown!.n), 0, 'compacted runs hold their visit');
+  const [unnumbered] = await services.events.read(
+    'SELECT count(*) AS n FROM visit_days d WHERE page_views > 0 AND (exit_id IS NULL OR NOT EXISTS (SELECT 1 FROM visit_texts t WHERE t.id = d.exit_id AND t.text = d.exit.path))',
+  );
+  t.equal(Number(unnumbered!.n), 0, 'compacted runs hold their texts as numbers, which visit_texts turns back');
   const compacted = await ask(projectId, { date_from, date_to });
   const { live_visitors: _c, ...c } = compacted.body;
   t.strictSame(c, b, 'the compacted rollup answers as the raw events do');
@@ -135,6 +140,19 @@ t.test('two ids of one person make one visit', async (t) => {
   await seedIdentity(h.server, p, 'phone', 'u1');
   const merged = await folded(t, p, '2026-07-01', '2026-07-01');
   t.strictSame([merged.totals.visitors, merged.totals.visits, merged.totals.page_views], [1, 1, 2]);
+});
+
+t.test("an id linked to another person after compaction takes its runs out of the first person's visits", async (t) => {
+  const p = h.project('UTC');
+  // anon's two page views are 40 minutes apart; phone's, between them, joins them while both ids are u1's.
+  await seedEvents(h.server, p, [view('2026-07-02T10:00:00Z', 'anon', '/'), view('2026-07-02T10:20:00Z', 'phone', '/m'), view('2026-07-02T10:40:00Z', 'anon', '/b')]);
+  await seedIdentity(h.server, p, 'anon', 'u1');
+  await seedIdentity(h.server, p, 'phone', 'u1');
+  const together = await folded(t, p, '2026-07-02', '2026-07-02');
+  t.strictSame([together.totals.visitors, together.totals.visits], [1, 1]);
+  await seedIdentity(h.server, p, 'phone', 'u2');
+  const apart = await folded(t, p, '2026-07-02', '2026-07-02');
+  t.strictSame([apart.totals.visitors, apart.totals.visits, apart.entry_pages.length], [2, 3, 3]);
 });
 
 t.test('an actor of several visits is one visitor of a value its visits share, across sets of entry properties', async (t) => {

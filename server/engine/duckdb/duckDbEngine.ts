@@ -12,6 +12,7 @@ import type { EngineConnection, EventEngine, ReadOptions, Row, TurnOptions } fro
 import { engineConnection } from './connection.js';
 import { DuckDbAppender } from './duckDbAppender.js';
 import { DataVersions } from '../dataVersions.js';
+import { STORAGE_VERSION } from './storageVersion.js';
 
 export type { ReadOptions, Row, TurnOptions } from '../engine.js';
 export type SqlParams = DuckDBValue[] | Record<string, DuckDBValue>;
@@ -76,7 +77,7 @@ export class DuckDbEngine implements EventEngine {
   ) {}
 
   static async open(file: string, options: StoreOptions = {}): Promise<DuckDbEngine> {
-    const instance = await DuckDBInstance.create(file, {
+    const settings: Record<string, string> = {
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'true',
       threads: '2',
@@ -86,7 +87,10 @@ export class DuckDbEngine implements EventEngine {
       allocator_flush_threshold: '32MB',
       ...(options.memoryLimitMb ? { memory_limit: `${options.memoryLimitMb}MB` } : {}),
       ...(options.tempDirectory ? { temp_directory: options.tempDirectory } : {}),
-    });
+    };
+    // The format of a new file, and of the files this instance attaches (a backup's snapshot); an
+    // existing file keeps its own (storageVersion.ts).
+    const instance = await DuckDBInstance.create(file, { ...settings, storage_compatibility_version: STORAGE_VERSION });
     const writer = await instance.connect();
     await writer.run("SET GLOBAL TimeZone = 'UTC'");
     const store = new DuckDbEngine(instance, writer, options.memoryLimitMb);

@@ -266,7 +266,9 @@ export class ActorDayFolder {
     const [row] = (await conn.runAndReadAll('SELECT (SELECT count(*) FROM actor_days) AS total, compacted_rows AS compacted FROM actor_day_state')).getRowObjects();
     const total = Number(row!.total);
     const compacted = Number(row!.compacted);
-    if (!force && (total - compacted <= Math.max(MIN_DELTA_ROWS, compacted / 4) || total < this.retryCompactionAt)) return false;
+    // A negative count: a migration asks for a compaction whatever the rollups' size.
+    const owed = compacted < 0;
+    if (!force && !owed && (total - compacted <= Math.max(MIN_DELTA_ROWS, compacted / 4) || total < this.retryCompactionAt)) return false;
     // One transaction per rollup: one that does not fit the memory budget leaves the others compacted.
     const statements = (list: readonly string[]) => async (c: DuckDBConnection) => {
       for (const statement of list) await c.run(statement);

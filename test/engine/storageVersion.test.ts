@@ -1,0 +1,54 @@
+// The events file's storage format: a new store is written in the current one (text compressed by
+// DICT_FSST); a store of the older format opens in its own, with its rows, and takes writes.
+
+import t from 'tap';
+import path from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { tempDir } from '../support/tempDir.js';
+import { DuckDbEngine } from '../../server/engine/duckdb/duckDbEngine.js';
+import { migrateEvents } from '../../server/engine/duckdb/migrations.js';
+import { STORAGE_VERSION } from '../../server/engine/duckdb/storageVersion.js';
+import type { EventEngine } from '../../server/engine/engine.js';
+
+const VERSION_SQL = "SELECT tags['storage_version'] AS v FROM duckdb_databases() WHERE database_name = current_database()";
+
+/** The migrations applied on a bare connection, as a store of the older format holds them. */
+function bare(conn: DuckDBConnection): EventEngine {
+  return {
+    write: async (sql: string, params: unknown[] = []) => void (await conn.run(sql, params as never)),
+    read: async (sql: string) => (await conn.runAndReadAll(sql)).getRowObjects(),
+  } as unknown as EventEngine;
+}
+
+t.test('a new store is written in the current format and compresses text with DICT_FSST', async (t) => {
+  const store = await DuckDbEngine.open(path.join(await tempDir(t), 'events.duckdb'));
+  t.teardown(() => store.close());
+  await migrateEvents(store);
+  t.same((await store.read(VERSION_SQL))[0]!.v, `${STORAGE_VERSION}+`);
+  await store.write(
+    "INSERT INTO events (project_id, uuid, ts, received_at, event, distinct_id, source) SELECT 1, uuid(), now(), now(), 'e' || (i % 50), 'device-' || i, 'browser' FROM range(100000) r(i)",
+  );
+  await store.checkpoint();
+  const methods = (await store.read("SELECT DISTINCT compression FROM pragma_storage_info('events') WHERE column_name = 'distinct_id' AND segment_type = 'VARCHAR'")).map((r) => String(r.compression));
+  t.same(methods, ['DICT_FSST']);
+});
+
+t.test('a store of the older format opens in its own format, with its rows, and takes writes', async (t) => {
+  const file = path.join(await tempDir(t), 'events.duckdb');
+  const instance = await DuckDBInstance.create(file);
+  const conn = await instance.connect();
+  await migrateEvents(bare(conn));
+  await conn.run(`INSERT INTO events (project_id, uuid, ts, received_at, event, distinct_id, source)
+    SELECT 1, uuid(), TIMESTAMPTZ '2026-11-01' + to_seconds(i), TIMESTAMPTZ '2026-11-01' + to_seconds(i), 'page_view', 'device-' || (i % 97), 'browser' FROM range(5000) r(i)`);
+  const older = String((await conn.runAndReadAll(VERSION_SQL)).getRowObjects()[0]!.v);
+  conn.closeSync();
+  instance.closeSync();
+  t.not(older, `${STORAGE_VERSION}+`, "DuckDB's default format is another");
+  const store = await DuckDbEngine.open(file);
+  t.teardown(() => store.close());
+  t.same(await migrateEvents(store), [], 'every migration is recorded as applied');
+  t.equal(String((await store.read(VERSION_SQL))[0]!.v), older, 'the file keeps its format');
+  await store.write("INSERT INTO events (project_id, uuid, ts, received_at, event, distinct_id, source) VALUES (1, uuid(), now(), now(), 'signup', 'device-1', 'server')");
+  await store.checkpoint();
+  t.equal(Number((await store.read('SELECT count(*) AS n FROM events'))[0]!.n), 5001);
+});
