@@ -1,7 +1,7 @@
 // `ppctl events migrate --to clickhouse`: moves a stopped installation's events from its DuckDB file
 // to the ClickHouse nodes of the clickhouse.* settings, then switches it over. The events go a
 // project and a UTC day at a time, in large blocks, through the ClickHouse appender (the one way
-// ingestion stores them: a block copied again leaves out the uuids already held); the refused
+// ingestion stores them: a block of a day copied again leaves out the uuids already held); the refused
 // attempts, identity links and traits follow per project. A checkpoint file in the data folder
 // records each finished day, so a run stopped anywhere (a kill, a lost node) is resumed by running
 // the command again; a day cut short is copied again whole, harmlessly. Nothing is switched until
@@ -212,12 +212,16 @@ export async function migrateEventsToClickHouse(config: Config, target: ClickHou
       );
     };
 
+    // Only a day an earlier run began (cut short) can hold uuids to leave out: the look-up reads every
+    // uuid of the project, once per block, which made a large store's move quadratic.
+    const begun = new Set((await clickhouse.read('SELECT DISTINCT project_id, substring(toString(toStartOfDay(ts)), 1, 10) AS day FROM events')).map((r) => `${Number(r.project_id)}/${r.day}`));
     for (const [key, count] of days) {
       if (checkpoint.done[key] !== undefined) continue;
       const [project, day] = key.split('/') as [string, string];
       const from = Date.parse(`${day}T00:00:00Z`) / 1000;
       let after = '00000000-0000-0000-0000-000000000000';
       let copied = 0;
+      const firstAttempt = !begun.has(key);
       for (;;) {
         const rows = await duck.read(`${EVENT_SELECT} WHERE project_id = $1 AND ts >= to_timestamp($2) AND ts < to_timestamp($3) AND uuid > $4::UUID ORDER BY uuid LIMIT $5`, [
           Number(project),
@@ -228,7 +232,7 @@ export async function migrateEventsToClickHouse(config: Config, target: ClickHou
         ]);
         if (rows.length === 0) break;
         const events = rows.map(storedEvent);
-        await clickhouse.useWriter((conn) => clickhouse.appender.append(conn, { events, rejections: [] }));
+        await clickhouse.useWriter((conn) => clickhouse.appender.append(conn, { events, rejections: [], firstAttempt }));
         copied += events.length;
         done += events.length;
         after = events[events.length - 1]!.uuid;

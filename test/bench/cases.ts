@@ -386,8 +386,6 @@ export const CASES: BenchCase[] = [
 export const PREPARATIONS: Record<string, PpRequest> = {
   path_rules: { method: 'PUT', path: 'path-cleaning', body: { rules: PATH_RULES } },
   events_deep_seek: { method: 'GET', path: 'events', query: { limit: String(EVENTS_LIMIT), to: DEEP_BEFORE } },
-  /** The first page by event time, whose cursor the ClickHouse engine's deep page follows (engineCase). */
-  events_event_time_seek: { method: 'GET', path: 'events', query: { limit: String(EVENTS_LIMIT), order: 'event_time' } },
 };
 
 /** Figures are equal when they have the same keys and values (numbers within 1e-9 relative). */
@@ -402,43 +400,4 @@ export function figuresDiffer(a: Figures, b: Figures): string | undefined {
   }
   if (diffs.length === 0) return undefined;
   return `${diffs.length} of ${keys.length} figures differ: ${diffs.slice(0, 6).join('; ')}${diffs.length > 6 ? '; …' : ''}`;
-}
-
-/** The cases pp over ClickHouse (`--engine clickhouse`) is measured on, in the order of CASES. */
-export const ENGINE_CASES = [
-  'funnel',
-  'retention',
-  'retention_actors',
-  'segmentation',
-  'segmentation_property',
-  'lifecycle',
-  'stickiness',
-  'activity_summary',
-  'revenue_summary',
-  'events_first_page',
-  'events_deep_page',
-];
-
-/** A page of the events list as its uuids, in order. */
-const uuids = (items: Array<{ uuid: string }>): Figures => Object.fromEntries(items.map((it, i) => [String(i), it.uuid]));
-
-/**
- * A case as pp over ClickHouse is asked it, to be compared with pp on DuckDB asked the same. Events
- * loaded through HTTP ingest are stamped with the time they arrived, not the generated one, so
- * there the events list pages by event time (`order=event_time`, an order both stores share) and a
- * page is compared by its uuids; the deep page is the one a cursor after the first page gives.
- */
-export function engineCase(c: BenchCase): BenchCase {
-  const page = { limit: String(EVENTS_LIMIT), order: 'event_time' };
-  if (c.kind === 'events_first_page')
-    return { ...c, title: 'Events list, first page (50, by event time)', pp: () => ({ method: 'GET', path: 'events', query: page }), ppFigures: (b) => uuids(b.items) };
-  if (c.kind === 'events_deep_page')
-    return {
-      ...c,
-      title: 'Events list, the page after a cursor (50, by event time)',
-      needs: 'events_event_time_seek',
-      pp: (_s, seek?: { next_cursor: string }) => ({ method: 'GET', path: 'events', query: { ...page, cursor: seek?.next_cursor ?? '' } }),
-      ppFigures: (b) => uuids(b.items),
-    };
-  return c;
 }

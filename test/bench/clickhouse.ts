@@ -97,21 +97,36 @@ export class EngineCluster {
     return new EngineCluster(nodes, zookeeper, TEST_CLUSTER);
   }
 
-  /** The `PP_…` settings of a pp server keeping its events here, in the database `pp`. */
-  serverEnv(): Record<string, string> {
+  /** The `PP_…` settings of a pp server keeping its events here, in `database`. */
+  serverEnv(database: string): Record<string, string> {
     return {
       PP_EVENTS_ENGINE: 'clickhouse',
       PP_CLICKHOUSE_URLS: this.nodes.map((n) => n.url).join(','),
-      PP_CLICKHOUSE_DATABASE: 'pp',
+      PP_CLICKHOUSE_DATABASE: database,
       ...(this.cluster ? { PP_CLICKHOUSE_CLUSTER: this.cluster } : {}),
     };
   }
 
-  /** Rows of pp's events table (all shards) and distinct (project, uuid) pairs among them. */
-  async counts(): Promise<{ stored: number; distinct: number }> {
-    const text = await this.nodes[0]!.query('SELECT count(), uniqExact(project_id, uuid) FROM pp.events FORMAT TabSeparated').catch(() => '0\t0');
+  /** Rows of `database`'s events table (all shards) and distinct (project, uuid) pairs among them. */
+  async counts(database: string): Promise<{ stored: number; distinct: number }> {
+    const text = await this.nodes[0]!.query(`SELECT count(), uniqExact(project_id, uuid) FROM ${database}.events FORMAT TabSeparated`).catch(() => '0\t0');
     const [stored, distinct] = text.trim().split('\t').map(Number);
     return { stored: stored ?? 0, distinct: distinct ?? 0 };
+  }
+
+  /** Compressed bytes of the active parts of every table of `database`, summed over the nodes. */
+  async bytes(database: string): Promise<number> {
+    let sum = 0;
+    for (const n of this.nodes) sum += Number((await n.query(`SELECT sum(bytes) FROM system.parts WHERE active AND database = '${database}' FORMAT TabSeparated`)).trim());
+    return sum;
+  }
+
+  /** Waits until no node merges (after a load), so queries are not timed against merges. */
+  async settle(timeoutMs = 300_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (const n of this.nodes) {
+      while (Date.now() < deadline && Number((await n.query('SELECT count() FROM system.merges FORMAT TabSeparated')).trim()) > 0) await new Promise((r) => setTimeout(r, 500));
+    }
   }
 
   /** CPU time (user and system) of every ClickHouse server of the cluster so far, ms. */

@@ -1,11 +1,12 @@
 // `npm run bench [-- --events 1000000,10000000 --only funnel,retention,… --runs 5 --engine clickhouse]`:
 // one run that measures pp and ClickHouse on the same generated data: HTTP ingest, every query case
 // at each size, memory and storage; checks that both engines return the same numbers; with
-// `--engine clickhouse`, also pp keeping its events on ClickHouse (one node and two shards), loaded
-// through its HTTP ingest; prints the figures and writes docs/benchmarks.json and
+// `--engine clickhouse`, also pp keeping its events on ClickHouse (one node and two shards): its
+// HTTP ingest on a sample, the whole data set through `ppctl events migrate`, every query case;
+// prints the figures and writes docs/benchmarks.json and
 // docs/BENCHMARKS.md. Never part of `npm test`.
 
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -13,9 +14,10 @@ import { packageRoot } from '../../server/ground/packageRoot.js';
 import { loadConfig } from '../../server/ground/config.js';
 import { openServices } from '../../server/openServices.js';
 import { createLogger } from '../../server/ground/logger.js';
-import { CASES, ENGINE_CASES, MAIN_PROJECT, ROLLUP_PROPERTIES, engineCase, figuresDiffer, type BenchCase, type CaseScope } from './cases.js';
+import { CASES, MAIN_PROJECT, ROLLUP_PROPERTIES, figuresDiffer, type BenchCase, type CaseScope } from './cases.js';
 import { ClickHouse, EngineCluster, ensureClickHouseInstalled } from './clickhouse.js';
 import { existingDataSet, writeDataSet } from './dataSet.js';
+import { bulkLoad } from './engineLoad.js';
 import { PROJECTS } from './generate.js';
 import { generatedTraffic, historyTrackBody, ingestBatches, paced, peerBody, saturate, trackBody, type Batch, type BatchLink, type Target } from './ingestBench.js';
 import { createInstallation, existingInstallation, type Installation } from './installation.js';
@@ -82,8 +84,8 @@ const ingestRounds = Math.max(1, Number(args['ingest-rounds']));
 const workDir = args['work-dir'];
 const withPeer = !args['no-peer'];
 if (args.engine !== 'duckdb' && args.engine !== 'clickhouse') throw new Error(`--engine takes duckdb or clickhouse, got ${args.engine}`);
-/** The cases pp over ClickHouse answers (`--engine clickhouse`), as it is asked them. */
-const engineCases = args.engine === 'clickhouse' ? cases.filter((c) => ENGINE_CASES.includes(c.kind)).map(engineCase) : [];
+/** The cases pp over ClickHouse is asked (`--engine clickhouse`): every case pp on DuckDB is asked. */
+const engineCases = args.engine === 'clickhouse' ? cases : [];
 /** The cluster layouts pp over ClickHouse is measured on: one node, and two shards of one replica each. */
 const ENGINE_LAYOUTS = [
   { cluster: 'one node', shards: 1 },
@@ -338,7 +340,6 @@ async function sizePhase(events: number, ch: ClickHouse | undefined): Promise<Si
     }),
   );
   let ppOutcomes: Map<string, Outcome>;
-  const engineReference = new Map<string, Outcome>();
   let rssPeakMb: number;
   let rssAfterStartMb: number;
   let baselineMs: number;
@@ -355,12 +356,6 @@ async function sizePhase(events: number, ch: ClickHouse | undefined): Promise<Si
     baselineMs = await timeBaseline(server, scope, { warmups, runs, log });
     log(`${label(events)}: baseline (GET the project, no query) ${baselineMs.toFixed(1)} ms`);
     ppOutcomes = await timePp(server, cases, scope, { warmups, runs, log });
-    // The cases pp over ClickHouse is asked differently (engineCase), asked here once for the answer to compare with.
-    const differing = engineCases.filter((c) => !cases.includes(c));
-    if (differing.length > 0) {
-      log(`${label(events)}: pp's answers to the cases as pp over ClickHouse is asked them`);
-      for (const [kind, o] of await timePp(server, differing, scope, { warmups: 0, runs: 1, log })) engineReference.set(kind, o);
-    }
     if (dashboardOn) {
       dashboard = await timeDashboard(server, scope, { warmups, runs });
       log(`${label(events)}: a dashboard of ${dashboard.tiles} tiles opened in ${dashboard.coldMs.toFixed(0)} ms cold, ${dashboard.warmMs.toFixed(0)} ms from the cache`);
@@ -391,25 +386,31 @@ async function sizePhase(events: number, ch: ClickHouse | undefined): Promise<Si
   report.cases = cases.map((c) => caseReport(c, ppOutcomes.get(c.kind), ch ? peerOutcomes.get(c.kind) : undefined));
   for (const c of report.cases) if (c.check.startsWith('mismatch')) log(`${label(events)} ${c.kind}: ${c.check}`);
   if (engineCases.length > 0) {
-    for (const [kind, o] of ppOutcomes) if (!engineReference.has(kind)) engineReference.set(kind, o);
-    log(`${label(events)}: generating the data set's events as batches for pp over ClickHouse`);
-    const traffic = generatedTraffic(seed, events, true);
+    const sample = Math.min(ingestEvents, events);
+    log(`${label(events)}: generating ${sample.toLocaleString('en-US')} events as batches for pp over ClickHouse's ingest`);
+    const traffic = generatedTraffic(seed, sample, true);
     report.engine = [];
-    for (const layout of ENGINE_LAYOUTS) report.engine.push(await enginePhase(layout, events, traffic, engineReference, peerOutcomes));
+    for (const layout of ENGINE_LAYOUTS) report.engine.push(await enginePhase(layout, inst, events, traffic, ppOutcomes, peerOutcomes));
   }
   return report;
 }
 
 // --- pp over ClickHouse ------------------------------------------------------------------------
 
+/** The database pp over ClickHouse's ingest is measured in, apart from the one its queries read. */
+const INGEST_DATABASE = 'pp_ingest';
+const QUERY_DATABASE = 'pp';
+
 /**
- * pp with `events.engine = clickhouse` on a fresh cluster of `layout`: the size's data set sent
- * through `POST /v1/track` (its own times, saturated), its identity links through
- * `POST /v1/identify`, then every engine case, each compared with pp on DuckDB's answer and timed
- * against bare ClickHouse's.
+ * pp with `events.engine = clickhouse` on a fresh cluster of `layout`: ingest measured on a sample
+ * sent through `POST /v1/track` and `POST /v1/identify` by a fresh installation into a database of
+ * its own; the size's whole data set moved from the DuckDB installation `duck` (stopped) by `ppctl
+ * events migrate`, with its recordings; then every case, each compared with pp on DuckDB's answer
+ * and timed against bare ClickHouse's or, with no peer query, against its target.
  */
 async function enginePhase(
   layout: (typeof ENGINE_LAYOUTS)[number],
+  duck: Installation,
   events: number,
   traffic: { batches: Batch[]; links: BatchLink[] },
   reference: Map<string, Outcome>,
@@ -422,21 +423,41 @@ async function enginePhase(
   mkdirSync(dir, { recursive: true });
   const cluster = children.add(await EngineCluster.start(dir, layout.shards));
   try {
-    const inst = await createInstallation(path.join(workDir, `pp-${slug}`), null);
-    const server = children.add(await PpServer.start(inst, path.join(workDir, `pp-${slug}.log`), cluster.serverEnv()));
+    const ingestInst = await createInstallation(path.join(workDir, `pp-${slug}-ingest`), null);
+    const ingestServer = children.add(await PpServer.start(ingestInst, path.join(workDir, `pp-${slug}-ingest.log`), cluster.serverEnv(INGEST_DATABASE)));
+    let ingest: EngineClusterReport['ingest'];
     try {
-      const ingest = await engineIngest(name, server, inst, cluster, traffic);
+      ingest = await engineIngest(name, ingestServer, ingestInst, cluster, traffic);
+    } finally {
+      await ingestServer.stop();
+      children.delete(ingestServer);
+    }
+    log(`${name}: moving the data set from DuckDB with ppctl events migrate`);
+    const load = await bulkLoad(duck, cluster, QUERY_DATABASE, path.join(workDir, `pp-${slug}-migrate.log`));
+    await cluster.settle();
+    const bytes = await cluster.bytes(QUERY_DATABASE);
+    log(
+      `${name}: migrated ${load.events} events, ${load.identityLinks} identity links in ${(load.migrateMs / 1000).toFixed(0)} s (${Math.round(load.events / (load.migrateMs / 1000))} events/s); ${load.recordingChunks} recording chunks in ${(load.recordingsMs / 1000).toFixed(1)} s; ${(bytes / 1024 ** 2 / (events / 1e6)).toFixed(1)} MB per million events`,
+    );
+    // The DuckDB installation's metadata (projects, keys, path rules) without its event store.
+    const inst = { ...duck, dataDir: path.join(workDir, `pp-${slug}`) };
+    rmSync(inst.dataDir, { recursive: true, force: true });
+    cpSync(duck.dataDir, inst.dataDir, { recursive: true, filter: (from) => !/^(events\.duckdb|events-migration\.json)/.test(path.basename(from)) });
+    const server = children.add(await PpServer.start(inst, path.join(workDir, `pp-${slug}.log`), { ...cluster.serverEnv(QUERY_DATABASE), PP_EVENTS_ROLLUP_PROPERTIES: ROLLUP_PROPERTIES.join(',') }));
+    try {
       const main = inst.projects.find((p) => p.key === MAIN_PROJECT.key)!;
       const scope: CaseScope = { projectId: main.id, timezone: main.timezone, today: localToday(main.timezone) };
       await server.accessToken();
+      resetPeak(server.pid);
       log(`${name}: queries (${warmups} warm-up, ${runs} runs each)`);
       const outcomes = await timePp(server, engineCases, scope, { warmups, runs, log });
       const caseReports = engineCases.map((c) => engineCaseReport(c, outcomes.get(c.kind), reference.get(c.kind), peer.get(c.kind)));
       for (const c of caseReports) if (c.check.startsWith('mismatch')) log(`${name} ${c.kind}: ${c.check}`);
-      return { cluster: layout.cluster, ingest, cases: caseReports };
+      return { cluster: layout.cluster, ingest, load: { ...load, bytes, rssPeakMb: server.memory().peakMb }, cases: caseReports };
     } finally {
       await server.stop();
       children.delete(server);
+      leftovers.push(inst.dataDir);
     }
   } finally {
     await cluster.stop();
@@ -465,11 +486,11 @@ async function engineIngest(name: string, server: PpServer, inst: Installation, 
     `${name}: ${Math.round(saturated.eventsPerS)} events/s acknowledged, p50 ${saturated.p50Ms.toFixed(1)} ms, p99 ${saturated.p99Ms.toFixed(1)} ms, ${saturated.failures} failures${saturated.firstFailure ? ` (first: ${saturated.firstFailure})` : ''}; ${cpuPerEvent(server.pid, cpuBefore, saturated.accepted)}`,
   );
   // Acknowledged means journaled: the loader stores the rest behind the answers.
-  let counts = await cluster.counts();
+  let counts = await cluster.counts(INGEST_DATABASE);
   let last = { distinct: counts.distinct, at: performance.now() };
   while (counts.distinct < saturated.accepted && performance.now() - last.at < 60_000) {
     await new Promise((r) => setTimeout(r, 100));
-    counts = await cluster.counts();
+    counts = await cluster.counts(INGEST_DATABASE);
     if (counts.distinct !== last.distinct) last = { distinct: counts.distinct, at: performance.now() };
   }
   const storedMs = performance.now() - started;
@@ -479,7 +500,7 @@ async function engineIngest(name: string, server: PpServer, inst: Installation, 
   const linked = await sendLinks(name, server, inst, links);
   const ingest = { saturated, storedMs, rssPeakMb, cpuUsPerEvent, ...counts, expected: saturated.accepted, links: linked };
   log(
-    `${name}: sent ${ingest.expected}, stored ${counts.stored}, distinct ${counts.distinct}: ${Math.round(storedRate({ cluster: '', ingest, cases: [] }))} events/s stored; CPU per event pp ${cpuUsPerEvent.pp.toFixed(0)} µs, ClickHouse ${cpuUsPerEvent.clickhouse.toFixed(0)} µs; peak RSS ${Math.round(rssPeakMb)} MB; identity links ${linked.reason ?? `${linked.accepted} of ${linked.sent}`}`,
+    `${name}: sent ${ingest.expected}, stored ${counts.stored}, distinct ${counts.distinct}: ${Math.round(storedRate(ingest))} events/s stored; CPU per event pp ${cpuUsPerEvent.pp.toFixed(0)} µs, ClickHouse ${cpuUsPerEvent.clickhouse.toFixed(0)} µs; peak RSS ${Math.round(rssPeakMb)} MB; identity links ${linked.reason ?? `${linked.accepted} of ${linked.sent}`}`,
   );
   return ingest;
 }
@@ -522,6 +543,8 @@ function engineCaseReport(c: BenchCase, pp: Outcome | undefined, duckdb: Outcome
   return {
     kind: c.kind,
     title: c.title,
+    targetMs: c.targetMs,
+    duckdbP50Ms: duckdb?.ok ? duckdb.timing.p50Ms : undefined,
     pp: pp?.ok ? { p50Ms: pp.timing.p50Ms, runsMs: pp.timing.runsMs, cachedP50Ms: pp.timing.cachedP50Ms } : { reason: pp?.reason ?? 'not run' },
     peerP50Ms: peer?.ok ? peer.timing.p50Ms : undefined,
     check,

@@ -95,3 +95,17 @@ t.test('one node: killed after its first checkpoint, run again, every count agre
   t.equal(again.code, 1);
   t.match(again.stderr, /are on ClickHouse already/, 'a switched installation is not moved again');
 });
+
+t.test('one node: a day no run began is copied without looking up the uuids already held', async (t) => {
+  const ch = await startClickHouse(t, 'single');
+  const { configFile, events } = await seedStore(t);
+  const selects = async () => Number((await ch.nodes[0]!.query("SELECT value FROM system.events WHERE event = 'SelectQuery' FORMAT TSV")).trim() || 0);
+  const before = await selects();
+  // One event per block: a look-up per block would be a statement per event.
+  const moved = await run(migrateArgs(ch, configFile, 'pp_fresh', '--block-rows', '1', '--json'));
+  t.equal(moved.code, 0, moved.stderr);
+  t.match(JSON.parse(moved.stdout.trim().split('\n').at(-1)!), { events: events.length, mismatches: [], switched: true });
+  t.equal((await ch.nodes[0]!.query('SELECT count() FROM pp_fresh.events FORMAT TSV')).trim(), String(events.length), 'every event once');
+  const statements = (await selects()) - before;
+  t.ok(statements < events.length / 2, `${statements} SELECTs for ${events.length} blocks of ${PROJECTS.length * DAYS.length} days`);
+});
