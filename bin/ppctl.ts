@@ -30,6 +30,7 @@ import { followLogs, recentLogs, startService, stopService } from '../installer/
 import { installationStatus, formatStatus, serverView } from '../installer/installationStatus.js';
 import { supervise } from '../installer/supervisor.js';
 import { migrateData } from '../installer/migrateData.js';
+import { compactEvents, compactLines } from '../installer/eventsCompact.js';
 import { migrateEventsToClickHouse, migrationLines } from '../installer/eventsMigration.js';
 import { rollback, upgrade } from '../installer/upgrade.js';
 import { createBackup } from '../installer/backup.js';
@@ -417,6 +418,17 @@ installationOptions(
     process.exitCode = done.switched || (done.mismatches.length === 0 && !done.config_file) ? 0 : 1;
   },
 );
+
+installationOptions(
+  eventsGroup
+    .command('compact')
+    .description("rewrite a stopped installation's DuckDB event store in the current storage format, without its free blocks (needs as much free disk as the store, beside it)")
+    .option('--json', 'print the result as JSON'),
+).action(async (opts: InstallationOptions & JsonOption) => {
+  const done = await compactEvents(resolveConfig(opts)).catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)));
+  if (opts.json) say(JSON.stringify(done));
+  else for (const line of compactLines(done)) say(line);
+});
 
 // ---- The appliance: install, service control, upgrade and rollback, backup and restore, doctor ----
 
