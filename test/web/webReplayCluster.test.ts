@@ -84,6 +84,13 @@ async function sendChunks(h: QueryHarness, credential: string, session: string, 
 }
 
 /** Every answer of one server: the Web page, then recordings before and after the retention sweep. */
+/** The server's logged errors, each with its error's message. */
+const serverErrors = (server: QueryHarness['server']) =>
+  server.logs
+    .filter((l) => Number(l.level) >= 50)
+    .map((l) => `${String(l.msg)}: ${String((l.err as { message?: string } | undefined)?.message)}`)
+    .join('\n');
+
 async function answers(h: QueryHarness): Promise<unknown[]> {
   const { server } = h;
   await grantEntitlements(server, ['actor_drilldown']);
@@ -122,7 +129,9 @@ async function answers(h: QueryHarness): Promise<unknown[]> {
   out.push(await get(base), await get(`${base}?person=u1`), await get(`${base}?url=pricing&limit=2`));
   for (const id of [...sessions.keys()].sort()) {
     const stream = await fetch(`${server.url}${base}/${id}/chunks`, { headers: { authorization: `Bearer ${h.token}` } });
-    out.push(await get(`${base}/${id}`), [stream.status, await stream.text()]);
+    // A failed stream carries the server's errors into the comparison, so a failure says why.
+    const text = await stream.text();
+    out.push(await get(`${base}/${id}`), [stream.status, stream.status >= 500 ? `${text}\n${serverErrors(server)}` : text]);
   }
   out.push(await get(`/api/v1/projects/${p}/replay-settings`));
 
