@@ -1,6 +1,7 @@
 // Loads a size's whole data set into the cluster pp over ClickHouse is measured on, by the product's
 // own bulk path: `ppctl events migrate --to clickhouse` from the bench's DuckDB installation (events,
-// identity links, traits), then the recordings, which that command leaves in DuckDB, copied row for row.
+// identity links, traits), then the recordings, which that command leaves in DuckDB, written as
+// ingestion writes them (replayIngestSql.ts `chunkValues`).
 
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
@@ -8,6 +9,9 @@ import http from 'node:http';
 import { loadConfig } from '../../server/ground/config.js';
 import { createLogger } from '../../server/ground/logger.js';
 import { openServices } from '../../server/openServices.js';
+import type { ChunkRow } from '../../server/engine/duckdb/ingestSql.js';
+import { CHUNK_COLUMNS, chunkValues } from '../../server/engine/clickhouse/replayIngestSql.js';
+import { tuple } from '../../server/engine/clickhouse/literal.js';
 import type { EngineCluster } from './clickhouse.js';
 import type { Installation } from './installation.js';
 import { PPCTL } from './ppServer.js';
@@ -52,37 +56,24 @@ async function migrate(inst: Installation, cluster: EngineCluster, database: str
   return report;
 }
 
-/** A ClickHouse TabSeparated field: the bytes as they are, but for the escapes the format reads. */
-const tsvField = (v: string | null, encoding: BufferEncoding = 'utf8') =>
-  v === null ? Buffer.from('\\N') : Buffer.from(v.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r'), encoding);
-
-/** Rows of `replay_chunks` as ClickHouse's migration 0009 keeps them (`keep` as its writer computes it). */
-function chunkRow(r: Record<string, unknown>): Buffer {
-  const receivedMs = Number(r.received_ms);
-  const second = receivedMs - (((receivedMs % 1000) + 1000) % 1000);
-  const keep = 2n ** 64n - 1n - BigInt(receivedMs) * 1000n;
-  const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
-  const fields = [
-    tsvField(String(r.project_id)),
-    tsvField(String(r.session_id)),
-    tsvField(String(r.seq)),
-    tsvField(String(r.anonymous_id)),
-    tsvField(new Date(second).toISOString().slice(0, 19).replace('T', ' ')),
-    tsvField(String((receivedMs - second) * 1000)),
-    tsvField(text(r.first_us)),
-    tsvField(text(r.last_us)),
-    tsvField(String(r.event_count)),
-    tsvField(String(r.raw_bytes)),
-    tsvField(String(r.key_id)),
-    tsvField(text(r.sdk_name)),
-    tsvField(text(r.sdk_version)),
-    tsvField(Buffer.from(String(r.data_hex), 'hex').toString('latin1'), 'latin1'),
-    tsvField(keep.toString()),
-  ];
-  const parts: Buffer[] = [];
-  fields.forEach((f, i) => parts.push(...(i === 0 ? [f] : [Buffer.from('\t'), f])));
-  parts.push(Buffer.from('\n'));
-  return Buffer.concat(parts);
+/** A chunk as DuckDB's replay_chunks holds it, in the shape ingestion stores (times to the ms, as received). */
+function chunkOf(r: Record<string, unknown>): ChunkRow {
+  const date = (v: unknown) => (v === null ? null : new Date(Number(v)));
+  return {
+    projectId: Number(r.project_id),
+    sessionId: String(r.session_id),
+    seq: Number(r.seq),
+    anonymousId: String(r.anonymous_id),
+    receivedAt: new Date(Number(r.received_ms)),
+    first: date(r.first_ms),
+    last: date(r.last_ms),
+    eventCount: Number(r.event_count),
+    rawBytes: Number(r.raw_bytes),
+    keyId: String(r.key_id),
+    sdkName: r.sdk_name === null ? null : String(r.sdk_name),
+    sdkVersion: r.sdk_version === null ? null : String(r.sdk_version),
+    data: Buffer.from(String(r.data_hex), 'hex'),
+  };
 }
 
 function post(port: number, query: string, body: Buffer): Promise<void> {
@@ -97,7 +88,6 @@ function post(port: number, query: string, body: Buffer): Promise<void> {
   });
 }
 
-const CHUNK_COLUMNS = 'project_id, session_id, seq, anonymous_id, received_at, received_us, first_us, last_us, event_count, raw_bytes, key_id, sdk_name, sdk_version, data, keep';
 const BLOCK = 20_000;
 
 /** The installation's recording chunks into `database.replay_chunks` of the cluster (through its first node). */
@@ -107,12 +97,13 @@ async function copyRecordings(inst: Installation, cluster: EngineCluster, databa
     let copied = 0;
     for (let offset = 0; ; offset += BLOCK) {
       const rows = await opened.services.events.read(
-        `SELECT project_id, session_id, seq, anonymous_id, epoch_ms(received_at) AS received_ms, epoch_us(first_ts) AS first_us, epoch_us(last_ts) AS last_us,
+        `SELECT project_id, session_id, seq, anonymous_id, epoch_ms(received_at) AS received_ms, epoch_ms(first_ts) AS first_ms, epoch_ms(last_ts) AS last_ms,
                 event_count, raw_bytes, key_id, sdk_name, sdk_version, hex(data) AS data_hex
            FROM replay_chunks ORDER BY project_id, session_id, seq LIMIT ${BLOCK} OFFSET ${offset}`,
       );
       if (rows.length === 0) return copied;
-      await post(cluster.nodes[0]!.httpPort, `INSERT INTO ${database}.replay_chunks (${CHUNK_COLUMNS}) FORMAT TabSeparated`, Buffer.concat(rows.map(chunkRow)));
+      const values = rows.map((r) => tuple(chunkValues(chunkOf(r)))).join(',');
+      await post(cluster.nodes[0]!.httpPort, `INSERT INTO ${database}.replay_chunks (${CHUNK_COLUMNS}) VALUES`, Buffer.from(values, 'utf8'));
       copied += rows.length;
       if (rows.length < BLOCK) return copied;
     }

@@ -31,20 +31,20 @@ async function settingsOf(ch: ClickHouseConnection): Promise<Record<string, numb
 
 const micros = (d: Date | null): bigint | null => (d === null ? null : BigInt(d.getTime()) * 1000n);
 
-/** Stores a recording chunk unless one of that seq is stored already. */
-export async function storeReplayChunk(conn: EngineConnection, c: ChunkRow): Promise<void> {
-  const ch = clickHouse(conn);
-  const held = await ch.query(sql`SELECT 1 FROM replay_chunks WHERE project_id = ${c.projectId} AND session_id = ${c.sessionId} AND seq = ${BigInt(c.seq)} LIMIT 1`);
-  if (held.length > 0) return;
+/** The columns of replay_chunks a chunk is written in, in `chunkValues`' order. */
+export const CHUNK_COLUMNS = 'project_id, session_id, seq, anonymous_id, received_at, received_us, first_us, last_us, event_count, raw_bytes, key_id, sdk_name, sdk_version, data, keep';
+
+/** A chunk's values in CHUNK_COLUMNS' order: its receipt as whole seconds and their µs, `keep` from it. */
+export function chunkValues(c: ChunkRow): unknown[] {
   const receivedMs = c.receivedAt.getTime();
-  const receivedUs = BigInt(receivedMs) * 1000n;
-  const row = tuple([
+  const subsecondMs = ((receivedMs % 1000) + 1000) % 1000;
+  return [
     c.projectId,
     c.sessionId,
     BigInt(c.seq),
     c.anonymousId,
-    new Date(receivedMs - (((receivedMs % 1000) + 1000) % 1000)),
-    (((receivedMs % 1000) + 1000) % 1000) * 1000,
+    new Date(receivedMs - subsecondMs),
+    subsecondMs * 1000,
     micros(c.first),
     micros(c.last),
     c.eventCount,
@@ -53,12 +53,16 @@ export async function storeReplayChunk(conn: EngineConnection, c: ChunkRow): Pro
     c.sdkName,
     c.sdkVersion,
     c.data,
-    KEEP_MAX - receivedUs,
-  ]);
-  await ch.command(
-    `INSERT INTO replay_chunks (project_id, session_id, seq, anonymous_id, received_at, received_us, first_us, last_us, event_count, raw_bytes, key_id, sdk_name, sdk_version, data, keep) VALUES ${row}`,
-    { settings: await settingsOf(ch) },
-  );
+    KEEP_MAX - BigInt(receivedMs) * 1000n,
+  ];
+}
+
+/** Stores a recording chunk unless one of that seq is stored already. */
+export async function storeReplayChunk(conn: EngineConnection, c: ChunkRow): Promise<void> {
+  const ch = clickHouse(conn);
+  const held = await ch.query(sql`SELECT 1 FROM replay_chunks WHERE project_id = ${c.projectId} AND session_id = ${c.sessionId} AND seq = ${BigInt(c.seq)} LIMIT 1`);
+  if (held.length > 0) return;
+  await ch.command(`INSERT INTO replay_chunks (${CHUNK_COLUMNS}) VALUES ${tuple(chunkValues(c))}`, { settings: await settingsOf(ch) });
 }
 
 /** A session's chunks in seq order: `seq`, `anonymous_id`, `received_at` (RFC 3339 text), `data` (the gzip bytes as hex: `chunkBytes`). */
