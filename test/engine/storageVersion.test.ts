@@ -3,22 +3,11 @@
 
 import t from 'tap';
 import path from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { tempDir } from '../support/tempDir.js';
 import { DuckDbEngine } from '../../server/engine/duckdb/duckDbEngine.js';
 import { migrateEvents } from '../../server/engine/duckdb/migrations.js';
 import { STORAGE_VERSION } from '../../server/engine/duckdb/storageVersion.js';
-import type { EventEngine } from '../../server/engine/engine.js';
-
-const VERSION_SQL = "SELECT tags['storage_version'] AS v FROM duckdb_databases() WHERE database_name = current_database()";
-
-/** The migrations applied on a bare connection, as a store of the older format holds them. */
-function bare(conn: DuckDBConnection): EventEngine {
-  return {
-    write: async (sql: string, params: unknown[] = []) => void (await conn.run(sql, params as never)),
-    read: async (sql: string) => (await conn.runAndReadAll(sql)).getRowObjects(),
-  } as unknown as EventEngine;
-}
+import { VERSION_SQL, olderStore } from './olderStore.js';
 
 t.test('a new store is written in the current format and compresses text with DICT_FSST', async (t) => {
   const store = await DuckDbEngine.open(path.join(await tempDir(t), 'events.duckdb'));
@@ -34,15 +23,7 @@ t.test('a new store is written in the current format and compresses text with DI
 });
 
 t.test('a store of the older format opens in its own format, with its rows, and takes writes', async (t) => {
-  const file = path.join(await tempDir(t), 'events.duckdb');
-  const instance = await DuckDBInstance.create(file);
-  const conn = await instance.connect();
-  await migrateEvents(bare(conn));
-  await conn.run(`INSERT INTO events (project_id, uuid, ts, received_at, event, distinct_id, source)
-    SELECT 1, uuid(), TIMESTAMPTZ '2026-11-01' + to_seconds(i), TIMESTAMPTZ '2026-11-01' + to_seconds(i), 'page_view', 'device-' || (i % 97), 'browser' FROM range(5000) r(i)`);
-  const older = String((await conn.runAndReadAll(VERSION_SQL)).getRowObjects()[0]!.v);
-  conn.closeSync();
-  instance.closeSync();
+  const { file, version: older } = await olderStore(await tempDir(t), 5000);
   t.not(older, `${STORAGE_VERSION}+`, "DuckDB's default format is another");
   const store = await DuckDbEngine.open(file);
   t.teardown(() => store.close());
