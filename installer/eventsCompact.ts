@@ -7,6 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../server/ground/config.js';
 import { compactStore, type CompactedStore } from '../server/engine/duckdb/storageVersion.js';
+import { storeSettings } from '../server/engine/duckdb/duckDbEngine.js';
 import { freeBytes, mib } from './diskSpace.js';
 import { InstallerError } from './installation.js';
 import { runningServerStatus } from './runningServer.js';
@@ -23,13 +24,7 @@ export async function compactEvents(config: Config): Promise<CompactReport> {
   const free = freeBytes(config.data_dir);
   if (free < needed) throw new InstallerError(`the copy needs ${mib(needed)} free beside the store in ${config.data_dir}; ${mib(free)} are`);
   const started = Date.now();
-  const done = await compactStore(file, {
-    threads: '2',
-    memory_limit: `${config.events.memory_limit_mb}MB`,
-    temp_directory: path.join(config.data_dir, 'events.tmp'),
-    autoinstall_known_extensions: 'false',
-    autoload_known_extensions: 'true',
-  });
+  const done = await compactStore(file, storeSettings({ memoryLimitMb: config.events.memory_limit_mb, tempDirectory: path.join(config.data_dir, 'events.tmp') }));
   return { ...done, ms: Date.now() - started };
 }
 

@@ -24,6 +24,24 @@ export interface StoreOptions {
   tempDirectory?: string;
 }
 
+/** The settings every DuckDB instance on an events file opens with (the server's, and `ppctl events compact`'s). */
+export function storeSettings(options: StoreOptions): Record<string, string> {
+  return {
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'true',
+    threads: '2',
+    // Hand freed memory back after any task that held more than this (DuckDB's default is 128 MB):
+    // across a run of different queries the server's peak RSS stays about 40 MB lower, at no
+    // measurable cost in query time (docs/BENCHMARKS.md).
+    allocator_flush_threshold: '32MB',
+    ...(options.memoryLimitMb ? { memory_limit: `${options.memoryLimitMb}MB` } : {}),
+    ...(options.tempDirectory ? { temp_directory: options.tempDirectory } : {}),
+    // The format of a new file, and of the files the instance attaches (a backup's snapshot); an
+    // existing file keeps its own (storageVersion.ts).
+    storage_compatibility_version: STORAGE_VERSION,
+  };
+}
+
 const READERS = 3;
 /** How DuckDB's errors begin when an operator cannot get memory within the limit (and cannot spill). */
 const OUT_OF_MEMORY = 'Out of Memory Error';
@@ -77,20 +95,7 @@ export class DuckDbEngine implements EventEngine {
   ) {}
 
   static async open(file: string, options: StoreOptions = {}): Promise<DuckDbEngine> {
-    const settings: Record<string, string> = {
-      autoinstall_known_extensions: 'false',
-      autoload_known_extensions: 'true',
-      threads: '2',
-      // Hand freed memory back after any task that held more than this (DuckDB's default is 128 MB):
-      // across a run of different queries the server's peak RSS stays about 40 MB lower, at no
-      // measurable cost in query time (docs/BENCHMARKS.md).
-      allocator_flush_threshold: '32MB',
-      ...(options.memoryLimitMb ? { memory_limit: `${options.memoryLimitMb}MB` } : {}),
-      ...(options.tempDirectory ? { temp_directory: options.tempDirectory } : {}),
-    };
-    // The format of a new file, and of the files this instance attaches (a backup's snapshot); an
-    // existing file keeps its own (storageVersion.ts).
-    const instance = await DuckDBInstance.create(file, { ...settings, storage_compatibility_version: STORAGE_VERSION });
+    const instance = await DuckDBInstance.create(file, storeSettings(options));
     const writer = await instance.connect();
     await writer.run("SET GLOBAL TimeZone = 'UTC'");
     const store = new DuckDbEngine(instance, writer, options.memoryLimitMb);
