@@ -9,9 +9,10 @@
 // `[seq, events, rejections]` with rows as arrays in the column order below. A segment is never
 // appended to after a write failed or the process restarted: a torn record can only end a segment.
 
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { syncPath } from '../ground/syncPath.js';
 import { crc32 } from 'node:zlib';
 import type { Logger } from '../ground/logger.js';
 import type { EventRow } from './normalizeEvent.js';
@@ -203,16 +204,6 @@ function removeEmptyLeftovers(dir: string, log: Logger): void {
   }
 }
 
-/** Makes a directory's entries (a file created or removed in it) durable. */
-function syncDirectory(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 interface Segment {
   file: string;
   firstSeq: number;
@@ -331,11 +322,11 @@ export class IngestJournal {
     if (this.handle) return this.handle;
     if (!existsSync(this.dir)) {
       mkdirSync(this.dir, { mode: 0o700 });
-      syncDirectory(path.dirname(this.dir));
+      syncPath(path.dirname(this.dir));
     }
     const file = path.join(this.dir, fileName(this.nextSeq));
     const handle = await open(file, 'a', 0o600);
-    syncDirectory(this.dir);
+    syncPath(this.dir);
     this.segments.push({ file, firstSeq: this.nextSeq });
     this.handle = handle;
     this.handleBytes = 0;

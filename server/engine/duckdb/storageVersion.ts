@@ -6,9 +6,10 @@
 // it at open would hold a 10M store's start for longer than an upgrade waits for the server's
 // health, so the copy is an operator's command (`ppctl events compact`) run with pp stopped.
 
-import { chmodSync, chownSync, closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { syncPath } from '../../ground/syncPath.js';
 
 /** Every pp release so far reads it: all of them run DuckDB 1.5. */
 export const STORAGE_VERSION = 'v1.5.0';
@@ -25,15 +26,6 @@ export interface CompactedStore {
 }
 
 const VERSION_SQL = "SELECT database_name AS db, tags['storage_version'] AS v FROM duckdb_databases() WHERE database_name = current_database()";
-
-function fsyncPath(target: string): void {
-  const fd = openSync(target, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /**
  * Copies the events file `file` (nothing else may have it open) into a fresh file of
@@ -77,9 +69,9 @@ export async function compactStore(file: string, settings: Record<string, string
   const original = statSync(file);
   chownSync(fresh, original.uid, original.gid);
   chmodSync(fresh, original.mode & 0o7777);
-  fsyncPath(fresh);
+  syncPath(fresh);
   const bytesAfter = statSync(fresh).size;
   renameSync(fresh, file);
-  fsyncPath(path.dirname(file));
+  syncPath(path.dirname(file));
   return { versionBefore, versionAfter: `${STORAGE_VERSION}+`, bytesBefore: original.size, bytesAfter };
 }
