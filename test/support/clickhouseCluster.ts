@@ -408,6 +408,9 @@ export type Topology = 'single' | 'replicated';
 /** The nodes' ZooKeeper session timeout unless a test asks for another (ClickHouse's default). */
 const SESSION_TIMEOUT_MS = 30_000;
 
+/** How often a start whose port was taken by another process is made again. */
+const PORT_ATTEMPTS = 3;
+
 /** The cluster's name in `remote_servers`. */
 export const TEST_CLUSTER = 'pp_test';
 
@@ -449,12 +452,22 @@ export async function startClickHouse(t: { teardown(fn: () => unknown): void }, 
     rmSync(dir, { recursive: true, force: true });
   };
   t.teardown(stop);
-  if (topology === 'single') {
-    nodes.push(await ClickHouseNode.start({ dir: path.join(dir, 'node'), httpPort: await freePort(), tcpPort: await freePort(), lean: true }));
-  } else {
-    const cluster = await startShards(dir, { shards: 2, replicas: 2, lean: true, sessionTimeoutMs: options.sessionTimeoutMs });
-    nodes.push(...cluster.nodes);
-    zookeeper = cluster.zookeeper;
+  // Ports are chosen free before the nodes bind them, so another process may take one in between:
+  // such a start is made again on fresh ports, in a folder of its own (a failed start stops what it began).
+  for (let attempt = 1; ; attempt++) {
+    const at = path.join(dir, `start-${attempt}`);
+    try {
+      if (topology === 'single') {
+        nodes.push(await ClickHouseNode.start({ dir: path.join(at, 'node'), httpPort: await freePort(), tcpPort: await freePort(), lean: true }));
+      } else {
+        const cluster = await startShards(at, { shards: 2, replicas: 2, lean: true, sessionTimeoutMs: options.sessionTimeoutMs });
+        nodes.push(...cluster.nodes);
+        zookeeper = cluster.zookeeper;
+      }
+      break;
+    } catch (err) {
+      if (attempt >= PORT_ATTEMPTS || !/Address already in use/.test(String((err as Error).message))) throw err;
+    }
   }
   return {
     topology,
